@@ -1,0 +1,1 @@
+"""Rules engines and scoring, one subpackage per mode over shared compiled kernels."""

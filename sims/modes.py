@@ -1,0 +1,19 @@
+"""Registry of playable modes: slug → the module that simulates it.
+
+A mode module exposes `RULES` (its rule-options dataclass), `simulate(root_seed, match_ids, seats, rules)`
+returning (hand_rows, match_rows) int32 arrays laid out as in sims.records, and `warm_up(seats)` which
+compiles (or loads from cache) every kernel the seats need before workers fan out.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+MODES = {"bloodshed": "sims.bloodshed"}
+
+
+def get_mode(slug: str):
+    try:
+        return importlib.import_module(MODES[slug])
+    except KeyError:
+        raise ValueError(f"unknown mode {slug!r}; available: {', '.join(sorted(MODES))}") from None

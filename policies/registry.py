@@ -1,15 +1,76 @@
-"""PLACEHOLDER registry while the policy API is written: parses seat specs into SeatPolicy objects."""
+"""Policy registry: declarations, lookup by name, user policies from files and entry points, seat specs.
+
+A policy module defines `POLICY = Policy(...)` (or `POLICIES = [...]`). Built-ins are the modules named in
+BUILTIN_MODULES; a user's file is loaded with `load_path` (CLI `--policy-path`); installed packages can
+register modules under the entry-point group `tsumolab.policies`. Hooks a policy leaves out are taken
+from `baseline` (policies.api lists the hooks).
+"""
 
 from __future__ import annotations
 
+import importlib
+import importlib.metadata
+import importlib.util
 import re
+import sys
 from dataclasses import dataclass, field
+from pathlib import Path
 
-KNOWN = ("baseline", "random", "majsoul-cpu", "disconnected")
+BUILTIN_MODULES = (
+    "policies.baseline",
+    "policies.random_play",
+    "policies.majsoul_cpu",
+    "policies.disconnected",
+)
+ENTRY_POINT_GROUP = "tsumolab.policies"
+MAX_PARAMS = 8
+
+
+class PolicyError(ValueError):
+    """A seat spec or policy declaration that cannot be used."""
+
+
+@dataclass(frozen=True)
+class Param:
+    """A policy parameter: name, type (int, float or bool), default and a one-line meaning."""
+
+    name: str
+    type: type
+    default: float
+    help: str
+
+    def parse(self, text: str):
+        try:
+            if self.type is bool:
+                if text.lower() in ("1", "true", "yes", "on"):
+                    return True
+                if text.lower() in ("0", "false", "no", "off"):
+                    return False
+                raise ValueError
+            return self.type(text)
+        except ValueError:
+            raise PolicyError(f"parameter {self.name}: {text!r} is not a {self.type.__name__}") from None
+
+
+@dataclass(frozen=True)
+class Policy:
+    """A named set of hooks (policies.api.HOOK_NAMES) with declared parameters and supported modes."""
+
+    name: str
+    description: str
+    hooks: dict
+    params: tuple = ()
+    modes: tuple = ("bloodshed",)
+    claim: str = ""
+
+    def defaults(self) -> dict:
+        return {p.name: p.type(p.default) for p in self.params}
 
 
 @dataclass(frozen=True)
 class SeatPolicy:
+    """One seat's policy with its parameter values."""
+
     name: str
     params: dict = field(default_factory=dict)
 
@@ -17,21 +78,131 @@ class SeatPolicy:
     def label(self) -> str:
         if not self.params:
             return self.name
-        return f"{self.name}(" + ",".join(f"{k}={v}" for k, v in sorted(self.params.items())) + ")"
+        return f"{self.name}(" + ",".join(f"{k}={v}" for k, v in self.params.items()) + ")"
+
+
+_REGISTRY: dict[str, Policy] = {}
+_LOADED_PATHS: set[str] = set()
+
+
+def register(policy: Policy) -> Policy:
+    from policies.api import HOOK_NAMES
+
+    unknown = set(policy.hooks) - set(HOOK_NAMES)
+    if unknown:
+        raise PolicyError(f"policy {policy.name}: unknown hook(s) {sorted(unknown)}; hooks are {HOOK_NAMES}")
+    if len(policy.params) > MAX_PARAMS:
+        raise PolicyError(f"policy {policy.name}: at most {MAX_PARAMS} parameters")
+    _REGISTRY[policy.name] = policy
+    return policy
+
+
+def _register_module(module) -> None:
+    found = list(getattr(module, "POLICIES", ())) + ([module.POLICY] if hasattr(module, "POLICY") else [])
+    if not found:
+        raise PolicyError(f"{module.__name__} defines no POLICY or POLICIES")
+    for policy in found:
+        register(policy)
+
+
+def _ensure_builtins() -> None:
+    if "baseline" in _REGISTRY:
+        return
+    for name in BUILTIN_MODULES:
+        _register_module(importlib.import_module(name))
+    for entry in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+        _register_module(entry.load())
+
+
+def load_path(path: str | Path) -> None:
+    """Import a user's policy file (or dotted module name) and register what it declares."""
+    _ensure_builtins()
+    text = str(path)
+    if text in _LOADED_PATHS:
+        return
+    file = Path(text)
+    if file.suffix == ".py":
+        if not file.is_file():
+            raise PolicyError(f"policy file not found: {text}")
+        module_name = "tsumolab_user_" + re.sub(r"\W", "_", file.stem)
+        spec = importlib.util.spec_from_file_location(module_name, file)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[module_name] = module
+        spec.loader.exec_module(module)
+    else:
+        try:
+            module = importlib.import_module(text)
+        except ImportError as exc:
+            raise PolicyError(f"cannot import policy module {text!r}: {exc}") from None
+    _register_module(module)
+    _LOADED_PATHS.add(text)
+
+
+def all_policies() -> list[Policy]:
+    _ensure_builtins()
+    return sorted(_REGISTRY.values(), key=lambda p: p.name)
+
+
+def get(name: str) -> Policy:
+    _ensure_builtins()
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        raise PolicyError(f"unknown policy {name!r}; known: {', '.join(sorted(_REGISTRY))}") from None
+
+
+_SEAT_RE = re.compile(r"([A-Za-z][\w-]*)(?:\((.*)\))?")
+
+
+def parse_seat(text: str) -> SeatPolicy:
+    """`"name"` or `"name(key=value,…)"` → SeatPolicy with every declared parameter filled in."""
+    match = _SEAT_RE.fullmatch(text.strip())
+    if not match:
+        raise PolicyError(f"bad policy spec {text!r}; write name or name(key=value,...)")
+    policy = get(match.group(1))
+    declared = {p.name: p for p in policy.params}
+    values = policy.defaults()
+    for item in filter(None, (s.strip() for s in (match.group(2) or "").split(","))):
+        key, sep, value = item.partition("=")
+        if not sep or key.strip() not in declared:
+            raise PolicyError(f"policy {policy.name}: unknown parameter {key.strip()!r}; "
+                              f"parameters: {', '.join(declared) or 'none'}")
+        values[key.strip()] = declared[key.strip()].parse(value.strip())
+    return SeatPolicy(policy.name, values)
 
 
 def parse_seats(spec: str, policy_paths=()) -> list[SeatPolicy]:
-    """`"a,b(x=1),c,d"` or one name for all four seats → four SeatPolicy objects."""
-    parts = [p.strip() for p in re.split(r",(?![^()]*\))", spec) if p.strip()]
+    """`"a,b(x=1),c,d"`, or one policy for all four seats → four SeatPolicy objects."""
+    for path in policy_paths:
+        load_path(path)
+    parts = [p for p in re.split(r",(?![^()]*\))", spec) if p.strip()]
     if len(parts) == 1:
         parts *= 4
     if len(parts) != 4:
-        raise ValueError(f"--seats needs one policy or four, got {len(parts)}: {spec!r}")
-    seats = []
-    for part in parts:
-        m = re.fullmatch(r"([\w-]+)(?:\((.*)\))?", part)
-        if not m or m.group(1) not in KNOWN:
-            raise ValueError(f"unknown policy {part!r}; known: {', '.join(KNOWN)}")
-        params = dict(kv.split("=", 1) for kv in m.group(2).split(",")) if m.group(2) else {}
-        seats.append(SeatPolicy(m.group(1), params))
-    return seats
+        raise PolicyError(f"--seats needs one policy or four, got {len(parts)} in {spec!r}")
+    return [parse_seat(p) for p in parts]
+
+
+def check_mode(seats: list[SeatPolicy], mode: str) -> None:
+    for seat in seats:
+        policy = get(seat.name)
+        if mode not in policy.modes:
+            raise PolicyError(f"policy {policy.name} does not support mode {mode!r} "
+                              f"(supports: {', '.join(policy.modes)})")
+
+
+def seat_hooks(seats: list[SeatPolicy]):
+    """(hook tuples in policies.api.HOOK_NAMES order, each of four seats; params float64[4, MAX_PARAMS])."""
+    import numpy as np
+
+    from policies.api import HOOK_NAMES
+
+    baseline = get("baseline")
+    params = np.zeros((4, MAX_PARAMS), np.float64)
+    per_hook = []
+    for hook_name in HOOK_NAMES:
+        per_hook.append(tuple(get(s.name).hooks.get(hook_name, baseline.hooks[hook_name]) for s in seats))
+    for i, seat in enumerate(seats):
+        for j, param in enumerate(get(seat.name).params):
+            params[i, j] = float(seat.params[param.name])
+    return tuple(per_hook), params

@@ -1,42 +1,56 @@
-"""Bloodshed Skirmish (赤羽之战): public entry points of the mode.
+"""Bloodshed Skirmish (赤羽之战): the mode's public entry points over the compiled engine.
 
-PLACEHOLDER while the compiled engine is written: `simulate` returns synthetic rows with the final
-layout and the same determinism contract (rows depend only on root seed and match id).
+Rules: sims/bloodshed/rules.py (options) and RULES.md B-1 … B-25; scoring: scoring.py; exhaustive-draw
+settlement: settlement.py; the match kernel: engine.py.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from sims.bloodshed.rules import BloodshedRules, START_POINTS
-from sims.records import HC, MC, N_HAND_COLS, N_MATCH_COLS
+from sims.bloodshed.rules import BloodshedRules
+from sims.records import N_HAND_COLS, N_MATCH_COLS
 
 RULES = BloodshedRules
+SLUG = "bloodshed"
+ROWS_PER_MATCH = 16  # 4 hands × 4 seats at most
+
+
+def lookup_tables() -> np.ndarray:
+    """The shanten tables as one uint8 array (suit rows, then honor rows), built once per process."""
+    global _TABLES
+    if _TABLES is None:
+        from sims.shanten_tables import get_tables
+
+        _TABLES = np.ascontiguousarray(np.concatenate(get_tables()))
+    return _TABLES
+
+
+_TABLES = None
 
 
 def warm_up(seats) -> None:
-    """Compile or load every kernel the seats need (no-op in the placeholder)."""
+    """Load (or compile) the engine and the seats' hooks, and the lookup tables, before workers fan out."""
+    simulate(0, np.zeros(1, np.int64), seats)
 
 
-def simulate(root_seed: int, match_ids: np.ndarray, seats, rules: BloodshedRules | None = None):
-    """Play the given matches; returns (hand_rows int32[n, N_HAND_COLS], match_rows int32[4*len, N_MATCH_COLS])."""
-    hands, matches = [], []
-    for mid in np.asarray(match_ids, np.int64):
-        rng = np.random.default_rng([root_seed, int(mid)])
-        points = np.full(4, START_POINTS, np.int64)
-        for hand in range(1, 5):
-            deltas = rng.integers(-8, 9, 4) * 1000
-            deltas[3] = -deltas[:3].sum()
-            for seat in range(4):
-                row = np.zeros(N_HAND_COLS, np.int32)
-                row[HC["match_id"]], row[HC["hand"]], row[HC["seat"]] = mid, hand, seat
-                row[HC["points_before"]], row[HC["delta"]] = points[seat], deltas[seat]
-                hands.append(row)
-            points += deltas
-        order = sorted(range(4), key=lambda s: (-points[s], s))
-        for seat in range(4):
-            row = np.zeros(N_MATCH_COLS, np.int32)
-            row[MC["match_id"]], row[MC["seat"]], row[MC["final_points"]] = mid, seat, points[seat]
-            row[MC["rank"]], row[MC["hands_played"]] = order.index(seat) + 1, 4
-            matches.append(row)
-    return np.array(hands, np.int32).reshape(-1, N_HAND_COLS), np.array(matches, np.int32).reshape(-1, N_MATCH_COLS)
+def simulate(root_seed: int, match_ids, seats, rules: BloodshedRules | None = None, counters=None):
+    """Play the matches `match_ids` with four seat policies.
+
+    Returns (hand_rows int32[n, N_HAND_COLS], match_rows int32[4 * len(match_ids), N_MATCH_COLS]) laid
+    out as in sims.records. `counters`, if given, is an int64 array of engine.N_COUNTERS slots that
+    accumulates engine diagnostics (illegal answers, hands, tile-count errors).
+    """
+    from policies.registry import seat_hooks
+    from sims.bloodshed import engine
+
+    rules = rules or BloodshedRules()
+    match_ids = np.ascontiguousarray(match_ids, dtype=np.int64)
+    hooks, params = seat_hooks(seats)
+    hand_rows = np.zeros((ROWS_PER_MATCH * match_ids.size, N_HAND_COLS), np.int32)
+    match_rows = np.zeros((4 * match_ids.size, N_MATCH_COLS), np.int32)
+    if counters is None:
+        counters = np.zeros(engine.N_COUNTERS, np.int64)
+    n = engine.play_matches(int(root_seed) & 0x7FFF_FFFF_FFFF_FFFF, match_ids, *hooks, params, rules.to_array(),
+                            lookup_tables(), hand_rows, match_rows, counters)
+    return hand_rows[:n], match_rows

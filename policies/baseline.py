@@ -1,0 +1,131 @@
+"""`baseline`: efficient play that takes every win.
+
+Exchange and void are chosen for hand value, void tiles go out first, discards keep shanten lowest and
+then accept the most unseen tiles, and pon/kan are made when they do not worsen the hand.
+"""
+
+import numba as nb
+import numpy as np
+
+from policies.api import (
+    KAN, KAN_CALL, O_CAN_KAN, O_CAN_PON, O_CAN_WIN, O_KAN_OPTIONS, O_TILE, PASS, PON, RON, TSUMO, hook,
+    pack_exchange,
+)
+from policies.common import (
+    _tile_keep_score, call_keeps_hand, edge_score, efficient_discard, kan_keeps_hand, own_hand, own_void,
+    split_tables, suit_count, void_discard,
+)
+from policies.registry import Policy
+from sims.shanten import BLOODSHED_SHAPES, shanten
+
+
+@nb.njit(cache=True)
+def value_exchange(obs, tables):
+    """The fewest suit with ≥3 tiles; from it, the three tiles whose loss hurts shanten least."""
+    suit_t, honor_t = split_tables(tables)
+    hand = own_hand(obs).copy()
+    suit, fewest = -1, 99
+    for s in range(3):
+        n = suit_count(hand, s)
+        if 3 <= n < fewest:
+            suit, fewest = s, n
+    chosen = np.empty(3, np.int64)
+    for i in range(3):
+        best, best_key = -1, 1 << 30
+        for k in range(suit * 9, suit * 9 + 9):
+            if hand[k] == 0:
+                continue
+            hand[k] -= 1
+            key = shanten(hand, 0, BLOODSHED_SHAPES, suit_t, honor_t) * 256 + _tile_keep_score(hand, k) * 16 \
+                - edge_score(k)
+            hand[k] += 1
+            if key < best_key:
+                best, best_key = k, key
+        chosen[i] = best
+        hand[best] -= 1
+    return pack_exchange(chosen[0], chosen[1], chosen[2])
+
+
+@nb.njit(cache=True)
+def value_void(obs, tables):
+    """The suit whose loss leaves the best shanten, fewest tiles on ties."""
+    suit_t, honor_t = split_tables(tables)
+    best, best_key = 0, 1 << 30
+    for v in range(3):
+        hand = own_hand(obs).copy()
+        n = suit_count(hand, v)
+        hand[v * 9:v * 9 + 9] = 0
+        key = shanten(hand, 0, BLOODSHED_SHAPES, suit_t, honor_t) * 64 + n
+        if key < best_key:
+            best, best_key = v, key
+    return best
+
+
+@nb.njit(cache=True)
+def play_turn(obs, tables, kan_mode, void_first):
+    """Own turn: tsumo when possible; kans by `kan_mode` (0 never, 1 when the hand keeps, 2 always);
+    then a void tile if `void_first`, else the most efficient discard."""
+    if obs[O_CAN_WIN]:
+        return TSUMO
+    if kan_mode > 0:
+        void = own_void(obs)
+        for k in range(27):
+            option = obs[O_KAN_OPTIONS + k]
+            if option > 0 and k // 9 != void and (kan_mode == 2 or kan_keeps_hand(obs, tables, k, option)):
+                return KAN + k
+    if void_first:
+        v = void_discard(obs)
+        if v >= 0:
+            return v
+    kind, _ = efficient_discard(obs, tables, True)
+    return kind
+
+
+@nb.njit(cache=True)
+def react_to_discard(obs, tables, kan_mode, pon_mode):
+    """Another seat's discard: ron when possible; open kan by `kan_mode` (0 never, 1 when the hand keeps,
+    2 always); pon by `pon_mode` (0 never, 1 when the hand keeps, 2 whenever allowed). Never claims a
+    void-suit tile."""
+    if obs[O_CAN_WIN]:
+        return RON
+    tile = obs[O_TILE]
+    if tile // 9 == own_void(obs):
+        return PASS
+    if obs[O_CAN_KAN] and (kan_mode == 2 or (kan_mode == 1 and call_keeps_hand(obs, tables, tile, 3))):
+        return KAN_CALL
+    if obs[O_CAN_PON] and (pon_mode == 2 or (pon_mode == 1 and call_keeps_hand(obs, tables, tile, 2))):
+        return PON
+    return PASS
+
+
+@hook
+def exchange(obs, params, tables):
+    return value_exchange(obs, tables)
+
+
+@hook
+def void(obs, params, tables):
+    return value_void(obs, tables)
+
+
+@hook
+def turn(obs, params, tables):
+    return play_turn(obs, tables, 1, True)
+
+
+@hook
+def react(obs, params, tables):
+    return react_to_discard(obs, tables, 1, 1)
+
+
+@hook
+def rob(obs, params, tables):
+    return RON if obs[O_CAN_WIN] else PASS
+
+
+POLICY = Policy(
+    name="baseline",
+    description="Efficient play: value-based exchange and void, void tiles first, shanten then "
+                "acceptance, pon/kan when the hand keeps, takes every win.",
+    hooks={"exchange": exchange, "void": void, "turn": turn, "react": react, "rob": rob},
+)

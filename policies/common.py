@@ -1,0 +1,225 @@
+"""Compiled building blocks for policies: reading the observation, hand efficiency, in-game helpers.
+
+Every function here is jit-compiled and takes the seat's `obs` (see policies.api) and, where it needs
+shanten, the lookup `tables` a hook receives.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from policies.api import O_HAND, O_MELDS, O_N_MELDS, O_RNG, O_SEAT, O_SEEN, O_VOID
+from sims.shanten import BLOODSHED_SHAPES, NOT_APPLICABLE, discard_shanten, shanten, ukeire
+from sims.shanten_tables import SUIT_ROWS
+
+SUITED = 27
+
+
+@nb.njit(cache=True)
+def split_tables(tables):
+    """(suit table, honor table) views of the combined lookup array."""
+    return tables[:SUIT_ROWS], tables[SUIT_ROWS:]
+
+
+@nb.njit(cache=True)
+def own_hand(obs):
+    return obs[O_HAND:O_HAND + 34]
+
+
+@nb.njit(cache=True)
+def own_melds(obs):
+    """Meld type per kind of the observing seat (0 = none, else sims.tiles meld constant + 1)."""
+    seat = obs[O_SEAT]
+    return obs[O_MELDS + 34 * seat:O_MELDS + 34 * seat + 34]
+
+
+@nb.njit(cache=True)
+def n_own_melds(obs):
+    return obs[O_N_MELDS + obs[O_SEAT]]
+
+
+@nb.njit(cache=True)
+def own_void(obs):
+    return obs[O_VOID + obs[O_SEAT]]
+
+
+@nb.njit(cache=True)
+def suit_count(hand, suit):
+    n = 0
+    for k in range(suit * 9, suit * 9 + 9):
+        n += hand[k]
+    return n
+
+
+@nb.njit(cache=True)
+def rand_below(obs, n):
+    """Uniform integer in [0, n) from the seat's own random stream (xorshift32 kept in obs[O_RNG])."""
+    x = np.int64(obs[O_RNG]) & 0xFFFFFFFF
+    if x == 0:
+        x = 1
+    x ^= (x << 13) & 0xFFFFFFFF
+    x ^= x >> 17
+    x ^= (x << 5) & 0xFFFFFFFF
+    obs[O_RNG] = np.int32(x - (1 << 32) if x >= (1 << 31) else x)
+    return x % n
+
+
+@nb.njit(cache=True)
+def unseen_counts(obs, skip_suit):
+    """Copies of each kind the seat cannot see (4 − own hand − public), with `skip_suit` zeroed (-1: none)."""
+    out = np.zeros(34, np.int64)
+    for k in range(SUITED):
+        if k // 9 != skip_suit:
+            out[k] = max(0, 4 - obs[O_HAND + k] - obs[O_SEEN + k])
+    return out
+
+
+@nb.njit(cache=True)
+def hand_shanten(obs, tables):
+    """Shanten of the seat's concealed tiles under the bloodshed shapes (B-10)."""
+    suit_t, honor_t = split_tables(tables)
+    return shanten(own_hand(obs), n_own_melds(obs), BLOODSHED_SHAPES, suit_t, honor_t)
+
+
+@nb.njit(cache=True)
+def edge_score(kind):
+    """Larger for tiles further from the middle of their suit (1 and 9 highest)."""
+    return abs(kind % 9 - 4)
+
+
+@nb.njit(cache=True)
+def void_discard(obs):
+    """A void-suit tile to discard (fewest copies first, then outermost), or -1 if none is held."""
+    suit = own_void(obs)
+    if suit < 0:
+        return -1
+    best, best_key = -1, 1 << 30
+    for k in range(suit * 9, suit * 9 + 9):
+        c = obs[O_HAND + k]
+        if c > 0:
+            key = c * 16 - edge_score(k)
+            if key < best_key:
+                best, best_key = k, key
+    return best
+
+
+@nb.njit(cache=True)
+def efficient_discard(obs, tables, ignore_void):
+    """The discard that keeps shanten lowest, then accepts the most unseen tiles, then is most outward.
+
+    With `ignore_void` the void suit's draws are not counted as acceptance (they cannot win); its tiles
+    still count in the shape. Returns (kind, shanten after the discard).
+    """
+    suit_t, honor_t = split_tables(tables)
+    hand = own_hand(obs).copy()
+    n_melds = n_own_melds(obs)
+    after = np.empty(34, np.int64)
+    best = discard_shanten(hand, n_melds, BLOODSHED_SHAPES, suit_t, honor_t, after)
+    unseen = unseen_counts(obs, own_void(obs) if ignore_void else -1)
+    choice, choice_accept, choice_edge = -1, -1, -1
+    for k in range(34):
+        if after[k] != best:
+            continue
+        hand[k] -= 1
+        accept = ukeire(hand, n_melds, BLOODSHED_SHAPES, unseen, suit_t, honor_t)
+        hand[k] += 1
+        edge = edge_score(k)
+        if accept > choice_accept or (accept == choice_accept and edge > choice_edge):
+            choice, choice_accept, choice_edge = k, accept, edge
+    return choice, best
+
+
+@nb.njit(cache=True)
+def shanten_without(obs, tables, kind, copies, extra_melds):
+    """Shanten of the concealed hand after removing `copies` of `kind` into `extra_melds` new melds."""
+    suit_t, honor_t = split_tables(tables)
+    hand = own_hand(obs).copy()
+    hand[kind] -= copies
+    return shanten(hand, n_own_melds(obs) + extra_melds, BLOODSHED_SHAPES, suit_t, honor_t)
+
+
+@nb.njit(cache=True)
+def best_discard_shanten(obs, tables):
+    """Lowest shanten reachable by one discard from the seat's 14-tile-equivalent hand."""
+    suit_t, honor_t = split_tables(tables)
+    after = np.empty(34, np.int64)
+    return discard_shanten(own_hand(obs), n_own_melds(obs), BLOODSHED_SHAPES, suit_t, honor_t, after)
+
+
+@nb.njit(cache=True)
+def kan_keeps_hand(obs, tables, kind, kan_option):
+    """Whether a closed (1) or added (2) kan of `kind` leaves shanten no worse than the best discard."""
+    before = best_discard_shanten(obs, tables)
+    if kan_option == 1:
+        return shanten_without(obs, tables, kind, 4, 1) <= before
+    return shanten_without(obs, tables, kind, 1, 0) <= before
+
+
+@nb.njit(cache=True)
+def call_keeps_hand(obs, tables, kind, copies):
+    """Whether claiming the discard `kind` with `copies` of our own (2 = pon, 3 = open kan) keeps shanten.
+
+    After a pon the hand discards once more, so it is compared by its best discard.
+    """
+    suit_t, honor_t = split_tables(tables)
+    hand = own_hand(obs).copy()
+    n_melds = n_own_melds(obs)
+    before = shanten(hand, n_melds, BLOODSHED_SHAPES, suit_t, honor_t)
+    hand[kind] -= copies
+    if copies == 2:
+        after = np.empty(34, np.int64)
+        now = discard_shanten(hand, n_melds + 1, BLOODSHED_SHAPES, suit_t, honor_t, after)
+    else:
+        now = shanten(hand, n_melds + 1, BLOODSHED_SHAPES, suit_t, honor_t)
+    return now != NOT_APPLICABLE and now <= before
+
+
+# ---------------------------------------------------------------------- B-24: the in-game recommendation
+@nb.njit(cache=True)
+def _tile_keep_score(hand, k):
+    """How much a tile belongs to a pair, triplet or sequence shape in its suit (0 = isolated)."""
+    r = k % 9
+    base = k - r
+    score = 0
+    if hand[k] >= 2:
+        score += 4
+    for d in (-2, -1, 1, 2):
+        if 0 <= r + d < 9 and hand[base + r + d] > 0:
+            score += 3 - abs(d)
+    return score
+
+
+@nb.njit(cache=True)
+def recommended_exchange(obs):
+    """B-24: the suit with the fewest tiles among suits with ≥3; avoid giving pairs, sequences or
+    triplets, then prefer edge tiles. Returns the packed D_EXCHANGE answer."""
+    hand = own_hand(obs).copy()
+    suit, fewest = -1, 99
+    for s in range(3):
+        n = suit_count(hand, s)
+        if 3 <= n < fewest:
+            suit, fewest = s, n
+    chosen = np.empty(3, np.int64)
+    for i in range(3):
+        best, best_key = -1, 1 << 30
+        for k in range(suit * 9, suit * 9 + 9):
+            if hand[k] > 0:
+                key = _tile_keep_score(hand, k) * 16 - edge_score(k)
+                if key < best_key:
+                    best, best_key = k, key
+        chosen[i] = best
+        hand[best] -= 1
+    return chosen[0] | (chosen[1] << 8) | (chosen[2] << 16)
+
+
+@nb.njit(cache=True)
+def fewest_suit(obs):
+    """B-24 recommended void: the suit with the fewest tiles (lowest suit on ties)."""
+    hand = own_hand(obs)
+    best, best_n = 0, 99
+    for s in range(3):
+        n = suit_count(hand, s)
+        if n < best_n:
+            best, best_n = s, n
+    return best

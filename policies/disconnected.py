@@ -1,0 +1,49 @@
+"""`disconnected`: an auto-played disconnected seat (B-25): recommended exchange and void (B-24), never
+calls, discards the drawn tile (so it keeps its void tiles). It declares no wins unless `take_wins` = 1
+(the sources do not say; auto-play holding void tiles cannot win anyway)."""
+
+from policies.api import O_CAN_WIN, O_HAND, O_TILE, PASS, RON, TSUMO, hook
+from policies.common import fewest_suit, recommended_exchange
+from policies.registry import Param, Policy
+
+
+@hook
+def exchange(obs, params, tables):
+    return recommended_exchange(obs)
+
+
+@hook
+def void(obs, params, tables):
+    return fewest_suit(obs)
+
+
+@hook
+def turn(obs, params, tables):
+    if obs[O_CAN_WIN] and params[0] > 0:
+        return TSUMO
+    tile = obs[O_TILE]
+    if tile >= 0:
+        return tile
+    for k in range(34):  # the dealer's first turn has no drawn tile: the last tile of the hand
+        if obs[O_HAND + 33 - k] > 0:
+            return 33 - k
+    return 0
+
+
+@hook
+def react(obs, params, tables):
+    return RON if obs[O_CAN_WIN] and params[0] > 0 else PASS
+
+
+@hook
+def rob(obs, params, tables):
+    return RON if obs[O_CAN_WIN] and params[0] > 0 else PASS
+
+
+POLICY = Policy(
+    name="disconnected",
+    description="Auto-played disconnected seat (B-25): recommended exchange/void, never calls, discards "
+                "the drawn tile.",
+    params=(Param("take_wins", int, 0, "1 = declare wins that come up (0 = auto-play declares none)"),),
+    hooks={"exchange": exchange, "void": void, "turn": turn, "react": react, "rob": rob},
+)

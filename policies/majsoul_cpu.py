@@ -1,0 +1,48 @@
+"""`majsoul-cpu`: the game's own CPU (B-25): recommended exchange and void (B-24), never pons or open
+kans but makes closed kans, discards void tiles first, never passes a win."""
+
+from policies.api import KAN, O_CAN_WIN, O_KAN_OPTIONS, PASS, RON, TSUMO, hook
+from policies.common import efficient_discard, fewest_suit, recommended_exchange, void_discard
+from policies.registry import Policy
+
+
+@hook
+def exchange(obs, params, tables):
+    return recommended_exchange(obs)
+
+
+@hook
+def void(obs, params, tables):
+    return fewest_suit(obs)
+
+
+@hook
+def turn(obs, params, tables):
+    if obs[O_CAN_WIN]:
+        return TSUMO
+    for k in range(27):
+        if obs[O_KAN_OPTIONS + k] == 1:
+            return KAN + k
+    v = void_discard(obs)
+    if v >= 0:
+        return v
+    kind, _ = efficient_discard(obs, tables, True)
+    return kind
+
+
+@hook
+def react(obs, params, tables):
+    return RON if obs[O_CAN_WIN] else PASS
+
+
+@hook
+def rob(obs, params, tables):
+    return RON if obs[O_CAN_WIN] else PASS
+
+
+POLICY = Policy(
+    name="majsoul-cpu",
+    description="The game's CPU (B-25): recommended exchange/void, closed kans only, void tiles first, "
+                "never passes a win.",
+    hooks={"exchange": exchange, "void": void, "turn": turn, "react": react, "rob": rob},
+)

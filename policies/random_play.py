@@ -1,0 +1,82 @@
+"""`random`: a uniformly random legal answer at every decision (the floor any strategy must beat)."""
+
+import numpy as np
+
+from policies.api import (
+    KAN, KAN_CALL, O_CAN_KAN, O_CAN_PON, O_CAN_WIN, O_KAN_OPTIONS, PASS, PON, RON, TSUMO, hook, pack_exchange,
+)
+from policies.common import own_hand, rand_below, suit_count
+from policies.registry import Policy
+
+
+@hook
+def exchange(obs, params, tables):
+    hand = own_hand(obs).copy()
+    suits = np.empty(3, np.int64)
+    n = 0
+    for s in range(3):
+        if suit_count(hand, s) >= 3:
+            suits[n] = s
+            n += 1
+    suit = suits[rand_below(obs, n)]
+    chosen = np.empty(3, np.int64)
+    for i in range(3):
+        pick = rand_below(obs, suit_count(hand, suit))
+        for k in range(suit * 9, suit * 9 + 9):
+            if pick < hand[k]:
+                chosen[i] = k
+                hand[k] -= 1
+                break
+            pick -= hand[k]
+    return pack_exchange(chosen[0], chosen[1], chosen[2])
+
+
+@hook
+def void(obs, params, tables):
+    return rand_below(obs, 3)
+
+
+@hook
+def turn(obs, params, tables):
+    actions = np.empty(64, np.int64)
+    n = 0
+    if obs[O_CAN_WIN]:
+        actions[n] = TSUMO
+        n += 1
+    for k in range(34):
+        if obs[O_KAN_OPTIONS + k] > 0:
+            actions[n] = KAN + k
+            n += 1
+        if own_hand(obs)[k] > 0:
+            actions[n] = k
+            n += 1
+    return actions[rand_below(obs, n)]
+
+
+@hook
+def react(obs, params, tables):
+    actions = np.empty(4, np.int64)
+    actions[0] = PASS
+    n = 1
+    if obs[O_CAN_WIN]:
+        actions[n] = RON
+        n += 1
+    if obs[O_CAN_PON]:
+        actions[n] = PON
+        n += 1
+    if obs[O_CAN_KAN]:
+        actions[n] = KAN_CALL
+        n += 1
+    return actions[rand_below(obs, n)]
+
+
+@hook
+def rob(obs, params, tables):
+    return RON if obs[O_CAN_WIN] and rand_below(obs, 2) == 1 else PASS
+
+
+POLICY = Policy(
+    name="random",
+    description="Uniformly random legal action at every decision.",
+    hooks={"exchange": exchange, "void": void, "turn": turn, "react": react, "rob": rob},
+)

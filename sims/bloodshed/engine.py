@@ -1,0 +1,728 @@
+"""The compiled Bloodshed Skirmish match kernel (RULES.md B-1 … B-23).
+
+`play_matches` plays whole matches and writes one record row per (match, hand, seat) and per
+(match, seat). Seats decide through policy hooks (policies.api): five tuples of four first-class
+function values, so one compiled engine serves every combination of policies.
+
+State lives in `obs[4, OBS_SIZE]`: each seat's row holds its own concealed tiles and a copy of all public
+information, kept current as events happen; a hook receives a private copy of its seat's row. The
+wall and the kan ledger are the only hidden state besides the other rows.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+from numba import types
+
+from policies.api import (
+    D_EXCHANGE, D_ROB, D_TURN, D_VOID, D_REACT, HOOK_TYPE, KAN, KAN_CALL, O_AFTER_CALL, O_CAN_KAN,
+    O_CAN_PON, O_CAN_WIN, O_DEALER, O_DECISION, O_FROM, O_HAND, O_HAND_NO, O_KAN_DRAW, O_KAN_OPTIONS,
+    O_MELDS, O_N_DISCARDS, O_N_MELDS, O_N_WINNERS, O_POINTS, O_RIVER, O_RNG, O_SEAT, O_SEEN, O_TILE,
+    O_TURN, O_VOID, O_WALL_LEFT, O_WIN_FAN, O_WIN_POINTS, O_WON, OBS_SIZE, PON, RON, TSUMO,
+)
+from sims import rng
+from sims.bloodshed import rules as R
+from sims.bloodshed.scoring import (
+    FIRST_DRAW, KAN_DISCARD, KAN_DRAW, LAST_TILE, ROBBED_KAN, fan_value, score_win, unpack_fan,
+    unpack_pattern, unpack_raw_fan,
+)
+from sims.bloodshed.settlement import ROW_REFUND, settle_exhaustive_draw
+from sims.records import HC, MC, N_HAND_COLS, N_MATCH_COLS
+from sims.shanten import BLOODSHED_SHAPES, is_complete
+from sims.shanten_tables import SUIT_ROWS
+from sims import tiles
+
+# meld_type codes stored per kind: 0 = none, else the sims.tiles meld constant + 1
+PON_MELD, MINKAN_MELD, ANKAN_MELD, KAKAN_MELD = tiles.PON + 1, tiles.MINKAN + 1, tiles.ANKAN + 1, tiles.KAKAN + 1
+WALL_SIZE = R.N_TILES
+DEAD_END = -1
+END_THREE_WINS, END_EXHAUSTIVE, END_BUST = 0, 1, 2
+WIN_RON, WIN_TSUMO = 1, 2
+STREAM_WALL, STREAM_DIRECTION, STREAM_SEAT = 0, 1, 2
+
+# counters[] slots
+CNT_ILLEGAL = 0        # illegal policy answers replaced by a default
+CNT_HANDS = 1
+CNT_TILE_ERRORS = 2    # hands whose tiles did not add up to 108 at the end (must stay 0)
+N_COUNTERS = 3
+
+# record columns as plain ints for compiled code
+_C = {name: i for name, i in HC.items()}
+H_MATCH, H_HAND, H_SEAT, H_DEALER = _C["match_id"], _C["hand"], _C["seat"], _C["dealer"]
+H_BEFORE, H_DELTA, H_WON, H_ORDER = _C["points_before"], _C["delta"], _C["won"], _C["win_order"]
+H_KIND, H_FAN, H_RAW, H_PATTERN = _C["win_kind"], _C["fan"], _C["raw_fan"], _C["pattern"]
+H_VALUE, H_WINPTS, H_DEALT, H_PASSED = _C["value"], _C["win_points"], _C["dealt_in"], _C["passed_wins"]
+H_KANS, H_KANINC, H_REFUND, H_DRAWSET = _C["kans"], _C["kan_income"], _C["refund"], _C["draw_settlement"]
+H_TENPAI, H_MAXV, H_PIG, H_VOID = _C["tenpai_at_draw"], _C["max_value"], _C["flower_pig"], _C["void_suit"]
+H_DISC, H_DIR, H_WINNERS, H_END = _C["discards"], _C["exchange_dir"], _C["winners"], _C["hand_end"]
+H_WALL = _C["wall_left"]
+M_MATCH, M_SEAT, M_POINTS, M_RANK = MC["match_id"], MC["seat"], MC["final_points"], MC["rank"]
+M_BUSTED, M_HANDS = MC["busted"], MC["hands_played"]
+
+
+# ----------------------------------------------------------------------------- public state helpers
+@nb.njit(cache=True, inline="always")
+def _pub_add(obs, offset, delta):
+    for s in range(4):
+        obs[s, offset] += delta
+
+
+@nb.njit(cache=True, inline="always")
+def _pub_set(obs, offset, value):
+    for s in range(4):
+        obs[s, offset] = value
+
+
+@nb.njit(cache=True)
+def _pay(obs, payer, receiver, amount, delta_rec):
+    """Move points between seats (public)."""
+    _pub_add(obs, O_POINTS + payer, -amount)
+    _pub_add(obs, O_POINTS + receiver, amount)
+    delta_rec[payer] -= amount
+    delta_rec[receiver] += amount
+
+
+@nb.njit(cache=True)
+def _anyone_bust(obs):
+    for s in range(4):
+        if obs[0, O_POINTS + s] < 0:
+            return True
+    return False
+
+
+@nb.njit(cache=True)
+def _next_active(obs, seat):
+    """Next seat after `seat` in turn order that has not won (B-12)."""
+    for step in range(1, 4):
+        s = (seat + step) % 4
+        if obs[0, O_WON + s] == 0:
+            return s
+    return seat
+
+
+@nb.njit(cache=True)
+def _holds_void(obs, seat, extra_tile):
+    """Whether the seat holds a void-suit tile in hand or melds, counting `extra_tile` (-1 = none)."""
+    suit = obs[0, O_VOID + seat]
+    if suit < 0:
+        return False
+    if extra_tile >= 0 and extra_tile // 9 == suit:
+        return True
+    base = suit * 9
+    for k in range(base, base + 9):
+        if obs[seat, O_HAND + k] > 0 or obs[0, O_MELDS + 34 * seat + k] > 0:
+            return True
+    return False
+
+
+@nb.njit(cache=True)
+def _win_check(obs, seat, extra_tile, tables):
+    """Whether the seat's hand (plus `extra_tile`, or as it is for -1) is a legal win (B-10)."""
+    if _holds_void(obs, seat, extra_tile):
+        return False
+    hand = obs[seat, O_HAND:O_HAND + 34]
+    if extra_tile >= 0:
+        hand[extra_tile] += 1
+    ok = is_complete(hand, obs[0, O_N_MELDS + seat], BLOODSHED_SHAPES, tables[:SUIT_ROWS], tables[SUIT_ROWS:])
+    if extra_tile >= 0:
+        hand[extra_tile] -= 1
+    return ok
+
+
+@nb.njit(cache=True)
+def _score(obs, seat, extra_tile, tsumo, flags, rules):
+    """Packed score (sims.bloodshed.scoring) of the seat's complete hand plus `extra_tile`."""
+    hand = obs[seat, O_HAND:O_HAND + 34]
+    if extra_tile >= 0:
+        hand[extra_tile] += 1
+    packed = score_win(hand, obs[0, O_MELDS + 34 * seat:O_MELDS + 34 * seat + 34],
+                       obs[0, O_DEALER] == seat, tsumo, flags, rules)
+    if extra_tile >= 0:
+        hand[extra_tile] -= 1
+    return packed
+
+
+@nb.njit(cache=True)
+def _n_payers(obs, winner):
+    n = 0
+    for s in range(4):
+        if s != winner and obs[0, O_WON + s] == 0:
+            n += 1
+    return n
+
+
+@nb.njit(cache=True)
+def _record_win(obs, seat, packed, kind, points, rec, order):
+    rec[seat, H_WON] = 1
+    rec[seat, H_ORDER] = order
+    rec[seat, H_KIND] = kind
+    rec[seat, H_FAN] = unpack_fan(packed)
+    rec[seat, H_RAW] = unpack_raw_fan(packed)
+    rec[seat, H_PATTERN] = unpack_pattern(packed)
+    rec[seat, H_VALUE] = fan_value(unpack_fan(packed))
+    rec[seat, H_WINPTS] = points
+    _pub_set(obs, O_WON + seat, 1)
+    _pub_add(obs, O_N_WINNERS, 1)
+
+
+@nb.njit(cache=True)
+def _tiles_in_play(obs):
+    """Tiles in hands, melds and rivers (the tile conservation check, B-1)."""
+    n = 0
+    for s in range(4):
+        for k in range(34):
+            n += obs[s, O_HAND + k] + obs[0, O_RIVER + 34 * s + k]
+            meld = obs[0, O_MELDS + 34 * s + k]
+            if meld == PON_MELD:
+                n += 3
+            elif meld > 0:
+                n += 4
+    return n
+
+
+# ----------------------------------------------------------------------------- moving tiles
+@nb.njit(cache=True, inline="always")
+def _meld_slot(seat, kind):
+    return O_MELDS + 34 * seat + kind
+
+
+@nb.njit(cache=True)
+def _draw(obs, wall, pos, seat):
+    tile = wall[pos]
+    obs[seat, O_HAND + tile] += 1
+    _pub_add(obs, O_WALL_LEFT, -1)
+    _pub_add(obs, O_TURN, 1)
+    return tile
+
+
+@nb.njit(cache=True)
+def _ask(hook, seat, obs, view, params, tables):
+    """Call a seat's hook on its prepared view; the seat's random stream is the only state kept back."""
+    answer = hook(view, params[seat], tables)
+    obs[seat, O_RNG] = view[O_RNG]
+    return answer
+
+
+@nb.njit(cache=True)
+def _decide(hooks, seat, obs, view, params, tables, decision):
+    view[:] = obs[seat]
+    view[O_DECISION] = decision
+    return _ask(hooks[seat], seat, obs, view, params, tables)
+
+
+# ----------------------------------------------------------------------------- the exchange (B-6, B-7)
+@nb.njit(cache=True)
+def _fallback_exchange(hand):
+    for suit in range(3):
+        n = 0
+        for k in range(suit * 9, suit * 9 + 9):
+            n += hand[k]
+        if n >= 3:
+            out = np.empty(3, np.int64)
+            i = 0
+            for k in range(suit * 9, suit * 9 + 9):
+                for _ in range(hand[k]):
+                    if i < 3:
+                        out[i] = k
+                        i += 1
+            return out
+    return np.full(3, -1, np.int64)
+
+
+@nb.njit(cache=True)
+def _legal_exchange(hand, packed):
+    tiles = np.empty(3, np.int64)
+    for i in range(3):
+        tiles[i] = (packed >> (8 * i)) & 0xFF
+        if tiles[i] >= 27:
+            return False, tiles
+    suit = tiles[0] // 9
+    for i in range(3):
+        if tiles[i] // 9 != suit:
+            return False, tiles
+    for i in range(3):
+        need = 0
+        for j in range(3):
+            if tiles[j] == tiles[i]:
+                need += 1
+        if hand[tiles[i]] < need:
+            return False, tiles
+    return True, tiles
+
+
+@nb.njit(cache=True)
+def _exchange(obs, view, ex_hooks, params, tables, direction, counters):
+    given = np.empty((4, 3), np.int64)
+    for s in range(4):
+        answer = _decide(ex_hooks, s, obs, view, params, tables, D_EXCHANGE)
+        ok, tiles = _legal_exchange(obs[s, O_HAND:O_HAND + 34], answer)
+        if not ok:
+            counters[CNT_ILLEGAL] += 1
+            tiles = _fallback_exchange(obs[s, O_HAND:O_HAND + 34])
+        given[s] = tiles
+    shift = 1 if direction == 0 else (3 if direction == 1 else 2)
+    for s in range(4):
+        for i in range(3):
+            obs[s, O_HAND + given[s, i]] -= 1
+            obs[(s + shift) % 4, O_HAND + given[s, i]] += 1
+
+
+@nb.njit(cache=True)
+def _choose_voids(obs, view, void_hooks, params, tables, counters, rec):
+    choices = np.empty(4, np.int64)
+    for s in range(4):  # declared simultaneously: nobody sees another's choice first
+        suit = _decide(void_hooks, s, obs, view, params, tables, D_VOID)
+        if suit < 0 or suit > 2:
+            counters[CNT_ILLEGAL] += 1
+            suit = 0
+        choices[s] = suit
+    for s in range(4):
+        _pub_set(obs, O_VOID + s, choices[s])
+        rec[s, H_VOID] = choices[s]
+
+
+# ----------------------------------------------------------------------------- one hand
+@nb.njit(cache=True)
+def _play_hand(obs, view, hooks_ex, hooks_void, hooks_turn, hooks_react, hooks_rob, params, rules, tables,
+               wall, direction, seat_seeds, rec, counters):
+    """Play one hand on a shuffled wall; fills rec[4, N_HAND_COLS]; returns the END_* code."""
+    dealer = obs[0, O_DEALER]
+    delta = np.zeros(4, np.int64)
+    kan_ledger = np.zeros((4, 4), np.int64)
+    draws = np.zeros(4, np.int64)
+    robbers = np.empty(3, np.int64)
+    for s in range(4):
+        obs[s, O_RNG] = seat_seeds[s]
+
+    pos = 0
+    for i in range(4):
+        seat = (dealer + i) % 4
+        for _ in range(R.DEAL_SIZE):
+            obs[seat, O_HAND + wall[pos]] += 1
+            pos += 1
+    _pub_set(obs, O_WALL_LEFT, WALL_SIZE - pos)
+    drawn = _draw(obs, wall, pos, dealer)
+    pos += 1
+    draws[dealer] = 1
+
+    _exchange(obs, view, hooks_ex, params, tables, direction, counters)
+    _choose_voids(obs, view, hooks_void, params, tables, counters, rec)
+    drawn = -1  # the dealer's 14th tile may have been passed on
+
+    cur = dealer
+    need_draw = False
+    kan_draw = False
+    after_call = False
+    any_call = False
+    last_kan_seat = -1
+    just_drawn_tile = -1
+    winners = 0
+    first_winner = -1
+    robbed_tiles = 0
+    end = END_EXHAUSTIVE
+    while True:
+        if need_draw:
+            if pos >= WALL_SIZE:
+                end = END_EXHAUSTIVE
+                break
+            drawn = _draw(obs, wall, pos, cur)
+            pos += 1
+            draws[cur] += 1
+            kan_draw = False
+            after_call = False
+            need_draw = False
+        wall_left = WALL_SIZE - pos
+
+        # ---- own turn: tsumo, kan or discard
+        view[:] = obs[cur]
+        view[O_DECISION] = D_TURN
+        view[O_TILE] = -1 if after_call else drawn
+        view[O_AFTER_CALL] = 1 if after_call else 0
+        view[O_KAN_DRAW] = 1 if kan_draw else 0
+        can_win = (not after_call) and _win_check(obs, cur, -1, tables)
+        flags = 0
+        packed = 0
+        if can_win:
+            if kan_draw:
+                flags |= KAN_DRAW
+            if wall_left == 0:
+                flags |= LAST_TILE
+            if draws[cur] == 1 and not any_call and not kan_draw:
+                flags |= FIRST_DRAW
+            packed = _score(obs, cur, -1, True, flags, rules)
+            view[O_CAN_WIN] = 1
+            view[O_WIN_FAN] = unpack_fan(packed)
+            view[O_WIN_POINTS] = (fan_value(unpack_fan(packed)) + R.TSUMO_EXTRA) * _n_payers(obs, cur)
+        else:
+            view[O_CAN_WIN] = 0
+            view[O_WIN_FAN] = 0
+            view[O_WIN_POINTS] = 0
+        for k in range(27):
+            opt = 0
+            if wall_left >= 1 and not after_call:
+                if obs[cur, O_HAND + k] == 4:
+                    opt = 1
+                elif obs[0, _meld_slot(cur, k)] == PON_MELD and obs[cur, O_HAND + k] >= 1:
+                    opt = 2
+            view[O_KAN_OPTIONS + k] = opt
+        action = _ask(hooks_turn[cur], cur, obs, view, params, tables)
+        legal = (action == TSUMO and can_win) or \
+            (KAN <= action < KAN + 27 and view[O_KAN_OPTIONS + action - KAN] > 0) or \
+            (0 <= action < 34 and obs[cur, O_HAND + action] > 0)
+        if not legal:
+            counters[CNT_ILLEGAL] += 1
+            action = drawn if (drawn >= 0 and obs[cur, O_HAND + drawn] > 0) else -1
+            if action < 0:
+                for k in range(34):
+                    if obs[cur, O_HAND + k] > 0:
+                        action = k
+                        break
+        if can_win and action != TSUMO:
+            rec[cur, H_PASSED] += 1
+
+        if action == TSUMO:  # B-19: every other non-won player pays value + 1000
+            each = fan_value(unpack_fan(packed)) + R.TSUMO_EXTRA
+            total = 0
+            for p in range(4):
+                if p != cur and obs[0, O_WON + p] == 0:
+                    _pay(obs, p, cur, each, delta)
+                    total += each
+            winners += 1
+            _record_win(obs, cur, packed, WIN_TSUMO, total, rec, winners)
+            if first_winner < 0:
+                first_winner = cur
+            if _anyone_bust(obs):
+                end = END_BUST
+                break
+            if winners == R.MAX_WINNERS:
+                end = END_THREE_WINS
+                break
+            cur = _next_active(obs, cur)
+            need_draw = True
+            last_kan_seat = -1
+            continue
+
+        if action >= KAN:
+            kind = action - KAN
+            if view[O_KAN_OPTIONS + kind] == 2:  # added kan: others may rob it first (B-17)
+                n_rob = 0
+                for step in range(1, 4):
+                    p = (cur + step) % 4
+                    if obs[0, O_WON + p] == 1 or not _win_check(obs, p, kind, tables):
+                        continue
+                    rob_packed = _score(obs, p, kind, False, ROBBED_KAN, rules)
+                    view[:] = obs[p]
+                    view[O_DECISION] = D_ROB
+                    view[O_TILE] = kind
+                    view[O_FROM] = cur
+                    view[O_CAN_WIN] = 1
+                    view[O_WIN_FAN] = unpack_fan(rob_packed)
+                    view[O_WIN_POINTS] = fan_value(unpack_fan(rob_packed))
+                    answer = _ask(hooks_rob[p], p, obs, view, params, tables)
+                    if answer == RON:
+                        robbers[n_rob] = p
+                        n_rob += 1
+                    else:
+                        rec[p, H_PASSED] += 1
+                        if answer != 0:
+                            counters[CNT_ILLEGAL] += 1
+                if n_rob > 0:
+                    obs[cur, O_HAND + kind] -= 1  # the robbed tile goes to the winners; the pon stays
+                    robbed_tiles += 1
+                    for i in range(n_rob):
+                        p = robbers[i]
+                        rob_packed = _score(obs, p, kind, False, ROBBED_KAN, rules)
+                        value = fan_value(unpack_fan(rob_packed))
+                        _pay(obs, cur, p, value, delta)
+                        rec[cur, H_DEALT] += 1
+                        winners += 1
+                        _record_win(obs, p, rob_packed, WIN_RON, value, rec, winners)
+                        if first_winner < 0:
+                            first_winner = p
+                    if _anyone_bust(obs):
+                        end = END_BUST
+                        break
+                    if winners >= R.MAX_WINNERS:
+                        end = END_THREE_WINS
+                        break
+                    cur = _next_active(obs, cur)
+                    need_draw = True
+                    last_kan_seat = -1
+                    continue
+                # B-15: added kan pays 1000 from each other non-won player only with the tile just drawn
+                obs[cur, O_HAND + kind] -= 1
+                _pub_set(obs, _meld_slot(cur, kind), KAKAN_MELD)
+                _pub_add(obs, O_SEEN + kind, 1)
+                if kind == drawn and not after_call:
+                    for p in range(4):
+                        if p != cur and obs[0, O_WON + p] == 0:
+                            _pay(obs, p, cur, R.ADDED_KAN_PAY, delta)
+                            kan_ledger[cur, p] += R.ADDED_KAN_PAY
+            else:  # closed kan, B-14
+                obs[cur, O_HAND + kind] -= 4
+                _pub_set(obs, _meld_slot(cur, kind), ANKAN_MELD)
+                _pub_add(obs, O_N_MELDS + cur, 1)
+                _pub_add(obs, O_SEEN + kind, 4)
+                for p in range(4):
+                    if p != cur and obs[0, O_WON + p] == 0:
+                        _pay(obs, p, cur, R.CLOSED_KAN_PAY, delta)
+                        kan_ledger[cur, p] += R.CLOSED_KAN_PAY
+            rec[cur, H_KANS] += 1
+            any_call = True
+            last_kan_seat = cur
+            if _anyone_bust(obs):
+                end = END_BUST
+                break
+            drawn = _draw(obs, wall, pos, cur)  # B-16 replacement draw from the live wall
+            pos += 1
+            draws[cur] += 1
+            kan_draw = True
+            after_call = False
+            continue
+
+        # ---- discard
+        tile = action
+        obs[cur, O_HAND + tile] -= 1
+        _pub_add(obs, O_RIVER + 34 * cur + tile, 1)
+        _pub_add(obs, O_N_DISCARDS + cur, 1)
+        _pub_add(obs, O_SEEN + tile, 1)
+        rec[cur, H_DISC] += 1
+        kan_discard = last_kan_seat == cur
+        last_kan_seat = -1
+        after_call = False
+        kan_draw = False
+
+        n_ron = 0
+        caller = -1
+        call = 0
+        for step in range(1, 4):
+            p = (cur + step) % 4
+            if obs[0, O_WON + p] == 1:
+                continue
+            held = obs[p, O_HAND + tile]
+            can_ron = _win_check(obs, p, tile, tables)
+            can_pon = held >= 2 and wall_left > 0
+            can_kan = held == 3 and wall_left >= 1
+            if not (can_ron or can_pon or can_kan):
+                continue
+            view[:] = obs[p]
+            view[O_DECISION] = D_REACT
+            view[O_TILE] = tile
+            view[O_FROM] = cur
+            view[O_CAN_PON] = 1 if can_pon else 0
+            view[O_CAN_KAN] = 1 if can_kan else 0
+            ron_packed = 0
+            if can_ron:
+                rflags = (KAN_DISCARD if kan_discard else 0) | (LAST_TILE if wall_left == 0 else 0)
+                ron_packed = _score(obs, p, tile, False, rflags, rules)
+                view[O_CAN_WIN] = 1
+                view[O_WIN_FAN] = unpack_fan(ron_packed)
+                view[O_WIN_POINTS] = fan_value(unpack_fan(ron_packed))
+            else:
+                view[O_CAN_WIN] = 0
+                view[O_WIN_FAN] = 0
+                view[O_WIN_POINTS] = 0
+            answer = _ask(hooks_react[p], p, obs, view, params, tables)
+            if answer == RON and can_ron:
+                robbers[n_ron] = p
+                n_ron += 1
+                continue
+            if can_ron:
+                rec[p, H_PASSED] += 1
+            if answer == PON and can_pon:
+                caller, call = p, PON
+            elif answer == KAN_CALL and can_kan:
+                caller, call = p, KAN_CALL
+            elif answer != 0:
+                counters[CNT_ILLEGAL] += 1
+
+        if n_ron > 0:  # B-11 every claimant wins; B-9 ron beats pon/kan
+            rflags = (KAN_DISCARD if kan_discard else 0) | (LAST_TILE if wall_left == 0 else 0)
+            for i in range(n_ron):
+                p = robbers[i]
+                ron_packed = _score(obs, p, tile, False, rflags, rules)
+                value = fan_value(unpack_fan(ron_packed))
+                _pay(obs, cur, p, value, delta)
+                rec[cur, H_DEALT] += 1
+                winners += 1
+                _record_win(obs, p, ron_packed, WIN_RON, value, rec, winners)
+                if first_winner < 0:
+                    first_winner = p
+            if _anyone_bust(obs):
+                end = END_BUST
+                break
+            if winners >= R.MAX_WINNERS:
+                end = END_THREE_WINS
+                break
+            cur = _next_active(obs, robbers[n_ron - 1])  # after the winner farthest from the discarder
+            need_draw = True
+            continue
+
+        if call == PON:
+            obs[caller, O_HAND + tile] -= 2
+            _pub_add(obs, O_RIVER + 34 * cur + tile, -1)
+            _pub_set(obs, _meld_slot(caller, tile), PON_MELD)
+            _pub_add(obs, O_N_MELDS + caller, 1)
+            _pub_add(obs, O_SEEN + tile, 2)
+            any_call = True
+            cur = caller
+            after_call = True
+            drawn = -1
+            continue
+        if call == KAN_CALL:  # open kan: the discarder pays 2000 (B-15), then a replacement draw (B-16)
+            obs[caller, O_HAND + tile] -= 3
+            _pub_add(obs, O_RIVER + 34 * cur + tile, -1)
+            _pub_set(obs, _meld_slot(caller, tile), MINKAN_MELD)
+            _pub_add(obs, O_N_MELDS + caller, 1)
+            _pub_add(obs, O_SEEN + tile, 3)
+            _pay(obs, cur, caller, R.OPEN_KAN_PAY, delta)
+            kan_ledger[caller, cur] += R.OPEN_KAN_PAY
+            rec[caller, H_KANS] += 1
+            any_call = True
+            last_kan_seat = caller
+            if _anyone_bust(obs):
+                end = END_BUST
+                break
+            cur = caller
+            drawn = _draw(obs, wall, pos, cur)
+            pos += 1
+            draws[cur] += 1
+            kan_draw = True
+            after_call = False
+            continue
+        cur = _next_active(obs, cur)
+        need_draw = True
+
+    # ---- kan income during play, then the exhaustive-draw settlement (B-20 … B-23)
+    for s in range(4):
+        income = 0
+        for p in range(4):
+            income += kan_ledger[s, p] - kan_ledger[p, s]
+        rec[s, H_KANINC] = income
+    if end == END_EXHAUSTIVE:
+        hands = np.empty((4, 34), np.int32)
+        melds = np.empty((4, 34), np.int32)
+        voids = np.empty(4, np.int64)
+        won = np.empty(4, np.bool_)
+        for s in range(4):
+            hands[s] = obs[s, O_HAND:O_HAND + 34]
+            melds[s] = obs[0, O_MELDS + 34 * s:O_MELDS + 34 * s + 34]
+            voids[s] = obs[0, O_VOID + s]
+            won[s] = obs[0, O_WON + s] == 1
+        deltas = np.zeros(4, np.int64)
+        tenpai = np.zeros(4, np.bool_)
+        pig = np.zeros(4, np.bool_)
+        max_value = np.zeros(4, np.int64)
+        breakdown = np.zeros((3, 4), np.int64)
+        settle_exhaustive_draw(hands, melds, voids, won, kan_ledger, rules, deltas, tenpai, pig, max_value, breakdown)
+        for s in range(4):
+            if deltas[s] != 0:
+                _pub_add(obs, O_POINTS + s, deltas[s])
+                delta[s] += deltas[s]
+            rec[s, H_REFUND] = breakdown[ROW_REFUND, s]
+            rec[s, H_DRAWSET] = deltas[s] - breakdown[ROW_REFUND, s]
+            rec[s, H_TENPAI] = 1 if tenpai[s] else 0
+            rec[s, H_PIG] = 1 if pig[s] else 0
+            rec[s, H_MAXV] = max_value[s]
+        if _anyone_bust(obs):
+            end = END_BUST
+
+    if _tiles_in_play(obs) + robbed_tiles + WALL_SIZE - pos != WALL_SIZE:
+        counters[CNT_TILE_ERRORS] += 1
+    for s in range(4):
+        rec[s, H_DELTA] = delta[s]
+        rec[s, H_WINNERS] = winners
+        rec[s, H_END] = end
+        rec[s, H_WALL] = WALL_SIZE - pos
+        rec[s, H_DIR] = direction
+    return end, first_winner
+
+
+# ----------------------------------------------------------------------------- whole matches
+@nb.njit(cache=True)
+def _reset_hand_state(obs, dealer, hand_no):
+    for s in range(4):
+        points = obs[s, O_POINTS:O_POINTS + 4].copy()
+        obs[s, :] = 0
+        obs[s, O_POINTS:O_POINTS + 4] = points
+        obs[s, O_SEAT] = s
+        obs[s, O_DEALER] = dealer
+        obs[s, O_HAND_NO] = hand_no
+        for p in range(4):
+            obs[s, O_VOID + p] = -1
+
+
+_HOOKS = types.UniTuple(HOOK_TYPE, 4)
+_SIG = types.int64(
+    types.int64, types.int64[::1], _HOOKS, _HOOKS, _HOOKS, _HOOKS, _HOOKS, types.float64[:, ::1],
+    types.int64[::1], types.uint8[:, ::1], types.int32[:, ::1], types.int32[:, ::1], types.int64[::1],
+)
+
+
+@nb.njit(_SIG, cache=True)
+def play_matches(root_seed, match_ids, hooks_ex, hooks_void, hooks_turn, hooks_react, hooks_rob, params,
+                 rules, tables, hand_rows, match_rows, counters):
+    """Play every match in `match_ids`; returns the number of hand rows written (jit-compiled).
+
+    hand_rows needs 16 rows per match, match_rows 4. The wall, the exchange direction and the seats'
+    random streams of hand h of match m depend only on (root_seed, m, h) (common random numbers).
+    """
+    obs = np.zeros((4, OBS_SIZE), np.int32)
+    view = np.zeros(OBS_SIZE, np.int32)
+    rec = np.zeros((4, N_HAND_COLS), np.int64)
+    wall = np.empty(WALL_SIZE, np.int64)
+    state = np.zeros(1, np.uint64)
+    seat_seeds = np.empty(4, np.int64)
+    n_rows = 0
+    for mi in range(match_ids.size):
+        match_id = match_ids[mi]
+        obs[:, :] = 0
+        for s in range(4):
+            obs[s, O_POINTS:O_POINTS + 4] = R.START_POINTS
+        dealer = 0
+        hands_played = 0
+        busted = False
+        for hand_no in range(1, R.HANDS_PER_MATCH + 1):
+            _reset_hand_state(obs, dealer, hand_no)
+            state[0] = rng.key_seed(root_seed, match_id, hand_no, STREAM_WALL)
+            for i in range(WALL_SIZE):
+                wall[i] = i // 4
+            rng.shuffle(wall, state)
+            state[0] = rng.key_seed(root_seed, match_id, hand_no, STREAM_DIRECTION)
+            direction = rng.below(state, 3)
+            for s in range(4):
+                seat_seeds[s] = np.int64(rng.key_seed(root_seed, match_id, hand_no, STREAM_SEAT + s) >> np.uint64(33))
+            points_before = obs[0, O_POINTS:O_POINTS + 4].copy()
+            rec[:, :] = 0
+            end, first_winner = _play_hand(obs, view, hooks_ex, hooks_void, hooks_turn, hooks_react, hooks_rob,
+                                           params, rules, tables, wall, direction, seat_seeds, rec, counters)
+            counters[CNT_HANDS] += 1
+            for s in range(4):
+                rec[s, H_MATCH] = match_id
+                rec[s, H_HAND] = hand_no
+                rec[s, H_SEAT] = s
+                rec[s, H_DEALER] = 1 if s == dealer else 0
+                rec[s, H_BEFORE] = points_before[s]
+                hand_rows[n_rows] = rec[s]
+                n_rows += 1
+            hands_played = hand_no
+            if end == END_BUST:
+                busted = True
+                break
+            if first_winner >= 0:  # B-3
+                dealer = first_winner
+        # B-4: ranks by points, ties by seat order
+        for s in range(4):
+            rank = 1
+            for p in range(4):
+                if obs[0, O_POINTS + p] > obs[0, O_POINTS + s] or (obs[0, O_POINTS + p] == obs[0, O_POINTS + s] and p < s):
+                    rank += 1
+            row = mi * 4 + s
+            match_rows[row, M_MATCH] = match_id
+            match_rows[row, M_SEAT] = s
+            match_rows[row, M_POINTS] = obs[0, O_POINTS + s]
+            match_rows[row, M_RANK] = rank
+            match_rows[row, M_BUSTED] = 1 if (busted and obs[0, O_POINTS + s] < 0) else 0
+            match_rows[row, M_HANDS] = hands_played
+    return n_rows

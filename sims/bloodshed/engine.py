@@ -24,7 +24,7 @@ from policies.api import (
 from sims import rng
 from sims.bloodshed import rules as R
 from sims.bloodshed.scoring import (
-    FIRST_DRAW, KAN_DISCARD, KAN_DRAW, LAST_TILE, ROBBED_KAN, fan_value, score_win, unpack_fan,
+    FIRST_DRAW, KAN_DISCARD, KAN_DRAW, LAST_TILE, ROBBED_KAN, fan_value, has_void_tile, score_win, unpack_fan,
     unpack_pattern, unpack_raw_fan,
 )
 from sims.bloodshed.settlement import ROW_REFUND, settle_exhaustive_draw
@@ -45,7 +45,8 @@ STREAM_WALL, STREAM_DIRECTION, STREAM_SEAT = 0, 1, 2
 CNT_ILLEGAL = 0        # illegal policy answers replaced by a default
 CNT_HANDS = 1
 CNT_TILE_ERRORS = 2    # hands whose tiles did not add up to 108 at the end (must stay 0)
-N_COUNTERS = 3
+CNT_VOID_WINS = 3      # wins whose hand held a void-suit tile, checked by the scorer (must stay 0)
+N_COUNTERS = 4
 
 # record columns as plain ints for compiled code
 _C = {name: i for name, i in HC.items()}
@@ -153,7 +154,12 @@ def _n_payers(obs, winner):
 
 
 @nb.njit(cache=True)
-def _record_win(obs, seat, packed, kind, points, rec, order):
+def _record_win(obs, seat, extra_tile, packed, kind, points, rec, order, counters):
+    hand = obs[seat, O_HAND:O_HAND + 34].copy()
+    if extra_tile >= 0:
+        hand[extra_tile] += 1
+    if has_void_tile(hand, obs[0, O_MELDS + 34 * seat:O_MELDS + 34 * seat + 34], obs[0, O_VOID + seat]):
+        counters[CNT_VOID_WINS] += 1
     rec[seat, H_WON] = 1
     rec[seat, H_ORDER] = order
     rec[seat, H_KIND] = kind
@@ -389,7 +395,7 @@ def _play_hand(obs, view, hooks_ex, hooks_void, hooks_turn, hooks_react, hooks_r
                     _pay(obs, p, cur, each, delta)
                     total += each
             winners += 1
-            _record_win(obs, cur, packed, WIN_TSUMO, total, rec, winners)
+            _record_win(obs, cur, -1, packed, WIN_TSUMO, total, rec, winners, counters)
             if first_winner < 0:
                 first_winner = cur
             if _anyone_bust(obs):
@@ -437,7 +443,7 @@ def _play_hand(obs, view, hooks_ex, hooks_void, hooks_turn, hooks_react, hooks_r
                         _pay(obs, cur, p, value, delta)
                         rec[cur, H_DEALT] += 1
                         winners += 1
-                        _record_win(obs, p, rob_packed, WIN_RON, value, rec, winners)
+                        _record_win(obs, p, kind, rob_packed, WIN_RON, value, rec, winners, counters)
                         if first_winner < 0:
                             first_winner = p
                     if _anyone_bust(obs):
@@ -546,7 +552,7 @@ def _play_hand(obs, view, hooks_ex, hooks_void, hooks_turn, hooks_react, hooks_r
                 _pay(obs, cur, p, value, delta)
                 rec[cur, H_DEALT] += 1
                 winners += 1
-                _record_win(obs, p, ron_packed, WIN_RON, value, rec, winners)
+                _record_win(obs, p, tile, ron_packed, WIN_RON, value, rec, winners, counters)
                 if first_winner < 0:
                     first_winner = p
             if _anyone_bust(obs):
@@ -641,6 +647,19 @@ def _play_hand(obs, view, hooks_ex, hooks_void, hooks_turn, hooks_react, hooks_r
 
 # ----------------------------------------------------------------------------- whole matches
 @nb.njit(cache=True)
+def shuffled_wall(root_seed, match_id, hand_no, wall):
+    """Fill `wall` with the 108 tiles of hand `hand_no` (B-1) and return its exchange direction (B-6):
+    0 next, 1 previous, 2 across. Both depend only on (root_seed, match_id, hand_no)."""
+    state = np.zeros(1, np.uint64)
+    state[0] = rng.key_seed(root_seed, match_id, hand_no, STREAM_WALL)
+    for i in range(WALL_SIZE):
+        wall[i] = i // 4
+    rng.shuffle(wall, state)
+    state[0] = rng.key_seed(root_seed, match_id, hand_no, STREAM_DIRECTION)
+    return rng.below(state, 3)
+
+
+@nb.njit(cache=True)
 def _reset_hand_state(obs, dealer, hand_no):
     for s in range(4):
         points = obs[s, O_POINTS:O_POINTS + 4].copy()
@@ -672,7 +691,6 @@ def play_matches(root_seed, match_ids, hooks_ex, hooks_void, hooks_turn, hooks_r
     view = np.zeros(OBS_SIZE, np.int32)
     rec = np.zeros((4, N_HAND_COLS), np.int64)
     wall = np.empty(WALL_SIZE, np.int64)
-    state = np.zeros(1, np.uint64)
     seat_seeds = np.empty(4, np.int64)
     n_rows = 0
     for mi in range(match_ids.size):
@@ -685,12 +703,7 @@ def play_matches(root_seed, match_ids, hooks_ex, hooks_void, hooks_turn, hooks_r
         busted = False
         for hand_no in range(1, R.HANDS_PER_MATCH + 1):
             _reset_hand_state(obs, dealer, hand_no)
-            state[0] = rng.key_seed(root_seed, match_id, hand_no, STREAM_WALL)
-            for i in range(WALL_SIZE):
-                wall[i] = i // 4
-            rng.shuffle(wall, state)
-            state[0] = rng.key_seed(root_seed, match_id, hand_no, STREAM_DIRECTION)
-            direction = rng.below(state, 3)
+            direction = shuffled_wall(root_seed, match_id, hand_no, wall)
             for s in range(4):
                 seat_seeds[s] = np.int64(rng.key_seed(root_seed, match_id, hand_no, STREAM_SEAT + s) >> np.uint64(33))
             points_before = obs[0, O_POINTS:O_POINTS + 4].copy()

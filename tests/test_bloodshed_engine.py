@@ -1,0 +1,223 @@
+"""Invariants of the compiled Bloodshed engine over 100,000+ simulated hands (RULES.md B-1 … B-23)."""
+
+import numpy as np
+import polars as pl
+import pytest
+
+import sims.bloodshed as bloodshed
+from policies.registry import all_policies, parse_seats
+from sims.bloodshed import engine
+from sims.bloodshed.rules import START_POINTS
+from sims.bloodshed.scoring import fan_value
+from sims.records import HAND_COLUMNS, MATCH_COLUMNS
+
+SEAT_MIXES = (
+    "baseline",
+    "baseline,random,majsoul-cpu,disconnected",
+    "random",
+    "majsoul-cpu,baseline,baseline,random",
+)
+MATCHES_PER_MIX = 6_500  # ≈ 4 mixes × 6,500 matches × 4 hands ≈ 100,000 hands
+
+
+def _frames(hand_rows, match_rows):
+    hands = pl.DataFrame(hand_rows, schema=[c[0] for c in HAND_COLUMNS], orient="row")
+    matches = pl.DataFrame(match_rows, schema=[c[0] for c in MATCH_COLUMNS], orient="row")
+    return hands, matches
+
+
+@pytest.fixture(scope="module")
+def runs():
+    out = []
+    for i, spec in enumerate(SEAT_MIXES):
+        counters = np.zeros(engine.N_COUNTERS, np.int64)
+        hand_rows, match_rows = bloodshed.simulate(100 + i, np.arange(MATCHES_PER_MIX), parse_seats(spec),
+                                                   counters=counters)
+        out.append((spec, counters, *_frames(hand_rows, match_rows)))
+    return out
+
+
+def test_enough_hands_simulated(runs):
+    assert sum(int(c[engine.CNT_HANDS]) for _, c, _, _ in runs) >= 100_000
+
+
+def test_b1_tiles_conserved_and_no_illegal_answers(runs):
+    """B-1: 108 tiles in wall, hands, melds and rivers at every hand's end; built-ins never act illegally."""
+    for spec, counters, _, _ in runs:
+        assert counters[engine.CNT_TILE_ERRORS] == 0, spec
+        assert counters[engine.CNT_ILLEGAL] == 0, spec
+
+
+def test_b7_b10_no_win_holds_a_void_tile(runs):
+    for spec, counters, hands, _ in runs:
+        assert counters[engine.CNT_VOID_WINS] == 0, spec
+        assert hands["won"].sum() > 0
+
+
+def test_points_conserved_every_hand(runs):
+    for _, _, hands, _ in runs:
+        sums = hands.group_by(["match_id", "hand"]).agg(pl.col("delta").sum())
+        assert (sums["delta"] == 0).all()
+
+
+def test_b13_at_most_three_winners(runs):
+    for _, _, hands, _ in runs:
+        per_hand = hands.group_by(["match_id", "hand"]).agg(pl.col("won").sum(), pl.col("winners").first())
+        assert (per_hand["won"] <= 3).all()
+        assert (per_hand["won"] == per_hand["winners"]).all()
+        ends = per_hand.join(hands.select("match_id", "hand", "hand_end").unique(), on=["match_id", "hand"])
+        assert (ends.filter(pl.col("hand_end") == 0)["won"] == 3).all()
+        assert ends.filter(pl.col("won") == 3)["hand_end"].is_in([0, 2]).all()
+
+
+def test_b19_win_payments_recomputable_from_fan(runs):
+    """B-19: ron = value of the capped fan; tsumo = (value + 1000) from each non-won other seat."""
+    for _, _, hands, _ in runs:
+        wins = hands.filter(pl.col("won") == 1)
+        assert (wins["fan"] == wins["raw_fan"].clip(upper_bound=6)).all()
+        assert (wins["fan"] >= 1).all()
+        values = np.array([fan_value(int(f)) for f in wins["fan"]])
+        assert (wins["value"].to_numpy() == values).all()
+        ron = wins["win_kind"].to_numpy() == 1
+        assert (wins["win_points"].to_numpy()[ron] == values[ron]).all()
+        payers = 4 - wins["win_order"].to_numpy()
+        tsumo_points = (values + 1000) * payers
+        assert (wins["win_points"].to_numpy()[~ron] == tsumo_points[~ron]).all()
+
+
+def test_every_payment_accounted_for(runs):
+    """Each seat's delta = its win + kan income + refund + draw settlement − what it paid for others' wins,
+    and what was paid for wins adds up to what winners received (B-14 … B-23)."""
+    for _, _, hands, _ in runs:
+        paid = (hands["win_points"] + hands["kan_income"] + hands["refund"] + hands["draw_settlement"]
+                - hands["delta"]).to_numpy()
+        assert (paid >= 0).all()
+        by_hand = hands.with_columns(paid=pl.Series(paid)).group_by(["match_id", "hand"]).agg(
+            pl.col("paid").sum(), pl.col("win_points").sum(), pl.col("kan_income").sum(), pl.col("refund").sum(),
+            pl.col("draw_settlement").sum(), (pl.col("win_kind") == 1).sum().alias("rons"), pl.col("dealt_in").sum())
+        assert (by_hand["paid"] == by_hand["win_points"]).all()
+        assert (by_hand["kan_income"] == 0).all()
+        assert (by_hand["refund"] == 0).all()
+        assert (by_hand["draw_settlement"] == 0).all()
+        assert (by_hand["rons"] == by_hand["dealt_in"]).all()
+
+
+def test_b20_draw_settlement_only_at_exhaustive_draw(runs):
+    for _, _, hands, _ in runs:
+        not_drawn = hands.filter(pl.col("hand_end") == 0)
+        assert (not_drawn["refund"] == 0).all() and (not_drawn["draw_settlement"] == 0).all()
+        assert (not_drawn["tenpai_at_draw"] == 0).all() and (not_drawn["flower_pig"] == 0).all()
+        drawn = hands.filter(pl.col("hand_end") == 1)
+        assert (drawn.filter(pl.col("won") == 1)["draw_settlement"] == 0).all()
+        assert (drawn.filter(pl.col("tenpai_at_draw") == 1)["max_value"] > 0).all()
+
+
+def test_b22_disconnected_seat_is_a_flower_pig(runs):
+    """B-25 + B-22: a disconnected seat keeps its void tiles, so at exhaustive draws it is often a flower
+    pig and pays; baseline throws void tiles first and almost never is."""
+    spec, _, hands, _ = runs[1]
+    drawn = hands.filter(pl.col("hand_end") == 1)
+    disconnected = drawn.filter(pl.col("seat") == 3)
+    baseline = drawn.filter(pl.col("seat") == 0)
+    assert disconnected["flower_pig"].mean() > 0.5
+    assert baseline["flower_pig"].mean() < 0.02
+    pigs = disconnected.filter(pl.col("flower_pig") == 1)["draw_settlement"]
+    assert (pigs <= 0).all() and pigs.mean() < 0  # two pigs pay each other 8000: net 0
+
+
+def test_b2_start_points_and_four_hands(runs):
+    for _, _, hands, matches in runs:
+        first = hands.filter(pl.col("hand") == 1)
+        assert (first["points_before"] == START_POINTS).all()
+        assert matches["hands_played"].max() == 4
+
+
+def test_b3_dealer_is_first_winner_of_previous_hand(runs):
+    for _, _, hands, _ in runs:
+        h = hands.sort(["match_id", "hand", "seat"])
+        dealer = h.filter(pl.col("dealer") == 1).select("match_id", "hand", pl.col("seat").alias("dealer_seat"))
+        assert dealer.group_by(["match_id", "hand"]).len()["len"].max() == 1
+        first_winner = h.filter(pl.col("win_order") == 1).select("match_id", "hand", pl.col("seat").alias("first"))
+        nxt = dealer.with_columns((pl.col("hand") - 1).alias("prev")).join(
+            dealer.rename({"dealer_seat": "prev_dealer", "hand": "prev"}), on=["match_id", "prev"]).join(
+            first_winner.rename({"hand": "prev"}), on=["match_id", "prev"], how="left")
+        expected = nxt["first"].fill_null(nxt["prev_dealer"])
+        assert (nxt["dealer_seat"] == expected).all()
+        assert (dealer.filter(pl.col("hand") == 1)["dealer_seat"] == 0).all()
+
+
+def test_b4_ranks_and_bust(runs):
+    """B-4: ranks by final points, ties by seat order; a bust ends the match at once."""
+    for _, _, hands, matches in runs:
+        m = matches.sort(["match_id", "seat"])
+        pts = m["final_points"].to_numpy().reshape(-1, 4)
+        ranks = m["rank"].to_numpy().reshape(-1, 4)
+        for row in range(0, len(pts), 97):
+            order = sorted(range(4), key=lambda s: (-pts[row, s], s))
+            assert [order.index(s) + 1 for s in range(4)] == list(ranks[row])
+        last = hands.group_by("match_id").agg(pl.col("hand").max().alias("last"))
+        after = hands.with_columns(after=pl.col("points_before") + pl.col("delta"))
+        negative = after.filter(pl.col("after") < 0).group_by("match_id").agg(pl.col("hand").min().alias("bust"))
+        joined = negative.join(last, on="match_id")
+        assert (joined["bust"] == joined["last"]).all()
+        busted_matches = matches.filter(pl.col("busted") == 1)["match_id"].unique()
+        assert set(busted_matches.to_list()) == set(joined["match_id"].to_list())
+        final = hands.filter(pl.col("hand") == pl.col("hand").max().over("match_id")).sort(["match_id", "seat"])
+        assert ((final["points_before"] + final["delta"]).to_numpy() == m["final_points"].to_numpy()).all()
+
+
+def test_b6_walls_keyed_by_seed_match_hand():
+    """B-1/B-6: a wall is a permutation of the 108 tiles that depends only on (seed, match, hand)."""
+    a = np.empty(108, np.int64)
+    b = np.empty(108, np.int64)
+    engine.shuffled_wall(5, 3, 2, a)
+    engine.shuffled_wall(5, 3, 2, b)
+    assert (a == b).all()
+    assert (np.bincount(a, minlength=27) == 4).all()
+    engine.shuffled_wall(5, 3, 3, b)
+    assert (a != b).any()
+    directions = {engine.shuffled_wall(5, m, 1, b) for m in range(60)}
+    assert directions == {0, 1, 2}
+
+
+def test_same_walls_for_different_policies():
+    """Common random numbers: the exchange direction (drawn with the wall) does not depend on the seats."""
+    a, _ = bloodshed.simulate(9, np.arange(50), parse_seats("baseline"))
+    b, _ = bloodshed.simulate(9, np.arange(50), parse_seats("random"))
+    col = [c[0] for c in HAND_COLUMNS].index("exchange_dir")
+    first_hands_a = a[a[:, 1] == 1][:, col]
+    first_hands_b = b[b[:, 1] == 1][:, col]
+    assert (first_hands_a == first_hands_b).all()
+
+
+def test_results_depend_only_on_seed_and_match_id():
+    seats = parse_seats("baseline,random,majsoul-cpu,baseline")
+    whole_h, whole_m = bloodshed.simulate(11, np.arange(40), seats)
+    part_h, part_m = bloodshed.simulate(11, np.arange(20, 40), seats)
+    assert (whole_h[whole_h[:, 0] >= 20] == part_h).all()
+    assert (whole_m[whole_m[:, 0] >= 20] == part_m).all()
+
+
+@pytest.mark.parametrize("policy", [p.name for p in all_policies() if "bloodshed" in p.modes])
+def test_policy_conformance(policy):
+    """Every registered policy: no illegal answer, deterministic for a fixed seed, in all seats and against baseline."""
+    for spec in (policy, f"{policy},baseline,baseline,baseline"):
+        counters = np.zeros(engine.N_COUNTERS, np.int64)
+        first = bloodshed.simulate(3, np.arange(300), parse_seats(spec), counters=counters)
+        again = bloodshed.simulate(3, np.arange(300), parse_seats(spec))
+        assert counters[engine.CNT_ILLEGAL] == 0
+        assert counters[engine.CNT_TILE_ERRORS] == 0
+        assert (first[0] == again[0]).all() and (first[1] == again[1]).all()
+
+
+def test_baseline_beats_random_and_cpu_one_vs_three():
+    """baseline in one seat (rotated through all four) against three random / majsoul-cpu seats."""
+    for field in ("random", "majsoul-cpu"):
+        gains = []
+        for seat in range(4):
+            spec = [field] * 4
+            spec[seat] = "baseline"
+            _, m = bloodshed.simulate(21, np.arange(400), parse_seats(",".join(spec)))
+            gains.append(m.reshape(-1, 4, m.shape[1])[:, seat, 2] - START_POINTS)
+        g = np.concatenate(gains)
+        assert g.mean() - 3 * g.std() / np.sqrt(g.size) > 0, field

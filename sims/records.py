@@ -12,6 +12,15 @@ SUIT_LABELS = ("m", "p", "s")
 EXCHANGE_DIRECTIONS = ("next", "prev", "across")
 HAND_ENDS = ("three_wins", "exhaustive", "bust")
 
+
+def _pattern_labels() -> tuple:
+    from sims.bloodshed.scoring import PATTERN_NAMES
+
+    return ("none",) + tuple(PATTERN_NAMES)
+
+
+PATTERN_LABELS = _pattern_labels()  # stored code = pattern index + 1, 0 = no win
+
 # (name, polars dtype name, meaning, labels or None)
 HAND_COLUMNS = [
     ("match_id", "Int64", "match number within the run", None),
@@ -25,7 +34,7 @@ HAND_COLUMNS = [
     ("win_kind", "Utf8", "none | ron | tsumo", WIN_KINDS),
     ("fan", "Int8", "fan of the win after the cap (0 = no win)", None),
     ("raw_fan", "Int8", "fan of the win before the cap", None),
-    ("pattern", "Int8", "base pattern code of the win (see sims.bloodshed.scoring.PATTERNS), -1 = none", None),
+    ("pattern", "Utf8", "base pattern of the win (B-19a), e.g. 清一色; none without a win", PATTERN_LABELS),
     ("value", "Int32", "value of the win: what a ron discarder pays (B-19)", None),
     ("win_points", "Int32", "points received for the win itself", None),
     ("dealt_in", "Int8", "number of winners this seat paid by discarding", None),

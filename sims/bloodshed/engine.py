@@ -165,7 +165,7 @@ def _record_win(obs, seat, extra_tile, packed, kind, points, rec, order, counter
     rec[seat, H_KIND] = kind
     rec[seat, H_FAN] = unpack_fan(packed)
     rec[seat, H_RAW] = unpack_raw_fan(packed)
-    rec[seat, H_PATTERN] = unpack_pattern(packed)
+    rec[seat, H_PATTERN] = unpack_pattern(packed) + 1  # 0 = none (sims.records.PATTERN_LABELS)
     rec[seat, H_VALUE] = fan_value(unpack_fan(packed))
     rec[seat, H_WINPTS] = points
     _pub_set(obs, O_WON + seat, 1)

@@ -1,0 +1,130 @@
+"""Micro-benchmarks of the compiled shanten kernels, timed from compiled loops over a preallocated batch.
+
+`bench_shanten()` returns mean nanoseconds per call; `tsumolab bench --kernel shanten` prints it.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+from numba import njit
+
+from sims import shanten_tables
+from sims.shanten import RIICHI_SHAPES, discard_shanten, shanten
+from sims.tiles import N_KINDS
+
+
+def random_hands(n_hands: int, n_tiles: int = 14, seed: int = 0) -> np.ndarray:
+    """int8[n_hands, 34] count arrays, each n_tiles drawn without replacement from the 136-tile set."""
+    rng = np.random.default_rng(seed)
+    keys = rng.random((n_hands, 4 * N_KINDS))
+    picks = np.argsort(keys, axis=1)[:, :n_tiles] // 4
+    hands = np.zeros((n_hands, N_KINDS), np.int8)
+    np.add.at(hands, (np.repeat(np.arange(n_hands), n_tiles), picks.ravel()), 1)
+    return hands
+
+
+@njit(cache=True)
+def _shanten_loop(hands, hand_flags, suit_t, honor_t, repeats):
+    total = 0
+    for _ in range(repeats):
+        for i in range(hands.shape[0]):
+            total += shanten(hands[i], 0, hand_flags, suit_t, honor_t)
+    return total
+
+
+@njit(cache=True)
+def _discard_loop(hands, hand_flags, suit_t, honor_t, repeats):
+    """All discards of each 14-tile hand with one `discard_shanten` call (one row update per kind)."""
+    out = np.empty(N_KINDS, np.int64)
+    total = 0
+    for _ in range(repeats):
+        for i in range(hands.shape[0]):
+            total += discard_shanten(hands[i], 0, hand_flags, suit_t, honor_t, out)
+    return total
+
+
+@njit(cache=True)
+def _discard_loop_naive(hands, hand_flags, suit_t, honor_t, repeats):
+    """All 14 discards of each hand as 14 full `shanten` calls on the 13-tile remainder."""
+    work = np.empty(N_KINDS, np.int8)
+    total = 0
+    for _ in range(repeats):
+        for i in range(hands.shape[0]):
+            work[:] = hands[i]
+            for k in range(N_KINDS):
+                for _copy in range(hands[i, k]):
+                    work[k] -= 1
+                    total += shanten(work, 0, hand_flags, suit_t, honor_t)
+                    work[k] += 1
+    return total
+
+
+def _ns_per_call(loop, hands, hand_flags, suit_t, honor_t, min_seconds: float, rounds: int = 3) -> float:
+    """Mean ns per hand of `loop`: best of `rounds` timings, each over enough repeats to last min_seconds."""
+    loop(hands[:2], hand_flags, suit_t, honor_t, 1)  # compile or load from the numba cache
+    repeats = 1
+    while True:
+        start = time.perf_counter()
+        loop(hands, hand_flags, suit_t, honor_t, repeats)
+        elapsed = time.perf_counter() - start
+        if elapsed >= min_seconds or repeats >= 1 << 20:
+            break
+        repeats *= 2
+    for _ in range(rounds - 1):
+        start = time.perf_counter()
+        loop(hands, hand_flags, suit_t, honor_t, repeats)
+        elapsed = min(elapsed, time.perf_counter() - start)
+    return elapsed * 1e9 / (repeats * hands.shape[0])
+
+
+def _mahjong_pkg_ns(hands: np.ndarray) -> float | None:
+    try:
+        from mahjong.shanten import Shanten
+    except ImportError:
+        return None
+    lists = [h.tolist() for h in hands]
+    start = time.perf_counter()
+    for tiles in lists:
+        Shanten.calculate_shanten(tiles, use_chiitoitsu=True, use_kokushi=True)
+    return (time.perf_counter() - start) * 1e9 / len(lists)
+
+
+def bench_shanten(n_hands: int = 100_000, seed: int = 0, hand_flags: int = RIICHI_SHAPES,
+                  n_pkg_hands: int = 5_000, min_seconds: float = 0.3) -> dict:
+    """Mean cost of the shanten kernels on random 14-tile hands (136-tile set, closed); timings are the
+    best of 3 rounds, so other load on the machine inflates them less.
+
+    Keys: `shanten_ns` (one 14-tile `shanten` call), `discard_eval_ns` (shanten after every discard of a
+    14-tile hand, via `discard_shanten`), `discard_eval_naive_ns` (the same as 14 `shanten` calls),
+    `mahjong_pkg_ns` (one `mahjong` package call, None if not installed), `tables_seconds` (building
+    the tables in this process), `tables_load_seconds` (get_tables: disk cache or build),
+    `first_call_seconds` (first `shanten` call: numba cache load or compile), plus the sample sizes.
+    """
+    start = time.perf_counter()
+    suit_t, honor_t = shanten_tables.get_tables()
+    tables_load_seconds = time.perf_counter() - start
+
+    hands = random_hands(n_hands, 14, seed)
+    start = time.perf_counter()
+    shanten(hands[0], 0, hand_flags, suit_t, honor_t)
+    first_call_seconds = time.perf_counter() - start
+
+    start = time.perf_counter()
+    shanten_tables.build_tables()
+    tables_seconds = time.perf_counter() - start
+
+    return {
+        "shanten_ns": _ns_per_call(_shanten_loop, hands, hand_flags, suit_t, honor_t, min_seconds),
+        "discard_eval_ns": _ns_per_call(_discard_loop, hands, hand_flags, suit_t, honor_t, min_seconds),
+        "discard_eval_naive_ns": _ns_per_call(_discard_loop_naive, hands, hand_flags, suit_t, honor_t,
+                                              min_seconds),
+        "mahjong_pkg_ns": _mahjong_pkg_ns(hands[:n_pkg_hands]),
+        "tables_seconds": tables_seconds,
+        "tables_load_seconds": tables_load_seconds,
+        "first_call_seconds": first_call_seconds,
+        "n_hands": n_hands,
+        "n_pkg_hands": min(n_pkg_hands, n_hands),
+        "hand_flags": hand_flags,
+    }

@@ -9,7 +9,6 @@ from __future__ import annotations
 import numpy as np
 
 from sims.bloodshed.rules import BloodshedRules
-from sims.records import N_HAND_COLS, N_MATCH_COLS
 
 RULES = BloodshedRules
 SLUG = "bloodshed"
@@ -43,6 +42,7 @@ def simulate(root_seed: int, match_ids, seats, rules: BloodshedRules | None = No
     """
     from policies.registry import seat_hooks
     from sims.bloodshed import engine
+    from sims.records import N_HAND_COLS, N_MATCH_COLS
 
     rules = rules or BloodshedRules()
     match_ids = np.ascontiguousarray(match_ids, dtype=np.int64)

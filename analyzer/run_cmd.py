@@ -1,0 +1,152 @@
+"""`tsumolab run`: simulate many matches into Parquet tables (chunked, parallel, resumable)."""
+
+from __future__ import annotations
+
+import json
+import typing
+from pathlib import Path
+
+import click
+
+from analyzer.cli import InputError, cli
+from analyzer.runner import (
+    DEFAULT_CHUNK_SIZE,
+    MAX_SEED,
+    RunInterrupted,
+    RunSpec,
+    RunSummary,
+    check_policies_support,
+    execute,
+)
+from policies.registry import parse_seats
+from sims.modes import MODES, get_mode
+
+_TRUE = {"true", "yes", "on", "1"}
+_FALSE = {"false", "no", "off", "0"}
+
+
+@cli.command("run")
+@click.option("--variant", default="bloodshed", show_default=True, metavar="MODE",
+              help=f"Mode to simulate: {', '.join(sorted(MODES))}.")
+@click.option("--seats", default="baseline", show_default=True, metavar="SPEC",
+              help="Policies of seats 0..3, comma-separated (e.g. 'baseline,random,baseline,majsoul-cpu'), "
+                   "or one policy for all four seats. Parameters go in brackets: 'baseline(x=1)'.")
+@click.option("--matches", "-n", type=int, required=True, help="Number of matches to simulate (at least 1).")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Root seed. Match i depends only on (seed, i), so the same seed gives the same tables.")
+@click.option("--jobs", "-j", type=int, default=1, show_default=True,
+              help="Worker processes; -1 uses every core. 1 runs in this process. Does not change the results.")
+@click.option("--out", "-o", "out_dir", type=click.Path(file_okay=False, path_type=Path), default="out",
+              show_default=True, help="Run directory: receives hands/, matches/ and run.json.")
+@click.option("--chunk-size", type=int, default=DEFAULT_CHUNK_SIZE, show_default=True,
+              help="Matches per chunk (one Parquet file per chunk and table; the unit of resuming).")
+@click.option("--resume", is_flag=True,
+              help="Continue an interrupted run in --out: complete chunks are kept, the rest simulated. "
+                   "The options must be the same as the first time.")
+@click.option("--overwrite", is_flag=True,
+              help="Delete the run already in --out (its chunk files and run.json) and start again. "
+                   "Without --resume or --overwrite, a previous run in --out is an error.")
+@click.option("--rule", "rules", multiple=True, metavar="KEY=VALUE",
+              help="Set a rule option of the mode (repeatable), e.g. --rule stack_known_bugs=true.")
+@click.option("--policy-path", "policy_paths", multiple=True,
+              type=click.Path(exists=True, dir_okay=False), metavar="FILE",
+              help="Python file defining extra policies for --seats (repeatable).")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar and no summary.")
+def run_command(variant: str, seats: str, matches: int, seed: int, jobs: int, out_dir: Path,
+                chunk_size: int, resume: bool, overwrite: bool, rules: tuple[str, ...],
+                policy_paths: tuple[str, ...], quiet: bool) -> None:
+    """Simulate --matches matches and write the `hands` and `matches` tables as Parquet.
+
+    The run directory gets hands/chunk-000000.parquet, matches/chunk-000000.parquet, … (one pair per
+    chunk) and run.json (options, code version, timings). The tables are identical for any --jobs,
+    --chunk-size or number of resumes. A progress bar with matches/s and ETA shows on a terminal.
+    Ctrl-C keeps the finished chunks; the same command with --resume continues.
+
+    \b
+    Example:
+      tsumolab run --variant bloodshed --seats baseline --matches 100000 --seed 1 --jobs -1 --out out/b1
+    """
+    spec = build_spec(variant, seats, matches, seed, chunk_size, rules, policy_paths)
+    if jobs < 1 and jobs != -1:
+        raise InputError(f"--jobs must be at least 1, or -1 for all cores; got {jobs}")
+    try:
+        summary = execute(spec, out_dir, jobs=jobs, resume=resume, progress=not quiet,
+                          overwrite=overwrite, policy_paths=policy_paths)
+    except RunInterrupted as exc:
+        click.echo(f"tsumolab: {exc}", err=True)
+        click.get_current_context().exit(130)
+    if not quiet:
+        click.echo(summary_text(summary))
+
+
+def build_spec(variant: str, seats: str, matches: int, seed: int, chunk_size: int,
+               rules: tuple[str, ...], policy_paths: tuple[str, ...] = ()) -> RunSpec:
+    """Validate the command-line options into a RunSpec; every problem is an InputError."""
+    if matches < 1:
+        raise InputError(f"--matches must be at least 1, got {matches}")
+    if chunk_size < 1:
+        raise InputError(f"--chunk-size must be at least 1, got {chunk_size}")
+    if not 0 <= seed <= MAX_SEED:
+        raise InputError(f"--seed must be in 0..{MAX_SEED}, got {seed}")
+    try:
+        mode = get_mode(variant)
+        seat_policies = parse_seats(seats, policy_paths)
+        check_policies_support(seat_policies, variant)
+        options = mode.RULES.from_dict(parse_rule_options(mode.RULES, rules))
+        return RunSpec(variant=variant, seats=tuple(s.label for s in seat_policies), matches=matches,
+                       seed=seed, rules=options.as_dict(), chunk_size=chunk_size)
+    except (ValueError, TypeError) as exc:
+        raise InputError(str(exc)) from None
+
+
+def parse_rule_options(rules_cls: type, pairs: tuple[str, ...] | list[str]) -> dict:
+    """`["key=value", …]` → {key: value} typed after the fields of the rule-options dataclass."""
+    types = typing.get_type_hints(rules_cls)
+    values = {}
+    for pair in pairs:
+        key, sep, text = pair.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise InputError(f"--rule needs KEY=VALUE, got {pair!r}")
+        values[key] = _typed_value(key, text.strip(), types.get(key))
+    return values
+
+
+def _typed_value(key: str, text: str, kind) -> object:
+    if kind is bool:
+        if text.lower() in _TRUE:
+            return True
+        if text.lower() in _FALSE:
+            return False
+        raise InputError(f"rule {key} takes true or false, got {text!r}")
+    if kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            raise InputError(f"rule {key} takes a number ({kind.__name__}), got {text!r}") from None
+    if kind is str or kind is None:
+        return text  # unknown keys are reported by RULES.from_dict
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text
+
+
+def summary_text(summary: RunSummary) -> str:
+    """Short end-of-run report: what was simulated, how fast, where the tables are."""
+    out = summary.out_dir
+    lines = []
+    if summary.simulated_matches:
+        lines.append(
+            f"simulated {summary.simulated_matches:,} matches ({summary.simulated_hands:,} hands) "
+            f"in {summary.seconds:.2f} s: {summary.matches_per_s:,.0f} matches/s, "
+            f"{summary.hands_per_s:,.0f} hands/s, jobs={summary.jobs}"
+        )
+    if summary.resumed_chunks:
+        lines.append(
+            f"resumed: {summary.resumed_chunks} of {summary.chunks} chunks were already complete; "
+            f"the run holds {summary.matches:,} matches ({summary.hands:,} hands)"
+        )
+    lines.append(f"tables: {out / 'hands'}/ and {out / 'matches'}/ (Parquet, one file per chunk); "
+                 f"run record: {out / 'run.json'}")
+    return "\n".join(lines)

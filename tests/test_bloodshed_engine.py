@@ -221,3 +221,55 @@ def test_baseline_beats_random_and_cpu_one_vs_three():
             gains.append(m.reshape(-1, 4, m.shape[1])[:, seat, 2] - START_POINTS)
         g = np.concatenate(gains)
         assert g.mean() - 3 * g.std() / np.sqrt(g.size) > 0, field
+
+
+def test_b14_b15_kan_payments_recomputable(runs):
+    """B-14/B-15: kan income = 2000 per closed-kan payer + 1000 per added-kan payer + 2000 per open kan,
+    minus what the seat paid; payments made equal payments received in every hand."""
+    for _, _, hands, _ in runs:
+        received = 2000 * hands["closed_kan_payers"] + 1000 * hands["added_kan_payers"] + 2000 * hands["open_kans"]
+        assert (hands["kan_income"] == received.cast(pl.Int64) - hands["kan_paid"]).all()
+        per_hand = hands.with_columns(received=received).group_by(["match_id", "hand"]).agg(
+            pl.col("received").sum(), pl.col("kan_paid").sum())
+        assert (per_hand["received"] == per_hand["kan_paid"]).all()
+        assert (hands["open_kans"] + (hands["closed_kan_payers"] > 0).cast(pl.Int8) <= hands["kans"] + 3).all()
+        assert hands["kans"].sum() > 0 and hands["open_kans"].sum() > 0 and hands["closed_kan_payers"].sum() > 0
+
+
+def test_b21_refund_returns_all_kan_income_of_noten_players(runs):
+    """B-21: at an exhaustive draw every non-won, non-tenpai player returns all kan income received."""
+    for _, _, hands, _ in runs:
+        drawn = hands.filter(pl.col("hand_end") == 1)
+        received = 2000 * drawn["closed_kan_payers"] + 1000 * drawn["added_kan_payers"] + 2000 * drawn["open_kans"]
+        returns = ((drawn["won"] == 0) & (drawn["tenpai_at_draw"] == 0)).to_numpy()
+        refund, received, paid = drawn["refund"].to_numpy(), received.to_numpy(), drawn["kan_paid"].to_numpy()
+        got_back = np.where(returns, refund + received, refund)  # what others returned to this payer
+        assert (got_back >= 0).all() and (got_back <= paid).all()
+        assert (refund[returns & (received > 0)] < 0).any()
+
+
+def test_b22_b23_draw_settlement_recomputable(runs):
+    """B-22/B-23 from the recorded tenpai, flower-pig and max-value columns of each drawn hand."""
+    seen_tenpai = seen_pig = False
+    for _, _, hands, _ in runs:
+        drawn = hands.filter(pl.col("hand_end") == 1).sort(["match_id", "hand", "seat"])
+        won = drawn["won"].to_numpy().reshape(-1, 4) == 1
+        tenpai = drawn["tenpai_at_draw"].to_numpy().reshape(-1, 4) == 1
+        pig = drawn["flower_pig"].to_numpy().reshape(-1, 4) == 1
+        max_value = drawn["max_value"].to_numpy().reshape(-1, 4)
+        expected = np.zeros_like(max_value)
+        for a in range(4):
+            for b in range(4):
+                if a == b:
+                    continue
+                pays = pig[:, a] & ~won[:, b]
+                amount = np.maximum(8000, max_value[:, b])
+                expected[:, a] -= np.where(pays, amount, 0)
+                expected[:, b] += np.where(pays, amount, 0)
+                dajiao = ~won[:, a] & ~tenpai[:, a] & ~pig[:, a] & tenpai[:, b]
+                expected[:, a] -= np.where(dajiao, max_value[:, b], 0)
+                expected[:, b] += np.where(dajiao, max_value[:, b], 0)
+        assert (drawn["draw_settlement"].to_numpy().reshape(-1, 4) == expected).all()
+        seen_tenpai |= bool(tenpai.any())
+        seen_pig |= bool(pig.any())
+    assert seen_tenpai and seen_pig

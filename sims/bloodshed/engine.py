@@ -58,6 +58,8 @@ H_KANS, H_KANINC, H_REFUND, H_DRAWSET = _C["kans"], _C["kan_income"], _C["refund
 H_TENPAI, H_MAXV, H_PIG, H_VOID = _C["tenpai_at_draw"], _C["max_value"], _C["flower_pig"], _C["void_suit"]
 H_DISC, H_DIR, H_WINNERS, H_END = _C["discards"], _C["exchange_dir"], _C["winners"], _C["hand_end"]
 H_WALL = _C["wall_left"]
+H_OPEN_KANS, H_CLOSED_PAYERS = _C["open_kans"], _C["closed_kan_payers"]
+H_ADDED_PAYERS, H_KAN_PAID = _C["added_kan_payers"], _C["kan_paid"]
 M_MATCH, M_SEAT, M_POINTS, M_RANK = MC["match_id"], MC["seat"], MC["final_points"], MC["rank"]
 M_BUSTED, M_HANDS = MC["busted"], MC["hands_played"]
 
@@ -82,6 +84,14 @@ def _pay(obs, payer, receiver, amount, delta_rec):
     _pub_add(obs, O_POINTS + receiver, amount)
     delta_rec[payer] -= amount
     delta_rec[receiver] += amount
+
+
+@nb.njit(cache=True)
+def _pay_kan(obs, payer, receiver, amount, delta_rec, kan_ledger, rec):
+    """A kan payment (B-14, B-15), entered in the ledger the refund reads (B-18, B-21)."""
+    _pay(obs, payer, receiver, amount, delta_rec)
+    kan_ledger[receiver, payer] += amount
+    rec[payer, H_KAN_PAID] += amount
 
 
 @nb.njit(cache=True)
@@ -463,8 +473,8 @@ def _play_hand(obs, view, hooks_ex, hooks_void, hooks_turn, hooks_react, hooks_r
                 if kind == drawn and not after_call:
                     for p in range(4):
                         if p != cur and obs[0, O_WON + p] == 0:
-                            _pay(obs, p, cur, R.ADDED_KAN_PAY, delta)
-                            kan_ledger[cur, p] += R.ADDED_KAN_PAY
+                            _pay_kan(obs, p, cur, R.ADDED_KAN_PAY, delta, kan_ledger, rec)
+                            rec[cur, H_ADDED_PAYERS] += 1
             else:  # closed kan, B-14
                 obs[cur, O_HAND + kind] -= 4
                 _pub_set(obs, _meld_slot(cur, kind), ANKAN_MELD)
@@ -472,8 +482,8 @@ def _play_hand(obs, view, hooks_ex, hooks_void, hooks_turn, hooks_react, hooks_r
                 _pub_add(obs, O_SEEN + kind, 4)
                 for p in range(4):
                     if p != cur and obs[0, O_WON + p] == 0:
-                        _pay(obs, p, cur, R.CLOSED_KAN_PAY, delta)
-                        kan_ledger[cur, p] += R.CLOSED_KAN_PAY
+                        _pay_kan(obs, p, cur, R.CLOSED_KAN_PAY, delta, kan_ledger, rec)
+                        rec[cur, H_CLOSED_PAYERS] += 1
             rec[cur, H_KANS] += 1
             any_call = True
             last_kan_seat = cur
@@ -582,9 +592,9 @@ def _play_hand(obs, view, hooks_ex, hooks_void, hooks_turn, hooks_react, hooks_r
             _pub_set(obs, _meld_slot(caller, tile), MINKAN_MELD)
             _pub_add(obs, O_N_MELDS + caller, 1)
             _pub_add(obs, O_SEEN + tile, 3)
-            _pay(obs, cur, caller, R.OPEN_KAN_PAY, delta)
-            kan_ledger[caller, cur] += R.OPEN_KAN_PAY
+            _pay_kan(obs, cur, caller, R.OPEN_KAN_PAY, delta, kan_ledger, rec)
             rec[caller, H_KANS] += 1
+            rec[caller, H_OPEN_KANS] += 1
             any_call = True
             last_kan_seat = caller
             if _anyone_bust(obs):

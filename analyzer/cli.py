@@ -28,7 +28,7 @@ def _register_commands() -> None:
     # Each subcommand lives in its own module and adds itself to `cli` on import.
     import importlib
 
-    for name in ("hand_cmd", "settle_cmd", "run_cmd", "bench_cmd", "demo_cmd"):
+    for name in ("hand_cmd", "settle_cmd", "run_cmd", "bench_cmd", "demo_cmd", "policies_cmd"):
         try:
             importlib.import_module(f"analyzer.{name}")
         except ModuleNotFoundError as exc:
@@ -44,17 +44,11 @@ def main(argv: list[str] | None = None) -> None:
     except click.exceptions.Abort:
         click.echo("tsumolab: interrupted", err=True)
         sys.exit(130)
-    except click.UsageError as exc:
-        click.echo(f"tsumolab: error: {exc.format_message()}", err=True)
-        sys.exit(2)
     except click.ClickException as exc:
-        click.echo(f"tsumolab: error: {exc.format_message()}", err=True)
-        sys.exit(exc.exit_code)
+        click.echo(f"tsumolab: error: {' '.join(exc.format_message().split())}", err=True)
+        sys.exit(2 if isinstance(exc, click.UsageError) else exc.exit_code)
     except (TileError, FileNotFoundError, IsADirectoryError) as exc:
         click.echo(f"tsumolab: error: {exc}", err=True)
         sys.exit(2)
     sys.exit(code if isinstance(code, int) else 0)
 
-
-if __name__ == "__main__":
-    main()

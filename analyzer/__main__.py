@@ -1,0 +1,5 @@
+"""`python -m analyzer` runs the tsumolab command line."""
+
+from analyzer.cli import main
+
+main()

@@ -197,6 +197,21 @@ def _tiles_in_play(obs):
     return n
 
 
+@nb.njit(cache=True)
+def _settle_rons(obs, discarder, claimants, n, tile, flags, rules, delta, rec, winners, counters):
+    """Every claimant (in turn order from the discarder) wins on `tile`, paid by the discarder (B-11,
+    B-19); returns the number of winners of the hand so far."""
+    for i in range(n):
+        p = claimants[i]
+        packed = _score(obs, p, tile, False, flags, rules)
+        value = fan_value(unpack_fan(packed))
+        _pay(obs, discarder, p, value, delta)
+        rec[discarder, H_DEALT] += 1
+        winners += 1
+        _record_win(obs, p, tile, packed, WIN_RON, value, rec, winners, counters)
+    return winners
+
+
 # ----------------------------------------------------------------------------- moving tiles
 @nb.njit(cache=True, inline="always")
 def _meld_slot(seat, kind):
@@ -307,7 +322,7 @@ def _play_hand(obs, view, hooks_ex, hooks_void, hooks_turn, hooks_react, hooks_r
     delta = np.zeros(4, np.int64)
     kan_ledger = np.zeros((4, 4), np.int64)
     draws = np.zeros(4, np.int64)
-    robbers = np.empty(3, np.int64)
+    claimants = np.empty(3, np.int64)
     for s in range(4):
         obs[s, O_RNG] = seat_seeds[s]
 
@@ -437,7 +452,7 @@ def _play_hand(obs, view, hooks_ex, hooks_void, hooks_turn, hooks_react, hooks_r
                     view[O_WIN_POINTS] = fan_value(unpack_fan(rob_packed))
                     answer = _ask(hooks_rob[p], p, obs, view, params, tables)
                     if answer == RON:
-                        robbers[n_rob] = p
+                        claimants[n_rob] = p
                         n_rob += 1
                     else:
                         rec[p, H_PASSED] += 1
@@ -446,16 +461,10 @@ def _play_hand(obs, view, hooks_ex, hooks_void, hooks_turn, hooks_react, hooks_r
                 if n_rob > 0:
                     obs[cur, O_HAND + kind] -= 1  # the robbed tile goes to the winners; the pon stays
                     robbed_tiles += 1
-                    for i in range(n_rob):
-                        p = robbers[i]
-                        rob_packed = _score(obs, p, kind, False, ROBBED_KAN, rules)
-                        value = fan_value(unpack_fan(rob_packed))
-                        _pay(obs, cur, p, value, delta)
-                        rec[cur, H_DEALT] += 1
-                        winners += 1
-                        _record_win(obs, p, kind, rob_packed, WIN_RON, value, rec, winners, counters)
-                        if first_winner < 0:
-                            first_winner = p
+                    winners = _settle_rons(obs, cur, claimants, n_rob, kind, ROBBED_KAN, rules, delta, rec, winners,
+                                           counters)
+                    if first_winner < 0:
+                        first_winner = claimants[0]
                     if _anyone_bust(obs):
                         end = END_BUST
                         break
@@ -541,7 +550,7 @@ def _play_hand(obs, view, hooks_ex, hooks_void, hooks_turn, hooks_react, hooks_r
                 view[O_WIN_POINTS] = 0
             answer = _ask(hooks_react[p], p, obs, view, params, tables)
             if answer == RON and can_ron:
-                robbers[n_ron] = p
+                claimants[n_ron] = p
                 n_ron += 1
                 continue
             if can_ron:
@@ -555,23 +564,16 @@ def _play_hand(obs, view, hooks_ex, hooks_void, hooks_turn, hooks_react, hooks_r
 
         if n_ron > 0:  # B-11 every claimant wins; B-9 ron beats pon/kan
             rflags = (KAN_DISCARD if kan_discard else 0) | (LAST_TILE if wall_left == 0 else 0)
-            for i in range(n_ron):
-                p = robbers[i]
-                ron_packed = _score(obs, p, tile, False, rflags, rules)
-                value = fan_value(unpack_fan(ron_packed))
-                _pay(obs, cur, p, value, delta)
-                rec[cur, H_DEALT] += 1
-                winners += 1
-                _record_win(obs, p, tile, ron_packed, WIN_RON, value, rec, winners, counters)
-                if first_winner < 0:
-                    first_winner = p
+            winners = _settle_rons(obs, cur, claimants, n_ron, tile, rflags, rules, delta, rec, winners, counters)
+            if first_winner < 0:
+                first_winner = claimants[0]
             if _anyone_bust(obs):
                 end = END_BUST
                 break
             if winners >= R.MAX_WINNERS:
                 end = END_THREE_WINS
                 break
-            cur = _next_active(obs, robbers[n_ron - 1])  # after the winner farthest from the discarder
+            cur = _next_active(obs, claimants[n_ron - 1])  # after the winner farthest from the discarder
             need_draw = True
             continue
 

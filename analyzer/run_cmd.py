@@ -51,10 +51,12 @@ _FALSE = {"false", "no", "off", "0"}
 @click.option("--policy-path", "policy_paths", multiple=True,
               type=click.Path(exists=True, dir_okay=False), metavar="FILE",
               help="Python file defining extra policies for --seats (repeatable).")
+@click.option("--record-events", type=int, default=0, metavar="N",
+              help="Also keep the event logs of the first N matches in OUT/events.parquet (see tsumolab replay).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no summary.")
 def run_command(variant: str, seats: str, matches: int, seed: int, jobs: int, out_dir: Path,
                 chunk_size: int, resume: bool, overwrite: bool, rules: tuple[str, ...],
-                policy_paths: tuple[str, ...], quiet: bool) -> None:
+                policy_paths: tuple[str, ...], record_events: int, quiet: bool) -> None:
     """Simulate --matches matches and write the `hands` and `matches` tables as Parquet.
 
     The run directory gets hands/chunk-000000.parquet, matches/chunk-000000.parquet, … (one pair per
@@ -69,14 +71,44 @@ def run_command(variant: str, seats: str, matches: int, seed: int, jobs: int, ou
     spec = build_spec(variant, seats, matches, seed, chunk_size, rules, policy_paths)
     if jobs < 1 and jobs != -1:
         raise InputError(f"--jobs must be at least 1, or -1 for all cores; got {jobs}")
+    if not 0 <= record_events <= matches:
+        raise InputError(f"--record-events must be in 0..{matches}, got {record_events}")
     try:
         summary = execute(spec, out_dir, jobs=jobs, resume=resume, progress=not quiet,
                           overwrite=overwrite, policy_paths=policy_paths)
     except RunInterrupted as exc:
         click.echo(f"tsumolab: {exc}", err=True)
         click.get_current_context().exit(130)
+    if record_events:
+        write_event_log(spec, out_dir, record_events, policy_paths)
     if not quiet:
         click.echo(summary_text(summary))
+
+
+def write_event_log(spec: RunSpec, out_dir: Path, n_matches: int, policy_paths: tuple[str, ...] = ()) -> Path:
+    """Re-simulate the first `n_matches` matches of the run with their event logs into OUT/events.parquet."""
+    import numpy as np
+    import polars as pl
+
+    from analyzer.tables import write_parquet_atomic
+    from analyzer.runner import code_version
+    from sims.events import EVENT_FIELDS
+
+    mode = get_mode(spec.variant)
+    seats = parse_seats(",".join(spec.seats), policy_paths)
+    _, _, events = mode.simulate_events(spec.seed, np.arange(n_matches), seats, mode.RULES.from_dict(spec.rules))
+    names = ["match_id", "hand", "kind", "seat", "tile", "a", "b", "c"]
+    frame = pl.DataFrame(events, schema=names, orient="row").with_columns(
+        pl.col("match_id").cast(pl.Int64),
+        pl.col("kind").replace_strict({k: v[0] for k, v in EVENT_FIELDS.items()}, return_dtype=pl.Utf8).alias("event"),
+        pl.int_range(pl.len()).over(["match_id", "hand"]).alias("seq"),
+    ).select("match_id", "hand", "seq", "event", "seat", "tile", "a", "b", "c")
+    path = Path(out_dir) / "events.parquet"
+    write_parquet_atomic(frame, path, {"tsumolab.run_spec": json.dumps(spec.to_dict()),
+                                       "tsumolab.code_version": code_version(),
+                                       "tsumolab.event_fields": json.dumps({v[0]: v[1] for v in EVENT_FIELDS.values()},
+                                                                           ensure_ascii=False)})
+    return path
 
 
 def build_spec(variant: str, seats: str, matches: int, seed: int, chunk_size: int,

@@ -40,8 +40,19 @@ def simulate(root_seed: int, match_ids, seats, rules: BloodshedRules | None = No
     out as in sims.records. `counters`, if given, is an int64 array of engine.N_COUNTERS slots that
     accumulates engine diagnostics (illegal answers, hands, tile-count errors).
     """
+    hand_rows, match_rows, _ = _play(root_seed, match_ids, seats, rules, counters, record_events=False)
+    return hand_rows, match_rows
+
+
+def simulate_events(root_seed: int, match_ids, seats, rules: BloodshedRules | None = None):
+    """`simulate` that also returns the event log: int32[n_events, sims.events.N_EVENT_COLS]."""
+    return _play(root_seed, match_ids, seats, rules, None, record_events=True)
+
+
+def _play(root_seed, match_ids, seats, rules, counters, record_events):
     from policies.registry import seat_hooks
     from sims.bloodshed import engine
+    from sims.events import EVENTS_PER_MATCH, N_EVENT_COLS
     from sims.records import N_HAND_COLS, N_MATCH_COLS
 
     rules = rules or BloodshedRules()
@@ -49,8 +60,12 @@ def simulate(root_seed: int, match_ids, seats, rules: BloodshedRules | None = No
     hooks, params = seat_hooks(seats)
     hand_rows = np.zeros((ROWS_PER_MATCH * match_ids.size, N_HAND_COLS), np.int32)
     match_rows = np.zeros((4 * match_ids.size, N_MATCH_COLS), np.int32)
+    events = np.zeros((EVENTS_PER_MATCH * match_ids.size if record_events else 0, N_EVENT_COLS), np.int32)
     if counters is None:
         counters = np.zeros(engine.N_COUNTERS, np.int64)
     n = engine.play_matches(int(root_seed) & 0x7FFF_FFFF_FFFF_FFFF, match_ids, *hooks, params, rules.to_array(),
-                            lookup_tables(), hand_rows, match_rows, counters)
-    return hand_rows[:n], match_rows
+                            lookup_tables(), hand_rows, match_rows, counters, events)
+    n_events = int(counters[engine.CNT_EVENTS])
+    if record_events and n_events >= events.shape[0]:
+        raise RuntimeError("event log overflow: raise sims.events.EVENTS_PER_MATCH")
+    return hand_rows[:n], match_rows, events[:n_events]

@@ -22,12 +22,16 @@ from policies.api import (
     O_TURN, O_VOID, O_WALL_LEFT, O_WIN_FAN, O_WIN_POINTS, O_WON, OBS_SIZE, PON, RON, TSUMO,
 )
 from sims import rng
+from sims.events import (
+    EV_DEAL, EV_DISCARD, EV_DRAW, EV_DRAW_STATE, EV_END, EV_EXCHANGE, EV_KAN, EV_PASS, EV_PAY, EV_PON, EV_SETTLE,
+    EV_START, EV_VOID, EV_WIN, PAY_ADDED_KAN, PAY_CLOSED_KAN, PAY_OPEN_KAN, PAY_RON, PAY_TSUMO, log_event,
+)
 from sims.bloodshed import rules as R
 from sims.bloodshed.scoring import (
     FIRST_DRAW, KAN_DISCARD, KAN_DRAW, LAST_TILE, ROBBED_KAN, fan_value, has_void_tile, score_win, unpack_fan,
     unpack_pattern, unpack_raw_fan,
 )
-from sims.bloodshed.settlement import ROW_REFUND, settle_exhaustive_draw
+from sims.bloodshed.settlement import ROW_DAJIAO, ROW_PIG, ROW_REFUND, settle_exhaustive_draw
 from sims.records import HC, MC, N_HAND_COLS, N_MATCH_COLS
 from sims.shanten import BLOODSHED_SHAPES, is_complete
 from sims.shanten_tables import SUIT_ROWS
@@ -38,7 +42,7 @@ PON_MELD, MINKAN_MELD, ANKAN_MELD, KAKAN_MELD = tiles.PON + 1, tiles.MINKAN + 1,
 WALL_SIZE = R.N_TILES
 DEAD_END = -1
 END_THREE_WINS, END_EXHAUSTIVE, END_BUST = 0, 1, 2
-WIN_RON, WIN_TSUMO = 1, 2
+WIN_RON, WIN_TSUMO, WIN_ROBBED = 1, 2, 3  # WIN_ROBBED is recorded as ron in the tables
 STREAM_WALL, STREAM_DIRECTION, STREAM_SEAT = 0, 1, 2
 
 # counters[] slots
@@ -46,7 +50,8 @@ CNT_ILLEGAL = 0        # illegal policy answers replaced by a default
 CNT_HANDS = 1
 CNT_TILE_ERRORS = 2    # hands whose tiles did not add up to 108 at the end (must stay 0)
 CNT_VOID_WINS = 3      # wins whose hand held a void-suit tile, checked by the scorer (must stay 0)
-N_COUNTERS = 4
+CNT_EVENTS = 4         # events written to the event log
+N_COUNTERS = 5
 
 # record columns as plain ints for compiled code
 _C = {name: i for name, i in HC.items()}
@@ -78,8 +83,9 @@ def _pub_set(obs, offset, value):
 
 
 @nb.njit(cache=True)
-def _pay(obs, payer, receiver, amount, delta_rec):
+def _pay(obs, payer, receiver, amount, delta_rec, reason, events, ev):
     """Move points between seats (public)."""
+    log_event(events, ev, EV_PAY, payer, receiver, amount, reason, 0)
     _pub_add(obs, O_POINTS + payer, -amount)
     _pub_add(obs, O_POINTS + receiver, amount)
     delta_rec[payer] -= amount
@@ -87,9 +93,9 @@ def _pay(obs, payer, receiver, amount, delta_rec):
 
 
 @nb.njit(cache=True)
-def _pay_kan(obs, payer, receiver, amount, delta_rec, kan_ledger, rec):
+def _pay_kan(obs, payer, receiver, amount, delta_rec, kan_ledger, rec, reason, events, ev):
     """A kan payment (B-14, B-15), entered in the ledger the refund reads (B-18, B-21)."""
-    _pay(obs, payer, receiver, amount, delta_rec)
+    _pay(obs, payer, receiver, amount, delta_rec, reason, events, ev)
     kan_ledger[receiver, payer] += amount
     rec[payer, H_KAN_PAID] += amount
 
@@ -164,15 +170,16 @@ def _n_payers(obs, winner):
 
 
 @nb.njit(cache=True)
-def _record_win(obs, seat, extra_tile, packed, kind, points, rec, order, counters):
+def _record_win(obs, seat, extra_tile, win_tile, packed, kind, points, rec, order, counters, events, ev):
     hand = obs[seat, O_HAND:O_HAND + 34].copy()
     if extra_tile >= 0:
         hand[extra_tile] += 1
     if has_void_tile(hand, obs[0, O_MELDS + 34 * seat:O_MELDS + 34 * seat + 34], obs[0, O_VOID + seat]):
         counters[CNT_VOID_WINS] += 1
+    log_event(events, ev, EV_WIN, seat, win_tile, unpack_fan(packed), unpack_pattern(packed) + 1, kind)
     rec[seat, H_WON] = 1
     rec[seat, H_ORDER] = order
-    rec[seat, H_KIND] = kind
+    rec[seat, H_KIND] = WIN_RON if kind == WIN_ROBBED else kind
     rec[seat, H_FAN] = unpack_fan(packed)
     rec[seat, H_RAW] = unpack_raw_fan(packed)
     rec[seat, H_PATTERN] = unpack_pattern(packed) + 1  # 0 = none (sims.records.PATTERN_LABELS)
@@ -198,17 +205,18 @@ def _tiles_in_play(obs):
 
 
 @nb.njit(cache=True)
-def _settle_rons(obs, discarder, claimants, n, tile, flags, rules, delta, rec, winners, counters):
+def _settle_rons(obs, discarder, claimants, n, tile, flags, rules, delta, rec, winners, counters, events, ev):
     """Every claimant (in turn order from the discarder) wins on `tile`, paid by the discarder (B-11,
     B-19); returns the number of winners of the hand so far."""
     for i in range(n):
         p = claimants[i]
         packed = _score(obs, p, tile, False, flags, rules)
         value = fan_value(unpack_fan(packed))
-        _pay(obs, discarder, p, value, delta)
-        rec[discarder, H_DEALT] += 1
         winners += 1
-        _record_win(obs, p, tile, packed, WIN_RON, value, rec, winners, counters)
+        _record_win(obs, p, tile, tile, packed, WIN_ROBBED if flags & ROBBED_KAN else WIN_RON, value, rec, winners,
+                    counters, events, ev)
+        _pay(obs, discarder, p, value, delta, PAY_RON, events, ev)
+        rec[discarder, H_DEALT] += 1
     return winners
 
 
@@ -219,8 +227,9 @@ def _meld_slot(seat, kind):
 
 
 @nb.njit(cache=True)
-def _draw(obs, wall, pos, seat):
+def _draw(obs, wall, pos, seat, replacement, events, ev):
     tile = wall[pos]
+    log_event(events, ev, EV_DRAW, seat, tile, 1 if replacement else 0, 0, 0)
     obs[seat, O_HAND + tile] += 1
     _pub_add(obs, O_WALL_LEFT, -1)
     _pub_add(obs, O_TURN, 1)
@@ -283,7 +292,7 @@ def _legal_exchange(hand, packed):
 
 
 @nb.njit(cache=True)
-def _exchange(obs, view, ex_hooks, params, tables, direction, counters):
+def _exchange(obs, view, ex_hooks, params, tables, direction, counters, events, ev):
     given = np.empty((4, 3), np.int64)
     for s in range(4):
         answer = _decide(ex_hooks, s, obs, view, params, tables, D_EXCHANGE)
@@ -294,13 +303,14 @@ def _exchange(obs, view, ex_hooks, params, tables, direction, counters):
         given[s] = tiles
     shift = 1 if direction == 0 else (3 if direction == 1 else 2)
     for s in range(4):
+        log_event(events, ev, EV_EXCHANGE, s, given[s, 0], given[s, 1], given[s, 2], (s + shift) % 4)
         for i in range(3):
             obs[s, O_HAND + given[s, i]] -= 1
             obs[(s + shift) % 4, O_HAND + given[s, i]] += 1
 
 
 @nb.njit(cache=True)
-def _choose_voids(obs, view, void_hooks, params, tables, counters, rec):
+def _choose_voids(obs, view, void_hooks, params, tables, counters, rec, events, ev):
     choices = np.empty(4, np.int64)
     for s in range(4):  # declared simultaneously: nobody sees another's choice first
         suit = _decide(void_hooks, s, obs, view, params, tables, D_VOID)
@@ -309,6 +319,7 @@ def _choose_voids(obs, view, void_hooks, params, tables, counters, rec):
             suit = 0
         choices[s] = suit
     for s in range(4):
+        log_event(events, ev, EV_VOID, s, -1, choices[s], 0, 0)
         _pub_set(obs, O_VOID + s, choices[s])
         rec[s, H_VOID] = choices[s]
 
@@ -316,7 +327,7 @@ def _choose_voids(obs, view, void_hooks, params, tables, counters, rec):
 # ----------------------------------------------------------------------------- one hand
 @nb.njit(cache=True)
 def _play_hand(obs, view, hooks_ex, hooks_void, hooks_turn, hooks_react, hooks_rob, params, rules, tables,
-               wall, direction, seat_seeds, rec, counters):
+               wall, direction, seat_seeds, rec, counters, events, ev):
     """Play one hand on a shuffled wall; fills rec[4, N_HAND_COLS]; returns the END_* code."""
     dealer = obs[0, O_DEALER]
     delta = np.zeros(4, np.int64)
@@ -326,19 +337,21 @@ def _play_hand(obs, view, hooks_ex, hooks_void, hooks_turn, hooks_react, hooks_r
     for s in range(4):
         obs[s, O_RNG] = seat_seeds[s]
 
+    log_event(events, ev, EV_START, dealer, -1, direction, 0, 0)
     pos = 0
     for i in range(4):
         seat = (dealer + i) % 4
         for _ in range(R.DEAL_SIZE):
+            log_event(events, ev, EV_DEAL, seat, wall[pos], 0, 0, 0)
             obs[seat, O_HAND + wall[pos]] += 1
             pos += 1
     _pub_set(obs, O_WALL_LEFT, WALL_SIZE - pos)
-    drawn = _draw(obs, wall, pos, dealer)
+    drawn = _draw(obs, wall, pos, dealer, False, events, ev)
     pos += 1
     draws[dealer] = 1
 
-    _exchange(obs, view, hooks_ex, params, tables, direction, counters)
-    _choose_voids(obs, view, hooks_void, params, tables, counters, rec)
+    _exchange(obs, view, hooks_ex, params, tables, direction, counters, events, ev)
+    _choose_voids(obs, view, hooks_void, params, tables, counters, rec, events, ev)
     drawn = -1  # the dealer's 14th tile may have been passed on
 
     cur = dealer
@@ -357,7 +370,7 @@ def _play_hand(obs, view, hooks_ex, hooks_void, hooks_turn, hooks_react, hooks_r
             if pos >= WALL_SIZE:
                 end = END_EXHAUSTIVE
                 break
-            drawn = _draw(obs, wall, pos, cur)
+            drawn = _draw(obs, wall, pos, cur, False, events, ev)
             pos += 1
             draws[cur] += 1
             kan_draw = False
@@ -411,16 +424,16 @@ def _play_hand(obs, view, hooks_ex, hooks_void, hooks_turn, hooks_react, hooks_r
                         break
         if can_win and action != TSUMO:
             rec[cur, H_PASSED] += 1
+            log_event(events, ev, EV_PASS, cur, drawn, unpack_fan(packed), 1, 0)
 
         if action == TSUMO:  # B-19: every other non-won player pays value + 1000
             each = fan_value(unpack_fan(packed)) + R.TSUMO_EXTRA
-            total = 0
+            winners += 1
+            _record_win(obs, cur, -1, drawn, packed, WIN_TSUMO, each * _n_payers(obs, cur), rec, winners, counters,
+                        events, ev)
             for p in range(4):
                 if p != cur and obs[0, O_WON + p] == 0:
-                    _pay(obs, p, cur, each, delta)
-                    total += each
-            winners += 1
-            _record_win(obs, cur, -1, packed, WIN_TSUMO, total, rec, winners, counters)
+                    _pay(obs, p, cur, each, delta, PAY_TSUMO, events, ev)
             if first_winner < 0:
                 first_winner = cur
             if _anyone_bust(obs):
@@ -456,13 +469,14 @@ def _play_hand(obs, view, hooks_ex, hooks_void, hooks_turn, hooks_react, hooks_r
                         n_rob += 1
                     else:
                         rec[p, H_PASSED] += 1
+                        log_event(events, ev, EV_PASS, p, kind, view[O_WIN_FAN], 0, 0)
                         if answer != 0:
                             counters[CNT_ILLEGAL] += 1
                 if n_rob > 0:
                     obs[cur, O_HAND + kind] -= 1  # the robbed tile goes to the winners; the pon stays
                     robbed_tiles += 1
                     winners = _settle_rons(obs, cur, claimants, n_rob, kind, ROBBED_KAN, rules, delta, rec, winners,
-                                           counters)
+                                           counters, events, ev)
                     if first_winner < 0:
                         first_winner = claimants[0]
                     if _anyone_bust(obs):
@@ -477,21 +491,23 @@ def _play_hand(obs, view, hooks_ex, hooks_void, hooks_turn, hooks_react, hooks_r
                     continue
                 # B-15: added kan pays 1000 from each other non-won player only with the tile just drawn
                 obs[cur, O_HAND + kind] -= 1
+                log_event(events, ev, EV_KAN, cur, kind, tiles.KAKAN, -1, 0)
                 _pub_set(obs, _meld_slot(cur, kind), KAKAN_MELD)
                 _pub_add(obs, O_SEEN + kind, 1)
                 if kind == drawn and not after_call:
                     for p in range(4):
                         if p != cur and obs[0, O_WON + p] == 0:
-                            _pay_kan(obs, p, cur, R.ADDED_KAN_PAY, delta, kan_ledger, rec)
+                            _pay_kan(obs, p, cur, R.ADDED_KAN_PAY, delta, kan_ledger, rec, PAY_ADDED_KAN, events, ev)
                             rec[cur, H_ADDED_PAYERS] += 1
             else:  # closed kan, B-14
                 obs[cur, O_HAND + kind] -= 4
+                log_event(events, ev, EV_KAN, cur, kind, tiles.ANKAN, -1, 0)
                 _pub_set(obs, _meld_slot(cur, kind), ANKAN_MELD)
                 _pub_add(obs, O_N_MELDS + cur, 1)
                 _pub_add(obs, O_SEEN + kind, 4)
                 for p in range(4):
                     if p != cur and obs[0, O_WON + p] == 0:
-                        _pay_kan(obs, p, cur, R.CLOSED_KAN_PAY, delta, kan_ledger, rec)
+                        _pay_kan(obs, p, cur, R.CLOSED_KAN_PAY, delta, kan_ledger, rec, PAY_CLOSED_KAN, events, ev)
                         rec[cur, H_CLOSED_PAYERS] += 1
             rec[cur, H_KANS] += 1
             any_call = True
@@ -499,7 +515,7 @@ def _play_hand(obs, view, hooks_ex, hooks_void, hooks_turn, hooks_react, hooks_r
             if _anyone_bust(obs):
                 end = END_BUST
                 break
-            drawn = _draw(obs, wall, pos, cur)  # B-16 replacement draw from the live wall
+            drawn = _draw(obs, wall, pos, cur, True, events, ev)  # B-16 replacement draw from the live wall
             pos += 1
             draws[cur] += 1
             kan_draw = True
@@ -508,6 +524,7 @@ def _play_hand(obs, view, hooks_ex, hooks_void, hooks_turn, hooks_react, hooks_r
 
         # ---- discard
         tile = action
+        log_event(events, ev, EV_DISCARD, cur, tile, 0, 0, 0)
         obs[cur, O_HAND + tile] -= 1
         _pub_add(obs, O_RIVER + 34 * cur + tile, 1)
         _pub_add(obs, O_N_DISCARDS + cur, 1)
@@ -555,6 +572,7 @@ def _play_hand(obs, view, hooks_ex, hooks_void, hooks_turn, hooks_react, hooks_r
                 continue
             if can_ron:
                 rec[p, H_PASSED] += 1
+                log_event(events, ev, EV_PASS, p, tile, view[O_WIN_FAN], 0, 0)
             if answer == PON and can_pon:
                 caller, call = p, PON
             elif answer == KAN_CALL and can_kan:
@@ -564,7 +582,8 @@ def _play_hand(obs, view, hooks_ex, hooks_void, hooks_turn, hooks_react, hooks_r
 
         if n_ron > 0:  # B-11 every claimant wins; B-9 ron beats pon/kan
             rflags = (KAN_DISCARD if kan_discard else 0) | (LAST_TILE if wall_left == 0 else 0)
-            winners = _settle_rons(obs, cur, claimants, n_ron, tile, rflags, rules, delta, rec, winners, counters)
+            winners = _settle_rons(obs, cur, claimants, n_ron, tile, rflags, rules, delta, rec, winners, counters,
+                                   events, ev)
             if first_winner < 0:
                 first_winner = claimants[0]
             if _anyone_bust(obs):
@@ -578,6 +597,7 @@ def _play_hand(obs, view, hooks_ex, hooks_void, hooks_turn, hooks_react, hooks_r
             continue
 
         if call == PON:
+            log_event(events, ev, EV_PON, caller, tile, cur, 0, 0)
             obs[caller, O_HAND + tile] -= 2
             _pub_add(obs, O_RIVER + 34 * cur + tile, -1)
             _pub_set(obs, _meld_slot(caller, tile), PON_MELD)
@@ -594,7 +614,8 @@ def _play_hand(obs, view, hooks_ex, hooks_void, hooks_turn, hooks_react, hooks_r
             _pub_set(obs, _meld_slot(caller, tile), MINKAN_MELD)
             _pub_add(obs, O_N_MELDS + caller, 1)
             _pub_add(obs, O_SEEN + tile, 3)
-            _pay_kan(obs, cur, caller, R.OPEN_KAN_PAY, delta, kan_ledger, rec)
+            log_event(events, ev, EV_KAN, caller, tile, tiles.MINKAN, cur, 0)
+            _pay_kan(obs, cur, caller, R.OPEN_KAN_PAY, delta, kan_ledger, rec, PAY_OPEN_KAN, events, ev)
             rec[caller, H_KANS] += 1
             rec[caller, H_OPEN_KANS] += 1
             any_call = True
@@ -603,7 +624,7 @@ def _play_hand(obs, view, hooks_ex, hooks_void, hooks_turn, hooks_react, hooks_r
                 end = END_BUST
                 break
             cur = caller
-            drawn = _draw(obs, wall, pos, cur)
+            drawn = _draw(obs, wall, pos, cur, True, events, ev)
             pos += 1
             draws[cur] += 1
             kan_draw = True
@@ -635,6 +656,11 @@ def _play_hand(obs, view, hooks_ex, hooks_void, hooks_turn, hooks_react, hooks_r
         breakdown = np.zeros((3, 4), np.int64)
         settle_exhaustive_draw(hands, melds, voids, won, kan_ledger, rules, deltas, tenpai, pig, max_value, breakdown)
         for s in range(4):
+            if tenpai[s] or pig[s]:
+                log_event(events, ev, EV_DRAW_STATE, s, 1 if tenpai[s] else 2, max_value[s], 0, 0)
+        for s in range(4):
+            log_event(events, ev, EV_SETTLE, s, -1, breakdown[ROW_REFUND, s], breakdown[ROW_PIG, s],
+                      breakdown[ROW_DAJIAO, s])
             if deltas[s] != 0:
                 _pub_add(obs, O_POINTS + s, deltas[s])
                 delta[s] += deltas[s]
@@ -646,6 +672,7 @@ def _play_hand(obs, view, hooks_ex, hooks_void, hooks_turn, hooks_react, hooks_r
         if _anyone_bust(obs):
             end = END_BUST
 
+    log_event(events, ev, EV_END, -1, -1, end, winners, 0)
     if _tiles_in_play(obs) + robbed_tiles + WALL_SIZE - pos != WALL_SIZE:
         counters[CNT_TILE_ERRORS] += 1
     for s in range(4):
@@ -688,15 +715,17 @@ _HOOKS = types.UniTuple(HOOK_TYPE, 4)
 _SIG = types.int64(
     types.int64, types.int64[::1], _HOOKS, _HOOKS, _HOOKS, _HOOKS, _HOOKS, types.float64[:, ::1],
     types.int64[::1], types.uint8[:, ::1], types.int32[:, ::1], types.int32[:, ::1], types.int64[::1],
+    types.int32[:, ::1],
 )
 
 
 @nb.njit(_SIG, cache=True)
 def play_matches(root_seed, match_ids, hooks_ex, hooks_void, hooks_turn, hooks_react, hooks_rob, params,
-                 rules, tables, hand_rows, match_rows, counters):
+                 rules, tables, hand_rows, match_rows, counters, events):
     """Play every match in `match_ids`; returns the number of hand rows written (jit-compiled).
 
-    hand_rows needs 16 rows per match, match_rows 4. The wall, the exchange direction and the seats'
+    hand_rows needs 16 rows per match, match_rows 4. `events` receives the event log (sims.events) while it
+    has room; give it zero rows to record nothing. counters[CNT_EVENTS] counts the events written. The wall, the exchange direction and the seats'
     random streams of hand h of match m depend only on (root_seed, m, h) (common random numbers).
     """
     obs = np.zeros((4, OBS_SIZE), np.int32)
@@ -704,6 +733,7 @@ def play_matches(root_seed, match_ids, hooks_ex, hooks_void, hooks_turn, hooks_r
     rec = np.zeros((4, N_HAND_COLS), np.int64)
     wall = np.empty(WALL_SIZE, np.int64)
     seat_seeds = np.empty(4, np.int64)
+    ev = np.zeros(3, np.int64)  # [events written, match id, hand number]
     n_rows = 0
     for mi in range(match_ids.size):
         match_id = match_ids[mi]
@@ -720,8 +750,11 @@ def play_matches(root_seed, match_ids, hooks_ex, hooks_void, hooks_turn, hooks_r
                 seat_seeds[s] = np.int64(rng.key_seed(root_seed, match_id, hand_no, STREAM_SEAT + s) >> np.uint64(33))
             points_before = obs[0, O_POINTS:O_POINTS + 4].copy()
             rec[:, :] = 0
+            ev[1] = match_id
+            ev[2] = hand_no
             end, first_winner = _play_hand(obs, view, hooks_ex, hooks_void, hooks_turn, hooks_react, hooks_rob,
-                                           params, rules, tables, wall, direction, seat_seeds, rec, counters)
+                                           params, rules, tables, wall, direction, seat_seeds, rec, counters,
+                                           events, ev)
             counters[CNT_HANDS] += 1
             for s in range(4):
                 rec[s, H_MATCH] = match_id
@@ -750,4 +783,5 @@ def play_matches(root_seed, match_ids, hooks_ex, hooks_void, hooks_turn, hooks_r
             match_rows[row, M_RANK] = rank
             match_rows[row, M_BUSTED] = 1 if (busted and obs[0, O_POINTS + s] < 0) else 0
             match_rows[row, M_HANDS] = hands_played
+    counters[CNT_EVENTS] = ev[0]
     return n_rows

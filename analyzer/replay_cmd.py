@@ -1,0 +1,98 @@
+"""`tsumolab replay`: re-simulate one match and show every event, to check play and payments by hand."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+import numpy as np
+
+from analyzer.cli import InputError, cli
+
+
+def replay_match(variant: str, seed: int, match_id: int, seats_spec: str, rules: tuple[str, ...] = (),
+                 policy_paths: tuple[str, ...] = ()):
+    """(JSON events, seat labels, hand_rows, match_rows) of one match, re-simulated from its seed."""
+    from analyzer.replay import to_json_events
+    from analyzer.run_cmd import build_spec
+    from sims.modes import get_mode
+    from sims.records import HC
+
+    spec = build_spec(variant, seats_spec, 1, seed, 1, rules, policy_paths)
+    mode = get_mode(variant)
+    if not hasattr(mode, "simulate_events"):
+        raise InputError(f"mode {variant!r} has no event log yet")
+    from policies.registry import parse_seats
+
+    seats = parse_seats(",".join(spec.seats), policy_paths)
+    hand_rows, match_rows, events = mode.simulate_events(seed, np.array([match_id]), seats,
+                                                         mode.RULES.from_dict(spec.rules))
+    points_before = {}
+    for row in hand_rows:
+        points_before.setdefault((int(row[HC["match_id"]]), int(row[HC["hand"]])), [0] * 4)[
+            int(row[HC["seat"]])] = int(row[HC["points_before"]])
+    return to_json_events(events, points_before), list(spec.seats), hand_rows, match_rows
+
+
+@cli.command("replay")
+@click.option("--variant", default="bloodshed", show_default=True, metavar="MODE", help="Mode of the match.")
+@click.option("--seed", type=int, default=None, help="Root seed of the run (default 0, or the run's with --run).")
+@click.option("--match", "match_id", type=int, required=True, help="Match id to replay (0-based).")
+@click.option("--hand", "hand_no", type=int, default=None, help="Show only this hand (1-based).")
+@click.option("--seats", default=None, help="Seat policies as for `tsumolab run` (default baseline).")
+@click.option("--run", "run_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Take variant, seed, seats and rules from this run directory's run.json.")
+@click.option("--rule", "rules", multiple=True, metavar="KEY=VALUE", help="Rule option (repeatable).")
+@click.option("--policy-path", "policy_paths", multiple=True, type=click.Path(exists=True, dir_okay=False),
+              help="Python file with extra policies (repeatable).")
+@click.option("--json", "as_json", is_flag=True, help="JSON lines (mjai words where they exist) instead of text.")
+def replay(variant, seed, match_id, hand_no, seats, run_dir, rules, policy_paths, as_json):
+    """Re-simulate one match from its seed and print every event: deal, exchange, voids, draws, discards,
+    calls, passed wins, wins with pattern and fan, every payment, the exhaustive-draw settlement and the
+    points after each hand. The same seed, match id and seats always give the same match.
+
+    \b
+    Examples:
+      tsumolab replay --seed 7 --match 12
+      tsumolab replay --run runs/example --match 3 --hand 2 --json
+    """
+    if run_dir is not None:
+        from analyzer.runner import read_run_record
+
+        record = read_run_record(run_dir)
+        if record is None:
+            raise InputError(f"no run.json in {run_dir}")
+        spec = record["spec"]
+        if not 0 <= match_id < spec["matches"]:
+            raise InputError(f"match {match_id} is outside the run (matches 0..{spec['matches'] - 1})")
+        variant, seed = spec["variant"], spec["seed"] if seed is None else seed
+        seats = seats or ",".join(spec["seats"])
+        rules = rules or tuple(f"{k}={json.dumps(v)}" for k, v in spec.get("rules", {}).items())
+    if match_id < 0:
+        raise InputError(f"--match must be at least 0, got {match_id}")
+    events, labels, hand_rows, _ = replay_match(variant, 0 if seed is None else seed, match_id,
+                                                seats or "baseline", rules, policy_paths)
+    played = int(hand_rows[:, 1].max())
+    if hand_no is not None:
+        if not 1 <= hand_no <= played:
+            raise InputError(f"match {match_id} has hands 1..{played}; no hand {hand_no}")
+        events = [e for e in _hand_slice(events, hand_no)]
+    if as_json:
+        for event in events:
+            click.echo(json.dumps(event, ensure_ascii=False))
+        return
+    from analyzer.replay import to_text
+
+    click.echo(f"seats: " + ", ".join(f"S{i} {label}" for i, label in enumerate(labels)))
+    for line in to_text(events, labels):
+        click.echo(line)
+
+
+def _hand_slice(events: list[dict], hand_no: int):
+    current = None
+    for event in events:
+        if event["type"] == "start_kyoku":
+            current = event["hand"]
+        if current == hand_no:
+            yield event

@@ -12,6 +12,7 @@ from analyzer.replay import deltas_from_events, to_json_events, to_text
 from analyzer.runner import combined_tables
 from analyzer.tables import hand_table, match_table
 from policies.registry import parse_seats
+from sims.events import EVENT_FIELDS
 from sims.records import HC
 
 
@@ -24,17 +25,23 @@ def _cli(args, capsys):
     raise AssertionError("main() did not exit")
 
 
-def test_events_rederive_every_hands_delta():
-    """1,000+ hands: the payments and settlements in the log alone give each hand's point deltas
-    (wins B-19, kans B-14/B-15, refunds and draw settlement B-21 … B-23)."""
-    seats = parse_seats("baseline,random,majsoul-cpu,disconnected")
-    hand_rows, _, events = bloodshed.simulate_events(5, np.arange(260), seats)
-    assert len(hand_rows) // 4 >= 1000
-    deltas = deltas_from_events(events)
-    for row in hand_rows:
-        key = (int(row[HC["match_id"]]), int(row[HC["hand"]]))
-        assert deltas[key][row[HC["seat"]]] == row[HC["delta"]]
-    assert len(deltas) == len(hand_rows) // 4
+def test_events_rederive_every_hands_delta(tmp_path, capsys):
+    """1,000+ hands: the payments and settlements in the event log alone give each hand's point deltas in
+    the `hands` Parquet rows (wins B-19, kans B-14/B-15, refunds and draw settlement B-21 … B-23)."""
+    out = tmp_path / "run"
+    code, _, err = _cli(["run", "--matches", "260", "--seed", "5", "--seats", "baseline,random,majsoul-cpu,disconnected",
+                         "--out", str(out), "--quiet", "--record-events", "260"], capsys)
+    assert code == 0, err
+    hands, _ = combined_tables(out)
+    assert hands.height // 4 >= 1000
+    log = pl.read_parquet(out / "events.parquet").sort(["match_id", "hand", "seq"])
+    kinds = {name: k for k, (name, _) in EVENT_FIELDS.items()}
+    rows = log.with_columns(pl.col("event").replace_strict(kinds, return_dtype=pl.Int32).alias("kind")).select(
+        "match_id", "hand", "kind", "seat", "tile", "a", "b", "c").to_numpy()
+    deltas = deltas_from_events(rows)
+    assert len(deltas) == hands.height // 4
+    for match_id, hand, seat, delta in hands.select("match_id", "hand", "seat", "delta").iter_rows():
+        assert deltas[match_id, hand][seat] == delta
 
 
 def test_event_log_does_not_change_play():

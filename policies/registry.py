@@ -21,6 +21,16 @@ BUILTIN_MODULES = (
     "policies.random_play",
     "policies.majsoul_cpu",
     "policies.disconnected",
+    "policies.pass_cheap_ron",
+    "policies.always_kan",
+    "policies.never_kan",
+    "policies.keep_void",
+    "policies.fold",
+    "policies.pon_happy",
+    "policies.closed",
+    "policies.flush_seeker",
+    "policies.stall_for_draw",
+    "policies.recommended_exchange",
 )
 ENTRY_POINT_GROUP = "tsumolab.policies"
 MAX_PARAMS = 8

@@ -1,0 +1,51 @@
+"""`pass-cheap-ron` (claims B1, B2, B3): pass a cheap ron and wait for the tsumo.
+
+A ron worth at most `max_fan` fan is passed while fewer than `until_winners` players have won this hand
+(a tsumo by the first winner collects from three payers, B-19). With `escape` = 1 the ron is taken
+anyway when an opponent shows a flush look (policies.threats.collected_suit: 2+ melds all of one suit,
+or 5+ discards outside its void suit all of one suit while it keeps the other). Tsumo is always taken;
+everything else plays like baseline. B2 is `max_fan=1`, B3 is `escape=1`.
+"""
+
+import numba as nb
+
+from policies.api import O_CAN_WIN, O_N_WINNERS, O_WIN_FAN, PASS, RON, hook
+from policies.baseline import react_to_discard
+from policies.registry import Param, Policy
+from policies.threats import any_flush_threat
+
+
+@nb.njit(cache=True)
+def _passes(obs, params):
+    if obs[O_WIN_FAN] > params[0] or obs[O_N_WINNERS] >= params[1]:
+        return False
+    return not (params[2] > 0 and any_flush_threat(obs))
+
+
+@hook
+def react(obs, params, tables):
+    if obs[O_CAN_WIN] and _passes(obs, params):
+        return PASS
+    return react_to_discard(obs, tables, 1, 1)
+
+
+@hook
+def rob(obs, params, tables):
+    if obs[O_CAN_WIN] and not _passes(obs, params):
+        return RON
+    return PASS
+
+
+POLICY = Policy(
+    name="pass-cheap-ron",
+    description="Baseline, but passes a ron worth at most max_fan while fewer than until_winners have won "
+                "(optionally takes it when an opponent shows a flush look); tsumo always.",
+    params=(
+        Param("max_fan", int, 3, "pass a ron worth at most this many fan"),
+        Param("until_winners", int, 2, "pass only while fewer than this many players have won the hand"),
+        Param("escape", int, 0, "1 = take the ron anyway when an opponent shows a flush look (B3)"),
+    ),
+    modes=("bloodshed",),
+    claim="B1",
+    hooks={"react": react, "rob": rob},
+)

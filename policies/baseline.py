@@ -12,8 +12,8 @@ from policies.api import (
     pack_exchange,
 )
 from policies.common import (
-    _tile_keep_score, call_keeps_hand, edge_score, efficient_discard, kan_keeps_hand, own_hand, own_void,
-    split_tables, suit_count, void_discard,
+    call_keeps_hand, edge_score, efficient_discard, fewest_exchangeable_suit, kan_keeps_hand, keep_score,
+    own_hand, own_void, split_tables, suit_count, void_discard,
 )
 from policies.registry import Policy
 from sims.shanten import BLOODSHED_SHAPES, shanten
@@ -24,11 +24,7 @@ def value_exchange(obs, tables):
     """The fewest suit with ≥3 tiles; from it, the three tiles whose loss hurts shanten least."""
     suit_t, honor_t = split_tables(tables)
     hand = own_hand(obs).copy()
-    suit, fewest = -1, 99
-    for s in range(3):
-        n = suit_count(hand, s)
-        if 3 <= n < fewest:
-            suit, fewest = s, n
+    suit = fewest_exchangeable_suit(hand)
     chosen = np.empty(3, np.int64)
     for i in range(3):
         best, best_key = -1, 1 << 30
@@ -36,7 +32,7 @@ def value_exchange(obs, tables):
             if hand[k] == 0:
                 continue
             hand[k] -= 1
-            key = shanten(hand, 0, BLOODSHED_SHAPES, suit_t, honor_t) * 256 + _tile_keep_score(hand, k) * 16 \
+            key = shanten(hand, 0, BLOODSHED_SHAPES, suit_t, honor_t) * 256 + keep_score(hand, k) * 16 \
                 - edge_score(k)
             hand[k] += 1
             if key < best_key:

@@ -177,7 +177,7 @@ def call_keeps_hand(obs, tables, kind, copies):
 
 # ---------------------------------------------------------------------- B-24: the in-game recommendation
 @nb.njit(cache=True)
-def _tile_keep_score(hand, k):
+def keep_score(hand, k):
     """How much a tile belongs to a pair, triplet or sequence shape in its suit (0 = isolated)."""
     r = k % 9
     base = k - r
@@ -191,21 +191,28 @@ def _tile_keep_score(hand, k):
 
 
 @nb.njit(cache=True)
-def recommended_exchange(obs):
-    """B-24: the suit with the fewest tiles among suits with ≥3; avoid giving pairs, sequences or
-    triplets, then prefer edge tiles. Returns the packed D_EXCHANGE answer."""
-    hand = own_hand(obs).copy()
+def fewest_exchangeable_suit(hand):
+    """The suit with the fewest tiles among suits holding at least 3 (B-6, B-24)."""
     suit, fewest = -1, 99
     for s in range(3):
         n = suit_count(hand, s)
         if 3 <= n < fewest:
             suit, fewest = s, n
+    return suit
+
+
+@nb.njit(cache=True)
+def recommended_exchange(obs):
+    """B-24: the suit with the fewest tiles among suits with ≥3; avoid giving pairs, sequences or
+    triplets, then prefer edge tiles. Returns the packed D_EXCHANGE answer."""
+    hand = own_hand(obs).copy()
+    suit = fewest_exchangeable_suit(hand)
     chosen = np.empty(3, np.int64)
     for i in range(3):
         best, best_key = -1, 1 << 30
         for k in range(suit * 9, suit * 9 + 9):
             if hand[k] > 0:
-                key = _tile_keep_score(hand, k) * 16 - edge_score(k)
+                key = keep_score(hand, k) * 16 - edge_score(k)
                 if key < best_key:
                     best, best_key = k, key
         chosen[i] = best

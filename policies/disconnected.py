@@ -3,18 +3,8 @@ calls, discards the drawn tile (so it keeps its void tiles). It declares no wins
 (the sources do not say; auto-play holding void tiles cannot win anyway)."""
 
 from policies.api import O_CAN_WIN, O_HAND, O_TILE, PASS, RON, TSUMO, hook
-from policies.common import fewest_suit, recommended_exchange
+from policies.recommended_exchange import exchange, void
 from policies.registry import Param, Policy
-
-
-@hook
-def exchange(obs, params, tables):
-    return recommended_exchange(obs)
-
-
-@hook
-def void(obs, params, tables):
-    return fewest_suit(obs)
 
 
 @hook

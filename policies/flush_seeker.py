@@ -10,7 +10,7 @@ import numba as nb
 
 from policies.api import KAN, O_CAN_WIN, O_SEAT, O_TILE, PASS, RON, hook
 from policies.baseline import play_turn, react_to_discard
-from policies.common import _tile_keep_score, edge_score, own_hand, own_melds, own_void, suit_count
+from policies.common import keep_score, edge_score, own_hand, own_melds, own_void, suit_count
 from policies.registry import Param, Policy
 from policies.threats import meld_suit_mask
 
@@ -43,7 +43,7 @@ def off_suit_discard(obs, target):
     for k in range(27):
         if hand[k] == 0 or k // 9 == target or k // 9 == void:
             continue
-        key = _tile_keep_score(hand, k) * 16 - edge_score(k)
+        key = keep_score(hand, k) * 16 - edge_score(k)
         if key < best_key:
             best, best_key = k, key
     return best

@@ -2,18 +2,9 @@
 kans but makes closed kans, discards void tiles first, never passes a win."""
 
 from policies.api import KAN, O_CAN_WIN, O_KAN_OPTIONS, PASS, RON, TSUMO, hook
-from policies.common import efficient_discard, fewest_suit, recommended_exchange, void_discard
+from policies.common import efficient_discard, void_discard
+from policies.recommended_exchange import exchange, void
 from policies.registry import Policy
-
-
-@hook
-def exchange(obs, params, tables):
-    return recommended_exchange(obs)
-
-
-@hook
-def void(obs, params, tables):
-    return fewest_suit(obs)
 
 
 @hook
@@ -35,14 +26,9 @@ def react(obs, params, tables):
     return RON if obs[O_CAN_WIN] else PASS
 
 
-@hook
-def rob(obs, params, tables):
-    return RON if obs[O_CAN_WIN] else PASS
-
-
 POLICY = Policy(
     name="majsoul-cpu",
     description="The game's CPU (B-25): recommended exchange/void, closed kans only, void tiles first, "
                 "never passes a win.",
-    hooks={"exchange": exchange, "void": void, "turn": turn, "react": react, "rob": rob},
+    hooks={"exchange": exchange, "void": void, "turn": turn, "react": react},  # robbing a kan: baseline's (always)
 )

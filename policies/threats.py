@@ -10,7 +10,7 @@ from __future__ import annotations
 import numba as nb
 
 from policies.api import O_HAND, O_MELDS, O_N_MELDS, O_RIVER, O_SEAT, O_SEEN, O_VOID, O_WON
-from policies.common import _tile_keep_score, edge_score
+from policies.common import keep_score, edge_score
 
 FLUSH_MELDS = 2   # melds, all of one suit, that make a flush look
 FLUSH_RIVER = 5   # non-void discards, all of one suit, that make a flush look (the third suit is kept)
@@ -148,7 +148,7 @@ def safest_discard(obs, threat_mask):
         for p in range(4):
             if threat_mask & (1 << p):
                 danger += tile_danger(obs, k, p)
-        key = danger * 1024 + _tile_keep_score(hand, k) * 16 - edge_score(k)
+        key = danger * 1024 + keep_score(hand, k) * 16 - edge_score(k)
         if key < best_key:
             best, best_key = k, key
     return best

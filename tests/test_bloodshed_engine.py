@@ -200,14 +200,18 @@ def test_results_depend_only_on_seed_and_match_id():
 
 @pytest.mark.parametrize("policy", [p.name for p in all_policies() if "bloodshed" in p.modes])
 def test_policy_conformance(policy):
-    """Every registered policy: no illegal answer, deterministic for a fixed seed, in all seats and against baseline."""
+    """Every registered policy, in all seats and against three baseline seats (≥10,000 hands in all): no
+    illegal answer, tiles conserved, and the same results for the same seed."""
+    hands = 0
     for spec in (policy, f"{policy},baseline,baseline,baseline"):
         counters = np.zeros(engine.N_COUNTERS, np.int64)
-        first = bloodshed.simulate(3, np.arange(300), parse_seats(spec), counters=counters)
-        again = bloodshed.simulate(3, np.arange(300), parse_seats(spec))
+        hand_rows, match_rows = bloodshed.simulate(3, np.arange(1300), parse_seats(spec), counters=counters)
         assert counters[engine.CNT_ILLEGAL] == 0
         assert counters[engine.CNT_TILE_ERRORS] == 0
-        assert (first[0] == again[0]).all() and (first[1] == again[1]).all()
+        hands += counters[engine.CNT_HANDS]
+        again_hands, again_matches = bloodshed.simulate(3, np.arange(150), parse_seats(spec))
+        assert (hand_rows[:len(again_hands)] == again_hands).all() and (match_rows[:600] == again_matches).all()
+    assert hands >= 10_000
 
 
 def test_baseline_beats_random_and_cpu_one_vs_three():

@@ -8,8 +8,10 @@ A request is a dict (one JSON object of `tsumolab hand --batch`):
      "win_tile": "2z",                        # optional; must be in `hand`, needs a 14-tile hand
      "tsumo": false, "dealer": false,         # optional win context, passed to the scorer
      "void": "m",                             # bloodshed only: declared void suit (B-7)
-     "flags": ["kan_draw"],                   # bloodshed only (so far): situational flags for the scorer
-     "rules": {"stack_known_bugs": true}}     # bloodshed only: rule options for the scorer
+     "flags": ["kan_draw"],                   # situational flags for the scorer (each variant its own names)
+     "rules": {"stack_known_bugs": true},     # rule options for the variant's scorer
+     "round_wind": "E", "seat_wind": "S",     # riichi only, with "riichi", "double_riichi", "ippatsu",
+     "dora_indicators": "3m", "honba": 0}     # "ura_indicators", "sticks" (see sims.riichi.calculator)
 
 Result: ``{"shanten": int, "waits": [tile names], "win": null | {...}}`` and, when a complete bloodshed
 hand holds a void-suit tile, ``"reason": "void"`` next to ``"win": null``.
@@ -39,7 +41,9 @@ import numpy as np
 from sims.tiles import N_KINDS, TileError, parse_meld, parse_tile, parse_tiles, tile_name
 
 VARIANTS = ("bloodshed", "riichi")
-REQUEST_KEYS = frozenset({"variant", "hand", "melds", "win_tile", "tsumo", "dealer", "void", "flags", "rules"})
+RIICHI_KEYS = frozenset({"round_wind", "seat_wind", "riichi", "double_riichi", "ippatsu", "dora_indicators",
+                         "ura_indicators", "honba", "sticks"})
+REQUEST_KEYS = frozenset({"variant", "hand", "melds", "win_tile", "tsumo", "dealer", "void", "flags", "rules"}) | RIICHI_KEYS
 VOID_SUITS = "mps"
 TILE_NAMES = tuple(tile_name(k) for k in range(N_KINDS))
 
@@ -174,10 +178,17 @@ def prepare(obj: dict, default_variant: str = "riichi") -> PreparedHand:
             "concealed + 3 × melds must be 13 or 14 (a kan counts as 3)"
         )
 
-    if not bloodshed:
-        for key in ("rules", "flags"):
-            if key in obj:
-                raise ValueError(f"{key!r} is read only by the bloodshed scorer so far, not for variant {variant!r}")
+    if bloodshed:
+        riichi_keys = obj.keys() & RIICHI_KEYS
+        if riichi_keys:
+            raise ValueError(f"{', '.join(sorted(map(repr, riichi_keys)))}: riichi key(s), not for variant 'bloodshed'")
+    else:
+        from sims.riichi import calculator as riichi_calculator
+
+        if "flags" in obj:
+            riichi_calculator.check_flag_names(obj["flags"], "flags")
+        if "rules" in obj:
+            riichi_calculator.parse_rules(obj, where="rules")
     if "void" in obj:
         void = obj["void"]
         if not bloodshed:
@@ -215,7 +226,10 @@ def prepare(obj: dict, default_variant: str = "riichi") -> PreparedHand:
 def _win(prep: PreparedHand) -> dict:
     """The `win` part of a complete 14-tile hand (plus `reason` when it cannot win)."""
     if prep.variant == "riichi":
-        return {"win": {"complete": True}}
+        from sims.riichi import calculator as riichi_calculator
+
+        scored = riichi_calculator.score_request(prep.request)
+        return scored if "win" in scored else {"win": scored}
     from sims.bloodshed import calculator
 
     request = prep.request

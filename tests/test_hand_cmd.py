@@ -85,9 +85,15 @@ def test_seven_pairs_with_four_of_a_kind_b10():
 
 def test_fourteen_tiles_waits_come_from_the_hand_without_the_winning_tile():
     out = hand_json(["123m456p789s11222z", "--win-tile", "2z"])
-    assert out == {"shanten": -1, "waits": ["1z", "2z"], "win": {"complete": True}}
-    out = hand_json(["123m456p789s11222z"])  # no win tile: which tile to take out is not guessed
-    assert out == {"shanten": -1, "waits": [], "win": {"complete": True}}
+    assert (out["shanten"], out["waits"]) == (-1, ["1z", "2z"])
+    # non-dealer (seat South, round East) ron on 2z: South triplet is a yaku (1 han); fu 20 + 10 closed
+    # ron + 2 East (round wind) pair + 4 ronned honor triplet = 36 -> 40; 1 han 40 fu = 1300.
+    win = out["win"]
+    assert (win["han"], win["fu"], win["total"], win["yaku"]) == (1, 40, 1300, [["Yakuhai (seat wind south)", 1]])
+    out = hand_json(["123m456p789s11222z"])  # no win tile: no waits guessed; the best winning tile is scored
+    assert (out["shanten"], out["waits"]) == (-1, [])
+    # best reading: an edge/closed/pair wait (+2) with the South triplet closed (8): 42 -> 50 fu = 1600
+    assert (out["win"]["fu"], out["win"]["total"]) == (50, 1600)
     out = hand_json(["123m456p789s12345z"])
     assert out["shanten"] == 2 and out["waits"] == [] and out["win"] is None
 

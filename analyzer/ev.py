@@ -39,3 +39,71 @@ def format_table(df: pl.DataFrame) -> str:
             f"{r['avg_rank']:>5.2f} {r['rank1']:>5.1%} {r['rank4']:>5.1%} {r['win_rate']:>5.1%} "
             f"{r['deal_in_rate']:>6.1%} {r['tsumo_share']:>5.1%} {r['mean_fan']:>4.2f} {r['flower_pig_rate']:>5.1%}")
     return "\n".join(lines)
+
+
+SUM_COLUMNS = (
+    "seat_matches", "points_sum", "points_sq_sum", "rank_sum", "rank1", "rank2", "rank3", "rank4", "busted",
+    "hands", "wins", "deal_ins", "tsumo_wins", "ron_wins", "fan_sum", "flower_pigs", "kan_income_sum",
+)
+"""Additive per-group totals: EV tables of several runs are combined by summing these, then `ev_from_sums`."""
+
+
+def ev_sums(hands: pl.LazyFrame | pl.DataFrame, matches: pl.LazyFrame | pl.DataFrame, keys: list[str],
+            start_points: int) -> pl.DataFrame:
+    """SUM_COLUMNS per group of `keys` (columns of both tables, e.g. ["policy", "seat"]); lazy frames stay lazy,
+    so only the needed columns are read."""
+    points = (pl.col("final_points") - start_points).cast(pl.Float64)
+    per_match = matches.lazy().group_by(keys).agg(
+        pl.len().cast(pl.Int64).alias("seat_matches"),
+        points.sum().alias("points_sum"),
+        (points * points).sum().alias("points_sq_sum"),
+        pl.col("rank").cast(pl.Int64).sum().alias("rank_sum"),
+        *[(pl.col("rank") == r).cast(pl.Int64).sum().alias(f"rank{r}") for r in range(1, 5)],
+        pl.col("busted").cast(pl.Int64).sum().alias("busted"),
+    )
+    per_hand = hands.lazy().group_by(keys).agg(
+        pl.len().cast(pl.Int64).alias("hands"),
+        pl.col("won").cast(pl.Int64).sum().alias("wins"),
+        (pl.col("dealt_in") > 0).cast(pl.Int64).sum().alias("deal_ins"),
+        (pl.col("win_kind") == "tsumo").cast(pl.Int64).sum().alias("tsumo_wins"),
+        (pl.col("win_kind") == "ron").cast(pl.Int64).sum().alias("ron_wins"),
+        pl.col("fan").cast(pl.Int64).sum().alias("fan_sum"),
+        pl.col("flower_pig").cast(pl.Int64).sum().alias("flower_pigs"),
+        pl.col("kan_income").cast(pl.Int64).sum().alias("kan_income_sum"),
+    )
+    return per_match.join(per_hand, on=keys, how="left").fill_null(0).select(*keys, *SUM_COLUMNS).collect()
+
+
+def ev_from_sums(sums: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
+    """Combine rows of `ev_sums` output by `keys` and turn the totals into the EV columns of `ev_table`
+    (plus kan income per hand, ron/tsumo counts, and points' standard deviation)."""
+    totals = sums.group_by(keys).agg(pl.col(c).sum() for c in SUM_COLUMNS)
+    n = pl.col("seat_matches").cast(pl.Float64)
+    mean = pl.col("points_sum") / n
+    sd = ((pl.col("points_sq_sum") - n * mean * mean) / (n - 1)).clip(lower_bound=0).sqrt()
+    wins = pl.col("wins").cast(pl.Float64)
+    hands = pl.col("hands").cast(pl.Float64)
+    return totals.select(
+        *keys,
+        pl.col("seat_matches"),
+        mean.alias("points"),
+        (sd / n.sqrt() * Z95).alias("points_ci95"),
+        sd.alias("points_sd"),
+        (pl.col("rank_sum") / n).alias("avg_rank"),
+        *[(pl.col(f"rank{r}") / n).alias(f"rank{r}") for r in range(1, 5)],
+        (pl.col("busted") / n).alias("bust_rate"),
+        pl.col("hands"),
+        (wins / hands).alias("win_rate"),
+        (pl.col("deal_ins") / hands).alias("deal_in_rate"),
+        _per_win(pl.col("tsumo_wins")).alias("tsumo_share"),
+        pl.col("tsumo_wins"),
+        pl.col("ron_wins"),
+        _per_win(pl.col("fan_sum")).alias("mean_fan"),
+        (pl.col("flower_pigs") / hands).alias("flower_pig_rate"),
+        (pl.col("kan_income_sum") / hands).alias("kan_income"),
+    ).sort(keys)
+
+
+def _per_win(total: pl.Expr) -> pl.Expr:
+    """total / wins, null for a group without a win."""
+    return pl.when(pl.col("wins") > 0).then(total / pl.col("wins").cast(pl.Float64)).otherwise(None)

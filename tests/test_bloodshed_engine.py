@@ -277,3 +277,26 @@ def test_b22_b23_draw_settlement_recomputable(runs):
         seen_tenpai |= bool(tenpai.any())
         seen_pig |= bool(pig.any())
     assert seen_tenpai and seen_pig
+
+
+def test_b19_tsumo_bonus_fan_option_in_play():
+    """With tsumo_bonus = "fan" every payer of a tsumo pays the value of one more fan (capped), not +1000."""
+    hand_rows, _ = bloodshed.simulate(4, np.arange(400), parse_seats("baseline"),
+                                      rules=bloodshed.RULES(tsumo_bonus="fan"))
+    hands, _ = _frames(hand_rows, np.zeros((0, len(MATCH_COLUMNS)), np.int32))
+    tsumo = hands.filter(pl.col("win_kind") == 2)
+    assert tsumo.height > 100
+    each = np.array([fan_value(min(int(f) + 1, 6)) for f in tsumo["fan"]])
+    assert (tsumo["win_points"].to_numpy() == each * (4 - tsumo["win_order"].to_numpy())).all()
+
+
+def test_b13_winners_to_end_option():
+    """Option winners_to_end = 1: the hand ends at the first win (every claimant of that discard wins, B-11)."""
+    hand_rows, _ = bloodshed.simulate(4, np.arange(300), parse_seats("baseline"),
+                                      rules=bloodshed.RULES(winners_to_end=1))
+    hands, _ = _frames(hand_rows, np.zeros((0, len(MATCH_COLUMNS)), np.int32))
+    per_hand = hands.group_by(["match_id", "hand"]).agg(pl.col("won").sum(), pl.col("win_kind").max(),
+                                                        pl.col("hand_end").first())
+    assert (per_hand.filter(pl.col("hand_end") == 0)["won"] >= 1).all()
+    assert (per_hand.filter(pl.col("win_kind") == 2)["won"] == 1).all()  # a tsumo ends it alone
+    assert per_hand["won"].max() >= 2 and per_hand["won"].mean() < 1.3

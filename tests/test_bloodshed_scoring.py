@@ -39,7 +39,16 @@ def score(hand: str, melds=(), dealer=False, tsumo=False, flags=0, rules=DEFAULT
 def test_b19_fan_value_table_and_cap():
     assert [fan_value(f) for f in range(1, 7)] == [1000, 2000, 4000, 8000, 16000, 32000]
     assert fan_value(7) == fan_value(13) == 32000
-    assert [tsumo_payment(f) for f in (1, 3, 6)] == [2000, 5000, 33000]
+    base = BloodshedRules().to_array()
+    assert [tsumo_payment(f, base) for f in (1, 3, 6)] == [2000, 5000, 33000]
+
+
+def test_b19_tsumo_bonus_fan_option():
+    """Option tsumo_bonus = "fan" (自摸加番): a tsumo counts one more fan, within the 6-fan cap."""
+    by_fan = BloodshedRules(tsumo_bonus="fan").to_array()
+    assert [tsumo_payment(f, by_fan) for f in (1, 3, 5, 6)] == [2000, 8000, 32000, 32000]
+    with pytest.raises(ValueError):
+        BloodshedRules(tsumo_bonus="double")
 
 
 def test_claims_b1_tsumo_and_ron_arithmetic():

@@ -28,7 +28,8 @@ from sims.events import (
 )
 from sims.bloodshed import rules as R
 from sims.bloodshed.scoring import (
-    FIRST_DRAW, KAN_DISCARD, KAN_DRAW, LAST_TILE, ROBBED_KAN, fan_value, has_void_tile, score_win, unpack_fan,
+    FIRST_DRAW, KAN_DISCARD, KAN_DRAW, LAST_TILE, ROBBED_KAN, fan_value, has_void_tile, score_win, tsumo_payment,
+    unpack_fan,
     unpack_pattern, unpack_raw_fan,
 )
 from sims.bloodshed.settlement import ROW_DAJIAO, ROW_PIG, ROW_REFUND, settle_exhaustive_draw
@@ -397,7 +398,7 @@ def _play_hand(obs, view, hooks_ex, hooks_void, hooks_turn, hooks_react, hooks_r
             packed = _score(obs, cur, -1, True, flags, rules)
             view[O_CAN_WIN] = 1
             view[O_WIN_FAN] = unpack_fan(packed)
-            view[O_WIN_POINTS] = (fan_value(unpack_fan(packed)) + R.TSUMO_EXTRA) * _n_payers(obs, cur)
+            view[O_WIN_POINTS] = tsumo_payment(unpack_fan(packed), rules) * _n_payers(obs, cur)
         else:
             view[O_CAN_WIN] = 0
             view[O_WIN_FAN] = 0
@@ -427,7 +428,7 @@ def _play_hand(obs, view, hooks_ex, hooks_void, hooks_turn, hooks_react, hooks_r
             log_event(events, ev, EV_PASS, cur, drawn, unpack_fan(packed), 1, 0)
 
         if action == TSUMO:  # B-19: every other non-won player pays value + 1000
-            each = fan_value(unpack_fan(packed)) + R.TSUMO_EXTRA
+            each = tsumo_payment(unpack_fan(packed), rules)
             winners += 1
             _record_win(obs, cur, -1, drawn, packed, WIN_TSUMO, each * _n_payers(obs, cur), rec, winners, counters,
                         events, ev)
@@ -439,7 +440,7 @@ def _play_hand(obs, view, hooks_ex, hooks_void, hooks_turn, hooks_react, hooks_r
             if _anyone_bust(obs):
                 end = END_BUST
                 break
-            if winners == R.MAX_WINNERS:
+            if winners >= rules[R.OPT_WINNERS_TO_END]:
                 end = END_THREE_WINS
                 break
             cur = _next_active(obs, cur)
@@ -482,7 +483,7 @@ def _play_hand(obs, view, hooks_ex, hooks_void, hooks_turn, hooks_react, hooks_r
                     if _anyone_bust(obs):
                         end = END_BUST
                         break
-                    if winners >= R.MAX_WINNERS:
+                    if winners >= rules[R.OPT_WINNERS_TO_END]:
                         end = END_THREE_WINS
                         break
                     cur = _next_active(obs, cur)
@@ -589,7 +590,7 @@ def _play_hand(obs, view, hooks_ex, hooks_void, hooks_turn, hooks_react, hooks_r
             if _anyone_bust(obs):
                 end = END_BUST
                 break
-            if winners >= R.MAX_WINNERS:
+            if winners >= rules[R.OPT_WINNERS_TO_END]:
                 end = END_THREE_WINS
                 break
             cur = _next_active(obs, claimants[n_ron - 1])  # after the winner farthest from the discarder

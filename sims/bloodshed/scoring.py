@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sims.bloodshed.rules import FAN_CAP, OPT_STACK_KNOWN_BUGS, TSUMO_EXTRA
+from sims.bloodshed.rules import FAN_CAP, OPT_STACK_KNOWN_BUGS, OPT_TSUMO_FAN, TSUMO_EXTRA
 from sims.decompose import COL_N_SETS, COL_PAIR, MAX_DECOMPOSITIONS, N_COLS, SEQ_BASE, decompositions
 from sims.tiles import PON
 
@@ -80,8 +80,11 @@ def fan_value(fan):
 
 
 @njit(cache=True)
-def tsumo_payment(fan):
-    """What each other non-won player pays on a tsumo of `fan` (B-19): value + 1000; jit-compiled."""
+def tsumo_payment(fan, rules):
+    """What each other non-won player pays on a tsumo of capped `fan` (B-19): value + 1000, or with the
+    `tsumo_bonus = "fan"` option the value of one more fan within the cap; jit-compiled."""
+    if rules[OPT_TSUMO_FAN]:
+        return fan_value(min(fan + 1, FAN_CAP))
     return fan_value(fan) + TSUMO_EXTRA
 
 
@@ -387,5 +390,5 @@ def score_detail(concealed: np.ndarray, meld_type: np.ndarray, dealer: bool, tsu
         "bonuses": bonuses,
         "stacked": bool(unpack_stacked(packed)),
         "value": value,
-        "tsumo_payment": int(tsumo_payment(fan)) if tsumo else None,
+        "tsumo_payment": int(tsumo_payment(fan, np.asarray(rules, np.int64))) if tsumo else None,
     }

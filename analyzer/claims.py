@@ -1,0 +1,166 @@
+"""Run a set of experiments end to end: simulate their cells, analyse, write claims/arms/ev Parquet tables.
+
+Outputs in the experiment directory DIR: `claims.parquet` (one row per claim and field, verdicts with a Holm
+correction across every row of the invocation), `arms.parquet` (the subject's per-match metrics by arm),
+`ev.parquet` (EV by policy and seat), and the raw cell runs under `DIR/runs/`. Run metadata (code version,
+rule options, seeds, matches, wall seeds) is stored in each table's Parquet file metadata.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import json
+import math
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import polars as pl
+
+from analyzer import claims_tables
+from analyzer.cli import InputError
+from analyzer.experiment import Experiment, cells, wall_seeds
+from analyzer.experiment_run import ExecutionSummary, cell_dir, execute_cells
+from analyzer.runner import MAX_SEED, RunSpec, code_version
+from analyzer.stats import ALPHA
+from analyzer.tables import read_file_metadata, write_parquet_atomic
+
+DEFAULT_CHUNK_SIZE = 500
+META_EXPERIMENTS = "tsumolab.experiments"
+META_CODE = "tsumolab.code_version"
+META_ALPHA = "tsumolab.alpha"
+OUTPUT_TABLES = ("claims", "arms", "ev")
+
+
+@dataclass(frozen=True)
+class ClaimsResult:
+    out_dir: Path
+    experiments: list[Experiment]
+    claims: pl.DataFrame
+    arms: pl.DataFrame
+    ev: pl.DataFrame
+    execution: ExecutionSummary
+
+    def table_path(self, name: str) -> Path:
+        return self.out_dir / f"{name}.parquet"
+
+
+def with_overrides(experiments: list[Experiment], matches: int | None, seed: int | None) -> list[Experiment]:
+    """The experiments with --matches / --seed applied (None keeps each file's own value)."""
+    if matches is not None and matches < 1:
+        raise InputError(f"--matches must be at least 1, got {matches}")
+    if seed is not None and not 0 <= seed <= MAX_SEED:
+        raise InputError(f"--seed must be in 0..{MAX_SEED}, got {seed}")
+    return [replace(e, matches=matches if matches is not None else e.matches,
+                    seed=seed if seed is not None else e.seed) for e in experiments]
+
+
+def cell_specs(experiments: list[Experiment], chunk_size: int = DEFAULT_CHUNK_SIZE) -> dict:
+    """(claim id, Cell) → RunSpec of that cell: its seats over the wall seeds 0..W-1."""
+    if chunk_size < 1:
+        raise InputError(f"--chunk-size must be at least 1, got {chunk_size}")
+    specs = {}
+    for exp in experiments:
+        n = wall_seeds(exp.matches, len(exp.fields))
+        for cell in cells(exp):
+            specs[(exp.id, cell)] = RunSpec(variant=exp.mode, seats=cell.seats, matches=n, seed=exp.seed,
+                                            rules=exp.rules, chunk_size=chunk_size)
+    return specs
+
+
+def run_experiments(experiments: list[Experiment], out_dir: Path | str, *, jobs: int = 1,
+                    chunk_size: int = DEFAULT_CHUNK_SIZE, resume: bool = False, overwrite: bool = False,
+                    progress: bool = True, backend: str = "loky", scheduler: str | None = None,
+                    client=None) -> ClaimsResult:
+    """Simulate and analyse `experiments` (already carrying their matches and seeds) into `out_dir`."""
+    if not experiments:
+        raise InputError("no experiments to run")
+    ids = [e.id for e in experiments]
+    if len(set(ids)) != len(ids):
+        raise InputError(f"experiment ids must be unique, got {ids}")
+    out = Path(out_dir)
+    if out.exists() and not out.is_dir():
+        raise InputError(f"--out {out} exists and is not a directory")
+    specs = cell_specs(experiments, chunk_size)
+    execution = execute_cells(list(specs.values()), out, jobs=jobs, resume=resume, overwrite=overwrite,
+                              progress=progress, backend=backend, scheduler=scheduler, client=client)
+    dirs = {key: cell_dir(out, spec) for key, spec in specs.items()}
+    data = claims_tables.read_cells(experiments, specs, dirs)
+    claims = claims_tables.claims_table(experiments, specs, dirs, data)
+    arms = claims_tables.arms_table(experiments, specs, dirs, data)
+    ev = claims_tables.ev_table(experiments, specs, dirs, data)
+    metadata = run_metadata(experiments)
+    for name, df in (("claims", claims), ("arms", arms), ("ev", ev)):
+        write_parquet_atomic(df, out / f"{name}.parquet", {**metadata, "tsumolab.table": name})
+    return ClaimsResult(out, experiments, claims, arms, ev, execution)
+
+
+def run_metadata(experiments: list[Experiment]) -> dict:
+    """What the tables' Parquet metadata records: code version, alpha, and per experiment its design."""
+    described = [{
+        "id": e.id, "mode": e.mode, "treatment": e.treatment, "control": e.control, "direction": e.direction,
+        "fields": [{"label": f.label, "opponents": list(f.opponents)} for f in e.fields], "headline": e.headline,
+        "rules": e.rules, "seed": e.seed, "matches": e.matches, "wall_seeds": wall_seeds(e.matches, len(e.fields)),
+        "file": Path(e.path).name,
+    } for e in experiments]
+    return {META_CODE: code_version(), META_ALPHA: ALPHA, META_EXPERIMENTS: described}
+
+
+def read_run_metadata(out_dir: Path | str) -> dict:
+    """The metadata stored in DIR/claims.parquet (experiments decoded from JSON)."""
+    raw = read_file_metadata(Path(out_dir) / "claims.parquet")
+    return {**raw, META_EXPERIMENTS: json.loads(raw[META_EXPERIMENTS])}
+
+
+def render_report_if_available(out_dir: Path) -> object | None:
+    """Call reports.render.render_report(out_dir) when that module exists; returns what it returned, else None."""
+    try:
+        found = importlib.util.find_spec("reports.render") is not None
+    except ModuleNotFoundError:
+        found = False
+    if not found:
+        return None
+    module = importlib.import_module("reports.render")
+    render = getattr(module, "render_report", None)
+    if render is None:
+        return None
+    return render(out_dir) or out_dir
+
+
+def format_verdicts(claims: pl.DataFrame) -> str:
+    """Fixed-width verdict table; `*` marks each claim's headline field."""
+    lines = [f"{'claim':<5} {'field':<30} {'verdict':<12} {'effect':>8} {'Holm 95% interval':>21} "
+             f"{'matches':>8} {'p_holm':>8} {'rank':>6} {'gift':>6} {'VR':>5}"]
+    for r in claims.iter_rows(named=True):
+        mark = "*" if r["headline"] else " "
+        field = r["field"] if len(r["field"]) <= 29 else r["field"][:28] + "…"
+        lines.append(
+            f"{r['claim']:<5} {mark}{field:<29} {r['verdict']:<12} {r['effect']:>+8.0f} "
+            f"[{r['ci_low']:>+8.0f}, {r['ci_high']:>+8.0f}] {r['matches']:>8,} {_p(r['p_holm']):>8} "
+            f"{r['rank_diff']:>+6.3f} {r['giftbox_diff']:>+6.1f} {_vr(r['variance_reduction']):>5}")
+    lines.append("effect = treatment − control final points per match (paired over the same walls and seats); "
+                 "rank, gift = paired differences; VR = unpaired/paired variance; * = headline field")
+    return "\n".join(lines)
+
+
+def format_summary(result: ClaimsResult) -> str:
+    ex = result.execution
+    matches = sum(r["matches"] for r in result.claims.iter_rows(named=True))
+    lines = [format_verdicts(result.claims), ""]
+    if ex.simulated_matches:
+        lines.append(f"simulated {ex.simulated_matches:,} matches in {ex.seconds:.1f} s "
+                     f"({ex.matches_per_s:,.0f} matches/s, {ex.backend}, jobs={ex.jobs}, warm-up "
+                     f"{ex.warm_up_seconds:.1f} s); the claims count {matches:,} matches "
+                     "(cells shared between claims are simulated once)")
+    if ex.resumed_chunks:
+        lines.append(f"resumed: {ex.resumed_chunks} of {ex.chunks} chunks were already complete")
+    lines.append("tables: " + ", ".join(str(result.table_path(n)) for n in OUTPUT_TABLES))
+    return "\n".join(lines)
+
+
+def _p(p: float) -> str:
+    return "<1e-4" if p < 1e-4 else f"{p:.4f}"
+
+
+def _vr(v: float) -> str:
+    return "-" if math.isnan(v) else ("inf" if math.isinf(v) else f"{v:.1f}")

@@ -1,0 +1,193 @@
+"""From simulated cells to the claims, arms and EV tables of a set of experiments.
+
+Unit of analysis: one wall seed (match id) of one field. For a metric x of the subject seat, the paired
+difference of wall seed w is the mean over the 4 subject seats of (x of the treatment − x of the control), both
+read from the same walls; its mean over w estimates the effect and its spread gives the standard error.
+The unpaired interval treats the 4W treatment and 4W control seat-matches as independent samples, as separate
+random matches would; the variance-reduction factor is that variance over the paired one.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from analyzer import stats
+from analyzer.ev import ev_from_sums, ev_sums
+from analyzer.experiment import ARMS, SEATS, Experiment, cells
+from analyzer.runner import RunSpec
+from analyzer.tables import chunk_files, complete_chunks
+
+GIFT_BOX = {1: 260, 2: 130, 3: 95, 4: 60}
+"""gift-box progress per match by final rank (CLAIMS.md, [000])"""
+PAIRED_METRICS = {
+    "effect": "final points",
+    "rank_diff": "average rank",
+    "first_rate_diff": "1st-place rate",
+    "fourth_rate_diff": "4th-place rate",
+    "giftbox_diff": "gift-box progress per match",
+}
+ARM_METRICS = ("points", "rank", "first", "fourth", "giftbox", "wins", "deal_ins", "tsumo_wins", "fan_sum",
+               "flower_pigs", "kan_income")
+"""per-match subject metrics averaged by arm (arms table); points = final points − start points"""
+_PAIRED_SOURCE = {"effect": "points", "rank_diff": "rank", "first_rate_diff": "first",
+                  "fourth_rate_diff": "fourth", "giftbox_diff": "giftbox"}
+EV_KEYS = ["claim", "field", "arm", "role", "policy", "seat"]
+
+
+@dataclass
+class CellData:
+    """Per-match subject metrics of each experiment cell, and EV sums of each cell run."""
+
+    subject: dict
+    """(run dir, seat) → {metric: float64[W]} indexed by match id"""
+    ev: dict
+    """run dir → ev_sums by (seat, policy)"""
+
+
+def start_points(mode_name: str) -> int:
+    from sims.modes import get_mode
+
+    mode = get_mode(mode_name)
+    return importlib.import_module(mode.RULES.__module__).START_POINTS
+
+
+def read_cells(experiments: list[Experiment], cell_specs: dict, dirs: dict) -> CellData:
+    """`cell_specs` and `dirs` map (claim id, Cell) to its RunSpec and run directory."""
+    data = CellData({}, {})
+    for exp in experiments:
+        start = start_points(exp.mode)
+        for cell in cells(exp):
+            spec: RunSpec = cell_specs[(exp.id, cell)]
+            out = dirs[(exp.id, cell)]
+            key = (out, cell.subject_seat)
+            if key not in data.subject:
+                data.subject[key] = _subject_metrics(out, cell.subject_seat, spec.matches, start)
+            if out not in data.ev:
+                data.ev[out] = ev_sums(_scan(out, "hands"), _scan(out, "matches"), ["seat", "policy"], start)
+    return data
+
+
+def claims_table(experiments: list[Experiment], cell_specs: dict, dirs: dict, data: CellData,
+                 alpha: float = stats.ALPHA) -> pl.DataFrame:
+    """One row per (claim, field): paired metrics with 95% intervals, Holm-adjusted verdict on final points."""
+    rows, estimates = [], []
+    for exp in experiments:
+        for f, fld in enumerate(exp.fields):
+            arms = _arm_arrays(exp, f, cell_specs, dirs, data)
+            wall_seeds = arms["treatment"]["points"].shape[1]
+            row = {
+                "claim": exp.id, "field": fld.label, "headline": fld.label == exp.headline,
+                "field_policies": ",".join(fld.opponents), "treatment": exp.treatment, "control": exp.control,
+                "direction": exp.direction, "matches": 2 * SEATS * wall_seeds, "wall_seeds": wall_seeds,
+            }
+            for name, metric in _PAIRED_SOURCE.items():
+                diff = (arms["treatment"][metric] - arms["control"][metric]).mean(axis=0)
+                est = stats.mean_estimate(diff)
+                lo, hi = est.interval(alpha)
+                prefix = "" if name == "effect" else f"{name}_"
+                if name == "effect":
+                    estimates.append(est)
+                    row.update(effect=est.mean, effect_se=est.se, ci95_low=lo, ci95_high=hi)
+                else:
+                    row.update({name: est.mean, f"{prefix}se": est.se, f"{prefix}ci_low": lo, f"{prefix}ci_high": hi})
+            unpaired = stats.unpaired_estimate(arms["treatment"]["points"], arms["control"]["points"])
+            row["unpaired_ci_low"], row["unpaired_ci_high"] = unpaired.interval(alpha)
+            row["unpaired_se"] = unpaired.se
+            row["variance_reduction"] = stats.variance_reduction(unpaired, estimates[-1])
+            row["treatment_points"] = float(arms["treatment"]["points"].mean())
+            row["control_points"] = float(arms["control"]["points"].mean())
+            row["claim_text"], row["source"] = exp.claim, exp.source
+            rows.append(row)
+    p = np.array([stats.p_value(e) for e in estimates])
+    p_holm, multipliers = stats.holm(p) if len(p) else (p, p)
+    for row, est, p_k, ph, c in zip(rows, estimates, p, p_holm, multipliers):
+        lo, hi = stats.holm_interval(est, c, alpha)
+        row.update(p_value=float(p_k), p_holm=float(ph), ci_low=lo, ci_high=hi,
+                   verdict=stats.verdict(lo, hi, row["direction"]))
+    first = ["claim", "field", "headline", "verdict", "effect", "ci_low", "ci_high", "matches", "p_value", "p_holm",
+             "unpaired_ci_low", "unpaired_ci_high", "variance_reduction"]
+    df = pl.DataFrame(rows)
+    return df.select(first + [c for c in df.columns if c not in first])
+
+
+def arms_table(experiments: list[Experiment], cell_specs: dict, dirs: dict, data: CellData) -> pl.DataFrame:
+    """One row per (claim, field, arm): the subject's mean per-match metrics with standard errors over wall seeds."""
+    rows = []
+    for exp in experiments:
+        for f, fld in enumerate(exp.fields):
+            arms = _arm_arrays(exp, f, cell_specs, dirs, data)
+            for arm in ARMS:
+                row = {"claim": exp.id, "field": fld.label, "arm": arm,
+                       "policy": exp.treatment if arm == "treatment" else exp.control}
+                for metric in ARM_METRICS:
+                    est = stats.mean_estimate(arms[arm][metric].mean(axis=0))
+                    row[metric], row[f"{metric}_se"] = est.mean, est.se
+                rows.append(row)
+    return pl.DataFrame(rows)
+
+
+def ev_table(experiments: list[Experiment], cell_specs: dict, dirs: dict, data: CellData) -> pl.DataFrame:
+    """EV by (claim, field, arm, role, policy, seat): role "subject" is the arm's policy in its rotation seat,
+    "field" the three others; each row sums the 4 rotations of that arm."""
+    parts = []
+    for exp in experiments:
+        for cell in cells(exp):
+            out = dirs[(exp.id, cell)]
+            parts.append(data.ev[out].with_columns(
+                pl.lit(exp.id).alias("claim"),
+                pl.lit(exp.fields[cell.field_index].label).alias("field"),
+                pl.lit(cell.arm).alias("arm"),
+                pl.when(pl.col("seat") == cell.subject_seat).then(pl.lit("subject")).otherwise(pl.lit("field"))
+                .alias("role"),
+            ))
+    return ev_from_sums(pl.concat(parts, how="vertical"), EV_KEYS)
+
+
+def _arm_arrays(exp: Experiment, field_index: int, cell_specs: dict, dirs: dict, data: CellData) -> dict:
+    """arm → metric → float64[4 subject seats, W]."""
+    arms = {arm: {m: [] for m in ARM_METRICS} for arm in ARMS}
+    for cell in cells(exp):
+        if cell.field_index != field_index:
+            continue
+        metrics = data.subject[(dirs[(exp.id, cell)], cell.subject_seat)]
+        for m in ARM_METRICS:
+            arms[cell.arm][m].append(metrics[m])
+    return {arm: {m: np.vstack(v) for m, v in by_metric.items()} for arm, by_metric in arms.items()}
+
+
+def _scan(out: Path, table: str) -> pl.LazyFrame:
+    files = chunk_files(out, table)
+    return pl.scan_parquet([files[i] for i in complete_chunks(out)])
+
+
+def _subject_metrics(out: Path, seat: int, wall_seeds: int, start: int) -> dict[str, np.ndarray]:
+    matches = (_scan(out, "matches").filter(pl.col("seat") == seat)
+               .select("match_id", "final_points", "rank").collect().sort("match_id"))
+    if not np.array_equal(matches["match_id"].to_numpy(), np.arange(wall_seeds)):
+        raise RuntimeError(f"{out} does not hold matches 0..{wall_seeds - 1} for seat {seat}; is the run complete?")
+    hands = (_scan(out, "hands").filter(pl.col("seat") == seat).group_by("match_id").agg(
+        pl.col("won").cast(pl.Int64).sum().alias("wins"),
+        (pl.col("dealt_in") > 0).cast(pl.Int64).sum().alias("deal_ins"),
+        (pl.col("win_kind") == "tsumo").cast(pl.Int64).sum().alias("tsumo_wins"),
+        pl.col("fan").cast(pl.Int64).sum().alias("fan_sum"),
+        pl.col("flower_pig").cast(pl.Int64).sum().alias("flower_pigs"),
+        pl.col("kan_income").cast(pl.Int64).sum().alias("kan_income"),
+    ).collect())
+    joined = matches.join(hands, on="match_id", how="left").fill_null(0).sort("match_id")
+    rank = joined["rank"].to_numpy().astype(np.int64)
+    gift = np.array([0, *(GIFT_BOX[r] for r in range(1, 5))], dtype=np.float64)
+    out_metrics = {
+        "points": joined["final_points"].to_numpy().astype(np.float64) - start,
+        "rank": rank.astype(np.float64),
+        "first": (rank == 1).astype(np.float64),
+        "fourth": (rank == 4).astype(np.float64),
+        "giftbox": gift[rank],
+    }
+    for m in ("wins", "deal_ins", "tsumo_wins", "fan_sum", "flower_pigs", "kan_income"):
+        out_metrics[m] = joined[m].to_numpy().astype(np.float64)
+    return out_metrics

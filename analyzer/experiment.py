@@ -1,0 +1,184 @@
+"""Experiment files (TOML, one per claim) and the duplicate design they expand to.
+
+An experiment pits a treatment policy against a control policy, one seat against a field of three. For every
+wall seed (= match id) and field, the treatment sits in seat 0, 1, 2 and 3 in turn with the field in the other
+seats, and the control plays the same walls in the same seats: 8 matches per wall seed and field. Because a
+match depends only on (root seed, match id, seats), each (arm, subject seat) is one simulation cell over the
+match ids 0..W-1. The format is documented in README.md, "Experiments and claims".
+"""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from analyzer.cli import InputError
+from policies.registry import PolicyError, parse_seat
+from sims.modes import get_mode
+
+EXPERIMENTS_DIR = Path(__file__).resolve().parent / "experiments"
+TREATMENT_WORD = "treatment"
+ARMS = ("treatment", "control")
+SEATS = 4
+MATCHES_PER_WALL_SEED = 2 * SEATS  # both arms, subject in each seat
+HEADLINE_FIELD = "baseline"
+_REQUIRED = ("id", "claim", "mode", "treatment", "control", "fields", "direction")
+_OPTIONAL = ("source", "rules", "matches", "seed", "headline")
+DEFAULT_MATCHES = 20_000
+DEFAULT_SEED = 1
+
+
+@dataclass(frozen=True)
+class Field:
+    """The three opponents of the subject seat. `label` is the file's text ("baseline", "treatment",
+    "disconnected,baseline,baseline"); `opponents` are the resolved policy labels of the seats after the
+    subject in turn order (subject seat + 1, + 2, + 3)."""
+
+    label: str
+    opponents: tuple[str, str, str]
+
+
+@dataclass(frozen=True)
+class Experiment:
+    id: str
+    claim: str
+    source: str
+    mode: str
+    rules: dict
+    """full rule options of the mode (defaults made explicit)"""
+    treatment: str
+    control: str
+    fields: tuple[Field, ...]
+    direction: str
+    matches: int
+    seed: int
+    headline: str
+    """label of the field whose row is the claim's headline"""
+    path: str = ""
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One simulated seat configuration of an experiment: `arm`'s policy in `subject_seat`, the field elsewhere."""
+
+    claim: str
+    field_index: int
+    arm: str
+    subject_seat: int
+    seats: tuple[str, str, str, str]
+
+
+def wall_seeds(matches: int, n_fields: int) -> int:
+    """Wall seeds per field for a budget of `matches` matches over the whole experiment (rounded up)."""
+    if matches < 1:
+        raise InputError(f"--matches must be at least 1, got {matches}")
+    return math.ceil(matches / (MATCHES_PER_WALL_SEED * n_fields))
+
+
+def cells(experiment: Experiment) -> list[Cell]:
+    """Every (field, arm, subject seat) configuration, in a fixed order."""
+    out = []
+    for f, fld in enumerate(experiment.fields):
+        for arm in ARMS:
+            subject = experiment.treatment if arm == "treatment" else experiment.control
+            for seat in range(SEATS):
+                seats = [""] * SEATS
+                seats[seat] = subject
+                for k, opponent in enumerate(fld.opponents, start=1):
+                    seats[(seat + k) % SEATS] = opponent
+                out.append(Cell(experiment.id, f, arm, seat, tuple(seats)))
+    return out
+
+
+def load_experiment(path: Path | str, rule_overrides: dict | None = None) -> Experiment:
+    """Read and validate an experiment file; every problem is an InputError naming the file."""
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text())
+    except FileNotFoundError:
+        raise InputError(f"experiment file not found: {path}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise InputError(f"{path}: not valid TOML ({exc})") from None
+    try:
+        return _from_dict(data, str(path), rule_overrides or {})
+    except (ValueError, TypeError, KeyError) as exc:
+        raise InputError(f"{path}: {exc}") from None
+
+
+def mode_experiments(mode: str = "bloodshed", directory: Path = EXPERIMENTS_DIR,
+                     rule_overrides: dict | None = None) -> list[Experiment]:
+    """Every experiment file of `mode` in `directory`, sorted by id."""
+    found = []
+    for path in sorted(directory.glob("*.toml")):
+        data = tomllib.loads(path.read_text())
+        if data.get("mode") == mode:
+            found.append(load_experiment(path, rule_overrides))
+    return sorted(found, key=lambda e: e.id)
+
+
+def select(experiments: list[Experiment], only: str | None) -> list[Experiment]:
+    """The experiments named in `only` ("B1,B4"; None = all); an unknown id is an InputError."""
+    if not only:
+        return experiments
+    wanted = [s.strip() for s in only.split(",") if s.strip()]
+    known = {e.id: e for e in experiments}
+    unknown = [w for w in wanted if w not in known]
+    if unknown or not wanted:
+        raise InputError(f"--only: unknown claim id(s) {', '.join(unknown) or repr(only)}; "
+                         f"known: {', '.join(known)}")
+    return [known[w] for w in dict.fromkeys(wanted)]
+
+
+def _from_dict(data: dict, path: str, rule_overrides: dict) -> Experiment:
+    missing = [k for k in _REQUIRED if k not in data]
+    if missing:
+        raise ValueError(f"missing key(s) {', '.join(missing)}")
+    unknown = set(data) - set(_REQUIRED) - set(_OPTIONAL)
+    if unknown:
+        raise ValueError(f"unknown key(s) {', '.join(sorted(unknown))}")
+    mode = get_mode(str(data["mode"]))
+    rules = mode.RULES.from_dict({**dict(data.get("rules", {})), **rule_overrides}).as_dict()
+    treatment = _policy_label(data["treatment"], "treatment")
+    control = _policy_label(data["control"], "control")
+    if not isinstance(data["fields"], list) or not data["fields"]:
+        raise ValueError("fields must be a non-empty list")
+    fields = tuple(_field(spec, treatment) for spec in data["fields"])
+    labels = [f.label for f in fields]
+    if len(set(labels)) != len(labels):
+        raise ValueError(f"fields are listed twice: {labels}")
+    direction = data["direction"]
+    if direction not in ("greater", "less"):
+        raise ValueError(f"direction must be 'greater' or 'less', got {direction!r}")
+    headline = data.get("headline", HEADLINE_FIELD if HEADLINE_FIELD in labels else labels[0])
+    if headline not in labels:
+        raise ValueError(f"headline field {headline!r} is not one of the fields {labels}")
+    matches, seed = int(data.get("matches", DEFAULT_MATCHES)), int(data.get("seed", DEFAULT_SEED))
+    if matches < 1 or seed < 0:
+        raise ValueError("matches must be at least 1 and seed at least 0")
+    return Experiment(
+        id=str(data["id"]), claim=str(data["claim"]), source=str(data.get("source", "")), mode=str(data["mode"]),
+        rules=rules, treatment=treatment, control=control, fields=fields, direction=direction,
+        matches=matches, seed=seed, headline=headline, path=path,
+    )
+
+
+def _policy_label(spec: str, what: str) -> str:
+    if not isinstance(spec, str):
+        raise ValueError(f"{what} must be a policy spec string, got {spec!r}")
+    try:
+        return parse_seat(spec).label
+    except PolicyError as exc:
+        raise ValueError(f"{what}: {exc}") from None
+
+
+def _field(spec, treatment: str) -> Field:
+    if isinstance(spec, str):
+        specs, label = [spec] * 3, spec
+    elif isinstance(spec, list) and len(spec) == 3 and all(isinstance(s, str) for s in spec):
+        specs, label = spec, ",".join(spec)
+    else:
+        raise ValueError(f"a field is a policy spec or a list of 3 specs, got {spec!r}")
+    opponents = tuple(treatment if s.strip() == TREATMENT_WORD else _policy_label(s, "field") for s in specs)
+    return Field(label, opponents)

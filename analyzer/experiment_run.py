@@ -1,0 +1,193 @@
+"""Simulate the cells of many experiments as one pool of chunks (joblib locally, or a Dask cluster).
+
+Each distinct cell run (variant, seats, wall seeds, seed, rules, chunk size) lives in its own run directory
+`DIR/runs/<hash of its RunSpec>/` laid out like `tsumolab run` (hands/, matches/, run.json), so cells shared
+by several claims (e.g. four baseline seats on the same walls) are simulated once, and --resume skips every
+chunk already written. Chunks are written atomically by analyzer.runner; the data depend only on the specs.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import joblib
+from joblib import Parallel, delayed
+from tqdm import tqdm
+
+from analyzer import runner
+from analyzer.cli import InputError
+from analyzer.runner import RunInterrupted, RunSpec
+from analyzer.tables import TABLES, chunk_files, complete_chunks, remove_temp_files
+
+RUNS_DIR = "runs"
+BACKENDS = ("loky", "dask")
+
+
+@dataclass(frozen=True)
+class ExecutionSummary:
+    cell_runs: int
+    chunks: int
+    resumed_chunks: int
+    simulated_matches: int
+    seconds: float
+    warm_up_seconds: float
+    jobs: int
+    backend: str
+
+    @property
+    def matches_per_s(self) -> float:
+        return self.simulated_matches / self.seconds if self.seconds > 0 else float("inf")
+
+
+def spec_key(spec: RunSpec) -> str:
+    """Canonical JSON of a spec (RunSpec holds a dict, so it is not hashable itself)."""
+    return json.dumps(spec.to_dict(), sort_keys=True)
+
+
+def cell_dir(root: Path | str, spec: RunSpec) -> Path:
+    """Run directory of one cell: named by a hash of its spec, so equal specs share it."""
+    digest = hashlib.sha256(spec_key(spec).encode()).hexdigest()[:16]
+    return Path(root) / RUNS_DIR / digest
+
+
+def execute_cells(specs: list[RunSpec], root: Path | str, *, jobs: int = 1, resume: bool = False,
+                  overwrite: bool = False, progress: bool = True, backend: str = "loky",
+                  scheduler: str | None = None, client=None) -> ExecutionSummary:
+    """Simulate every spec (duplicates once) into `root`/runs/…; complete chunks are kept with `resume`.
+
+    backend "loky": `jobs` local worker processes (1 = this process). backend "dask": the chunks go to the
+    Dask cluster at `scheduler` (or the given distributed `client`) through joblib's Dask backend; the workers
+    must see `root` (shared file system). Ctrl-C raises runner.RunInterrupted after keeping finished chunks.
+    """
+    if backend not in BACKENDS:
+        raise InputError(f"--backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+    if backend == "dask" and scheduler is None and client is None:
+        raise InputError("--backend dask needs --scheduler tcp://HOST:PORT")
+    if backend != "dask" and scheduler is not None:
+        raise InputError("--scheduler only applies with --backend dask")
+    if resume and overwrite:
+        raise InputError("--resume and --overwrite exclude each other")
+    n_jobs = runner._resolve_jobs(jobs)
+    root = Path(root)
+    unique = list({spec_key(s): s for s in specs}.values())
+    if not resume and not overwrite:
+        _refuse_existing_runs(root, unique)
+    version = runner.code_version()
+    tasks, records, done_chunks, total_matches, done_matches, older = [], {}, 0, 0, 0, set()
+    for spec in unique:
+        out = cell_dir(root, spec)
+        runner._load(spec, ())  # a bad policy or rule name fails here, before its run directory is made
+        previous = runner._prepare_out_dir(out, spec, resume, overwrite)
+        done = set(i for i in complete_chunks(out) if i < spec.n_chunks) if resume else set()
+        record = _cell_record(spec, version, previous)
+        if previous is not None and previous.get("code_version") != version:
+            older.add(previous.get("code_version"))
+        records[out] = record
+        runner._write_record(out, record)
+        metadata = {runner.META_SPEC: json.dumps(spec.to_dict(), sort_keys=True), runner.META_CODE: version}
+        for i in range(spec.n_chunks):
+            size = len(spec.chunk_match_ids(i))
+            total_matches += size
+            if i in done:
+                done_chunks += 1
+                done_matches += size
+            else:
+                tasks.append(runner._ChunkTask(spec, (), i, str(out), metadata, os.getpid()))
+
+    if older:
+        print(f"tsumolab: warning: resuming runs started with code version {', '.join(sorted(map(str, older)))}"
+              f" under {version}", file=sys.stderr)
+    start = time.perf_counter()
+    if tasks:
+        runner._quiet_engine_warnings()
+        for spec in {spec_key(t.spec): t.spec for t in tasks}.values():
+            mode, seats, _rules = runner._load(spec, ())
+            mode.warm_up(seats)  # compile or load every kernel once, before workers fan out
+    warm_up = time.perf_counter() - start
+    start = time.perf_counter()
+    simulated = 0
+    try:
+        with tqdm(total=total_matches, initial=done_matches, unit=" matches", unit_scale=True, desc="simulating",
+                  file=sys.stderr, delay=1.0, dynamic_ncols=True,
+                  disable=not progress or not sys.stderr.isatty()) as bar:
+            for result in _run(tasks, n_jobs, backend, scheduler, client):
+                simulated += result.matches
+                bar.update(result.matches)
+    except KeyboardInterrupt:
+        finished = sum(len([i for i in complete_chunks(cell_dir(root, s)) if i < s.n_chunks]) for s in unique)
+        _clean(root, unique)
+        raise RunInterrupted(root, finished, sum(s.n_chunks for s in unique)) from None
+    finally:
+        _clean(root, unique)
+    seconds = time.perf_counter() - start
+    for out, record in records.items():
+        record["status"] = "complete"
+        runner._write_record(out, record)
+    return ExecutionSummary(
+        cell_runs=len(unique), chunks=sum(s.n_chunks for s in unique), resumed_chunks=done_chunks,
+        simulated_matches=simulated, seconds=seconds, warm_up_seconds=warm_up, jobs=n_jobs, backend=backend,
+    )
+
+
+def _run(tasks: list, n_jobs: int, backend: str, scheduler: str | None, client):
+    if backend == "dask":
+        yield from _run_dask(tasks, scheduler, client)
+        return
+    if n_jobs <= 1 or len(tasks) <= 1:
+        for task in tasks:
+            yield runner._simulate_chunk(task)
+        return
+    parallel = Parallel(n_jobs=min(n_jobs, len(tasks)), backend=backend, return_as="generator_unordered",
+                        batch_size=1)
+    yield from parallel(delayed(runner._simulate_chunk)(task) for task in tasks)
+
+
+def _run_dask(tasks: list, scheduler: str | None, client):
+    try:
+        from distributed import Client
+    except ImportError:
+        raise InputError("--backend dask needs the cluster extra: pip install 'tsumolab[cluster]'") from None
+    with contextlib.ExitStack() as stack:
+        if client is None:
+            try:
+                client = stack.enter_context(Client(scheduler, timeout=30))
+            except (OSError, TimeoutError, ValueError) as exc:
+                raise InputError(f"cannot reach the Dask scheduler {scheduler}: {exc}") from None
+        stack.enter_context(joblib.parallel_config(backend="dask"))
+        with client.as_current():
+            parallel = Parallel(n_jobs=-1, return_as="generator_unordered", batch_size=1)
+            yield from parallel(delayed(runner._simulate_chunk)(task) for task in tasks)
+
+
+def _cell_record(spec: RunSpec, version: str, previous: dict | None) -> dict:
+    """run.json contents of a cell (as analyzer.runner writes them), noting a change of code version."""
+    if previous is None:
+        return {"spec": spec.to_dict(), "code_version": version, "status": "running", "chunks": spec.n_chunks,
+                "sessions": []}
+    record = {**previous, "status": "running"}
+    if record.get("code_version") != version:
+        record["code_versions"] = [*record.get("code_versions", [record.get("code_version")]), version]
+        record["code_version"] = version
+    return record
+
+
+def _refuse_existing_runs(root: Path, specs: list[RunSpec]) -> None:
+    """InputError before anything is written when a cell of this invocation already has a run in `root`."""
+    taken = [s for s in specs if (cell_dir(root, s) / runner.RUN_FILE).exists()
+             or any(chunk_files(cell_dir(root, s), t) for t in TABLES)]
+    if taken:
+        raise InputError(f"{root} already holds {len(taken)} of these {len(specs)} runs; "
+                         "add --resume to continue them or --overwrite to replace them")
+
+
+def _clean(root: Path, specs: list[RunSpec]) -> None:
+    for spec in specs:
+        for table in TABLES:
+            remove_temp_files(cell_dir(root, spec) / table)

@@ -12,7 +12,7 @@ import importlib
 import importlib.util
 import json
 import math
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 import polars as pl
@@ -23,12 +23,14 @@ from analyzer.experiment import Experiment, cells, wall_seeds
 from analyzer.experiment_run import ExecutionSummary, cell_dir, execute_cells
 from analyzer.runner import MAX_SEED, RunSpec, code_version
 from analyzer.stats import ALPHA
-from analyzer.tables import read_file_metadata, write_parquet_atomic
+from analyzer.tables import read_file_metadata, replacing, write_parquet_atomic
 
 DEFAULT_CHUNK_SIZE = 500
 META_EXPERIMENTS = "tsumolab.experiments"
 META_CODE = "tsumolab.code_version"
 META_ALPHA = "tsumolab.alpha"
+META_EXECUTION = "tsumolab.execution"
+EXECUTION_FILE = "execution.json"
 OUTPUT_TABLES = ("claims", "arms", "ev")
 
 
@@ -92,6 +94,9 @@ def run_experiments(experiments: list[Experiment], out_dir: Path | str, *, jobs:
     metadata = run_metadata(experiments)
     for name, df in (("claims", claims), ("arms", arms), ("ev", ev)):
         write_parquet_atomic(df, out / f"{name}.parquet", {**metadata, "tsumolab.table": name})
+    # timings vary run to run, so they live beside the tables rather than in them
+    with replacing(out / EXECUTION_FILE) as tmp:
+        tmp.write_text(json.dumps(asdict(execution), indent=1))
     return ClaimsResult(out, experiments, claims, arms, ev, execution)
 
 
@@ -107,9 +112,14 @@ def run_metadata(experiments: list[Experiment]) -> dict:
 
 
 def read_run_metadata(out_dir: Path | str) -> dict:
-    """The metadata stored in DIR/claims.parquet (experiments decoded from JSON)."""
+    """The metadata stored in DIR/claims.parquet (experiments decoded from JSON), plus the timings of the
+    last execution under META_EXECUTION when DIR/execution.json exists."""
     raw = read_file_metadata(Path(out_dir) / "claims.parquet")
-    return {**raw, META_EXPERIMENTS: json.loads(raw[META_EXPERIMENTS])}
+    meta = {**raw, META_EXPERIMENTS: json.loads(raw[META_EXPERIMENTS])}
+    execution = Path(out_dir) / EXECUTION_FILE
+    if execution.is_file():
+        meta[META_EXECUTION] = json.loads(execution.read_text())
+    return meta
 
 
 def render_report_if_available(out_dir: Path) -> object | None:

@@ -1,4 +1,4 @@
-"""`tsumolab demo`: the main job on built-in defaults — a small Bloodshed study and its report."""
+"""`tsumolab demo`: the main job on built-in defaults — example hands, then a small claims study and its report."""
 
 from __future__ import annotations
 
@@ -7,52 +7,47 @@ from pathlib import Path
 
 import click
 
-from analyzer.cli import cli
+from analyzer.cli import InputError, cli
 
 EXAMPLE_HANDS = (
     {"variant": "bloodshed", "hand": "11223344556677s", "void": "m", "tsumo": True},
     {"variant": "bloodshed", "hand": "1112345678999p", "void": "s"},
     {"variant": "riichi", "hand": "123m456p789s1122z"},
 )
+DEMO_MATCHES = 1600
+DEMO_SEED = 2026
 
 
 @cli.command("demo")
-@click.option("--matches", type=int, default=2000, show_default=True, help="Matches per seat arrangement.")
+@click.option("--matches", type=int, default=DEMO_MATCHES, show_default=True,
+              help="Matches per claim (both arms, 4 seat rotations and every field).")
+@click.option("--only", default=None, metavar="IDS", help="Claim ids to run (default: every Bloodshed claim).")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default="demo-out",
-              show_default=True, help="Directory for the run tables and the report.")
+              show_default=True, help="Directory for the tables, the runs and the report (replaced).")
 @click.option("--jobs", type=int, default=-1, show_default=True, help="Worker processes (-1 = all cores).")
-def demo(matches, out_dir, jobs):
-    """Analyze example hands, then run baseline against the game's CPU in Bloodshed (baseline in each
-    seat in turn) and write an EV report to OUT/report.md."""
-    from analyzer.ev import ev_table, format_table
-    from analyzer.runner import RunSpec, combined_tables, execute
+def demo(matches: int, only: str | None, out_dir: Path, jobs: int) -> None:
+    """Analyze example hands, then run a small study of every Bloodshed claim (tsumolab claims) and write
+    its report: OUT/report.html and OUT/report.pdf. A few minutes on two cores; a real study uses
+    `tsumolab claims --matches 20000` or more."""
+    from analyzer.claims import format_summary, run_experiments, with_overrides
+    from analyzer.experiment import mode_experiments, select
     from sims.analysis import analyze
-    from sims.bloodshed.rules import START_POINTS, BloodshedRules
 
     click.echo("Example hands (tsumolab hand):")
     for request in EXAMPLE_HANDS:
-        click.echo(f"  {json.dumps(request, ensure_ascii=False)}\n    → {json.dumps(analyze(request), ensure_ascii=False)}")
+        click.echo(f"  {json.dumps(request, ensure_ascii=False)}\n"
+                   f"    → {json.dumps(analyze(request), ensure_ascii=False)}")
 
-    hands, tables = [], []
-    for seat in range(4):
-        seats = ["majsoul-cpu"] * 4
-        seats[seat] = "baseline"
-        spec = RunSpec(variant="bloodshed", seats=tuple(seats), matches=matches, seed=2026,
-                       rules=BloodshedRules().as_dict())
-        run_dir = out_dir / f"baseline-seat{seat}"
-        execute(spec, run_dir, jobs=jobs, overwrite=True, progress=True)
-        h, m = combined_tables(run_dir)
-        hands.append(h)
-        tables.append(m)
-    import polars as pl
+    if out_dir.exists() and not out_dir.is_dir():
+        raise InputError(f"--out {out_dir} exists and is not a directory")
+    experiments = with_overrides(select(mode_experiments("bloodshed"), only), matches, DEMO_SEED)
+    click.echo(f"\nClaims study: {len(experiments)} claims × {matches:,} matches (tsumolab claims "
+               f"--matches {matches} --seed {DEMO_SEED} --out {out_dir}) …")
+    result = run_experiments(experiments, out_dir, jobs=jobs, overwrite=True, progress=True)
+    click.echo(format_summary(result))
 
-    ev = ev_table(pl.concat(hands), pl.concat(tables), START_POINTS)
-    text = format_table(ev)
-    report = out_dir / "report.md"
-    report.write_text(
-        "# tsumolab demo: baseline vs the game's CPU in Bloodshed Skirmish\n\n"
-        f"{matches} matches with baseline in each seat in turn (same walls for every seat arrangement).\n\n"
-        f"```\n{text}\n```\n", encoding="utf-8")
-    click.echo("\nBloodshed EV by policy (points = final points − 50000 per match):")
-    click.echo(text)
-    click.echo(f"\nReport written to {report.resolve()}")
+    from reports.render import render_report
+
+    html_path, pdf_path = render_report(out_dir)
+    click.echo(f"\nReport written to {html_path.resolve()}")
+    click.echo(f"             and {pdf_path.resolve()}")

@@ -1,0 +1,278 @@
+"""What the HTML and the PDF both show, as plain strings and figure builders: tables, sentences, run details.
+
+Intervals: `ci_low`/`ci_high` of claims.parquet are Holm-adjusted (the verdict's), `ci95_low`/`ci95_high` are
+the unadjusted 95% ones (README, "Experiments and claims").
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import polars as pl
+from matplotlib.figure import Figure
+
+from reports import figures
+from reports.data import ClaimData, ReportData
+
+VERDICTS = ("supported", "refuted", "inconclusive")
+
+
+@dataclass(frozen=True)
+class FigureSpec:
+    key: str
+    caption: str
+    build: Callable[[], Figure]
+
+
+@dataclass(frozen=True)
+class Table:
+    columns: list[str]
+    rows: list[list[str]]
+
+
+# --- numbers ----------------------------------------------------------------------------------------------
+
+def points(x: float) -> str:
+    return "n/a" if x is None or math.isnan(x) else f"{x:+,.0f}"
+
+
+def interval(lo: float, hi: float, fmt: Callable[[float], str] = points) -> str:
+    return f"[{fmt(lo)}, {fmt(hi)}]"
+
+
+def pct_points(x: float) -> str:
+    return "n/a" if math.isnan(x) else f"{100 * x:+.1f} pp"
+
+
+def signed(x: float, digits: int = 3) -> str:
+    return "n/a" if math.isnan(x) else f"{x:+.{digits}f}"
+
+
+def p_text(p: float) -> str:
+    return "<0.0001" if p < 1e-4 else f"{p:.4f}"
+
+
+def vr_text(v: float) -> str:
+    return "n/a" if math.isnan(v) else ("∞" if math.isinf(v) else f"{v:.1f}×")
+
+
+# --- series frames --------------------------------------------------------------------------------------------
+
+def series_label(arm: str, field: str) -> str:
+    return f"{arm} · {field} field"
+
+
+def claim_series(claim: ClaimData) -> tuple[pl.DataFrame, pl.DataFrame, dict[str, str]]:
+    """(matches, hands, colours) of a claim with a `series` column: arm × field, treatment first."""
+    order = [series_label(arm, f["label"]) for arm in ("treatment", "control") for f in claim.experiment["fields"]]
+    rank = {name: i for i, name in enumerate(order)}
+
+    def tag(frame: pl.DataFrame) -> pl.DataFrame:
+        frame = frame.with_columns(
+            pl.concat_str([pl.col("arm"), pl.lit(" · "), pl.col("field"), pl.lit(" field")]).alias("series"))
+        return frame.with_columns(pl.col("series").replace_strict(rank, return_dtype=pl.Int64).alias("_order")) \
+            .sort("_order", maintain_order=True).drop("_order")
+
+    return tag(claim.matches), tag(claim.hands), figures.series_colours(order)
+
+
+def run_series(data: ReportData) -> tuple[pl.DataFrame, pl.DataFrame, dict[str, str]]:
+    """(matches, hands, colours) of a plain run with one series per policy, in seat order."""
+    order = data.matches.sort("seat")["policy"].unique(maintain_order=True).to_list()
+    matches = data.matches.with_columns(pl.col("policy").alias("series"))
+    hands = data.hands.with_columns(pl.col("policy").alias("series"))
+    return matches, hands, figures.series_colours(order)
+
+
+# --- figures -----------------------------------------------------------------------------------------------
+
+def claim_figures(claim: ClaimData) -> list[FigureSpec]:
+    matches, hands, colours = claim_series(claim)
+    diffs = figures.paired_differences(claim.matches)
+    field_colours = figures.series_colours([f"treatment {name}" for name in diffs])
+    field_colours = {name: field_colours[f"treatment {name}"] for name in diffs}
+    return [
+        FigureSpec("convergence", "Running mean of the paired difference (treatment − control final points, "
+                   "mean over the 4 seats of one wall seed) with its 95% band, as wall seeds accumulate.",
+                   lambda: figures.single_figure(figures.draw_convergence, diffs, field_colours)),
+        FigureSpec("ranks", "Final-rank distribution of the subject seat, by arm and field (dotted: 25%).",
+                   lambda: figures.single_figure(figures.draw_rank_distribution, matches, colours)),
+        FigureSpec("points", "Distribution of the subject's final points minus the starting points.",
+                   lambda: figures.single_figure(figures.draw_points_distribution, matches, colours)),
+        FigureSpec("win-value", "Left: mean points received for a win by its fan. Right: mean points received "
+                   "by tsumo and by ron, by how many players had won earlier in the hand (subject seat, both arms).",
+                   lambda: figures.win_value_figure(hands, colours)),
+        FigureSpec("rates", "Per-hand win, deal-in and flower-pig rates of the subject seat.",
+                   lambda: figures.single_figure(figures.draw_rates, hands, colours)),
+    ]
+
+
+def run_figures(data: ReportData) -> list[FigureSpec]:
+    matches, hands, colours = run_series(data)
+    return [
+        FigureSpec("ranks", "Final-rank distribution by policy (dotted: 25%).",
+                   lambda: figures.single_figure(figures.draw_rank_distribution, matches, colours)),
+        FigureSpec("points", "Distribution of final points minus the starting points, by policy.",
+                   lambda: figures.single_figure(figures.draw_points_distribution, matches, colours)),
+        FigureSpec("win-value", "Left: mean points received for a win by its fan, by policy. Right: mean points "
+                   "received by tsumo and by ron, by how many players had won earlier in the hand.",
+                   lambda: figures.win_value_figure(hands, colours)),
+        FigureSpec("rates", "Per-hand win, deal-in and flower-pig rates by policy.",
+                   lambda: figures.single_figure(figures.draw_rates, hands, colours)),
+    ]
+
+
+def summary_figures(data: ReportData) -> list[FigureSpec]:
+    if data.kind != "study":
+        return []
+    return [FigureSpec("forest", "Each claim's effect on final points per match (dot), its Holm-adjusted "
+                       "interval (thick, coloured by verdict) and its unadjusted 95% interval (thin).",
+                       lambda: figures.forest_figure(data.claims_table))]
+
+
+# --- sentences and tables ---------------------------------------------------------------------------------
+
+def effect_sentence(row: dict) -> str:
+    side = "more" if row["direction"] == "greater" else "fewer"
+    return (f"Effect ({row['field']} field): {points(row['effect'])} final points per match for the treatment; "
+            f"Holm-adjusted interval {interval(row['ci_low'], row['ci_high'])}, "
+            f"95% interval {interval(row['ci95_low'], row['ci95_high'])}, over {row['matches']:,} matches "
+            f"({row['wall_seeds']:,} wall seeds). The claim says the treatment scores {side} than the control.")
+
+
+def metric_table(claim: ClaimData) -> Table:
+    """Rows = metrics, columns = fields (paired treatment − control differences)."""
+    rows = list(claim.rows.iter_rows(named=True))
+    spec = [
+        ("verdict", lambda r: r["verdict"]),
+        ("effect, final points / match", lambda r: points(r["effect"])),
+        ("Holm-adjusted interval", lambda r: interval(r["ci_low"], r["ci_high"])),
+        ("95% interval", lambda r: interval(r["ci95_low"], r["ci95_high"])),
+        ("unpaired 95% interval", lambda r: interval(r["unpaired_ci_low"], r["unpaired_ci_high"])),
+        ("variance reduction (unpaired / paired)", lambda r: vr_text(r["variance_reduction"])),
+        ("p (two-sided)", lambda r: p_text(r["p_value"])),
+        ("p (Holm)", lambda r: p_text(r["p_holm"])),
+        ("average rank Δ [95%]", lambda r: f"{signed(r['rank_diff'])} "
+                                          f"{interval(r['rank_diff_ci_low'], r['rank_diff_ci_high'], signed)}"),
+        ("1st-place rate Δ [95%]", lambda r: f"{pct_points(r['first_rate_diff'])} {interval(r['first_rate_diff_ci_low'], r['first_rate_diff_ci_high'], pct_points)}"),
+        ("4th-place rate Δ [95%]", lambda r: f"{pct_points(r['fourth_rate_diff'])} {interval(r['fourth_rate_diff_ci_low'], r['fourth_rate_diff_ci_high'], pct_points)}"),
+        ("gift-box progress Δ / match [95%]", lambda r: f"{signed(r['giftbox_diff'], 1)} {interval(r['giftbox_diff_ci_low'], r['giftbox_diff_ci_high'], lambda x: signed(x, 1))}"),
+        ("treatment / control points", lambda r: f"{points(r['treatment_points'])} / {points(r['control_points'])}"),
+        ("matches (wall seeds)", lambda r: f"{r['matches']:,} ({r['wall_seeds']:,})"),
+    ]
+    columns = ["metric"] + [r["field"] + (" (headline)" if r["headline"] else "") for r in rows]
+    return Table(columns, [[name] + [fmt(r) for r in rows] for name, fmt in spec])
+
+
+ARM_ROWS = (("points", "final points − start / match", lambda x: f"{x:+,.0f}"),
+            ("rank", "average rank", lambda x: f"{x:.3f}"),
+            ("first", "1st-place rate", lambda x: f"{100 * x:.1f}%"),
+            ("fourth", "4th-place rate", lambda x: f"{100 * x:.1f}%"),
+            ("giftbox", "gift-box progress / match", lambda x: f"{x:.1f}"),
+            ("wins", "wins / match", lambda x: f"{x:.2f}"),
+            ("deal_ins", "deal-ins / match", lambda x: f"{x:.2f}"),
+            ("tsumo_wins", "tsumo wins / match", lambda x: f"{x:.2f}"),
+            ("flower_pigs", "flower pigs / match", lambda x: f"{x:.3f}"),
+            ("kan_income", "kan income / match", lambda x: f"{x:+,.0f}"))
+
+
+def arm_table(claim: ClaimData) -> Table:
+    """Rows = per-match means of the subject, columns = arm × field."""
+    rows = list(claim.arms.iter_rows(named=True))
+    columns = ["per match"] + [f"{r['arm']} · {r['field']}" for r in rows]
+    body = [[label] + [fmt(r[key]) + (f" ± {1.96 * r[key + '_se']:,.0f}" if key == "points" else "") for r in rows]
+            for key, label, fmt in ARM_ROWS if key in claim.arms.columns]
+    return Table(columns, body)
+
+
+def summary_table(data: ReportData) -> Table:
+    rows = []
+    for claim in data.claims:
+        r = claim.headline
+        rows.append([claim.id, r["verdict"], points(r["effect"]), interval(r["ci_low"], r["ci_high"]),
+                     f"{r['matches']:,}", f"{sum(claim.rows['matches']):,}", r["field"]])
+    return Table(["claim", "verdict", "effect (points / match)", "Holm-adjusted interval", "matches",
+                  "all fields", "headline field"], rows)
+
+
+def policy_table(data: ReportData) -> Table:
+    """Every policy label used, with its description and parameters."""
+    from policies.registry import PolicyError, get, parse_seat
+
+    labels = []
+    if data.kind == "study":
+        for claim in data.claims:
+            labels += [c.policy for c in claim.cells] + [p for c in claim.cells for p in c.seats]
+    else:
+        labels += list(data.run_records[0].get("spec", {}).get("seats", []))
+    rows = []
+    for label in dict.fromkeys(labels):
+        try:
+            seat = parse_seat(label)
+            policy = get(seat.name)
+            params = {**policy.defaults(), **seat.params}
+            description = policy.description
+        except PolicyError:
+            params, description = {}, "(not a registered policy here)"
+        rows.append([label, ", ".join(f"{k}={v}" for k, v in params.items()) or "–", description])
+    return Table(["policy", "parameters", "description"], rows)
+
+
+def run_details(data: ReportData) -> list[tuple[str, str]]:
+    """(label, value) lines of the run section: rules, seeds, matches, code version, run time."""
+    if data.kind == "run":
+        record = data.run_records[0]
+        spec = record.get("spec", {})
+        sessions = record.get("sessions", [])
+        seconds = sum(s.get("seconds") or 0 for s in sessions)
+        return [
+            ("directory", str(data.directory)),
+            ("mode", spec.get("variant", "?")),
+            ("seats", ", ".join(f"S{i} {s}" for i, s in enumerate(spec.get("seats", [])))),
+            ("rules", _rules_text(spec.get("rules", {}))),
+            ("root seed", str(spec.get("seed", "?"))),
+            ("matches", f"{spec.get('matches', 0):,} (chunks of {spec.get('chunk_size', '?')})"),
+            ("code version", data.code_version),
+            ("run time", f"{seconds:.1f} s simulating over {len(sessions)} session(s)"
+             + (f", started {sessions[0].get('started')}" if sessions else "")),
+        ]
+    meta = data.metadata
+    execution = meta.get("tsumolab.execution")
+    if isinstance(execution, str):
+        execution = json.loads(execution)
+    lines = [("directory", str(data.directory)), ("mode", data.mode), ("code version", data.code_version),
+             ("significance", f"alpha = {meta.get('tsumolab.alpha', '0.05')}, Holm-adjusted over "
+                              f"{data.claims_table.height} claim × field rows")]
+    if execution:
+        lines.append(("run time", f"{execution.get('seconds', 0):.1f} s simulating "
+                                  f"{execution.get('simulated_matches', 0):,} matches "
+                                  f"(jobs={execution.get('jobs', '?')}, {execution.get('backend', '?')})"))
+    else:
+        lines.append(("run time", "not recorded in the study's tables"))
+    lines.append(("cell runs", f"{len(data.run_records)} (shared between claims where the seats agree)"))
+    return lines
+
+
+def experiment_table(data: ReportData) -> Table:
+    rows = []
+    for claim in data.claims:
+        e = claim.experiment
+        rows.append([e["id"], e.get("file", ""), e["treatment"], e["control"],
+                     "; ".join(f["label"] for f in e["fields"]), str(e["seed"]), f"{e['matches']:,}",
+                     f"{e['wall_seeds']:,}", _rules_text(e["rules"])])
+    return Table(["claim", "file", "treatment", "control", "fields", "seed", "matches", "wall seeds / field",
+                  "rules"], rows)
+
+
+def _rules_text(rules: dict) -> str:
+    return ", ".join(f"{k}={json.dumps(v)}" for k, v in sorted(rules.items())) or "defaults"
+
+
+def report_title(data: ReportData) -> str:
+    if data.kind == "study":
+        ids = ", ".join(c.id for c in data.claims)
+        return f"tsumolab claims report: {ids}"
+    return f"tsumolab run report: {data.directory.name}"

@@ -1,0 +1,197 @@
+"""What a report shows, read from a directory: a claims study / experiment (claims.parquet, arms.parquet,
+ev.parquet and runs/<hash>/) or a plain `tsumolab run` directory (hands/, matches/, run.json).
+
+For a study, every claim's cells (field × arm × subject seat) are matched to their run directories by spec, and
+the subject seat's matches and hands are gathered into one frame per claim, keyed by field, arm and seat.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import polars as pl
+
+from analyzer.cli import InputError
+
+STUDY_TABLES = ("claims", "arms", "ev")
+HAND_KEYS = ["field", "arm", "policy", "subject_seat", "match_id"]
+
+
+@dataclass
+class Cell:
+    field: str
+    arm: str
+    policy: str
+    subject_seat: int
+    seats: tuple[str, ...]
+    run_dir: Path
+
+
+@dataclass
+class ClaimData:
+    id: str
+    experiment: dict
+    """the experiment as stored in the Parquet metadata (treatment, control, fields, rules, seed, …)"""
+    rows: pl.DataFrame
+    """claims.parquet rows of this claim, one per field"""
+    arms: pl.DataFrame
+    ev: pl.DataFrame
+    cells: list[Cell]
+    matches: pl.DataFrame
+    """the subject seat's matches: field, arm, policy, subject_seat, match_id, points, rank"""
+    hands: pl.DataFrame
+    """the subject seat's hands, with the same keys"""
+
+    @property
+    def text(self) -> str:
+        return str(self.rows["claim_text"][0])
+
+    @property
+    def source(self) -> str:
+        return str(self.rows["source"][0])
+
+    @property
+    def headline(self) -> dict:
+        rows = self.rows.filter(pl.col("headline"))
+        return (rows if rows.height else self.rows).row(0, named=True)
+
+
+@dataclass
+class ReportData:
+    kind: str
+    """"study" (claims study or experiment) or "run" (a plain tsumolab run)"""
+    directory: Path
+    mode: str
+    start_points: int
+    code_version: str
+    claims: list[ClaimData] = field(default_factory=list)
+    claims_table: pl.DataFrame | None = None
+    metadata: dict = field(default_factory=dict)
+    run_records: list[dict] = field(default_factory=list)
+    """run.json of every simulated run (one for a plain run, one per cell run of a study)"""
+    matches: pl.DataFrame | None = None
+    """plain run: every seat's matches with `points` (final − start)"""
+    hands: pl.DataFrame | None = None
+    """plain run: every seat's hands"""
+
+
+def load_report_data(directory: Path | str) -> ReportData:
+    """Read a study or run directory; InputError when it is neither."""
+    directory = Path(directory)
+    if not directory.is_dir():
+        raise InputError(f"{directory} is not a directory")
+    if (directory / "claims.parquet").is_file():
+        return _load_study(directory)
+    if (directory / "run.json").is_file() and (directory / "matches").is_dir():
+        return _load_run(directory)
+    raise InputError(f"{directory} holds neither a claims study (claims.parquet) nor a run (run.json, matches/)")
+
+
+def _load_study(directory: Path) -> ReportData:
+    from analyzer.claims import META_EXPERIMENTS, read_run_metadata
+
+    missing = [t for t in STUDY_TABLES if not (directory / f"{t}.parquet").is_file()]
+    if missing:
+        raise InputError(f"{directory} lacks {', '.join(t + '.parquet' for t in missing)}")
+    try:
+        metadata = read_run_metadata(directory)
+        tables = {t: pl.read_parquet(directory / f"{t}.parquet") for t in STUDY_TABLES}
+    except (OSError, KeyError, ValueError) as exc:
+        raise InputError(f"cannot read the tables in {directory}: {exc}") from None
+    experiments = {e["id"]: e for e in metadata[META_EXPERIMENTS]}
+    runs = _run_index(directory / "runs")
+    mode = next(iter(experiments.values()))["mode"] if experiments else "bloodshed"
+    start = _start_points(mode)
+    claims = []
+    for claim_id in tables["claims"]["claim"].unique(maintain_order=True).to_list():
+        exp = experiments.get(claim_id)
+        if exp is None:
+            raise InputError(f"claims.parquet names claim {claim_id} but its metadata does not describe it")
+        cells = _claim_cells(exp, runs)
+        matches, hands = _subject_frames(cells, _start_points(exp["mode"]))
+        claims.append(ClaimData(
+            id=claim_id, experiment=exp, rows=tables["claims"].filter(pl.col("claim") == claim_id),
+            arms=tables["arms"].filter(pl.col("claim") == claim_id),
+            ev=tables["ev"].filter(pl.col("claim") == claim_id), cells=cells, matches=matches, hands=hands))
+    records = [rec for _key, (_dir, rec) in sorted(runs.items())]
+    return ReportData(kind="study", directory=directory, mode=mode, start_points=start,
+                      code_version=str(metadata.get("tsumolab.code_version", "unknown")), claims=claims,
+                      claims_table=tables["claims"], metadata=metadata, run_records=records)
+
+
+def _load_run(directory: Path) -> ReportData:
+    from analyzer.runner import combined_tables, read_run_record
+
+    record = read_run_record(directory) or {}
+    spec = record.get("spec", {})
+    mode = spec.get("variant", "bloodshed")
+    start = _start_points(mode)
+    try:
+        hands, matches = combined_tables(directory)
+    except (FileNotFoundError, OSError) as exc:
+        raise InputError(f"cannot read the run in {directory}: {exc}") from None
+    matches = matches.with_columns((pl.col("final_points") - start).alias("points"))
+    return ReportData(kind="run", directory=directory, mode=mode, start_points=start,
+                      code_version=str(record.get("code_version", "unknown")), run_records=[record],
+                      matches=matches, hands=hands)
+
+
+def _start_points(mode: str) -> int:
+    from analyzer.claims_tables import start_points
+
+    try:
+        return start_points(mode)
+    except (ValueError, AttributeError, ImportError):
+        raise InputError(f"unknown mode {mode!r}") from None
+
+
+def _run_index(runs_dir: Path) -> dict:
+    """(seats, seed, matches, rules JSON) → (run dir, run.json) of every cell run of a study."""
+    index = {}
+    for path in sorted(runs_dir.glob("*/run.json")):
+        try:
+            record = json.loads(path.read_text())
+            spec = record["spec"]
+            key = (tuple(spec["seats"]), int(spec["seed"]), int(spec["matches"]),
+                   json.dumps(spec.get("rules", {}), sort_keys=True))
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+        index[key] = (path.parent, record)
+    return index
+
+
+def _claim_cells(exp: dict, runs: dict) -> list[Cell]:
+    from analyzer.experiment import Experiment, Field, cells
+
+    experiment = Experiment(
+        id=exp["id"], claim="", source="", mode=exp["mode"], rules=exp["rules"], treatment=exp["treatment"],
+        control=exp["control"], fields=tuple(Field(f["label"], tuple(f["opponents"])) for f in exp["fields"]),
+        direction=exp["direction"], matches=exp["matches"], seed=exp["seed"], headline=exp["headline"])
+    rules = json.dumps(exp["rules"], sort_keys=True)
+    out = []
+    for cell in cells(experiment):
+        key = (cell.seats, int(exp["seed"]), int(exp["wall_seeds"]), rules)
+        if key not in runs:
+            raise InputError(f"the run of claim {exp['id']} with seats {', '.join(cell.seats)} is missing "
+                             "from runs/; rerun the study with --resume")
+        out.append(Cell(field=exp["fields"][cell.field_index]["label"], arm=cell.arm,
+                        policy=cell.seats[cell.subject_seat], subject_seat=cell.subject_seat, seats=cell.seats,
+                        run_dir=runs[key][0]))
+    return out
+
+
+def _subject_frames(cells: list[Cell], start: int) -> tuple[pl.DataFrame, pl.DataFrame]:
+    from analyzer.tables import read_dataset
+
+    matches, hands = [], []
+    for cell in cells:
+        keys = [pl.lit(cell.field).alias("field"), pl.lit(cell.arm).alias("arm"),
+                pl.lit(cell.policy).alias("policy"), pl.lit(cell.subject_seat).cast(pl.Int8).alias("subject_seat")]
+        m = read_dataset(cell.run_dir, "matches").filter(pl.col("seat") == cell.subject_seat)
+        matches.append(m.select(*keys, "match_id", (pl.col("final_points") - start).alias("points"), "rank"))
+        h = read_dataset(cell.run_dir, "hands").filter(pl.col("seat") == cell.subject_seat)
+        hands.append(h.drop("policy").with_columns(keys))
+    return (pl.concat(matches).sort(HAND_KEYS),
+            pl.concat(hands, how="diagonal_relaxed").sort([*HAND_KEYS, "hand"]))

@@ -1,0 +1,263 @@
+"""The report's figures, drawn with matplotlib's object API (Figure and Axes, Agg canvas; never pyplot).
+
+Each `draw_*` function fills one Axes, so the HTML (one figure each) and the PDF (several per page) share them;
+each `*_figure` function returns a new Figure. Frames passed in carry a `series` column naming the curve a row
+belongs to (e.g. "treatment · baseline field", or a policy for a plain run); series are drawn in order of
+first appearance. Every Axes gets a title, axis labels with units, and a legend when it shows several series.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import polars as pl
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+from matplotlib.patches import Patch
+from matplotlib.ticker import MaxNLocator
+
+Z95 = 1.959963984540054
+VERDICT_COLOURS = {"supported": "#1a7f37", "refuted": "#c62828", "inconclusive": "#8a8a8a"}
+_TREATMENT = ("#1f5fa8", "#6fa8dc", "#0b3d6e", "#9fc5e8")
+_CONTROL = ("#d9822b", "#f2b880", "#8c4a0b", "#f6d3a8")
+_OTHER = ("#1f5fa8", "#d9822b", "#1a7f37", "#c62828", "#7b4fa0", "#8c6d31", "#d35fb7", "#555555")
+FIGURE_SIZE = (6.0, 3.8)
+
+
+def series_colours(series: list[str]) -> dict[str, str]:
+    """Colour of each series: blues for treatment series, oranges for control ones, a palette otherwise."""
+    out, counts = {}, {"treatment": 0, "control": 0, "other": 0}
+    for name in series:
+        kind = name.split(" ", 1)[0] if name.split(" ", 1)[0] in ("treatment", "control") else "other"
+        palette = {"treatment": _TREATMENT, "control": _CONTROL, "other": _OTHER}[kind]
+        out[name] = palette[counts[kind] % len(palette)]
+        counts[kind] += 1
+    return out
+
+
+def series_order(frame: pl.DataFrame) -> list[str]:
+    return frame["series"].unique(maintain_order=True).to_list()
+
+
+def new_figure(size: tuple[float, float] = FIGURE_SIZE) -> Figure:
+    return Figure(figsize=size, layout="constrained")
+
+
+# --- summary: forest plot -------------------------------------------------------------------------------------
+
+def draw_forest(ax: Axes, claims: pl.DataFrame) -> None:
+    """Every (claim, field) effect with its Holm-adjusted interval (thick, coloured by verdict) and its
+    unadjusted 95% interval (thin), top to bottom in table order."""
+    rows = list(claims.iter_rows(named=True))
+    ys = np.arange(len(rows))[::-1]
+    for y, r in zip(ys, rows):
+        colour = VERDICT_COLOURS.get(r["verdict"], "#444444")
+        ax.plot([r["ci_low"], r["ci_high"]], [y, y], color=colour, linewidth=5, alpha=0.55, solid_capstyle="butt")
+        ax.plot([r["ci95_low"], r["ci95_high"]], [y, y], color="#222222", linewidth=1.2)
+        ax.plot([r["effect"]], [y], marker="o", color=colour, markeredgecolor="#222222", markersize=6)
+    ax.axvline(0, color="#222222", linewidth=0.8, linestyle="--")
+    ax.set_yticks(ys, [f"{r['claim']} · {_short(r['field'], 28)}" + (" *" if r["headline"] else "") for r in rows])
+    ax.set_ylim(-0.7, len(rows) - 0.3)
+    ax.xaxis.set_major_locator(MaxNLocator(nbins=6))
+    ax.set_xlabel("treatment − control, final points per match (points)")
+    ax.set_ylabel("claim · field (* headline)")
+    ax.set_title("Effect of each claim, with intervals")
+    handles = [Patch(color=VERDICT_COLOURS[v], alpha=0.55, label=f"Holm-adjusted interval, {v}")
+               for v in VERDICT_COLOURS if v in set(claims["verdict"].to_list())]
+    handles += [Line2D([], [], color="#222222", linewidth=1.2, label="unadjusted 95% interval"),
+                Line2D([], [], color="#888888", marker="o", linestyle="", markeredgecolor="#222222",
+                       label="effect (mean paired difference)")]
+    # below the plot, outside it (the figure uses constrained layout), so no interval is hidden
+    ax.get_figure(root=False).legend(handles=handles, loc="outside lower center", ncol=2, fontsize="small",
+                                     frameon=False)
+    ax.grid(axis="x", alpha=0.3)
+
+
+def forest_figure(claims: pl.DataFrame) -> Figure:
+    fig = new_figure((6.5, 1.9 + 0.27 * max(claims.height, 1)))
+    draw_forest(fig.add_subplot(), claims)
+    return fig
+
+
+# --- placements and points ------------------------------------------------------------------------------------
+
+def draw_rank_distribution(ax: Axes, matches: pl.DataFrame, colours: dict[str, str]) -> None:
+    """Share of matches finishing 1st..4th, one bar group per rank and one bar per series."""
+    series = series_order(matches)
+    width = 0.8 / max(len(series), 1)
+    for k, name in enumerate(series):
+        ranks = matches.filter(pl.col("series") == name)["rank"].to_numpy()
+        shares = [100.0 * float(np.mean(ranks == r)) if ranks.size else 0.0 for r in range(1, 5)]
+        ax.bar(np.arange(1, 5) - 0.4 + width * (k + 0.5), shares, width=width, color=colours[name], label=name)
+    ax.axhline(25, color="#222222", linewidth=0.8, linestyle=":")
+    ax.set_xticks(range(1, 5), ["1st", "2nd", "3rd", "4th"])
+    ax.set_xlabel("final rank")
+    ax.set_ylabel("share of matches (%)")
+    ax.set_title("Rank distribution")
+    _legend(ax)
+
+
+def draw_points_distribution(ax: Axes, matches: pl.DataFrame, colours: dict[str, str]) -> None:
+    """Histogram (step outlines, shared bins) of final points − start points per series."""
+    series = series_order(matches)
+    values = matches["points"].to_numpy().astype(np.float64)
+    bins = _bins(values)
+    for name in series:
+        v = matches.filter(pl.col("series") == name)["points"].to_numpy()
+        ax.hist(v, bins=bins, histtype="step", linewidth=1.6, color=colours[name], label=name)
+    ax.axvline(0, color="#222222", linewidth=0.8, linestyle=":")
+    ax.xaxis.set_major_locator(MaxNLocator(nbins=5))
+    ax.set_xlabel("final points − starting points (points)")
+    ax.set_ylabel("matches (count)")
+    ax.set_title("Distribution of final points")
+    _legend(ax)
+
+
+def _bins(values: np.ndarray) -> np.ndarray:
+    if values.size == 0:
+        return np.linspace(-1, 1, 3)
+    lo, hi = float(values.min()), float(values.max())
+    if lo == hi:
+        return np.array([lo - 500, hi + 500])
+    step = max(1000.0, 1000.0 * math.ceil((hi - lo) / 40 / 1000))
+    return np.arange(math.floor(lo / step) * step, hi + step + 1, step)
+
+
+# --- convergence ---------------------------------------------------------------------------------------------
+
+def paired_differences(matches: pl.DataFrame) -> dict[str, np.ndarray]:
+    """field → per-wall-seed paired difference (mean over the 4 subject seats of treatment − control final
+    points), in match-id order. `matches` is a claim's subject frame (field, arm, match_id, points)."""
+    per = (matches.group_by(["field", "arm", "match_id"], maintain_order=True)
+           .agg(pl.col("points").cast(pl.Float64).mean()))
+    wide = per.pivot(on="arm", index=["field", "match_id"], values="points").sort(["field", "match_id"])
+    out = {}
+    for name in matches["field"].unique(maintain_order=True).to_list():
+        part = wide.filter(pl.col("field") == name)
+        if "treatment" in part.columns and "control" in part.columns:
+            out[name] = (part["treatment"] - part["control"]).to_numpy().astype(np.float64)
+    return out
+
+
+def running_interval(diffs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(running mean, low, high) of the 95% normal interval after 1..n wall seeds (no band before 2)."""
+    n = np.arange(1, diffs.size + 1, dtype=np.float64)
+    mean = np.cumsum(diffs) / n
+    sq = np.cumsum(diffs * diffs)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        var = np.where(n > 1, (sq - n * mean * mean) / (n - 1), np.nan)
+        se = np.sqrt(np.maximum(var, 0.0) / n)
+    return mean, mean - Z95 * se, mean + Z95 * se
+
+
+def draw_convergence(ax: Axes, diffs: dict[str, np.ndarray], colours: dict[str, str]) -> None:
+    """Running mean of the paired difference with its 95% band as wall seeds accumulate, one line per field."""
+    for name, d in diffs.items():
+        mean, lo, hi = running_interval(d)
+        x = np.arange(1, d.size + 1)
+        ax.fill_between(x, lo, hi, color=colours[name], alpha=0.18, linewidth=0)
+        ax.plot(x, mean, color=colours[name], linewidth=1.6, label=name)
+    ax.axhline(0, color="#222222", linewidth=0.8, linestyle="--")
+    ax.set_xlabel("wall seeds played (count; 8 matches each)")
+    ax.set_ylabel("treatment − control (points)")
+    ax.set_title("Convergence of the paired difference (95% band)")
+    _legend(ax)
+
+
+# --- win values and rates ------------------------------------------------------------------------------------
+
+def fan_column(hands: pl.DataFrame) -> str:
+    return "fan" if "fan" in hands.columns else "han"
+
+
+def draw_win_value_by_fan(ax: Axes, hands: pl.DataFrame, colours: dict[str, str]) -> None:
+    """Mean points received for a win by its fan, one line per series."""
+    fan = fan_column(hands)
+    wins = hands.filter(pl.col("won"))
+    for name in series_order(hands):
+        part = (wins.filter(pl.col("series") == name).group_by(fan).agg(pl.col("win_points").mean())
+                .sort(fan))
+        ax.plot(part[fan].to_numpy(), part["win_points"].to_numpy(), marker="o", color=colours[name], label=name)
+    ax.set_xlabel(f"{fan} of the win (count)")
+    ax.set_ylabel("mean points received (points)")
+    ax.set_title(f"Win value by {fan}")
+    ax.grid(alpha=0.3)
+    _legend(ax)
+
+
+WIN_KIND_COLOURS = {"tsumo": "#1a7f37", "ron": "#7b4fa0"}
+
+
+def draw_win_value_by_order(ax: Axes, hands: pl.DataFrame) -> None:
+    """Mean points received by tsumo and by ron, by the number of players who had won earlier in the hand."""
+    wins = hands.filter(pl.col("won") & (pl.col("win_order") > 0))
+    orders = sorted(set((wins["win_order"] - 1).to_list())) or [0]
+    width = 0.4
+    for k, kind in enumerate(("tsumo", "ron")):
+        part = (wins.filter(pl.col("win_kind") == kind)
+                .group_by((pl.col("win_order") - 1).alias("earlier")).agg(pl.col("win_points").mean(), pl.len()))
+        value = dict(zip(part["earlier"].to_list(), part["win_points"].to_list()))
+        ax.bar(np.array(orders) - 0.2 + width * k, [value.get(o, 0.0) for o in orders], width=width,
+               color=WIN_KIND_COLOURS[kind], label=kind)
+    ax.set_xticks(orders, [str(o) for o in orders])
+    ax.set_xlabel("players who had won earlier in the hand (count)")
+    ax.set_ylabel("mean points received (points)")
+    ax.set_title("Tsumo vs ron value by earlier winners")
+    _legend(ax)
+
+
+def win_value_figure(hands: pl.DataFrame, colours: dict[str, str]) -> Figure:
+    fig = new_figure((8.0, 3.6))
+    left, right = fig.subplots(1, 2)
+    draw_win_value_by_fan(left, hands, colours)
+    draw_win_value_by_order(right, hands)
+    return fig
+
+
+RATES = (("won", "win"), ("dealt_in", "deal-in"), ("flower_pig", "flower pig"))
+
+
+def hand_rates(hands: pl.DataFrame) -> pl.DataFrame:
+    """Per series: share of hands won, dealt in (paid at least one ron) and ended as flower pig (%)."""
+    exprs = [pl.col("won").cast(pl.Float64).mean().mul(100).alias("win"),
+             (pl.col("dealt_in") > 0).cast(pl.Float64).mean().mul(100).alias("deal-in")]
+    if "flower_pig" in hands.columns:
+        exprs.append(pl.col("flower_pig").cast(pl.Float64).mean().mul(100).alias("flower pig"))
+    return hands.group_by("series", maintain_order=True).agg(*exprs, pl.len().alias("hands"))
+
+
+def draw_rates(ax: Axes, hands: pl.DataFrame, colours: dict[str, str]) -> None:
+    """Grouped bars: win, deal-in and flower-pig rates per hand for each series."""
+    rates = hand_rates(hands)
+    metrics = [label for _col, label in RATES if label in rates.columns]
+    width = 0.8 / max(rates.height, 1)
+    for k, row in enumerate(rates.iter_rows(named=True)):
+        ax.bar(np.arange(len(metrics)) - 0.4 + width * (k + 0.5), [row[m] for m in metrics], width=width,
+               color=colours[row["series"]], label=row["series"])
+    ax.set_xticks(range(len(metrics)), [f"{m} rate" for m in metrics])
+    ax.set_xlabel("outcome of the hand")
+    ax.set_ylabel("share of hands (%)")
+    ax.set_title(("Win, deal-in and flower-pig" if len(metrics) == 3 else "Win and deal-in") + " rates")
+    _legend(ax)
+
+
+def single_figure(draw, *args, size: tuple[float, float] = FIGURE_SIZE) -> Figure:
+    fig = new_figure(size)
+    draw(fig.add_subplot(), *args)
+    return fig
+
+
+LEGEND_LABEL_WIDTH = 32
+
+
+def _legend(ax: Axes) -> None:
+    """A legend when the axes shows several series; long policy labels are cut (tables carry them in full)."""
+    handles, labels = ax.get_legend_handles_labels()
+    if len([label for label in labels if not label.startswith("_")]) > 1:
+        ax.legend(handles, [_short(label, LEGEND_LABEL_WIDTH) for label in labels], loc="best", fontsize="small")
+
+
+def _short(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"

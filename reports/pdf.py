@@ -1,0 +1,220 @@
+"""The PDF report via matplotlib's PdfPages (no browser): summary pages, then one page per claim.
+
+Bytes are deterministic for the same data: no creation or modification date, fixed producer strings, Type 3
+fonts subset from the same glyphs, and figures drawn in a fixed order.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+from matplotlib.axes import Axes
+from matplotlib.backends.backend_pdf import PdfPages
+from matplotlib.figure import Figure
+
+from reports import content, figures
+from reports.content import Table
+from reports.data import ClaimData, ReportData
+from reports.examples import ExampleHand, NoExample
+from reports.fonts import MONO_FAMILY, cjk_family
+
+A4 = (8.27, 11.69)
+PDF_METADATA = {"Creator": "tsumolab report", "Producer": "tsumolab (matplotlib PdfPages)",
+                "CreationDate": None, "ModDate": None}
+EXCERPT_LINES = 16
+
+
+def render_pdf(data: ReportData, examples: dict, path: Path) -> int:
+    """Write the PDF to `path` (a temporary file the caller moves into place); returns the number of pages."""
+    pages = summary_pages(data) + [_claim_page(c, examples.get(c.id)) for c in data.claims]
+    with PdfPages(path, metadata=PDF_METADATA) as pdf:
+        for page in pages:
+            pdf.savefig(page)
+        return pdf.get_pagecount()
+
+
+def summary_pages(data: ReportData) -> list[Figure]:
+    """The pages before the claims: overview, forest plot and run details for a study; overview, figures and
+    run details for a plain run."""
+    if data.kind == "study":
+        return [_overview_page(data), _forest_page(data), _run_page(data)]
+    return [_overview_page(data), _run_figures_page(data), _run_page(data)]
+
+
+def _page(layout: str | None = None) -> Figure:
+    return Figure(figsize=A4, layout=layout)
+
+
+def _wrap(text: str, width: int) -> str:
+    return "\n".join(textwrap.fill(part, width) for part in text.split("\n"))
+
+
+def _text_block(fig: Figure, top_in: float, lines: list[tuple[str, dict]], left_in: float = 0.45) -> float:
+    """Stack wrapped paragraphs down from `top_in` inches below the page top; returns the inches used up to."""
+    y = top_in
+    for text, style in lines:
+        style = dict(style)
+        size = style.get("size", 10)
+        wrapped = _wrap(text, style.pop("wrap", 95))
+        fig.text(left_in / A4[0], 1 - y / A4[1], wrapped, va="top", ha="left", **style)
+        y += (wrapped.count("\n") + 1) * size * 1.3 / 72 + 0.08
+    return y
+
+
+def _axes(fig: Figure, left_in: float, top_in: float, width_in: float, height_in: float) -> Axes:
+    """An Axes placed in inches from the page's top-left corner."""
+    return fig.add_axes((left_in / A4[0], 1 - (top_in + height_in) / A4[1], width_in / A4[0], height_in / A4[1]))
+
+
+def draw_table(ax: Axes, table: Table, size: float = 7.5, widths: list[int] | None = None) -> None:
+    """A Table as a matplotlib table at the top of `ax`; verdict cells coloured, long cells wrapped, and the
+    font shrunk when the rows would not fit the axes."""
+    ax.axis("off")
+    widths = widths or [max(len(c), 12) for c in table.columns]
+    header = [_wrap(c, max(w, 6)) for c, w in zip(table.columns, widths)]
+    body = [[_wrap(v, max(w, 6)) for v, w in zip(row, widths)] for row in table.rows]
+    lines = [max(t.count("\n") + 1 for t in row) + 0.35 for row in [header, *body]]
+    axes_height_in = max(ax.get_position().height * A4[1], 0.5)
+    needed = sum(lines) * size * 1.3 / 72 / axes_height_in
+    scale = min(1.0, 1.0 / needed) if needed > 0 else 1.0
+    height = min(needed, 1.0)
+    tab = ax.table(cellText=body, colLabels=header, cellLoc="left", colWidths=[w / sum(widths) for w in widths],
+                   bbox=[0, 1 - height, 1, height])
+    tab.auto_set_font_size(False)
+    tab.set_fontsize(size * scale)
+    for (r, c), cell in tab.get_celld().items():
+        text = header[c] if r == 0 else body[r - 1][c]
+        cell.set_height(lines[r])
+        cell.set_edgecolor("#bbbbbb")
+        cell.PAD = 0.03
+        if r == 0:
+            cell.set_facecolor("#eeeeea")
+        elif text in figures.VERDICT_COLOURS:
+            cell.set_facecolor(figures.VERDICT_COLOURS[text])
+            cell.get_text().set_color("white")
+
+
+def _overview_page(data: ReportData) -> Figure:
+    fig = _page()
+    lines = [(content.report_title(data), {"size": 17, "weight": "bold", "wrap": 52})]
+    if data.kind == "study":
+        counts = {v: sum(c.headline["verdict"] == v for c in data.claims) for v in content.VERDICTS}
+        lines.append((f"{len(data.claims)} claim(s): " + ", ".join(f"{n} {v}" for v, n in counts.items() if n)
+                      + " at their headline fields.", {"size": 11}))
+        lines.append(("Verdicts use Holm-adjusted 95% intervals of the paired difference in final points per "
+                      "match (treatment − control on the same walls and seats) over every claim × field row: "
+                      "supported = on the claimed side of 0, refuted = on the other side, inconclusive = "
+                      "contains 0.", {"size": 9, "wrap": 115}))
+    for label, value in content.run_details(data):
+        lines.append((f"{label}: {value}", {"size": 9, "wrap": 115}))
+    used = _text_block(fig, 0.5, lines)
+    top = used + 0.5
+    ax = _axes(fig, 0.45, top, A4[0] - 0.9, A4[1] - top - 0.5)
+    if data.kind == "study":
+        draw_table(ax, content.summary_table(data), size=8.5, widths=[6, 13, 14, 22, 9, 10, 22])
+        fig.text(0.45 / A4[0], 1 - (top - 0.1) / A4[1], "Verdict per claim (headline field)", size=11,
+                 weight="bold")
+    else:
+        draw_table(ax, content.policy_table(data), size=7.5, widths=[30, 30, 60])
+        fig.text(0.45 / A4[0], 1 - (top - 0.1) / A4[1], "Policies of the run", size=11, weight="bold")
+    return fig
+
+
+def _forest_page(data: ReportData) -> Figure:
+    fig = _page("constrained")
+    ax = fig.add_subplot()
+    figures.draw_forest(ax, data.claims_table)
+    fig.suptitle("Summary: every claim's effect with its intervals", fontsize=13)
+    return fig
+
+
+def _run_figures_page(data: ReportData) -> Figure:
+    fig = _page("constrained")
+    axes = fig.subplots(3, 2).ravel()
+    matches, hands, colours = content.run_series(data)
+    figures.draw_rank_distribution(axes[0], matches, colours)
+    figures.draw_points_distribution(axes[1], matches, colours)
+    figures.draw_win_value_by_fan(axes[2], hands, colours)
+    figures.draw_win_value_by_order(axes[3], hands)
+    figures.draw_rates(axes[4], hands, colours)
+    axes[5].axis("off")
+    fig.suptitle("Results by policy", fontsize=13)
+    return fig
+
+
+def _run_page(data: ReportData) -> Figure:
+    fig = _page()
+    top = 0.5
+    if data.kind == "study":
+        fig.text(0.45 / A4[0], 1 - top / A4[1], "Experiments: rules, seeds, matches", size=11, weight="bold",
+                 va="top")
+        ax = _axes(fig, 0.45, top + 0.35, A4[0] - 0.9, 3.6)
+        draw_table(ax, content.experiment_table(data), size=6.5, widths=[5, 7, 20, 16, 20, 5, 8, 7, 16])
+        top += 4.3
+    fig.text(0.45 / A4[0], 1 - top / A4[1], "Policies and their parameters", size=11, weight="bold", va="top")
+    ax = _axes(fig, 0.45, top + 0.35, A4[0] - 0.9, A4[1] - top - 0.85)
+    draw_table(ax, content.policy_table(data), size=6.5, widths=[34, 30, 60])
+    return fig
+
+
+PLOT_LEFT = (0.8, 4.9)
+PLOT_WIDTH, PLOT_HEIGHT, PLOT_TOP, PLOT_STEP = 2.95, 1.12, 4.3, 1.74
+
+
+def _claim_page(claim: ClaimData, example: ExampleHand | NoExample | None) -> Figure:
+    fig = _page()
+    row = claim.headline
+    verdict = row["verdict"]
+    fig.text(0.45 / A4[0], 1 - 0.4 / A4[1], claim.id, size=18, weight="bold", va="top")
+    fig.text(1.25 / A4[0], 1 - 0.43 / A4[1], f" {verdict} ", size=12, weight="bold", va="top", color="white",
+             bbox={"boxstyle": "round,pad=0.3", "facecolor": figures.VERDICT_COLOURS[verdict], "edgecolor": "none"})
+    used = _text_block(fig, 0.85, [
+        (f"“{claim.text}”", {"size": 9.5, "style": "italic", "wrap": 105}),
+        (f"Source: {claim.source or 'not given'}. Treatment {claim.experiment['treatment']} vs control "
+         f"{claim.experiment['control']}.", {"size": 8, "wrap": 125}),
+        (content.effect_sentence(row), {"size": 8.5, "wrap": 118}),
+    ])
+    table = content.metric_table(claim)
+    table_top = used + 0.05
+    draw_table(_axes(fig, 0.45, table_top, A4[0] - 0.9, PLOT_TOP - table_top - 0.35), table, size=7,
+               widths=[30] + [max(30, len(c)) for c in table.columns[1:]])
+    axes = [_axes(fig, PLOT_LEFT[k % 2], PLOT_TOP + (k // 2) * PLOT_STEP, PLOT_WIDTH, PLOT_HEIGHT)
+            for k in range(6)]
+    matches, hands, colours = content.claim_series(claim)
+    diffs = figures.paired_differences(claim.matches)
+    field_colours = figures.series_colours([f"treatment {name}" for name in diffs])
+    figures.draw_convergence(axes[0], diffs, {n: field_colours[f"treatment {n}"] for n in diffs})
+    figures.draw_rank_distribution(axes[1], matches, colours)
+    figures.draw_points_distribution(axes[2], matches, colours)
+    figures.draw_rates(axes[3], hands, colours)
+    figures.draw_win_value_by_fan(axes[4], hands, colours)
+    figures.draw_win_value_by_order(axes[5], hands)
+    for ax in axes:
+        ax.title.set_fontsize(8.5)
+        ax.xaxis.label.set_fontsize(7)
+        ax.yaxis.label.set_fontsize(7)
+        ax.tick_params(labelsize=6.5)
+        if ax.get_legend() is not None:
+            for text in ax.get_legend().get_texts():
+                text.set_fontsize(5.5)
+    _draw_example(fig, PLOT_TOP + 3 * PLOT_STEP + 0.05, example)
+    return fig
+
+
+def _draw_example(fig: Figure, top_in: float, example) -> None:
+    if example is None or isinstance(example, NoExample):
+        what = example.description if example is not None else "a hand where the treatment's decision mattered"
+        _text_block(fig, top_in, [("Example hand", {"size": 10, "weight": "bold"}),
+                                  (f"No hand in this data where {what} and the treatment gained on the same "
+                                   "wall.", {"size": 8.5, "wrap": 118})])
+        return
+    lines = example.key_lines[:EXCERPT_LINES] + (["   …"] if len(example.key_lines) > EXCERPT_LINES else [])
+    used = _text_block(fig, top_in, [
+        ("Example hand", {"size": 10, "weight": "bold"}),
+        (f"{example.description[0].upper() + example.description[1:]}: match {example.match_id}, hand "
+         f"{example.hand}, seat S{example.subject_seat}, {example.field} field. Treatment {example.treatment_delta:+,} "
+         f"points; {example.control_summary}. Key events (full log in the HTML):", {"size": 8, "wrap": 125}),
+    ])
+    fig.text(0.45 / A4[0], 1 - used / A4[1], "\n".join(line[:118] for line in lines), va="top", ha="left",
+             size=6.3, family=[MONO_FAMILY, cjk_family()])

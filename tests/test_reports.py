@@ -1,0 +1,262 @@
+"""Reports (reports/): self-contained HTML, deterministic PDF, labelled figures, CJK glyphs, example hands."""
+
+from __future__ import annotations
+
+import base64
+import re
+import shutil
+from html.parser import HTMLParser
+from pathlib import Path
+
+import polars as pl
+import pytest
+from pypdf import PdfReader
+
+from analyzer.claims import run_experiments, with_overrides
+from analyzer.cli import main
+from analyzer.experiment import mode_experiments, select
+from analyzer.runner import RunSpec, execute
+from policies.registry import parse_seats
+from reports import content, fonts, pdf
+from reports.data import load_report_data
+from reports.examples import ExampleHand, NoExample, find_example
+from reports.render import render_report
+from sims.records import PATTERN_LABELS
+
+CLAIM_IDS = ("B1", "B4")
+
+
+@pytest.fixture(scope="module")
+def study(tmp_path_factory) -> Path:
+    """A tiny claims study (B1 and B4, 160 matches each) with its report rendered."""
+    out = tmp_path_factory.mktemp("study")
+    experiments = with_overrides(select(mode_experiments("bloodshed"), ",".join(CLAIM_IDS)), 160, 3)
+    run_experiments(experiments, out, jobs=1, progress=False)
+    render_report(out)
+    return out
+
+
+@pytest.fixture(scope="module")
+def plain_run(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("run")
+    seats = tuple(seat.label for seat in parse_seats("baseline,majsoul-cpu,baseline,fold"))
+    spec = RunSpec(variant="bloodshed", seats=seats, matches=12, seed=5)
+    execute(spec, out, jobs=1, progress=False)
+    render_report(out)
+    return out
+
+
+class Page(HTMLParser):
+    """Collects tags with their attributes, the text inside each <section>, and style text."""
+
+    def __init__(self):
+        super().__init__()
+        self.tags: list[tuple[str, dict]] = []
+        self.sections: dict[str, list[str]] = {}
+        self.section_imgs: dict[str, list[str]] = {}
+        self.style = ""
+        self._stack: list[str] = []
+        self._in_style = False
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        self.tags.append((tag, attrs))
+        if tag == "section":
+            self._stack.append(attrs.get("id", ""))
+            self.sections.setdefault(self._stack[-1], [])
+            self.section_imgs.setdefault(self._stack[-1], [])
+        if tag == "img" and self._stack:
+            self.section_imgs[self._stack[-1]].append(attrs.get("src", ""))
+        if tag == "span" and "badge" in attrs.get("class", "") and self._stack:
+            self.sections[self._stack[-1]].append(f"<badge {attrs['class']}>")
+        self._in_style = tag == "style"
+
+    def handle_endtag(self, tag):
+        if tag == "section" and self._stack:
+            self._stack.pop()
+        if tag == "style":
+            self._in_style = False
+
+    def handle_data(self, data):
+        if self._in_style:
+            self.style += data
+        elif self._stack:
+            self.sections[self._stack[-1]].append(data)
+
+
+def parse(path: Path) -> Page:
+    page = Page()
+    page.feed(path.read_text(encoding="utf-8"))
+    page.close()
+    return page
+
+
+def test_html_parses_and_references_nothing_outside_the_file(study):
+    page = parse(study / "report.html")
+    assert any(tag == "meta" and attrs.get("name") == "viewport" for tag, attrs in page.tags)
+    for tag, attrs in page.tags:
+        assert tag not in ("script", "link", "iframe"), f"external or active content: <{tag}>"
+        for key in ("src", "href"):
+            if key not in attrs:
+                continue
+            value = attrs[key] or ""
+            assert not re.match(r"\s*(https?:)?//", value), f"<{tag} {key}={value[:60]}> leaves the file"
+            if key == "src":
+                assert value.startswith("data:"), f"<{tag}> src is not inline"
+    assert not re.search(r"url\(\s*['\"]?\s*(https?:)?//", page.style)
+    assert "@media" in page.style  # narrow-screen layout
+    ids = {attrs["id"] for _tag, attrs in page.tags if "id" in attrs}
+    links = [attrs["href"][1:] for tag, attrs in page.tags if tag == "a" and attrs.get("href", "").startswith("#")]
+    assert links and set(links) <= ids, "every table-of-contents link points at a section"
+
+
+def test_html_has_one_section_per_claim_with_its_verdict_and_intervals(study):
+    page = parse(study / "report.html")
+    claims = pl.read_parquet(study / "claims.parquet")
+    claim_sections = [s for s in page.sections if s.startswith("claim-")]
+    assert sorted(claim_sections) == [f"claim-{c}" for c in sorted(CLAIM_IDS)]
+    for claim_id in CLAIM_IDS:
+        text = " ".join(page.sections[f"claim-{claim_id}"])
+        head = claims.filter((pl.col("claim") == claim_id) & pl.col("headline")).row(0, named=True)
+        assert f"<badge badge {head['verdict']}>" in text
+        assert "Holm-adjusted interval" in text and "95% interval" in text
+        for value in (head["ci_low"], head["ci_high"], head["ci95_low"], head["ci95_high"], head["effect"]):
+            assert f"{value:+,.0f}" in text, f"{claim_id}: interval bound {value} not shown"
+        assert head["claim_text"][:40] in text and head["source"] in text
+
+
+def test_html_embeds_every_figure_as_inline_svg(study):
+    page = parse(study / "report.html")
+    data = load_report_data(study)
+    expected = {"summary": len(content.summary_figures(data)), "run": 0}
+    expected.update({f"claim-{c.id}": len(content.claim_figures(c)) for c in data.claims})
+    for section, count in expected.items():
+        images = page.section_imgs[section]
+        assert len(images) == count, section
+        for src in images:
+            prefix = "data:image/svg+xml;base64,"
+            assert src.startswith(prefix)
+            svg = base64.b64decode(src[len(prefix):]).decode("utf-8")
+            assert "<svg" in svg and "<path" in svg
+
+
+def test_pdf_has_summary_pages_then_one_page_per_claim(study):
+    data = load_report_data(study)
+    reader = PdfReader(study / "report.pdf")
+    assert len(reader.pages) == len(pdf.summary_pages(data)) + len(CLAIM_IDS)
+    assert "CreationDate" not in str(reader.metadata)
+
+
+def test_rendering_twice_gives_identical_bytes(study, tmp_path):
+    first = {name: (study / name).read_bytes() for name in ("report.html", "report.pdf")}
+    html_path, pdf_path = render_report(study)
+    assert html_path.read_bytes() == first["report.html"]
+    assert pdf_path.read_bytes() == first["report.pdf"]
+    assert not list(study.glob(".*.tmp")), "no temporaries left behind by the atomic writes"
+
+
+def _check_axes_labelled(fig, where: str) -> None:
+    for ax in fig.axes:
+        if not ax.axison:
+            continue
+        assert ax.get_title(), f"{where}: an axes has no title"
+        assert ax.get_xlabel() and ax.get_ylabel(), f"{where}: {ax.get_title()} lacks an axis label"
+        assert re.search(r"\(.+\)", ax.get_xlabel() + ax.get_ylabel()), f"{where}: no unit in the labels"
+        labels = [label for label in ax.get_legend_handles_labels()[1] if not label.startswith("_")]
+        if len(labels) > 1:
+            assert ax.get_legend() is not None, f"{where}: {ax.get_title()} shows {len(labels)} series, no legend"
+
+
+def test_every_figure_has_a_title_axis_labels_and_a_legend_for_several_series(study, plain_run):
+    data = load_report_data(study)
+    specs = content.summary_figures(data) + [s for c in data.claims for s in content.claim_figures(c)]
+    specs += content.run_figures(load_report_data(plain_run))
+    assert {s.key for s in specs} >= {"forest", "convergence", "ranks", "points", "win-value", "rates"}
+    for spec in specs:
+        _check_axes_labelled(spec.build(), spec.key)
+    forest = content.summary_figures(data)[0].build()
+    assert forest.axes[0].get_legend() is not None or forest.legends, "the forest plot explains its marks"
+    for number, page in enumerate(pdf.summary_pages(data)):
+        _check_axes_labelled(page, f"PDF summary page {number + 1}")
+
+
+def test_convergence_ends_at_the_tables_effect(study):
+    """The running mean after every wall seed is the claims table's effect (same paired differences)."""
+    from reports.figures import paired_differences, running_interval
+
+    data = load_report_data(study)
+    for claim in data.claims:
+        for field, diffs in paired_differences(claim.matches).items():
+            row = claim.rows.filter(pl.col("field") == field).row(0, named=True)
+            mean, lo, hi = running_interval(diffs)
+            assert len(diffs) == row["wall_seeds"]
+            assert mean[-1] == pytest.approx(row["effect"], abs=1e-6)
+            assert lo[-1] == pytest.approx(row["ci95_low"], rel=1e-9, abs=1e-6)
+            assert hi[-1] == pytest.approx(row["ci95_high"], rel=1e-9, abs=1e-6)
+
+
+def test_cjk_font_has_the_pattern_names_glyphs():
+    """B-19a pattern names and the settlement words (查花猪, 查大叫, 退税) render in the bundled font."""
+    from matplotlib import font_manager
+
+    text = "".join(PATTERN_LABELS[1:]) + "查花猪查大叫退税赤羽策略"
+    assert fonts.missing_glyphs(text) == []
+    assert fonts.missing_glyphs("查", Path(font_manager.findfont("DejaVu Sans"))) == ["查"]  # the check can fail
+    family = fonts.font_rc()["font.family"]
+    found = font_manager.findfont(font_manager.FontProperties(family=family[1]))
+    assert Path(found) == fonts.cjk_font_path()
+
+
+def test_html_embeds_the_cjk_glyphs_it_uses(study):
+    html_text = (study / "report.html").read_text(encoding="utf-8")
+    assert f"font-family:'{fonts.CJK_CSS_FAMILY}'" in html_text
+    assert "data:font/otf;base64," in html_text
+
+
+def test_example_hand_shows_the_treatment_decision_or_says_there_is_none(study):
+    data = load_report_data(study)
+    page = parse(study / "report.html")
+    b1 = next(c for c in data.claims if c.id == "B1")
+    example = find_example(b1)
+    text = " ".join(page.sections["claim-B1"])
+    if isinstance(example, NoExample):
+        assert "No hand in this data" in text
+        return
+    assert isinstance(example, ExampleHand)
+    row = b1.hands.filter((pl.col("arm") == "treatment") & (pl.col("field") == example.field)
+                          & (pl.col("subject_seat") == example.subject_seat)
+                          & (pl.col("match_id") == example.match_id) & (pl.col("hand") == example.hand)).row(0, named=True)
+    assert row["passed_wins"] > 0 and row["win_kind"] == "tsumo" and row["delta"] == example.treatment_delta
+    seat = f"S{example.subject_seat} "
+    assert any(line.lstrip().startswith(seat) and "passes a ron" in line for line in example.lines)
+    assert any(line.lstrip().startswith(seat) and "WINS by tsumo" in line for line in example.lines)
+    assert "WINS by tsumo" in text
+
+
+def test_plain_run_report(plain_run):
+    page = parse(plain_run / "report.html")
+    assert "results" in page.sections and "run" in page.sections
+    assert len(page.section_imgs["results"]) == len(content.run_figures(load_report_data(plain_run)))
+    assert len(PdfReader(plain_run / "report.pdf").pages) == len(pdf.summary_pages(load_report_data(plain_run)))
+
+
+def test_report_command_bad_directory_is_one_line_and_exit_2(tmp_path, capsys):
+    (tmp_path / "empty").mkdir()
+    for target in (tmp_path / "missing", tmp_path / "empty"):
+        with pytest.raises(SystemExit) as exc:
+            main(["report", str(target)])
+        assert exc.value.code == 2
+        err = capsys.readouterr().err.strip()
+        assert err.startswith("tsumolab: error:") and "\n" not in err
+
+
+def test_report_command_writes_both_files(study, tmp_path, capsys):
+    copy = tmp_path / "copy"
+    shutil.copytree(study, copy)
+    for name in ("report.html", "report.pdf"):
+        (copy / name).unlink()
+    with pytest.raises(SystemExit) as exc:
+        main(["report", str(copy)])
+    assert exc.value.code == 0
+    out = capsys.readouterr().out
+    assert str(copy / "report.html") in out and (copy / "report.pdf").is_file()

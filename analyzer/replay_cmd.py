@@ -21,7 +21,7 @@ def replay_match(variant: str, seed: int, match_id: int, seats_spec: str, rules:
 
     spec = build_spec(variant, seats_spec, 1, seed, 1, rules, policy_paths)
     mode = get_mode(variant)
-    if not hasattr(mode, "simulate_events"):
+    if not hasattr(mode, "simulate_events") or not getattr(mode, "REPLAY", True):
         raise InputError(f"mode {variant!r} has no event log yet")
     from policies.registry import parse_seats
 

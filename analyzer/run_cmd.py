@@ -95,18 +95,19 @@ def write_event_log(spec: RunSpec, out_dir: Path, n_matches: int, policy_paths: 
     from sims.events import EVENT_FIELDS
 
     mode = get_mode(spec.variant)
+    event_fields = getattr(mode, "EVENT_FIELDS", EVENT_FIELDS)  # the mode's meanings of the fields
     seats = parse_seats(",".join(spec.seats), policy_paths)
     _, _, events = mode.simulate_events(spec.seed, np.arange(n_matches), seats, mode.RULES.from_dict(spec.rules))
     names = ["match_id", "hand", "kind", "seat", "tile", "a", "b", "c"]
     frame = pl.DataFrame(events, schema=names, orient="row").with_columns(
         pl.col("match_id").cast(pl.Int64),
-        pl.col("kind").replace_strict({k: v[0] for k, v in EVENT_FIELDS.items()}, return_dtype=pl.Utf8).alias("event"),
+        pl.col("kind").replace_strict({k: v[0] for k, v in event_fields.items()}, return_dtype=pl.Utf8).alias("event"),
         pl.int_range(pl.len()).over(["match_id", "hand"]).alias("seq"),
     ).select("match_id", "hand", "seq", "event", "seat", "tile", "a", "b", "c")
     path = Path(out_dir) / "events.parquet"
     write_parquet_atomic(frame, path, {"tsumolab.run_spec": json.dumps(spec.to_dict()),
                                        "tsumolab.code_version": code_version(),
-                                       "tsumolab.event_fields": json.dumps({v[0]: v[1] for v in EVENT_FIELDS.values()},
+                                       "tsumolab.event_fields": json.dumps({v[0]: v[1] for v in event_fields.values()},
                                                                            ensure_ascii=False)})
     return path
 

@@ -17,6 +17,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 import tomllib
 import warnings
@@ -316,7 +317,9 @@ def _simulate_chunk(task: _ChunkTask) -> _ChunkResult:
     """Simulate one chunk and write its two Parquet files (hands first, then matches)."""
     if os.getpid() != task.parent_pid:
         # Ctrl-C reaches the whole process group: the parent handles it and stops the workers.
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        # (Dask workers run tasks in threads, where signal handlers cannot be set; they need none.)
+        if threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
         _quiet_engine_warnings()
     key = (task.spec.variant, task.spec.seats, json.dumps(task.spec.rules, sort_keys=True), task.policy_paths)
     if key not in _WORKER_CACHE:
@@ -325,9 +328,9 @@ def _simulate_chunk(task: _ChunkTask) -> _ChunkResult:
 
     match_ids = task.spec.chunk_match_ids(task.index)
     hand_rows, match_rows = mode.simulate(task.spec.seed, match_ids, seats, rules)
-    _check_rows(match_ids, hand_rows, match_rows)
-    hands = hand_table(hand_rows, seats).sort(["match_id", "hand", "seat"])
-    matches = match_table(match_rows, seats).sort(["match_id", "seat"])
+    _check_rows(match_ids, hand_rows, match_rows, mode)
+    hands = hand_table(hand_rows, seats, mode).sort(["match_id", "hand", "seat"])
+    matches = match_table(match_rows, seats, mode).sort(["match_id", "seat"])
     result = _ChunkResult(task.index, len(match_ids), int((hands["seat"] == 0).sum()), hands.height)
 
     chunk_info = {"index": task.index, "first_match": int(match_ids[0]), "matches": result.matches,
@@ -343,12 +346,14 @@ def _quiet_engine_warnings() -> None:
     warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
 
 
-def _check_rows(match_ids: np.ndarray, hand_rows: np.ndarray, match_rows: np.ndarray) -> None:
+def _check_rows(match_ids: np.ndarray, hand_rows: np.ndarray, match_rows: np.ndarray, mode=None) -> None:
+    hc = {c[0]: i for i, c in enumerate(getattr(mode, "HAND_COLUMNS", ()))} or HC
+    mc = {c[0]: i for i, c in enumerate(getattr(mode, "MATCH_COLUMNS", ()))} or MC
     expected = np.repeat(match_ids, 4)
-    got = np.sort(np.asarray(match_rows)[:, MC["match_id"]].astype(np.int64))
+    got = np.sort(np.asarray(match_rows)[:, mc["match_id"]].astype(np.int64))
     if not np.array_equal(got, expected):
         raise RuntimeError("simulate returned match rows that are not 4 per requested match id")
-    if not np.isin(np.asarray(hand_rows)[:, HC["match_id"]], match_ids).all():
+    if not np.isin(np.asarray(hand_rows)[:, hc["match_id"]], match_ids).all():
         raise RuntimeError("simulate returned hand rows for match ids it was not asked for")
 
 

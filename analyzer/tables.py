@@ -1,7 +1,8 @@
 """The `hands` and `matches` tables: typed polars frames from the engines' int32 rows, atomic Parquet I/O.
 
-Column layout and meanings come from sims.records; this module adds one column of its own, `policy`
-(the seat's policy label), right after `seat`. A run directory holds one Parquet file per chunk and
+Column layout and meanings are a property of the mode: its module's HAND_COLUMNS / MATCH_COLUMNS (sims.records
+for Bloodshed, sims.riichi.columns for the riichi modes); `mode` arguments take a mode module or slug and default
+to Bloodshed. This module adds one column of its own, `policy` (the seat's policy label), right after `seat`. A run directory holds one Parquet file per chunk and
 table: `OUT/hands/chunk-000000.parquet`, `OUT/matches/chunk-000000.parquet`, …
 """
 
@@ -36,21 +37,33 @@ _DTYPES = {
 _RECORD_COLUMNS = {"hands": HAND_COLUMNS, "matches": MATCH_COLUMNS}
 
 
-def table_columns(table: str) -> list[tuple]:
+def mode_columns(mode, table: str) -> list[tuple]:
+    """Record columns of `table` for `mode` (module, slug or None = Bloodshed's sims.records layout)."""
+    _check_table(table)
+    if mode is None:
+        return _RECORD_COLUMNS[table]
+    if isinstance(mode, str):
+        from sims.modes import get_mode
+
+        mode = get_mode(mode)
+    return getattr(mode, "HAND_COLUMNS" if table == "hands" else "MATCH_COLUMNS", _RECORD_COLUMNS[table])
+
+
+def table_columns(table: str, mode=None) -> list[tuple]:
     """Columns of `table` in output order: (name, polars dtype name, meaning, labels or None)."""
-    columns = list(_record_columns(table))
+    columns = list(_record_columns(table, mode))
     at = [c[0] for c in columns].index("seat") + 1
     return columns[:at] + [POLICY_COLUMN] + columns[at:]
 
 
-def hand_table(hand_rows: np.ndarray, seats: Sequence) -> pl.DataFrame:
+def hand_table(hand_rows: np.ndarray, seats: Sequence, mode=None) -> pl.DataFrame:
     """int32[n, N_HAND_COLS] rows → the typed `hands` frame; `seats` are SeatPolicy objects (or labels)."""
-    return _typed_frame("hands", hand_rows, seats)
+    return _typed_frame("hands", hand_rows, seats, mode)
 
 
-def match_table(match_rows: np.ndarray, seats: Sequence) -> pl.DataFrame:
+def match_table(match_rows: np.ndarray, seats: Sequence, mode=None) -> pl.DataFrame:
     """int32[m, N_MATCH_COLS] rows → the typed `matches` frame; `seats` are SeatPolicy objects (or labels)."""
-    return _typed_frame("matches", match_rows, seats)
+    return _typed_frame("matches", match_rows, seats, mode)
 
 
 def chunk_name(index: int) -> str:
@@ -132,14 +145,14 @@ def read_dataset(out_dir: Path | str, table: str) -> pl.DataFrame:
     return pl.concat([pl.read_parquet(files[i]) for i in chunks], how="vertical")
 
 
-def columns_markdown() -> str:
+def columns_markdown(mode=None) -> str:
     """Markdown reference of both tables' columns (name, type, meaning), for the README."""
     parts = []
     for table in TABLES:
         parts.append(f"**`{table}`**\n")
         parts.append("| column | type | meaning |")
         parts.append("| --- | --- | --- |")
-        for name, dtype, meaning, _labels in table_columns(table):
+        for name, dtype, meaning, _labels in table_columns(table, mode):
             parts.append(f"| `{name}` | {dtype} | {_escape_cell(meaning)} |")
         parts.append("")
     return "\n".join(parts)
@@ -149,8 +162,8 @@ def _escape_cell(text: str) -> str:
     return text.replace("|", "\\|")
 
 
-def _record_columns(table: str) -> list[tuple]:
-    return _RECORD_COLUMNS[_check_table(table)]
+def _record_columns(table: str, mode=None) -> list[tuple]:
+    return mode_columns(mode, table)
 
 
 def _check_table(table: str) -> str:
@@ -163,17 +176,21 @@ def _seat_labels(seats: Sequence) -> list[str]:
     return [s if isinstance(s, str) else s.label for s in seats]
 
 
-def _typed_frame(table: str, rows: np.ndarray, seats: Sequence) -> pl.DataFrame:
-    record_columns = _record_columns(table)
+def _typed_frame(table: str, rows: np.ndarray, seats: Sequence, mode=None) -> pl.DataFrame:
+    record_columns = _record_columns(table, mode)
     rows = np.asarray(rows)
     if rows.ndim != 2 or rows.shape[1] != len(record_columns):
         raise ValueError(f"{table} rows must have shape (n, {len(record_columns)}), got {rows.shape}")
+    index = {c[0]: i for i, c in enumerate(record_columns)}
     series = {}
     for i, (name, dtype, _meaning, labels) in enumerate(record_columns):
+        if callable(labels):  # a decoder over the whole row block (e.g. a set spanning two columns)
+            series[name] = pl.Series(name, labels(rows, index), dtype=_DTYPES[dtype])
+            continue
         series[name] = _typed_series(name, dtype, labels, rows[:, i])
     series[POLICY_COLUMN[0]] = _decode(POLICY_COLUMN[0], rows[:, [c[0] for c in record_columns].index("seat")],
                                       _seat_labels(seats))
-    return pl.DataFrame([series[name] for name, *_ in table_columns(table)])
+    return pl.DataFrame([series[name] for name, *_ in table_columns(table, mode)])
 
 
 def _typed_series(name: str, dtype: str, labels, codes: np.ndarray) -> pl.Series:

@@ -15,6 +15,7 @@ from policies.common import (
     call_keeps_hand, edge_score, efficient_discard, fewest_exchangeable_suit, kan_keeps_hand, keep_score,
     own_hand, own_void, split_tables, suit_count, void_discard,
 )
+from policies import riichi_baseline
 from policies.registry import Policy
 from sims.shanten import BLOODSHED_SHAPES, shanten
 
@@ -124,4 +125,6 @@ POLICY = Policy(
     description="Efficient play: value-based exchange and void, void tiles first, shanten then "
                 "acceptance, pon/kan when the hand keeps, takes every win.",
     hooks={"exchange": exchange, "void": void, "turn": turn, "react": react, "rob": rob},
+    riichi_hooks=riichi_baseline.HOOKS,
+    modes=("bloodshed", "riichi", "shura"),
 )

@@ -4,6 +4,7 @@ calls, discards the drawn tile (so it keeps its void tiles). It declares no wins
 
 from policies.api import O_CAN_WIN, O_HAND, O_TILE, PASS, RON, TSUMO, hook
 from policies.recommended_exchange import exchange, void
+from policies import riichi_builtin
 from policies.registry import Param, Policy
 
 
@@ -36,4 +37,6 @@ POLICY = Policy(
                 "the drawn tile.",
     params=(Param("take_wins", int, 0, "1 = declare wins that come up (0 = auto-play declares none)"),),
     hooks={"exchange": exchange, "void": void, "turn": turn, "react": react, "rob": rob},
+    riichi_hooks=riichi_builtin.DISCONNECTED_HOOKS,
+    modes=("bloodshed", "riichi", "shura"),
 )

@@ -4,6 +4,7 @@ kans but makes closed kans, discards void tiles first, never passes a win."""
 from policies.api import KAN, O_CAN_WIN, O_KAN_OPTIONS, PASS, RON, TSUMO, hook
 from policies.common import efficient_discard, void_discard
 from policies.recommended_exchange import exchange, void
+from policies import riichi_builtin
 from policies.registry import Policy
 
 
@@ -31,4 +32,6 @@ POLICY = Policy(
     description="The game's CPU (B-25): recommended exchange/void, closed kans only, void tiles first, "
                 "never passes a win.",
     hooks={"exchange": exchange, "void": void, "turn": turn, "react": react},  # robbing a kan: baseline's (always)
+    riichi_hooks=riichi_builtin.CPU_HOOKS,
+    modes=("bloodshed", "riichi", "shura"),
 )

@@ -6,6 +6,7 @@ from policies.api import (
     KAN, KAN_CALL, O_CAN_KAN, O_CAN_PON, O_CAN_WIN, O_KAN_OPTIONS, PASS, PON, RON, TSUMO, hook, pack_exchange,
 )
 from policies.common import own_hand, rand_below, suit_count
+from policies import riichi_builtin
 from policies.registry import Policy
 
 
@@ -79,4 +80,6 @@ POLICY = Policy(
     name="random",
     description="Uniformly random legal action at every decision.",
     hooks={"exchange": exchange, "void": void, "turn": turn, "react": react, "rob": rob},
+    riichi_hooks=riichi_builtin.RANDOM_HOOKS,
+    modes=("bloodshed", "riichi", "shura"),
 )

@@ -31,6 +31,7 @@ BUILTIN_MODULES = (
     "policies.flush_seeker",
     "policies.stall_for_draw",
     "policies.recommended_exchange",
+    "policies.shura_claims",
 )
 ENTRY_POINT_GROUP = "tsumolab.policies"
 MAX_PARAMS = 8
@@ -64,7 +65,10 @@ class Param:
 
 @dataclass(frozen=True)
 class Policy:
-    """A named set of hooks (policies.api.HOOK_NAMES) with declared parameters and supported modes."""
+    """A named set of hooks (policies.api.HOOK_NAMES) with declared parameters and supported modes.
+
+    `riichi_hooks` holds the hooks of the riichi-based modes (policies.riichi_api.RIICHI_HOOK_NAMES); one
+    policy name can so serve both families."""
 
     name: str
     description: str
@@ -72,6 +76,7 @@ class Policy:
     params: tuple = ()
     modes: tuple = ("bloodshed",)
     claim: str = ""
+    riichi_hooks: dict = field(default_factory=dict)
 
     def defaults(self) -> dict:
         return {p.name: p.type(p.default) for p in self.params}
@@ -98,9 +103,15 @@ _LOADED_PATHS: set[str] = set()
 def register(policy: Policy) -> Policy:
     from policies.api import HOOK_NAMES
 
+    from policies.riichi_api import RIICHI_HOOK_NAMES
+
     unknown = set(policy.hooks) - set(HOOK_NAMES)
     if unknown:
         raise PolicyError(f"policy {policy.name}: unknown hook(s) {sorted(unknown)}; hooks are {HOOK_NAMES}")
+    unknown = set(policy.riichi_hooks) - set(RIICHI_HOOK_NAMES)
+    if unknown:
+        raise PolicyError(f"policy {policy.name}: unknown riichi hook(s) {sorted(unknown)}; "
+                          f"hooks are {RIICHI_HOOK_NAMES}")
     if len(policy.params) > MAX_PARAMS:
         raise PolicyError(f"policy {policy.name}: at most {MAX_PARAMS} parameters")
     _REGISTRY[policy.name] = policy
@@ -201,17 +212,23 @@ def check_mode(seats: list[SeatPolicy], mode: str) -> None:
                               f"(supports: {', '.join(policy.modes)})")
 
 
-def seat_hooks(seats: list[SeatPolicy]):
-    """(hook tuples in policies.api.HOOK_NAMES order, each of four seats; params float64[4, MAX_PARAMS])."""
+def seat_hooks(seats: list[SeatPolicy], family: str = "bloodshed"):
+    """(hook tuples in hook-name order, each of four seats; params float64[4, MAX_PARAMS]).
+
+    family "bloodshed": policies.api.HOOK_NAMES from `hooks`; "riichi": policies.riichi_api.RIICHI_HOOK_NAMES
+    from `riichi_hooks`. Missing hooks come from baseline."""
     import numpy as np
 
     from policies.api import HOOK_NAMES
+    from policies.riichi_api import RIICHI_HOOK_NAMES
 
     baseline = get("baseline")
     params = np.zeros((4, MAX_PARAMS), np.float64)
     per_hook = []
-    for hook_name in HOOK_NAMES:
-        per_hook.append(tuple(get(s.name).hooks.get(hook_name, baseline.hooks[hook_name]) for s in seats))
+    names, attr = (RIICHI_HOOK_NAMES, "riichi_hooks") if family == "riichi" else (HOOK_NAMES, "hooks")
+    for hook_name in names:
+        fallback = getattr(baseline, attr)[hook_name]
+        per_hook.append(tuple(getattr(get(s.name), attr).get(hook_name, fallback) for s in seats))
     for i, seat in enumerate(seats):
         for j, param in enumerate(get(seat.name).params):
             params[i, j] = float(seat.params[param.name])

@@ -1,7 +1,8 @@
 """Registry of playable modes: slug → the module that simulates it.
 
 A mode module exposes `RULES` (its rule-options dataclass), `simulate(root_seed, match_ids, seats, rules)`
-returning (hand_rows, match_rows) int32 arrays laid out as in sims.records, and `warm_up(seats)` which
+returning (hand_rows, match_rows) int32 arrays laid out as its HAND_COLUMNS / MATCH_COLUMNS (sims.records when it
+declares none), and `warm_up(seats)` which
 compiles (or loads from cache) every kernel the seats need before workers fan out.
 """
 
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 import importlib
 
-MODES = {"bloodshed": "sims.bloodshed"}
+MODES = {"bloodshed": "sims.bloodshed", "riichi": "sims.riichi.standard", "shura": "sims.riichi.shura"}
 
 
 def get_mode(slug: str):

@@ -1,0 +1,105 @@
+"""`baseline` in the riichi modes: efficient discards (shanten, then acceptance), riichi whenever tenpai and
+allowed, yakuhai pons and calls that keep a yaku, simple defense (fold with genbutsu, suji, honors when an
+opponent is in riichi and the hand is 2+ shanten), takes every win, efficiency exchange (S-2).
+
+`riichi_turn` / `riichi_react` take switches so that claim variants reuse them.
+"""
+
+import numba as nb
+
+from policies.api import hook
+from policies.riichi_api import (
+    KAN, NINE_TERMINALS, O_AFTER_CALL, O_CAN_NINE, O_CAN_PON, O_CAN_RIICHI, O_CAN_WIN,
+    O_FORBID_A, O_FORBID_B, O_HAND, O_KAN_OPTIONS, O_N_WINNERS, O_RIICHI, O_SEAT, O_TILE, PASS, PON, RIICHI, RON,
+    TSUMO,
+)
+from policies.riichi_common import (
+    best_discard_shanten, call_improves, chi_choice, efficiency_exchange, efficient_discard, fold_discard, hand_of,
+    is_open, is_yakuhai, n_melds_of, open_hand_has_yaku_path, own_shanten, shanten_after_call, threats,
+)
+from sims.shanten import RIICHI_SHAPES, shanten
+from sims.shanten_tables import SUIT_ROWS
+
+
+@nb.njit(cache=True)
+def riichi_turn(obs, tables, defend, riichi_after_win):
+    """Own turn. `defend`: fold against riichi at 2+ shanten; `riichi_after_win`: declare riichi even after
+    somebody has won this hand (shura)."""
+    if obs[O_CAN_WIN]:
+        return TSUMO
+    if obs[O_CAN_NINE]:
+        orphans = 0
+        for k in range(34):
+            if obs[O_HAND + k] > 0 and (k >= 27 or k % 9 == 0 or k % 9 == 8):
+                orphans += 1
+        if orphans < 11:
+            return NINE_TERMINALS
+    seat = obs[O_SEAT]
+    if obs[O_RIICHI + seat] > 0:
+        return obs[O_TILE]
+    forbid_a = obs[O_FORBID_A] if obs[O_AFTER_CALL] else -1
+    forbid_b = obs[O_FORBID_B] if obs[O_AFTER_CALL] else -1
+    if not obs[O_AFTER_CALL]:
+        for k in range(34):
+            option = obs[O_KAN_OPTIONS + k]
+            if option == 1:
+                suit_t, honor_t = tables[:SUIT_ROWS], tables[SUIT_ROWS:]
+                hand = hand_of(obs).copy()
+                before = best_discard_shanten(obs, tables)
+                hand[k] -= 4
+                if shanten(hand, n_melds_of(obs) + 1, RIICHI_SHAPES, suit_t, honor_t) <= before:
+                    return KAN + k
+    if defend and threats(obs) != 0 and best_discard_shanten(obs, tables) >= 2:
+        return fold_discard(obs, forbid_a, forbid_b)
+    kind, after = efficient_discard(obs, tables, forbid_a, forbid_b)
+    if after == 0 and obs[O_CAN_RIICHI] and (riichi_after_win or obs[O_N_WINNERS] == 0):
+        return RIICHI + kind
+    return kind
+
+
+@nb.njit(cache=True)
+def riichi_react(obs, tables, calls):
+    """Another seat's discard: ron when possible; with `calls`, pon yakuhai and make calls that lower shanten
+    and keep a yaku in reach (not while facing a riichi)."""
+    if obs[O_CAN_WIN]:
+        return RON
+    if not calls or threats(obs) != 0:
+        return PASS
+    tile = obs[O_TILE]
+    max_after = 3 if is_open(obs) else 0  # open up for tanyao only to reach tenpai
+    if obs[O_CAN_PON]:
+        if is_yakuhai(obs, tile) and call_improves(obs, tables, tile, tile, tile):
+            return PON
+        if open_hand_has_yaku_path(obs, tile):
+            now = own_shanten(obs, tables)
+            after = shanten_after_call(obs, tables, tile, tile)
+            if after < now and after <= max_after:
+                return PON
+    if open_hand_has_yaku_path(obs, tile):
+        choice = chi_choice(obs, tables, max_after)
+        if choice != 0:
+            return choice
+    return PASS
+
+
+@hook
+def exchange(obs, params, tables):
+    return efficiency_exchange(obs, tables)
+
+
+@hook
+def turn(obs, params, tables):
+    return riichi_turn(obs, tables, True, True)
+
+
+@hook
+def react(obs, params, tables):
+    return riichi_react(obs, tables, True)
+
+
+@hook
+def rob(obs, params, tables):
+    return RON if obs[O_CAN_WIN] else PASS
+
+
+HOOKS = {"exchange": exchange, "turn": turn, "react": react, "rob": rob}

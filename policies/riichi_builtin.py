@@ -1,0 +1,144 @@
+"""Riichi-family hooks of the built-in `random`, `majsoul-cpu` and `disconnected` policies.
+
+- random: a uniformly random legal answer at every decision.
+- majsoul-cpu: the recommended exchange (S-16), efficient discards, riichi when tenpai, closed kans, never
+  calls, never passes a win, no defense (the sources do not describe the CPU's riichi play further).
+- disconnected: the recommended exchange (S-16), discards the drawn tile, never calls or declares riichi; wins
+  only with its `take_wins` parameter (as in Bloodshed, B-25).
+"""
+
+import numpy as np
+
+from policies.api import hook
+from policies.riichi_api import (
+    CHI_HIGH, CHI_LOW, CHI_MID, KAN, KAN_CALL, NINE_TERMINALS, O_AFTER_CALL, O_CAN_CHI, O_CAN_KAN, O_CAN_NINE,
+    O_CAN_PON, O_CAN_RIICHI, O_CAN_WIN, O_FORBID_A, O_FORBID_B, O_HAND, O_KAN_OPTIONS, O_RIICHI, O_SEAT, O_TILE,
+    PASS, PON, RIICHI, RON, TSUMO,
+)
+from policies.common import rand_below
+from policies.riichi_baseline import riichi_turn
+from policies.riichi_common import hand_of, n_melds_of, recommended_exchange
+from sims.shanten import RIICHI_SHAPES, discard_shanten
+from sims.shanten_tables import SUIT_ROWS
+
+
+@hook
+def random_exchange(obs, params, tables):
+    hand = hand_of(obs).copy()
+    chosen = np.empty(3, np.int64)
+    for i in range(3):
+        n = 0
+        for k in range(34):
+            n += hand[k]
+        pick = rand_below(obs, n)
+        for k in range(34):
+            if pick < hand[k]:
+                chosen[i] = k
+                hand[k] -= 1
+                break
+            pick -= hand[k]
+    return chosen[0] | (chosen[1] << 8) | (chosen[2] << 16)
+
+
+@hook
+def random_turn(obs, params, tables):
+    actions = np.empty(128, np.int64)
+    n = 0
+    if obs[O_CAN_WIN]:
+        actions[n] = TSUMO
+        n += 1
+    if obs[O_CAN_NINE]:
+        actions[n] = NINE_TERMINALS
+        n += 1
+    in_riichi = obs[O_RIICHI + obs[O_SEAT]] > 0
+    after = np.empty(34, np.int64)
+    if obs[O_CAN_RIICHI]:
+        discard_shanten(hand_of(obs), n_melds_of(obs), RIICHI_SHAPES, tables[:SUIT_ROWS], tables[SUIT_ROWS:], after)
+    for k in range(34):
+        if obs[O_KAN_OPTIONS + k] > 0:
+            actions[n] = KAN + k
+            n += 1
+        if in_riichi:
+            continue
+        if obs[O_HAND + k] > 0 and not (obs[O_AFTER_CALL] and (k == obs[O_FORBID_A] or k == obs[O_FORBID_B])):
+            actions[n] = k
+            n += 1
+            if obs[O_CAN_RIICHI] and after[k] == 0:
+                actions[n] = RIICHI + k
+                n += 1
+    if in_riichi:
+        actions[n] = obs[O_TILE]
+        n += 1
+    return actions[rand_below(obs, n)]
+
+
+@hook
+def random_react(obs, params, tables):
+    actions = np.empty(8, np.int64)
+    actions[0] = PASS
+    n = 1
+    if obs[O_CAN_WIN]:
+        actions[n] = RON
+        n += 1
+    if obs[O_CAN_PON]:
+        actions[n] = PON
+        n += 1
+    if obs[O_CAN_KAN]:
+        actions[n] = KAN_CALL
+        n += 1
+    bits = obs[O_CAN_CHI]
+    if bits & 1:
+        actions[n] = CHI_LOW
+        n += 1
+    if bits & 2:
+        actions[n] = CHI_MID
+        n += 1
+    if bits & 4:
+        actions[n] = CHI_HIGH
+        n += 1
+    return actions[rand_below(obs, n)]
+
+
+@hook
+def recommended_exchange_hook(obs, params, tables):
+    return recommended_exchange(obs)
+
+
+@hook
+def cpu_turn(obs, params, tables):
+    if obs[O_CAN_WIN]:
+        return TSUMO
+    for k in range(34):
+        if obs[O_KAN_OPTIONS + k] == 1:
+            return KAN + k
+    return riichi_turn(obs, tables, False, True)
+
+
+@hook
+def win_only_react(obs, params, tables):
+    return RON if obs[O_CAN_WIN] else PASS
+
+
+@hook
+def disconnected_turn(obs, params, tables):
+    if obs[O_CAN_WIN] and params[0] > 0:
+        return TSUMO
+    tile = obs[O_TILE]
+    if tile >= 0:
+        return tile
+    for k in range(33, -1, -1):  # the dealer's first turn after the exchange has no drawn tile
+        if obs[O_HAND + k] > 0:
+            return k
+    return 0
+
+
+@hook
+def disconnected_react(obs, params, tables):
+    return RON if obs[O_CAN_WIN] and params[0] > 0 else PASS
+
+
+RANDOM_HOOKS = {"exchange": random_exchange, "turn": random_turn, "react": random_react, "rob": random_react}
+CPU_HOOKS = {"exchange": recommended_exchange_hook, "turn": cpu_turn, "react": win_only_react,
+             "rob": win_only_react}
+DISCONNECTED_HOOKS = {"exchange": recommended_exchange_hook, "turn": disconnected_turn, "react": disconnected_react,
+                      "rob": disconnected_react}

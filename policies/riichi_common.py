@@ -1,0 +1,322 @@
+"""Compiled building blocks for riichi-family policies (policies.riichi_api observation): efficiency under the
+riichi shapes, defense against riichi, the recommended exchange of S-16. All functions are jit-compiled.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from policies.riichi_api import (
+    CHI_HIGH, CHI_LOW, CHI_MID, O_CAN_CHI, O_DORA, O_HAND, O_MELD_TILES, O_N_DORA, O_N_MELDS, O_OPEN, O_RIICHI,
+    O_ROUND_WIND, O_SAFE, O_SEAT, O_SEAT_WIND, O_SEEN, O_TILE, O_WON,
+)
+from sims.shanten import NOT_APPLICABLE, RIICHI_SHAPES, discard_shanten, draw_shanten, shanten
+from sims.shanten_tables import SUIT_ROWS
+
+
+@nb.njit(cache=True)
+def hand_of(obs):
+    return obs[O_HAND:O_HAND + 34]
+
+
+@nb.njit(cache=True)
+def n_melds_of(obs):
+    return obs[O_N_MELDS + obs[O_SEAT]]
+
+
+@nb.njit(cache=True)
+def unseen(obs):
+    """Copies of each kind this seat cannot see."""
+    out = np.zeros(34, np.int64)
+    for k in range(34):
+        out[k] = max(0, 4 - obs[O_HAND + k] - obs[O_SEEN + k])
+    return out
+
+
+@nb.njit(cache=True)
+def is_dora(obs, k):
+    for i in range(obs[O_N_DORA]):
+        ind = obs[O_DORA + i]
+        if ind < 27:
+            d = ind - ind % 9 + (ind % 9 + 1) % 9
+        elif ind < 31:
+            d = 27 + (ind - 26) % 4
+        else:
+            d = 31 + (ind - 30) % 3
+        if d == k:
+            return True
+    return False
+
+
+@nb.njit(cache=True)
+def is_yakuhai(obs, k):
+    return k >= 31 or k == 27 + obs[O_SEAT_WIND] or k == 27 + obs[O_ROUND_WIND]
+
+
+@nb.njit(cache=True)
+def isolation(hand, k):
+    """0 for an isolated tile, more the more it belongs to a pair or a run."""
+    score = 0
+    if hand[k] >= 2:
+        score += 4
+    if k < 27:
+        r = k % 9
+        for d in (-2, -1, 1, 2):
+            if 0 <= r + d < 9 and hand[k + d] > 0:
+                score += 3 - abs(d)
+    return score
+
+
+@nb.njit(cache=True)
+def efficient_discard(obs, tables, forbid_a, forbid_b):
+    """The discard keeping shanten lowest, then accepting most unseen tiles, then keeping dora and
+    yakuhai, then the most isolated/outward tile. Returns (kind, shanten after)."""
+    suit_t, honor_t = tables[:SUIT_ROWS], tables[SUIT_ROWS:]
+    hand = hand_of(obs).copy()
+    n_melds = n_melds_of(obs)
+    after = np.empty(34, np.int64)
+    discard_shanten(hand, n_melds, RIICHI_SHAPES, suit_t, honor_t, after)
+    best = NOT_APPLICABLE
+    for k in range(34):
+        if hand[k] > 0 and k != forbid_a and k != forbid_b and after[k] < best:
+            best = after[k]
+    n_best = 0
+    only = -1
+    for k in range(34):
+        if hand[k] > 0 and k != forbid_a and k != forbid_b and after[k] == best:
+            n_best += 1
+            only = k
+    if n_best == 1:
+        return only, best
+    if best >= 3:  # far from tenpai: shape alone (isolated, outer, non-dora tiles first) decides
+        choice, choice_key = -1, 1 << 40
+        for k in range(34):
+            if hand[k] == 0 or k == forbid_a or k == forbid_b or after[k] != best:
+                continue
+            key = isolation(hand, k) * 16 + ((4 - abs(k % 9 - 4)) if k < 27 else 0) * 2
+            if is_dora(obs, k) or (is_yakuhai(obs, k) and hand[k] >= 2):
+                key += 64
+            if key < choice_key:
+                choice, choice_key = k, key
+        return choice, best
+    left = unseen(obs)
+    drawn = np.empty(34, np.int64)
+    choice, choice_key = -1, -(1 << 40)
+    for k in range(34):
+        if hand[k] == 0 or k == forbid_a or k == forbid_b or after[k] != best:
+            continue
+        hand[k] -= 1
+        draw_shanten(hand, n_melds, RIICHI_SHAPES, suit_t, honor_t, drawn)
+        accept = 0
+        for j in range(34):
+            if drawn[j] < best:
+                accept += left[j]
+        hand[k] += 1
+        keep = 0
+        if is_dora(obs, k):
+            keep += 2
+        if is_yakuhai(obs, k) and hand[k] >= 2:
+            keep += 2
+        edge = (4 - abs(k % 9 - 4)) if k < 27 else 0
+        key = accept * 256 - keep * 32 - isolation(hand, k) * 8 - edge
+        if key > choice_key:
+            choice, choice_key = k, key
+    return choice, best
+
+
+@nb.njit(cache=True)
+def own_shanten(obs, tables):
+    return shanten(hand_of(obs), n_melds_of(obs), RIICHI_SHAPES, tables[:SUIT_ROWS], tables[SUIT_ROWS:])
+
+
+@nb.njit(cache=True)
+def best_discard_shanten(obs, tables):
+    after = np.empty(34, np.int64)
+    return discard_shanten(hand_of(obs), n_melds_of(obs), RIICHI_SHAPES, tables[:SUIT_ROWS], tables[SUIT_ROWS:],
+                           after)
+
+
+@nb.njit(cache=True)
+def threats(obs):
+    """Bitmask of opponents in riichi who have not won."""
+    me = obs[O_SEAT]
+    mask = 0
+    for p in range(4):
+        if p != me and obs[O_RIICHI + p] > 0 and obs[O_WON + p] == 0:
+            mask |= 1 << p
+    return mask
+
+
+@nb.njit(cache=True)
+def safety(obs, k, mask):
+    """How safe discarding kind k is against the riichi seats in `mask`: 3 genbutsu against all, 2 suji
+    (or a honor with 3+ visible), 1 other honor, 0 otherwise; the weakest over the threats counts."""
+    worst = 3
+    for p in range(4):
+        if not (mask >> p) & 1:
+            continue
+        if obs[O_SAFE + 34 * p + k]:
+            continue
+        level = 0
+        if k >= 27:
+            level = 2 if obs[O_SEEN + k] + obs[O_HAND + k] >= 3 else 1
+        else:
+            r = k % 9
+            lo_safe = r < 3 or obs[O_SAFE + 34 * p + k - 3] > 0
+            hi_safe = r > 5 or obs[O_SAFE + 34 * p + k + 3] > 0
+            if lo_safe and hi_safe:
+                level = 2
+        worst = min(worst, level)
+    return worst
+
+
+@nb.njit(cache=True)
+def fold_discard(obs, forbid_a, forbid_b):
+    """The safest held kind against every riichi (genbutsu, then suji, then honors); ties: most copies."""
+    mask = threats(obs)
+    choice, choice_key = -1, -1
+    for k in range(34):
+        c = obs[O_HAND + k]
+        if c == 0 or k == forbid_a or k == forbid_b:
+            continue
+        key = safety(obs, k, mask) * 8 + c
+        if key > choice_key:
+            choice, choice_key = k, key
+    return choice
+
+
+@nb.njit(cache=True)
+def call_improves(obs, tables, tile, used_a, used_b):
+    """Shanten after calling `tile` with own tiles used_a/used_b (and discarding best) beats the current one."""
+    return shanten_after_call(obs, tables, used_a, used_b) < own_shanten(obs, tables)
+
+
+@nb.njit(cache=True)
+def shanten_after_call(obs, tables, used_a, used_b):
+    """Shanten after a call that uses own tiles used_a/used_b, then the best discard."""
+    suit_t, honor_t = tables[:SUIT_ROWS], tables[SUIT_ROWS:]
+    hand = hand_of(obs).copy()
+    hand[used_a] -= 1
+    hand[used_b] -= 1
+    after = np.empty(34, np.int64)
+    return discard_shanten(hand, n_melds_of(obs) + 1, RIICHI_SHAPES, suit_t, honor_t, after)
+
+
+@nb.njit(cache=True)
+def open_hand_has_yaku_path(obs, tile):
+    """A cheap guarantee of a yaku for an open hand: a yakuhai meld (or this call), or all simples."""
+    seat = obs[O_SEAT]
+    for k in range(27, 34):
+        if obs[O_MELD_TILES + 34 * seat + k] >= 3 and is_yakuhai(obs, k):
+            return True
+    if is_yakuhai(obs, tile) and obs[O_HAND + tile] >= 2:
+        return True
+    if tile >= 27 or tile % 9 == 0 or tile % 9 == 8:
+        return False
+    outside = 0
+    for k in range(34):
+        if k >= 27 or k % 9 == 0 or k % 9 == 8:
+            outside += obs[O_HAND + k] + obs[O_MELD_TILES + 34 * seat + k]
+    return outside <= 1
+
+
+@nb.njit(cache=True)
+def chi_choice(obs, tables, max_after):
+    """A chi answer (CHI_LOW / MID / HIGH) that improves shanten to at most `max_after`, or 0."""
+    tile = obs[O_TILE]
+    bits = obs[O_CAN_CHI]
+    now = own_shanten(obs, tables)
+    options = ((1, CHI_LOW, tile + 1, tile + 2), (2, CHI_MID, tile - 1, tile + 1), (4, CHI_HIGH, tile - 2, tile - 1))
+    for bit, answer, a, b in options:
+        if bits & bit:
+            after = shanten_after_call(obs, tables, a, b)
+            if after < now and after <= max_after:
+                return answer
+    return 0
+
+
+# ---------------------------------------------------------------------------- S-16 recommended exchange
+@nb.njit(cache=True)
+def _isolated_rank(obs, k):
+    """S-16 order among isolated tiles: guest winds > dragons > terminals > seat/round winds > middle tiles."""
+    if 27 <= k <= 30:
+        if k == 27 + obs[O_SEAT_WIND] or k == 27 + obs[O_ROUND_WIND]:
+            return 3
+        return 0
+    if k >= 31:
+        return 1
+    if k % 9 == 0 or k % 9 == 8:
+        return 2
+    return 4
+
+
+@nb.njit(cache=True)
+def _partial_rank(hand, k):
+    """S-16 order when partial sets must be broken: 13/79 kanchan > edge waits > other kanchan > two-sided.
+    Returns 0..3 for a tile in a partial set (lower = give first), 4 if it is in a pair or triplet."""
+    if hand[k] >= 2 or k >= 27:
+        return 4
+    r = k % 9
+    best = 4
+    for d in (-2, 2):
+        if 0 <= r + d < 9 and hand[k + d] > 0:
+            lo = min(r, r + d)
+            best = min(best, 0 if lo == 0 or lo == 6 else 2)
+    for d in (-1, 1):
+        if 0 <= r + d < 9 and hand[k + d] > 0:
+            lo = min(r, r + d)
+            best = min(best, 1 if lo == 0 or lo == 7 else 3)
+    return best
+
+
+@nb.njit(cache=True)
+def recommended_exchange(obs):
+    """S-16: isolated tiles first (by `_isolated_rank`), then partial sets (by `_partial_rank`), then pairs."""
+    hand = hand_of(obs).copy()
+    chosen = np.empty(3, np.int64)
+    for i in range(3):
+        best, best_key = -1, 1 << 30
+        for k in range(34):
+            if hand[k] == 0:
+                continue
+            level = isolation(hand, k)
+            if level == 0:
+                key = _isolated_rank(obs, k)
+            elif hand[k] >= 2:
+                key = 200 + hand[k]
+            else:
+                key = 100 + _partial_rank(hand, k)
+            if key < best_key:
+                best, best_key = k, key
+        chosen[i] = best
+        hand[best] -= 1
+    return chosen[0] | (chosen[1] << 8) | (chosen[2] << 16)
+
+
+@nb.njit(cache=True)
+def efficiency_exchange(obs, tables):
+    """Three tiles chosen like three discards by efficiency (shanten, then acceptance)."""
+    suit_t, honor_t = tables[:SUIT_ROWS], tables[SUIT_ROWS:]
+    hand = hand_of(obs).copy()
+    after = np.empty(34, np.int64)
+    chosen = np.empty(3, np.int64)
+    for i in range(3):
+        discard_shanten(hand, 0, RIICHI_SHAPES, suit_t, honor_t, after)
+        best, best_key = -1, 1 << 30
+        for k in range(34):
+            if hand[k] == 0:
+                continue
+            key = after[k] * 64 + isolation(hand, k) * 4 + ((k % 9 if k % 9 < 4 else 8 - k % 9) if k < 27 else 0)
+            if is_dora(obs, k):
+                key += 3
+            if key < best_key:
+                best, best_key = k, key
+        chosen[i] = best
+        hand[best] -= 1
+    return chosen[0] | (chosen[1] << 8) | (chosen[2] << 16)
+
+
+@nb.njit(cache=True)
+def is_open(obs):
+    return obs[O_OPEN + obs[O_SEAT]] == 1

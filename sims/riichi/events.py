@@ -1,0 +1,34 @@
+"""Event log of the riichi-based modes: the rows of sims.events (same layout, same `log_event`), with the
+riichi meaning of the fields and four more kinds (chi, riichi, dora, abort)."""
+
+from sims.events import (
+    EV_DEAL, EV_DISCARD, EV_DRAW, EV_DRAW_STATE, EV_END, EV_EXCHANGE, EV_KAN, EV_PASS, EV_PAY, EV_PON, EV_SETTLE,
+    EV_START, EV_VOID, EV_WIN, PAY_RON, PAY_TSUMO,
+)
+
+EV_CHI, EV_RIICHI, EV_DORA, EV_ABORT = 14, 15, 16, 17
+PAY_RIICHI, PAY_HONBA, PAY_STICKS, PAY_NOTEN, PAY_NAGASHI, PAY_PAO = 6, 7, 8, 9, 10, 11
+PAY_REASONS = {PAY_RON: "ron", PAY_TSUMO: "tsumo", PAY_RIICHI: "riichi_stick", PAY_HONBA: "honba",
+               PAY_STICKS: "sticks", PAY_NOTEN: "noten", PAY_NAGASHI: "nagashi", PAY_PAO: "pao"}
+
+EVENT_FIELDS = {
+    EV_START: ("start", "seat = dealer, a = exchange direction (0 next, 1 prev, 2 across; shura), b = round "
+                        "(0..7 = E1..S4), c = honba"),
+    EV_DEAL: ("deal", "seat receives tile in the deal"),
+    EV_EXCHANGE: ("exchange", "seat gives tiles tile, a, b to seat c (S-2)"),
+    EV_VOID: ("void", "unused in riichi modes"),
+    EV_DRAW: ("draw", "seat draws tile; a = 1 for a kan replacement draw"),
+    EV_DISCARD: ("discard", "seat discards tile; a = 1 tsumogiri, b = 1 riichi declaration, c = 1 red five"),
+    EV_PON: ("pon", "seat pons tile discarded by seat a"),
+    EV_KAN: ("kan", "seat makes a kan of tile; a = meld type (sims.tiles MINKAN/ANKAN/KAKAN), b = discarder or -1"),
+    EV_PASS: ("pass_win", "seat passes a win on tile worth a han; b = 1 for tsumo"),
+    EV_WIN: ("win", "seat wins on tile with a han and b fu, c = 1 ron, 2 tsumo"),
+    EV_PAY: ("pay", "seat pays a points to seat tile (-1 = the riichi stick pile); b = reason (PAY_REASONS)"),
+    EV_DRAW_STATE: ("draw_state", "unused in riichi modes"),
+    EV_SETTLE: ("settle", "unused in riichi modes"),
+    EV_END: ("end", "hand ends: a = end code (sims.riichi.columns.HAND_ENDS), b = winners"),
+    EV_CHI: ("chi", "seat chis the run starting at tile with the discard a of seat b"),
+    EV_RIICHI: ("riichi", "seat declares riichi with tile; a = 1 riichi, 2 double riichi"),
+    EV_DORA: ("dora", "a dora indicator tile is shown; a = indicators shown"),
+    EV_ABORT: ("abort", "abortive draw declared by or on the turn of seat; a = end code"),
+}

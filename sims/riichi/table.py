@@ -1,0 +1,148 @@
+"""Table rules of every riichi-based mode in one place (RULES.md R-1 … R-6, S-1 … S-16).
+
+A mode is a set of option values of `RiichiTable` (`STANDARD` for `riichi`, `SHURA` for `shura`), never a
+fork of the engine. The engine receives `to_array()` (indexed by the T_* constants) and, for the scorer,
+`scoring_array()` (sims.riichi.rules.RiichiRules). Scoring options (kazoe yakuman, …) are fields here too,
+so `--rule` reaches them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+
+import numpy as np
+
+from sims.riichi.rules import RiichiRules
+
+START_POINTS = 25_000          # R-2, S-1
+N_TILES = 136                  # R-1
+DEAD_WALL = 14                 # R-1
+DEAL_SIZE = 13
+MAX_KANS = 4
+TARGET_POINTS = 30_000         # R-2: extension until someone has this much
+RIICHI_COST = 1_000
+NOTEN_TOTAL = 3_000            # R-6
+HONBA_RON = 300                # R-2
+MAX_HANDS = 32                 # safety bound on hands per match (renchan chains); the match ends there
+
+T_START_POINTS = 0
+T_BLOODBATH = 1
+T_EXCHANGE = 2
+T_RENCHAN = 3
+T_HONBA = 4
+T_EXTENSION = 5
+T_NOTEN_EACH = 6
+T_PAO = 7
+T_FOUR_RIICHI_ACTIVE = 8
+T_TSUMO_LOSS = 9
+T_N_HANDS = 10
+T_RED_FIVES = 11
+N_TABLE = 12
+
+NOTEN_RULES = ("split", "each")
+
+
+@dataclass(frozen=True)
+class RiichiTable:
+    """Rule options of a riichi-based mode; defaults are standard Mahjong Soul East (R-1 … R-6)."""
+
+    start_points: int = START_POINTS
+    """Points of each seat at the start (R-2, S-1)."""
+    n_hands: int = 4
+    """Hands of the base match before any extension: 4 = East only (R-2, S-1)."""
+    renchan: bool = True
+    """The dealer keeps the deal on a win or when tenpai at an exhaustive draw (R-2); off: S-7."""
+    honba: bool = True
+    """Honba counters: 300 per count on a win (R-2); off: S-1."""
+    extension: bool = True
+    """Extend into South until someone has 30000 (sudden death) or after S4 (R-2); off: S-1."""
+    bloodbath: bool = False
+    """S-3: the hand goes on after a win until 3 have won or the wall is exhausted (with S-4, S-10 … S-13, S-15)."""
+    exchange_three: bool = False
+    """S-2: every player passes any 3 tiles before the first dora is shown."""
+    noten_rule: str = "split"
+    """S-6 (bloodbath only): split = the noten players pay (non-won − 1) × 1000 in all, shared by the tenpai
+    ones (sources 000/001); each = every noten player pays 1000 to each tenpai player (in-game text 002)."""
+    pao: bool = True
+    """Pao for 大三元 / 大四喜 (R-3); off: S-14."""
+    four_riichi_active_only: bool = False
+    """S-8: the four-riichi abort needs four players simultaneously in riichi who have not won."""
+    tsumo_loss: bool = False
+    """S-5: on a tsumo (and nagashi mangan) only non-won players pay their share; nothing is redistributed."""
+    red_fives: bool = True
+    """R-1: three red fives, each one dora (scored by R-3)."""
+    kazoe_yakuman: bool = True
+    """R-3: 13 or more han score as a yakuman."""
+    kiriage_mangan: bool = False
+    """R-3: no kiriage mangan in Mahjong Soul."""
+    open_tanyao: bool = True
+    """R-3: tanyao counts on an open hand."""
+    double_yakuman: bool = True
+    """R-3: the four double yakuman."""
+    yakuman_stacking: bool = True
+    """R-3: yakuman add up."""
+
+    def __post_init__(self):
+        if self.noten_rule not in NOTEN_RULES:
+            raise ValueError(f"noten_rule must be one of {', '.join(NOTEN_RULES)}, got {self.noten_rule!r}")
+        if not 1 <= self.n_hands <= 8:
+            raise ValueError("n_hands must be 1..8")
+
+    def to_array(self) -> np.ndarray:
+        arr = np.zeros(N_TABLE, np.int64)
+        arr[T_START_POINTS] = self.start_points
+        arr[T_BLOODBATH] = int(self.bloodbath)
+        arr[T_EXCHANGE] = int(self.exchange_three)
+        arr[T_RENCHAN] = int(self.renchan)
+        arr[T_HONBA] = int(self.honba)
+        arr[T_EXTENSION] = int(self.extension)
+        arr[T_NOTEN_EACH] = int(self.noten_rule == "each")
+        arr[T_PAO] = int(self.pao)
+        arr[T_FOUR_RIICHI_ACTIVE] = int(self.four_riichi_active_only)
+        arr[T_TSUMO_LOSS] = int(self.tsumo_loss)
+        arr[T_N_HANDS] = self.n_hands
+        arr[T_RED_FIVES] = int(self.red_fives)
+        return arr
+
+    def scoring(self) -> RiichiRules:
+        return RiichiRules(kazoe_yakuman=self.kazoe_yakuman, kiriage_mangan=self.kiriage_mangan,
+                           open_tanyao=self.open_tanyao, double_yakuman=self.double_yakuman,
+                           yakuman_stacking=self.yakuman_stacking, red_fives=self.red_fives)
+
+    def scoring_array(self) -> np.ndarray:
+        return self.scoring().to_array()
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, values: dict):
+        declared = {f.name: f for f in fields(cls)}
+        unknown = set(values) - set(declared)
+        if unknown:
+            raise ValueError(f"unknown riichi table option(s): {', '.join(sorted(unknown))} "
+                             f"(known: {', '.join(sorted(declared))})")
+        defaults = cls()
+        for key, value in values.items():
+            expected = type(getattr(defaults, key))
+            if expected is int and isinstance(value, bool) or not isinstance(value, expected):
+                raise ValueError(f"riichi table option {key} must be {expected.__name__}, got {value!r}")
+        return cls(**values)
+
+
+@dataclass(frozen=True)
+class ShuraRules(RiichiTable):
+    """`shura` 修罗之战: R rules with S-1 … S-16 (defaults below)."""
+
+    renchan: bool = False
+    honba: bool = False
+    extension: bool = False
+    bloodbath: bool = True
+    exchange_three: bool = True
+    pao: bool = False
+    four_riichi_active_only: bool = True
+    tsumo_loss: bool = True
+
+
+STANDARD = RiichiTable()
+SHURA = ShuraRules()

@@ -1,0 +1,258 @@
+"""Battle of Shura (RULES.md S-1 … S-16): settlement examples and invariants of simulated matches."""
+
+import dataclasses
+
+import numpy as np
+import polars as pl
+import pytest
+
+from policies.registry import parse_seats
+from policies.riichi_api import O_DEALER, O_POINTS, O_WON, R_OBS_SIZE
+from sims.events import N_EVENT_COLS
+from sims.riichi import engine
+from sims.riichi.columns import N_HAND_COLS
+from sims.riichi.scoring import N_RES, RES_TSUMO_DEALER, RES_TSUMO_OTHER, RES_YAKUMAN, payments
+from sims.riichi.table import SHURA, STANDARD, RiichiTable, ShuraRules
+from sims.riichi.tableau import N_ST
+import sims.riichi.shura as shura
+from tests.riichi_runs import FAST_MATCHES, FULL_MATCHES, per_hand, run
+from tests.test_riichi_engine import _win_value
+
+
+def _table(dealer=0, won=()):
+    obs = np.zeros((4, R_OBS_SIZE), np.int32)
+    obs[:, O_DEALER] = dealer
+    obs[:, O_POINTS:O_POINTS + 4] = 25000
+    for s in won:
+        obs[:, O_WON + s] = 1
+    return obs
+
+
+def _tsumo(table: RiichiTable, base, winner, dealer, won):
+    obs = _table(dealer, won)
+    res = np.zeros(N_RES, np.int64)
+    _, _, res[RES_TSUMO_DEALER], res[RES_TSUMO_OTHER] = payments(base, winner == dealer, True)
+    res[RES_YAKUMAN] = 1 if base == 8000 else 0
+    delta = np.zeros(4, np.int64)
+    engine.settle_tsumo(obs, np.zeros((N_ST, 34), np.int64), table.to_array(), table.scoring_array(),
+                        np.zeros((4, N_HAND_COLS), np.int64), delta, winner, res, 0, 1,
+                        np.zeros((0, N_EVENT_COLS), np.int32), np.zeros(3, np.int64), 0)
+    return delta
+
+
+def test_s5_tsumo_loss_example():
+    """S-5: non-dealer yakuman tsumo, the dealer already won, two others not: 32000 − 16000 = 16000."""
+    delta = _tsumo(SHURA, 8000, winner=1, dealer=0, won=(0,))
+    assert delta.tolist() == [0, 16000, -8000, -8000]
+
+
+def test_s5_shares_are_not_redistributed_and_standard_pays_in_full():
+    """S-5: a won non-dealer's share is lost too; without the rule (R-2) every other seat pays."""
+    assert _tsumo(SHURA, 2000, winner=0, dealer=0, won=(2,)).tolist() == [8000, -4000, 0, -4000]
+    assert _tsumo(STANDARD, 8000, winner=1, dealer=0, won=()).tolist() == [-16000, 32000, -8000, -8000]
+
+
+def _noten(table, tenpai, won=()):
+    obs = _table(0, won)
+    delta = np.zeros(4, np.int64)
+    engine.noten_payments(obs, table.to_array(), np.array(tenpai), delta, np.zeros((0, N_EVENT_COLS), np.int32),
+                          np.zeros(3, np.int64))
+    return delta.tolist()
+
+
+@pytest.mark.parametrize("tenpai, won, expected", [
+    ((True, False, False, False), (), [3000, -1000, -1000, -1000]),
+    ((True, True, False, False), (), [1500, 1500, -1500, -1500]),
+    ((True, True, True, False), (), [1000, 1000, 1000, -3000]),
+    ((True, False, False, False), (3,), [2000, -1000, -1000, 0]),
+    ((True, True, False, False), (3,), [1000, 1000, -2000, 0]),
+    ((True, False, False, False), (2, 3), [1000, -1000, 0, 0]),
+    ((False, False, False, False), (3,), [0, 0, 0, 0]),
+    ((True, True, False, False), (2, 3), [0, 0, 0, 0]),
+])
+def test_s6_noten_split_examples(tenpai, won, expected):
+    """S-6 (split, the default): the noten non-won players pay (non-won − 1) × 1000 in all, shared by the tenpai."""
+    assert _noten(SHURA, tenpai, won) == expected
+
+
+@pytest.mark.parametrize("tenpai, won, expected", [
+    ((True, True, False, False), (), [2000, 2000, -2000, -2000]),
+    ((True, False, False, False), (3,), [2000, -1000, -1000, 0]),
+])
+def test_s6_noten_each_option(tenpai, won, expected):
+    """S-6 option noten_rule = each (source 002): every noten player pays 1000 to each tenpai player."""
+    assert _noten(dataclasses.replace(SHURA, noten_rule="each"), tenpai, won) == expected
+
+
+def test_r6_standard_noten_is_3000_split():
+    assert _noten(STANDARD, (True, False, False, False)) == [3000, -1000, -1000, -1000]
+
+
+def _sizes():
+    return [pytest.param(FAST_MATCHES, id="fast"), pytest.param(FULL_MATCHES, id="full", marks=pytest.mark.slow)]
+
+
+@pytest.mark.parametrize("n", _sizes())
+def test_s3_at_most_three_winners_and_three_wins_end_the_hand(n):
+    for spec, _, hands, _ in run("shura", n):
+        h = per_hand(hands)
+        assert (h["n_won"] <= 3).all(), spec
+        assert (h.filter(pl.col("hand_end") == "three_wins")["n_won"] == 3).all(), spec
+        assert (h.filter(pl.col("n_won") == 3)["hand_end"].is_in(["three_wins", "bust"])).all(), spec
+    h = per_hand(run("shura", n)[0][2])
+    assert (h["n_won"] == 2).any() and (h["n_won"] == 3).any()
+
+
+@pytest.mark.parametrize("n", _sizes())
+def test_s1_s7_four_hands_no_honba_aborts_replay(n):
+    """S-1: East only, 4 hands plus replays of aborts, no honba; S-7: next dealer after a played hand."""
+    aborts = ("nine_terminals", "four_winds", "four_riichi", "four_kans")
+    for spec, _, hands, matches in run("shura", n):
+        assert (hands["honba"] == 0).all(), spec
+        assert hands["round"].is_in(["E1", "E2", "E3", "E4"]).all(), spec
+        h = per_hand(hands)
+        for _match_id, g in h.group_by("match_id"):
+            rows = g.sort("hand").to_dicts()
+            for a, b in zip(rows, rows[1:]):
+                if a["hand_end"] in aborts:
+                    assert (b["round"], b["dealer_seat"]) == (a["round"], a["dealer_seat"]), spec
+                else:
+                    assert b["dealer_seat"] == (a["dealer_seat"] + 1) % 4, spec
+            played = [r for r in rows if r["hand_end"] not in aborts]
+            assert len(played) == 4 or rows[-1]["hand_end"] == "bust", spec
+
+
+@pytest.mark.parametrize("n", _sizes())
+def test_s5_s13_win_payments_recomputable(n):
+    """S-5: a tsumo collects the shares of the players who had not won yet; a ron is paid in full; S-13: the
+    hand's first winner takes the sticks that were on the table at the start of the hand."""
+    for spec, _, hands, _ in run("shura", n):
+        rows = hands.filter(pl.col("winners") > 0)
+        for (_m, _h), g in rows.group_by(["match_id", "hand"]):
+            g = g.sort("seat")
+            dealer = int(np.flatnonzero(g["dealer"].to_numpy())[0])
+            order = g["win_order"].to_numpy()
+            for w in g.filter(pl.col("won")).iter_rows(named=True):
+                got = w["win_points"] - 1000 * w["sticks_won"]
+                if w["win_kind"] == "ron":
+                    assert got == w["value"], spec
+                    continue
+                _, _, share_dealer, share_other = _win_value(w["han"], w["fu"], w["yakuman"], w["dealer"], True)
+                expected = 0
+                for s in range(4):
+                    if s != w["seat"] and not (0 < order[s] < w["win_order"]):
+                        expected += share_dealer if (s == dealer and not w["dealer"]) else share_other
+                assert got == expected, (spec, w)
+            first = g.filter(pl.col("win_order") == 1)
+            assert first["sticks_won"][0] >= g["sticks_before"][0], spec
+
+
+@pytest.mark.parametrize("n", _sizes())
+def test_s6_noten_payments_in_simulation(n):
+    for spec, _, hands, _ in run("shura", n):
+        for (_m, _h), g in hands.filter(pl.col("hand_end") == "exhaustive").group_by(["match_id", "hand"]):
+            if g["nagashi"].any():
+                continue
+            active = g.filter(~pl.col("won"))
+            t = int(active["tenpai_at_draw"].sum())
+            a = active.height
+            pay = active["noten_payment"].to_numpy()
+            tenpai = active["tenpai_at_draw"].to_numpy()
+            assert (g.filter(pl.col("won"))["noten_payment"] == 0).all()
+            if t in (0, a):
+                assert (pay == 0).all(), spec
+            else:
+                total = 1000 * (a - 1)
+                assert (pay[tenpai] == total // t).all() and (pay[~tenpai] == -total // (a - t)).all(), spec
+
+
+def test_s2_exchange_directions_and_s14_no_pao():
+    _, _, hands, _ = run("shura", FAST_MATCHES)[0]
+    assert set(hands["exchange_dir"].unique()) == {"next", "prev", "across"}
+    assert (hands["pao_paid"] == 0).all()
+
+
+def test_noten_rule_option_reaches_the_engine():
+    """S-6 option: `noten_rule=each` changes the payments of some exhaustive draw."""
+    seats = parse_seats("baseline")
+    split = shura.simulate(21, np.arange(300), seats)[0]
+    each = shura.simulate(21, np.arange(300), seats, ShuraRules(noten_rule="each"))[0]
+    assert split.shape[1] == each.shape[1] and not np.array_equal(split, each)
+
+
+def test_shura_rules_are_options_of_one_table():
+    """Shura differs from the riichi table only by option values (no fork)."""
+    assert isinstance(SHURA, RiichiTable)
+    diff = {k for k, v in SHURA.as_dict().items() if STANDARD.as_dict()[k] != v}
+    assert diff == {"renchan", "honba", "extension", "bloodbath", "exchange_three", "pao",
+                    "four_riichi_active_only", "tsumo_loss"}
+    with pytest.raises(ValueError):
+        ShuraRules.from_dict({"noten_rule": "both"})
+
+
+def test_s8_s15_records():
+    """S-8: a four-riichi abort needs four non-won players in riichi (so nobody has won yet); S-15: a player
+    dealt in on cannot finish with nagashi mangan."""
+    for spec, _, hands, _ in run("shura", FAST_MATCHES):
+        aborted = hands.filter(pl.col("hand_end") == "four_riichi")
+        assert (aborted["winners"] == 0).all(), spec
+        assert (aborted["riichi"] != "none").all(), spec
+        assert (hands.filter(pl.col("nagashi"))["dealt_in"] == 0).all(), spec
+
+
+def test_s4_s10_s11_in_the_event_log():
+    """S-4: no double riichi after a win in the hand. S-10: a riichi declaration tile dealt in still pays its
+    stick when the declarer keeps ≥1000 points, and does not otherwise. S-11: after a robbed kan the kan
+    stands, a new indicator is shown and the robbed player draws the replacement tile."""
+    from sims.events import EV_DISCARD, EV_DRAW, EV_KAN, EV_PAY, EV_START, EV_WIN
+    from sims.riichi.columns import HC
+    from sims.riichi.events import EV_DORA, EV_RIICHI, PAY_RIICHI
+
+    hand_rows, _, events = shura.simulate_events(12, np.arange(1500), parse_seats("baseline,random,baseline,baseline"))
+    points = {(int(r[HC["match_id"]]), int(r[HC["hand"]]), int(r[HC["seat"]])): int(r[HC["points_before"]])
+              for r in hand_rows}
+    rows = events.tolist()
+    dealt_in_declarations = robbed = 0
+    won_in_hand = False
+    pts = [0] * 4
+    for i, (m, h, kind, seat, tile, a, b, c) in enumerate(rows):
+        if kind == EV_START:
+            won_in_hand = False
+            pts = [points[m, h, s] for s in range(4)]
+        elif kind == EV_PAY:
+            if seat >= 0:
+                pts[seat] -= a
+            if tile >= 0:
+                pts[tile] += a
+        elif kind == EV_WIN:
+            won_in_hand = True
+        elif kind == EV_RIICHI and a == 2:
+            assert not won_in_hand
+        elif kind == EV_DISCARD and b == 1:  # a riichi declaration
+            j = i + 1
+            while rows[j][2] != EV_RIICHI:
+                j += 1
+            j += 1
+            after = list(pts)
+            ron = False
+            stick = False
+            while j < len(rows) and rows[j][2] in (EV_PAY, EV_WIN, EV_DORA):
+                r = rows[j]
+                if r[2] == EV_WIN:
+                    ron = True
+                if r[2] == EV_PAY and r[3] == seat and r[6] == PAY_RIICHI:
+                    stick = True
+                elif r[2] == EV_PAY:
+                    if r[3] >= 0:
+                        after[r[3]] -= r[5]
+                    if r[4] >= 0:
+                        after[r[4]] += r[5]
+                j += 1
+            if ron and min(after) >= 0:
+                dealt_in_declarations += 1
+                assert stick == (after[seat] >= 1000), rows[i:j]
+        elif kind == EV_KAN and b == -1 and i > 0 and rows[i - 1][2] in (EV_WIN, EV_PAY) and any(
+                r[2] == EV_WIN and r[4] == tile for r in rows[max(0, i - 8):i]):
+            robbed += 1
+            assert rows[i + 1][2] == EV_DORA and (rows[i + 2][2], rows[i + 2][3], rows[i + 2][5]) == (EV_DRAW, seat, 1)
+    assert dealt_in_declarations > 10 and robbed > 0

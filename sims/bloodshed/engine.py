@@ -33,8 +33,9 @@ from sims.bloodshed.scoring import (
     unpack_pattern, unpack_raw_fan,
 )
 from sims.bloodshed.settlement import ROW_DAJIAO, ROW_PIG, ROW_REFUND, settle_exhaustive_draw
-from sims.records import HC, MC, N_HAND_COLS, N_MATCH_COLS
+from sims.records import HC, N_HAND_COLS
 from sims.shanten import BLOODSHED_SHAPES, is_complete
+from sims.table_state import pub_add, pub_set, write_match_rows
 from sims.shanten_tables import SUIT_ROWS
 from sims import tiles
 
@@ -66,29 +67,15 @@ H_DISC, H_DIR, H_WINNERS, H_END = _C["discards"], _C["exchange_dir"], _C["winner
 H_WALL = _C["wall_left"]
 H_OPEN_KANS, H_CLOSED_PAYERS = _C["open_kans"], _C["closed_kan_payers"]
 H_ADDED_PAYERS, H_KAN_PAID = _C["added_kan_payers"], _C["kan_paid"]
-M_MATCH, M_SEAT, M_POINTS, M_RANK = MC["match_id"], MC["seat"], MC["final_points"], MC["rank"]
-M_BUSTED, M_HANDS = MC["busted"], MC["hands_played"]
 
 
 # ----------------------------------------------------------------------------- public state helpers
-@nb.njit(cache=True, inline="always")
-def _pub_add(obs, offset, delta):
-    for s in range(4):
-        obs[s, offset] += delta
-
-
-@nb.njit(cache=True, inline="always")
-def _pub_set(obs, offset, value):
-    for s in range(4):
-        obs[s, offset] = value
-
-
 @nb.njit(cache=True)
 def _pay(obs, payer, receiver, amount, delta_rec, reason, events, ev):
     """Move points between seats (public)."""
     log_event(events, ev, EV_PAY, payer, receiver, amount, reason, 0)
-    _pub_add(obs, O_POINTS + payer, -amount)
-    _pub_add(obs, O_POINTS + receiver, amount)
+    pub_add(obs, O_POINTS + payer, -amount)
+    pub_add(obs, O_POINTS + receiver, amount)
     delta_rec[payer] -= amount
     delta_rec[receiver] += amount
 
@@ -186,8 +173,8 @@ def _record_win(obs, seat, extra_tile, win_tile, packed, kind, points, rec, orde
     rec[seat, H_PATTERN] = unpack_pattern(packed) + 1  # 0 = none (sims.records.PATTERN_LABELS)
     rec[seat, H_VALUE] = fan_value(unpack_fan(packed))
     rec[seat, H_WINPTS] = points
-    _pub_set(obs, O_WON + seat, 1)
-    _pub_add(obs, O_N_WINNERS, 1)
+    pub_set(obs, O_WON + seat, 1)
+    pub_add(obs, O_N_WINNERS, 1)
 
 
 @nb.njit(cache=True)
@@ -232,8 +219,8 @@ def _draw(obs, wall, pos, seat, replacement, events, ev):
     tile = wall[pos]
     log_event(events, ev, EV_DRAW, seat, tile, 1 if replacement else 0, 0, 0)
     obs[seat, O_HAND + tile] += 1
-    _pub_add(obs, O_WALL_LEFT, -1)
-    _pub_add(obs, O_TURN, 1)
+    pub_add(obs, O_WALL_LEFT, -1)
+    pub_add(obs, O_TURN, 1)
     return tile
 
 
@@ -321,7 +308,7 @@ def _choose_voids(obs, view, void_hooks, params, tables, counters, rec, events, 
         choices[s] = suit
     for s in range(4):
         log_event(events, ev, EV_VOID, s, -1, choices[s], 0, 0)
-        _pub_set(obs, O_VOID + s, choices[s])
+        pub_set(obs, O_VOID + s, choices[s])
         rec[s, H_VOID] = choices[s]
 
 
@@ -346,7 +333,7 @@ def _play_hand(obs, view, hooks_ex, hooks_void, hooks_turn, hooks_react, hooks_r
             log_event(events, ev, EV_DEAL, seat, wall[pos], 0, 0, 0)
             obs[seat, O_HAND + wall[pos]] += 1
             pos += 1
-    _pub_set(obs, O_WALL_LEFT, WALL_SIZE - pos)
+    pub_set(obs, O_WALL_LEFT, WALL_SIZE - pos)
     drawn = _draw(obs, wall, pos, dealer, False, events, ev)
     pos += 1
     draws[dealer] = 1
@@ -493,8 +480,8 @@ def _play_hand(obs, view, hooks_ex, hooks_void, hooks_turn, hooks_react, hooks_r
                 # B-15: added kan pays 1000 from each other non-won player only with the tile just drawn
                 obs[cur, O_HAND + kind] -= 1
                 log_event(events, ev, EV_KAN, cur, kind, tiles.KAKAN, -1, 0)
-                _pub_set(obs, _meld_slot(cur, kind), KAKAN_MELD)
-                _pub_add(obs, O_SEEN + kind, 1)
+                pub_set(obs, _meld_slot(cur, kind), KAKAN_MELD)
+                pub_add(obs, O_SEEN + kind, 1)
                 if kind == drawn and not after_call:
                     for p in range(4):
                         if p != cur and obs[0, O_WON + p] == 0:
@@ -503,9 +490,9 @@ def _play_hand(obs, view, hooks_ex, hooks_void, hooks_turn, hooks_react, hooks_r
             else:  # closed kan, B-14
                 obs[cur, O_HAND + kind] -= 4
                 log_event(events, ev, EV_KAN, cur, kind, tiles.ANKAN, -1, 0)
-                _pub_set(obs, _meld_slot(cur, kind), ANKAN_MELD)
-                _pub_add(obs, O_N_MELDS + cur, 1)
-                _pub_add(obs, O_SEEN + kind, 4)
+                pub_set(obs, _meld_slot(cur, kind), ANKAN_MELD)
+                pub_add(obs, O_N_MELDS + cur, 1)
+                pub_add(obs, O_SEEN + kind, 4)
                 for p in range(4):
                     if p != cur and obs[0, O_WON + p] == 0:
                         _pay_kan(obs, p, cur, R.CLOSED_KAN_PAY, delta, kan_ledger, rec, PAY_CLOSED_KAN, events, ev)
@@ -527,9 +514,9 @@ def _play_hand(obs, view, hooks_ex, hooks_void, hooks_turn, hooks_react, hooks_r
         tile = action
         log_event(events, ev, EV_DISCARD, cur, tile, 0, 0, 0)
         obs[cur, O_HAND + tile] -= 1
-        _pub_add(obs, O_RIVER + 34 * cur + tile, 1)
-        _pub_add(obs, O_N_DISCARDS + cur, 1)
-        _pub_add(obs, O_SEEN + tile, 1)
+        pub_add(obs, O_RIVER + 34 * cur + tile, 1)
+        pub_add(obs, O_N_DISCARDS + cur, 1)
+        pub_add(obs, O_SEEN + tile, 1)
         rec[cur, H_DISC] += 1
         kan_discard = last_kan_seat == cur
         last_kan_seat = -1
@@ -600,10 +587,10 @@ def _play_hand(obs, view, hooks_ex, hooks_void, hooks_turn, hooks_react, hooks_r
         if call == PON:
             log_event(events, ev, EV_PON, caller, tile, cur, 0, 0)
             obs[caller, O_HAND + tile] -= 2
-            _pub_add(obs, O_RIVER + 34 * cur + tile, -1)
-            _pub_set(obs, _meld_slot(caller, tile), PON_MELD)
-            _pub_add(obs, O_N_MELDS + caller, 1)
-            _pub_add(obs, O_SEEN + tile, 2)
+            pub_add(obs, O_RIVER + 34 * cur + tile, -1)
+            pub_set(obs, _meld_slot(caller, tile), PON_MELD)
+            pub_add(obs, O_N_MELDS + caller, 1)
+            pub_add(obs, O_SEEN + tile, 2)
             any_call = True
             cur = caller
             after_call = True
@@ -611,10 +598,10 @@ def _play_hand(obs, view, hooks_ex, hooks_void, hooks_turn, hooks_react, hooks_r
             continue
         if call == KAN_CALL:  # open kan: the discarder pays 2000 (B-15), then a replacement draw (B-16)
             obs[caller, O_HAND + tile] -= 3
-            _pub_add(obs, O_RIVER + 34 * cur + tile, -1)
-            _pub_set(obs, _meld_slot(caller, tile), MINKAN_MELD)
-            _pub_add(obs, O_N_MELDS + caller, 1)
-            _pub_add(obs, O_SEEN + tile, 3)
+            pub_add(obs, O_RIVER + 34 * cur + tile, -1)
+            pub_set(obs, _meld_slot(caller, tile), MINKAN_MELD)
+            pub_add(obs, O_N_MELDS + caller, 1)
+            pub_add(obs, O_SEEN + tile, 3)
             log_event(events, ev, EV_KAN, caller, tile, tiles.MINKAN, cur, 0)
             _pay_kan(obs, cur, caller, R.OPEN_KAN_PAY, delta, kan_ledger, rec, PAY_OPEN_KAN, events, ev)
             rec[caller, H_KANS] += 1
@@ -663,7 +650,7 @@ def _play_hand(obs, view, hooks_ex, hooks_void, hooks_turn, hooks_react, hooks_r
             log_event(events, ev, EV_SETTLE, s, -1, breakdown[ROW_REFUND, s], breakdown[ROW_PIG, s],
                       breakdown[ROW_DAJIAO, s])
             if deltas[s] != 0:
-                _pub_add(obs, O_POINTS + s, deltas[s])
+                pub_add(obs, O_POINTS + s, deltas[s])
                 delta[s] += deltas[s]
             rec[s, H_REFUND] = breakdown[ROW_REFUND, s]
             rec[s, H_DRAWSET] = deltas[s] - breakdown[ROW_REFUND, s]
@@ -771,18 +758,6 @@ def play_matches(root_seed, match_ids, hooks_ex, hooks_void, hooks_turn, hooks_r
                 break
             if first_winner >= 0:  # B-3
                 dealer = first_winner
-        # B-4: ranks by points, ties by seat order
-        for s in range(4):
-            rank = 1
-            for p in range(4):
-                if obs[0, O_POINTS + p] > obs[0, O_POINTS + s] or (obs[0, O_POINTS + p] == obs[0, O_POINTS + s] and p < s):
-                    rank += 1
-            row = mi * 4 + s
-            match_rows[row, M_MATCH] = match_id
-            match_rows[row, M_SEAT] = s
-            match_rows[row, M_POINTS] = obs[0, O_POINTS + s]
-            match_rows[row, M_RANK] = rank
-            match_rows[row, M_BUSTED] = 1 if (busted and obs[0, O_POINTS + s] < 0) else 0
-            match_rows[row, M_HANDS] = hands_played
+        write_match_rows(obs, O_POINTS, match_rows, mi * 4, match_id, busted, hands_played)  # B-4 ranks
     counters[CNT_EVENTS] = ev[0]
     return n_rows

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from sims.records import MATCH_COLUMNS as _BLOODSHED_MATCH_COLUMNS
 from sims.riichi.yaku import YAKU_NAMES
 
 WIN_KINDS = ("none", "ron", "tsumo")
@@ -85,6 +86,8 @@ N_HAND_COLS = len(HAND_COLUMNS)
 N_MATCH_COLS = len(MATCH_COLUMNS)
 HC = {name: i for i, (name, *_rest) in enumerate(HAND_COLUMNS)}
 MC = {name: i for i, (name, *_rest) in enumerate(MATCH_COLUMNS)}
+# sims.table_state.write_match_rows fills both modes' matches rows: the layouts must agree
+assert [c[0] for c in MATCH_COLUMNS] == [c[0] for c in _BLOODSHED_MATCH_COLUMNS]
 
 # column indices for compiled code
 H_MATCH, H_HAND, H_SEAT, H_DEALER, H_ROUND = HC["match_id"], HC["hand"], HC["seat"], HC["dealer"], HC["round"]
@@ -100,5 +103,3 @@ H_RIICHI, H_RIICHI_TURN, H_CALLS, H_KANS, H_PAO = HC["riichi"], HC["riichi_turn"
 H_TENPAI, H_NOTEN, H_NAGASHI, H_DISC, H_DIR = HC["tenpai_at_draw"], HC["noten_payment"], HC["nagashi"], \
     HC["discards"], HC["exchange_dir"]
 H_WINNERS, H_END, H_WALL = HC["winners"], HC["hand_end"], HC["wall_left"]
-M_MATCH, M_SEAT, M_POINTS, M_RANK = MC["match_id"], MC["seat"], MC["final_points"], MC["rank"]
-M_BUSTED, M_HANDS = MC["busted"], MC["hands_played"]

@@ -32,7 +32,7 @@ from sims.riichi.events import PAY_NAGASHI
 from sims.riichi.columns import (
     H_BEFORE, H_CALLS, H_DEALER, H_DELTA, H_DIR, H_DISC, H_END, H_HAND, H_HONBA, H_KANS, H_MATCH, H_NAGASHI,
     H_NOTEN, H_PASSED, H_RIICHI, H_RIICHI_TURN, H_ROUND, H_SEAT, H_STICKS0, H_STICKS1, H_TENPAI, H_WALL,
-    H_WINNERS, M_BUSTED, M_HANDS, M_MATCH, M_POINTS, M_RANK, M_SEAT, N_HAND_COLS,
+    H_WINNERS, N_HAND_COLS,
 )
 from sims.riichi.settle import (  # noqa: F401  (settle_tsumo, noten_payments, WIN_* re-exported for tests)
     WIN_RON, WIN_TSUMO, deposit_stick, has_yaku, noten_payments, settle_ron, settle_tsumo,
@@ -45,8 +45,9 @@ from sims.riichi.tableau import (
     DEAD_START, EV_ABORT, EV_CHI, EV_RIICHI, F_DRAWS, F_IPPATSU, F_KANS, F_NAGASHI, F_PAO,
     F_RED_MELD, F_RIICHI_FURITEN, F_TEMP_FURITEN, MS_LIVE_END, MS_N_KANS, MS_NO_CALL, MS_PENDING_DORA,
     MS_RINSHAN, N_ST, ST_FLAGS, ST_MISC, ST_RED_HAND, ST_RIVER, ST_WAITS, anyone_below_zero, flip_dora, give_tile,
-    is_red, pay, pub_add, pub_set, refresh_furiten, score_win, take_for_meld, take_tile, update_waits,
+    is_red, pay, refresh_furiten, score_win, take_for_meld, take_tile, update_waits,
 )
+from sims.table_state import pub_add, pub_set, rank_of, write_match_rows
 from sims.riichi.yaku import KOKUSHI, KOKUSHI_13
 from sims.shanten import RIICHI_SHAPES, is_complete, shanten, winning_tiles
 from sims.shanten_tables import SUIT_ROWS
@@ -950,15 +951,6 @@ def _reset_hand_state(obs, dealer, round_idx, honba, sticks):
 
 
 @nb.njit(cache=True)
-def _top_seat(obs):
-    best = 0
-    for s in range(1, 4):
-        if obs[0, O_POINTS + s] > obs[0, O_POINTS + best]:
-            best = s
-    return best
-
-
-@nb.njit(cache=True)
 def _someone_reached(obs, target):
     for s in range(4):
         if obs[0, O_POINTS + s] >= target:
@@ -1045,33 +1037,17 @@ def play_matches(root_seed, match_ids, hooks_ex, hooks_turn, hooks_react, hooks_
             if played_round >= n_base - 1:
                 if played_round >= n_base and _someone_reached(obs, T.TARGET_POINTS):
                     break
-                if keeps and not aborted and _top_seat(obs) == obs[0, O_DEALER] and \
+                if keeps and not aborted and rank_of(obs, O_POINTS, obs[0, O_DEALER]) == 1 and \
                         obs[0, O_POINTS + obs[0, O_DEALER]] >= T.TARGET_POINTS:
                     break
                 if not keeps:
                     if not topts[T.T_EXTENSION] or _someone_reached(obs, T.TARGET_POINTS) or round_idx >= 8:
                         break
-        # final ranks; unclaimed sticks to first place
-        first = 0
+        # unclaimed sticks go to first place, then the final ranks
         for s in range(4):
-            rank = 1
-            for p in range(4):
-                if obs[0, O_POINTS + p] > obs[0, O_POINTS + s] or (obs[0, O_POINTS + p] == obs[0, O_POINTS + s] and p < s):
-                    rank += 1
-            if rank == 1:
-                first = s
-        pub_add(obs, O_POINTS + first, 1000 * sticks)
-        for s in range(4):
-            rank = 1
-            for p in range(4):
-                if obs[0, O_POINTS + p] > obs[0, O_POINTS + s] or (obs[0, O_POINTS + p] == obs[0, O_POINTS + s] and p < s):
-                    rank += 1
-            row = mi * 4 + s
-            match_rows[row, M_MATCH] = match_id
-            match_rows[row, M_SEAT] = s
-            match_rows[row, M_POINTS] = obs[0, O_POINTS + s]
-            match_rows[row, M_RANK] = rank
-            match_rows[row, M_BUSTED] = 1 if (busted and obs[0, O_POINTS + s] < 0) else 0
-            match_rows[row, M_HANDS] = hands_played
+            if rank_of(obs, O_POINTS, s) == 1:
+                pub_add(obs, O_POINTS + s, 1000 * sticks)
+                break
+        write_match_rows(obs, O_POINTS, match_rows, mi * 4, match_id, busted, hands_played)
     counters[CNT_EVENTS] = ev[0]
     return n_rows

@@ -19,7 +19,8 @@ from sims.riichi.scoring import (
     RES_FU, RES_HAN, RES_N_YAKU, RES_RON, RES_TOTAL, RES_TSUMO_DEALER, RES_TSUMO_OTHER, RES_YAKU, RES_YAKUMAN,
     payments,
 )
-from sims.riichi.tableau import F_PAO, ST_FLAGS, pay, pub_add, pub_set
+from sims.riichi.tableau import F_PAO, ST_FLAGS, pay
+from sims.table_state import pub_add, pub_set
 from sims.riichi.yaku import AKA_DORA, DAISANGEN, DAISUUSHII, DORA, URA_DORA
 
 WIN_RON, WIN_TSUMO = 1, 2

@@ -21,6 +21,7 @@ from sims.riichi.scoring import (
 )
 from sims.shanten import RIICHI_SHAPES, shanten, winning_tiles
 from sims.shanten_tables import SUIT_ROWS
+from sims.table_state import pub_add, pub_set
 
 ST_WAITS = 0
 ST_RIVER = 4
@@ -38,18 +39,6 @@ MS_LIVE_END, MS_N_KANS, MS_RINSHAN, MS_NO_CALL, MS_PENDING_DORA, MS_HONBA_ON = 0
 
 DEAD_START = 122  # the last 14 tiles of the 136 form the dead wall
 RED_KINDS = (4, 13, 22)
-
-
-@nb.njit(cache=True, inline="always")
-def pub_add(obs, offset, delta):
-    for s in range(4):
-        obs[s, offset] += delta
-
-
-@nb.njit(cache=True, inline="always")
-def pub_set(obs, offset, value):
-    for s in range(4):
-        obs[s, offset] = value
 
 
 @nb.njit(cache=True)

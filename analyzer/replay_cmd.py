@@ -11,13 +11,24 @@ import numpy as np
 from analyzer.cli import InputError, cli
 
 
+def decoder_for(variant: str):
+    """Module decoding `variant`'s event log (to_json_events, to_text, deltas_from_events)."""
+    from sims.modes import get_mode
+    from sims.riichi.events import EVENT_FIELDS as RIICHI_FIELDS
+
+    if getattr(get_mode(variant), "EVENT_FIELDS", None) is RIICHI_FIELDS:
+        import analyzer.replay_riichi as decoder
+    else:
+        import analyzer.replay as decoder
+    return decoder
+
+
 def replay_match(variant: str, seed: int, match_id: int, seats_spec: str, rules: tuple[str, ...] = (),
                  policy_paths: tuple[str, ...] = ()):
     """(JSON events, seat labels, hand_rows, match_rows) of one match, re-simulated from its seed."""
-    from analyzer.replay import to_json_events
     from analyzer.run_cmd import build_spec
+    from analyzer.tables import mode_columns
     from sims.modes import get_mode
-    from sims.records import HC
 
     spec = build_spec(variant, seats_spec, 1, seed, 1, rules, policy_paths)
     mode = get_mode(variant)
@@ -25,14 +36,15 @@ def replay_match(variant: str, seed: int, match_id: int, seats_spec: str, rules:
         raise InputError(f"mode {variant!r} has no event log yet")
     from policies.registry import parse_seats
 
+    hc = {c[0]: i for i, c in enumerate(mode_columns(mode, "hands"))}
     seats = parse_seats(",".join(spec.seats), policy_paths)
     hand_rows, match_rows, events = mode.simulate_events(seed, np.array([match_id]), seats,
                                                          mode.RULES.from_dict(spec.rules))
     points_before = {}
     for row in hand_rows:
-        points_before.setdefault((int(row[HC["match_id"]]), int(row[HC["hand"]])), [0] * 4)[
-            int(row[HC["seat"]])] = int(row[HC["points_before"]])
-    return to_json_events(events, points_before), list(spec.seats), hand_rows, match_rows
+        points_before.setdefault((int(row[hc["match_id"]]), int(row[hc["hand"]])), [0] * 4)[
+            int(row[hc["seat"]])] = int(row[hc["points_before"]])
+    return decoder_for(variant).to_json_events(events, points_before), list(spec.seats), hand_rows, match_rows
 
 
 @cli.command("replay")
@@ -50,12 +62,14 @@ def replay_match(variant: str, seed: int, match_id: int, seats_spec: str, rules:
 def replay(variant, seed, match_id, hand_no, seats, run_dir, rules, policy_paths, as_json):
     """Re-simulate one match from its seed and print every event: deal, exchange, voids, draws, discards,
     calls, passed wins, wins with pattern and fan, every payment, the exhaustive-draw settlement and the
-    points after each hand. The same seed, match id and seats always give the same match.
+    points after each hand. The same seed, match id and seats always give the same match. Riichi modes
+    (riichi, shura) add riichi declarations, dora indicators, han/fu, draws and riichi-stick payments.
 
     \b
     Examples:
       tsumolab replay --seed 7 --match 12
       tsumolab replay --run runs/example --match 3 --hand 2 --json
+      tsumolab replay --variant shura --seed 3 --match 0 --hand 1
     """
     if run_dir is not None:
         from analyzer.runner import read_run_record
@@ -68,7 +82,8 @@ def replay(variant, seed, match_id, hand_no, seats, run_dir, rules, policy_paths
             raise InputError(f"match {match_id} is outside the run (matches 0..{spec['matches'] - 1})")
         variant, seed = spec["variant"], spec["seed"] if seed is None else seed
         seats = seats or ",".join(spec["seats"])
-        rules = rules or tuple(f"{k}={json.dumps(v)}" for k, v in spec.get("rules", {}).items())
+        rules = rules or tuple(f"{k}={v if isinstance(v, str) else json.dumps(v)}"
+                               for k, v in spec.get("rules", {}).items())
     if match_id < 0:
         raise InputError(f"--match must be at least 0, got {match_id}")
     events, labels, hand_rows, _ = replay_match(variant, 0 if seed is None else seed, match_id,
@@ -82,10 +97,8 @@ def replay(variant, seed, match_id, hand_no, seats, run_dir, rules, policy_paths
         for event in events:
             click.echo(json.dumps(event, ensure_ascii=False))
         return
-    from analyzer.replay import to_text
-
     click.echo(f"seats: " + ", ".join(f"S{i} {label}" for i, label in enumerate(labels)))
-    for line in to_text(events, labels):
+    for line in decoder_for(variant).to_text(events, labels):
         click.echo(line)
 
 

@@ -14,7 +14,7 @@ from sims.riichi.play import ROWS_PER_MATCH, lookup_tables, play  # noqa: F401
 from sims.riichi.table import ShuraRules
 
 RULES = ShuraRules
-REPLAY = False  # `tsumolab replay` decodes only the Bloodshed event log so far
+REPLAY = True  # `tsumolab replay` decodes this log with analyzer.replay_riichi
 SLUG = "shura"
 
 

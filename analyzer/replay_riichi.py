@@ -1,0 +1,199 @@
+"""Event logs of the riichi-based modes (`riichi`, `shura`) as mjai-style JSON objects and as readable text.
+
+mjai words: start_kyoku, tsumo, dahai, chi, pon, daiminkan, ankan, kakan, reach, reach_accepted, dora, hora,
+ryukyoku, end_kyoku. Extensions: `exchange` (S-2 exchange of three), `pass_win` (a win the seat could take and
+passed) and `payment` (every point transfer; seat -1 is the riichi-stick pile on the table).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+import numpy as np
+
+from sims import tiles
+from sims.riichi.columns import EXCHANGE_DIRECTIONS, HAND_ENDS, ROUNDS
+from sims.riichi.events import (
+    EV_ABORT, EV_CHI, EV_DEAL, EV_DISCARD, EV_DORA, EV_DRAW, EV_END, EV_EXCHANGE, EV_KAN, EV_PASS, EV_PAY,
+    EV_PON, EV_RIICHI, EV_START, EV_WIN, PAY_REASONS, PAY_RIICHI,
+)
+
+TABLE = -1  # payer / receiver of the riichi-stick pile
+KAN_WORDS = {tiles.MINKAN: "daiminkan", tiles.ANKAN: "ankan", tiles.KAKAN: "kakan"}
+WIN_WORDS = {1: "ron", 2: "tsumo"}
+WIN_PAYMENTS = {"ron", "tsumo", "honba", "sticks", "pao"}
+DEAL_TILES = 52
+
+
+def deltas_from_events(events: np.ndarray) -> dict[tuple[int, int], np.ndarray]:
+    """Net points per seat of every (match, hand) from the payments alone; payments to or from the riichi-stick
+    pile (seat -1) move points between a seat and the table only."""
+    out: dict[tuple[int, int], np.ndarray] = defaultdict(lambda: np.zeros(4, np.int64))
+    for match_id, hand, kind, seat, tile, a, _b, _c in events.tolist():
+        if kind == EV_PAY:
+            if seat != TABLE:
+                out[match_id, hand][seat] -= a
+            if tile != TABLE:
+                out[match_id, hand][tile] += a
+        elif kind == EV_START:
+            out[match_id, hand]  # a hand without payments still has its (zero) deltas
+    return dict(out)
+
+
+def _pai(kind: int, red: bool = False) -> str:
+    if kind < 0:
+        return "-"
+    return tiles.tile_name(kind) + ("r" if red else "")
+
+
+def _compact(names: list[str]) -> str:
+    counts = np.zeros(tiles.N_KINDS, np.int64)
+    for name in names:
+        counts[tiles.parse_tile(name.rstrip("r"))[0]] += 1
+    return tiles.format_tiles(counts)
+
+
+def to_json_events(events: np.ndarray, points_before: dict[tuple[int, int], list[int]]) -> list[dict]:
+    """Event rows → JSON-ready dicts; `points_before[(match, hand)]` gives the scores at each hand start."""
+    out: list[dict] = []
+    deals: dict[int, list[int]] = defaultdict(list)
+    deltas = deltas_from_events(events)
+    start: dict = {}
+    last_giver = -1  # seat of the latest discard or kan (the ron or chankan target)
+    aborted = False
+    direction = "none"
+    for match_id, hand, kind, seat, tile, a, b, c in events.tolist():
+        key = (match_id, hand)
+        if kind == EV_DEAL:
+            deals[seat].append(tile)
+            if sum(len(v) for v in deals.values()) == DEAL_TILES:
+                start["tehais"] = [[_pai(t) for t in sorted(deals[s])] for s in range(4)]
+                deals.clear()
+            continue
+        if kind == EV_DORA and a == 1 and "dora_marker" not in start:
+            start["dora_marker"] = _pai(tile)
+            continue
+        if kind == EV_RIICHI:
+            reach = next(e for e in reversed(out) if e["type"] == "reach" and e["actor"] == seat)
+            reach["double"] = a == 2
+            continue
+        if kind == EV_START:
+            aborted = False
+            start = {"type": "start_kyoku", "match": match_id, "hand": hand, "round": ROUNDS[b],
+                     "bakaze": "ES"[b // 4], "kyoku": b % 4 + 1, "honba": c, "oya": seat,
+                     "scores": list(points_before[key]), "exchange_direction": "none"}
+            direction = EXCHANGE_DIRECTIONS[a + 1]  # shown once an exchange happens (S-2)
+            event = start
+        elif kind == EV_EXCHANGE:
+            start["exchange_direction"] = direction
+            event = {"type": "exchange", "actor": seat, "target": c, "pais": [_pai(t) for t in (tile, a, b)]}
+        elif kind == EV_DRAW:
+            event = {"type": "tsumo", "actor": seat, "pai": _pai(tile), "rinshan": bool(a)}
+        elif kind == EV_DISCARD:
+            if b:
+                out.append({"type": "reach", "actor": seat, "double": False})
+            event = {"type": "dahai", "actor": seat, "pai": _pai(tile, bool(c)), "tsumogiri": bool(a)}
+            last_giver = seat
+        elif kind == EV_CHI:
+            run = [tile, tile + 1, tile + 2]
+            run.remove(a)
+            event = {"type": "chi", "actor": seat, "target": b, "pai": _pai(a), "consumed": [_pai(t) for t in run]}
+        elif kind == EV_PON:
+            event = {"type": "pon", "actor": seat, "target": a, "pai": _pai(tile), "consumed": [_pai(tile)] * 2}
+        elif kind == EV_KAN:
+            event = {"type": KAN_WORDS[a], "actor": seat, "pai": _pai(tile)}
+            if a == tiles.MINKAN:
+                event["target"] = b
+                event["consumed"] = [_pai(tile)] * 3
+            elif a == tiles.ANKAN:
+                event["consumed"] = [_pai(tile)] * 4
+            last_giver = seat
+        elif kind == EV_DORA:
+            event = {"type": "dora", "dora_marker": _pai(tile), "shown": a}
+        elif kind == EV_PASS:
+            event = {"type": "pass_win", "actor": seat, "pai": _pai(tile), "han": a, "tsumo": bool(b)}
+        elif kind == EV_WIN:
+            event = {"type": "hora", "actor": seat, "target": seat if c == 2 else last_giver, "pai": _pai(tile),
+                     "kind": WIN_WORDS[c], "han": a, "fu": b}
+            at = len(out)  # the engine logs a win's payments before the win: show them after it, as mjai does
+            while at > 0 and out[at - 1]["type"] == "payment" and out[at - 1]["reason"] in WIN_PAYMENTS:
+                at -= 1
+            out.insert(at, event)
+            continue
+        elif kind == EV_PAY:
+            event = {"type": "payment", "from": seat, "to": tile, "amount": a, "reason": PAY_REASONS[b]}
+            if b == PAY_RIICHI:
+                out.append(event)
+                event = {"type": "reach_accepted", "actor": seat}
+        elif kind == EV_ABORT:
+            aborted = True
+            event = {"type": "ryukyoku", "reason": HAND_ENDS[a], "abortive": True, "actor": seat}
+        elif kind == EV_END:
+            if not aborted and (HAND_ENDS[a] == "exhaustive" or (HAND_ENDS[a] == "bust" and b == 0)):
+                out.append({"type": "ryukyoku", "reason": "exhaustive", "abortive": False})
+            d = deltas[key].tolist()
+            event = {"type": "end_kyoku", "end": HAND_ENDS[a], "winners": b, "deltas": d,
+                     "scores": [p + x for p, x in zip(points_before[key], d)]}
+        else:
+            raise ValueError(f"unknown riichi event kind {kind}")
+        out.append(event)
+    return out
+
+
+def _seat(i: int) -> str:
+    return "table" if i == TABLE else f"S{i}"
+
+
+def to_text(json_events: list[dict], labels: list[str], width: int = 100) -> list[str]:
+    """Readable lines (at most `width` columns) of riichi JSON events; seats are S0..S3 with their policies."""
+    seat = [f"S{i} {labels[i][:18]}" for i in range(4)]
+    lines: list[str] = []
+    for e in json_events:
+        t = e["type"]
+        if t == "start_kyoku":
+            head = (f"── match {e['match']} hand {e['hand']} ── {e['round']} honba {e['honba']}, "
+                    f"dealer S{e['oya']}, points {' '.join(map(str, e['scores']))}")
+            if e["exchange_direction"] != "none":
+                head += f", exchange {e['exchange_direction']}"
+            lines.append(head[:width])
+            lines += [f"   {seat[i]:<22} deal {_compact(h)}"[:width] for i, h in enumerate(e.get("tehais", []))]
+            if "dora_marker" in e:
+                lines.append(f"   {'':<22} dora indicator {e['dora_marker']}")
+            continue
+        actor = seat[e["actor"]] if e.get("actor", -1) >= 0 else ""
+        if t == "exchange":
+            text = f"gives {_compact(e['pais'])} to S{e['target']}"
+        elif t == "tsumo":
+            text = f"draws {e['pai']}" + (" (kan replacement)" if e["rinshan"] else "")
+        elif t == "dahai":
+            text = f"discards {e['pai']}" + (" (tsumogiri)" if e["tsumogiri"] else "")
+        elif t == "reach":
+            text = "declares double riichi" if e["double"] else "declares riichi"
+        elif t == "reach_accepted":
+            text = "riichi accepted"
+        elif t == "chi":
+            text = f"chis {e['pai']} from S{e['target']} with {''.join(p[0] for p in e['consumed'])}{e['pai'][1]}"
+        elif t == "pon":
+            text = f"pons {e['pai']} from S{e['target']}"
+        elif t in KAN_WORDS.values():
+            text = f"{t} {e['pai']}" + (f" from S{e['target']}" if "target" in e else "")
+        elif t == "dora":
+            text = f"new dora indicator {e['dora_marker']} ({e['shown']} shown)"
+        elif t == "pass_win":
+            text = f"passes a {'tsumo' if e['tsumo'] else 'ron'} on {e['pai']} worth {e['han']} han"
+        elif t == "hora":
+            off = "" if e["kind"] == "tsumo" else f" off S{e['target']}"
+            text = f"WINS by {e['kind']}{off} on {e['pai']}: {e['han']} han {e['fu']} fu"
+        elif t == "payment":
+            actor = seat[e["from"]] if e["from"] >= 0 else "table (riichi sticks)"
+            text = f"pays {e['amount']} to {_seat(e['to'])} ({e['reason']})"
+        elif t == "ryukyoku":
+            text = f"draw: {e['reason']}" + (" (abortive)" if e["abortive"] else "")
+        elif t == "end_kyoku":
+            lines.append(f"   end: {e['end']}, {e['winners']} won; deltas {' '.join(f'{d:+d}' for d in e['deltas'])}"
+                         f" → {' '.join(map(str, e['scores']))}"[:width])
+            continue
+        else:
+            text = str(e)
+        lines.append(f"   {actor:<22} {text}"[:width])
+    return lines

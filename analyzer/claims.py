@@ -19,7 +19,8 @@ import polars as pl
 
 from analyzer import claims_tables
 from analyzer.cli import InputError
-from analyzer.experiment import Experiment, cells, wall_seeds
+from analyzer.experiment import Experiment, cells, experiment_wall_seeds
+from analyzer.measures import format_tsumo_loss
 from analyzer.experiment_run import ExecutionSummary, cell_dir, execute_cells
 from analyzer.runner import MAX_SEED, RunSpec, code_version
 from analyzer.stats import ALPHA
@@ -63,7 +64,7 @@ def cell_specs(experiments: list[Experiment], chunk_size: int = DEFAULT_CHUNK_SI
         raise InputError(f"--chunk-size must be at least 1, got {chunk_size}")
     specs = {}
     for exp in experiments:
-        n = wall_seeds(exp.matches, len(exp.fields))
+        n = experiment_wall_seeds(exp)
         for cell in cells(exp):
             specs[(exp.id, cell)] = RunSpec(variant=exp.mode, seats=cell.seats, matches=n, seed=exp.seed,
                                             rules=exp.rules, chunk_size=chunk_size)
@@ -105,8 +106,8 @@ def run_metadata(experiments: list[Experiment]) -> dict:
     described = [{
         "id": e.id, "mode": e.mode, "treatment": e.treatment, "control": e.control, "direction": e.direction,
         "fields": [{"label": f.label, "opponents": list(f.opponents)} for f in e.fields], "headline": e.headline,
-        "rules": e.rules, "seed": e.seed, "matches": e.matches, "wall_seeds": wall_seeds(e.matches, len(e.fields)),
-        "file": Path(e.path).name,
+        "rules": e.rules, "seed": e.seed, "matches": e.matches, "wall_seeds": experiment_wall_seeds(e),
+        "file": Path(e.path).name, **({"kind": e.kind, "measure": e.measure} if e.kind != "compare" else {}),
     } for e in experiments]
     return {META_CODE: code_version(), META_ALPHA: ALPHA, META_EXPERIMENTS: described}
 
@@ -144,12 +145,20 @@ def format_verdicts(claims: pl.DataFrame) -> str:
     for r in claims.iter_rows(named=True):
         mark = "*" if r["headline"] else " "
         field = r["field"] if len(r["field"]) <= 29 else r["field"][:28] + "…"
+        measured = r.get("kind") == "measure"
+        rank = "-" if measured else f"{r['rank_diff']:>+6.3f}"
+        gift = "-" if measured else f"{r['giftbox_diff']:>+6.1f}"
         lines.append(
             f"{r['claim']:<5} {mark}{field:<29} {r['verdict']:<12} {r['effect']:>+8.0f} "
             f"[{r['ci_low']:>+8.0f}, {r['ci_high']:>+8.0f}] {r['matches']:>8,} {_p(r['p_holm']):>8} "
-            f"{r['rank_diff']:>+6.3f} {r['giftbox_diff']:>+6.1f} {_vr(r['variance_reduction']):>5}")
+            f"{rank:>6} {gift:>6} {_vr(r['variance_reduction']):>5}")
     lines.append("effect = treatment − control final points per match (paired over the same walls and seats); "
                  "rank, gift = paired differences; VR = unpaired/paired variance; * = headline field")
+    if "kind" in claims.columns and (claims["kind"] == "measure").any():
+        lines.append("measure rows: effect = mean tsumo − mean ron win value received with ≥1 earlier winner "
+                     "(points per win, all seats of every match; matches = distinct matches)")
+        for r in claims.filter(pl.col("kind") == "measure").iter_rows(named=True):
+            lines.append(format_tsumo_loss(r))
     return "\n".join(lines)
 
 

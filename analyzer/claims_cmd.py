@@ -55,19 +55,31 @@ def experiment_options(default_out: str | None):
 
 @cli.command("claims")
 @click.option("--only", default=None, metavar="IDS", help="Comma-separated claim ids to run, e.g. B1,B4.")
-@click.option("--mode", "mode_name", default="bloodshed", show_default=True, help="Mode whose claims to run.")
+@click.option("--mode", "mode_name", default=None,
+              help="Run only the claims of this mode (bloodshed, shura, …). Default: every mode's claims.")
 @experiment_options(default_out="out/claims")
-def claims_command(only: str | None, mode_name: str, **options) -> None:
-    """Run every experiment file of the mode (analyzer/experiments/) and print the verdict per claim.
+def claims_command(only: str | None, mode_name: str | None, **options) -> None:
+    """Run every experiment file (analyzer/experiments/) of every mode, or of --mode, and print the verdict
+    per claim.
 
     Each claim: treatment vs control on the same walls and seats, the treatment rotated through all four
-    seats, against each field. Verdicts use Holm-adjusted 95% intervals across all rows run together.
+    seats, against each field; a `measure` (S1) measures a fact on one field. Verdicts use Holm-adjusted 95%
+    intervals across all rows run together. --rule options belong to one mode, so they need --mode.
 
     \b
     Example:
       tsumolab claims --matches 20000 --jobs -1 --only B1,B4
+      tsumolab claims --mode shura --matches 2000
     """
-    overrides = _rule_overrides(mode_name, options.pop("rules"))
+    rules = options.pop("rules")
+    if rules and mode_name is None:
+        raise InputError("--rule sets an option of one mode's rules; add --mode (e.g. --mode bloodshed)")
+    overrides = _rule_overrides(mode_name, rules) if mode_name is not None else {}
+    if mode_name is not None:
+        try:
+            get_mode(mode_name)
+        except ValueError as exc:
+            raise InputError(str(exc)) from None
     experiments = select(mode_experiments(mode_name, rule_overrides=overrides), only)
     if not experiments:
         raise InputError(f"no experiment files for mode {mode_name!r}")

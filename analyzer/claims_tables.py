@@ -19,6 +19,7 @@ import polars as pl
 from analyzer import stats
 from analyzer.ev import ev_from_sums, ev_sums
 from analyzer.experiment import ARMS, SEATS, Experiment, cells
+from analyzer.measures import measure_row
 from analyzer.runner import RunSpec
 from analyzer.tables import chunk_files, complete_chunks
 
@@ -33,7 +34,13 @@ PAIRED_METRICS = {
 }
 ARM_METRICS = ("points", "rank", "first", "fourth", "giftbox", "wins", "deal_ins", "tsumo_wins", "fan_sum",
                "flower_pigs", "kan_income")
-"""per-match subject metrics averaged by arm (arms table); points = final points − start points"""
+"""per-match subject metrics averaged by arm (arms table) in Bloodshed; points = final points − start points.
+A mode whose `hands` table lacks a column lacks the metric (riichi modes: han_sum instead of fan_sum, no flower
+pigs or kan income); see arm_metrics."""
+_COMMON_ARM_METRICS = ("points", "rank", "first", "fourth", "giftbox", "wins", "deal_ins", "tsumo_wins")
+OPTIONAL_HAND_METRICS = (("fan_sum", "fan"), ("han_sum", "han"), ("flower_pigs", "flower_pig"),
+                         ("kan_income", "kan_income"))
+"""(per-match subject metric, `hands` column it sums), each present only when the mode has the column"""
 _PAIRED_SOURCE = {"effect": "points", "rank_diff": "rank", "first_rate_diff": "first",
                   "fourth_rate_diff": "fourth", "giftbox_diff": "giftbox"}
 EV_KEYS = ["claim", "field", "arm", "role", "policy", "seat"]
@@ -49,18 +56,29 @@ class CellData:
     """run dir → ev_sums by (seat, policy)"""
 
 
-def start_points(mode_name: str) -> int:
+def start_points(mode_name: str, rules: dict | None = None) -> int:
+    """Start points of the mode: its `start_points` rule option (riichi modes, from `rules` or the defaults of
+    the mode's RULES), else the START_POINTS constant of the module defining RULES (Bloodshed)."""
     from sims.modes import get_mode
 
     mode = get_mode(mode_name)
+    options = mode.RULES.from_dict(dict(rules or {})).as_dict()
+    if "start_points" in options:
+        return int(options["start_points"])
     return importlib.import_module(mode.RULES.__module__).START_POINTS
+
+
+def arm_metrics(hand_columns) -> tuple[str, ...]:
+    """The per-match subject metrics a mode with these `hands` columns has (ARM_METRICS in Bloodshed)."""
+    present = set(hand_columns)
+    return _COMMON_ARM_METRICS + tuple(m for m, col in OPTIONAL_HAND_METRICS if col in present)
 
 
 def read_cells(experiments: list[Experiment], cell_specs: dict, dirs: dict) -> CellData:
     """`cell_specs` and `dirs` map (claim id, Cell) to its RunSpec and run directory."""
     data = CellData({}, {})
     for exp in experiments:
-        start = start_points(exp.mode)
+        start = start_points(exp.mode, exp.rules)
         for cell in cells(exp):
             spec: RunSpec = cell_specs[(exp.id, cell)]
             out = dirs[(exp.id, cell)]
@@ -77,6 +95,11 @@ def claims_table(experiments: list[Experiment], cell_specs: dict, dirs: dict, da
     """One row per (claim, field): paired metrics with 95% intervals, Holm-adjusted verdict on final points."""
     rows, estimates = [], []
     for exp in experiments:
+        if exp.kind == "measure":
+            row, est = measure_row(exp, dirs, alpha)
+            rows.append(row)
+            estimates.append(est)
+            continue
         for f, fld in enumerate(exp.fields):
             arms = _arm_arrays(exp, f, cell_specs, dirs, data)
             wall_seeds = arms["treatment"]["points"].shape[1]
@@ -111,31 +134,34 @@ def claims_table(experiments: list[Experiment], cell_specs: dict, dirs: dict, da
                    verdict=stats.verdict(lo, hi, row["direction"]))
     first = ["claim", "field", "headline", "verdict", "effect", "ci_low", "ci_high", "matches", "p_value", "p_holm",
              "unpaired_ci_low", "unpaired_ci_high", "variance_reduction"]
-    df = pl.DataFrame(rows)
+    df = pl.from_dicts(rows, infer_schema_length=None)  # a measure row lacks the paired metrics: null there
     return df.select(first + [c for c in df.columns if c not in first])
 
 
 def arms_table(experiments: list[Experiment], cell_specs: dict, dirs: dict, data: CellData) -> pl.DataFrame:
     """One row per (claim, field, arm): the subject's mean per-match metrics with standard errors over wall seeds."""
-    rows = []
+    parts = []
     for exp in experiments:
+        rows = []
         for f, fld in enumerate(exp.fields):
             arms = _arm_arrays(exp, f, cell_specs, dirs, data)
             for arm in ARMS:
                 row = {"claim": exp.id, "field": fld.label, "arm": arm,
                        "policy": exp.treatment if arm == "treatment" else exp.control}
-                for metric in ARM_METRICS:
+                for metric in arms[arm]:
                     est = stats.mean_estimate(arms[arm][metric].mean(axis=0))
                     row[metric], row[f"{metric}_se"] = est.mean, est.se
                 rows.append(row)
-    return pl.DataFrame(rows)
+        parts.append(pl.DataFrame(rows))
+    return pl.concat(parts, how="diagonal_relaxed")  # a metric a mode lacks is null in its rows
 
 
 def ev_table(experiments: list[Experiment], cell_specs: dict, dirs: dict, data: CellData) -> pl.DataFrame:
     """EV by (claim, field, arm, role, policy, seat): role "subject" is the arm's policy in its rotation seat,
     "field" the three others; each row sums the 4 rotations of that arm."""
-    parts = []
+    per_experiment = []
     for exp in experiments:
+        parts = []
         for cell in cells(exp):
             out = dirs[(exp.id, cell)]
             parts.append(data.ev[out].with_columns(
@@ -145,18 +171,20 @@ def ev_table(experiments: list[Experiment], cell_specs: dict, dirs: dict, data: 
                 pl.when(pl.col("seat") == cell.subject_seat).then(pl.lit("subject")).otherwise(pl.lit("field"))
                 .alias("role"),
             ))
-    return ev_from_sums(pl.concat(parts, how="vertical"), EV_KEYS)
+        per_experiment.append(ev_from_sums(pl.concat(parts, how="vertical"), EV_KEYS))
+    # modes differ in their optional EV columns; a column a mode lacks is null in its rows
+    return pl.concat(per_experiment, how="diagonal_relaxed").sort(EV_KEYS)
 
 
 def _arm_arrays(exp: Experiment, field_index: int, cell_specs: dict, dirs: dict, data: CellData) -> dict:
     """arm → metric → float64[4 subject seats, W]."""
-    arms = {arm: {m: [] for m in ARM_METRICS} for arm in ARMS}
+    arms = {arm: {} for arm in ARMS}
     for cell in cells(exp):
         if cell.field_index != field_index:
             continue
         metrics = data.subject[(dirs[(exp.id, cell)], cell.subject_seat)]
-        for m in ARM_METRICS:
-            arms[cell.arm][m].append(metrics[m])
+        for m, values in metrics.items():
+            arms[cell.arm].setdefault(m, []).append(values)
     return {arm: {m: np.vstack(v) for m, v in by_metric.items()} for arm, by_metric in arms.items()}
 
 
@@ -170,13 +198,14 @@ def _subject_metrics(out: Path, seat: int, wall_seeds: int, start: int) -> dict[
                .select("match_id", "final_points", "rank").collect().sort("match_id"))
     if not np.array_equal(matches["match_id"].to_numpy(), np.arange(wall_seeds)):
         raise RuntimeError(f"{out} does not hold matches 0..{wall_seeds - 1} for seat {seat}; is the run complete?")
-    hands = (_scan(out, "hands").filter(pl.col("seat") == seat).group_by("match_id").agg(
+    scan = _scan(out, "hands")
+    metrics = arm_metrics(scan.collect_schema().names())
+    optional = [pl.col(col).cast(pl.Int64).sum().alias(m) for m, col in OPTIONAL_HAND_METRICS if m in metrics]
+    hands = (scan.filter(pl.col("seat") == seat).group_by("match_id").agg(
         pl.col("won").cast(pl.Int64).sum().alias("wins"),
         (pl.col("dealt_in") > 0).cast(pl.Int64).sum().alias("deal_ins"),
         (pl.col("win_kind") == "tsumo").cast(pl.Int64).sum().alias("tsumo_wins"),
-        pl.col("fan").cast(pl.Int64).sum().alias("fan_sum"),
-        pl.col("flower_pig").cast(pl.Int64).sum().alias("flower_pigs"),
-        pl.col("kan_income").cast(pl.Int64).sum().alias("kan_income"),
+        *optional,
     ).collect())
     joined = matches.join(hands, on="match_id", how="left").fill_null(0).sort("match_id")
     rank = joined["rank"].to_numpy().astype(np.int64)
@@ -188,6 +217,6 @@ def _subject_metrics(out: Path, seat: int, wall_seeds: int, start: int) -> dict[
         "fourth": (rank == 4).astype(np.float64),
         "giftbox": gift[rank],
     }
-    for m in ("wins", "deal_ins", "tsumo_wins", "fan_sum", "flower_pigs", "kan_income"):
+    for m in metrics[len(out_metrics):]:
         out_metrics[m] = joined[m].to_numpy().astype(np.float64)
     return out_metrics

@@ -25,7 +25,12 @@ SEATS = 4
 MATCHES_PER_WALL_SEED = 2 * SEATS  # both arms, subject in each seat
 HEADLINE_FIELD = "baseline"
 _REQUIRED = ("id", "claim", "mode", "treatment", "control", "fields", "direction")
-_OPTIONAL = ("source", "rules", "matches", "seed", "headline")
+_OPTIONAL = ("source", "rules", "matches", "seed", "headline", "kind", "measure")
+KINDS = ("compare", "measure")
+"""compare: treatment vs control (the duplicate design); measure: a fact measured on one field, no policy
+comparison (treatment = control = the field's policy)"""
+MEASURES = ("tsumo_loss",)
+"""what a `measure` experiment measures: tsumo_loss = mean win value received by tsumo vs ron by earlier winners"""
 DEFAULT_MATCHES = 20_000
 DEFAULT_SEED = 1
 
@@ -57,6 +62,9 @@ class Experiment:
     headline: str
     """label of the field whose row is the claim's headline"""
     path: str = ""
+    kind: str = "compare"
+    measure: str = ""
+    """name of the measurement of a `measure` experiment (one of MEASURES)"""
 
 
 @dataclass(frozen=True)
@@ -75,6 +83,16 @@ def wall_seeds(matches: int, n_fields: int) -> int:
     if matches < 1:
         raise InputError(f"--matches must be at least 1, got {matches}")
     return math.ceil(matches / (MATCHES_PER_WALL_SEED * n_fields))
+
+
+def experiment_wall_seeds(experiment: Experiment) -> int:
+    """Wall seeds per field of an experiment. A `measure` has every seat play the field's policy, so its 8
+    cells per wall seed are one and the same match: there `matches` counts distinct matches (= wall seeds)."""
+    if experiment.kind == "measure":
+        if experiment.matches < 1:
+            raise InputError(f"--matches must be at least 1, got {experiment.matches}")
+        return experiment.matches
+    return wall_seeds(experiment.matches, len(experiment.fields))
 
 
 def cells(experiment: Experiment) -> list[Cell]:
@@ -107,13 +125,13 @@ def load_experiment(path: Path | str, rule_overrides: dict | None = None) -> Exp
         raise InputError(f"{path}: {exc}") from None
 
 
-def mode_experiments(mode: str = "bloodshed", directory: Path = EXPERIMENTS_DIR,
+def mode_experiments(mode: str | None = "bloodshed", directory: Path = EXPERIMENTS_DIR,
                      rule_overrides: dict | None = None) -> list[Experiment]:
-    """Every experiment file of `mode` in `directory`, sorted by id."""
+    """Every experiment file of `mode` (None = of every mode) in `directory`, sorted by id."""
     found = []
     for path in sorted(directory.glob("*.toml")):
         data = tomllib.loads(path.read_text())
-        if data.get("mode") == mode:
+        if mode is None or data.get("mode") == mode:
             found.append(load_experiment(path, rule_overrides))
     return sorted(found, key=lambda e: e.id)
 
@@ -132,6 +150,13 @@ def select(experiments: list[Experiment], only: str | None) -> list[Experiment]:
 
 
 def _from_dict(data: dict, path: str, rule_overrides: dict) -> Experiment:
+    kind = data.get("kind", "compare")
+    if kind not in KINDS:
+        raise ValueError(f"kind must be one of {', '.join(KINDS)}, got {kind!r}")
+    if kind == "measure":
+        data = _measure_defaults(data)
+    elif "measure" in data:
+        raise ValueError("measure applies to kind = \"measure\" only")
     missing = [k for k in _REQUIRED if k not in data]
     if missing:
         raise ValueError(f"missing key(s) {', '.join(missing)}")
@@ -160,8 +185,22 @@ def _from_dict(data: dict, path: str, rule_overrides: dict) -> Experiment:
     return Experiment(
         id=str(data["id"]), claim=str(data["claim"]), source=str(data.get("source", "")), mode=str(data["mode"]),
         rules=rules, treatment=treatment, control=control, fields=fields, direction=direction,
-        matches=matches, seed=seed, headline=headline, path=path,
+        matches=matches, seed=seed, headline=headline, path=path, kind=kind, measure=str(data.get("measure", "")),
     )
+
+
+def _measure_defaults(data: dict) -> dict:
+    """A measure runs on one field of a single policy; treatment and control are that policy."""
+    if data.get("measure") not in MEASURES:
+        raise ValueError(f"measure must be one of {', '.join(MEASURES)}, got {data.get('measure')!r}")
+    fields = data.get("fields")
+    if not (isinstance(fields, list) and len(fields) == 1 and isinstance(fields[0], str)
+            and fields[0].strip() != TREATMENT_WORD):
+        raise ValueError("a measure takes exactly one field, a single policy spec (e.g. fields = [\"baseline\"])")
+    given = [k for k in ("treatment", "control") if k in data and data[k] != fields[0]]
+    if given:
+        raise ValueError(f"a measure has no {' or '.join(given)} of its own (both are the field's policy)")
+    return {**data, "treatment": fields[0], "control": fields[0]}
 
 
 def _policy_label(spec: str, what: str) -> str:

@@ -89,8 +89,21 @@ def run_series(data: ReportData) -> tuple[pl.DataFrame, pl.DataFrame, dict[str, 
 
 # --- figures -----------------------------------------------------------------------------------------------
 
+def is_measure(claim: ClaimData) -> bool:
+    """A measured fact (experiment kind "measure", e.g. S1): no treatment/control comparison."""
+    return claim.experiment.get("kind") == "measure"
+
+
 def claim_figures(claim: ClaimData) -> list[FigureSpec]:
     matches, hands, colours = claim_series(claim)
+    if is_measure(claim):
+        # both arms are the same run of the field's policy: only the measured win values mean something
+        return [FigureSpec("win-value", "Left: mean points received for a win by its han. Right: mean points "
+                           "received by tsumo and by ron, by how many players had won earlier in the hand "
+                           "(every seat of the measured run).",
+                           lambda: figures.win_value_figure(hands.filter(pl.col("arm") == "treatment"),
+                                                            {k: v for k, v in colours.items()
+                                                             if k.startswith("treatment")}))]
     diffs = figures.paired_differences(claim.matches)
     field_colours = figures.series_colours([f"treatment {name}" for name in diffs])
     field_colours = {name: field_colours[f"treatment {name}"] for name in diffs}
@@ -102,12 +115,17 @@ def claim_figures(claim: ClaimData) -> list[FigureSpec]:
                    lambda: figures.single_figure(figures.draw_rank_distribution, matches, colours)),
         FigureSpec("points", "Distribution of the subject's final points minus the starting points.",
                    lambda: figures.single_figure(figures.draw_points_distribution, matches, colours)),
-        FigureSpec("win-value", "Left: mean points received for a win by its fan. Right: mean points received "
-                   "by tsumo and by ron, by how many players had won earlier in the hand (subject seat, both arms).",
+        FigureSpec("win-value", f"Left: mean points received for a win by its {figures.fan_column(hands)}. "
+                   "Right: mean points received by tsumo and by ron, by how many players had won earlier in the "
+                   "hand (subject seat, both arms).",
                    lambda: figures.win_value_figure(hands, colours)),
-        FigureSpec("rates", "Per-hand win, deal-in and flower-pig rates of the subject seat.",
+        FigureSpec("rates", f"Per-hand {_rates_text(hands)} of the subject seat.",
                    lambda: figures.single_figure(figures.draw_rates, hands, colours)),
     ]
+
+
+def _rates_text(hands: pl.DataFrame) -> str:
+    return "win, deal-in and flower-pig rates" if "flower_pig" in hands.columns else "win and deal-in rates"
 
 
 def run_figures(data: ReportData) -> list[FigureSpec]:
@@ -117,10 +135,11 @@ def run_figures(data: ReportData) -> list[FigureSpec]:
                    lambda: figures.single_figure(figures.draw_rank_distribution, matches, colours)),
         FigureSpec("points", "Distribution of final points minus the starting points, by policy.",
                    lambda: figures.single_figure(figures.draw_points_distribution, matches, colours)),
-        FigureSpec("win-value", "Left: mean points received for a win by its fan, by policy. Right: mean points "
-                   "received by tsumo and by ron, by how many players had won earlier in the hand.",
+        FigureSpec("win-value", f"Left: mean points received for a win by its {figures.fan_column(hands)}, by "
+                   "policy. Right: mean points received by tsumo and by ron, by how many players had won earlier "
+                   "in the hand.",
                    lambda: figures.win_value_figure(hands, colours)),
-        FigureSpec("rates", "Per-hand win, deal-in and flower-pig rates by policy.",
+        FigureSpec("rates", f"Per-hand {_rates_text(hands)} by policy.",
                    lambda: figures.single_figure(figures.draw_rates, hands, colours)),
     ]
 
@@ -128,14 +147,37 @@ def run_figures(data: ReportData) -> list[FigureSpec]:
 def summary_figures(data: ReportData) -> list[FigureSpec]:
     if data.kind != "study":
         return []
+    compared = _compared_rows(data.claims_table)
+    if compared.height == 0:
+        return []
     return [FigureSpec("forest", "Each claim's effect on final points per match (dot), its Holm-adjusted "
-                       "interval (thick, coloured by verdict) and its unadjusted 95% interval (thin).",
-                       lambda: figures.forest_figure(data.claims_table))]
+                       "interval (thick, coloured by verdict) and its unadjusted 95% interval (thin). Measured "
+                       "facts (other units) are left out.",
+                       lambda: figures.forest_figure(compared))]
+
+
+def _compared_rows(claims: pl.DataFrame) -> pl.DataFrame:
+    if "kind" not in claims.columns:
+        return claims
+    return claims.filter(pl.col("kind").is_null() | (pl.col("kind") != "measure"))
 
 
 # --- sentences and tables ---------------------------------------------------------------------------------
 
+def design_sentence(claim: ClaimData) -> str:
+    e = claim.experiment
+    if is_measure(claim):
+        return (f"A measured fact, no policy comparison: every seat plays {e['fields'][0]['label']}, "
+                f"{claim.headline['matches']:,} matches.")
+    return f"Treatment {e['treatment']} vs control {e['control']}, same walls and seats."
+
+
 def effect_sentence(row: dict) -> str:
+    if row.get("kind") == "measure":
+        return (f"Effect: with at least one earlier winner in the hand, a tsumo received {points(row['effect'])} "
+                f"points per win compared with a ron; Holm-adjusted interval {interval(row['ci_low'], row['ci_high'])}, "
+                f"95% interval {interval(row['ci95_low'], row['ci95_high'])} (clustered by match), over "
+                f"{row['matches']:,} matches. The claim says tsumo pays less than ron.")
     side = "more" if row["direction"] == "greater" else "fewer"
     return (f"Effect ({row['field']} field): {points(row['effect'])} final points per match for the treatment; "
             f"Holm-adjusted interval {interval(row['ci_low'], row['ci_high'])}, "
@@ -144,8 +186,11 @@ def effect_sentence(row: dict) -> str:
 
 
 def metric_table(claim: ClaimData) -> Table:
-    """Rows = metrics, columns = fields (paired treatment − control differences)."""
+    """Rows = metrics, columns = fields (paired treatment − control differences); for a measured fact, rows =
+    earlier winners, columns = mean value received by tsumo and by ron."""
     rows = list(claim.rows.iter_rows(named=True))
+    if is_measure(claim):
+        return measure_table(rows[0])
     spec = [
         ("verdict", lambda r: r["verdict"]),
         ("effect, final points / match", lambda r: points(r["effect"])),
@@ -167,6 +212,22 @@ def metric_table(claim: ClaimData) -> Table:
     return Table(columns, [[name] + [fmt(r) for r in rows] for name, fmt in spec])
 
 
+def measure_table(row: dict) -> Table:
+    """Mean win value received (win points − riichi sticks) by tsumo and by ron, by earlier winners."""
+    def cell(how: str, group: str) -> str:
+        v = row[f"{how}_value_{group}"]
+        if v is None or math.isnan(v):
+            return f"no wins (n = {row[f'{how}_wins_{group}']:,})"
+        lo, hi = row[f"{how}_value_{group}_ci_low"], row[f"{how}_value_{group}_ci_high"]
+        return f"{v:,.0f} [{lo:,.0f}, {hi:,.0f}] (n = {row[f'{how}_wins_{group}']:,})"
+
+    body = [[label, cell("tsumo", g), cell("ron", g)]
+            for g, label in (("0", "0"), ("1", "1"), ("2", "2"), ("1plus", "1 or more"))]
+    body.append(["tsumo − ron, 1 or more", f"{points(row['effect'])} {interval(row['ci_low'], row['ci_high'])} "
+                 "(Holm)", row["verdict"]])
+    return Table(["earlier winners", "tsumo: mean received [95%]", "ron: mean received [95%]"], body)
+
+
 ARM_ROWS = (("points", "final points − start / match", lambda x: f"{x:+,.0f}"),
             ("rank", "average rank", lambda x: f"{x:.3f}"),
             ("first", "1st-place rate", lambda x: f"{100 * x:.1f}%"),
@@ -184,7 +245,7 @@ def arm_table(claim: ClaimData) -> Table:
     rows = list(claim.arms.iter_rows(named=True))
     columns = ["per match"] + [f"{r['arm']} · {r['field']}" for r in rows]
     body = [[label] + [fmt(r[key]) + (f" ± {1.96 * r[key + '_se']:,.0f}" if key == "points" else "") for r in rows]
-            for key, label, fmt in ARM_ROWS if key in claim.arms.columns]
+            for key, label, fmt in ARM_ROWS if key in claim.arms.columns and claim.arms[key].null_count() == 0]
     return Table(columns, body)
 
 
@@ -192,7 +253,8 @@ def summary_table(data: ReportData) -> Table:
     rows = []
     for claim in data.claims:
         r = claim.headline
-        rows.append([claim.id, r["verdict"], points(r["effect"]), interval(r["ci_low"], r["ci_high"]),
+        unit = " per win (tsumo − ron)" if r.get("kind") == "measure" else ""
+        rows.append([claim.id, r["verdict"], points(r["effect"]) + unit, interval(r["ci_low"], r["ci_high"]),
                      f"{r['matches']:,}", f"{sum(claim.rows['matches']):,}", r["field"]])
     return Table(["claim", "verdict", "effect (points / match)", "Holm-adjusted interval", "matches",
                   "all fields", "headline field"], rows)

@@ -102,15 +102,17 @@ def _load_study(directory: Path) -> ReportData:
         raise InputError(f"cannot read the tables in {directory}: {exc}") from None
     experiments = {e["id"]: e for e in metadata[META_EXPERIMENTS]}
     runs = _run_index(directory / "runs")
-    mode = next(iter(experiments.values()))["mode"] if experiments else "bloodshed"
-    start = _start_points(mode)
+    modes = list(dict.fromkeys(e["mode"] for e in experiments.values()))
+    mode = ", ".join(modes) if modes else "bloodshed"
+    first = next(iter(experiments.values()), {"mode": "bloodshed"})
+    start = _start_points(first["mode"], first.get("rules"))
     claims = []
     for claim_id in tables["claims"]["claim"].unique(maintain_order=True).to_list():
         exp = experiments.get(claim_id)
         if exp is None:
             raise InputError(f"claims.parquet names claim {claim_id} but its metadata does not describe it")
         cells = _claim_cells(exp, runs)
-        matches, hands = _subject_frames(cells, _start_points(exp["mode"]))
+        matches, hands = _subject_frames(cells, _start_points(exp["mode"], exp.get("rules")))
         claims.append(ClaimData(
             id=claim_id, experiment=exp, rows=tables["claims"].filter(pl.col("claim") == claim_id),
             arms=tables["arms"].filter(pl.col("claim") == claim_id),
@@ -127,7 +129,7 @@ def _load_run(directory: Path) -> ReportData:
     record = read_run_record(directory) or {}
     spec = record.get("spec", {})
     mode = spec.get("variant", "bloodshed")
-    start = _start_points(mode)
+    start = _start_points(mode, spec.get("rules"))
     try:
         hands, matches = combined_tables(directory)
     except (FileNotFoundError, OSError) as exc:
@@ -138,12 +140,12 @@ def _load_run(directory: Path) -> ReportData:
                       matches=matches, hands=hands)
 
 
-def _start_points(mode: str) -> int:
+def _start_points(mode: str, rules: dict | None = None) -> int:
     from analyzer.claims_tables import start_points
 
     try:
-        return start_points(mode)
-    except (ValueError, AttributeError, ImportError):
+        return start_points(mode, rules)
+    except (ValueError, TypeError, AttributeError, ImportError):
         raise InputError(f"unknown mode {mode!r}") from None
 
 

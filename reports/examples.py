@@ -114,8 +114,9 @@ def _best_hand(claim: ClaimData, signature: Signature) -> dict | None:
 
 
 def _replay(claim: ClaimData, signature: Signature, hit: dict) -> ExampleHand:
-    from analyzer.replay import to_text
     from analyzer.replay_cmd import replay_match
+
+    to_text = _text_decoder(claim.experiment["mode"])
 
     cell = next(c for c in claim.cells if c.arm == "treatment" and c.field == hit["field"]
                 and c.subject_seat == hit["subject_seat"])
@@ -133,7 +134,17 @@ def _replay(claim: ClaimData, signature: Signature, hit: dict) -> ExampleHand:
         control_summary=_control_summary(hit), lines=lines, key_lines=key_lines)
 
 
-_KEY_EVENTS = {"pass_win", "hora", "daiminkan", "ankan", "kakan", "draw_state", "settlement", "void"}
+def _text_decoder(mode: str):
+    """`to_text` of the module that decodes `mode`'s event log (riichi modes have their own)."""
+    try:
+        from analyzer.replay_cmd import decoder_for
+    except ImportError:  # before the riichi replay: only Bloodshed has an event log
+        from analyzer.replay import to_text
+        return to_text
+    return decoder_for(mode).to_text
+
+
+_KEY_EVENTS = {"pass_win", "hora", "daiminkan", "ankan", "kakan", "reach", "draw_state", "settlement", "void"}
 
 
 def _is_key_event(event: dict, seat: int) -> bool:

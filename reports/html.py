@@ -141,10 +141,10 @@ def _claim_section(claim: ClaimData, example) -> str:
     return (f'<section id="claim-{e(claim.id)}" class="claim" data-verdict="{e(row["verdict"])}">'
             f"<h2>{e(claim.id)} {_badge(row['verdict'])}</h2>"
             f"<blockquote>{e(claim.text)}<cite>Source: {e(claim.source or 'not given')}</cite></blockquote>"
-            f"<p>Treatment <code>{e(claim.experiment['treatment'])}</code> vs control "
-            f"<code>{e(claim.experiment['control'])}</code>, same walls and seats.</p>"
+            f"<p>{e(content.design_sentence(claim))}</p>"
             f'<p class="effect">{e(content.effect_sentence(row))}</p>'
-            f"<h3>Metrics: treatment − control, by field</h3>{_table(content.metric_table(claim))}"
+            f"<h3>{'Measured values' if content.is_measure(claim) else 'Metrics: treatment − control, by field'}"
+            f"</h3>{_table(content.metric_table(claim))}"
             f"<h3>Per-match means of the subject seat</h3>{_table(content.arm_table(claim))}"
             f"<h3>Figures</h3>{figs}"
             f"<h3>Example hand</h3>{_example(example)}</section>")
@@ -158,7 +158,7 @@ def _example(example) -> str:
     return (f"<p>{e(example.description[0].upper() + example.description[1:])}: match {example.match_id}, "
             f"hand {example.hand}, subject in seat S{example.subject_seat}, {e(example.field)} field. The treatment "
             f"made {example.treatment_delta:+,} points in the hand; {e(example.control_summary)}.</p>"
-            f"<p>Key events (the subject's void, kans, passes and settlement; every win):</p>"
+            f"<p>Key events (the subject's passes, kans, riichi, void and settlement where the mode has them; every win):</p>"
             f"<pre>{e(chr(10).join(example.key_lines))}</pre>"
             f"<details><summary>Full event log of the hand ({len(example.lines)} lines)</summary>"
             f"<pre>{e(chr(10).join(example.lines))}</pre></details>")

@@ -171,8 +171,7 @@ def _claim_page(claim: ClaimData, example: ExampleHand | NoExample | None) -> Fi
              bbox={"boxstyle": "round,pad=0.3", "facecolor": figures.VERDICT_COLOURS[verdict], "edgecolor": "none"})
     used = _text_block(fig, 0.85, [
         (f"“{claim.text}”", {"size": 9.5, "style": "italic", "wrap": 105}),
-        (f"Source: {claim.source or 'not given'}. Treatment {claim.experiment['treatment']} vs control "
-         f"{claim.experiment['control']}.", {"size": 8, "wrap": 125}),
+        (f"Source: {claim.source or 'not given'}. {content.design_sentence(claim)}", {"size": 8, "wrap": 125}),
         (content.effect_sentence(row), {"size": 8.5, "wrap": 118}),
     ])
     table = content.metric_table(claim)
@@ -182,9 +181,17 @@ def _claim_page(claim: ClaimData, example: ExampleHand | NoExample | None) -> Fi
     axes = [_axes(fig, PLOT_LEFT[k % 2], PLOT_TOP + (k // 2) * PLOT_STEP, PLOT_WIDTH, PLOT_HEIGHT)
             for k in range(6)]
     matches, hands, colours = content.claim_series(claim)
-    diffs = figures.paired_differences(claim.matches)
-    field_colours = figures.series_colours([f"treatment {name}" for name in diffs])
-    figures.draw_convergence(axes[0], diffs, {n: field_colours[f"treatment {n}"] for n in diffs})
+    if content.is_measure(claim):
+        # both arms are the same run of the field's policy: show it once, and no paired difference
+        matches, hands = (f.filter(f["arm"] == "treatment") for f in (matches, hands))
+        colours = {k: v for k, v in colours.items() if k.startswith("treatment")}
+        axes[0].set_axis_off()
+        axes[0].text(0.5, 0.5, "Measured fact: no treatment − control difference", ha="center", va="center",
+                     transform=axes[0].transAxes, size=8)
+    else:
+        diffs = figures.paired_differences(claim.matches)
+        field_colours = figures.series_colours([f"treatment {name}" for name in diffs])
+        figures.draw_convergence(axes[0], diffs, {n: field_colours[f"treatment {n}"] for n in diffs})
     figures.draw_rank_distribution(axes[1], matches, colours)
     figures.draw_points_distribution(axes[2], matches, colours)
     figures.draw_rates(axes[3], hands, colours)

@@ -315,11 +315,6 @@ def test_event_log_does_not_change_play(slug):
     assert (plain[0] == logged[0]).all() and (plain[1] == logged[1]).all()
 
 
-def test_replay_refuses_riichi_modes_cleanly(capsys):
-    code, _, err = _cli(["replay", "--variant", "shura", "--match", "0"], capsys)
-    assert code != 0 and "Traceback" not in err
-
-
 @pytest.mark.parametrize("slug", MODES)
 def test_r4_situational_yaku_are_consistent(slug):
     """R-4: ippatsu only with riichi; haitei and rinshan only on tsumo; houtei and chankan only on ron; double

@@ -32,6 +32,10 @@ BUILTIN_MODULES = (
     "policies.stall_for_draw",
     "policies.recommended_exchange",
     "policies.shura_claims",
+    "policies.dora_keeper",
+    "policies.deal_reader",
+    "policies.fate_keeper",
+    "policies.chanter",
 )
 ENTRY_POINT_GROUP = "tsumolab.policies"
 MAX_PARAMS = 8
@@ -204,10 +208,22 @@ def parse_seats(spec: str, policy_paths=()) -> list[SeatPolicy]:
     return [parse_seat(p) for p in parts]
 
 
+def _plays_riichi_core(mode: str) -> bool:
+    """Modes whose rules are options of the riichi core (sims.riichi.table.RiichiTable subclasses)."""
+    from sims.modes import get_mode
+    from sims.riichi.table import RiichiTable
+
+    try:
+        return issubclass(get_mode(mode).RULES, RiichiTable)
+    except ValueError:
+        return False
+
+
 def check_mode(seats: list[SeatPolicy], mode: str) -> None:
+    """A policy plays the modes it lists; one listing `riichi` plays every mode of the riichi core too."""
     for seat in seats:
         policy = get(seat.name)
-        if mode not in policy.modes:
+        if mode not in policy.modes and not ("riichi" in policy.modes and _plays_riichi_core(mode)):
             raise PolicyError(f"policy {policy.name} does not support mode {mode!r} "
                               f"(supports: {', '.join(policy.modes)})")
 

@@ -78,4 +78,9 @@ O_KAN_DRAW = 600
 O_FORBID_A = 601           # kinds that may not be discarded right after a call (-1 none)
 O_FORBID_B = 602
 O_RIICHI_TILE = 603        # [4] number of discards the seat had made before its riichi tile (-1 no riichi)
-R_OBS_SIZE = 608
+O_FATE_OPEN = 608          # [4 * 34] fate (F): each seat's open deal tiles it still holds, per kind (0 in other
+                           # modes)
+O_DEAL_SHOWN = 744         # [4 * 34] open-deal (OD): each seat's starting 13 tiles per kind (0 in other modes)
+O_CHANT = 880              # [4 * 2] chant (C): each seat's current run of tsumogiri, of hand discards (0 in
+                           # other modes)
+R_OBS_SIZE = 888

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import importlib
 
-MODES = {"bloodshed": "sims.bloodshed", "riichi": "sims.riichi.standard", "shura": "sims.riichi.shura"}
+MODES = {"bloodshed": "sims.bloodshed", "riichi": "sims.riichi.standard", "shura": "sims.riichi.shura",
+         "dora-fever": "sims.riichi.dora_fever", "open-deal": "sims.riichi.open_deal",
+         "fate": "sims.riichi.fate", "chant": "sims.riichi.chant"}
 
 
 def get_mode(slug: str):

@@ -260,7 +260,7 @@ def test_riichi_observation_layout_has_one_concealed_block():
 
     widths = {"O_HAND": 34, "O_DORA": 5, "O_WON": 4, "O_POINTS": 4, "O_RIICHI": 4, "O_N_MELDS": 4, "O_N_DISCARDS": 4,
               "O_OPEN": 4, "O_MELDS": 32, "O_MELD_TILES": 136, "O_DISCARDED": 136, "O_SAFE": 136, "O_SEEN": 34,
-              "O_RED": 3, "O_KAN_OPTIONS": 34, "O_RIICHI_TILE": 4}
+              "O_RED": 3, "O_KAN_OPTIONS": 34, "O_RIICHI_TILE": 4, "O_FATE_OPEN": 136, "O_CHANT": 8}
     slots = sorted((getattr(ra, n), widths.get(n, 1), n) for n in dir(ra) if n.startswith("O_"))
     for (start, width, name), (nxt, _, nxt_name) in zip(slots, slots[1:]):
         assert start + width <= nxt, f"{name} overlaps {nxt_name}"

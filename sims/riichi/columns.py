@@ -71,6 +71,10 @@ HAND_COLUMNS = [
     ("hand_end", "Utf8", "win | exhaustive | nine_terminals | four_winds | four_riichi | four_kans | bust | "
                          "three_wins (R-5, S-3)", HAND_ENDS),
     ("wall_left", "Int8", "tiles left in the live wall when the hand ended", None),
+    ("multiplier", "Int8", "fate (F): 1 + own open deal tiles still held when the hand ended (at the win for a "
+                           "winner, whose points it multiplied); 1 in other modes", None),
+    ("chant_han", "Int8", "chant (C): bonus han of the seat's longest tsumogiri and hand-discard runs in the hand "
+                          "(included in `han` of a non-yakuman win); 0 in other modes", None),
 ]
 
 MATCH_COLUMNS = [
@@ -103,3 +107,5 @@ H_RIICHI, H_RIICHI_TURN, H_CALLS, H_KANS, H_PAO = HC["riichi"], HC["riichi_turn"
 H_TENPAI, H_NOTEN, H_NAGASHI, H_DISC, H_DIR = HC["tenpai_at_draw"], HC["noten_payment"], HC["nagashi"], \
     HC["discards"], HC["exchange_dir"]
 H_WINNERS, H_END, H_WALL = HC["winners"], HC["hand_end"], HC["wall_left"]
+H_MULTIPLIER = HC["multiplier"]
+H_CHANT_HAN = HC["chant_han"]

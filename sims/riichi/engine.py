@@ -34,6 +34,11 @@ from sims.riichi.columns import (
     H_NOTEN, H_PASSED, H_RIICHI, H_RIICHI_TURN, H_ROUND, H_SEAT, H_STICKS0, H_STICKS1, H_TENPAI, H_WALL,
     H_WINNERS, N_HAND_COLS,
 )
+from sims.riichi.fate_tiles import fate_after_loss, fate_multiplier, fate_open_deal, fate_scale
+from sims.riichi.columns import H_MULTIPLIER
+from sims.riichi.chant_streaks import chant_apply, chant_bonus, chant_discard
+from sims.riichi.columns import H_CHANT_HAN
+from sims.riichi.deal_shown import show_deal
 from sims.riichi.settle import (  # noqa: F401  (settle_tsumo, noten_payments, WIN_* re-exported for tests)
     WIN_RON, WIN_TSUMO, deposit_stick, has_yaku, noten_payments, settle_ron, settle_tsumo,
 )
@@ -283,6 +288,8 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, para
     mask = np.zeros(34, np.int64)
     kan_opts = np.zeros(34, np.int64)
     first_winds = np.full(4, -1, np.int64)
+    called = np.zeros((4, 34), np.int64)  # tiles each seat took from others by chi/pon/open kan, per kind (F)
+    streaks = np.zeros((4, 4), np.int64)  # runs of tsumogiri / hand discards per seat (C)
     st[:, :] = 0
     st[ST_MISC, MS_LIVE_END] = DEAD_START
     st[ST_MISC, MS_NO_CALL] = 1
@@ -301,13 +308,18 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, para
             log_event(events, ev, EV_DEAL, seat, wall[pos] // 4, 0, 0, 0)
             give_tile(obs, st, seat, wall[pos] // 4, is_red(wall[pos]))
             pos += 1
+    if topts[T.T_FATE]:
+        fate_open_deal(obs, wall, dealer)
+    if topts[T.T_OPEN_DEAL]:
+        show_deal(obs, wall, dealer)
     drawn = _draw(obs, st, wall, pos, dealer, False, events, ev)
     pos += 1
     pub_set(obs, O_WALL_LEFT, _wall_left(st, pos))
     if topts[T.T_EXCHANGE]:
         _exchange(obs, st, view, hooks_ex, params, tables, direction, counters, events, ev)
         drawn = -1  # the dealer's 14th tile may have been passed on
-    flip_dora(obs, wall, events, ev)  # S-2: the first indicator after the exchange
+    for _ in range(topts[T.T_INITIAL_DORA]):  # DF: several indicators from the start
+        flip_dora(obs, wall, events, ev)  # S-2: the first indicator after the exchange
     for s in range(4):
         if s != dealer:
             update_waits(obs, st, s, tables)
@@ -467,6 +479,10 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, para
                 first_winner = cur
             if cur == dealer:
                 dealer_won = True
+            if topts[T.T_CHANT]:
+                chant_apply(best, chant_bonus(streaks, cur), cur == dealer, True, sopts)
+            if topts[T.T_FATE]:
+                fate_scale(best, fate_multiplier(obs, cur))
             settle_tsumo(obs, st, topts, sopts, rec, delta, cur, best, honba, winners, events, ev, drawn)
             if not bloodbath:
                 end = END_WIN
@@ -536,12 +552,18 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, para
                     winners += 1
                     if p == dealer:
                         dealer_won = True
+                    if topts[T.T_CHANT]:
+                        chant_apply(res, chant_bonus(streaks, p), p == dealer, False, sopts)
+                    if topts[T.T_FATE]:
+                        fate_scale(res, fate_multiplier(obs, p))
                     settle_ron(obs, st, topts, sopts, rec, delta, p, cur, res, honba, i == 0, winners, events, ev,
                                 kind)
                 if first_winner < 0:
                     first_winner = claimants[0]
                 if not bloodbath:
                     take_tile(obs, st, cur, kind)  # the robbed tile goes to the winners
+                    if topts[T.T_FATE]:
+                        fate_after_loss(obs, cur, kind, called)
                     robbed_tiles += 1
                     end = END_WIN
                     break
@@ -588,6 +610,11 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, para
         tile = action
         tsumogiri = tile == drawn and not after_call
         red = take_tile(obs, st, cur, tile)
+        if topts[T.T_FATE]:
+            fate_after_loss(obs, cur, tile, called)
+        if topts[T.T_CHANT]:
+            chant_discard(obs, streaks, cur, tsumogiri)
+            rec[cur, H_CHANT_HAN] = chant_bonus(streaks, cur)
         log_event(events, ev, EV_DISCARD, cur, tile, 1 if tsumogiri else 0, 1 if riichi_now else 0, red)
         st[ST_RIVER + cur, tile] += 1
         pub_add(obs, O_DISCARDED + 34 * cur + tile, 1)
@@ -686,6 +713,10 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, para
                 winners += 1
                 if p == dealer:
                     dealer_won = True
+                if topts[T.T_CHANT]:
+                    chant_apply(res, chant_bonus(streaks, p), p == dealer, False, sopts)
+                if topts[T.T_FATE]:
+                    fate_scale(res, fate_multiplier(obs, p))
                 settle_ron(obs, st, topts, sopts, rec, delta, p, cur, res, honba, i == 0, winners, events, ev, tile)
             if first_winner < 0:
                 first_winner = claimants[0]
@@ -742,6 +773,7 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, para
         if call == PON or call == KAN_CALL:
             copies = 2 if call == PON else 3
             take_for_meld(obs, st, caller, tile, copies)
+            called[caller, tile] += 1
             if red:
                 st[ST_FLAGS + caller, F_RED_MELD] += 1
             st[ST_RIVER + cur, tile] -= 1
@@ -786,6 +818,7 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, para
             st[ST_RIVER + cur, tile] -= 1
             st[ST_FLAGS + cur, F_NAGASHI] = 0
             _add_meld(obs, caller, CHI_MELD, low, 3)
+            called[caller, tile] += 1
             log_event(events, ev, EV_CHI, caller, low, tile, cur, 0)
             rec[caller, H_CALLS] += 1
             _after_call(obs, st)
@@ -1017,6 +1050,7 @@ def play_matches(root_seed, match_ids, hooks_ex, hooks_turn, hooks_react, hooks_
                 rec[s, H_STICKS0] = sticks
                 rec[s, H_STICKS1] = sticks_after
                 rec[s, H_BEFORE] = points_before[s]
+                rec[s, H_MULTIPLIER] = fate_multiplier(obs, s)
                 hand_rows[n_rows] = rec[s]
                 n_rows += 1
             hands_played = hand_no

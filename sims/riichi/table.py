@@ -37,7 +37,11 @@ T_FOUR_RIICHI_ACTIVE = 8
 T_TSUMO_LOSS = 9
 T_N_HANDS = 10
 T_RED_FIVES = 11
-N_TABLE = 12
+T_INITIAL_DORA = 12
+T_FATE = 13
+T_OPEN_DEAL = 14
+T_CHANT = 15
+N_TABLE = 16
 
 NOTEN_RULES = ("split", "each")
 
@@ -71,6 +75,14 @@ class RiichiTable:
     """S-5: on a tsumo (and nagashi mangan) only non-won players pay their share; nothing is redistributed."""
     red_fives: bool = True
     """R-1: three red fives, each one dora (scored by R-3)."""
+    initial_dora: int = 1
+    """Dora indicators (and ura) shown at the start of a hand; kans add more up to 5 in all (R-1; DF: 3)."""
+    open_deal: bool = False
+    """OD: every seat's starting 13 tiles are shown to all (observation block O_DEAL_SHOWN)."""
+    fate: bool = False
+    """F: the first 4 deal tiles of each seat are open; a win pays its points × (1 + own open tiles held)."""
+    chant: bool = False
+    """C: bonus han (not a yaku, not on yakuman) for the longest runs of tsumogiri / hand discards of the hand."""
     kazoe_yakuman: bool = True
     """R-3: 13 or more han score as a yakuman."""
     kiriage_mangan: bool = False
@@ -87,6 +99,8 @@ class RiichiTable:
             raise ValueError(f"noten_rule must be one of {', '.join(NOTEN_RULES)}, got {self.noten_rule!r}")
         if not 1 <= self.n_hands <= 8:
             raise ValueError("n_hands must be 1..8")
+        if not 1 <= self.initial_dora <= 5:
+            raise ValueError("initial_dora must be 1..5")
 
     def to_array(self) -> np.ndarray:
         arr = np.zeros(N_TABLE, np.int64)
@@ -102,6 +116,10 @@ class RiichiTable:
         arr[T_TSUMO_LOSS] = int(self.tsumo_loss)
         arr[T_N_HANDS] = self.n_hands
         arr[T_RED_FIVES] = int(self.red_fives)
+        arr[T_INITIAL_DORA] = self.initial_dora
+        arr[T_OPEN_DEAL] = int(self.open_deal)
+        arr[T_FATE] = int(self.fate)
+        arr[T_CHANT] = int(self.chant)
         return arr
 
     def scoring(self) -> RiichiRules:
@@ -144,5 +162,36 @@ class ShuraRules(RiichiTable):
     tsumo_loss: bool = True
 
 
+@dataclass(frozen=True)
+class DoraFeverRules(RiichiTable):
+    """`dora-fever` 宝牌狂热: R rules with 3 dora indicators from the start and no renchan (RULES.md DF)."""
+
+    initial_dora: int = 3
+    renchan: bool = False
+
+
+@dataclass(frozen=True)
+class OpenDealRules(RiichiTable):
+    """`open-deal` 配牌明牌: standard riichi with every starting hand shown (RULES.md OD)."""
+
+    open_deal: bool = True
+
+
 STANDARD = RiichiTable()
 SHURA = ShuraRules()
+
+
+@dataclass(frozen=True)
+class FateRules(RiichiTable):
+    """`fate` 天命之战: R rules with 50000 start, open deal tiles, the win multiplier, no renchan (RULES.md F)."""
+
+    start_points: int = 50_000
+    renchan: bool = False
+    fate: bool = True
+
+
+@dataclass(frozen=True)
+class ChantRules(RiichiTable):
+    """`chant` 咏唱之战: R rules with bonus han for runs of tsumogiri and of hand discards (RULES.md C)."""
+
+    chant: bool = True

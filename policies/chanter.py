@@ -1,0 +1,87 @@
+"""`chanter` for `chant` (RULES.md C): baseline riichi play that keeps its longer discard run alive (obs[O_CHANT]:
+current tsumogiri run, current hand-discard run) when that costs no shanten and
+keeps three quarters of the baseline discard's acceptance: it discards the drawn tile to extend
+a tsumogiri run, or another tile of the same shanten to extend a hand-discard run. Folds, riichi and wins as
+baseline. In other riichi modes both runs read 0 and it plays baseline.
+"""
+
+import numba as nb
+import numpy as np
+
+from policies.api import hook
+from policies.registry import Policy
+from policies.riichi_api import O_AFTER_CALL, O_CHANT, O_RIICHI, O_SEAT, O_TILE, RIICHI
+from policies.riichi_baseline import riichi_turn
+from policies.riichi_common import best_discard_shanten, hand_of, n_melds_of, threats, unseen
+from sims.shanten import RIICHI_SHAPES, discard_shanten, draw_shanten
+from sims.shanten_tables import SUIT_ROWS
+
+
+@nb.njit(cache=True)
+def acceptance(obs, tables, hand, k, target):
+    """Unseen tiles that bring the hand below `target` shanten after discarding `k`."""
+    left = unseen(obs)
+    drawn = np.empty(34, np.int64)
+    hand[k] -= 1
+    draw_shanten(hand, n_melds_of(obs), RIICHI_SHAPES, tables[:SUIT_ROWS], tables[SUIT_ROWS:], drawn)
+    hand[k] += 1
+    accept = 0
+    for j in range(34):
+        if drawn[j] < target:
+            accept += left[j]
+    return accept
+
+
+@nb.njit(cache=True)
+def keeps_acceptance(obs, tables, hand, kind, alt, target):
+    """The alternative discard keeps at least three quarters of the baseline discard's acceptance."""
+    return 4 * acceptance(obs, tables, hand, alt, target) >= 3 * acceptance(obs, tables, hand, kind, target)
+
+
+@nb.njit(cache=True)
+def chant_discard_choice(obs, tables, kind):
+    """`kind`, or a discard of the same shanten that extends the seat's longer current run."""
+    seat = obs[O_SEAT]
+    drawn = obs[O_TILE]
+    run_tsumogiri = obs[O_CHANT + 2 * seat]
+    run_hand = obs[O_CHANT + 2 * seat + 1]
+    if obs[O_AFTER_CALL] or drawn < 0 or (run_tsumogiri == 0 and run_hand == 0):
+        return kind
+    hand = hand_of(obs).copy()
+    after = np.empty(34, np.int64)
+    discard_shanten(hand, n_melds_of(obs), RIICHI_SHAPES, tables[:SUIT_ROWS], tables[SUIT_ROWS:], after)
+    if run_tsumogiri >= run_hand:
+        if kind != drawn and after[drawn] == after[kind] and keeps_acceptance(obs, tables, hand, kind, drawn,
+                                                                              after[kind]):
+            return drawn
+        return kind
+    if kind != drawn:
+        return kind
+    for k in range(34):
+        if hand[k] > 0 and k != drawn and after[k] == after[kind] and \
+                keeps_acceptance(obs, tables, hand, kind, k, after[kind]):
+            return k
+    return kind
+
+
+@hook
+def chanter_turn(obs, params, tables):
+    answer = riichi_turn(obs, tables, True, False)
+    if obs[O_RIICHI + obs[O_SEAT]] > 0 or (threats(obs) != 0 and best_discard_shanten(obs, tables) >= 2):
+        return answer
+    if 0 <= answer < 34:
+        return chant_discard_choice(obs, tables, answer)
+    if RIICHI <= answer < RIICHI + 34:
+        return RIICHI + chant_discard_choice(obs, tables, answer - RIICHI)
+    return answer
+
+
+POLICIES = [
+    Policy(
+        name="chanter",
+        description="Baseline riichi play that keeps its longer discard run alive (chant bonus) when shanten ties (C).",
+        hooks={},
+        riichi_hooks={"turn": chanter_turn},
+        modes=("chant",),
+    ),
+]

@@ -1,0 +1,78 @@
+"""`deal-reader`: information-aware defense for `open-deal` (RULES.md OD); control: `baseline`.
+
+On its own turn it plays like `baseline` (wins, kans, riichi, folding against riichi at 2+ shanten), but among
+the discards that keep shanten lowest it avoids tiles that complete a shape of an opponent's shown starting
+hand (obs O_DEAL_SHOWN) of an opponent in riichi: a pair (a triplet wait), or two tiles a sequence needs
+(ryanmen, kanchan, penchan). Tiles already safe against that opponent (O_SAFE) cost nothing; with nobody in
+riichi it discards exactly like baseline.
+"""
+
+import numba as nb
+import numpy as np
+
+from policies.api import hook
+from policies.registry import Policy
+from policies.riichi_api import (
+    O_AFTER_CALL, O_DEAL_SHOWN, O_FORBID_A, O_FORBID_B, O_RIICHI, O_SAFE, O_SEAT, O_WON, RIICHI,
+)
+from policies.riichi_baseline import riichi_turn
+from policies.riichi_common import best_discard_shanten, threats
+from policies.riichi_tiebreak import least_cost_discard
+
+
+@nb.njit(cache=True)
+def completes_shape(deal, k):
+    """2 if kind k matches a pair of the shown deal, 1 if it completes a two-tile sequence shape, else 0."""
+    if deal[k] >= 2:
+        return 2
+    if k >= 27:
+        return 0
+    r = k % 9
+    lo = deal[k - 1] > 0 if r >= 1 else False
+    lo2 = deal[k - 2] > 0 if r >= 2 else False
+    hi = deal[k + 1] > 0 if r <= 7 else False
+    hi2 = deal[k + 2] > 0 if r <= 6 else False
+    if (lo and hi) or (lo and lo2) or (hi and hi2):
+        return 1
+    return 0
+
+
+@nb.njit(cache=True)
+def deal_danger(obs):
+    """Per-kind cost of discarding it: the shapes it completes in the shown starting hands of opponents in riichi."""
+    cost = np.zeros(34, np.int64)
+    me = obs[O_SEAT]
+    for opp in range(4):
+        if opp == me or obs[O_WON + opp] or obs[O_RIICHI + opp] == 0:
+            continue
+        deal = obs[O_DEAL_SHOWN + 34 * opp:O_DEAL_SHOWN + 34 * opp + 34]
+        for k in range(34):
+            if obs[O_SAFE + 34 * opp + k] == 0:
+                cost[k] += completes_shape(deal, k)
+    return cost
+
+
+@hook
+def turn(obs, params, tables):
+    action = riichi_turn(obs, tables, True, True)
+    is_discard = action < 34 or RIICHI <= action < RIICHI + 34
+    if not is_discard or obs[O_RIICHI + obs[O_SEAT]] > 0:
+        return action
+    if threats(obs) != 0 and best_discard_shanten(obs, tables) >= 2:
+        return action  # baseline's fold stands
+    forbid_a = obs[O_FORBID_A] if obs[O_AFTER_CALL] else -1
+    forbid_b = obs[O_FORBID_B] if obs[O_AFTER_CALL] else -1
+    kind, _after = least_cost_discard(obs, tables, forbid_a, forbid_b, deal_danger(obs))
+    return RIICHI + kind if action >= RIICHI else kind
+
+
+POLICIES = [
+    Policy(
+        name="deal-reader",
+        description="Baseline riichi play that avoids discards completing a riichi opponent's shown starting "
+                    "shapes when shanten ties (open-deal).",
+        hooks={},
+        riichi_hooks={"turn": turn},
+        modes=("open-deal",),
+    ),
+]

@@ -1,0 +1,85 @@
+"""`fate-keeper` for `fate` (RULES.md F): baseline riichi play that, when the baseline discard would give up
+one of its own open deal tiles (obs[O_FATE_OPEN], each one +1 on the win multiplier), discards another tile
+with the same shanten instead (the one accepting most unseen tiles), unless that costs over a quarter of the
+baseline discard's acceptance. Defensive folds (baseline's) are kept. In
+other riichi modes nothing is open: plays baseline.
+"""
+
+import numba as nb
+import numpy as np
+
+from policies.api import hook
+from policies.registry import Policy
+from policies.riichi_api import (
+    O_AFTER_CALL, O_FATE_OPEN, O_FORBID_A, O_FORBID_B, O_MELD_TILES, O_RIICHI, O_SEAT, RIICHI,
+)
+from policies.riichi_baseline import riichi_turn
+from policies.riichi_common import best_discard_shanten, hand_of, n_melds_of, threats, unseen
+from sims.shanten import RIICHI_SHAPES, discard_shanten, draw_shanten
+from sims.shanten_tables import SUIT_ROWS
+
+
+@nb.njit(cache=True)
+def loses_open_tile(obs, kind):
+    """Discarding `kind` leaves fewer own copies than open deal tiles of that kind."""
+    seat = obs[O_SEAT]
+    held_after = obs[kind] - 1 + obs[O_MELD_TILES + 34 * seat + kind]
+    return held_after < obs[O_FATE_OPEN + 34 * seat + kind]
+
+
+@nb.njit(cache=True)
+def keeper_discard(obs, tables, kind):
+    """`kind`, or a discard with the same shanten after it that keeps every open tile (-1 = none)."""
+    if not loses_open_tile(obs, kind):
+        return kind
+    hand = hand_of(obs).copy()
+    after = np.empty(34, np.int64)
+    discard_shanten(hand, n_melds_of(obs), RIICHI_SHAPES, tables[:SUIT_ROWS], tables[SUIT_ROWS:], after)
+    forbid_a = obs[O_FORBID_A] if obs[O_AFTER_CALL] else -1
+    forbid_b = obs[O_FORBID_B] if obs[O_AFTER_CALL] else -1
+    left = unseen(obs)
+    drawn = np.empty(34, np.int64)
+    choice, choice_key = -1, -1
+    base_accept = 0
+    for k in range(34):
+        if hand[k] == 0 or k == forbid_a or k == forbid_b or after[k] != after[kind]:
+            continue
+        hand[k] -= 1
+        draw_shanten(hand, n_melds_of(obs), RIICHI_SHAPES, tables[:SUIT_ROWS], tables[SUIT_ROWS:], drawn)
+        hand[k] += 1
+        accept = 0
+        for j in range(34):
+            if drawn[j] < after[kind]:
+                accept += left[j]
+        if k == kind:
+            base_accept = accept
+        elif accept > choice_key and not loses_open_tile(obs, k):
+            choice, choice_key = k, accept
+    if 4 * choice_key < 3 * base_accept:
+        return -1  # keeping the open tile would cost over a quarter of the acceptance
+    return choice
+
+
+@hook
+def fate_keeper_turn(obs, params, tables):
+    answer = riichi_turn(obs, tables, True, False)
+    if obs[O_RIICHI + obs[O_SEAT]] > 0 or (threats(obs) != 0 and best_discard_shanten(obs, tables) >= 2):
+        return answer  # in riichi the drawn tile goes; baseline folds: safety first
+    if 0 <= answer < 34:
+        alt = keeper_discard(obs, tables, answer)
+        return alt if alt >= 0 else answer
+    if RIICHI <= answer < RIICHI + 34:
+        alt = keeper_discard(obs, tables, answer - RIICHI)
+        return RIICHI + alt if alt >= 0 else answer
+    return answer
+
+
+POLICIES = [
+    Policy(
+        name="fate-keeper",
+        description="Baseline riichi play that keeps its open deal tiles (fate multiplier) when shanten ties (F).",
+        hooks={},
+        riichi_hooks={"turn": fate_keeper_turn},
+        modes=("fate",),
+    ),
+]

@@ -1,0 +1,73 @@
+"""`chant` 咏唱之战 (RULES.md C): runs of tsumogiri and hand discards and their bonus han, as jit-compiled helpers
+the riichi engine calls when the table option `chant` is on.
+
+`streaks[seat]` holds (current tsumogiri run, longest tsumogiri run, current hand-discard run, longest
+hand-discard run) over the seat's discards of this hand; obs[O_CHANT + 2 * seat] (public) the two current runs.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from policies.riichi_api import O_CHANT
+from sims.riichi.scoring import (
+    RES_BASE, RES_FU, RES_HAN, RES_LIMIT, RES_RECEIVED, RES_RON, RES_TOTAL, RES_TSUMO_DEALER, RES_TSUMO_OTHER,
+    RES_YAKUMAN, base_points, payments,
+)
+from sims.table_state import pub_set
+
+TSUMOGIRI_RUNS = np.array([3, 5, 7, 9, 12], np.int64)  # C: run length thresholds …
+TSUMOGIRI_HAN = np.array([1, 2, 3, 5, 12], np.int64)   # … and their bonus han
+HAND_RUNS = np.array([3, 6, 9, 12, 18], np.int64)
+HAND_HAN = np.array([1, 2, 3, 5, 12], np.int64)
+S_TSUMOGIRI, S_TSUMOGIRI_MAX, S_HAND, S_HAND_MAX = 0, 1, 2, 3
+
+
+@nb.njit(cache=True)
+def run_bonus(run, runs, han):
+    """Bonus han of the highest threshold `run` reaches (0 below the first)."""
+    out = 0
+    for i in range(runs.size):
+        if run >= runs[i]:
+            out = han[i]
+    return out
+
+
+@nb.njit(cache=True)
+def chant_bonus(streaks, seat):
+    """C: bonus han of the seat's longest tsumogiri run plus that of its longest hand-discard run."""
+    return run_bonus(streaks[seat, S_TSUMOGIRI_MAX], TSUMOGIRI_RUNS, TSUMOGIRI_HAN) + \
+        run_bonus(streaks[seat, S_HAND_MAX], HAND_RUNS, HAND_HAN)
+
+
+@nb.njit(cache=True)
+def chant_discard(obs, streaks, seat, tsumogiri):
+    """A discard extends one run and breaks the other."""
+    if tsumogiri:
+        streaks[seat, S_TSUMOGIRI] += 1
+        streaks[seat, S_HAND] = 0
+        streaks[seat, S_TSUMOGIRI_MAX] = max(streaks[seat, S_TSUMOGIRI_MAX], streaks[seat, S_TSUMOGIRI])
+    else:
+        streaks[seat, S_HAND] += 1
+        streaks[seat, S_TSUMOGIRI] = 0
+        streaks[seat, S_HAND_MAX] = max(streaks[seat, S_HAND_MAX], streaks[seat, S_HAND])
+    pub_set(obs, O_CHANT + 2 * seat, streaks[seat, S_TSUMOGIRI])
+    pub_set(obs, O_CHANT + 2 * seat + 1, streaks[seat, S_HAND])
+
+
+@nb.njit(cache=True)
+def chant_apply(res, bonus, dealer, tsumo, sopts):
+    """C: add the bonus han to a scored non-yakuman win and reprice it (R-3 limits, kazoe at 13+)."""
+    if bonus == 0 or res[RES_YAKUMAN] > 0:
+        return
+    res[RES_HAN] += bonus
+    base, limit = base_points(res[RES_HAN], res[RES_FU], 0, sopts)
+    total, ron, tsumo_dealer, tsumo_other = payments(base, dealer, tsumo)
+    res[RES_RECEIVED] += total - res[RES_TOTAL]
+    res[RES_BASE] = base
+    res[RES_LIMIT] = limit
+    res[RES_TOTAL] = total
+    res[RES_RON] = ron
+    res[RES_TSUMO_DEALER] = tsumo_dealer
+    res[RES_TSUMO_OTHER] = tsumo_other

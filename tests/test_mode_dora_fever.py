@@ -1,0 +1,169 @@
+"""`dora-fever` 宝牌狂热 (RULES.md DF): 3 dora indicators (and 3 ura) from the start, kans add up to 5, no renchan,
+plus every riichi-core invariant (R-1 … R-6) on simulated matches."""
+
+from collections import defaultdict
+
+import numpy as np
+import polars as pl
+import pytest
+
+import tests.test_riichi_engine as core
+from policies.registry import parse_seats
+from sims import tiles as T
+from sims.events import EV_DISCARD, EV_KAN, EV_START
+from sims.modes import get_mode
+from sims.riichi.events import EV_DORA
+from sims.riichi.table import DoraFeverRules, RiichiTable
+from tests.riichi_runs import FAST_MATCHES, FULL_MATCHES, per_hand, run
+
+SLUG = "dora-fever"
+SIZES = [pytest.param(FAST_MATCHES, id="fast"), pytest.param(FULL_MATCHES, id="full", marks=pytest.mark.slow)]
+
+
+def test_df_registered_with_its_defaults():
+    """DF: the mode is a set of riichi table options (3 indicators, no renchan, 25000 start), not an engine fork."""
+    mode = get_mode(SLUG)
+    rules = mode.RULES()
+    assert (rules.initial_dora, rules.renchan, rules.start_points) == (3, False, 25_000)
+    assert RiichiTable().initial_dora == 1
+    with pytest.raises(ValueError):
+        DoraFeverRules(initial_dora=6)
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_df_riichi_core_invariants(n):
+    """DF keeps R-1 (136 tiles, legal answers), R-2 (points + sticks conserved), R-3 (no yakuless win, values
+    recomputable, at most 3 ron) and R-4 (situational yaku) over ≥10,000 hands (100,000 slow)."""
+    core.test_enough_hands(SLUG, n)
+    core.test_r1_tiles_conserved_and_no_illegal_answers(SLUG, n)
+    core.test_r2_points_and_sticks_conserved(SLUG, n)
+    core.test_r3_every_win_has_a_yaku_and_a_recomputable_value(SLUG, n)
+    if n == FAST_MATCHES:
+        core.test_r3_multiple_ron_at_most_three(SLUG)
+        core.test_r4_situational_yaku_are_consistent(SLUG)
+
+
+def test_df_r4_no_furiten_ron():
+    """R-4 under DF: no ron in furiten (permanent, temporary, riichi)."""
+    core.test_r4_no_furiten_ron_in_the_event_log(SLUG)
+
+
+def test_df_r1_kan_dora_timing_and_riichi_conditions():
+    """R-1/R-4 under DF: kan indicators at the right time, never more than 5; riichi conditions hold."""
+    core.test_r1_r4_dora_timing_and_riichi_conditions_in_the_event_log(SLUG)
+
+
+def test_df_three_indicators_at_start_and_at_most_five():
+    """DF: every hand shows exactly 3 indicators before the first discard or kan; kans add more up to 5 in all, then none
+    (a kan with 5 shown flips nothing)."""
+    _, _, events = get_mode(SLUG).simulate_events(3, np.arange(400), parse_seats("baseline,random,baseline,random"))
+    shown = defaultdict(int)
+    at_first_discard = {}
+    kans_at_five = kans_below_five = 0
+    for m, h, kind, seat, tile, a, b, c in events.tolist():
+        key = (m, h)
+        if kind == EV_START:
+            shown[key] = 0
+        elif kind == EV_DORA:
+            shown[key] += 1
+            assert a == shown[key] <= 5, key
+        if kind in (EV_DISCARD, EV_KAN):  # before the hand's first discard or kan
+            at_first_discard.setdefault(key, shown[key])
+        if kind == EV_KAN:
+            if shown[key] >= 5:
+                kans_at_five += 1
+            elif a == T.ANKAN:
+                kans_below_five += 1
+    assert len(at_first_discard) > 1000
+    assert set(at_first_discard.values()) == {3}
+    assert kans_below_five > 20
+    assert max(shown.values()) == 5
+
+
+def test_df_more_dora_per_win_than_riichi():
+    """DF: 3 indicators and 3 ura from the start raise the dora of wins well above standard riichi (1 + 1)."""
+    def mean_dora(slug):
+        wins = pl.concat([h.filter(pl.col("won")) for _, _, h, _ in run(slug, FAST_MATCHES)])
+        return wins["dora"].cast(pl.Float64).mean()
+
+    assert mean_dora(SLUG) > 1.5 * mean_dora("riichi")
+
+
+def test_df_no_renchan():
+    """DF: the deal passes after every hand except an abortive draw (R-5); honba as R-2 (+1 after a draw)."""
+    aborts = ("nine_terminals", "four_winds", "four_riichi", "four_kans")
+    kept_by_win_or_tenpai = 0
+    for spec, _, hands, _ in run(SLUG, FAST_MATCHES):
+        h = per_hand(hands)
+        for _, g in h.group_by("match_id"):
+            rows = g.sort("hand").to_dicts()
+            for a, b in zip(rows, rows[1:]):
+                keeps = a["hand_end"] in aborts
+                kept_by_win_or_tenpai += a["dealer_won"] or (a["hand_end"] == "exhaustive" and a["dealer_tenpai"])
+                assert b["dealer_seat"] == (a["dealer_seat"] if keeps else (a["dealer_seat"] + 1) % 4), spec
+                assert b["honba"] == (a["honba"] + 1 if keeps or a["hand_end"] == "exhaustive" else 0), spec
+    assert kept_by_win_or_tenpai > 100  # the standard game would have kept the deal here
+
+
+def test_df_start_points_option():
+    """DF option `start_points` (default 25000; the community re-implementation uses 35000)."""
+    mode = get_mode(SLUG)
+    rules = DoraFeverRules(start_points=35_000)
+    _, match_rows = mode.simulate(2, np.arange(30), parse_seats("baseline"), rules)
+    from analyzer.tables import match_table
+
+    matches = match_table(match_rows, parse_seats("baseline"), mode)
+    totals = matches.group_by("match_id").agg(pl.col("final_points").sum())
+    assert (totals["final_points"] == 4 * 35_000).all()
+
+
+def test_df_event_log_does_not_change_play():
+    core.test_event_log_does_not_change_play(SLUG)
+
+
+def test_df_run_command(tmp_path, capsys):
+    """`tsumolab run --variant dora-fever` writes the riichi tables and an event log that rederives every delta."""
+    core.test_run_writes_tables_and_an_event_log_that_rederives_deltas(SLUG, tmp_path, capsys)
+
+
+def _obs_with(hand_tiles: str, indicators: list[int]):
+    from policies.riichi_api import O_DORA, O_HAND, O_N_DORA, R_OBS_SIZE
+    from sims.tiles import parse_tiles
+
+    obs = np.zeros(R_OBS_SIZE, np.int32)
+    counts, _reds = parse_tiles(hand_tiles)
+    obs[O_HAND:O_HAND + 34] = counts
+    obs[O_N_DORA] = len(indicators)
+    obs[O_DORA:O_DORA + 5] = -1
+    obs[O_DORA:O_DORA + len(indicators)] = indicators
+    return obs
+
+
+def test_dora_keeper_keeps_dora_when_shanten_ties():
+    """DF policy `dora-keeper`: with 5z and 6z shown (6z, 7z are dora) and shanten tied between 5m, 6z and 7z,
+    it gives up the plain 5m, where baseline's efficiency keeps the 5m for its wider acceptance."""
+    from policies.dora_keeper import value_discard
+    from policies.riichi_common import efficient_discard
+    from sims.riichi.play import lookup_tables
+
+    obs = _obs_with("123m456p789s22z5m67z", [31, 32])
+    tables = lookup_tables()
+    kind, after = value_discard(obs, tables, -1, -1)
+    assert (kind, after) == (4, 1)
+    assert efficient_discard(obs, tables, -1, -1)[0] in (32, 33)
+
+
+def test_dora_keeper_keeps_the_last_red_five():
+    """DF policy: a held red five counts as a dora, so among tied discards the other isolated tile goes."""
+    from policies.dora_keeper import discard_value
+    from policies.riichi_api import O_HAND, O_RED
+
+    obs = _obs_with("123m789p789s22z5p9m1z", [])
+    obs[O_RED + 1] = 1
+    hand = obs[O_HAND:O_HAND + 34].copy()
+    assert discard_value(obs, hand, 13) == 1 and discard_value(obs, hand, 8) == 0
+
+
+def test_dora_keeper_legal_and_deterministic():
+    """The DF policy answers legally at every decision and is deterministic."""
+    core.test_policy_conformance_legal_and_deterministic(SLUG, "dora-keeper")

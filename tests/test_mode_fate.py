@@ -1,0 +1,187 @@
+"""`fate` 天命之战 (RULES.md F, on the R rules): open deal tiles, the win multiplier, 50000 start, no renchan.
+
+Invariants of the riichi core (R-1 … R-4) over ≥ 10,000 hands (100,000 in the slow test), plus the mode's own:
+the recorded multiplier is recomputed from the event log, and every win pays its R-3 value × multiplier.
+"""
+
+from collections import defaultdict
+
+import numpy as np
+import polars as pl
+import pytest
+
+from policies.registry import parse_seats
+from policies.riichi_api import O_FATE_OPEN, O_HAND, O_MELD_TILES, R_OBS_SIZE
+from sims.events import EV_DEAL, EV_DISCARD, EV_DRAW, EV_KAN, EV_PASS, EV_WIN
+from sims.modes import get_mode
+from sims.riichi import engine
+from sims.riichi.fate_tiles import fate_after_loss, fate_multiplier
+from sims.riichi.table import STANDARD, FateRules
+from tests.riichi_runs import FAST_MATCHES, per_hand, run
+from tests.test_riichi_engine import _win_value
+
+SLUG = "fate"
+SLOW_MATCHES = 7_000  # per seat mix: ≈ 3.8 hands per match (no renchan, 50000 start) → > 100,000 hands
+
+
+def _sizes():
+    return [pytest.param(FAST_MATCHES, id="fast"), pytest.param(SLOW_MATCHES, id="full", marks=pytest.mark.slow)]
+
+
+def test_f_rules_are_table_options():
+    """F: 50000 start, no renchan, fate on; the standard table leaves it off."""
+    rules = get_mode(SLUG).RULES()
+    assert isinstance(rules, FateRules)
+    assert rules.start_points == 50_000 and not rules.renchan and rules.fate
+    assert not STANDARD.fate
+
+
+def test_f_called_tiles_do_not_keep_an_open_tile():
+    """F: a tile taken by a call from another seat does not count as the seat's open tile. Seat 0 holds one
+    open 6m, chis 5m-6m-7m on another seat's 6m, then discards its own 6m: the open tile is gone."""
+    obs = np.zeros((4, R_OBS_SIZE), np.int32)
+    called = np.zeros((4, 34), np.int64)
+    six = 5
+    obs[:, O_FATE_OPEN + six] = 1
+    obs[:, O_MELD_TILES + 4:O_MELD_TILES + 7] = 1  # the chi 5m6m7m
+    called[0, six] = 1
+    obs[0, O_HAND + six] = 0  # after the discard of the own 6m
+    assert fate_multiplier(obs, 0) == 2
+    fate_after_loss(obs, 0, six, called)
+    assert fate_multiplier(obs, 0) == 1
+    assert (obs[:, O_FATE_OPEN + six] == 0).all()  # public: every seat's view drops it
+
+
+def test_f_discarding_a_spare_copy_keeps_the_open_tile():
+    """F: with two copies of a kind, one of them open, discarding one keeps the open one (the seat chooses)."""
+    obs = np.zeros((4, R_OBS_SIZE), np.int32)
+    obs[:, O_FATE_OPEN + 30] = 1
+    obs[0, O_HAND + 30] = 1
+    fate_after_loss(obs, 0, 30, np.zeros((4, 34), np.int64))
+    assert fate_multiplier(obs, 0) == 2
+
+
+@pytest.mark.parametrize("n", _sizes())
+def test_f_enough_hands_tiles_conserved_legal_answers(n):
+    """R-1 in fate: 136 tiles at every hand's end, built-ins act legally, ≥ 10,000 (100,000) hands."""
+    out = run(SLUG, n)
+    hands = sum(int(c[engine.CNT_HANDS]) for _, c, _, _ in out)
+    assert hands >= (100_000 if n == SLOW_MATCHES else 10_000)
+    for spec, counters, _, _ in out:
+        assert counters[engine.CNT_TILE_ERRORS] == 0, spec
+        assert counters[engine.CNT_ILLEGAL] == 0, spec
+
+
+@pytest.mark.parametrize("n", _sizes())
+def test_f_r2_points_and_sticks_conserved_from_50000(n):
+    """R-2 with F's 50000 start: points + sticks are conserved in every hand and every match."""
+    for spec, _, hands, matches in run(SLUG, n):
+        h = per_hand(hands)
+        assert (h["delta_sum"] + 1000 * (h["sticks_after"] - h["sticks_before"]) == 0).all(), spec
+        totals = matches.group_by("match_id").agg(pl.col("final_points").sum())
+        assert (totals["final_points"] == 4 * 50_000).all(), spec
+        assert (hands.filter(pl.col("hand") == 1)["points_before"] == 50_000).all(), spec
+
+
+@pytest.mark.parametrize("n", _sizes())
+def test_f_r3_wins_have_a_yaku_and_pay_value_times_multiplier(n):
+    """R-3 + F: no yakuless win; the win's value is the R-3 points × the recorded multiplier (1 … 5), and the
+    winner receives value + honba + sticks."""
+    seen_multipliers = set()
+    for spec, _, hands, _ in run(SLUG, n):
+        assert hands["multiplier"].min() >= 1 and hands["multiplier"].max() <= 5, spec
+        wins = hands.filter(pl.col("won"))
+        assert wins.height > 0, spec
+        assert (wins["yaku"].str.len_chars() > 0).all() and (wins["han"] > wins["dora"]).all(), spec
+        cols = ("han", "fu", "yakuman", "dealer", "win_kind", "value", "multiplier", "win_points", "honba",
+                "sticks_won", "pao_paid")
+        for han, fu, yakuman, dealer, kind, value, mult, win_points, honba, sticks_won, _ in \
+                wins.select(cols).iter_rows():
+            assert _win_value(han, fu, yakuman, dealer, kind == "tsumo")[0] * mult == value, spec
+            assert win_points == value + 300 * honba + 1000 * sticks_won, spec
+            seen_multipliers.add(mult)
+    assert {1, 2, 3}.issubset(seen_multipliers)
+
+
+@pytest.mark.parametrize("n", _sizes())
+def test_f_no_renchan(n):
+    """F: the deal passes after every hand that is not an abortive draw (no renchan, R-2 otherwise)."""
+    for spec, _, hands, _ in run(SLUG, n):
+        h = per_hand(hands).with_columns(
+            pl.col("dealer_seat").shift(-1).over("match_id").alias("next_dealer"))
+        ended = h.filter(pl.col("next_dealer").is_not_null() & pl.col("hand_end").is_in(["win", "exhaustive"]))
+        assert ended.height > 0, spec
+        assert (ended["next_dealer"] == (ended["dealer_seat"] + 1) % 4).all(), spec
+
+
+def _multipliers_from_events(events):
+    """(match, hand, seat) → 1 + open deal tiles still held, replayed from deal, draw, discard and kan events:
+    a seat's own copies of a kind change only by its draws (+1) and discards or a robbed kan tile (-1); tiles
+    it calls never count; an open tile survives while the seat holds as many own copies."""
+    held = defaultdict(lambda: np.zeros(34, np.int64))
+    open_left = defaultdict(lambda: np.zeros(34, np.int64))
+    dealt = defaultdict(int)
+    last_kan = None
+    for match_id, hand_no, kind, seat, tile, a, b, c in events.tolist():
+        key = (match_id, hand_no, seat)
+        if kind == EV_DEAL:
+            held[key][tile] += 1
+            if dealt[key] < 4:
+                open_left[key][tile] += 1
+            dealt[key] += 1
+        elif kind == EV_DRAW:
+            held[key][tile] += 1
+        elif kind == EV_DISCARD:
+            held[key][tile] -= 1
+            open_left[key][tile] = min(open_left[key][tile], held[key][tile])
+        if kind == EV_KAN:
+            last_kan = (match_id, hand_no, seat, tile)
+        elif kind == EV_WIN and last_kan is not None and last_kan[:2] == (match_id, hand_no) and c == 1:
+            robbed = (match_id, hand_no, last_kan[2])  # a ron right after a kan robs the kan tile
+            held[robbed][last_kan[3]] -= 1
+            open_left[robbed][last_kan[3]] = min(open_left[robbed][last_kan[3]], held[robbed][last_kan[3]])
+            last_kan = None
+        elif kind not in (EV_PASS, EV_KAN):
+            last_kan = None
+    return {key: 1 + int(v.sum()) for key, v in open_left.items()}
+
+
+def test_f_multiplier_recomputable_from_the_event_log():
+    """F: the recorded multiplier of every seat equals the one replayed from the event log (first 4 deal
+    tiles open; ron tile and called tiles never count)."""
+    seats = parse_seats("baseline,random,fate-keeper,majsoul-cpu")
+    hand_rows, _, events = get_mode(SLUG).simulate_events(3, np.arange(300), seats)
+    from sims.riichi.columns import HC
+
+    expected = _multipliers_from_events(events)
+    assert len(expected) == hand_rows.shape[0]
+    above_one = 0
+    for row in hand_rows:
+        key = (int(row[HC["match_id"]]), int(row[HC["hand"]]), int(row[HC["seat"]]))
+        assert row[HC["multiplier"]] == expected[key], key
+        above_one += row[HC["multiplier"]] > 1
+    assert above_one > 0
+
+
+def test_f_multiplier_is_one_in_other_riichi_modes():
+    """F is a table option: `riichi` records multiplier 1 everywhere and pays the plain R-3 value."""
+    hand_rows, _ = get_mode("riichi").simulate(1, np.arange(50), parse_seats("baseline"))
+    from sims.riichi.columns import HC
+
+    assert (hand_rows[:, HC["multiplier"]] == 1).all()
+
+
+def test_f_fate_keeper_is_legal_and_keeps_more_open_tiles():
+    """F policy `fate-keeper`: legal answers only, and over the same deals its seat ends hands holding more of
+    its open tiles (higher multiplier) than `baseline` in that seat."""
+    mode = get_mode(SLUG)
+    mean_mult = {}
+    for spec in ("fate-keeper,baseline,baseline,baseline", "baseline"):
+        counters = np.zeros(engine.N_COUNTERS, np.int64)
+        hand_rows, _ = mode.simulate(9, np.arange(600), parse_seats(spec), counters=counters)
+        assert counters[engine.CNT_ILLEGAL] == 0, spec
+        from sims.riichi.columns import HC
+
+        seat0 = hand_rows[hand_rows[:, HC["seat"]] == 0]
+        mean_mult[spec] = seat0[:, HC["multiplier"]].mean()
+    assert mean_mult["fate-keeper,baseline,baseline,baseline"] > mean_mult["baseline"]

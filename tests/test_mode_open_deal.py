@@ -1,0 +1,112 @@
+"""`open-deal` 配牌明牌 (RULES.md OD): standard riichi with every starting hand shown, plus every riichi-core
+invariant (R-1 … R-6) on simulated matches."""
+
+import numpy as np
+import pytest
+
+import tests.test_riichi_engine as core
+from policies.registry import parse_seats
+from policies.riichi_api import O_DEAL_SHOWN, R_OBS_SIZE
+from sims.modes import get_mode
+from sims.riichi.table import OpenDealRules, RiichiTable
+from tests.riichi_runs import FAST_MATCHES, FULL_MATCHES
+
+SLUG = "open-deal"
+SIZES = [pytest.param(FAST_MATCHES, id="fast"), pytest.param(FULL_MATCHES, id="full", marks=pytest.mark.slow)]
+
+
+def test_od_registered_as_a_table_option():
+    """OD: the mode is the riichi table with `open_deal` on; the standard table has it off."""
+    assert get_mode(SLUG).RULES() == OpenDealRules() and OpenDealRules().open_deal
+    assert not RiichiTable().open_deal
+
+
+def test_od_show_deal_makes_every_starting_hand_public():
+    """OD: seat dealer + i gets wall tiles 13·i … 13·i + 12; every seat's observation shows all four hands."""
+    from sims.riichi.deal_shown import show_deal
+
+    wall = np.random.default_rng(4).permutation(136).astype(np.int64)
+    obs = np.zeros((4, R_OBS_SIZE), np.int32)
+    show_deal(obs, wall, 2)
+    for i in range(4):
+        seat = (2 + i) % 4
+        expected = np.bincount(wall[13 * i:13 * i + 13] // 4, minlength=34)
+        for viewer in range(4):
+            assert (obs[viewer, O_DEAL_SHOWN + 34 * seat:O_DEAL_SHOWN + 34 * seat + 34] == expected).all()
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_od_riichi_core_invariants(n):
+    """OD keeps R-1 (136 tiles, legal answers), R-2 (points + sticks conserved), R-3 (no yakuless win, values
+    recomputable, at most 3 ron) and R-4 (situational yaku) over ≥10,000 hands (100,000 slow)."""
+    core.test_enough_hands(SLUG, n)
+    core.test_r1_tiles_conserved_and_no_illegal_answers(SLUG, n)
+    core.test_r2_points_and_sticks_conserved(SLUG, n)
+    core.test_r3_every_win_has_a_yaku_and_a_recomputable_value(SLUG, n)
+    if n == FAST_MATCHES:
+        core.test_r3_multiple_ron_at_most_three(SLUG)
+        core.test_r4_situational_yaku_are_consistent(SLUG)
+
+
+def test_od_r4_no_furiten_ron():
+    """R-4 under OD: no ron in furiten (permanent, temporary, riichi)."""
+    core.test_r4_no_furiten_ron_in_the_event_log(SLUG)
+
+
+def test_od_r1_dora_timing_and_riichi_conditions():
+    core.test_r1_r4_dora_timing_and_riichi_conditions_in_the_event_log(SLUG)
+
+
+def test_od_is_standard_riichi_for_policies_that_ignore_the_deal():
+    """OD changes only what is shown: with the same seeds, baseline plays exactly as in `riichi` (same walls)."""
+    seats = parse_seats("baseline,random,majsoul-cpu,baseline")
+    od = get_mode(SLUG).simulate(6, np.arange(60), seats)
+    std = get_mode("riichi").simulate(6, np.arange(60), seats)
+    assert np.array_equal(od[0], std[0]) and np.array_equal(od[1], std[1])
+
+
+def test_od_deal_reader_sees_the_shown_hands_only_in_open_deal():
+    """OD: the shown-deal block is filled only in this mode: `deal-reader` plays exactly like baseline in
+    `riichi` (block all zero) and differently in `open-deal`."""
+    base = parse_seats("baseline")
+    reader = parse_seats("deal-reader")
+    std_base = get_mode("riichi").simulate(7, np.arange(40), base)[0]
+    std_reader = get_mode("riichi").simulate(7, np.arange(40), reader)[0]
+    assert np.array_equal(std_base, std_reader)
+    od_base = get_mode(SLUG).simulate(7, np.arange(40), base)[0]
+    od_reader = get_mode(SLUG).simulate(7, np.arange(40), reader)[0]
+    assert od_base.shape != od_reader.shape or not np.array_equal(od_base, od_reader)
+
+
+def test_deal_reader_avoids_completing_shown_shapes():
+    """OD policy: against an opponent in riichi, a tile that fills a kanchan or matches a pair of their shown hand
+    costs; safe ones (in that opponent's river) and unrelated tiles do not."""
+    from policies.deal_reader import completes_shape, deal_danger
+    from policies.riichi_api import O_RIICHI, O_SAFE, O_SEAT
+
+    deal = np.zeros(34, np.int32)
+    deal[[2, 4]] = 1      # 3m 5m: 4m fills the kanchan, 1m … 6m extend nothing but 4m
+    deal[30] = 2          # a pair of 4z
+    assert completes_shape(deal, 3) == 1 and completes_shape(deal, 30) == 2
+    assert completes_shape(deal, 8) == 0 and completes_shape(deal, 9) == 0
+    obs = np.zeros(R_OBS_SIZE, np.int32)
+    obs[O_SEAT] = 0
+    obs[O_DEAL_SHOWN + 34 * 1:O_DEAL_SHOWN + 34 * 2] = deal
+    obs[O_SAFE + 34 * 1 + 30] = 1
+    assert not deal_danger(obs).any()  # nobody in riichi: no defense needed
+    obs[O_RIICHI + 1] = 1
+    cost = deal_danger(obs)
+    assert cost[3] == 1 and cost[30] == 0 and cost[20] == 0
+
+
+def test_deal_reader_legal_and_deterministic():
+    core.test_policy_conformance_legal_and_deterministic(SLUG, "deal-reader")
+
+
+def test_od_event_log_does_not_change_play():
+    core.test_event_log_does_not_change_play(SLUG)
+
+
+def test_od_run_command(tmp_path, capsys):
+    """`tsumolab run --variant open-deal` writes the riichi tables and an event log that rederives every delta."""
+    core.test_run_writes_tables_and_an_event_log_that_rederives_deltas(SLUG, tmp_path, capsys)

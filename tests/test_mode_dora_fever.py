@@ -34,13 +34,7 @@ def test_df_registered_with_its_defaults():
 def test_df_riichi_core_invariants(n):
     """DF keeps R-1 (136 tiles, legal answers), R-2 (points + sticks conserved), R-3 (no yakuless win, values
     recomputable, at most 3 ron) and R-4 (situational yaku) over ≥10,000 hands (100,000 slow)."""
-    core.test_enough_hands(SLUG, n)
-    core.test_r1_tiles_conserved_and_no_illegal_answers(SLUG, n)
-    core.test_r2_points_and_sticks_conserved(SLUG, n)
-    core.test_r3_every_win_has_a_yaku_and_a_recomputable_value(SLUG, n)
-    if n == FAST_MATCHES:
-        core.test_r3_multiple_ron_at_most_three(SLUG)
-        core.test_r4_situational_yaku_are_consistent(SLUG)
+    core.check_riichi_core(SLUG, n)
 
 
 def test_df_r4_no_furiten_ron():

@@ -403,3 +403,15 @@ def test_event_log_overflow_falls_back_to_one_match_at_a_time():
     small = play(4, np.arange(6), seats, STANDARD, record_events=True, events_per_match=50)[2]
     ample = play(4, np.arange(6), seats, STANDARD, record_events=True, events_per_match=20_000)[2]
     assert np.array_equal(small, ample) and len(ample) > 300
+
+
+def check_riichi_core(slug, n):
+    """The riichi-core invariants (R-1 … R-4) a mode built on the core must keep, over `n` matches per run;
+    the per-hand checks on multiple ron and situational yaku run at the fast size."""
+    test_enough_hands(slug, n)
+    test_r1_tiles_conserved_and_no_illegal_answers(slug, n)
+    test_r2_points_and_sticks_conserved(slug, n)
+    test_r3_every_win_has_a_yaku_and_a_recomputable_value(slug, n)
+    if n == FAST_MATCHES:
+        test_r3_multiple_ron_at_most_three(slug)
+        test_r4_situational_yaku_are_consistent(slug)

@@ -1,4 +1,4 @@
-"""The policy API of the riichi-based modes (`riichi`, `shura`): the observation layout and the answers.
+"""The policy API of the riichi-based modes (every riichi-core mode): the observation layout and the answers.
 
 Hooks have the same signature as in Bloodshed (policies.api.HOOK_SIG, decorate them with `policies.api.hook`):
 `(obs int32[R_OBS_SIZE], params float64[8], tables uint8[:, :]) -> int64`. The engine fills `obs` from
@@ -16,6 +16,8 @@ Decision points (obs[O_DECISION], the codes of policies.api) and their answers:
   (the discard is the lowest / middle / highest tile of the chi; legal where bit 1/2/4 of obs[O_CAN_CHI]).
 - D_ROB: another seat makes an added kan (or, for thirteen orphans, a closed kan) of obs[O_TILE] → PASS
   or RON.
+- D_PICK, D_DARK_OPEN, D_DARK_LOCK: a mode's own decisions, asked through the "mode" hook (the mode
+  modules say what they answer).
 An illegal answer is replaced by a legal default and counted.
 
 Discarding a five that exists as both red and plain discards the plain one unless only the red is held.
@@ -25,7 +27,11 @@ from __future__ import annotations
 
 from policies.api import D_EXCHANGE, D_REACT, D_ROB, D_TURN, KAN, KAN_CALL, PASS, PON, RON, TSUMO  # noqa: F401
 
-RIICHI_HOOK_NAMES = ("exchange", "turn", "react", "rob")
+RIICHI_HOOK_NAMES = ("exchange", "turn", "react", "rob", "mode")
+
+D_PICK = 5            # astrology (A): which candidate of the pool to draw
+D_DARK_OPEN = 6       # darkness (D): pay to open another seat's face-down discard?
+D_DARK_LOCK = 7       # darkness (D): pay to lock one's own opened discard face down?
 
 CHI_LOW, CHI_MID, CHI_HIGH = 4, 5, 6
 RIICHI = 256          # own turn: RIICHI + kind
@@ -83,4 +89,11 @@ O_FATE_OPEN = 608          # [4 * 34] fate (F): each seat's open deal tiles it s
 O_DEAL_SHOWN = 744         # [4 * 34] open-deal (OD): each seat's starting 13 tiles per kind (0 in other modes)
 O_CHANT = 880              # [4 * 2] chant (C): each seat's current run of tsumogiri, of hand discards (0 in
                            # other modes)
-R_OBS_SIZE = 888
+# blocks of the modes below are laid out in each mode's own module; 0 in other modes
+O_ASTROLOGY = 888          # [16] astrology (A): the candidate pool (sims.riichi.astrology_pool)
+O_DARKNESS = 904           # [64] darkness (D): face-down discards, the pot (sims.riichi.darkness_pot)
+O_MIRROR = 968             # [256] mirror (M): transparent tiles in hands and wall (sims.riichi.mirror_tiles)
+O_SOUL_STRIKE = 1224       # [16] soul strike (SS): strike turns, overloaded seats (sims.riichi.soul_strike_turns)
+O_FANTASY = 1240           # [16] fantasy (FL): the match's cards (sims.riichi.fantasy_cards)
+O_DRAGON_EYE = 1256        # [8] dragon eye (DE): holder and counter (sims.riichi.dragon_eye_holder)
+R_OBS_SIZE = 1264

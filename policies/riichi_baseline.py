@@ -8,6 +8,7 @@ opponent is in riichi and the hand is 2+ shanten), takes every win, efficiency e
 import numba as nb
 
 from policies.api import hook
+from policies.riichi_mode_default import mode_default
 from policies.riichi_api import (
     KAN, NINE_TERMINALS, O_AFTER_CALL, O_CAN_NINE, O_CAN_PON, O_CAN_RIICHI, O_CAN_WIN,
     O_FORBID_A, O_FORBID_B, O_HAND, O_KAN_OPTIONS, O_N_WINNERS, O_RIICHI, O_SEAT, O_TILE, PASS, PON, RIICHI, RON,
@@ -102,4 +103,4 @@ def rob(obs, params, tables):
     return RON if obs[O_CAN_WIN] else PASS
 
 
-HOOKS = {"exchange": exchange, "turn": turn, "react": react, "rob": rob}
+HOOKS = {"exchange": exchange, "turn": turn, "react": react, "rob": rob, "mode": mode_default}

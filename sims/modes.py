@@ -12,7 +12,9 @@ import importlib
 
 MODES = {"bloodshed": "sims.bloodshed", "riichi": "sims.riichi.standard", "shura": "sims.riichi.shura",
          "dora-fever": "sims.riichi.dora_fever", "open-deal": "sims.riichi.open_deal",
-         "fate": "sims.riichi.fate", "chant": "sims.riichi.chant"}
+         "fate": "sims.riichi.fate", "chant": "sims.riichi.chant", "astrology": "sims.riichi.astrology",
+         "darkness": "sims.riichi.darkness", "mirror": "sims.riichi.mirror", "soul-strike": "sims.riichi.soul_strike",
+         "fantasy": "sims.riichi.fantasy", "dragon-eye": "sims.riichi.dragon_eye"}
 
 
 def get_mode(slug: str):

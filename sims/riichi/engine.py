@@ -2,7 +2,7 @@
 
 `play_matches` plays whole matches under the table options of sims.riichi.table (standard East game, or
 Battle of Shura's bloodbath with exchange, tsumo loss, …) and writes one record row per (match, hand, seat)
-and per (match, seat) in the layout of sims.riichi.columns. Seats decide through four tuples of four hooks
+and per (match, seat) in the layout of sims.riichi.columns. Seats decide through five tuples of four hooks
 (policies.riichi_api), so one compiled engine serves every combination of policies.
 
 Public state and each seat's own tiles live in `obs[4, R_OBS_SIZE]`; hidden state is the wall and the
@@ -268,8 +268,8 @@ def _wall_left(st, pos):
 
 # ----------------------------------------------------------------------------- one hand
 @nb.njit(cache=True)
-def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, params, topts, sopts, tables, wall,
-               direction, seat_seeds, rec, counters, events, ev):
+def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hooks_mode, params, topts, sopts, tables,
+               wall, direction, seat_seeds, rec, counters, events, ev):
     """Play one hand on a shuffled wall; fills rec[4, N_HAND_COLS]; returns (end code, dealer keeps the deal)."""
     dealer = obs[0, O_DEALER]
     round_wind = obs[0, O_ROUND] // 4
@@ -993,15 +993,15 @@ def _someone_reached(obs, target):
 
 _HOOKS = types.UniTuple(HOOK_TYPE, 4)
 _SIG = types.int64(
-    types.int64, types.int64[::1], _HOOKS, _HOOKS, _HOOKS, _HOOKS, types.float64[:, ::1], types.int64[::1],
+    types.int64, types.int64[::1], _HOOKS, _HOOKS, _HOOKS, _HOOKS, _HOOKS, types.float64[:, ::1], types.int64[::1],
     types.int64[::1], types.uint8[:, ::1], types.int32[:, ::1], types.int32[:, ::1], types.int64[::1],
     types.int32[:, ::1],
 )
 
 
 @nb.njit(_SIG, cache=True)
-def play_matches(root_seed, match_ids, hooks_ex, hooks_turn, hooks_react, hooks_rob, params, topts, sopts, tables,
-                 hand_rows, match_rows, counters, events):
+def play_matches(root_seed, match_ids, hooks_ex, hooks_turn, hooks_react, hooks_rob, hooks_mode, params, topts, sopts,
+                 tables, hand_rows, match_rows, counters, events):
     """Play every match in `match_ids`; returns the number of hand rows written (jit-compiled).
 
     hand_rows needs 4 × MAX_HANDS rows per match, match_rows 4. The wall, the exchange direction and the
@@ -1036,8 +1036,8 @@ def play_matches(root_seed, match_ids, hooks_ex, hooks_turn, hooks_react, hooks_
             rec[:, :] = 0
             ev[1] = match_id
             ev[2] = hand_no
-            end, keeps = _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, params, topts, sopts,
-                                    tables, wall, direction, seat_seeds, rec, counters, events, ev)
+            end, keeps = _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hooks_mode, params,
+                                    topts, sopts, tables, wall, direction, seat_seeds, rec, counters, events, ev)
             counters[CNT_HANDS] += 1
             sticks_after = obs[0, O_STICKS]
             for s in range(4):

@@ -41,7 +41,14 @@ T_INITIAL_DORA = 12
 T_FATE = 13
 T_OPEN_DEAL = 14
 T_CHANT = 15
-N_TABLE = 16
+T_ASTROLOGY = 16
+T_DARKNESS = 17
+T_MIRROR = 18
+T_HEAD_BUMP = 19
+T_SOUL_STRIKE = 20
+T_FANTASY = 21             # 21..24: fantasy (FL) cards, laid out by sims.riichi.fantasy_cards
+T_DRAGON_EYE = 25          # 25..29: dragon eye (DE), laid out by sims.riichi.dragon_eye_holder
+N_TABLE = 32
 
 NOTEN_RULES = ("split", "each")
 
@@ -83,6 +90,26 @@ class RiichiTable:
     """F: the first 4 deal tiles of each seat are open; a win pays its points × (1 + own open tiles held)."""
     chant: bool = False
     """C: bonus han (not a yaku, not on yakuman) for the longest runs of tsumogiri / hand discards of the hand."""
+    astrology: bool = False
+    """A: every draw is a choice among a pool of 3 face-up candidates."""
+    darkness: bool = False
+    """D: discards may be made face down for 1000; others may pay 2000 to open, the discarder 4000 to lock."""
+    mirror: bool = False
+    """M: 3 of the 4 copies of every kind are transparent (seen by all in hands and wall)."""
+    head_bump: bool = False
+    """M: on a multiple ron only the claimant first in turn order after the discarder wins."""
+    soul_strike: bool = False
+    """SS: riichi 2 han, then up to 6 own turns in a row; afterwards rons on the player's discards get +2 han."""
+    fantasy: bool = False
+    """FL: one dealer, chance and fate card apply for the whole match."""
+    cards: str = ""
+    """FL: the three cards by name, comma-separated; empty = drawn per match from the seed."""
+    dragon_eye: bool = False
+    """DE: the eye's holder wins and pays double against every other player."""
+    eye_counter: int = 5
+    """DE: discards by the holder before the eye moves."""
+    eye_multiplier: int = 2
+    """DE: factor on win payments between the holder and another player."""
     kazoe_yakuman: bool = True
     """R-3: 13 or more han score as a yakuman."""
     kiriage_mangan: bool = False
@@ -120,6 +147,15 @@ class RiichiTable:
         arr[T_OPEN_DEAL] = int(self.open_deal)
         arr[T_FATE] = int(self.fate)
         arr[T_CHANT] = int(self.chant)
+        arr[T_ASTROLOGY] = int(self.astrology)
+        arr[T_DARKNESS] = int(self.darkness)
+        arr[T_MIRROR] = int(self.mirror)
+        arr[T_HEAD_BUMP] = int(self.head_bump)
+        arr[T_SOUL_STRIKE] = int(self.soul_strike)
+        arr[T_FANTASY] = int(self.fantasy)
+        arr[T_DRAGON_EYE] = int(self.dragon_eye)
+        arr[T_DRAGON_EYE + 1] = self.eye_counter
+        arr[T_DRAGON_EYE + 2] = self.eye_multiplier
         return arr
 
     def scoring(self) -> RiichiRules:
@@ -195,3 +231,52 @@ class ChantRules(RiichiTable):
     """`chant` 咏唱之战: R rules with bonus han for runs of tsumogiri and of hand discards (RULES.md C)."""
 
     chant: bool = True
+
+
+@dataclass(frozen=True)
+class AstrologyRules(RiichiTable):
+    """`astrology` 占星之战: R rules with every draw chosen from 3 face-up candidates (RULES.md A)."""
+
+    astrology: bool = True
+
+
+@dataclass(frozen=True)
+class DarknessRules(RiichiTable):
+    """`darkness` 暗夜之战: R rules with face-down discards, paid opening and locking, and the pot (RULES.md D)."""
+
+    darkness: bool = True
+
+
+@dataclass(frozen=True)
+class MirrorRules(RiichiTable):
+    """`mirror` 明镜之战: R rules with 3 transparent copies of every kind, no red fives, no renchan (RULES.md M)."""
+
+    mirror: bool = True
+    head_bump: bool = True
+    red_fives: bool = False
+    renchan: bool = False
+
+
+@dataclass(frozen=True)
+class SoulStrikeRules(RiichiTable):
+    """`soul-strike` 魂之一击: R rules with the 2-han riichi, the strike turns and overload (RULES.md SS)."""
+
+    soul_strike: bool = True
+
+
+@dataclass(frozen=True)
+class FantasyRules(RiichiTable):
+    """`fantasy` 幻境传说: R rules changed by one dealer, one chance and one fate card (RULES.md FL)."""
+
+    fantasy: bool = True
+
+
+@dataclass(frozen=True)
+class DragonEyeRules(RiichiTable):
+    """`dragon-eye` 龙之目玉: R rules with the eye doubling its holder's win payments, 40000 start, 3 dora
+    indicators, no renchan (RULES.md DE)."""
+
+    dragon_eye: bool = True
+    start_points: int = 40_000
+    initial_dora: int = 3
+    renchan: bool = False

@@ -108,6 +108,7 @@ def run_metadata(experiments: list[Experiment]) -> dict:
         "fields": [{"label": f.label, "opponents": list(f.opponents)} for f in e.fields], "headline": e.headline,
         "rules": e.rules, "seed": e.seed, "matches": e.matches, "wall_seeds": experiment_wall_seeds(e),
         "file": Path(e.path).name, **({"kind": e.kind, "measure": e.measure} if e.kind != "compare" else {}),
+        "beyond_sources": e.beyond_sources,
     } for e in experiments]
     return {META_CODE: code_version(), META_ALPHA: ALPHA, META_EXPERIMENTS: described}
 
@@ -142,7 +143,12 @@ def format_verdicts(claims: pl.DataFrame) -> str:
     """Fixed-width verdict table; `*` marks each claim's headline field."""
     lines = [f"{'claim':<5} {'field':<30} {'verdict':<12} {'effect':>8} {'Holm 95% interval':>21} "
              f"{'matches':>8} {'p_holm':>8} {'rank':>6} {'gift':>6} {'VR':>5}"]
+    beyond_heading = False
     for r in claims.iter_rows(named=True):
+        if r.get("beyond_sources") and not beyond_heading:
+            beyond_heading = True
+            lines.append("beyond the sources: tsumolab's own questions, not claims from the sources "
+                         "(their own Holm family)")
         mark = "*" if r["headline"] else " "
         field = r["field"] if len(r["field"]) <= 29 else r["field"][:28] + "…"
         measured = r.get("kind") == "measure"

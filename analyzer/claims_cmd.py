@@ -14,7 +14,7 @@ from analyzer.claims import (
     with_overrides,
 )
 from analyzer.cli import InputError, cli
-from analyzer.experiment import load_experiment, mode_experiments, select
+from analyzer.experiment import extra_experiment_ids, load_experiment, mode_experiments, select
 from analyzer.experiment_run import BACKENDS
 from analyzer.run_cmd import parse_rule_options
 from analyzer.runner import RunInterrupted
@@ -57,10 +57,14 @@ def experiment_options(default_out: str | None):
 @click.option("--only", default=None, metavar="IDS", help="Comma-separated claim ids to run, e.g. B1,B4.")
 @click.option("--mode", "mode_name", default=None,
               help="Run only the claims of this mode (bloodshed, shura, …). Default: every mode's claims.")
+@click.option("--extra", is_flag=True,
+              help="Also run the \"beyond the sources\" experiments (analyzer/experiments/extra/: tsumolab's own "
+                   "questions, one per special mode), reported apart from the sources' claims.")
 @experiment_options(default_out="out/claims")
-def claims_command(only: str | None, mode_name: str | None, **options) -> None:
+def claims_command(only: str | None, mode_name: str | None, extra: bool, **options) -> None:
     """Run every experiment file (analyzer/experiments/) of every mode, or of --mode, and print the verdict
-    per claim.
+    per claim. With --extra, also the "beyond the sources" files (analyzer/experiments/extra/), which form
+    their own Holm family and their own report section.
 
     Each claim: treatment vs control on the same walls and seats, the treatment rotated through all four
     seats, against each field; a `measure` (S1) measures a fact on one field. Verdicts use Holm-adjusted 95%
@@ -70,6 +74,7 @@ def claims_command(only: str | None, mode_name: str | None, **options) -> None:
     Example:
       tsumolab claims --matches 20000 --jobs -1 --only B1,B4
       tsumolab claims --mode shura --matches 2000
+      tsumolab claims --extra --mode fate
     """
     rules = options.pop("rules")
     if rules and mode_name is None:
@@ -80,9 +85,17 @@ def claims_command(only: str | None, mode_name: str | None, **options) -> None:
             get_mode(mode_name)
         except ValueError as exc:
             raise InputError(str(exc)) from None
-    experiments = select(mode_experiments(mode_name, rule_overrides=overrides), only)
+    extras = [] if extra else extra_experiment_ids(mode_name)
+    if only and not extra:
+        wanted = {s.strip() for s in only.split(",")}
+        if wanted & set(extras):
+            named = sorted(wanted & set(extras))
+            raise InputError(f"--only: {', '.join(named)} {'is' if len(named) == 1 else 'are'} beyond the "
+                             "sources (analyzer/experiments/extra/); add --extra")
+    experiments = select(mode_experiments(mode_name, rule_overrides=overrides, extra=extra), only)
     if not experiments:
-        raise InputError(f"no experiment files for mode {mode_name!r}")
+        hint = f" (its beyond-the-sources claims {', '.join(extras)} run with --extra)" if extras else ""
+        raise InputError(f"no experiment files for mode {mode_name!r}{hint}")
     _run(experiments, **options)
 
 

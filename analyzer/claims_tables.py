@@ -92,11 +92,14 @@ def read_cells(experiments: list[Experiment], cell_specs: dict, dirs: dict) -> C
 
 def claims_table(experiments: list[Experiment], cell_specs: dict, dirs: dict, data: CellData,
                  alpha: float = stats.ALPHA) -> pl.DataFrame:
-    """One row per (claim, field): paired metrics with 95% intervals, Holm-adjusted verdict on final points."""
+    """One row per (claim, field): paired metrics with 95% intervals, Holm-adjusted verdict on final points.
+    `beyond_sources` marks tsumolab's own questions (experiments/extra/); Holm adjusts the source claims and
+    those as two separate families."""
     rows, estimates = [], []
     for exp in experiments:
         if exp.kind == "measure":
             row, est = measure_row(exp, dirs, alpha)
+            row["beyond_sources"] = exp.beyond_sources
             rows.append(row)
             estimates.append(est)
             continue
@@ -107,6 +110,7 @@ def claims_table(experiments: list[Experiment], cell_specs: dict, dirs: dict, da
                 "claim": exp.id, "field": fld.label, "headline": fld.label == exp.headline,
                 "field_policies": ",".join(fld.opponents), "treatment": exp.treatment, "control": exp.control,
                 "direction": exp.direction, "matches": 2 * SEATS * wall_seeds, "wall_seeds": wall_seeds,
+                "beyond_sources": exp.beyond_sources,
             }
             for name, metric in _PAIRED_SOURCE.items():
                 diff = (arms["treatment"][metric] - arms["control"][metric]).mean(axis=0)
@@ -127,13 +131,19 @@ def claims_table(experiments: list[Experiment], cell_specs: dict, dirs: dict, da
             row["claim_text"], row["source"] = exp.claim, exp.source
             rows.append(row)
     p = np.array([stats.p_value(e) for e in estimates])
-    p_holm, multipliers = stats.holm(p) if len(p) else (p, p)
+    # two Holm families: the claims of the sources, and tsumolab's own questions beyond them, so that running
+    # the latter (claims --extra) never changes a verdict on the former
+    p_holm, multipliers = np.empty_like(p), np.empty_like(p)
+    for beyond in (False, True):
+        family = np.array([row["beyond_sources"] is beyond for row in rows], dtype=bool)
+        if family.any():
+            p_holm[family], multipliers[family] = stats.holm(p[family])
     for row, est, p_k, ph, c in zip(rows, estimates, p, p_holm, multipliers):
         lo, hi = stats.holm_interval(est, c, alpha)
         row.update(p_value=float(p_k), p_holm=float(ph), ci_low=lo, ci_high=hi,
                    verdict=stats.verdict(lo, hi, row["direction"]))
     first = ["claim", "field", "headline", "verdict", "effect", "ci_low", "ci_high", "matches", "p_value", "p_holm",
-             "unpaired_ci_low", "unpaired_ci_high", "variance_reduction"]
+             "unpaired_ci_low", "unpaired_ci_high", "variance_reduction", "beyond_sources"]
     df = pl.from_dicts(rows, infer_schema_length=None)  # a measure row lacks the paired metrics: null there
     return df.select(first + [c for c in df.columns if c not in first])
 

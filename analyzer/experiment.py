@@ -19,13 +19,18 @@ from policies.registry import PolicyError, parse_seat
 from sims.modes import get_mode
 
 EXPERIMENTS_DIR = Path(__file__).resolve().parent / "experiments"
+EXTRA_DIR_NAME = "extra"
+"""subdirectory of EXPERIMENTS_DIR holding the "beyond the sources" experiments (tsumolab's own questions,
+one per special mode), run by `tsumolab claims --extra`"""
+BEYOND_SOURCES = "beyond the sources (tsumolab)"
+"""the `source` of those experiments"""
 TREATMENT_WORD = "treatment"
 ARMS = ("treatment", "control")
 SEATS = 4
 MATCHES_PER_WALL_SEED = 2 * SEATS  # both arms, subject in each seat
 HEADLINE_FIELD = "baseline"
 _REQUIRED = ("id", "claim", "mode", "treatment", "control", "fields", "direction")
-_OPTIONAL = ("source", "rules", "matches", "seed", "headline", "kind", "measure")
+_OPTIONAL = ("source", "rules", "matches", "seed", "headline", "kind", "measure", "beyond_sources")
 KINDS = ("compare", "measure")
 """compare: treatment vs control (the duplicate design); measure: a fact measured on one field, no policy
 comparison (treatment = control = the field's policy)"""
@@ -65,6 +70,9 @@ class Experiment:
     kind: str = "compare"
     measure: str = ""
     """name of the measurement of a `measure` experiment (one of MEASURES)"""
+    beyond_sources: bool = False
+    """tsumolab's own question, not a claim from the sources: the file's `beyond_sources` key, by default true
+    for the files in experiments/extra/. Such claims form their own Holm family and report section."""
 
 
 @dataclass(frozen=True)
@@ -126,14 +134,34 @@ def load_experiment(path: Path | str, rule_overrides: dict | None = None) -> Exp
 
 
 def mode_experiments(mode: str | None = "bloodshed", directory: Path = EXPERIMENTS_DIR,
-                     rule_overrides: dict | None = None) -> list[Experiment]:
-    """Every experiment file of `mode` (None = of every mode) in `directory`, sorted by id."""
+                     rule_overrides: dict | None = None, extra: bool = False) -> list[Experiment]:
+    """Every experiment file of `mode` (None = of every mode) in `directory`, sorted by id; with `extra` also
+    the "beyond the sources" files of `directory/extra/`, after the others (sorted by id too)."""
+    paths = sorted(directory.glob("*.toml"))
+    if extra:
+        paths += sorted((directory / EXTRA_DIR_NAME).glob("*.toml"))
     found = []
-    for path in sorted(directory.glob("*.toml")):
-        data = tomllib.loads(path.read_text())
+    for path in paths:
+        try:
+            data = tomllib.loads(path.read_text())
+        except tomllib.TOMLDecodeError as exc:
+            raise InputError(f"{path}: not valid TOML ({exc})") from None
         if mode is None or data.get("mode") == mode:
             found.append(load_experiment(path, rule_overrides))
-    return sorted(found, key=lambda e: e.id)
+    return sorted(found, key=lambda e: (e.beyond_sources, e.id))
+
+
+def extra_experiment_ids(mode: str | None = None, directory: Path = EXPERIMENTS_DIR) -> list[str]:
+    """Ids of the "beyond the sources" files (of `mode`, None = every mode), read without validating them."""
+    ids = []
+    for path in sorted((directory / EXTRA_DIR_NAME).glob("*.toml")):
+        try:
+            data = tomllib.loads(path.read_text())
+        except tomllib.TOMLDecodeError:
+            continue
+        if mode is None or data.get("mode") == mode:
+            ids.append(str(data.get("id", path.stem)))
+    return ids
 
 
 def select(experiments: list[Experiment], only: str | None) -> list[Experiment]:
@@ -179,6 +207,9 @@ def _from_dict(data: dict, path: str, rule_overrides: dict) -> Experiment:
     headline = data.get("headline", HEADLINE_FIELD if HEADLINE_FIELD in labels else labels[0])
     if headline not in labels:
         raise ValueError(f"headline field {headline!r} is not one of the fields {labels}")
+    beyond = data.get("beyond_sources", Path(path).parent.name == EXTRA_DIR_NAME)
+    if not isinstance(beyond, bool):
+        raise ValueError(f"beyond_sources must be true or false, got {beyond!r}")
     matches, seed = int(data.get("matches", DEFAULT_MATCHES)), int(data.get("seed", DEFAULT_SEED))
     if matches < 1 or seed < 0:
         raise ValueError("matches must be at least 1 and seed at least 0")
@@ -186,6 +217,7 @@ def _from_dict(data: dict, path: str, rule_overrides: dict) -> Experiment:
         id=str(data["id"]), claim=str(data["claim"]), source=str(data.get("source", "")), mode=str(data["mode"]),
         rules=rules, treatment=treatment, control=control, fields=fields, direction=direction,
         matches=matches, seed=seed, headline=headline, path=path, kind=kind, measure=str(data.get("measure", "")),
+        beyond_sources=beyond,
     )
 
 

@@ -18,6 +18,11 @@ from reports import figures
 from reports.data import ClaimData, ReportData
 
 VERDICTS = ("supported", "refuted", "inconclusive")
+BEYOND_TITLE = "Beyond the sources"
+BEYOND_TEXT = ("tsumolab's own questions, not claims from the sources: for a special mode, does its mode-aware "
+               "policy score more than baseline play (analyzer/experiments/extra/, run by tsumolab claims "
+               "--extra)? Same design, tables and figures as the claims; their verdicts are Holm-adjusted within "
+               "this group only, so they do not change the verdicts on the sources' claims.")
 
 
 @dataclass(frozen=True)
@@ -144,16 +149,35 @@ def run_figures(data: ReportData) -> list[FigureSpec]:
     ]
 
 
-def summary_figures(data: ReportData) -> list[FigureSpec]:
+def summary_figures(data: ReportData, beyond: bool = False) -> list[FigureSpec]:
+    """The forest plot of the sources' claims, or with `beyond` of the questions beyond the sources."""
     if data.kind != "study":
         return []
-    compared = _compared_rows(data.claims_table)
+    compared = _compared_rows(group_rows(data.claims_table, beyond))
     if compared.height == 0:
         return []
-    return [FigureSpec("forest", "Each claim's effect on final points per match (dot), its Holm-adjusted "
+    what = "question" if beyond else "claim"
+    return [FigureSpec("forest", f"Each {what}'s effect on final points per match (dot), its Holm-adjusted "
                        "interval (thick, coloured by verdict) and its unadjusted 95% interval (thin). Measured "
                        "facts (other units) are left out.",
-                       lambda: figures.forest_figure(compared))]
+                       lambda: figures.forest_figure(compared, forest_title(beyond)))]
+
+
+def forest_title(beyond: bool) -> str:
+    return "Beyond the sources: effect of each question" if beyond else "Effect of each claim, with intervals"
+
+
+def beyond_figures(data: ReportData) -> list[FigureSpec]:
+    return summary_figures(data, beyond=True)
+
+
+def group_rows(claims: pl.DataFrame, beyond: bool) -> pl.DataFrame:
+    """The claims-table rows of the sources' claims, or with `beyond` of tsumolab's own questions (tables
+    written before the column existed hold only the former)."""
+    if "beyond_sources" not in claims.columns:
+        return claims if not beyond else claims.clear()
+    flag = pl.col("beyond_sources").fill_null(False)
+    return claims.filter(flag if beyond else ~flag)
 
 
 def _compared_rows(claims: pl.DataFrame) -> pl.DataFrame:
@@ -249,15 +273,16 @@ def arm_table(claim: ClaimData) -> Table:
     return Table(columns, body)
 
 
-def summary_table(data: ReportData) -> Table:
+def summary_table(data: ReportData, beyond: bool = False) -> Table:
+    """Headline verdict per claim from the sources, or with `beyond` per question beyond the sources."""
     rows = []
-    for claim in data.claims:
+    for claim in (data.beyond_claims if beyond else data.source_claims):
         r = claim.headline
         unit = " per win (tsumo − ron)" if r.get("kind") == "measure" else ""
         rows.append([claim.id, r["verdict"], points(r["effect"]) + unit, interval(r["ci_low"], r["ci_high"]),
                      f"{r['matches']:,}", f"{sum(claim.rows['matches']):,}", r["field"]])
-    return Table(["claim", "verdict", "effect (points / match)", "Holm-adjusted interval", "matches",
-                  "all fields", "headline field"], rows)
+    return Table(["question" if beyond else "claim", "verdict", "effect (points / match)",
+                  "Holm-adjusted interval", "matches", "all fields", "headline field"], rows)
 
 
 def policy_table(data: ReportData) -> Table:
@@ -305,9 +330,12 @@ def run_details(data: ReportData) -> list[tuple[str, str]]:
     execution = meta.get("tsumolab.execution")
     if isinstance(execution, str):
         execution = json.loads(execution)
+    n_beyond = group_rows(data.claims_table, True).height
+    family = f"{data.claims_table.height - n_beyond} claim × field rows"
+    if n_beyond:
+        family += f" (and apart, over the {n_beyond} rows beyond the sources)"
     lines = [("directory", str(data.directory)), ("mode", data.mode), ("code version", data.code_version),
-             ("significance", f"alpha = {meta.get('tsumolab.alpha', '0.05')}, Holm-adjusted over "
-                              f"{data.claims_table.height} claim × field rows")]
+             ("significance", f"alpha = {meta.get('tsumolab.alpha', '0.05')}, Holm-adjusted over {family}")]
     if execution:
         lines.append(("run time", f"{execution.get('seconds', 0):.1f} s simulating "
                                   f"{execution.get('simulated_matches', 0):,} matches "
@@ -322,7 +350,8 @@ def experiment_table(data: ReportData) -> Table:
     rows = []
     for claim in data.claims:
         e = claim.experiment
-        rows.append([e["id"], e.get("file", ""), e["treatment"], e["control"],
+        where = f"extra/{e.get('file', '')}" if e.get("beyond_sources") else e.get("file", "")
+        rows.append([e["id"], where, e["treatment"], e["control"],
                      "; ".join(f["label"] for f in e["fields"]), str(e["seed"]), f"{e['matches']:,}",
                      f"{e['wall_seeds']:,}", _rules_text(e["rules"])])
     return Table(["claim", "file", "treatment", "control", "fields", "seed", "matches", "wall seeds / field",
@@ -331,6 +360,12 @@ def experiment_table(data: ReportData) -> Table:
 
 def _rules_text(rules: dict) -> str:
     return ", ".join(f"{k}={json.dumps(v)}" for k, v in sorted(rules.items())) or "defaults"
+
+
+def verdict_counts(claims: list[ClaimData]) -> str:
+    """"2 supported, 1 inconclusive" over the claims' headline verdicts."""
+    counts = {v: sum(c.headline["verdict"] == v for c in claims) for v in VERDICTS}
+    return ", ".join(f"{n} {v}" for v, n in counts.items() if n)
 
 
 def report_title(data: ReportData) -> str:

@@ -53,6 +53,11 @@ class ClaimData:
         return str(self.rows["source"][0])
 
     @property
+    def beyond_sources(self) -> bool:
+        """tsumolab's own question (experiments/extra/), not a claim from the sources."""
+        return bool(self.experiment.get("beyond_sources", False))
+
+    @property
     def headline(self) -> dict:
         rows = self.rows.filter(pl.col("headline"))
         return (rows if rows.height else self.rows).row(0, named=True)
@@ -75,6 +80,16 @@ class ReportData:
     """plain run: every seat's matches with `points` (final − start)"""
     hands: pl.DataFrame | None = None
     """plain run: every seat's hands"""
+
+    @property
+    def source_claims(self) -> list[ClaimData]:
+        """the claims from the sources (CLAIMS.md), in table order"""
+        return [c for c in self.claims if not c.beyond_sources]
+
+    @property
+    def beyond_claims(self) -> list[ClaimData]:
+        """tsumolab's own questions beyond the sources (`claims --extra`), in table order"""
+        return [c for c in self.claims if c.beyond_sources]
 
 
 def load_report_data(directory: Path | str) -> ReportData:

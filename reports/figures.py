@@ -47,7 +47,7 @@ def new_figure(size: tuple[float, float] = FIGURE_SIZE) -> Figure:
 
 # --- summary: forest plot -------------------------------------------------------------------------------------
 
-def draw_forest(ax: Axes, claims: pl.DataFrame) -> None:
+def draw_forest(ax: Axes, claims: pl.DataFrame, title: str = "Effect of each claim, with intervals") -> None:
     """Every (claim, field) effect with its Holm-adjusted interval (thick, coloured by verdict) and its
     unadjusted 95% interval (thin), top to bottom in table order."""
     rows = list(claims.iter_rows(named=True))
@@ -63,7 +63,7 @@ def draw_forest(ax: Axes, claims: pl.DataFrame) -> None:
     ax.xaxis.set_major_locator(MaxNLocator(nbins=6))
     ax.set_xlabel("treatment − control, final points per match (points)")
     ax.set_ylabel("claim · field (* headline)")
-    ax.set_title("Effect of each claim, with intervals")
+    ax.set_title(title)
     handles = [Patch(color=VERDICT_COLOURS[v], alpha=0.55, label=f"Holm-adjusted interval, {v}")
                for v in VERDICT_COLOURS if v in set(claims["verdict"].to_list())]
     handles += [Line2D([], [], color="#222222", linewidth=1.2, label="unadjusted 95% interval"),
@@ -75,9 +75,9 @@ def draw_forest(ax: Axes, claims: pl.DataFrame) -> None:
     ax.grid(axis="x", alpha=0.3)
 
 
-def forest_figure(claims: pl.DataFrame) -> Figure:
+def forest_figure(claims: pl.DataFrame, title: str = "Effect of each claim, with intervals") -> Figure:
     fig = new_figure((6.5, 1.9 + 0.27 * max(claims.height, 1)))
-    draw_forest(fig.add_subplot(), claims)
+    draw_forest(fig.add_subplot(), claims, title)
     return fig
 
 

@@ -30,6 +30,9 @@ nav li{margin:.15em 0}
 a{color:#1f5fa8}
 .badge{display:inline-block;padding:.12em .6em;border-radius:1em;font-size:.85rem;font-weight:bold;color:#fff;
  white-space:nowrap}
+.tag{font-size:.8rem;font-weight:normal;color:#7a4b00;background:#fff3d6;border:1px solid #e0b85c;
+ border-radius:1em;padding:.1em .6em}
+section.beyond{border-left:5px solid #e0b85c}
 .supported{background:#1a7f37}.refuted{background:#c62828}.inconclusive{background:#6f6f6f}
 blockquote{margin:.4em 0;padding:.4em .8em;border-left:4px solid #1f5fa8;background:#f1f5fb}
 cite{display:block;font-size:.85rem;color:#555;margin-top:.3em}
@@ -69,9 +72,15 @@ def render_html(data: ReportData, examples: dict[str, ExampleHand | NoExample]) 
     if data.kind == "study":
         toc.append(("summary", "Summary: verdicts and forest plot"))
         sections.append(_summary_section(data))
-        for claim in data.claims:
+        for claim in data.source_claims:
             toc.append((f"claim-{claim.id}", f"{claim.id}: {claim.headline['verdict']}"))
             sections.append(_claim_section(claim, examples.get(claim.id)))
+        if data.beyond_claims:
+            toc.append(("beyond-sources", f"{content.BEYOND_TITLE}: tsumolab's own questions"))
+            sections.append(_beyond_section(data))
+            for claim in data.beyond_claims:
+                toc.append((f"claim-{claim.id}", f"{claim.id} (beyond the sources): {claim.headline['verdict']}"))
+                sections.append(_claim_section(claim, examples.get(claim.id)))
     else:
         toc.append(("results", "Results by policy"))
         sections.append(_run_results_section(data))
@@ -89,10 +98,12 @@ def render_html(data: ReportData, examples: dict[str, ExampleHand | NoExample]) 
 
 def _subtitle(data: ReportData) -> str:
     if data.kind == "study":
-        counts = {v: sum(c.headline["verdict"] == v for c in data.claims) for v in content.VERDICTS}
-        return (f"{len(data.claims)} claim(s) of {data.mode}: "
-                + ", ".join(f"{n} {v}" for v, n in counts.items() if n)
-                + f" (headline fields). Code version {data.code_version}.")
+        text = (f"{len(data.source_claims)} claim(s) of {data.mode}: {content.verdict_counts(data.source_claims)}"
+                " (headline fields)")
+        if data.beyond_claims:
+            text += (f"; {len(data.beyond_claims)} question(s) beyond the sources: "
+                     f"{content.verdict_counts(data.beyond_claims)}")
+        return f"{text}. Code version {data.code_version}."
     return f"A plain {data.mode} run. Code version {data.code_version}."
 
 
@@ -127,19 +138,32 @@ def _figure(spec: FigureSpec, alt: str) -> str:
 
 def _summary_section(data: ReportData) -> str:
     figs = "".join(_figure(spec, "summary") for spec in content.summary_figures(data))
+    table = (_table(content.summary_table(data), verdict_column=True) if data.source_claims
+             else "<p>No claim from the sources in this study; see Beyond the sources.</p>")
     return (f'<section id="summary"><h2>Summary</h2>'
             "<p>Verdicts on final points per match at each claim's headline field, from Holm-adjusted 95% "
             "intervals over every claim × field row: <b>supported</b> when the interval lies on the claimed "
             "side of 0, <b>refuted</b> on the other side, <b>inconclusive</b> when it contains 0.</p>"
-            f"{_table(content.summary_table(data), verdict_column=True)}{figs}</section>")
+            f"{table}{figs}</section>")
+
+
+def _beyond_section(data: ReportData) -> str:
+    e = html.escape
+    figs = "".join(_figure(spec, "beyond the sources") for spec in content.beyond_figures(data))
+    return (f'<section id="beyond-sources" class="beyond"><h2>{e(content.BEYOND_TITLE)}</h2>'
+            f"<p>{e(content.BEYOND_TEXT)}</p>"
+            f"{_table(content.summary_table(data, beyond=True), verdict_column=True)}{figs}</section>")
 
 
 def _claim_section(claim: ClaimData, example) -> str:
     e = html.escape
     row = claim.headline
     figs = "".join(_figure(spec, claim.id) for spec in content.claim_figures(claim))
-    return (f'<section id="claim-{e(claim.id)}" class="claim" data-verdict="{e(row["verdict"])}">'
-            f"<h2>{e(claim.id)} {_badge(row['verdict'])}</h2>"
+    beyond = claim.beyond_sources
+    label = '<span class="tag">beyond the sources: tsumolab\'s own question</span>' if beyond else ""
+    return (f'<section id="claim-{e(claim.id)}" class="claim{" beyond" if beyond else ""}" '
+            f'data-verdict="{e(row["verdict"])}">'
+            f"<h2>{e(claim.id)} {_badge(row['verdict'])}{label}</h2>"
             f"<blockquote>{e(claim.text)}<cite>Source: {e(claim.source or 'not given')}</cite></blockquote>"
             f"<p>{e(content.design_sentence(claim))}</p>"
             f'<p class="effect">{e(content.effect_sentence(row))}</p>'

@@ -27,7 +27,8 @@ EXCERPT_LINES = 16
 
 def render_pdf(data: ReportData, examples: dict, path: Path) -> int:
     """Write the PDF to `path` (a temporary file the caller moves into place); returns the number of pages."""
-    pages = summary_pages(data) + [_claim_page(c, examples.get(c.id)) for c in data.claims]
+    pages = (summary_pages(data) + [_claim_page(c, examples.get(c.id)) for c in data.source_claims]
+             + beyond_pages(data) + [_claim_page(c, examples.get(c.id)) for c in data.beyond_claims])
     with PdfPages(path, metadata=PDF_METADATA) as pdf:
         for page in pages:
             pdf.savefig(page)
@@ -38,7 +39,8 @@ def summary_pages(data: ReportData) -> list[Figure]:
     """The pages before the claims: overview, forest plot and run details for a study; overview, figures and
     run details for a plain run."""
     if data.kind == "study":
-        return [_overview_page(data), _forest_page(data), _run_page(data)]
+        forest = [_forest_page(data)] if content.summary_figures(data) else []  # none without source claims
+        return [_overview_page(data), *forest, _run_page(data)]
     return [_overview_page(data), _run_figures_page(data), _run_page(data)]
 
 
@@ -99,9 +101,11 @@ def _overview_page(data: ReportData) -> Figure:
     fig = _page()
     lines = [(content.report_title(data), {"size": 17, "weight": "bold", "wrap": 52})]
     if data.kind == "study":
-        counts = {v: sum(c.headline["verdict"] == v for c in data.claims) for v in content.VERDICTS}
-        lines.append((f"{len(data.claims)} claim(s): " + ", ".join(f"{n} {v}" for v, n in counts.items() if n)
-                      + " at their headline fields.", {"size": 11}))
+        text = f"{len(data.source_claims)} claim(s): {content.verdict_counts(data.source_claims)}"
+        if data.beyond_claims:
+            text += (f"; {len(data.beyond_claims)} question(s) beyond the sources (their own pages after the "
+                     f"claims): {content.verdict_counts(data.beyond_claims)}")
+        lines.append((text + " at their headline fields.", {"size": 11}))
         lines.append(("Verdicts use Holm-adjusted 95% intervals of the paired difference in final points per "
                       "match (treatment − control on the same walls and seats) over every claim × field row: "
                       "supported = on the claimed side of 0, refuted = on the other side, inconclusive = "
@@ -111,7 +115,11 @@ def _overview_page(data: ReportData) -> Figure:
     used = _text_block(fig, 0.5, lines)
     top = used + 0.5
     ax = _axes(fig, 0.45, top, A4[0] - 0.9, A4[1] - top - 0.5)
-    if data.kind == "study":
+    if data.kind == "study" and not data.source_claims:
+        ax.axis("off")
+        fig.text(0.45 / A4[0], 1 - (top - 0.1) / A4[1], "No claim from the sources in this study: see the "
+                 "Beyond the sources page.", size=11, weight="bold")
+    elif data.kind == "study":
         draw_table(ax, content.summary_table(data), size=8.5, widths=[6, 13, 14, 22, 9, 10, 22])
         fig.text(0.45 / A4[0], 1 - (top - 0.1) / A4[1], "Verdict per claim (headline field)", size=11,
                  weight="bold")
@@ -124,9 +132,33 @@ def _overview_page(data: ReportData) -> Figure:
 def _forest_page(data: ReportData) -> Figure:
     fig = _page("constrained")
     ax = fig.add_subplot()
-    figures.draw_forest(ax, data.claims_table)
+    figures.draw_forest(ax, content.group_rows(data.claims_table, False))
     fig.suptitle("Summary: every claim's effect with its intervals", fontsize=13)
     return fig
+
+
+def beyond_pages(data: ReportData) -> list[Figure]:
+    """Before the pages of the questions beyond the sources: one page with what they are, their verdicts and
+    their forest plot (nothing when the study has none)."""
+    if data.kind != "study" or not data.beyond_claims:
+        return []
+    fig = _page()
+    used = _text_block(fig, 0.5, [(content.BEYOND_TITLE, {"size": 17, "weight": "bold"}),
+                                  (content.BEYOND_TEXT, {"size": 9, "wrap": 115})])
+    table = content.summary_table(data, beyond=True)
+    height = 0.45 + 0.3 * len(table.rows)
+    draw_table(_axes(fig, 0.45, used + 0.2, A4[0] - 0.9, height), table, size=8.5,
+               widths=[8, 13, 14, 22, 9, 10, 22])
+    top = used + 0.5 + height
+    rows = content.group_rows(data.claims_table, True)
+    height = min(A4[1] - top - 1.6, 0.6 + 0.3 * rows.height)
+    ax = _axes(fig, 2.2, top, A4[0] - 2.7, height)
+    figures.draw_forest(ax, rows, content.forest_title(True))
+    # the forest's legend sits at the bottom of a constrained-layout figure; on this page, right under the plot
+    legend = fig.legends.pop()
+    fig.legend(legend.legend_handles, [t.get_text() for t in legend.texts], loc="upper center", ncol=2,
+               fontsize="small", frameon=False, bbox_to_anchor=(0.5, 1 - (top + height + 0.55) / A4[1]))
+    return [fig]
 
 
 def _run_figures_page(data: ReportData) -> Figure:
@@ -169,6 +201,10 @@ def _claim_page(claim: ClaimData, example: ExampleHand | NoExample | None) -> Fi
     fig.text(0.45 / A4[0], 1 - 0.4 / A4[1], claim.id, size=18, weight="bold", va="top")
     fig.text(1.25 / A4[0], 1 - 0.43 / A4[1], f" {verdict} ", size=12, weight="bold", va="top", color="white",
              bbox={"boxstyle": "round,pad=0.3", "facecolor": figures.VERDICT_COLOURS[verdict], "edgecolor": "none"})
+    if claim.beyond_sources:
+        fig.text(1 - 0.45 / A4[0], 1 - 0.43 / A4[1], f"{content.BEYOND_TITLE}: tsumolab's own question", size=10,
+                 va="top", ha="right", color="#7a4b00",
+                 bbox={"boxstyle": "round,pad=0.3", "facecolor": "#fff3d6", "edgecolor": "#e0b85c"})
     used = _text_block(fig, 0.85, [
         (f"“{claim.text}”", {"size": 9.5, "style": "italic", "wrap": 105}),
         (f"Source: {claim.source or 'not given'}. {content.design_sentence(claim)}", {"size": 8, "wrap": 125}),

@@ -62,8 +62,9 @@ def replay_match(variant: str, seed: int, match_id: int, seats_spec: str, rules:
 def replay(variant, seed, match_id, hand_no, seats, run_dir, rules, policy_paths, as_json):
     """Re-simulate one match from its seed and print every event: deal, exchange, voids, draws, discards,
     calls, passed wins, wins with pattern and fan, every payment, the exhaustive-draw settlement and the
-    points after each hand. The same seed, match id and seats always give the same match. Riichi modes
-    (riichi, shura) add riichi declarations, dora indicators, han/fu, draws and riichi-stick payments.
+    points after each hand. The same seed, match id and seats always give the same match. The riichi-based
+    modes (every mode but bloodshed) add riichi declarations, dora indicators, han/fu, draws and riichi-stick
+    payments.
 
     \b
     Examples:

@@ -75,6 +75,11 @@ HAND_COLUMNS = [
                            "winner, whose points it multiplied); 1 in other modes", None),
     ("chant_han", "Int8", "chant (C): bonus han of the seat's longest tsumogiri and hand-discard runs in the hand "
                           "(included in `han` of a non-yakuman win); 0 in other modes", None),
+    ("overloaded", "Boolean", "soul strike (SS): the seat was overloaded when the hand ended (its strike turns "
+                              "used up, or a strike discard called or ronned); false in other modes", None),
+    ("strike_han", "Int8", "soul strike (SS): han the mode added to this seat's win (riichi 2 / double riichi 3 "
+                           "instead of 1 / 2, + 2 on a ron against an overloaded discarder; included in `han`); "
+                           "0 in other modes", None),
 ]
 
 MATCH_COLUMNS = [
@@ -109,3 +114,4 @@ H_TENPAI, H_NOTEN, H_NAGASHI, H_DISC, H_DIR = HC["tenpai_at_draw"], HC["noten_pa
 H_WINNERS, H_END, H_WALL = HC["winners"], HC["hand_end"], HC["wall_left"]
 H_MULTIPLIER = HC["multiplier"]
 H_CHANT_HAN = HC["chant_han"]
+H_OVERLOADED, H_STRIKE_HAN = HC["overloaded"], HC["strike_han"]

@@ -39,6 +39,8 @@ from sims.riichi.columns import H_MULTIPLIER
 from sims.riichi.chant_streaks import chant_apply, chant_bonus, chant_discard
 from sims.riichi.columns import H_CHANT_HAN
 from sims.riichi.deal_shown import show_deal
+from sims.riichi.soul_strike_turns import strike_active, strike_after_discard, strike_score, strike_turn
+from sims.riichi.columns import H_STRIKE_HAN
 from sims.riichi.settle import (  # noqa: F401  (settle_tsumo, noten_payments, WIN_* re-exported for tests)
     WIN_RON, WIN_TSUMO, deposit_stick, has_yaku, noten_payments, settle_ron, settle_tsumo,
 )
@@ -337,6 +339,7 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
     robbed_tiles = 0
     dealer_won = False
     end = END_EXHAUSTIVE
+    ss_han = 0
     while True:
         if need_draw:
             if pos >= st[ST_MISC, MS_LIVE_END]:
@@ -353,6 +356,8 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
         n_melds = obs[0, O_N_MELDS + cur]
         in_riichi = obs[0, O_RIICHI + cur] > 0
         first_turn = st[ST_MISC, MS_NO_CALL] == 1 and obs[0, O_N_DISCARDS + cur] == 0
+        if topts[T.T_SOUL_STRIKE] and not after_call:
+            strike_turn(obs, st, topts, cur, kan_draw)
 
         # ---- own turn: what may be done
         can_win = False
@@ -374,6 +379,8 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
             status = score_win(obs, st, wall, cur, win_kind, 0, True, flags, dealer, round_wind, sopts, conc, melds8,
                                ctx, res)
             can_win = status == SCORED
+            if can_win and topts[T.T_SOUL_STRIKE]:
+                ss_han = strike_score(obs, topts, sopts, res, -1, False, cur == dealer)
         view[:] = obs[cur]
         view[O_DECISION] = D_TURN
         view[O_TILE] = -1 if after_call else drawn
@@ -483,6 +490,7 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
                 chant_apply(best, chant_bonus(streaks, cur), cur == dealer, True, sopts)
             if topts[T.T_FATE]:
                 fate_scale(best, fate_multiplier(obs, cur))
+            rec[cur, H_STRIKE_HAN] = ss_han
             settle_tsumo(obs, st, topts, sopts, rec, delta, cur, best, honba, winners, events, ev, drawn)
             if not bloodbath:
                 end = END_WIN
@@ -528,6 +536,8 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
                     continue
                 if option == 1 and not (has_yaku(res, KOKUSHI) or has_yaku(res, KOKUSHI_13)):
                     continue
+                if topts[T.T_SOUL_STRIKE]:
+                    strike_score(obs, topts, sopts, res, cur, False, p == dealer)
                 view[:] = obs[p]
                 view[O_DECISION] = D_ROB
                 view[O_TILE] = kind
@@ -549,6 +559,8 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
                     p = claimants[i]
                     score_win(obs, st, wall, p, kind, kan_red, False, FLAG_CHANKAN if option == 2 else 0, dealer,
                               round_wind, sopts, conc, melds8, ctx, res)
+                    if topts[T.T_SOUL_STRIKE]:
+                        rec[p, H_STRIKE_HAN] = strike_score(obs, topts, sopts, res, cur, False, p == dealer)
                     winners += 1
                     if p == dealer:
                         dealer_won = True
@@ -659,6 +671,8 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
                 flags = FLAG_HOUTEI if wall_left == 0 else 0
                 can_ron = score_win(obs, st, wall, p, tile, red, False, flags, dealer, round_wind, sopts, conc,
                                     melds8, ctx, res) == SCORED
+                if can_ron and topts[T.T_SOUL_STRIKE]:
+                    strike_score(obs, topts, sopts, res, cur, riichi_now or strike_active(obs, cur), p == dealer)
             can_pon = (not p_riichi) and phand[tile] >= 2 and wall_left > 0
             if can_pon:
                 phand[tile] -= 2
@@ -710,6 +724,9 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
                 flags = FLAG_HOUTEI if wall_left == 0 else 0
                 score_win(obs, st, wall, p, tile, red, False, flags, dealer, round_wind, sopts, conc, melds8, ctx,
                           res)
+                if topts[T.T_SOUL_STRIKE]:
+                    rec[p, H_STRIKE_HAN] = strike_score(obs, topts, sopts, res, cur,
+                                                        riichi_now or strike_active(obs, cur), p == dealer)
                 winners += 1
                 if p == dealer:
                     dealer_won = True
@@ -720,6 +737,8 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
                 settle_ron(obs, st, topts, sopts, rec, delta, p, cur, res, honba, i == 0, winners, events, ev, tile)
             if first_winner < 0:
                 first_winner = claimants[0]
+            if topts[T.T_SOUL_STRIKE]:
+                strike_after_discard(obs, st, topts, rec, cur, riichi_now, True)
             if not bloodbath:
                 end = END_WIN
                 if riichi_now:  # a declaration tile dealt in: no riichi, no stick
@@ -769,6 +788,8 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
             log_event(events, ev, EV_ABORT, cur, -1, END_KANS, 0, 0)
             end = END_KANS
             break
+        if topts[T.T_SOUL_STRIKE]:
+            strike_after_discard(obs, st, topts, rec, cur, riichi_now, call != 0)
 
         if call == PON or call == KAN_CALL:
             copies = 2 if call == PON else 3
@@ -828,7 +849,7 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
             forbid_b = _chi_forbid(tile, call)
             drawn = -1
             continue
-        cur = _next_active(obs, cur)
+        cur = cur if topts[T.T_SOUL_STRIKE] and strike_active(obs, cur) else _next_active(obs, cur)  # SS
         need_draw = True
 
     # ---- exhaustive draw: nagashi mangan or noten payments (R-6, S-5, S-6)

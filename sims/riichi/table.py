@@ -45,12 +45,13 @@ T_ASTROLOGY = 16
 T_DARKNESS = 17
 T_MIRROR = 18
 T_HEAD_BUMP = 19
-T_SOUL_STRIKE = 20
+T_SOUL_STRIKE = 20         # SS: 0 off, else the options packed by sims.riichi.soul_strike_turns.pack_options
 T_FANTASY = 21             # 21..24: fantasy (FL) cards, laid out by sims.riichi.fantasy_cards
 T_DRAGON_EYE = 25          # 25..29: dragon eye (DE), laid out by sims.riichi.dragon_eye_holder
 N_TABLE = 32
 
 NOTEN_RULES = ("split", "each")
+STRIKE_COUNTS = ("turns", "draws")
 
 
 @dataclass(frozen=True)
@@ -100,6 +101,27 @@ class RiichiTable:
     """M: on a multiple ron only the claimant first in turn order after the discarder wins."""
     soul_strike: bool = False
     """SS: riichi 2 han, then up to 6 own turns in a row; afterwards rons on the player's discards get +2 han."""
+    strike_turns: int = 6
+    """SS: own draw-discard turns right after the riichi declaration."""
+    strike_count: str = "turns"
+    """SS: turns = a closed kan's replacement draw belongs to its turn, a closed kan on the last strike draw adds
+    one more turn (RULES.md SS); draws = every draw (replacement draws included) uses one of the strike draws,
+    the replacement after a closed kan on the last one being the extra."""
+    overload_han: int = 2
+    """SS: han added to every ron on an overloaded player's discard (not a yaku, not on yakuman)."""
+    strike_riichi_han: int = 2
+    """SS: han of riichi in soul strike."""
+    strike_double_riichi_han: int = 3
+    """SS: han of double riichi in soul strike."""
+    trigger_ron_bonus: bool = False
+    """SS: the ron on a strike-turn discard (declaration included) that overloads the player gets the overload
+    han too (default off: the discarder was not overloaded yet)."""
+    ippatsu_ron_after_strike: bool = False
+    """SS: the striker keeps ippatsu (for a ron) until its next discard after the strike turns (default off:
+    ippatsu ends with the last strike discard; every tsumo in the strike turns is ippatsu)."""
+    strike_ends_ippatsu: bool = False
+    """SS: a strike turn ends the other riichi players' pending ippatsu (default off: R-4, only a call or their
+    own discard ends it)."""
     fantasy: bool = False
     """FL: one dealer, chance and fate card apply for the whole match."""
     cards: str = ""
@@ -128,6 +150,11 @@ class RiichiTable:
             raise ValueError("n_hands must be 1..8")
         if not 1 <= self.initial_dora <= 5:
             raise ValueError("initial_dora must be 1..5")
+        if self.strike_count not in STRIKE_COUNTS:
+            raise ValueError(f"strike_count must be one of {', '.join(STRIKE_COUNTS)}, got {self.strike_count!r}")
+        if not all(0 <= v <= 255 for v in (self.strike_turns, self.overload_han, self.strike_riichi_han,
+                                           self.strike_double_riichi_han)):
+            raise ValueError("strike_turns, overload_han and the strike riichi han must be 0..255")
 
     def to_array(self) -> np.ndarray:
         arr = np.zeros(N_TABLE, np.int64)
@@ -151,7 +178,12 @@ class RiichiTable:
         arr[T_DARKNESS] = int(self.darkness)
         arr[T_MIRROR] = int(self.mirror)
         arr[T_HEAD_BUMP] = int(self.head_bump)
-        arr[T_SOUL_STRIKE] = int(self.soul_strike)
+        from sims.riichi.soul_strike_turns import pack_options  # SS: every option packed into one slot
+
+        arr[T_SOUL_STRIKE] = pack_options(
+            self.soul_strike, self.strike_count, self.trigger_ron_bonus, self.ippatsu_ron_after_strike,
+            self.strike_ends_ippatsu, self.strike_turns, self.overload_han, self.strike_riichi_han,
+            self.strike_double_riichi_han)
         arr[T_FANTASY] = int(self.fantasy)
         arr[T_DRAGON_EYE] = int(self.dragon_eye)
         arr[T_DRAGON_EYE + 1] = self.eye_counter

@@ -36,6 +36,7 @@ BUILTIN_MODULES = (
     "policies.deal_reader",
     "policies.fate_keeper",
     "policies.chanter",
+    "policies.card_reader",
 )
 ENTRY_POINT_GROUP = "tsumolab.policies"
 MAX_PARAMS = 8

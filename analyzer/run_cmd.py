@@ -48,6 +48,10 @@ _FALSE = {"false", "no", "off", "0"}
                    "Without --resume or --overwrite, a previous run in --out is an error.")
 @click.option("--rule", "rules", multiple=True, metavar="KEY=VALUE",
               help="Set a rule option of the mode (repeatable), e.g. --rule stack_known_bugs=true.")
+@click.option("--cards", default=None, metavar="CARDS",
+              help="fantasy (FL) only: the match's cards, comma-separated, one per deck (e.g. "
+                   "'fuuki,showdown,hourglass' or '风纪,胜负手,厄运沙漏'); decks not named are drawn per match. "
+                   "Shorthand for --rule cards=CARDS.")
 @click.option("--policy-path", "policy_paths", multiple=True,
               type=click.Path(exists=True, dir_okay=False), metavar="FILE",
               help="Python file defining extra policies for --seats (repeatable).")
@@ -55,7 +59,7 @@ _FALSE = {"false", "no", "off", "0"}
               help="Also keep the event logs of the first N matches in OUT/events.parquet (see tsumolab replay).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no summary.")
 def run_command(variant: str, seats: str, matches: int, seed: int, jobs: int, out_dir: Path,
-                chunk_size: int, resume: bool, overwrite: bool, rules: tuple[str, ...],
+                chunk_size: int, resume: bool, overwrite: bool, rules: tuple[str, ...], cards: str | None,
                 policy_paths: tuple[str, ...], record_events: int, quiet: bool) -> None:
     """Simulate --matches matches and write the `hands` and `matches` tables as Parquet.
 
@@ -68,6 +72,8 @@ def run_command(variant: str, seats: str, matches: int, seed: int, jobs: int, ou
     Example:
       tsumolab run --variant bloodshed --seats baseline --matches 100000 --seed 1 --jobs -1 --out out/b1
     """
+    if cards is not None:
+        rules = cards_rule(variant, cards, rules)
     spec = build_spec(variant, seats, matches, seed, chunk_size, rules, policy_paths)
     if jobs < 1 and jobs != -1:
         raise InputError(f"--jobs must be at least 1, or -1 for all cores; got {jobs}")
@@ -83,6 +89,23 @@ def run_command(variant: str, seats: str, matches: int, seed: int, jobs: int, ou
         write_event_log(spec, out_dir, record_events, policy_paths)
     if not quiet:
         click.echo(summary_text(summary))
+
+
+def cards_rule(variant: str, cards: str, rules: tuple[str, ...]) -> tuple[str, ...]:
+    """`--cards CARDS` as `--rule cards=CARDS` (FL fantasy only); unknown cards are an InputError."""
+    from sims.riichi.table import parse_fantasy_cards
+
+    if variant not in MODES:
+        raise InputError(f"unknown mode {variant!r} (known: {', '.join(sorted(MODES))})")
+    if not getattr(get_mode(variant).RULES(), "fantasy", False):
+        raise InputError(f"--cards is an option of --variant fantasy (幻境传说), not of {variant!r}")
+    if any(r.partition("=")[0].strip() == "cards" for r in rules):
+        raise InputError("give the cards once: --cards or --rule cards=…, not both")
+    try:
+        parse_fantasy_cards(cards)
+    except ValueError as exc:
+        raise InputError(f"--cards: {exc}") from None
+    return tuple(rules) + (f"cards={cards}",)
 
 
 def write_event_log(spec: RunSpec, out_dir: Path, n_matches: int, policy_paths: tuple[str, ...] = ()) -> Path:

@@ -37,6 +37,7 @@ BUILTIN_MODULES = (
     "policies.fate_keeper",
     "policies.chanter",
     "policies.strike_timer",
+    "policies.card_reader",
 )
 ENTRY_POINT_GROUP = "tsumolab.policies"
 MAX_PARAMS = 8

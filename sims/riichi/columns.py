@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from sims.records import MATCH_COLUMNS as _BLOODSHED_MATCH_COLUMNS
+from sims.riichi.table import FANTASY_SLUGS
 from sims.riichi.yaku import YAKU_NAMES
 
 WIN_KINDS = ("none", "ron", "tsumo")
@@ -53,7 +54,7 @@ HAND_COLUMNS = [
     ("yaku", "Utf8", "yaku of the win, comma-separated names of sims.riichi.yaku (dora not listed)", _decode_yaku),
     ("yaku_ext", "Int32", "raw bits 31.. of the yaku set (decoded into `yaku`)", None),
     ("value", "Int32", "points of the win itself (honba and sticks excluded), as the scorer computes them", None),
-    ("win_points", "Int32", "points received for the win: value paid + honba + riichi sticks", None),
+    ("win_points", "Int32", "points received for the win: value paid + honba + riichi sticks (fantasy, FL: + 赠品 − 厄运沙漏)", None),
     ("sticks_won", "Int8", "riichi sticks taken with the win (R-2, S-13)", None),
     ("dealt_in", "Int8", "number of winners this seat paid by discarding", None),
     ("passed_wins", "Int8", "wins (ron or tsumo) this seat could take and passed", None),
@@ -80,6 +81,14 @@ HAND_COLUMNS = [
     ("strike_han", "Int8", "soul strike (SS): han the mode added to this seat's win (riichi 2 / double riichi 3 "
                            "instead of 1 / 2, + 2 on a ron against an overloaded discarder; included in `han`); "
                            "0 in other modes", None),
+    ("card_dealer", "Utf8", "fantasy (FL): the match's dealer card (fuuki 风纪, eternal-night 永夜, confiscate 没收, "
+                            "hype 炒作, giveaway 赠品); none in other modes", ("none",) + FANTASY_SLUGS[0]),
+    ("card_chance", "Utf8", "fantasy (FL): the match's chance card (otherworld 里世界, triple-speed 三倍速, golden 金闪闪, "
+                            "super-tanyao 超断幺, showdown 胜负手); none in other modes", ("none",) + FANTASY_SLUGS[1]),
+    ("card_fate", "Utf8", "fantasy (FL): the match's fate card (exaggeration 夸大其词, over-prepared 过度准备, hourglass "
+                          "厄运沙漏, shady-deal 暗中交易, love-price 爱的代价); none in other modes", ("none",) + FANTASY_SLUGS[2]),
+    ("card_points", "Int32", "fantasy (FL): net points the seat moved through card payments in the hand (赠品 bonus, "
+                             "厄运沙漏 cut, 暗中交易, 爱的代价, 没收); the win part is in `win_points`; 0 elsewhere", None),
 ]
 
 MATCH_COLUMNS = [
@@ -115,3 +124,5 @@ H_WINNERS, H_END, H_WALL = HC["winners"], HC["hand_end"], HC["wall_left"]
 H_MULTIPLIER = HC["multiplier"]
 H_CHANT_HAN = HC["chant_han"]
 H_OVERLOADED, H_STRIKE_HAN = HC["overloaded"], HC["strike_han"]
+H_CARD_DEALER, H_CARD_CHANCE, H_CARD_FATE, H_CARD_POINTS = HC["card_dealer"], HC["card_chance"], HC["card_fate"], \
+    HC["card_points"]

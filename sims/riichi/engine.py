@@ -41,6 +41,10 @@ from sims.riichi.columns import H_CHANT_HAN
 from sims.riichi.deal_shown import show_deal
 from sims.riichi.soul_strike_turns import strike_active, strike_after_discard, strike_score, strike_turn
 from sims.riichi.columns import H_STRIKE_HAN
+from sims.riichi.fantasy_cards import (
+    fl_after_call, fl_draw_cards, fl_draw_sticks, fl_exaggerate, fl_honba, fl_hype_flip, fl_ippatsu_turns, fl_publish,
+    fl_record, fl_riichi_cost, fl_riichi_extra, fl_ron_banned,
+)
 from sims.riichi.settle import (  # noqa: F401  (settle_tsumo, noten_payments, WIN_* re-exported for tests)
     WIN_RON, WIN_TSUMO, deposit_stick, has_yaku, noten_payments, settle_ron, settle_tsumo,
 )
@@ -277,6 +281,7 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
     round_wind = obs[0, O_ROUND] // 4
     honba = obs[0, O_HONBA] if topts[T.T_HONBA] else 0
     bloodbath = topts[T.T_BLOODBATH] == 1
+    riichi_cost = fl_riichi_cost(obs) if topts[T.T_FANTASY] else T.RIICHI_COST  # FL 过度准备
     suit_t = tables[:SUIT_ROWS]
     honor_t = tables[SUIT_ROWS:]
     delta = np.zeros(4, np.int64)
@@ -413,7 +418,7 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
                     view[O_KAN_OPTIONS + k] = 2
                     any_kan = True
         can_riichi = False
-        if (not in_riichi and not after_call and obs[0, O_OPEN + cur] == 0 and obs[0, O_POINTS + cur] >= T.RIICHI_COST
+        if (not in_riichi and not after_call and obs[0, O_OPEN + cur] == 0 and obs[0, O_POINTS + cur] >= riichi_cost
                 and wall_left >= 4):
             can_riichi = shanten(hand, n_melds, RIICHI_SHAPES, suit_t, honor_t) <= 0  # tenpai after some discard
         can_nine = first_turn and not after_call and not kan_draw and _orphan_kinds(hand) >= 9
@@ -532,7 +537,7 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
                     continue
                 status = score_win(obs, st, wall, p, kind, kan_red, False, FLAG_CHANKAN if option == 2 else 0, dealer,
                                    round_wind, sopts, conc, melds8, ctx, res)
-                if status != SCORED:
+                if status != SCORED or (topts[T.T_FANTASY] and fl_ron_banned(obs, p, dealer)):  # FL 风纪
                     continue
                 if option == 1 and not (has_yaku(res, KOKUSHI) or has_yaku(res, KOKUSHI_13)):
                     continue
@@ -605,6 +610,8 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
                 flip_dora(obs, wall, events, ev)
             else:
                 st[ST_MISC, MS_PENDING_DORA] += 1
+            if topts[T.T_FANTASY]:  # FL 炒作
+                fl_hype_flip(obs, topts, wall, cur, dealer, events, ev)
             if _four_kans_by_several(st):
                 if n_rob > 0:  # S-11: settle the rob, then abort
                     end = END_KANS
@@ -634,7 +641,7 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
         pub_add(obs, O_SEEN + tile, 1)
         pub_set(obs, O_SAFE + 34 * cur + tile, 1)
         rec[cur, H_DISC] += 1
-        st[ST_FLAGS + cur, F_IPPATSU] = 0
+        st[ST_FLAGS + cur, F_IPPATSU] = max(st[ST_FLAGS + cur, F_IPPATSU] - 1, 0)  # FL 三倍速: 3 discards
         st[ST_FLAGS + cur, F_TEMP_FURITEN] = 0
         if not _terminal_or_honor(tile):
             st[ST_FLAGS + cur, F_NAGASHI] = 0
@@ -671,6 +678,8 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
                 flags = FLAG_HOUTEI if wall_left == 0 else 0
                 can_ron = score_win(obs, st, wall, p, tile, red, False, flags, dealer, round_wind, sopts, conc,
                                     melds8, ctx, res) == SCORED
+                if can_ron and topts[T.T_FANTASY] and fl_ron_banned(obs, p, dealer):  # FL 风纪
+                    can_ron = False
                 if can_ron and topts[T.T_SOUL_STRIKE]:
                     strike_score(obs, topts, sopts, res, cur, riichi_now or strike_active(obs, cur), p == dealer)
             can_pon = (not p_riichi) and phand[tile] >= 2 and wall_left > 0
@@ -775,6 +784,9 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
         if riichi_now:
             deposit_stick(obs, rec, delta, cur, events, ev)
             st[ST_FLAGS + cur, F_IPPATSU] = 1
+            if topts[T.T_FANTASY]:  # FL 过度准备, 三倍速
+                fl_riichi_extra(obs, delta, cur, events, ev)
+                st[ST_FLAGS + cur, F_IPPATSU] = fl_ippatsu_turns(obs)
             if _four_riichi(obs, topts):
                 log_event(events, ev, EV_ABORT, cur, -1, END_RIICHI, 0, 0)
                 end = END_RIICHI
@@ -810,6 +822,8 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
                 log_event(events, ev, EV_PON, caller, tile, cur, 0, 0)
             else:
                 log_event(events, ev, EV_KAN, caller, tile, tiles.MINKAN, cur, 0)
+            if topts[T.T_FANTASY]:  # FL 暗中交易, 爱的代价, 炒作
+                fl_after_call(obs, topts, wall, rec, delta, caller, cur, tile, red, True, dealer, events, ev)
             cur = caller
             if call == PON:
                 after_call = True
@@ -843,6 +857,8 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
             log_event(events, ev, EV_CHI, caller, low, tile, cur, 0)
             rec[caller, H_CALLS] += 1
             _after_call(obs, st)
+            if topts[T.T_FANTASY]:  # FL 暗中交易, 爱的代价
+                fl_after_call(obs, topts, wall, rec, delta, caller, cur, tile, red, False, dealer, events, ev)
             cur = caller
             after_call = True
             forbid_a = tile
@@ -852,6 +868,9 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
         cur = cur if topts[T.T_SOUL_STRIKE] and strike_active(obs, cur) else _next_active(obs, cur)  # SS
         need_draw = True
 
+    if topts[T.T_FANTASY]:  # FL 没收
+        fl_draw_sticks(obs, topts, end == END_EXHAUSTIVE, end != END_WIN and end != END_EXHAUSTIVE, dealer, rec,
+                       delta, events, ev)
     # ---- exhaustive draw: nagashi mangan or noten payments (R-6, S-5, S-6)
     dealer_tenpai = False
     if end == END_EXHAUSTIVE:
@@ -884,6 +903,8 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
                     pay(obs, p, s, share, delta, PAY_NAGASHI, events, ev)
         else:
             noten_payments(obs, topts, tenpai, delta, events, ev)
+        if topts[T.T_FANTASY]:  # FL 夸大其词
+            fl_exaggerate(obs, delta, before, any_nagashi, events, ev)
         for s in range(4):
             rec[s, H_NOTEN] = delta[s] - before[s]
         if anyone_below_zero(obs):
@@ -902,6 +923,8 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
         rec[s, H_DIR] = direction + 1 if topts[T.T_EXCHANGE] else 0
         rec[s, H_RIICHI] = obs[0, O_RIICHI + s]
         rec[s, H_RIICHI_TURN] = obs[0, O_RIICHI_TILE + s]
+    if topts[T.T_FANTASY]:
+        fl_record(obs, rec)
     aborted = end == END_NINE or end == END_WINDS or end == END_RIICHI or end == END_KANS
     keeps = aborted or (topts[T.T_RENCHAN] == 1 and (dealer_won or (end == END_EXHAUSTIVE and dealer_tenpai)))
     return end, keeps
@@ -1035,6 +1058,7 @@ def play_matches(root_seed, match_ids, hooks_ex, hooks_turn, hooks_react, hooks_
     wall = np.empty(T.N_TILES, np.int64)
     seat_seeds = np.empty(4, np.int64)
     ev = np.zeros(3, np.int64)
+    cards = np.zeros(3, np.int64)  # FL: the match's dealer, chance and fate card
     n_rows = 0
     n_base = topts[T.T_N_HANDS]
     for mi in range(match_ids.size):
@@ -1048,8 +1072,12 @@ def play_matches(root_seed, match_ids, hooks_ex, hooks_turn, hooks_react, hooks_
         sticks = 0
         hands_played = 0
         busted = False
+        if topts[T.T_FANTASY]:
+            fl_draw_cards(root_seed, match_id, topts, cards)
         for hand_no in range(1, T.MAX_HANDS + 1):
             _reset_hand_state(obs, dealer, round_idx, honba, sticks)
+            if topts[T.T_FANTASY]:
+                fl_publish(obs, cards)
             direction = shuffled_wall(root_seed, match_id, hand_no, wall)
             for s in range(4):
                 seat_seeds[s] = np.int64(rng.key_seed(root_seed, match_id, hand_no, STREAM_SEAT + s) >> np.uint64(33))
@@ -1085,6 +1113,8 @@ def play_matches(root_seed, match_ids, hooks_ex, hooks_turn, hooks_react, hooks_
                 honba += 1
             elif not keeps:
                 honba = 0
+            if topts[T.T_FANTASY]:  # FL 永夜
+                honba = fl_honba(obs, topts, honba, keeps, aborted)
             if not keeps:
                 dealer = (dealer + 1) % 4
                 round_idx += 1

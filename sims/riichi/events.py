@@ -10,6 +10,10 @@ EV_CHI, EV_RIICHI, EV_DORA, EV_ABORT = 14, 15, 16, 17
 PAY_RIICHI, PAY_HONBA, PAY_STICKS, PAY_NOTEN, PAY_NAGASHI, PAY_PAO = 6, 7, 8, 9, 10, 11
 PAY_REASONS = {PAY_RON: "ron", PAY_TSUMO: "tsumo", PAY_RIICHI: "riichi_stick", PAY_HONBA: "honba",
                PAY_STICKS: "sticks", PAY_NOTEN: "noten", PAY_NAGASHI: "nagashi", PAY_PAO: "pao"}
+# fantasy (FL) card payments (sims.riichi.fantasy_cards)
+PAY_GIVEAWAY, PAY_HOURGLASS, PAY_SHADY_DEAL, PAY_LOVE_PRICE, PAY_CONFISCATE = 20, 21, 22, 23, 24
+PAY_REASONS.update({PAY_GIVEAWAY: "fl_giveaway", PAY_HOURGLASS: "fl_hourglass", PAY_SHADY_DEAL: "fl_shady_deal",
+                    PAY_LOVE_PRICE: "fl_love_price", PAY_CONFISCATE: "fl_confiscate"})
 
 EVENT_FIELDS = {
     EV_START: ("start", "seat = dealer, a = exchange direction (0 next, 1 prev, 2 across; shura), b = round "

@@ -13,7 +13,9 @@ Inputs of `score_hand` (plain arrays, so the engine can call it from compiled co
                haitei, houtei, tenhou, chiihou), CTX_RED red fives held (hand + melds), CTX_HONBA,
                CTX_STICKS (riichi sticks on the table), CTX_N_DORA / CTX_N_URA and the indicator kinds
                at CTX_DORA / CTX_URA (at most MAX_INDICATORS each; the dora is the next kind: 9→1 in a
-               suit, E→S→W→N→E, White→Green→Red→White; ura dora count only with riichi).
+               suit, E→S→W→N→E, White→Green→Red→White; ura dora count only with riichi), CTX_CHANCE the
+               fantasy (FL) chance card (0 none; CHANCE_*: 里世界, 三倍速, 金闪闪, 超断幺, 胜负手), whose
+               han changes the scorer applies to every reading before limits and payments.
     opts       int64[N_OPTIONS] from `RiichiRules.to_array()`
     out        int64[N_RES] result, indexed by the RES_* constants:
                RES_HAN (a yakuman hand: 13 × multiplier), RES_FU (rounded up to 10; 25 chiitoitsu;
@@ -67,7 +69,11 @@ CTX_N_URA = 12
 MAX_INDICATORS = 5
 CTX_DORA = 13
 CTX_URA = CTX_DORA + MAX_INDICATORS
-N_CTX = CTX_URA + MAX_INDICATORS
+CTX_CHANCE = CTX_URA + MAX_INDICATORS
+N_CTX = CTX_CHANCE + 1
+
+# FL fantasy chance cards (card code = index in sims.riichi.table.FANTASY_DECKS + 1)
+CHANCE_OTHERWORLD, CHANCE_TRIPLE_SPEED, CHANCE_GOLDEN, CHANCE_SUPER_TANYAO, CHANCE_SHOWDOWN = 1, 2, 3, 4, 5
 
 FLAG_RINSHAN = 1
 FLAG_CHANKAN = 2
@@ -119,8 +125,9 @@ _CHUUREN_BASE = np.array([3, 1, 1, 1, 1, 1, 1, 1, 3], np.int64)
 def new_context(win: int = -1, tsumo: bool = False, seat_wind: int = 0, round_wind: int = 0,
                 dealer: bool | None = None, riichi: int = 0, ippatsu: bool = False, flags: int = 0,
                 red: int = 0, honba: int = 0, sticks: int = 0, dora: tuple[int, ...] = (),
-                ura: tuple[int, ...] = ()) -> np.ndarray:
-    """A filled int64[N_CTX] context for `score_hand` (dealer defaults to seat_wind == East)."""
+                ura: tuple[int, ...] = (), chance: int = 0) -> np.ndarray:
+    """A filled int64[N_CTX] context for `score_hand` (dealer defaults to seat_wind == East; `chance` is the
+    FL fantasy chance card code, 0 = none)."""
     if len(dora) > MAX_INDICATORS or len(ura) > MAX_INDICATORS:
         raise ValueError(f"at most {MAX_INDICATORS} dora and {MAX_INDICATORS} ura indicators")
     ctx = np.zeros(N_CTX, np.int64)
@@ -139,6 +146,7 @@ def new_context(win: int = -1, tsumo: bool = False, seat_wind: int = 0, round_wi
     ctx[CTX_N_URA] = len(ura)
     ctx[CTX_DORA:CTX_DORA + len(dora)] = dora
     ctx[CTX_URA:CTX_URA + len(ura)] = ura
+    ctx[CTX_CHANCE] = chance
     return ctx
 
 
@@ -294,6 +302,41 @@ def _han_of(yk, n, closed):
         h = HAN_CLOSED[yk[i, 0]] if closed else HAN_OPEN[yk[i, 0]]
         yk[i, 1] = h
         han += h
+    return han
+
+
+# ------------------------------------------------------------------------------ FL fantasy chance cards
+
+@njit(cache=True)
+def chance_dora(extra, full, ctx):
+    """FL chance cards on the dora counts `extra` (dora, red fives, ura) of the hand `full` (melds included):
+    金闪闪 every face-up indicator kind is a dora too; 里世界 a riichi win ignores the face-up dora (red fives
+    still count) and counts ura dora twice. Jit-compiled."""
+    card = ctx[CTX_CHANCE]
+    if card == CHANCE_GOLDEN:
+        for i in range(ctx[CTX_N_DORA]):
+            extra[0] += full[ctx[CTX_DORA + i]]
+    elif card == CHANCE_OTHERWORLD and ctx[CTX_RIICHI] > 0:
+        extra[0] = 0
+        extra[2] *= 2
+
+
+@njit(cache=True)
+def chance_han(yk, n, han, card):
+    """FL chance cards on the yaku han of one reading yk[:n] (entries updated): 超断幺 tanyao is 3 han; 胜负手
+    riichi 2, ippatsu 2, double riichi 4. Returns the new han. Jit-compiled."""
+    for i in range(n):
+        y = yk[i, 0]
+        new = yk[i, 1]
+        if card == CHANCE_SUPER_TANYAO and y == TANYAO:
+            new = 3
+        elif card == CHANCE_SHOWDOWN:
+            if y == RIICHI or y == IPPATSU:
+                new = 2
+            elif y == DOUBLE_RIICHI:
+                new = 4
+        han += new - yk[i, 1]
+        yk[i, 1] = new
     return han
 
 
@@ -520,6 +563,8 @@ def _offer(n, han, fu, mult, yk, win, extra, ctx, opts, out, found):
     0 none yet, 1 only yakuless readings, 2 a scored reading is in `out`."""
     if han == 0:
         return max(found, 1)
+    if mult == 0 and ctx[CTX_CHANCE] != 0:
+        han = chance_han(yk, n, han, ctx[CTX_CHANCE])
     if mult == 0:
         for i in range(3):
             if extra[i] > 0:
@@ -607,6 +652,8 @@ def score_hand(concealed, melds, n_melds, ctx, opts, out):
     if ctx[CTX_RIICHI] > 0:
         for i in range(ctx[CTX_N_URA]):
             extra[2] += full[dora_of(ctx[CTX_URA + i])]
+    if ctx[CTX_CHANCE] != 0:
+        chance_dora(extra, full, ctx)
 
     yk = np.zeros((MAX_RESULT_YAKU, 2), np.int64)
     rows = np.full((MAX_DECOMPOSITIONS, N_COLS), -1, np.int16)

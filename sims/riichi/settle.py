@@ -14,6 +14,7 @@ from sims.riichi.columns import (
     H_DEALT, H_DORA, H_FU, H_HAN, H_KIND, H_ORDER, H_PAO, H_STICKS_WON, H_VALUE, H_WINPTS, H_WON, H_YAKU,
     H_YAKU_EXT, H_YAKUMAN,
 )
+from sims.riichi.fantasy_cards import fl_win_adjust
 from sims.riichi.events import PAY_HONBA, PAY_NOTEN, PAY_PAO, PAY_RIICHI, PAY_STICKS
 from sims.riichi.scoring import (
     RES_FU, RES_HAN, RES_N_YAKU, RES_RON, RES_TOTAL, RES_TSUMO_DEALER, RES_TSUMO_OTHER, RES_YAKU, RES_YAKUMAN,
@@ -99,6 +100,8 @@ def settle_ron(obs, st, topts, sopts, rec, delta, winner, discarder, res, honba,
         rec[winner, H_STICKS_WON] = sticks
     rec[discarder, H_DEALT] += 1
     record_win(obs, rec, winner, res, WIN_RON, order, received, events, ev, win_tile)
+    if topts[T.T_FANTASY]:  # FL 赠品, 厄运沙漏
+        fl_win_adjust(obs, topts, rec, delta, winner, discarder, res, honba, events, ev)
 
 
 @nb.njit(cache=True)
@@ -137,6 +140,8 @@ def settle_tsumo(obs, st, topts, sopts, rec, delta, winner, res, honba, order, e
     received += 1000 * sticks
     rec[winner, H_STICKS_WON] = sticks
     record_win(obs, rec, winner, res, WIN_TSUMO, order, received, events, ev, win_tile)
+    if topts[T.T_FANTASY]:  # FL 厄运沙漏
+        fl_win_adjust(obs, topts, rec, delta, winner, -1, res, honba, events, ev)
 
 
 @nb.njit(cache=True)

@@ -53,6 +53,47 @@ N_TABLE = 32
 NOTEN_RULES = ("split", "each")
 STRIKE_COUNTS = ("turns", "draws")
 
+# FL fantasy 幻境传说: the three decks, each card as (ASCII slug, simplified name, traditional name of source 001).
+# Card code in the observation and the records = index + 1 (0 = no card: not fantasy).
+FANTASY_DECKS = (
+    ("dealer", (("fuuki", "风纪", "風紀"), ("eternal-night", "永夜", "永夜"), ("confiscate", "没收", "沒收"),
+                ("hype", "炒作", "炒作"), ("giveaway", "赠品", "贈品"))),
+    ("chance", (("otherworld", "里世界", "裡世界"), ("triple-speed", "三倍速", "三倍速"),
+                ("golden", "金闪闪", "金閃閃"), ("super-tanyao", "超断幺", "超斷幺"), ("showdown", "胜负手", "勝負手"))),
+    ("fate", (("exaggeration", "夸大其词", "誇大其詞"), ("over-prepared", "过度准备", "過度準備"),
+              ("hourglass", "厄运沙漏", "厄運沙漏"), ("shady-deal", "暗中交易", "暗中交易"),
+              ("love-price", "爱的代价", "愛的代價"))),
+)
+FANTASY_SLUGS = tuple(tuple(card[0] for card in deck) for _name, deck in FANTASY_DECKS)
+LOVE_POTS = ("sticks", "discarder")
+
+
+def parse_fantasy_cards(text: str) -> tuple[int, int, int]:
+    """FL: `cards` ("" or up to three card names, comma-separated, any order, at most one per deck; slugs,
+    simplified or traditional Chinese names) → (dealer, chance, fate) card index, -1 = drawn per match."""
+    chosen = [-1, -1, -1]
+    if not text.strip():
+        return tuple(chosen)
+    lookup = {}
+    for d, (_deck, cards) in enumerate(FANTASY_DECKS):
+        for i, names in enumerate(cards):
+            for name in names:
+                lookup[name.lower()] = (d, i)
+    for raw in text.split(","):
+        name = raw.strip().lower()
+        if name in ("", "*", "-", "random"):
+            continue
+        if name not in lookup:
+            known = "; ".join(f"{deck}: " + ", ".join(f"{c[0]} ({c[1]})" for c in cards)
+                              for deck, cards in FANTASY_DECKS)
+            raise ValueError(f"unknown fantasy card {raw.strip()!r} (known cards: {known})")
+        d, i = lookup[name]
+        if chosen[d] >= 0 and chosen[d] != i:
+            raise ValueError(f"cards names two {FANTASY_DECKS[d][0]} cards ({FANTASY_SLUGS[d][chosen[d]]}, "
+                             f"{FANTASY_SLUGS[d][i]}): one card per deck")
+        chosen[d] = i
+    return tuple(chosen)
+
 
 @dataclass(frozen=True)
 class RiichiTable:
@@ -125,7 +166,23 @@ class RiichiTable:
     fantasy: bool = False
     """FL: one dealer, chance and fate card apply for the whole match."""
     cards: str = ""
-    """FL: the three cards by name, comma-separated; empty = drawn per match from the seed."""
+    """FL: the match's cards by name, comma-separated, any order, one per deck (slugs or Chinese names, see
+    FANTASY_DECKS); a deck not named (or all three when empty) has its card drawn per match from the seed."""
+    love_pot: str = "sticks"
+    """FL 爱的代价: where the 2000 goes: sticks = the riichi-stick pile 供托 (source 001; the next winner takes
+    it, unclaimed sticks go to first place at the end); discarder = to the player whose dora was called."""
+    confiscate_abortive: bool = True
+    """FL 没收: the dealer takes the sticks at abortive draws too (source 001 says 流局, which covers 途中流局);
+    off: only at an exhaustive draw."""
+    hype_max: int = 4
+    """FL 炒作: extra indicators the dealer's pon/kan can flip in a hand (source 001: 上限不超过4); they share
+    R-1's limit of 5 indicators in all (the dead wall has room for 5), so kan dora can leave fewer."""
+    hourglass_floor: bool = True
+    """FL 厄运沙漏: the cut never makes a payer pay less than 0 for the win (value + honba); off: a cut larger
+    than the payment is paid back by the winner."""
+    eternal_abortive: bool = False
+    """FL 永夜: an abortive draw counts as dealer renchan (+5 honba); off (default): R-5's +1 (R-2 defines
+    renchan as a dealer win or tenpai at an exhaustive draw)."""
     dragon_eye: bool = False
     """DE: the eye's holder wins and pays double against every other player."""
     eye_counter: int = 5
@@ -155,6 +212,13 @@ class RiichiTable:
         if not all(0 <= v <= 255 for v in (self.strike_turns, self.overload_han, self.strike_riichi_han,
                                            self.strike_double_riichi_han)):
             raise ValueError("strike_turns, overload_han and the strike riichi han must be 0..255")
+        if self.cards.strip() and not self.fantasy:
+            raise ValueError("cards is an option of the fantasy (FL) mode; this mode has fantasy off")
+        parse_fantasy_cards(self.cards)
+        if self.love_pot not in LOVE_POTS:
+            raise ValueError(f"love_pot must be one of {', '.join(LOVE_POTS)}, got {self.love_pot!r}")
+        if not 0 <= self.hype_max <= 4:
+            raise ValueError("hype_max must be 0..4")
 
     def to_array(self) -> np.ndarray:
         arr = np.zeros(N_TABLE, np.int64)
@@ -184,7 +248,11 @@ class RiichiTable:
             self.soul_strike, self.strike_count, self.trigger_ron_bonus, self.ippatsu_ron_after_strike,
             self.strike_ends_ippatsu, self.strike_turns, self.overload_han, self.strike_riichi_han,
             self.strike_double_riichi_han)
-        arr[T_FANTASY] = int(self.fantasy)
+        if self.fantasy:  # FL: bit flags of the options (sims.riichi.fantasy_cards FLB_*), then the card indices
+            arr[T_FANTASY] = (1 | int(self.confiscate_abortive) << 1 | int(self.hourglass_floor) << 2
+                              | int(self.love_pot == "discarder") << 3 | int(self.eternal_abortive) << 4
+                              | self.hype_max << 5)
+            arr[T_FANTASY + 1:T_FANTASY + 4] = parse_fantasy_cards(self.cards)
         arr[T_DRAGON_EYE] = int(self.dragon_eye)
         arr[T_DRAGON_EYE + 1] = self.eye_counter
         arr[T_DRAGON_EYE + 2] = self.eye_multiplier

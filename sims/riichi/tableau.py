@@ -11,13 +11,14 @@ from __future__ import annotations
 import numba as nb
 
 from policies.riichi_api import (
-    O_DISCARDED, O_DORA, O_FURITEN, O_HAND, O_MELDS, O_N_DORA, O_N_MELDS, O_POINTS, O_RED, O_RIICHI, O_SEEN,
+    O_DISCARDED, O_DORA, O_FANTASY, O_FURITEN, O_HAND, O_MELDS, O_N_DORA, O_N_MELDS, O_POINTS, O_RED, O_RIICHI,
+    O_SEEN,
 )
 from sims.events import EV_PAY, log_event
 from sims.riichi.events import EV_ABORT, EV_CHI, EV_DORA, EV_RIICHI  # noqa: F401
 from sims.riichi.scoring import (
-    CTX_DEALER, CTX_DORA, CTX_FLAGS, CTX_IPPATSU, CTX_N_DORA, CTX_N_URA, CTX_RED, CTX_RIICHI, CTX_ROUND_WIND,
-    CTX_SEAT_WIND, CTX_TSUMO, CTX_URA, CTX_WIN, score_hand,
+    CTX_CHANCE, CTX_DEALER, CTX_DORA, CTX_FLAGS, CTX_IPPATSU, CTX_N_DORA, CTX_N_URA, CTX_RED, CTX_RIICHI,
+    CTX_ROUND_WIND, CTX_SEAT_WIND, CTX_TSUMO, CTX_URA, CTX_WIN, score_hand,
 )
 from sims.shanten import RIICHI_SHAPES, shanten, winning_tiles
 from sims.shanten_tables import SUIT_ROWS
@@ -182,6 +183,7 @@ def score_win(obs, st, wall, seat, win_tile, extra_red, tsumo, flags, dealer, ro
     for i in range(n_dora):
         ctx[CTX_DORA + i] = obs[0, O_DORA + i]
         ctx[CTX_URA + i] = ura_indicator(wall, i)
+    ctx[CTX_CHANCE] = obs[0, O_FANTASY + 1]  # FL: the match's chance card (0 in other modes)
     return score_hand(conc, melds, n_melds, ctx, sopts, out)
 
 

@@ -75,6 +75,18 @@ HAND_COLUMNS = [
                            "winner, whose points it multiplied); 1 in other modes", None),
     ("chant_han", "Int8", "chant (C): bonus han of the seat's longest tsumogiri and hand-discard runs in the hand "
                           "(included in `han` of a non-yakuman win); 0 in other modes", None),
+    ("pot_before", "Int32", "darkness (D): points in the pot at the start of the hand (points + sticks + pot are "
+                            "conserved); 0 in other modes", None),
+    ("pot_after", "Int32", "darkness (D): points in the pot at the end of the hand; 0 in other modes", None),
+    ("dark_paid", "Int32", "darkness (D): points this seat paid into the pot (1000 per face-down discard, 2000 per "
+                           "opening, 4000 per lock); 0 in other modes", None),
+    ("pot_won", "Int32", "darkness (D): points this seat took from the pot with a win (not in `win_points`); 0 in "
+                         "other modes", None),
+    ("face_down", "Int8", "darkness (D): discards this seat made face down (opened or not); 0 in other modes", None),
+    ("dark_opens", "Int8", "darkness (D): face-down discards of others this seat paid to open; 0 in other modes",
+     None),
+    ("dark_locks", "Int8", "darkness (D): opened discards of its own this seat paid to lock; 0 in other modes",
+     None),
 ]
 
 MATCH_COLUMNS = [
@@ -109,3 +121,5 @@ H_TENPAI, H_NOTEN, H_NAGASHI, H_DISC, H_DIR = HC["tenpai_at_draw"], HC["noten_pa
 H_WINNERS, H_END, H_WALL = HC["winners"], HC["hand_end"], HC["wall_left"]
 H_MULTIPLIER = HC["multiplier"]
 H_CHANT_HAN = HC["chant_han"]
+H_POT0, H_POT1, H_DARK_PAID, H_POT_WON = HC["pot_before"], HC["pot_after"], HC["dark_paid"], HC["pot_won"]
+H_FACE_DOWN, H_DARK_OPENS, H_DARK_LOCKS = HC["face_down"], HC["dark_opens"], HC["dark_locks"]

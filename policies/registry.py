@@ -38,6 +38,7 @@ BUILTIN_MODULES = (
     "policies.chanter",
     "policies.strike_timer",
     "policies.card_reader",
+    "policies.shadow_player",
 )
 ENTRY_POINT_GROUP = "tsumolab.policies"
 MAX_PARAMS = 8

@@ -16,8 +16,13 @@ Decision points (obs[O_DECISION], the codes of policies.api) and their answers:
   (the discard is the lowest / middle / highest tile of the chi; legal where bit 1/2/4 of obs[O_CAN_CHI]).
 - D_ROB: another seat makes an added kan (or, for thirteen orphans, a closed kan) of obs[O_TILE] → PASS
   or RON.
+  darkness (D): FACE_DOWN + kind discards that kind face down (pays 1000; needs ≥ 1000 points),
+  FACE_DOWN + RIICHI + kind declares riichi with a face-down tile (needs ≥ 2000); obs[O_DARKNESS + DK_ON]
+  (sims.riichi.darkness_pot) is 1 where it is allowed; elsewhere it is an illegal answer.
 - D_PICK, D_DARK_OPEN, D_DARK_LOCK: a mode's own decisions, asked through the "mode" hook (the mode
-  modules say what they answer).
+  modules say what they answer). darkness (D): D_DARK_OPEN = pay 2000 to open seat obs[O_FROM]'s face-down
+  discard (kind unknown, obs[O_TILE] = -1)? D_DARK_LOCK = pay 4000 to lock one's own discard obs[O_TILE],
+  just opened by seat obs[O_FROM], face down for good? Answer 1 = pay, 0 = no.
 An illegal answer is replaced by a legal default and counted.
 
 Discarding a five that exists as both red and plain discards the plain one unless only the red is held.
@@ -36,6 +41,7 @@ D_DARK_LOCK = 7       # darkness (D): pay to lock one's own opened discard face 
 CHI_LOW, CHI_MID, CHI_HIGH = 4, 5, 6
 RIICHI = 256          # own turn: RIICHI + kind
 NINE_TERMINALS = 512  # own turn: abortive draw on nine terminals (R-5)
+FACE_DOWN = 1024      # own turn, darkness (D): FACE_DOWN + kind, FACE_DOWN + RIICHI + kind
 
 # observation layout (int32 offsets)
 O_HAND = 0                 # [34] own concealed tile counts
@@ -91,7 +97,8 @@ O_CHANT = 880              # [4 * 2] chant (C): each seat's current run of tsumo
                            # other modes)
 # blocks of the modes below are laid out in each mode's own module; 0 in other modes
 O_ASTROLOGY = 888          # [16] astrology (A): the candidate pool (sims.riichi.astrology_pool)
-O_DARKNESS = 904           # [64] darkness (D): face-down discards, the pot (sims.riichi.darkness_pot)
+O_DARKNESS = 904           # [64] darkness (D): face-down discards, the pot (sims.riichi.darkness_pot DK_*: mode
+                           # on, pot, per seat face-down / opened / locked discards, the tile under decision)
 O_MIRROR = 968             # [256] mirror (M): transparent tiles in hands and wall (sims.riichi.mirror_tiles)
 O_SOUL_STRIKE = 1224       # [16] soul strike (SS): strike turns, overloaded seats (sims.riichi.soul_strike_turns)
 O_FANTASY = 1240           # [16] fantasy (FL): the match's cards (sims.riichi.fantasy_cards)

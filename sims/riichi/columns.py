@@ -89,6 +89,18 @@ HAND_COLUMNS = [
                           "厄运沙漏, shady-deal 暗中交易, love-price 爱的代价); none in other modes", ("none",) + FANTASY_SLUGS[2]),
     ("card_points", "Int32", "fantasy (FL): net points the seat moved through card payments in the hand (赠品 bonus, "
                              "厄运沙漏 cut, 暗中交易, 爱的代价, 没收); the win part is in `win_points`; 0 elsewhere", None),
+    ("pot_before", "Int32", "darkness (D): points in the pot at the start of the hand (points + sticks + pot are "
+                            "conserved); 0 in other modes", None),
+    ("pot_after", "Int32", "darkness (D): points in the pot at the end of the hand; 0 in other modes", None),
+    ("dark_paid", "Int32", "darkness (D): points this seat paid into the pot (1000 per face-down discard, 2000 per "
+                           "opening, 4000 per lock); 0 in other modes", None),
+    ("pot_won", "Int32", "darkness (D): points this seat took from the pot with a win (not in `win_points`); 0 in "
+                         "other modes", None),
+    ("face_down", "Int8", "darkness (D): discards this seat made face down (opened or not); 0 in other modes", None),
+    ("dark_opens", "Int8", "darkness (D): face-down discards of others this seat paid to open; 0 in other modes",
+     None),
+    ("dark_locks", "Int8", "darkness (D): opened discards of its own this seat paid to lock; 0 in other modes",
+     None),
 ]
 
 MATCH_COLUMNS = [
@@ -126,3 +138,5 @@ H_CHANT_HAN = HC["chant_han"]
 H_OVERLOADED, H_STRIKE_HAN = HC["overloaded"], HC["strike_han"]
 H_CARD_DEALER, H_CARD_CHANCE, H_CARD_FATE, H_CARD_POINTS = HC["card_dealer"], HC["card_chance"], HC["card_fate"], \
     HC["card_points"]
+H_POT0, H_POT1, H_DARK_PAID, H_POT_WON = HC["pot_before"], HC["pot_after"], HC["dark_paid"], HC["pot_won"]
+H_FACE_DOWN, H_DARK_OPENS, H_DARK_LOCKS = HC["face_down"], HC["dark_opens"], HC["dark_locks"]

@@ -1,4 +1,5 @@
-"""`darkness` 暗夜之战: the riichi engine with face-down discards and the pot (RULES.md D).
+"""`darkness` 暗夜之战: the riichi engine with face-down discards and the pot (RULES.md D; the table option
+`darkness`, sims.riichi.darkness_pot).
 
 Mode module API (sims.modes): RULES, SLUG, HAND_COLUMNS / MATCH_COLUMNS, EVENT_FIELDS, simulate,
 simulate_events, warm_up, lookup_tables.

@@ -24,6 +24,7 @@ from policies.riichi_api import (
     O_SEAT_WIND, O_SEEN, O_STICKS, O_TILE, O_TURN, O_WALL_LEFT, O_WIN_FU, O_WIN_HAN, O_WIN_POINTS, O_WON, PON,
     R_OBS_SIZE, RIICHI, RON, TSUMO,
 )
+from policies.riichi_api import FACE_DOWN, O_DARKNESS
 from sims import rng
 from sims.events import EV_DEAL, EV_DISCARD, EV_DRAW, EV_END, EV_EXCHANGE, EV_KAN, EV_PASS, EV_PON, EV_START, \
     log_event
@@ -45,6 +46,8 @@ from sims.riichi.fantasy_cards import (
     fl_after_call, fl_draw_cards, fl_draw_sticks, fl_exaggerate, fl_honba, fl_hype_flip, fl_ippatsu_turns, fl_publish,
     fl_record, fl_riichi_cost, fl_riichi_extra, fl_ron_banned,
 )
+from sims.riichi.darkness_pot import DK_POT, dark_discard, dark_face_down_ok, dark_start, dark_take_pot
+from sims.riichi.columns import H_POT0, H_POT1
 from sims.riichi.settle import (  # noqa: F401  (settle_tsumo, noten_payments, WIN_* re-exported for tests)
     WIN_RON, WIN_TSUMO, deposit_stick, has_yaku, noten_payments, settle_ron, settle_tsumo,
 )
@@ -436,6 +439,11 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
         else:
             action = _ask(hooks_turn[cur], cur, obs, view, params, tables)
         # ---- validate
+        face_down = topts[T.T_DARKNESS] == 1 and (FACE_DOWN <= action < FACE_DOWN + 34 or
+                                                  FACE_DOWN + RIICHI <= action < FACE_DOWN + RIICHI + 34)  # D
+        if face_down:
+            action -= FACE_DOWN
+        illegal_before = counters[CNT_ILLEGAL]
         riichi_now = False
         if action == TSUMO:
             if not can_win:
@@ -478,6 +486,10 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
                     if hand[k] > 0 and not (after_call and (k == forbid_a or k == forbid_b)):
                         action = k
                         break
+        if not dark_face_down_ok(obs, cur, face_down, counters[CNT_ILLEGAL] == illegal_before and 0 <= action < 34,
+                                 riichi_now):
+            counters[CNT_ILLEGAL] += 1
+            face_down = False
         if can_win and action != TSUMO:
             rec[cur, H_PASSED] += 1
             log_event(events, ev, EV_PASS, cur, drawn, best[RES_HAN], 1, 0)
@@ -497,6 +509,8 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
                 fate_scale(best, fate_multiplier(obs, cur))
             rec[cur, H_STRIKE_HAN] = ss_han
             settle_tsumo(obs, st, topts, sopts, rec, delta, cur, best, honba, winners, events, ev, drawn)
+            if topts[T.T_DARKNESS]:
+                dark_take_pot(obs, rec, delta, cur, events, ev)
             if not bloodbath:
                 end = END_WIN
                 break
@@ -575,6 +589,8 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
                         fate_scale(res, fate_multiplier(obs, p))
                     settle_ron(obs, st, topts, sopts, rec, delta, p, cur, res, honba, i == 0, winners, events, ev,
                                 kind)
+                    if topts[T.T_DARKNESS] and i == 0:
+                        dark_take_pot(obs, rec, delta, p, events, ev)
                 if first_winner < 0:
                     first_winner = claimants[0]
                 if not bloodbath:
@@ -636,16 +652,21 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
             rec[cur, H_CHANT_HAN] = chant_bonus(streaks, cur)
         log_event(events, ev, EV_DISCARD, cur, tile, 1 if tsumogiri else 0, 1 if riichi_now else 0, red)
         st[ST_RIVER + cur, tile] += 1
-        pub_add(obs, O_DISCARDED + 34 * cur + tile, 1)
         pub_add(obs, O_N_DISCARDS + cur, 1)
-        pub_add(obs, O_SEEN + tile, 1)
-        pub_set(obs, O_SAFE + 34 * cur + tile, 1)
+        hidden = False
+        if face_down:
+            hidden = dark_discard(obs, view, cur, tile, riichi_now, hooks_mode, params, tables, rec, delta, counters,
+                                  events, ev)
+        if not hidden:  # D: a tile still face down is in no public block, causes no furiten
+            pub_add(obs, O_DISCARDED + 34 * cur + tile, 1)
+            pub_add(obs, O_SEEN + tile, 1)
+            pub_set(obs, O_SAFE + 34 * cur + tile, 1)
         rec[cur, H_DISC] += 1
         st[ST_FLAGS + cur, F_IPPATSU] = max(st[ST_FLAGS + cur, F_IPPATSU] - 1, 0)  # FL 三倍速: 3 discards
         st[ST_FLAGS + cur, F_TEMP_FURITEN] = 0
-        if not _terminal_or_honor(tile):
+        if not _terminal_or_honor(tile) and not hidden:  # D: nagashi judges face-up discards only
             st[ST_FLAGS + cur, F_NAGASHI] = 0
-        if first_turn and 27 <= tile <= 30:
+        if first_turn and 27 <= tile <= 30 and not hidden:
             first_winds[cur] = tile
         riichi_kind = 0
         if riichi_now:
@@ -669,7 +690,7 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
         for step in range(1, 4):
             p = (cur + step) % 4
             answers[p] = 0
-            if obs[0, O_WON + p] == 1:
+            if obs[0, O_WON + p] == 1 or hidden:  # D: no call, no ron on a face-down tile
                 continue
             phand = obs[p, O_HAND:O_HAND + 34]
             p_riichi = obs[0, O_RIICHI + p] > 0
@@ -744,6 +765,8 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
                 if topts[T.T_FATE]:
                     fate_scale(res, fate_multiplier(obs, p))
                 settle_ron(obs, st, topts, sopts, rec, delta, p, cur, res, honba, i == 0, winners, events, ev, tile)
+                if topts[T.T_DARKNESS] and i == 0:  # D: the pot goes with the sticks
+                    dark_take_pot(obs, rec, delta, p, events, ev)
             if first_winner < 0:
                 first_winner = claimants[0]
             if topts[T.T_SOUL_STRIKE]:
@@ -779,7 +802,7 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
 
         # nobody won on the discard
         for p in range(4):
-            if p != cur and obs[0, O_RIICHI + p] > 0 and obs[0, O_WON + p] == 0:
+            if p != cur and obs[0, O_RIICHI + p] > 0 and obs[0, O_WON + p] == 0 and not hidden:
                 pub_set(obs, O_SAFE + 34 * p + tile, 1)
         if riichi_now:
             deposit_stick(obs, rec, delta, cur, events, ev)
@@ -1070,6 +1093,7 @@ def play_matches(root_seed, match_ids, hooks_ex, hooks_turn, hooks_react, hooks_
         round_idx = 0
         honba = 0
         sticks = 0
+        pot = 0  # D: the darkness pot, carried over hands like the sticks
         hands_played = 0
         busted = False
         if topts[T.T_FANTASY]:
@@ -1078,6 +1102,8 @@ def play_matches(root_seed, match_ids, hooks_ex, hooks_turn, hooks_react, hooks_
             _reset_hand_state(obs, dealer, round_idx, honba, sticks)
             if topts[T.T_FANTASY]:
                 fl_publish(obs, cards)
+            if topts[T.T_DARKNESS]:
+                dark_start(obs, pot)
             direction = shuffled_wall(root_seed, match_id, hand_no, wall)
             for s in range(4):
                 seat_seeds[s] = np.int64(rng.key_seed(root_seed, match_id, hand_no, STREAM_SEAT + s) >> np.uint64(33))
@@ -1089,6 +1115,7 @@ def play_matches(root_seed, match_ids, hooks_ex, hooks_turn, hooks_react, hooks_
                                     topts, sopts, tables, wall, direction, seat_seeds, rec, counters, events, ev)
             counters[CNT_HANDS] += 1
             sticks_after = obs[0, O_STICKS]
+            pot_after = obs[0, O_DARKNESS + DK_POT]
             for s in range(4):
                 rec[s, H_MATCH] = match_id
                 rec[s, H_HAND] = hand_no
@@ -1100,10 +1127,13 @@ def play_matches(root_seed, match_ids, hooks_ex, hooks_turn, hooks_react, hooks_
                 rec[s, H_STICKS1] = sticks_after
                 rec[s, H_BEFORE] = points_before[s]
                 rec[s, H_MULTIPLIER] = fate_multiplier(obs, s)
+                rec[s, H_POT0] = pot
+                rec[s, H_POT1] = pot_after
                 hand_rows[n_rows] = rec[s]
                 n_rows += 1
             hands_played = hand_no
             sticks = sticks_after
+            pot = pot_after
             if end == END_BUST:
                 busted = True
                 break
@@ -1128,10 +1158,10 @@ def play_matches(root_seed, match_ids, hooks_ex, hooks_turn, hooks_react, hooks_
                 if not keeps:
                     if not topts[T.T_EXTENSION] or _someone_reached(obs, T.TARGET_POINTS) or round_idx >= 8:
                         break
-        # unclaimed sticks go to first place, then the final ranks
+        # unclaimed sticks (and the darkness pot, D) go to first place, then the final ranks
         for s in range(4):
             if rank_of(obs, O_POINTS, s) == 1:
-                pub_add(obs, O_POINTS + s, 1000 * sticks)
+                pub_add(obs, O_POINTS + s, 1000 * sticks + pot)
                 break
         write_match_rows(obs, O_POINTS, match_rows, mi * 4, match_id, busted, hands_played)
     counters[CNT_EVENTS] = ev[0]

@@ -8,8 +8,10 @@ from sims.events import (
 
 EV_CHI, EV_RIICHI, EV_DORA, EV_ABORT = 14, 15, 16, 17
 PAY_RIICHI, PAY_HONBA, PAY_STICKS, PAY_NOTEN, PAY_NAGASHI, PAY_PAO = 6, 7, 8, 9, 10, 11
+PAY_FACE_DOWN, PAY_DARK_OPEN, PAY_DARK_LOCK, PAY_POT = 12, 13, 14, 15  # darkness (D), sims.riichi.darkness_pot
 PAY_REASONS = {PAY_RON: "ron", PAY_TSUMO: "tsumo", PAY_RIICHI: "riichi_stick", PAY_HONBA: "honba",
-               PAY_STICKS: "sticks", PAY_NOTEN: "noten", PAY_NAGASHI: "nagashi", PAY_PAO: "pao"}
+               PAY_STICKS: "sticks", PAY_NOTEN: "noten", PAY_NAGASHI: "nagashi", PAY_PAO: "pao",
+               PAY_FACE_DOWN: "face_down", PAY_DARK_OPEN: "dark_open", PAY_DARK_LOCK: "dark_lock", PAY_POT: "pot"}
 # fantasy (FL) card payments (sims.riichi.fantasy_cards)
 PAY_GIVEAWAY, PAY_HOURGLASS, PAY_SHADY_DEAL, PAY_LOVE_PRICE, PAY_CONFISCATE = 20, 21, 22, 23, 24
 PAY_REASONS.update({PAY_GIVEAWAY: "fl_giveaway", PAY_HOURGLASS: "fl_hourglass", PAY_SHADY_DEAL: "fl_shady_deal",
@@ -27,7 +29,8 @@ EVENT_FIELDS = {
     EV_KAN: ("kan", "seat makes a kan of tile; a = meld type (sims.tiles MINKAN/ANKAN/KAKAN), b = discarder or -1"),
     EV_PASS: ("pass_win", "seat passes a win on tile worth a han; b = 1 for tsumo"),
     EV_WIN: ("win", "seat wins on tile with a han and b fu, c = 1 ron, 2 tsumo"),
-    EV_PAY: ("pay", "seat pays a points to seat tile (-1 = the riichi stick pile); b = reason (PAY_REASONS)"),
+    EV_PAY: ("pay", "seat pays a points to seat tile (-1 = the table: riichi stick pile, darkness pot); b = reason "
+                    "(PAY_REASONS); c = the tile kind of a face_down / dark_open / dark_lock payment (D)"),
     EV_DRAW_STATE: ("draw_state", "unused in riichi modes"),
     EV_SETTLE: ("settle", "unused in riichi modes"),
     EV_END: ("end", "hand ends: a = end code (sims.riichi.columns.HAND_ENDS), b = winners"),

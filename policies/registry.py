@@ -36,6 +36,7 @@ BUILTIN_MODULES = (
     "policies.deal_reader",
     "policies.fate_keeper",
     "policies.chanter",
+    "policies.star_picker",
 )
 ENTRY_POINT_GROUP = "tsumolab.policies"
 MAX_PARAMS = 8

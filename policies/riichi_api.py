@@ -90,7 +90,9 @@ O_DEAL_SHOWN = 744         # [4 * 34] open-deal (OD): each seat's starting 13 ti
 O_CHANT = 880              # [4 * 2] chant (C): each seat's current run of tsumogiri, of hand discards (0 in
                            # other modes)
 # blocks of the modes below are laid out in each mode's own module; 0 in other modes
-O_ASTROLOGY = 888          # [16] astrology (A): the candidate pool (sims.riichi.astrology_pool)
+O_ASTROLOGY = 888          # [16] astrology (A): the candidate pool (sims.riichi.astrology_pool): +0 size,
+                           # +1 [3] kinds (-1 empty), +4 [3] red fives, +7 [3] from the dead wall, +10 open,
+                           # +11 draws left (pool + refills), +12 refills (and kans) still possible
 O_DARKNESS = 904           # [64] darkness (D): face-down discards, the pot (sims.riichi.darkness_pot)
 O_MIRROR = 968             # [256] mirror (M): transparent tiles in hands and wall (sims.riichi.mirror_tiles)
 O_SOUL_STRIKE = 1224       # [16] soul strike (SS): strike turns, overloaded seats (sims.riichi.soul_strike_turns)

@@ -39,6 +39,7 @@ BUILTIN_MODULES = (
     "policies.strike_timer",
     "policies.card_reader",
     "policies.shadow_player",
+    "policies.star_picker",
 )
 ENTRY_POINT_GROUP = "tsumolab.policies"
 MAX_PARAMS = 8

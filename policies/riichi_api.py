@@ -96,7 +96,9 @@ O_DEAL_SHOWN = 744         # [4 * 34] open-deal (OD): each seat's starting 13 ti
 O_CHANT = 880              # [4 * 2] chant (C): each seat's current run of tsumogiri, of hand discards (0 in
                            # other modes)
 # blocks of the modes below are laid out in each mode's own module; 0 in other modes
-O_ASTROLOGY = 888          # [16] astrology (A): the candidate pool (sims.riichi.astrology_pool)
+O_ASTROLOGY = 888          # [16] astrology (A): the candidate pool (sims.riichi.astrology_pool): +0 size,
+                           # +1 [3] kinds (-1 empty), +4 [3] red fives, +7 [3] from the dead wall, +10 open,
+                           # +11 draws left (pool + refills), +12 refills (and kans) still possible
 O_DARKNESS = 904           # [64] darkness (D): face-down discards, the pot (sims.riichi.darkness_pot DK_*: mode
                            # on, pot, per seat face-down / opened / locked discards, the tile under decision)
 O_MIRROR = 968             # [256] mirror (M): transparent tiles in hands and wall (sims.riichi.mirror_tiles)

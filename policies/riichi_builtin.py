@@ -7,6 +7,7 @@
   only with its `take_wins` parameter (as in Bloodshed, B-25).
 """
 
+import numba as nb
 import numpy as np
 
 from policies.api import hook
@@ -16,6 +17,8 @@ from policies.riichi_api import (
     PASS, PON, RIICHI, RON, TSUMO,
 )
 from policies.common import rand_below
+from policies.riichi_api import D_PICK, O_ASTROLOGY, O_DECISION, O_RNG
+from policies.riichi_mode_default import mode_default
 from policies.riichi_baseline import riichi_turn
 from policies.riichi_common import hand_of, n_melds_of, recommended_exchange
 from sims.shanten import RIICHI_SHAPES, discard_shanten
@@ -137,7 +140,29 @@ def disconnected_react(obs, params, tables):
     return RON if obs[O_CAN_WIN] and params[0] > 0 else PASS
 
 
-RANDOM_HOOKS = {"exchange": random_exchange, "turn": random_turn, "react": random_react, "rob": random_react}
+@nb.njit(cache=True)
+def riichi_rand_below(obs, n):
+    """Uniform integer in [0, n) from the seat's random stream at the riichi layout's O_RNG (xorshift32)."""
+    x = np.int64(obs[O_RNG]) & 0xFFFFFFFF
+    if x == 0:
+        x = 1
+    x ^= (x << 13) & 0xFFFFFFFF
+    x ^= x >> 17
+    x ^= (x << 5) & 0xFFFFFFFF
+    obs[O_RNG] = np.int32(x - (1 << 32) if x >= (1 << 31) else x)
+    return x % n
+
+
+@hook
+def random_mode(obs, params, tables):
+    """A mode's own decisions: a uniformly random candidate of the astrology pool (A); others as baseline."""
+    if obs[O_DECISION] == D_PICK:
+        return riichi_rand_below(obs, max(1, obs[O_ASTROLOGY]))  # obs[O_ASTROLOGY] = pool size
+    return mode_default(obs, params, tables)
+
+
+RANDOM_HOOKS = {"exchange": random_exchange, "turn": random_turn, "react": random_react, "rob": random_react,
+                "mode": random_mode}
 CPU_HOOKS = {"exchange": recommended_exchange_hook, "turn": cpu_turn, "react": win_only_react,
              "rob": win_only_react}
 DISCONNECTED_HOOKS = {"exchange": recommended_exchange_hook, "turn": disconnected_turn, "react": disconnected_react,

@@ -48,6 +48,9 @@ from sims.riichi.fantasy_cards import (
 )
 from sims.riichi.darkness_pot import DK_POT, dark_discard, dark_face_down_ok, dark_start, dark_take_pot
 from sims.riichi.columns import H_POT0, H_POT1
+from sims.riichi.astrology_pool import A_N, astro_add_dead, astro_floor, astro_left, astro_pick, astro_pool_open, \
+    astro_refill, astro_reset
+from policies.riichi_api import O_ASTROLOGY
 from sims.riichi.settle import (  # noqa: F401  (settle_tsumo, noten_payments, WIN_* re-exported for tests)
     WIN_RON, WIN_TSUMO, deposit_stick, has_yaku, noten_payments, settle_ron, settle_tsumo,
 )
@@ -322,6 +325,8 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
         fate_open_deal(obs, wall, dealer)
     if topts[T.T_OPEN_DEAL]:
         show_deal(obs, wall, dealer)
+    if topts[T.T_ASTROLOGY]:
+        astro_reset(obs)
     drawn = _draw(obs, st, wall, pos, dealer, False, events, ev)
     pos += 1
     pub_set(obs, O_WALL_LEFT, _wall_left(st, pos))
@@ -350,16 +355,27 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
     ss_han = 0
     while True:
         if need_draw:
-            if pos >= st[ST_MISC, MS_LIVE_END]:
-                end = END_EXHAUSTIVE
-                break
-            drawn = _draw(obs, st, wall, pos, cur, False, events, ev)
-            pos += 1
+            if topts[T.T_ASTROLOGY]:  # A: refill the pool, then pick a candidate
+                pos = astro_refill(obs, st, wall, pos, astro_floor(topts, T.T_ASTROLOGY), events, ev)
+                if obs[0, O_ASTROLOGY + A_N] == 0:
+                    end = END_EXHAUSTIVE
+                    break
+                drawn = astro_pick(obs, st, view, hooks_mode[cur], cur, params, tables, False, counters, CNT_ILLEGAL,
+                                   events, ev)
+            else:
+                if pos >= st[ST_MISC, MS_LIVE_END]:
+                    end = END_EXHAUSTIVE
+                    break
+                drawn = _draw(obs, st, wall, pos, cur, False, events, ev)
+                pos += 1
             pub_set(obs, O_WALL_LEFT, _wall_left(st, pos))
             kan_draw = False
             after_call = False
             need_draw = False
         wall_left = _wall_left(st, pos)
+        kan_room = wall_left
+        if topts[T.T_ASTROLOGY]:  # A: draws left = the pool + refills; no kan at or below the floor
+            wall_left, kan_room = astro_left(obs, wall_left, astro_floor(topts, T.T_ASTROLOGY))
         hand = obs[cur, O_HAND:O_HAND + 34]
         n_melds = obs[0, O_N_MELDS + cur]
         in_riichi = obs[0, O_RIICHI + cur] > 0
@@ -398,7 +414,7 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
         view[O_FORBID_B] = forbid_b if after_call else -1
         any_kan = False
         kan_opts[:] = 0
-        if not after_call and wall_left > 0 and st[ST_MISC, MS_N_KANS] < T.MAX_KANS:
+        if not after_call and kan_room > 0 and st[ST_MISC, MS_N_KANS] < T.MAX_KANS:
             for k in range(34):
                 if hand[k] == 4:
                     if in_riichi:
@@ -422,7 +438,7 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
                     any_kan = True
         can_riichi = False
         if (not in_riichi and not after_call and obs[0, O_OPEN + cur] == 0 and obs[0, O_POINTS + cur] >= riichi_cost
-                and wall_left >= 4):
+                and obs[0, O_WALL_LEFT] >= 4):
             can_riichi = shanten(hand, n_melds, RIICHI_SHAPES, suit_t, honor_t) <= 0  # tenpai after some discard
         can_nine = first_turn and not after_call and not kan_draw and _orphan_kinds(hand) >= 9
         if can_win:
@@ -634,7 +650,8 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
                     break
                 kans_abort = True
             update_waits(obs, st, cur, tables)
-            drawn = _rinshan(obs, st, wall, cur, events, ev)
+            drawn, pos = _rinshan(obs, st, wall, cur, events, ev, topts, pos, view, hooks_mode, params, tables,
+                                  counters)
             pub_set(obs, O_WALL_LEFT, _wall_left(st, pos))
             kan_draw = True
             after_call = False
@@ -708,7 +725,7 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
                 phand[tile] -= 2
                 can_pon = _legal_after_call(phand, tile, -1)
                 phand[tile] += 2
-            can_kan = (not p_riichi) and phand[tile] == 3 and wall_left > 0 and st[ST_MISC, MS_N_KANS] < T.MAX_KANS
+            can_kan = (not p_riichi) and phand[tile] == 3 and kan_room > 0 and st[ST_MISC, MS_N_KANS] < T.MAX_KANS
             chi = 0
             if p == chi_seat and not p_riichi and wall_left > 0:
                 chi = _chi_bits(phand, tile)
@@ -860,7 +877,8 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
             if _four_kans_by_several(st):
                 kans_abort = True
             update_waits(obs, st, caller, tables)
-            drawn = _rinshan(obs, st, wall, caller, events, ev)
+            drawn, pos = _rinshan(obs, st, wall, caller, events, ev, topts, pos, view, hooks_mode, params, tables,
+                                  counters)
             pub_set(obs, O_WALL_LEFT, _wall_left(st, pos))
             kan_draw = True
             last_kan_seat = caller
@@ -934,7 +952,8 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
             end = END_BUST
 
     log_event(events, ev, EV_END, -1, -1, end, winners, 0)
-    if _tiles_in_play(obs, st) + robbed_tiles + st[ST_MISC, MS_LIVE_END] - pos + T.DEAD_WALL != T.N_TILES:
+    if _tiles_in_play(obs, st) + robbed_tiles + st[ST_MISC, MS_LIVE_END] - pos + T.DEAD_WALL + \
+            obs[0, O_ASTROLOGY + A_N] != T.N_TILES:  # A: candidates in the pool
         counters[CNT_TILE_ERRORS] += 1
     if not bloodbath and end != END_BUST and anyone_below_zero(obs):
         end = END_BUST
@@ -1013,12 +1032,17 @@ def _flip_pending(obs, st, wall, events, ev):
 
 
 @nb.njit(cache=True)
-def _rinshan(obs, st, wall, seat, events, ev):
-    """Replacement draw from the dead wall; the live wall gives its last tile to the dead wall (R-1)."""
+def _rinshan(obs, st, wall, seat, events, ev, topts, pos, view, hooks_mode, params, tables, counters):
+    """Replacement draw from the dead wall; the live wall gives its last tile to the dead wall (R-1). A: the
+    dead-wall tile joins the open pool and the seat picks a candidate."""
     at = DEAD_START + st[ST_MISC, MS_RINSHAN]
     st[ST_MISC, MS_RINSHAN] += 1
     st[ST_MISC, MS_LIVE_END] -= 1
-    return _draw(obs, st, wall, at, seat, True, events, ev)
+    if topts[T.T_ASTROLOGY] and astro_pool_open(obs):
+        pos = astro_add_dead(obs, st, wall, at, pos, astro_floor(topts, T.T_ASTROLOGY), events, ev)
+        return astro_pick(obs, st, view, hooks_mode[seat], seat, params, tables, True, counters, CNT_ILLEGAL, events,
+                          ev), pos
+    return _draw(obs, st, wall, at, seat, True, events, ev), pos
 
 
 # ----------------------------------------------------------------------------- whole matches

@@ -7,6 +7,7 @@ from sims.events import (
 )
 
 EV_CHI, EV_RIICHI, EV_DORA, EV_ABORT = 14, 15, 16, 17
+EV_POOL = 18  # astrology (A): a candidate revealed (sims.riichi.astrology_pool)
 PAY_RIICHI, PAY_HONBA, PAY_STICKS, PAY_NOTEN, PAY_NAGASHI, PAY_PAO = 6, 7, 8, 9, 10, 11
 PAY_FACE_DOWN, PAY_DARK_OPEN, PAY_DARK_LOCK, PAY_POT = 12, 13, 14, 15  # darkness (D), sims.riichi.darkness_pot
 PAY_REASONS = {PAY_RON: "ron", PAY_TSUMO: "tsumo", PAY_RIICHI: "riichi_stick", PAY_HONBA: "honba",
@@ -23,7 +24,8 @@ EVENT_FIELDS = {
     EV_DEAL: ("deal", "seat receives tile in the deal"),
     EV_EXCHANGE: ("exchange", "seat gives tiles tile, a, b to seat c (S-2)"),
     EV_VOID: ("void", "unused in riichi modes"),
-    EV_DRAW: ("draw", "seat draws tile; a = 1 for a kan replacement draw"),
+    EV_DRAW: ("draw", "seat draws tile; a = 1 for a kan replacement draw; astrology (A): b = 1 + index of the "
+                      "candidate picked, c = 1 if it was the dead-wall candidate"),
     EV_DISCARD: ("discard", "seat discards tile; a = 1 tsumogiri, b = 1 riichi declaration, c = 1 red five"),
     EV_PON: ("pon", "seat pons tile discarded by seat a"),
     EV_KAN: ("kan", "seat makes a kan of tile; a = meld type (sims.tiles MINKAN/ANKAN/KAKAN), b = discarder or -1"),
@@ -38,4 +40,6 @@ EVENT_FIELDS = {
     EV_RIICHI: ("riichi", "seat declares riichi with tile; a = 1 riichi, 2 double riichi"),
     EV_DORA: ("dora", "a dora indicator tile is shown; a = indicators shown"),
     EV_ABORT: ("abort", "abortive draw declared by or on the turn of seat; a = end code"),
+    EV_POOL: ("pool", "astrology (A): tile is revealed as a candidate; a = 1 from the dead wall, b = its wall "
+                      "index (sims.riichi.engine.shuffled_wall), c = pool size after"),
 }

@@ -133,7 +133,10 @@ class RiichiTable:
     chant: bool = False
     """C: bonus han (not a yaku, not on yakuman) for the longest runs of tsumogiri / hand discards of the hand."""
     astrology: bool = False
-    """A: every draw is a choice among a pool of 3 face-up candidates."""
+    """A: every draw is a choice among a pool of 3 face-up candidates (sims.riichi.astrology_pool)."""
+    astrology_floor: int = 3
+    """A: with the live wall (candidates excluded) at or below this many tiles the pool is no longer refilled
+    and nobody may kan (RULES.md A: 3). 0 = source 001's reading: refill while the wall has tiles."""
     darkness: bool = False
     """D: discards may be made face down for 1000; others may pay 2000 to open, the discarder 4000 to lock."""
     mirror: bool = False
@@ -219,6 +222,8 @@ class RiichiTable:
             raise ValueError(f"love_pot must be one of {', '.join(LOVE_POTS)}, got {self.love_pot!r}")
         if not 0 <= self.hype_max <= 4:
             raise ValueError("hype_max must be 0..4")
+        if not 0 <= self.astrology_floor <= 60:
+            raise ValueError("astrology_floor must be 0..60")
 
     def to_array(self) -> np.ndarray:
         arr = np.zeros(N_TABLE, np.int64)
@@ -238,7 +243,7 @@ class RiichiTable:
         arr[T_OPEN_DEAL] = int(self.open_deal)
         arr[T_FATE] = int(self.fate)
         arr[T_CHANT] = int(self.chant)
-        arr[T_ASTROLOGY] = int(self.astrology)
+        arr[T_ASTROLOGY] = 1 + self.astrology_floor if self.astrology else 0  # A: 0 off, else 1 + floor
         arr[T_DARKNESS] = int(self.darkness)
         arr[T_MIRROR] = int(self.mirror)
         arr[T_HEAD_BUMP] = int(self.head_bump)

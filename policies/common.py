@@ -54,14 +54,21 @@ def suit_count(hand, suit):
 
 @nb.njit(cache=True)
 def rand_below(obs, n):
-    """Uniform integer in [0, n) from the seat's own random stream (xorshift32 kept in obs[O_RNG])."""
-    x = np.int64(obs[O_RNG]) & 0xFFFFFFFF
+    """Uniform integer in [0, n) from the seat's own random stream in the Bloodshed layout (obs[O_RNG])."""
+    return rand_below_at(obs, O_RNG, n)
+
+
+@nb.njit(cache=True)
+def rand_below_at(obs, slot, n):
+    """Uniform integer in [0, n) from the xorshift32 state kept in obs[slot] (each layout has its own slot:
+    policies.api.O_RNG, policies.riichi_api.O_RNG)."""
+    x = np.int64(obs[slot]) & 0xFFFFFFFF
     if x == 0:
         x = 1
     x ^= (x << 13) & 0xFFFFFFFF
     x ^= x >> 17
     x ^= (x << 5) & 0xFFFFFFFF
-    obs[O_RNG] = np.int32(x - (1 << 32) if x >= (1 << 31) else x)
+    obs[slot] = np.int32(x - (1 << 32) if x >= (1 << 31) else x)
     return x % n
 
 

@@ -16,13 +16,19 @@ from policies.riichi_api import (
     O_CAN_PON, O_CAN_RIICHI, O_CAN_WIN, O_FORBID_A, O_FORBID_B, O_HAND, O_KAN_OPTIONS, O_RIICHI, O_SEAT, O_TILE,
     PASS, PON, RIICHI, RON, TSUMO,
 )
-from policies.common import rand_below
+from policies.common import rand_below_at
 from policies.riichi_api import D_PICK, O_ASTROLOGY, O_DECISION, O_RNG
 from policies.riichi_mode_default import mode_default
 from policies.riichi_baseline import riichi_turn
 from policies.riichi_common import hand_of, n_melds_of, recommended_exchange
 from sims.shanten import RIICHI_SHAPES, discard_shanten
 from sims.shanten_tables import SUIT_ROWS
+
+
+@nb.njit(cache=True)
+def riichi_rand_below(obs, n):
+    """Uniform integer in [0, n) from the seat's random stream at the riichi layout's O_RNG."""
+    return rand_below_at(obs, O_RNG, n)
 
 
 @hook
@@ -33,7 +39,7 @@ def random_exchange(obs, params, tables):
         n = 0
         for k in range(34):
             n += hand[k]
-        pick = rand_below(obs, n)
+        pick = riichi_rand_below(obs, n)
         for k in range(34):
             if pick < hand[k]:
                 chosen[i] = k
@@ -72,7 +78,7 @@ def random_turn(obs, params, tables):
     if in_riichi:
         actions[n] = obs[O_TILE]
         n += 1
-    return actions[rand_below(obs, n)]
+    return actions[riichi_rand_below(obs, n)]
 
 
 @hook
@@ -99,7 +105,7 @@ def random_react(obs, params, tables):
     if bits & 4:
         actions[n] = CHI_HIGH
         n += 1
-    return actions[rand_below(obs, n)]
+    return actions[riichi_rand_below(obs, n)]
 
 
 @hook
@@ -138,19 +144,6 @@ def disconnected_turn(obs, params, tables):
 @hook
 def disconnected_react(obs, params, tables):
     return RON if obs[O_CAN_WIN] and params[0] > 0 else PASS
-
-
-@nb.njit(cache=True)
-def riichi_rand_below(obs, n):
-    """Uniform integer in [0, n) from the seat's random stream at the riichi layout's O_RNG (xorshift32)."""
-    x = np.int64(obs[O_RNG]) & 0xFFFFFFFF
-    if x == 0:
-        x = 1
-    x ^= (x << 13) & 0xFFFFFFFF
-    x ^= x >> 17
-    x ^= (x << 5) & 0xFFFFFFFF
-    obs[O_RNG] = np.int32(x - (1 << 32) if x >= (1 << 31) else x)
-    return x % n
 
 
 @hook

@@ -351,6 +351,11 @@ def test_fl_chance_cards_reach_the_recorded_han():
     assert (won.filter(pl.col("yaku").str.contains("Tanyao"))["han"] < 3).any()
 
 
+def _is_yakuman(yaku_names):
+    """A yakuman lists only yakuman (no riichi, no ippatsu)."""
+    return not any(name in ("Riichi", "Double Riichi") for name in yaku_names)
+
+
 def _ippatsu_expected(events, hands, turns):
     """Replay: a riichi win carries ippatsu iff no chi/pon/kan happened since the declaration and the winner
     made fewer than `turns` discards after its riichi tile. Returns (checked wins, wins with ippatsu after ≥1
@@ -369,7 +374,7 @@ def _ippatsu_expected(events, hands, turns):
                 after[seat] += 1
             elif kind in (EV_CHI, EV_PON, EV_KAN):
                 called |= set(riichi_at)
-            elif kind == EV_WIN and seat in riichi_at:
+            elif kind == EV_WIN and seat in riichi_at and not _is_yakuman(yaku[m, h, seat]):
                 expected = seat not in called and after[seat] < turns
                 assert ("Ippatsu" in yaku[m, h, seat]) == expected, (m, h, seat, after[seat])
                 checked += 1

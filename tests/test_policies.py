@@ -293,3 +293,23 @@ def test_hooks_answer_from_the_observation_alone(policy):
     react[api.O_DECISION], react[api.O_TILE], react[api.O_FROM], react[api.O_CAN_PON] = api.D_REACT, 4, 0, 1
     answer = hooks["react"](react.copy(), params, tables)
     assert answer in (api.PASS, api.PON) and answer == hooks["react"](react.copy(), params, tables)
+
+
+def test_random_riichi_seats_draw_from_the_riichi_random_slot():
+    """`random` in the riichi layout: its answers follow the seat's random state at riichi_api.O_RNG (and
+    advance it), not a slot of the Bloodshed layout, so the same observation gives varied discards."""
+    import policies.riichi_api as rapi
+    from policies.riichi_builtin import random_turn
+    from sims.bloodshed import lookup_tables
+
+    obs = np.zeros(rapi.R_OBS_SIZE, np.int32)
+    obs[rapi.O_HAND:rapi.O_HAND + 14] = 1  # 1m … 5p, one each
+    obs[rapi.O_TILE] = 13
+    obs[rapi.O_DECISION] = api.D_TURN
+    answers = set()
+    for seed in range(1, 40):
+        view = obs.copy()
+        view[rapi.O_RNG] = seed * 7919
+        answers.add(int(random_turn(view, np.zeros(8), lookup_tables())))
+        assert view[rapi.O_RNG] != seed * 7919
+    assert len(answers) >= 5

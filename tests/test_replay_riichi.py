@@ -1,4 +1,4 @@
-"""Replay of the riichi-based modes (`riichi`, `shura`): the event log alone re-derives every hand's point
+"""Replay of the riichi-based modes (`riichi`, `shura` in depth, every other riichi-core mode once): the event log alone re-derives every hand's point
 deltas (wins, honba, riichi sticks R-2/R-4, noten payments R-6/S-6, nagashi R-6, pao R-3), replaying a match
 reproduces its Parquet rows, and the JSON stream speaks mjai."""
 
@@ -17,6 +17,7 @@ from analyzer.runner import combined_tables
 from analyzer.tables import hand_table, match_table
 from policies.registry import parse_seats
 from sims.riichi.columns import HC
+from sims.modes import MODES as MODES_ALL, get_mode
 from sims.riichi.events import EVENT_FIELDS
 
 SEATS = "baseline,random,majsoul-cpu,disconnected"
@@ -156,3 +157,22 @@ def test_replay_range_errors_one_line_exit_2(tmp_path, capsys):
     assert code == 2 and err.count("\n") == 1
     code, out_text, _ = _cli(["replay", "--run", str(out), "--match", "2", "--hand", "1"], capsys)
     assert code in (0, None) and "exchange" in out_text  # --run takes the shura variant from run.json
+
+
+RIICHI_CORE_MODES = [slug for slug in MODES_ALL if slug != "bloodshed"]
+
+
+@pytest.mark.parametrize("variant", RIICHI_CORE_MODES)
+def test_every_riichi_core_mode_replays(variant):
+    """Every riichi-core mode (R rules plus its own) has a decodable event log: the payments alone give each
+    hand's `delta`, and the text view fits 100 columns."""
+    mode = get_mode(variant)
+    assert mode.REPLAY
+    seats = parse_seats(SEATS)
+    hand_rows, _, events = mode.simulate_events(3, np.arange(20), seats)
+    deltas = deltas_from_events(events)
+    for row in hand_rows:
+        assert deltas[int(row[HC["match_id"]]), int(row[HC["hand"]])][int(row[HC["seat"]])] == row[HC["delta"]]
+    before = {(int(r[HC["match_id"]]), int(r[HC["hand"]])): [0] * 4 for r in hand_rows}
+    lines = to_text(to_json_events(events, before), [s.label for s in seats])
+    assert lines and max(len(line) for line in lines) <= 100

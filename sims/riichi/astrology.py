@@ -13,7 +13,7 @@ from sims.riichi.play import ROWS_PER_MATCH, lookup_tables  # noqa: F401
 from sims.riichi.table import AstrologyRules
 
 RULES = AstrologyRules
-REPLAY = False  # the log has pool events (sims.riichi.events.EV_POOL) analyzer.replay_riichi does not decode yet
+REPLAY = True  # `tsumolab replay` decodes this log with analyzer.replay_riichi (pool events included)
 SLUG = "astrology"
 
 warm_up, simulate, simulate_events = mode_functions(RULES)

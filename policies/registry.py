@@ -36,6 +36,8 @@ BUILTIN_MODULES = (
     "policies.deal_reader",
     "policies.fate_keeper",
     "policies.chanter",
+    "policies.mirror_reader",
+    "policies.eye_pusher",
 )
 ENTRY_POINT_GROUP = "tsumolab.policies"
 MAX_PARAMS = 8

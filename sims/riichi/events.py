@@ -7,6 +7,7 @@ from sims.events import (
 )
 
 EV_CHI, EV_RIICHI, EV_DORA, EV_ABORT = 14, 15, 16, 17
+EV_EYE = 18  # dragon eye (DE)
 PAY_RIICHI, PAY_HONBA, PAY_STICKS, PAY_NOTEN, PAY_NAGASHI, PAY_PAO = 6, 7, 8, 9, 10, 11
 PAY_REASONS = {PAY_RON: "ron", PAY_TSUMO: "tsumo", PAY_RIICHI: "riichi_stick", PAY_HONBA: "honba",
                PAY_STICKS: "sticks", PAY_NOTEN: "noten", PAY_NAGASHI: "nagashi", PAY_PAO: "pao"}
@@ -31,4 +32,6 @@ EVENT_FIELDS = {
     EV_RIICHI: ("riichi", "seat declares riichi with tile; a = 1 riichi, 2 double riichi"),
     EV_DORA: ("dora", "a dora indicator tile is shown; a = indicators shown"),
     EV_ABORT: ("abort", "abortive draw declared by or on the turn of seat; a = end code"),
+    EV_EYE: ("eye", "dragon eye (DE): a new eye is placed on seat with counter a; b = eyes placed in the hand so far, "
+                    "c = 0 at the hand's start, 1 moved after the counter ran out"),
 }

@@ -110,6 +110,8 @@ class RiichiTable:
     """DE: discards by the holder before the eye moves."""
     eye_multiplier: int = 2
     """DE: factor on win payments between the holder and another player."""
+    eye_other_seat: bool = False
+    """DE: a new eye goes only to one of the other three seats (off: any of the four, the same one included)."""
     kazoe_yakuman: bool = True
     """R-3: 13 or more han score as a yakuman."""
     kiriage_mangan: bool = False
@@ -128,6 +130,8 @@ class RiichiTable:
             raise ValueError("n_hands must be 1..8")
         if not 1 <= self.initial_dora <= 5:
             raise ValueError("initial_dora must be 1..5")
+        if self.eye_counter < 1 or self.eye_multiplier < 1:
+            raise ValueError("eye_counter and eye_multiplier must be at least 1")
 
     def to_array(self) -> np.ndarray:
         arr = np.zeros(N_TABLE, np.int64)
@@ -156,6 +160,7 @@ class RiichiTable:
         arr[T_DRAGON_EYE] = int(self.dragon_eye)
         arr[T_DRAGON_EYE + 1] = self.eye_counter
         arr[T_DRAGON_EYE + 2] = self.eye_multiplier
+        arr[T_DRAGON_EYE + 3] = int(self.eye_other_seat)
         return arr
 
     def scoring(self) -> RiichiRules:

@@ -14,7 +14,7 @@ import numpy as np
 from sims import tiles
 from sims.riichi.columns import EXCHANGE_DIRECTIONS, HAND_ENDS, ROUNDS
 from sims.riichi.events import (
-    EV_ABORT, EV_CHI, EV_DEAL, EV_DISCARD, EV_DORA, EV_DRAW, EV_POOL, EV_END, EV_EXCHANGE, EV_KAN, EV_PASS, EV_PAY,
+    EV_ABORT, EV_CHI, EV_DEAL, EV_DISCARD, EV_DORA, EV_DRAW, EV_END, EV_EYE, EV_POOL, EV_EXCHANGE, EV_KAN, EV_PASS, EV_PAY,
     EV_PON, EV_RIICHI, EV_START, EV_WIN, PAY_REASONS, PAY_RIICHI,
 )
 
@@ -110,6 +110,8 @@ def to_json_events(events: np.ndarray, points_before: dict[tuple[int, int], list
             last_giver = seat
         elif kind == EV_DORA:
             event = {"type": "dora", "dora_marker": _pai(tile), "shown": a}
+        elif kind == EV_EYE:
+            event = {"type": "eye", "actor": seat, "counter": a}
         elif kind == EV_POOL:
             event = {"type": "candidate", "pai": _pai(tile), "dead_wall": bool(a), "pool": c}
         elif kind == EV_PASS:
@@ -181,6 +183,8 @@ def to_text(json_events: list[dict], labels: list[str], width: int = 100) -> lis
             text = f"{t} {e['pai']}" + (f" from S{e['target']}" if "target" in e else "")
         elif t == "dora":
             text = f"new dora indicator {e['dora_marker']} ({e['shown']} shown)"
+        elif t == "eye":
+            text = f"holds the dragon eye ({e['counter']} discards)"
         elif t == "candidate":
             text = f"candidate {e['pai']} revealed" + (" from the dead wall" if e["dead_wall"] else "") + \
                 f" ({e['pool']} in the pool)"

@@ -40,6 +40,8 @@ BUILTIN_MODULES = (
     "policies.card_reader",
     "policies.shadow_player",
     "policies.star_picker",
+    "policies.mirror_reader",
+    "policies.eye_pusher",
 )
 ENTRY_POINT_GROUP = "tsumolab.policies"
 MAX_PARAMS = 8

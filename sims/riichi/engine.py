@@ -51,6 +51,8 @@ from sims.riichi.columns import H_POT0, H_POT1
 from sims.riichi.astrology_pool import A_N, astro_add_dead, astro_floor, astro_left, astro_pick, astro_pool_open, \
     astro_refill, astro_reset
 from policies.riichi_api import O_ASTROLOGY
+from sims.riichi.mirror_tiles import head_bump, mirror_dead, mirror_deal, mirror_draw, mirror_lose
+from sims.riichi.dragon_eye_holder import eye_discard, eye_due, eye_seed, eye_start
 from sims.riichi.settle import (  # noqa: F401  (settle_tsumo, noten_payments, WIN_* re-exported for tests)
     WIN_RON, WIN_TSUMO, deposit_stick, has_yaku, noten_payments, settle_ron, settle_tsumo,
 )
@@ -61,7 +63,7 @@ from sims.riichi.scoring import (
 from sims.riichi.tableau import (
     DEAD_START, EV_ABORT, EV_CHI, EV_RIICHI, F_DRAWS, F_IPPATSU, F_KANS, F_NAGASHI, F_PAO,
     F_RED_MELD, F_RIICHI_FURITEN, F_TEMP_FURITEN, MS_LIVE_END, MS_N_KANS, MS_NO_CALL, MS_PENDING_DORA,
-    MS_RINSHAN, N_ST, ST_FLAGS, ST_MISC, ST_RED_HAND, ST_RIVER, ST_WAITS, anyone_below_zero, flip_dora, give_tile,
+    MS_NO_RED, MS_RINSHAN, N_ST, ST_FLAGS, ST_MISC, ST_RED_HAND, ST_RIVER, ST_WAITS, anyone_below_zero, flip_dora, give_tile,
     is_red, pay, refresh_furiten, score_win, take_for_meld, take_tile, update_waits,
 )
 from sims.table_state import pub_add, pub_set, rank_of, write_match_rows
@@ -225,7 +227,7 @@ def _draw(obs, st, wall, at, seat, replacement, events, ev):
     tile_id = wall[at]
     kind = tile_id // 4
     log_event(events, ev, EV_DRAW, seat, kind, 1 if replacement else 0, 0, 0)
-    give_tile(obs, st, seat, kind, is_red(tile_id))
+    give_tile(obs, st, seat, kind, is_red(tile_id) and st[ST_MISC, MS_NO_RED] == 0)
     pub_add(obs, O_TURN, 1)
     st[ST_FLAGS + seat, F_DRAWS] += 1
     return kind
@@ -303,7 +305,9 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
     first_winds = np.full(4, -1, np.int64)
     called = np.zeros((4, 34), np.int64)  # tiles each seat took from others by chi/pon/open kan, per kind (F)
     streaks = np.zeros((4, 4), np.int64)  # runs of tsumogiri / hand discards per seat (C)
+    eye_rng = np.zeros(1, np.uint64)  # the eye's keyed stream (DE)
     st[:, :] = 0
+    st[ST_MISC, MS_NO_RED] = 1 - topts[T.T_RED_FIVES]
     st[ST_MISC, MS_LIVE_END] = DEAD_START
     st[ST_MISC, MS_NO_CALL] = 1
     for s in range(4):
@@ -313,13 +317,15 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
         obs[s, O_SEAT_WIND] = (s - dealer) % 4
         obs[s, O_ROUND_WIND] = round_wind
     log_event(events, ev, EV_START, dealer, -1, direction, obs[0, O_ROUND], honba)
+    if topts[T.T_DRAGON_EYE]:
+        eye_start(obs, eye_rng, seat_seeds[4], topts, events, ev)
 
     pos = 0
     for i in range(4):
         seat = (dealer + i) % 4
         for _ in range(T.DEAL_SIZE):
             log_event(events, ev, EV_DEAL, seat, wall[pos] // 4, 0, 0, 0)
-            give_tile(obs, st, seat, wall[pos] // 4, is_red(wall[pos]))
+            give_tile(obs, st, seat, wall[pos] // 4, is_red(wall[pos]) and topts[T.T_RED_FIVES] == 1)
             pos += 1
     if topts[T.T_FATE]:
         fate_open_deal(obs, wall, dealer)
@@ -338,6 +344,8 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
     for s in range(4):
         if s != dealer:
             update_waits(obs, st, s, tables)
+    if topts[T.T_MIRROR]:
+        mirror_deal(obs, st, wall, dealer, pos)
 
     cur = dealer
     need_draw = False
@@ -366,8 +374,12 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
                 if pos >= st[ST_MISC, MS_LIVE_END]:
                     end = END_EXHAUSTIVE
                     break
+                if topts[T.T_DRAGON_EYE]:
+                    eye_due(obs, eye_rng, topts, events, ev)
                 drawn = _draw(obs, st, wall, pos, cur, False, events, ev)
                 pos += 1
+                if topts[T.T_MIRROR]:
+                    mirror_draw(obs, st, wall, cur, pos, False)
             pub_set(obs, O_WALL_LEFT, _wall_left(st, pos))
             kan_draw = False
             after_call = False
@@ -590,6 +602,8 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
                         counters[CNT_ILLEGAL] += 1
                     _passed_ron(obs, st, rec, p, kind, res[RES_HAN], events, ev)
             if n_rob > 0:
+                if topts[T.T_HEAD_BUMP]:
+                    n_rob = head_bump(n_rob)
                 for i in range(n_rob):
                     p = claimants[i]
                     score_win(obs, st, wall, p, kind, kan_red, False, FLAG_CHANKAN if option == 2 else 0, dealer,
@@ -611,6 +625,8 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
                     first_winner = claimants[0]
                 if not bloodbath:
                     take_tile(obs, st, cur, kind)  # the robbed tile goes to the winners
+                    if topts[T.T_MIRROR]:
+                        mirror_lose(obs, cur, kind, 1)
                     if topts[T.T_FATE]:
                         fate_after_loss(obs, cur, kind, called)
                     robbed_tiles += 1
@@ -625,6 +641,8 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
                 _after_bloodbath_win(obs, st)
                 # S-11: the kan stands, its indicator is flipped at once, the robbed player draws the replacement
             # ---- the kan itself
+            if topts[T.T_MIRROR]:
+                mirror_lose(obs, cur, kind, 4 if option == 1 else 1)
             if option == 1:
                 take_for_meld(obs, st, cur, kind, 4)
                 _add_meld(obs, cur, ANKAN_MELD, kind, 4)
@@ -653,6 +671,8 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
             drawn, pos = _rinshan(obs, st, wall, cur, events, ev, topts, pos, view, hooks_mode, params, tables,
                                   counters)
             pub_set(obs, O_WALL_LEFT, _wall_left(st, pos))
+            if topts[T.T_MIRROR]:
+                mirror_draw(obs, st, wall, cur, pos, True)
             kan_draw = True
             after_call = False
             last_kan_seat = cur
@@ -662,6 +682,10 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
         tile = action
         tsumogiri = tile == drawn and not after_call
         red = take_tile(obs, st, cur, tile)
+        if topts[T.T_MIRROR]:
+            mirror_lose(obs, cur, tile, 1)
+        if topts[T.T_DRAGON_EYE]:
+            eye_discard(obs, cur)
         if topts[T.T_FATE]:
             fate_after_loss(obs, cur, tile, called)
         if topts[T.T_CHANT]:
@@ -693,6 +717,8 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
             pub_set(obs, O_RIICHI_TILE + cur, obs[0, O_N_DISCARDS + cur] - 1)
         if last_kan_seat == cur:  # an open or added kan's indicator after the kan player's discard
             _flip_pending(obs, st, wall, events, ev)
+            if topts[T.T_MIRROR]:
+                mirror_dead(obs, st, wall)
         last_kan_seat = -1
         update_waits(obs, st, cur, tables)
         after_call = False
@@ -761,6 +787,8 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
             elif answer != 0:
                 counters[CNT_ILLEGAL] += 1
 
+        if n_ron > 0 and topts[T.T_HEAD_BUMP]:
+            n_ron = head_bump(n_ron)
         if n_ron > 0:
             if bloodbath:
                 st[ST_FLAGS + cur, F_NAGASHI] = 0  # S-15
@@ -843,8 +871,12 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
         if topts[T.T_SOUL_STRIKE]:
             strike_after_discard(obs, st, topts, rec, cur, riichi_now, call != 0)
 
+        if call != 0 and topts[T.T_DRAGON_EYE]:
+            eye_due(obs, eye_rng, topts, events, ev)
         if call == PON or call == KAN_CALL:
             copies = 2 if call == PON else 3
+            if topts[T.T_MIRROR]:
+                mirror_lose(obs, caller, tile, copies)
             take_for_meld(obs, st, caller, tile, copies)
             called[caller, tile] += 1
             if red:
@@ -880,6 +912,8 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
             drawn, pos = _rinshan(obs, st, wall, caller, events, ev, topts, pos, view, hooks_mode, params, tables,
                                   counters)
             pub_set(obs, O_WALL_LEFT, _wall_left(st, pos))
+            if topts[T.T_MIRROR]:
+                mirror_draw(obs, st, wall, caller, pos, True)
             kan_draw = True
             last_kan_seat = caller
             continue
@@ -887,6 +921,8 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
             low = tile if call == CHI_LOW else (tile - 1 if call == CHI_MID else tile - 2)
             for k in range(low, low + 3):
                 if k != tile:
+                    if topts[T.T_MIRROR]:
+                        mirror_lose(obs, caller, k, 1)
                     take_for_meld(obs, st, caller, k, 1)
                     pub_add(obs, O_SEEN + k, 1)
             if red:
@@ -1103,7 +1139,7 @@ def play_matches(root_seed, match_ids, hooks_ex, hooks_turn, hooks_react, hooks_
     st = np.zeros((N_ST, 34), np.int64)
     rec = np.zeros((4, N_HAND_COLS), np.int64)
     wall = np.empty(T.N_TILES, np.int64)
-    seat_seeds = np.empty(4, np.int64)
+    seat_seeds = np.zeros(8, np.int64)  # per-hand keyed seeds: seats 0..3, then mode streams (4: DE eye)
     ev = np.zeros(3, np.int64)
     cards = np.zeros(3, np.int64)  # FL: the match's dealer, chance and fate card
     n_rows = 0
@@ -1131,6 +1167,8 @@ def play_matches(root_seed, match_ids, hooks_ex, hooks_turn, hooks_react, hooks_
             direction = shuffled_wall(root_seed, match_id, hand_no, wall)
             for s in range(4):
                 seat_seeds[s] = np.int64(rng.key_seed(root_seed, match_id, hand_no, STREAM_SEAT + s) >> np.uint64(33))
+            if topts[T.T_DRAGON_EYE]:
+                seat_seeds[4] = eye_seed(root_seed, match_id, hand_no)
             points_before = obs[0, O_POINTS:O_POINTS + 4].copy()
             rec[:, :] = 0
             ev[1] = match_id

@@ -8,6 +8,7 @@ from sims.events import (
 
 EV_CHI, EV_RIICHI, EV_DORA, EV_ABORT = 14, 15, 16, 17
 EV_POOL = 18  # astrology (A): a candidate revealed (sims.riichi.astrology_pool)
+EV_EYE = 19  # dragon eye (DE)
 PAY_RIICHI, PAY_HONBA, PAY_STICKS, PAY_NOTEN, PAY_NAGASHI, PAY_PAO = 6, 7, 8, 9, 10, 11
 PAY_FACE_DOWN, PAY_DARK_OPEN, PAY_DARK_LOCK, PAY_POT = 12, 13, 14, 15  # darkness (D), sims.riichi.darkness_pot
 PAY_REASONS = {PAY_RON: "ron", PAY_TSUMO: "tsumo", PAY_RIICHI: "riichi_stick", PAY_HONBA: "honba",
@@ -42,4 +43,6 @@ EVENT_FIELDS = {
     EV_ABORT: ("abort", "abortive draw declared by or on the turn of seat; a = end code"),
     EV_POOL: ("pool", "astrology (A): tile is revealed as a candidate; a = 1 from the dead wall, b = its wall "
                       "index (sims.riichi.engine.shuffled_wall), c = pool size after"),
+    EV_EYE: ("eye", "dragon eye (DE): a new eye is placed on seat with counter a; b = eyes placed in the hand so far, "
+                    "c = 0 at the hand's start, 1 moved after the counter ran out"),
 }

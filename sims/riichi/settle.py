@@ -10,6 +10,7 @@ import numba as nb
 from policies.riichi_api import O_DEALER, O_N_WINNERS, O_STICKS, O_WON
 from sims.events import EV_WIN, PAY_RON, PAY_TSUMO, log_event
 from sims.riichi import table as T
+from sims.riichi.dragon_eye_holder import eye_factor
 from sims.riichi.columns import (
     H_DEALT, H_DORA, H_FU, H_HAN, H_KIND, H_ORDER, H_PAO, H_STICKS_WON, H_VALUE, H_WINPTS, H_WON, H_YAKU,
     H_YAKU_EXT, H_YAKUMAN,
@@ -81,17 +82,21 @@ def settle_ron(obs, st, topts, sopts, rec, delta, winner, discarder, res, honba,
     value = res[RES_RON]
     honba_pay = T.HONBA_RON * honba
     liable = st[ST_FLAGS + winner, F_PAO] - 1
+    received = honba_pay
     if topts[T.T_PAO] and liable >= 0 and liable != discarder:
         mult = _pao_mult(res, sopts)
         if mult > 0:
             pao_value = payments(8000 * mult, winner == obs[0, O_DEALER], False)[1]
             half = pao_value // 2
-            pay(obs, liable, winner, half, delta, PAY_RON, events, ev)
-            rec[liable, H_PAO] += half
+            liable_pays = half * eye_factor(obs, topts, liable, winner)  # DE: × multiplier with the eye's holder
+            pay(obs, liable, winner, liable_pays, delta, PAY_RON, events, ev)
+            rec[liable, H_PAO] += liable_pays
+            received += liable_pays
             value -= half
+    value *= eye_factor(obs, topts, discarder, winner)  # DE (1 otherwise)
     pay(obs, discarder, winner, value, delta, PAY_RON, events, ev)
     pay(obs, discarder, winner, honba_pay, delta, PAY_HONBA, events, ev)
-    received = res[RES_RON] + honba_pay
+    received += value
     if take_sticks:
         sticks = obs[0, O_STICKS]
         pay(obs, -1, winner, 1000 * sticks, delta, PAY_STICKS, events, ev)
@@ -116,6 +121,7 @@ def settle_tsumo(obs, st, topts, sopts, rec, delta, winner, res, honba, order, e
     if mult > 0:
         pao_total = payments(8000 * mult, is_dealer, False)[1]
         rest = res[RES_YAKUMAN] - mult
+        pao_total *= eye_factor(obs, topts, liable, winner)  # DE (1 otherwise)
         pay(obs, liable, winner, pao_total + 100 * 3 * honba, delta, PAY_PAO, events, ev)
         rec[liable, H_PAO] += pao_total
         received += pao_total + 300 * honba
@@ -124,6 +130,7 @@ def settle_tsumo(obs, st, topts, sopts, rec, delta, winner, res, honba, order, e
             for p in range(4):
                 if p != winner and not (topts[T.T_TSUMO_LOSS] and obs[0, O_WON + p]):
                     share = share_dealer if (p == dealer and not is_dealer) else share_other
+                    share *= eye_factor(obs, topts, p, winner)
                     pay(obs, p, winner, share, delta, PAY_TSUMO, events, ev)
                     received += share
     else:
@@ -131,6 +138,7 @@ def settle_tsumo(obs, st, topts, sopts, rec, delta, winner, res, honba, order, e
             if p == winner or (topts[T.T_TSUMO_LOSS] and obs[0, O_WON + p]):
                 continue
             share = res[RES_TSUMO_DEALER] if (p == dealer and not is_dealer) else res[RES_TSUMO_OTHER]
+            share *= eye_factor(obs, topts, p, winner)  # DE: × multiplier with the eye's holder (1 otherwise)
             pay(obs, p, winner, share, delta, PAY_TSUMO, events, ev)
             pay(obs, p, winner, 100 * honba, delta, PAY_HONBA, events, ev)
             received += share + 100 * honba

@@ -192,6 +192,8 @@ class RiichiTable:
     """DE: discards by the holder before the eye moves."""
     eye_multiplier: int = 2
     """DE: factor on win payments between the holder and another player."""
+    eye_other_seat: bool = False
+    """DE: a new eye goes only to one of the other three seats (off: any of the four, the same one included)."""
     kazoe_yakuman: bool = True
     """R-3: 13 or more han score as a yakuman."""
     kiriage_mangan: bool = False
@@ -224,6 +226,8 @@ class RiichiTable:
             raise ValueError("hype_max must be 0..4")
         if not 0 <= self.astrology_floor <= 60:
             raise ValueError("astrology_floor must be 0..60")
+        if self.eye_counter < 1 or self.eye_multiplier < 1:
+            raise ValueError("eye_counter and eye_multiplier must be at least 1")
 
     def to_array(self) -> np.ndarray:
         arr = np.zeros(N_TABLE, np.int64)
@@ -261,6 +265,7 @@ class RiichiTable:
         arr[T_DRAGON_EYE] = int(self.dragon_eye)
         arr[T_DRAGON_EYE + 1] = self.eye_counter
         arr[T_DRAGON_EYE + 2] = self.eye_multiplier
+        arr[T_DRAGON_EYE + 3] = int(self.eye_other_seat)
         return arr
 
     def scoring(self) -> RiichiRules:

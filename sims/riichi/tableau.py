@@ -37,6 +37,7 @@ F_KANS, F_DRAWS = 7, 8
 
 # columns of row ST_MISC
 MS_LIVE_END, MS_N_KANS, MS_RINSHAN, MS_NO_CALL, MS_PENDING_DORA, MS_HONBA_ON = 0, 1, 2, 3, 4, 5
+MS_NO_RED = 20  # 1: the table has no red fives (option red_fives off, M): no tile is dealt or drawn as red
 
 DEAD_START = 122  # the last 14 tiles of the 136 form the dead wall
 RED_KINDS = (4, 13, 22)

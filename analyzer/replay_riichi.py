@@ -14,8 +14,8 @@ import numpy as np
 from sims import tiles
 from sims.riichi.columns import EXCHANGE_DIRECTIONS, HAND_ENDS, ROUNDS
 from sims.riichi.events import (
-    EV_ABORT, EV_CHI, EV_DEAL, EV_DISCARD, EV_DORA, EV_DRAW, EV_END, EV_EYE, EV_POOL, EV_EXCHANGE, EV_KAN, EV_PASS, EV_PAY,
-    EV_PON, EV_RIICHI, EV_START, EV_WIN, PAY_REASONS, PAY_RIICHI,
+    EV_ABORT, EV_CHI, EV_DEAL, EV_DISCARD, EV_DORA, EV_DRAW, EV_END, EV_EXCHANGE, EV_EYE, EV_KAN, EV_PASS, EV_PAY,
+    EV_PON, EV_POOL, EV_RIICHI, EV_START, EV_WIN, PAY_REASONS, PAY_RIICHI,
 )
 
 TABLE = -1  # payer / receiver of the riichi-stick pile

@@ -208,7 +208,7 @@ def test_s4_s10_s11_in_the_event_log():
     from sims.riichi.columns import HC
     from sims.riichi.events import EV_DORA, EV_RIICHI, PAY_RIICHI
 
-    hand_rows, _, events = shura.simulate_events(12, np.arange(1500), parse_seats("baseline,random,baseline,baseline"))
+    hand_rows, _, events = shura.simulate_events(12, np.arange(1500), parse_seats("baseline,random,baseline,random"))
     points = {(int(r[HC["match_id"]]), int(r[HC["hand"]]), int(r[HC["seat"]])): int(r[HC["points_before"]])
               for r in hand_rows}
     rows = events.tolist()

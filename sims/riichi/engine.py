@@ -1,7 +1,9 @@
-"""The compiled riichi match kernel shared by every riichi-based mode (RULES.md R-1 … R-6, S-1 … S-16).
+"""The compiled riichi match kernel shared by every riichi-based mode (RULES.md R-1 … R-6, S-1 … S-16, and
+DF, A, D, M, F, C, SS, FL, DE, OD).
 
-`play_matches` plays whole matches under the table options of sims.riichi.table (standard East game, or
-Battle of Shura's bloodbath with exchange, tsumo loss, …) and writes one record row per (match, hand, seat)
+`play_matches` plays whole matches under the table options of sims.riichi.table (standard East game, Battle
+of Shura's bloodbath with exchange and tsumo loss, or any other special mode, whose rules live in one small
+kernel module each, imported at the end of the import block) and writes one record row per (match, hand, seat)
 and per (match, seat) in the layout of sims.riichi.columns. Seats decide through five tuples of four hooks
 (policies.riichi_api), so one compiled engine serves every combination of policies.
 
@@ -17,42 +19,23 @@ from numba import types
 
 from policies.api import D_EXCHANGE, D_REACT, D_ROB, D_TURN, HOOK_TYPE
 from policies.riichi_api import (
-    CHI_HIGH, CHI_LOW, CHI_MID, KAN, KAN_CALL, NINE_TERMINALS, O_AFTER_CALL, O_CAN_CHI, O_CAN_KAN, O_CAN_NINE,
-    O_CAN_PON, O_CAN_RIICHI, O_CAN_WIN, O_DEALER, O_DECISION, O_DISCARDED, O_FORBID_A, O_FORBID_B, O_FROM,
-    O_DORA, O_FURITEN, O_HAND, O_HONBA, O_KAN_DRAW, O_KAN_OPTIONS, O_MELD_TILES, O_MELDS, O_N_DISCARDS, O_N_MELDS,
-    O_OPEN, O_POINTS, O_RIICHI, O_RIICHI_TILE, O_RNG, O_ROUND, O_ROUND_WIND, O_SAFE, O_SEAT,
-    O_SEAT_WIND, O_SEEN, O_STICKS, O_TILE, O_TURN, O_WALL_LEFT, O_WIN_FU, O_WIN_HAN, O_WIN_POINTS, O_WON, PON,
-    R_OBS_SIZE, RIICHI, RON, TSUMO,
+    CHI_HIGH, CHI_LOW, CHI_MID, FACE_DOWN, KAN, KAN_CALL, NINE_TERMINALS, O_AFTER_CALL, O_ASTROLOGY, O_CAN_CHI,
+    O_CAN_KAN, O_CAN_NINE, O_CAN_PON, O_CAN_RIICHI, O_CAN_WIN, O_DARKNESS, O_DEALER, O_DECISION, O_DISCARDED,
+    O_DORA, O_FORBID_A, O_FORBID_B, O_FROM, O_FURITEN, O_HAND, O_HONBA, O_KAN_DRAW, O_KAN_OPTIONS, O_MELD_TILES,
+    O_MELDS, O_N_DISCARDS, O_N_MELDS, O_OPEN, O_POINTS, O_RIICHI, O_RIICHI_TILE, O_RNG, O_ROUND, O_ROUND_WIND,
+    O_SAFE, O_SEAT, O_SEAT_WIND, O_SEEN, O_STICKS, O_TILE, O_TURN, O_WALL_LEFT, O_WIN_FU, O_WIN_HAN, O_WIN_POINTS,
+    O_WON, PON, R_OBS_SIZE, RIICHI, RON, TSUMO,
 )
-from policies.riichi_api import FACE_DOWN, O_DARKNESS
-from sims import rng
+from sims import rng, tiles
 from sims.events import EV_DEAL, EV_DISCARD, EV_DRAW, EV_END, EV_EXCHANGE, EV_KAN, EV_PASS, EV_PON, EV_START, \
     log_event
 from sims.riichi import table as T
-from sims.riichi.events import PAY_NAGASHI
 from sims.riichi.columns import (
-    H_BEFORE, H_CALLS, H_DEALER, H_DELTA, H_DIR, H_DISC, H_END, H_HAND, H_HONBA, H_KANS, H_MATCH, H_NAGASHI,
-    H_NOTEN, H_PASSED, H_RIICHI, H_RIICHI_TURN, H_ROUND, H_SEAT, H_STICKS0, H_STICKS1, H_TENPAI, H_WALL,
-    H_WINNERS, N_HAND_COLS,
+    H_BEFORE, H_CALLS, H_CHANT_HAN, H_DEALER, H_DELTA, H_DIR, H_DISC, H_END, H_HAND, H_HONBA, H_KANS, H_MATCH,
+    H_MULTIPLIER, H_NAGASHI, H_NOTEN, H_PASSED, H_POT0, H_POT1, H_RIICHI, H_RIICHI_TURN, H_ROUND, H_SEAT, H_STICKS0,
+    H_STICKS1, H_STRIKE_HAN, H_TENPAI, H_WALL, H_WINNERS, N_HAND_COLS,
 )
-from sims.riichi.fate_tiles import fate_after_loss, fate_multiplier, fate_open_deal, fate_scale
-from sims.riichi.columns import H_MULTIPLIER
-from sims.riichi.chant_streaks import chant_apply, chant_bonus, chant_discard
-from sims.riichi.columns import H_CHANT_HAN
-from sims.riichi.deal_shown import show_deal
-from sims.riichi.soul_strike_turns import strike_active, strike_after_discard, strike_score, strike_turn
-from sims.riichi.columns import H_STRIKE_HAN
-from sims.riichi.fantasy_cards import (
-    fl_after_call, fl_draw_cards, fl_draw_sticks, fl_exaggerate, fl_honba, fl_hype_flip, fl_ippatsu_turns, fl_publish,
-    fl_record, fl_riichi_cost, fl_riichi_extra, fl_ron_banned,
-)
-from sims.riichi.darkness_pot import DK_POT, dark_discard, dark_face_down_ok, dark_start, dark_take_pot
-from sims.riichi.columns import H_POT0, H_POT1
-from sims.riichi.astrology_pool import A_N, astro_add_dead, astro_floor, astro_left, astro_pick, astro_pool_open, \
-    astro_refill, astro_reset
-from policies.riichi_api import O_ASTROLOGY
-from sims.riichi.mirror_tiles import head_bump, mirror_dead, mirror_deal, mirror_draw, mirror_lose
-from sims.riichi.dragon_eye_holder import eye_discard, eye_due, eye_seed, eye_start
+from sims.riichi.events import PAY_NAGASHI
 from sims.riichi.settle import (  # noqa: F401  (settle_tsumo, noten_payments, WIN_* re-exported for tests)
     WIN_RON, WIN_TSUMO, deposit_stick, has_yaku, noten_payments, settle_ron, settle_tsumo,
 )
@@ -62,15 +45,28 @@ from sims.riichi.scoring import (
 )
 from sims.riichi.tableau import (
     DEAD_START, EV_ABORT, EV_CHI, EV_RIICHI, F_DRAWS, F_IPPATSU, F_KANS, F_NAGASHI, F_PAO,
-    F_RED_MELD, F_RIICHI_FURITEN, F_TEMP_FURITEN, MS_LIVE_END, MS_N_KANS, MS_NO_CALL, MS_PENDING_DORA,
-    MS_NO_RED, MS_RINSHAN, N_ST, ST_FLAGS, ST_MISC, ST_RED_HAND, ST_RIVER, ST_WAITS, anyone_below_zero, flip_dora, give_tile,
+    F_RED_MELD, F_RIICHI_FURITEN, F_TEMP_FURITEN, MS_LIVE_END, MS_N_KANS, MS_NO_CALL, MS_NO_RED, MS_PENDING_DORA,
+    MS_RINSHAN, N_ST, ST_FLAGS, ST_MISC, ST_RED_HAND, ST_RIVER, ST_WAITS, anyone_below_zero, flip_dora, give_tile,
     is_red, pay, refresh_furiten, score_win, take_for_meld, take_tile, update_waits,
 )
-from sims.table_state import pub_add, pub_set, rank_of, write_match_rows
 from sims.riichi.yaku import KOKUSHI, KOKUSHI_13
 from sims.shanten import RIICHI_SHAPES, is_complete, shanten, winning_tiles
 from sims.shanten_tables import SUIT_ROWS
-from sims import tiles
+from sims.table_state import pub_add, pub_set, rank_of, write_match_rows
+# each special mode's rules, called under `if topts[T.T_<MODE>]:`
+from sims.riichi.astrology_pool import A_N, astro_add_dead, astro_floor, astro_left, astro_pick, astro_pool_open, \
+    astro_refill, astro_reset
+from sims.riichi.chant_streaks import chant_apply, chant_bonus, chant_discard
+from sims.riichi.darkness_pot import DK_POT, dark_discard, dark_face_down_ok, dark_start, dark_take_pot
+from sims.riichi.deal_shown import show_deal
+from sims.riichi.dragon_eye_holder import eye_discard, eye_due, eye_seed, eye_start
+from sims.riichi.fantasy_cards import (
+    fl_after_call, fl_draw_cards, fl_draw_sticks, fl_exaggerate, fl_honba, fl_hype_flip, fl_ippatsu_turns, fl_publish,
+    fl_record, fl_riichi_cost, fl_riichi_extra, fl_ron_banned,
+)
+from sims.riichi.fate_tiles import fate_after_loss, fate_multiplier, fate_open_deal, fate_scale
+from sims.riichi.mirror_tiles import head_bump, mirror_dead, mirror_deal, mirror_draw, mirror_lose
+from sims.riichi.soul_strike_turns import strike_active, strike_after_discard, strike_score, strike_turn
 
 CHI_MELD, PON_MELD, MINKAN_MELD, ANKAN_MELD, KAKAN_MELD = (tiles.CHI + 1, tiles.PON + 1, tiles.MINKAN + 1,
                                                            tiles.ANKAN + 1, tiles.KAKAN + 1)

@@ -19,12 +19,15 @@ from sims import tiles as TL
 from sims.events import EV_DISCARD, EV_DRAW, EV_END, EV_KAN, EV_PON, EV_WIN
 from sims.modes import get_mode
 from sims.riichi import engine
-from sims.riichi.columns import HC
+from sims.riichi.columns import HC, N_HAND_COLS
 from sims.riichi.events import EV_CHI
 from sims.riichi.play import play
 from sims.riichi.rules import RiichiRules
+from sims.riichi.tableau import F_IPPATSU, N_ST, ST_FLAGS
 from sims.riichi.scoring import RES_HAN, RES_TOTAL, RES_YAKUMAN, SCORED, new_context, new_result, score_hand
-from sims.riichi.soul_strike_turns import SS_OVER, strike_score
+from sims.riichi.soul_strike_turns import (
+    SS_ACTIVE, SS_LEFT, SS_OVER, strike_after_discard, strike_score, strike_turn,
+)
 from sims.riichi.table import STANDARD, SoulStrikeRules
 from sims.riichi.yaku import YAKU_NAMES
 from tests.riichi_runs import FAST_MATCHES, FULL_MATCHES, per_hand, run
@@ -116,6 +119,52 @@ def test_ss_bonus_never_touches_a_yakuman():
     obs[:, O_SOUL_STRIKE + SS_OVER + 2] = 1
     assert strike_score(obs, SoulStrikeRules().to_array(), OPTS, res, 2, False, False) == 0
     assert (res == before).all()
+
+
+def test_ss_option_trigger_ron_bonus():
+    """SS option `trigger_ron_bonus`: the ron on a strike discard that overloads the discarder gets the +2 han
+    too (default: only rons on a player already overloaded)."""
+    plain = new_result()
+    score_hand(_PINFU.copy(), np.zeros((4, 2), np.int64), 0, new_context(win=1, seat_wind=1), OPTS, plain)
+    for option, expected in ((False, 0), (True, 2)):
+        res = plain.copy()
+        obs = np.zeros((4, R_OBS_SIZE), np.int32)  # the discarder (seat 2) is striking, not yet overloaded
+        added = strike_score(obs, SoulStrikeRules(trigger_ron_bonus=option).to_array(), OPTS, res, 2, True, False)
+        assert added == expected and res[RES_HAN] == plain[RES_HAN] + expected, option
+
+
+def _striker(left):
+    """Seat 1 striking with `left` strike turns; every seat's ippatsu flag set."""
+    obs = np.zeros((4, R_OBS_SIZE), np.int32)
+    obs[:, O_SOUL_STRIKE + SS_ACTIVE + 1] = 1
+    obs[:, O_SOUL_STRIKE + SS_LEFT + 1] = left
+    st = np.zeros((N_ST, 34), np.int64)
+    st[ST_FLAGS:ST_FLAGS + 4, F_IPPATSU] = 1
+    return obs, st
+
+
+def test_ss_option_ippatsu_ron_after_strike():
+    """SS option `ippatsu_ron_after_strike`: after the last strike discard the striker keeps ippatsu for one
+    go-around (a ron); by default the engine's discard rule has already ended it."""
+    for option in (False, True):
+        obs, st = _striker(1)
+        st[ST_FLAGS + 1, F_IPPATSU] = 0  # the engine clears it on the discard
+        rec = np.zeros((4, N_HAND_COLS), np.int64)
+        strike_after_discard(obs, st, SoulStrikeRules(ippatsu_ron_after_strike=option).to_array(), rec, 1, False,
+                             False)
+        assert obs[0, O_SOUL_STRIKE + SS_OVER + 1] == 1 and rec[1, HC["overloaded"]] == 1
+        assert st[ST_FLAGS + 1, F_IPPATSU] == int(option), option
+
+
+def test_ss_option_strike_ends_ippatsu():
+    """SS option `strike_ends_ippatsu`: a strike turn ends the other players' ippatsu; by default (R-4) only a
+    call or their own discard does. The striker's own tsumo is ippatsu either way."""
+    for option in (False, True):
+        obs, st = _striker(4)
+        strike_turn(obs, st, SoulStrikeRules(strike_ends_ippatsu=option).to_array(), 1, False)
+        assert st[ST_FLAGS + 1, F_IPPATSU] == 1
+        others = [st[ST_FLAGS + p, F_IPPATSU] for p in (0, 2, 3)]
+        assert others == ([0, 0, 0] if option else [1, 1, 1]), option
 
 
 # ------------------------------------------------------------------------------------------ the riichi core

@@ -170,3 +170,25 @@ def test_rules_bad_input_is_one_line_and_exit_2(capsys):
                  ("rules", "riichi", "--rule", "renchan=maybe"), ("rules", "riichi", "--rule", "initial_dora=9")):
         code, out, err = main_exit(capsys, *args)
         assert code == 2 and out == "" and err.startswith("tsumolab: error:") and err.count("\n") == 1, args
+
+
+def test_readme_lists_every_riichi_table_option():
+    """README "Riichi and Shura columns" has a row for every RiichiTable option with its standard value and
+    every mode that sets another value, so it cannot fall behind the code."""
+    from dataclasses import fields
+    from pathlib import Path
+
+    from sims.modes import MODES, get_mode
+    from sims.riichi.table import RiichiTable
+
+    text = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    table = text.split("| option | `riichi` | set by the modes | meaning |", 1)[1].split("\n\n", 1)[0]
+    rows = {line.split("|")[1].strip().strip("`"): line for line in table.splitlines() if line.startswith("| `")}
+    standard = RiichiTable()
+    for f in fields(RiichiTable):
+        assert f.name in rows, f.name
+        for slug in MODES:
+            if slug in ("bloodshed", "riichi"):
+                continue
+            changed = getattr(get_mode(slug).RULES(), f.name) != getattr(standard, f.name)
+            assert (f"`{slug}` " in rows[f.name]) == changed, (f.name, slug)

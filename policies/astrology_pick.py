@@ -10,9 +10,9 @@ import numba as nb
 import numpy as np
 
 from policies.riichi_api import O_ASTROLOGY, O_RIICHI, O_SEAT
-from policies.riichi_common import hand_of, is_dora, isolation, n_melds_of, own_shanten, unseen
+from policies.riichi_common import discard_acceptance, hand_of, is_dora, isolation, n_melds_of, own_shanten, unseen
 from sims.riichi.astrology_pool import A_KIND, A_N, A_RED
-from sims.shanten import NOT_APPLICABLE, RIICHI_SHAPES, discard_shanten, draw_shanten, shanten
+from sims.shanten import NOT_APPLICABLE, RIICHI_SHAPES, discard_shanten, shanten
 from sims.shanten_tables import SUIT_ROWS
 
 
@@ -74,14 +74,7 @@ def acceptance_after(obs, tables, k, left):
     for d in range(34):
         if hand[d] == 0 or after[d] != best:
             continue
-        hand[d] -= 1
-        draw_shanten(hand, n_melds, RIICHI_SHAPES, suit_t, honor_t, drawn)
-        hand[d] += 1
-        accept = 0
-        for j in range(34):
-            if drawn[j] < best:
-                accept += left[j]
-        most = max(most, accept)
+        most = max(most, discard_acceptance(hand, d, n_melds, best, left, suit_t, honor_t, drawn))
     return most
 
 

@@ -12,24 +12,16 @@ from policies.api import hook
 from policies.registry import Policy
 from policies.riichi_api import O_AFTER_CALL, O_CHANT, O_RIICHI, O_SEAT, O_TILE, RIICHI
 from policies.riichi_baseline import riichi_turn
-from policies.riichi_common import best_discard_shanten, hand_of, n_melds_of, threats, unseen
-from sims.shanten import RIICHI_SHAPES, discard_shanten, draw_shanten
+from policies.riichi_common import best_discard_shanten, discard_acceptance, hand_of, n_melds_of, threats, unseen
+from sims.shanten import RIICHI_SHAPES, discard_shanten
 from sims.shanten_tables import SUIT_ROWS
 
 
 @nb.njit(cache=True)
 def acceptance(obs, tables, hand, k, target):
     """Unseen tiles that bring the hand below `target` shanten after discarding `k`."""
-    left = unseen(obs)
-    drawn = np.empty(34, np.int64)
-    hand[k] -= 1
-    draw_shanten(hand, n_melds_of(obs), RIICHI_SHAPES, tables[:SUIT_ROWS], tables[SUIT_ROWS:], drawn)
-    hand[k] += 1
-    accept = 0
-    for j in range(34):
-        if drawn[j] < target:
-            accept += left[j]
-    return accept
+    return discard_acceptance(hand, k, n_melds_of(obs), target, unseen(obs), tables[:SUIT_ROWS], tables[SUIT_ROWS:],
+                            np.empty(34, np.int64))
 
 
 @nb.njit(cache=True)

@@ -14,8 +14,8 @@ from policies.riichi_api import (
     O_AFTER_CALL, O_FATE_OPEN, O_FORBID_A, O_FORBID_B, O_MELD_TILES, O_RIICHI, O_SEAT, RIICHI,
 )
 from policies.riichi_baseline import riichi_turn
-from policies.riichi_common import best_discard_shanten, hand_of, n_melds_of, threats, unseen
-from sims.shanten import RIICHI_SHAPES, discard_shanten, draw_shanten
+from policies.riichi_common import best_discard_shanten, discard_acceptance, hand_of, n_melds_of, threats, unseen
+from sims.shanten import RIICHI_SHAPES, discard_shanten
 from sims.shanten_tables import SUIT_ROWS
 
 
@@ -44,13 +44,8 @@ def keeper_discard(obs, tables, kind):
     for k in range(34):
         if hand[k] == 0 or k == forbid_a or k == forbid_b or after[k] != after[kind]:
             continue
-        hand[k] -= 1
-        draw_shanten(hand, n_melds_of(obs), RIICHI_SHAPES, tables[:SUIT_ROWS], tables[SUIT_ROWS:], drawn)
-        hand[k] += 1
-        accept = 0
-        for j in range(34):
-            if drawn[j] < after[kind]:
-                accept += left[j]
+        accept = discard_acceptance(hand, k, n_melds_of(obs), after[kind], left, tables[:SUIT_ROWS], tables[SUIT_ROWS:],
+                                  drawn)
         if k == kind:
             base_accept = accept
         elif accept > choice_key and not loses_open_tile(obs, k):

@@ -24,9 +24,11 @@ from policies.riichi_api import (
     O_WALL_LEFT, O_WON, RIICHI,
 )
 from policies.riichi_baseline import riichi_turn
-from policies.riichi_common import efficient_discard, hand_of, isolation, n_melds_of, safety, threats
+from policies.riichi_common import (
+    discard_acceptance, efficient_discard, hand_of, isolation, n_melds_of, safety, threats,
+)
 from sims.riichi.mirror_tiles import MIR_DEAD, MIR_HAND, MIR_NEXT, MIR_WALL, N_DEAD, N_NEXT
-from sims.shanten import NOT_APPLICABLE, RIICHI_SHAPES, discard_shanten, draw_shanten, winning_tiles
+from sims.shanten import NOT_APPLICABLE, RIICHI_SHAPES, discard_shanten, winning_tiles
 from sims.shanten_tables import SUIT_ROWS
 
 OWN_SLOTS = 4       # own next draws (slots 3, 7, 11, 15 of the wall order) that count extra
@@ -183,13 +185,7 @@ def mirror_discard(obs, tables, forbid_a, forbid_b, normal):
     for k in range(34):
         if hand[k] == 0 or k == forbid_a or k == forbid_b or after[k] != best:
             continue
-        hand[k] -= 1
-        draw_shanten(hand, n_melds, RIICHI_SHAPES, suit_t, honor_t, drawn)
-        accept = 0
-        for j in range(34):
-            if drawn[j] < best:
-                accept += left[j]
-        hand[k] += 1
+        accept = discard_acceptance(hand, k, n_melds, best, left, suit_t, honor_t, drawn)
         edge = (4 - abs(k % 9 - 4)) if k < 27 else 0
         key = accept * 128 - isolation(hand, k) * 8 - edge
         if mask != 0:

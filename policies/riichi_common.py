@@ -69,6 +69,20 @@ def isolation(hand, k):
 
 
 @nb.njit(cache=True)
+def discard_acceptance(hand, k, n_melds, target, left, suit_t, honor_t, drawn):
+    """Copies in `left` (per kind) of the draws that bring `hand` below `target` shanten once `k` is
+    discarded; `drawn` is int64[34] scratch. Jit-compiled."""
+    hand[k] -= 1
+    draw_shanten(hand, n_melds, RIICHI_SHAPES, suit_t, honor_t, drawn)
+    hand[k] += 1
+    accept = 0
+    for j in range(34):
+        if drawn[j] < target:
+            accept += left[j]
+    return accept
+
+
+@nb.njit(cache=True)
 def efficient_discard(obs, tables, forbid_a, forbid_b):
     """The discard keeping shanten lowest, then accepting most unseen tiles, then keeping dora and
     yakuhai, then the most isolated/outward tile. Returns (kind, shanten after)."""
@@ -106,13 +120,7 @@ def efficient_discard(obs, tables, forbid_a, forbid_b):
     for k in range(34):
         if hand[k] == 0 or k == forbid_a or k == forbid_b or after[k] != best:
             continue
-        hand[k] -= 1
-        draw_shanten(hand, n_melds, RIICHI_SHAPES, suit_t, honor_t, drawn)
-        accept = 0
-        for j in range(34):
-            if drawn[j] < best:
-                accept += left[j]
-        hand[k] += 1
+        accept = discard_acceptance(hand, k, n_melds, best, left, suit_t, honor_t, drawn)
         keep = 0
         if is_dora(obs, k):
             keep += 2

@@ -4,8 +4,8 @@ the least costly by a per-kind cost the policy supplies, then the baseline's acc
 import numba as nb
 import numpy as np
 
-from policies.riichi_common import efficient_discard, hand_of, isolation, n_melds_of, unseen
-from sims.shanten import NOT_APPLICABLE, RIICHI_SHAPES, discard_shanten, draw_shanten
+from policies.riichi_common import discard_acceptance, efficient_discard, hand_of, isolation, n_melds_of, unseen
+from sims.shanten import NOT_APPLICABLE, RIICHI_SHAPES, discard_shanten
 from sims.shanten_tables import SUIT_ROWS
 
 
@@ -36,13 +36,7 @@ def least_cost_discard(obs, tables, forbid_a, forbid_b, cost):
     for k in range(34):
         if hand[k] == 0 or k == forbid_a or k == forbid_b or after[k] != best or cost[k] != least:
             continue
-        hand[k] -= 1
-        draw_shanten(hand, n_melds, RIICHI_SHAPES, suit_t, honor_t, drawn)
-        accept = 0
-        for j in range(34):
-            if drawn[j] < best:
-                accept += left[j]
-        hand[k] += 1
+        accept = discard_acceptance(hand, k, n_melds, best, left, suit_t, honor_t, drawn)
         edge = (4 - abs(k % 9 - 4)) if k < 27 else 0
         key = accept * 256 - isolation(hand, k) * 8 - edge
         if key > choice_key:

@@ -666,9 +666,6 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
             update_waits(obs, st, cur, tables)
             drawn, pos = _rinshan(obs, st, wall, cur, events, ev, topts, pos, view, hooks_mode, params, tables,
                                   counters)
-            pub_set(obs, O_WALL_LEFT, _wall_left(st, pos))
-            if topts[T.T_MIRROR]:
-                mirror_draw(obs, st, wall, cur, pos, True)
             kan_draw = True
             after_call = False
             last_kan_seat = cur
@@ -907,9 +904,6 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
             update_waits(obs, st, caller, tables)
             drawn, pos = _rinshan(obs, st, wall, caller, events, ev, topts, pos, view, hooks_mode, params, tables,
                                   counters)
-            pub_set(obs, O_WALL_LEFT, _wall_left(st, pos))
-            if topts[T.T_MIRROR]:
-                mirror_draw(obs, st, wall, caller, pos, True)
             kan_draw = True
             last_kan_seat = caller
             continue
@@ -1065,16 +1059,22 @@ def _flip_pending(obs, st, wall, events, ev):
 
 @nb.njit(cache=True)
 def _rinshan(obs, st, wall, seat, events, ev, topts, pos, view, hooks_mode, params, tables, counters):
-    """Replacement draw from the dead wall; the live wall gives its last tile to the dead wall (R-1). A: the
-    dead-wall tile joins the open pool and the seat picks a candidate."""
+    """Replacement draw from the dead wall; the live wall gives its last tile to the dead wall (R-1), and the
+    public wall count follows. A: the dead-wall tile joins the open pool and the seat picks a candidate.
+    Returns (drawn kind, live-wall position)."""
     at = DEAD_START + st[ST_MISC, MS_RINSHAN]
     st[ST_MISC, MS_RINSHAN] += 1
     st[ST_MISC, MS_LIVE_END] -= 1
     if topts[T.T_ASTROLOGY] and astro_pool_open(obs):
         pos = astro_add_dead(obs, st, wall, at, pos, astro_floor(topts, T.T_ASTROLOGY), events, ev)
-        return astro_pick(obs, st, view, hooks_mode[seat], seat, params, tables, True, counters, CNT_ILLEGAL, events,
-                          ev), pos
-    return _draw(obs, st, wall, at, seat, True, events, ev), pos
+        drawn = astro_pick(obs, st, view, hooks_mode[seat], seat, params, tables, True, counters, CNT_ILLEGAL,
+                           events, ev)
+    else:
+        drawn = _draw(obs, st, wall, at, seat, True, events, ev)
+    pub_set(obs, O_WALL_LEFT, _wall_left(st, pos))
+    if topts[T.T_MIRROR]:
+        mirror_draw(obs, st, wall, seat, pos, True)
+    return drawn, pos
 
 
 # ----------------------------------------------------------------------------- whole matches

@@ -1206,10 +1206,9 @@ def play_matches(root_seed, match_ids, hooks_ex, hooks_turn, hooks_react, hooks_
             if not keeps:
                 dealer = (dealer + 1) % 4
                 round_idx += 1
-            # East only; all-last dealer stops when top with 30000; South extension in sudden death
+            # East only; all-last dealer stops when top with 30000; South extension in sudden death, but a
+            # dealer who keeps the deal plays on unless then first with 30000 (the same agari-yame)
             if played_round >= n_base - 1:
-                if played_round >= n_base and _someone_reached(obs, T.TARGET_POINTS):
-                    break
                 if keeps and not aborted and rank_of(obs, O_POINTS, obs[0, O_DEALER]) == 1 and \
                         obs[0, O_POINTS + obs[0, O_DEALER]] >= T.TARGET_POINTS:
                     break

@@ -613,8 +613,8 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
                         chant_apply(res, chant_bonus(streaks, p), p == dealer, False, sopts)
                     if topts[T.T_FATE]:
                         fate_scale(res, fate_multiplier(obs, p))
-                    settle_ron(obs, st, topts, sopts, rec, delta, p, cur, res, honba, i == 0, winners, events, ev,
-                                kind)
+                    settle_ron(obs, st, topts, sopts, rec, delta, p, cur, res, _honba_of(topts, honba, i), i == 0,
+                               winners, events, ev, kind)
                     if topts[T.T_DARKNESS] and i == 0:
                         dark_take_pot(obs, rec, delta, p, events, ev)
                 if first_winner < 0:
@@ -802,7 +802,8 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
                     chant_apply(res, chant_bonus(streaks, p), p == dealer, False, sopts)
                 if topts[T.T_FATE]:
                     fate_scale(res, fate_multiplier(obs, p))
-                settle_ron(obs, st, topts, sopts, rec, delta, p, cur, res, honba, i == 0, winners, events, ev, tile)
+                settle_ron(obs, st, topts, sopts, rec, delta, p, cur, res, _honba_of(topts, honba, i), i == 0, winners,
+                           events, ev, tile)
                 if topts[T.T_DARKNESS] and i == 0:  # D: the pot goes with the sticks
                     dark_take_pot(obs, rec, delta, p, events, ev)
             if first_winner < 0:
@@ -1016,6 +1017,13 @@ def _four_kans_by_several(st):
         if st[ST_FLAGS + s, F_KANS] == 4:
             return False
     return True
+
+
+@nb.njit(cache=True)
+def _honba_of(topts, honba, i):
+    """R-3: on a multiple ron the honba bonus goes with the sticks to claimant 0, the winner first in turn order
+    after the discarder (option honba_every_winner: to every winner)."""
+    return honba if (i == 0 or topts[T.T_HONBA_EVERY_WINNER]) else 0
 
 
 @nb.njit(cache=True)

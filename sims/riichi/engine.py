@@ -576,6 +576,8 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
                 status = score_win(obs, st, wall, p, kind, kan_red, False, FLAG_CHANKAN if option == 2 else 0, dealer,
                                    round_wind, sopts, conc, melds8, ctx, res)
                 if status != SCORED or (topts[T.T_FANTASY] and fl_ron_banned(obs, p, dealer)):  # FL 风纪
+                    if option == 2:
+                        _let_pass(obs, st, p)  # R-4: shape only
                     continue
                 if option == 1 and not (has_yaku(res, KOKUSHI) or has_yaku(res, KOKUSHI_13)):
                     continue
@@ -731,7 +733,8 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
             phand = obs[p, O_HAND:O_HAND + 34]
             p_riichi = obs[0, O_RIICHI + p] > 0
             can_ron = False
-            if st[ST_WAITS + p, tile] != 0 and obs[p, O_FURITEN] == 0:
+            completes = st[ST_WAITS + p, tile] != 0
+            if completes and obs[p, O_FURITEN] == 0:
                 flags = FLAG_HOUTEI if wall_left == 0 else 0
                 can_ron = score_win(obs, st, wall, p, tile, red, False, flags, dealer, round_wind, sopts, conc,
                                     melds8, ctx, res) == SCORED
@@ -748,6 +751,8 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
             chi = 0
             if p == chi_seat and not p_riichi and wall_left > 0:
                 chi = _chi_bits(phand, tile)
+            if completes and not can_ron:
+                _let_pass(obs, st, p)  # R-4: shape only, yaku or not
             if not (can_ron or can_pon or can_kan or chi):
                 continue
             view[:] = obs[p]
@@ -1031,6 +1036,13 @@ def _passed_ron(obs, st, rec, seat, tile, han, events, ev):
     """R-4: passing a ron makes the seat temporarily furiten; in riichi, furiten for the rest of the hand."""
     rec[seat, H_PASSED] += 1
     log_event(events, ev, EV_PASS, seat, tile, han, 0, 0)
+    _let_pass(obs, st, seat)
+
+
+@nb.njit(cache=True)
+def _let_pass(obs, st, seat):
+    """R-4: a tile that completes the seat's shape went by (a ron passed, or a win without yaku): temporary
+    furiten; in riichi, furiten for the rest of the hand. Furiten looks at the shape only."""
     st[ST_FLAGS + seat, F_TEMP_FURITEN] = 1
     if obs[0, O_RIICHI + seat] > 0:
         st[ST_FLAGS + seat, F_RIICHI_FURITEN] = 1

@@ -568,6 +568,8 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
             kan_red = 0
             if option == 2 and (kind == 4 or kind == 13 or kind == 22) and st[ST_RED_HAND + cur, kind // 9] > 0:
                 kan_red = 1  # the added tile is the seat's only copy in hand, the red five
+            # logged before any rob, so a robbed kan is in the log and is the win's target
+            log_event(events, ev, EV_KAN, cur, kind, tiles.ANKAN if option == 1 else tiles.KAKAN, -1, 0)
             n_rob = 0
             for step in range(1, 4):
                 p = (cur + step) % 4
@@ -644,13 +646,11 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
             if option == 1:
                 take_for_meld(obs, st, cur, kind, 4)
                 _add_meld(obs, cur, ANKAN_MELD, kind, 4)
-                log_event(events, ev, EV_KAN, cur, kind, tiles.ANKAN, -1, 0)
             else:
                 slot = _pon_slot(obs, cur, kind)
                 take_for_meld(obs, st, cur, kind, 1)
                 pub_set(obs, O_MELDS + 8 * cur + 2 * slot, KAKAN_MELD)
                 pub_add(obs, O_MELD_TILES + 34 * cur + kind, 1)
-                log_event(events, ev, EV_KAN, cur, kind, tiles.KAKAN, -1, 0)
             pub_add(obs, O_SEEN + kind, 4 if option == 1 else 1)
             rec[cur, H_KANS] += 1
             _after_kan(obs, st, cur)

@@ -24,7 +24,7 @@ from policies.riichi_api import (
     O_DORA, O_FORBID_A, O_FORBID_B, O_FROM, O_FURITEN, O_HAND, O_HONBA, O_KAN_DRAW, O_KAN_OPTIONS, O_MELD_TILES,
     O_MELDS, O_N_DISCARDS, O_N_MELDS, O_OPEN, O_POINTS, O_RIICHI, O_RIICHI_TILE, O_RNG, O_ROUND, O_ROUND_WIND,
     O_SAFE, O_SEAT, O_SEAT_WIND, O_SEEN, O_STICKS, O_TILE, O_TURN, O_WALL_LEFT, O_WIN_FU, O_WIN_HAN, O_WIN_POINTS,
-    O_WON, PON, R_OBS_SIZE, RIICHI, RON, TSUMO,
+    O_WON, PON, R_OBS_SIZE, RIICHI, RON, TSUMO, TSUMOGIRI,
 )
 from sims import rng, tiles
 from sims.events import EV_DEAL, EV_DISCARD, EV_DRAW, EV_END, EV_EXCHANGE, EV_KAN, EV_PASS, EV_PON, EV_START, \
@@ -45,9 +45,10 @@ from sims.riichi.scoring import (
 )
 from sims.riichi.tableau import (
     DEAD_START, EV_ABORT, EV_CHI, EV_RIICHI, F_DRAWS, F_IPPATSU, F_KANS, F_NAGASHI, F_PAO,
-    F_RED_MELD, F_RIICHI_FURITEN, F_TEMP_FURITEN, MS_LIVE_END, MS_N_KANS, MS_NO_CALL, MS_NO_RED, MS_PENDING_DORA,
-    MS_RINSHAN, N_ST, ST_FLAGS, ST_MISC, ST_RED_HAND, ST_RIVER, ST_WAITS, anyone_below_zero, flip_dora, give_tile,
-    is_red, pay, refresh_furiten, score_win, take_for_meld, take_tile, update_waits,
+    F_RED_MELD, F_RIICHI_FURITEN, F_TEMP_FURITEN, MS_DRAWN_CLEAR, MS_DRAWN_RED, MS_LIVE_END, MS_N_KANS, MS_NO_CALL,
+    MS_NO_RED, MS_PENDING_DORA, MS_RINSHAN, N_ST, ST_FLAGS, ST_MISC, ST_RIVER, ST_WAITS, anyone_below_zero,
+    flip_dora, give_tile, holds_red, is_red, pay, plain_first, refresh_furiten, score_win, take_for_meld, take_tile,
+    update_waits,
 )
 from sims.riichi.yaku import KOKUSHI, KOKUSHI_13
 from sims.shanten import RIICHI_SHAPES, is_complete, shanten, winning_tiles
@@ -65,7 +66,8 @@ from sims.riichi.fantasy_cards import (
     fl_record, fl_riichi_cost, fl_riichi_extra, fl_ron_banned,
 )
 from sims.riichi.fate_tiles import fate_after_loss, fate_multiplier, fate_open_deal, fate_scale
-from sims.riichi.mirror_tiles import head_bump, mirror_dead, mirror_deal, mirror_draw, mirror_lose
+from sims.riichi.mirror_tiles import head_bump, mirror_dead, mirror_deal, mirror_discard, mirror_draw, mirror_lose, \
+    transparent
 from sims.riichi.soul_strike_turns import strike_active, strike_after_discard, strike_score, strike_turn
 
 CHI_MELD, PON_MELD, MINKAN_MELD, ANKAN_MELD, KAKAN_MELD = (tiles.CHI + 1, tiles.PON + 1, tiles.MINKAN + 1,
@@ -222,8 +224,11 @@ def _tiles_in_play(obs, st):
 def _draw(obs, st, wall, at, seat, replacement, events, ev):
     tile_id = wall[at]
     kind = tile_id // 4
-    log_event(events, ev, EV_DRAW, seat, kind, 1 if replacement else 0, 0, 0)
-    give_tile(obs, st, seat, kind, is_red(tile_id) and st[ST_MISC, MS_NO_RED] == 0)
+    red = 1 if is_red(tile_id) and st[ST_MISC, MS_NO_RED] == 0 else 0
+    log_event(events, ev, EV_DRAW, seat, kind, 1 if replacement else 0, 0, 2 * red)
+    give_tile(obs, st, seat, kind, red == 1)
+    st[ST_MISC, MS_DRAWN_RED] = red
+    st[ST_MISC, MS_DRAWN_CLEAR] = 1 if transparent(tile_id) else 0
     pub_add(obs, O_TURN, 1)
     st[ST_FLAGS + seat, F_DRAWS] += 1
     return kind
@@ -231,7 +236,8 @@ def _draw(obs, st, wall, at, seat, replacement, events, ev):
 
 @nb.njit(cache=True)
 def _exchange(obs, st, view, hooks_ex, params, tables, direction, counters, events, ev):
-    """S-2: every seat passes any 3 tiles at once; a five passed is the plain one unless only the red is held."""
+    """S-2: every seat passes any 3 tiles at once; a five passed is the plain one unless only the red is held.
+    The log's c is the receiving seat + 4 × (bit i: tile i is the red five)."""
     given = np.empty((4, 3), np.int64)
     reds = np.zeros((4, 3), np.int64)
     for s in range(4):
@@ -262,11 +268,13 @@ def _exchange(obs, st, view, hooks_ex, params, tables, direction, counters, even
                         i += 1
     for s in range(4):
         for i in range(3):
-            reds[s, i] = take_tile(obs, st, s, given[s, i])
+            reds[s, i] = plain_first(obs, st, s, given[s, i])
+            take_tile(obs, st, s, given[s, i], reds[s, i])
     shift = 1 if direction == 0 else (3 if direction == 1 else 2)
     for s in range(4):
         to = (s + shift) % 4
-        log_event(events, ev, EV_EXCHANGE, s, given[s, 0], given[s, 1], given[s, 2], to)
+        log_event(events, ev, EV_EXCHANGE, s, given[s, 0], given[s, 1], given[s, 2],
+                  to + 4 * (reds[s, 0] + 2 * reds[s, 1] + 4 * reds[s, 2]))
         for i in range(3):
             give_tile(obs, st, to, given[s, i], reds[s, i] == 1)
 
@@ -320,8 +328,9 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
     for i in range(4):
         seat = (dealer + i) % 4
         for _ in range(T.DEAL_SIZE):
-            log_event(events, ev, EV_DEAL, seat, wall[pos] // 4, 0, 0, 0)
-            give_tile(obs, st, seat, wall[pos] // 4, is_red(wall[pos]) and topts[T.T_RED_FIVES] == 1)
+            red = is_red(wall[pos]) and topts[T.T_RED_FIVES] == 1
+            log_event(events, ev, EV_DEAL, seat, wall[pos] // 4, 1 if red else 0, 0, 0)
+            give_tile(obs, st, seat, wall[pos] // 4, red)
             pos += 1
     if topts[T.T_FATE]:
         fate_open_deal(obs, wall, dealer)
@@ -464,11 +473,21 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
             action = _ask(hooks_turn[cur], cur, obs, view, params, tables)
         # ---- validate
         face_down = topts[T.T_DARKNESS] == 1 and (FACE_DOWN <= action < FACE_DOWN + 34 or
-                                                  FACE_DOWN + RIICHI <= action < FACE_DOWN + RIICHI + 34)  # D
+                                                  FACE_DOWN + RIICHI <= action < FACE_DOWN + RIICHI + 34 or
+                                                  action == FACE_DOWN + TSUMOGIRI or
+                                                  action == FACE_DOWN + RIICHI + TSUMOGIRI)  # D
         if face_down:
             action -= FACE_DOWN
         illegal_before = counters[CNT_ILLEGAL]
         riichi_now = False
+        drawn_copy = False  # the discard is the copy just drawn (R-1: the red five or not, as drawn)
+        if action == TSUMOGIRI or action == RIICHI + TSUMOGIRI:
+            if drawn >= 0 and not after_call:
+                drawn_copy = True
+                action += drawn - TSUMOGIRI
+            else:
+                counters[CNT_ILLEGAL] += 1
+                action = -1
         if action == TSUMO:
             if not can_win:
                 counters[CNT_ILLEGAL] += 1
@@ -505,6 +524,7 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
         if action == -1:  # the default: the drawn tile, else the first legal kind
             if drawn >= 0 and not after_call:
                 action = drawn
+                drawn_copy = True
             else:
                 for k in range(34):
                     if hand[k] > 0 and not (after_call and (k == forbid_a or k == forbid_b)):
@@ -566,10 +586,11 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
             _flip_pending(obs, st, wall, events, ev)
             # chankan (R-4): an added kan may be robbed; a closed kan only by thirteen orphans
             kan_red = 0
-            if option == 2 and (kind == 4 or kind == 13 or kind == 22) and st[ST_RED_HAND + cur, kind // 9] > 0:
+            if option == 2 and holds_red(st, cur, kind):
                 kan_red = 1  # the added tile is the seat's only copy in hand, the red five
             # logged before any rob, so a robbed kan is in the log and is the win's target
-            log_event(events, ev, EV_KAN, cur, kind, tiles.ANKAN if option == 1 else tiles.KAKAN, -1, 0)
+            log_event(events, ev, EV_KAN, cur, kind, tiles.ANKAN if option == 1 else tiles.KAKAN, -1,
+                      2 if holds_red(st, cur, kind) else 0)
             n_rob = 0
             for step in range(1, 4):
                 p = (cur + step) % 4
@@ -624,7 +645,7 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
                 if first_winner < 0:
                     first_winner = claimants[0]
                 if not bloodbath:
-                    take_tile(obs, st, cur, kind)  # the robbed tile goes to the winners
+                    take_tile(obs, st, cur, kind, kan_red)  # the robbed tile goes to the winners
                     if topts[T.T_MIRROR]:
                         mirror_lose(obs, cur, kind, 1)
                     if topts[T.T_FATE]:
@@ -675,10 +696,13 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
 
         # ---- discard
         tile = action
-        tsumogiri = tile == drawn and not after_call
-        red = take_tile(obs, st, cur, tile)
+        drawn_copy = drawn_copy or (in_riichi and tile == drawn)  # R-4: in riichi only the drawn tile goes
+        red = st[ST_MISC, MS_DRAWN_RED] if drawn_copy else plain_first(obs, st, cur, tile)
+        take_tile(obs, st, cur, tile, red)
+        tsumogiri = tile == drawn and not after_call and red == st[ST_MISC, MS_DRAWN_RED]  # the drawn copy left
         if topts[T.T_MIRROR]:
-            mirror_lose(obs, cur, tile, 1)
+            clear = mirror_discard(obs, cur, tile, drawn_copy, st[ST_MISC, MS_DRAWN_CLEAR])
+            tsumogiri = tsumogiri and clear == st[ST_MISC, MS_DRAWN_CLEAR]
         if topts[T.T_DRAGON_EYE]:
             eye_discard(obs, cur)
         if topts[T.T_FATE]:
@@ -876,7 +900,7 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
             copies = 2 if call == PON else 3
             if topts[T.T_MIRROR]:
                 mirror_lose(obs, caller, tile, copies)
-            take_for_meld(obs, st, caller, tile, copies)
+            hand_red = take_for_meld(obs, st, caller, tile, copies)
             called[caller, tile] += 1
             if red:
                 st[ST_FLAGS + caller, F_RED_MELD] += 1
@@ -890,9 +914,9 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
                     _liable_after_call(obs, caller) == (1 if tile >= 31 else 2):
                 st[ST_FLAGS + caller, F_PAO] = cur + 1
             if call == PON:
-                log_event(events, ev, EV_PON, caller, tile, cur, 0, 0)
+                log_event(events, ev, EV_PON, caller, tile, cur, 0, red + 2 * hand_red)
             else:
-                log_event(events, ev, EV_KAN, caller, tile, tiles.MINKAN, cur, 0)
+                log_event(events, ev, EV_KAN, caller, tile, tiles.MINKAN, cur, red + 2 * hand_red)
             if topts[T.T_FANTASY]:  # FL 暗中交易, 爱的代价, 炒作
                 fl_after_call(obs, topts, wall, rec, delta, caller, cur, tile, red, True, dealer, events, ev)
             cur = caller
@@ -915,11 +939,12 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
             continue
         if call != 0:  # chi
             low = tile if call == CHI_LOW else (tile - 1 if call == CHI_MID else tile - 2)
+            hand_red = 0
             for k in range(low, low + 3):
                 if k != tile:
                     if topts[T.T_MIRROR]:
                         mirror_lose(obs, caller, k, 1)
-                    take_for_meld(obs, st, caller, k, 1)
+                    hand_red += take_for_meld(obs, st, caller, k, 1)
                     pub_add(obs, O_SEEN + k, 1)
             if red:
                 st[ST_FLAGS + caller, F_RED_MELD] += 1
@@ -927,7 +952,7 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
             st[ST_FLAGS + cur, F_NAGASHI] = 0
             _add_meld(obs, caller, CHI_MELD, low, 3)
             called[caller, tile] += 1
-            log_event(events, ev, EV_CHI, caller, low, tile, cur, 0)
+            log_event(events, ev, EV_CHI, caller, low, tile, cur, red + 2 * hand_red)
             rec[caller, H_CALLS] += 1
             _after_call(obs, st)
             if topts[T.T_FANTASY]:  # FL 暗中交易, 爱的代价

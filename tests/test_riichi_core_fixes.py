@@ -288,3 +288,16 @@ def test_r2_south_extension_keeps_the_dealer_renchan():
                 elif not keeps:
                     assert ended == (top >= 30000 or a["round"] == "S4"), (spec, match_id, a["hand"])
     assert renchan_goes_on >= 1  # a South dealer kept playing while someone else had 30000
+
+
+def test_r3_r2_issue_seeds():
+    """Issue 13 seeds: seed 1 match 18 hand 4 (honba 1, double ron) pays one honba bonus, to the first winner
+    after the discarder (R-3); seed 3 match 87: the South dealer's renchan in S1 is played on although seat 2
+    has 33200, and the match ends when the deal passes with someone at 30000 (R-2)."""
+    hand = _slice(replay_match("riichi", 1, 18, "baseline")[0], 4)
+    wins = [e for e in hand if e["type"] == "hora"]
+    honba = [e for e in hand if e["type"] == "payment" and e["reason"] == "honba"]
+    assert len(wins) == 2 and [(p["from"], p["to"], p["amount"]) for p in honba] == [(1, 2, 300)]
+    starts = [e for e in replay_match("riichi", 3, 87, "baseline")[0] if e["type"] == "start_kyoku"]
+    assert [(e["hand"], e["round"], e["oya"]) for e in starts[-2:]] == [(6, "S1", 0), (7, "S1", 0)]
+    assert max(starts[-1]["scores"]) >= 30000

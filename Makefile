@@ -43,6 +43,7 @@ bench: install
 	$(BIN)/tsumolab bench --kernel shanten
 
 lint: install
+	$(BIN)/ruff check .
 	$(BIN)/python -m compileall -q analyzer sims policies reports tests
 
 clean:

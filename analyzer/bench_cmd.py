@@ -9,7 +9,8 @@ import time
 import click
 import numpy as np
 
-from analyzer.cli import InputError, cli
+from analyzer.cli import cli
+from analyzer.errors import InputError
 
 
 def _simulate_chunk(variant: str, seats, policy_paths, seed: int, first: int, count: int) -> int:
@@ -122,7 +123,8 @@ def all_modes_text(result: dict) -> str:
 @click.option("--matches", type=int, default=5000, show_default=True, help="Matches to time.")
 @click.option("--jobs", type=int, default=1, show_default=True, help="Worker processes (-1 = all cores).")
 @click.option("--seed", type=int, default=1, show_default=True, help="Root seed.")
-@click.option("--policy-path", "policy_paths", multiple=True, help="Python file or module with extra policies (repeatable).")
+@click.option("--policy-path", "policy_paths", multiple=True,
+              help="Python file or module with extra policies (repeatable).")
 @click.option("--kernel", type=click.Choice(["shanten"]), default=None,
               help="Benchmark a compiled kernel instead of whole matches.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")

@@ -18,7 +18,7 @@ from pathlib import Path
 import polars as pl
 
 from analyzer import claims_tables
-from analyzer.cli import InputError
+from analyzer.errors import InputError
 from analyzer.experiment import Experiment, cells, experiment_wall_seeds
 from analyzer.measures import format_tsumo_loss
 from analyzer.experiment_run import ExecutionSummary, cell_dir, execute_cells

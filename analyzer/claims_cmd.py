@@ -13,7 +13,8 @@ from analyzer.claims import (
     run_experiments,
     with_overrides,
 )
-from analyzer.cli import InputError, cli
+from analyzer.cli import cli
+from analyzer.errors import InputError
 from analyzer.experiment import extra_experiment_ids, load_experiment, mode_experiments, select
 from analyzer.experiment_run import BACKENDS
 from analyzer.run_cmd import parse_rule_options

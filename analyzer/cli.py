@@ -9,16 +9,27 @@ import sys
 
 import click
 
+from analyzer.errors import InputError
 from sims.tiles import TileError
 
 
-class InputError(click.ClickException):
-    """Bad input from the user: printed as one line, exit code 2."""
+class _InputFailure(click.ClickException):
+    """An InputError raised inside a subcommand, shown by click as one line with exit code 2."""
 
     exit_code = 2
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Group(click.Group):
+    """The click group turning the library's InputError into click's own failure (also under CliRunner)."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except InputError as exc:
+            raise _InputFailure(str(exc)) from exc
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="tsumolab")
 def cli() -> None:
     """tsumolab: simulate Mahjong Soul special modes and test strategy claims with numbers."""
@@ -28,8 +39,8 @@ def _register_commands() -> None:
     # Each subcommand lives in its own module and adds itself to `cli` on import.
     import importlib
 
-    for name in ("hand_cmd", "settle_cmd", "run_cmd", "bench_cmd", "demo_cmd", "policies_cmd", "replay_cmd", "claims_cmd", "regress_cmd", "report_cmd",
-                 "variants_cmd", "rules_cmd"):
+    for name in ("hand_cmd", "settle_cmd", "run_cmd", "bench_cmd", "demo_cmd", "policies_cmd", "replay_cmd",
+                 "claims_cmd", "regress_cmd", "report_cmd", "variants_cmd", "rules_cmd"):
         try:
             importlib.import_module(f"analyzer.{name}")
         except ModuleNotFoundError as exc:
@@ -48,7 +59,7 @@ def main(argv: list[str] | None = None) -> None:
     except click.ClickException as exc:
         click.echo(f"tsumolab: error: {' '.join(exc.format_message().split())}", err=True)
         sys.exit(2 if isinstance(exc, click.UsageError) else exc.exit_code)
-    except (TileError, FileNotFoundError, IsADirectoryError) as exc:
+    except (InputError, TileError, FileNotFoundError, IsADirectoryError) as exc:
         click.echo(f"tsumolab: error: {exc}", err=True)
         sys.exit(2)
     sys.exit(code if isinstance(code, int) else 0)

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import click
 
-from analyzer.cli import InputError, cli
+from analyzer.cli import cli
+from analyzer.errors import InputError
 
 EXAMPLE_HANDS = (
     {"variant": "bloodshed", "hand": "11223344556677s", "void": "m", "tsumo": True},

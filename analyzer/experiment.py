@@ -14,7 +14,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from analyzer.cli import InputError
+from analyzer.errors import InputError
 from policies.registry import PolicyError, parse_seat
 from sims.modes import get_mode
 

@@ -22,7 +22,7 @@ from joblib import Parallel, delayed
 from tqdm import tqdm
 
 from analyzer import runner
-from analyzer.cli import InputError
+from analyzer.errors import InputError
 from analyzer.runner import RunInterrupted, RunSpec
 from analyzer.tables import TABLES, chunk_files, complete_chunks, remove_temp_files
 

@@ -18,7 +18,8 @@ import tempfile
 
 import click
 
-from analyzer.cli import InputError, cli
+from analyzer.cli import cli
+from analyzer.errors import InputError
 from sims.analysis import VARIANTS
 
 
@@ -108,7 +109,8 @@ def _run_batch(source: str, variant: str, output: str | None) -> None:
     if failed:
         first = failed[0]
         raise InputError(
-            f"{len(failed)} of {len(results)} request(s) failed; first at line {line_numbers[first]}: {results[first]['error']}"
+            f"{len(failed)} of {len(results)} request(s) failed; "
+            f"first at line {line_numbers[first]}: {results[first]['error']}"
         )
 
 
@@ -117,7 +119,8 @@ def _run_batch(source: str, variant: str, output: str | None) -> None:
 @click.option("--variant", type=click.Choice(VARIANTS), default="riichi", show_default=True,
               help="Rule variant (in batch mode: for lines without a \"variant\" key).")
 @click.option("--melds", "melds", multiple=True, metavar="MELD",
-              help="A declared meld, e.g. 'pon 555p', 'kan 5555p', 'ankan 5555p', 'kakan 5555p', 'chi 345m'. Repeatable.")
+              help="A declared meld, e.g. 'pon 555p', 'kan 5555p', 'ankan 5555p', 'kakan 5555p', 'chi 345m'. "
+                   "Repeatable.")
 @click.option("--win-tile", help="The winning tile, which HAND includes (14 tiles).")
 @click.option("--tsumo", is_flag=True, help="The win is a tsumo (default: ron).")
 @click.option("--void", type=click.Choice(list("mps")), help="Bloodshed: the declared void suit (B-7).")
@@ -127,7 +130,8 @@ def _run_batch(source: str, variant: str, output: str | None) -> None:
                    "first_draw). Repeatable.")
 @click.option("--pretty", is_flag=True, help="Print a few readable lines instead of JSON (one hand only).")
 @click.option("--batch", "batch", metavar="FILE", help="JSON-lines file of requests ('-' = stdin).")
-@click.option("--output", "-o", metavar="FILE", help="Write the result to FILE (atomically; '-' = stdout) instead of stdout.")
+@click.option("--output", "-o", metavar="FILE",
+              help="Write the result to FILE (atomically; '-' = stdout) instead of stdout.")
 def hand_command(hand, variant, melds, win_tile, tsumo, void, dealer, flags, pretty, batch, output) -> None:
     """Shanten, waits and (when complete) the win of HAND, or of every line of a --batch file.
 
@@ -143,9 +147,9 @@ def hand_command(hand, variant, melds, win_tile, tsumo, void, dealer, flags, pre
     {"error": "..."} and the run goes on; the exit code is then 2.
     """
     if batch is not None:
-        extra = [name for name, value in (("HAND", hand), ("--melds", melds), ("--win-tile", win_tile), ("--tsumo", tsumo),
-                                          ("--void", void), ("--dealer", dealer), ("--flag", flags), ("--pretty", pretty))
-                 if value]
+        given = (("HAND", hand), ("--melds", melds), ("--win-tile", win_tile), ("--tsumo", tsumo), ("--void", void),
+                 ("--dealer", dealer), ("--flag", flags), ("--pretty", pretty))
+        extra = [name for name, value in given if value]
         if extra:
             raise InputError(f"{', '.join(extra)} cannot be used with --batch (put them in each line's object)")
         _run_batch(batch, variant, output)

@@ -6,7 +6,8 @@ import json
 
 import click
 
-from analyzer.cli import InputError, cli
+from analyzer.cli import cli
+from analyzer.errors import InputError
 
 
 def policy_listing(policy_paths: tuple[str, ...] = ()) -> list[dict]:

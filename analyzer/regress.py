@@ -16,7 +16,7 @@ from pathlib import Path
 
 from analyzer.claims import ClaimsResult, run_experiments, with_overrides
 from analyzer.claims_tables import ARM_METRICS, PAIRED_METRICS
-from analyzer.cli import InputError
+from analyzer.errors import InputError
 from analyzer.experiment import mode_experiments, select
 from analyzer.runner import code_version
 from analyzer.stats import combined_se_distance

@@ -8,7 +8,8 @@ from pathlib import Path
 import click
 import numpy as np
 
-from analyzer.cli import InputError, cli
+from analyzer.cli import cli
+from analyzer.errors import InputError
 
 
 def decoder_for(variant: str):
@@ -98,7 +99,7 @@ def replay(variant, seed, match_id, hand_no, seats, run_dir, rules, policy_paths
         for event in events:
             click.echo(json.dumps(event, ensure_ascii=False))
         return
-    click.echo(f"seats: " + ", ".join(f"S{i} {label}" for i, label in enumerate(labels)))
+    click.echo("seats: " + ", ".join(f"S{i} {label}" for i, label in enumerate(labels)))
     for line in decoder_for(variant).to_text(events, labels):
         click.echo(line)
 

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import click
 
-from analyzer.cli import InputError, cli
+from analyzer.cli import cli
+from analyzer.errors import InputError
 
 
 @cli.command("report")

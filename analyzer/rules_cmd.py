@@ -12,7 +12,8 @@ import textwrap
 
 import click
 
-from analyzer.cli import InputError, cli
+from analyzer.cli import cli
+from analyzer.errors import InputError
 from analyzer.variants_cmd import id_span, value_text
 
 

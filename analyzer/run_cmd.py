@@ -8,7 +8,8 @@ from pathlib import Path
 
 import click
 
-from analyzer.cli import InputError, cli
+from analyzer.cli import cli
+from analyzer.errors import InputError
 from analyzer.runner import (
     DEFAULT_CHUNK_SIZE,
     MAX_SEED,

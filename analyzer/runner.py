@@ -32,7 +32,7 @@ import pyarrow.parquet as pq
 from joblib import Parallel, delayed
 from tqdm import tqdm
 
-from analyzer.cli import InputError
+from analyzer.errors import InputError
 from analyzer.tables import (
     TABLES,
     chunk_files,

@@ -12,7 +12,8 @@ import sys
 
 import click
 
-from analyzer.cli import InputError, cli
+from analyzer.cli import cli
+from analyzer.errors import InputError
 
 SETTLE_VARIANTS = ("bloodshed",)
 

@@ -2,8 +2,9 @@
 
 Column layout and meanings are a property of the mode: its module's HAND_COLUMNS / MATCH_COLUMNS (sims.records
 for Bloodshed, sims.riichi.columns for the riichi modes); `mode` arguments take a mode module or slug and default
-to Bloodshed. This module adds one column of its own, `policy` (the seat's policy label), right after `seat`. A run directory holds one Parquet file per chunk and
-table: `OUT/hands/chunk-000000.parquet`, `OUT/matches/chunk-000000.parquet`, …
+to Bloodshed. This module adds one column of its own, `policy` (the seat's policy label), right after `seat`.
+A run directory holds one Parquet file per chunk and table: `OUT/hands/chunk-000000.parquet`,
+`OUT/matches/chunk-000000.parquet`, …
 """
 
 from __future__ import annotations

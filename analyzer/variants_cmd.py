@@ -7,7 +7,8 @@ import textwrap
 
 import click
 
-from analyzer.cli import InputError, cli
+from analyzer.cli import cli
+from analyzer.errors import InputError
 
 
 def value_text(value) -> str:

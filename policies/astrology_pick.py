@@ -1,7 +1,8 @@
 """Candidate choice for `astrology` (RULES.md A), mode-unaware of opponents: the candidate giving the lowest
 shanten after the best discard, then (near tenpai, among candidates that lower shanten) the most unseen tiles
 accepted after that discard, then a red five / dora, then the tile that connects best with the hand. A seat
-in riichi takes a winning candidate if there is one, else the first (its hand cannot change). All functions are jit-compiled.
+in riichi takes a winning candidate if there is one, else the first (its hand cannot change). All functions are
+jit-compiled.
 
 The pool is read from obs[O_ASTROLOGY + …] (layout in sims.riichi.astrology_pool).
 """

@@ -16,6 +16,8 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from sims.decisions import HOOK_NAMES, MAX_PARAMS, RIICHI_HOOK_NAMES
+
 BUILTIN_MODULES = (
     "policies.baseline",
     "policies.random_play",
@@ -44,7 +46,6 @@ BUILTIN_MODULES = (
     "policies.eye_pusher",
 )
 ENTRY_POINT_GROUP = "tsumolab.policies"
-MAX_PARAMS = 8
 
 
 class PolicyError(ValueError):
@@ -99,6 +100,17 @@ class SeatPolicy:
     name: str
     params: dict = field(default_factory=dict)
 
+    def hooks(self, family: str = "bloodshed") -> tuple:
+        """Compiled hooks in the engine's call order (sims.seating): HOOK_NAMES from `hooks`, or for family
+        "riichi" RIICHI_HOOK_NAMES from `riichi_hooks`; hooks the policy leaves out come from baseline."""
+        names, attr = (RIICHI_HOOK_NAMES, "riichi_hooks") if family == "riichi" else (HOOK_NAMES, "hooks")
+        own, fallback = getattr(get(self.name), attr), getattr(get("baseline"), attr)
+        return tuple(own.get(name, fallback[name]) for name in names)
+
+    def param_values(self) -> list[float]:
+        """Parameter values in the order the policy declares them."""
+        return [float(self.params[param.name]) for param in get(self.name).params]
+
     @property
     def label(self) -> str:
         if not self.params:
@@ -111,10 +123,6 @@ _LOADED_PATHS: set[str] = set()
 
 
 def register(policy: Policy) -> Policy:
-    from policies.api import HOOK_NAMES
-
-    from policies.riichi_api import RIICHI_HOOK_NAMES
-
     unknown = set(policy.hooks) - set(HOOK_NAMES)
     if unknown:
         raise PolicyError(f"policy {policy.name}: unknown hook(s) {sorted(unknown)}; hooks are {HOOK_NAMES}")
@@ -232,26 +240,3 @@ def check_mode(seats: list[SeatPolicy], mode: str) -> None:
         if mode not in policy.modes and not ("riichi" in policy.modes and _plays_riichi_core(mode)):
             raise PolicyError(f"policy {policy.name} does not support mode {mode!r} "
                               f"(supports: {', '.join(policy.modes)})")
-
-
-def seat_hooks(seats: list[SeatPolicy], family: str = "bloodshed"):
-    """(hook tuples in hook-name order, each of four seats; params float64[4, MAX_PARAMS]).
-
-    family "bloodshed": policies.api.HOOK_NAMES from `hooks`; "riichi": policies.riichi_api.RIICHI_HOOK_NAMES
-    from `riichi_hooks`. Missing hooks come from baseline."""
-    import numpy as np
-
-    from policies.api import HOOK_NAMES
-    from policies.riichi_api import RIICHI_HOOK_NAMES
-
-    baseline = get("baseline")
-    params = np.zeros((4, MAX_PARAMS), np.float64)
-    per_hook = []
-    names, attr = (RIICHI_HOOK_NAMES, "riichi_hooks") if family == "riichi" else (HOOK_NAMES, "hooks")
-    for hook_name in names:
-        fallback = getattr(baseline, attr)[hook_name]
-        per_hook.append(tuple(getattr(get(s.name), attr).get(hook_name, fallback) for s in seats))
-    for i, seat in enumerate(seats):
-        for j, param in enumerate(get(seat.name).params):
-            params[i, j] = float(seat.params[param.name])
-    return tuple(per_hook), params

@@ -199,7 +199,8 @@ def design_sentence(claim: ClaimData) -> str:
 def effect_sentence(row: dict) -> str:
     if row.get("kind") == "measure":
         return (f"Effect: with at least one earlier winner in the hand, a tsumo received {points(row['effect'])} "
-                f"points per win compared with a ron; Holm-adjusted interval {interval(row['ci_low'], row['ci_high'])}, "
+                f"points per win compared with a ron; "
+                f"Holm-adjusted interval {interval(row['ci_low'], row['ci_high'])}, "
                 f"95% interval {interval(row['ci95_low'], row['ci95_high'])} (clustered by match), over "
                 f"{row['matches']:,} matches. The claim says tsumo pays less than ron.")
     side = "more" if row["direction"] == "greater" else "fewer"
@@ -226,9 +227,12 @@ def metric_table(claim: ClaimData) -> Table:
         ("p (Holm)", lambda r: p_text(r["p_holm"])),
         ("average rank Δ [95%]", lambda r: f"{signed(r['rank_diff'])} "
                                           f"{interval(r['rank_diff_ci_low'], r['rank_diff_ci_high'], signed)}"),
-        ("1st-place rate Δ [95%]", lambda r: f"{pct_points(r['first_rate_diff'])} {interval(r['first_rate_diff_ci_low'], r['first_rate_diff_ci_high'], pct_points)}"),
-        ("4th-place rate Δ [95%]", lambda r: f"{pct_points(r['fourth_rate_diff'])} {interval(r['fourth_rate_diff_ci_low'], r['fourth_rate_diff_ci_high'], pct_points)}"),
-        ("gift-box progress Δ / match [95%]", lambda r: f"{signed(r['giftbox_diff'], 1)} {interval(r['giftbox_diff_ci_low'], r['giftbox_diff_ci_high'], lambda x: signed(x, 1))}"),
+        ("1st-place rate Δ [95%]", lambda r: pct_points(r["first_rate_diff"]) + " "
+         + interval(r["first_rate_diff_ci_low"], r["first_rate_diff_ci_high"], pct_points)),
+        ("4th-place rate Δ [95%]", lambda r: pct_points(r["fourth_rate_diff"]) + " "
+         + interval(r["fourth_rate_diff_ci_low"], r["fourth_rate_diff_ci_high"], pct_points)),
+        ("gift-box progress Δ / match [95%]", lambda r: signed(r["giftbox_diff"], 1) + " "
+         + interval(r["giftbox_diff_ci_low"], r["giftbox_diff_ci_high"], lambda x: signed(x, 1))),
         ("treatment / control points", lambda r: f"{points(r['treatment_points'])} / {points(r['control_points'])}"),
         ("matches (wall seeds)", lambda r: f"{r['matches']:,} ({r['wall_seeds']:,})"),
     ]

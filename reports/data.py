@@ -13,7 +13,7 @@ from pathlib import Path
 
 import polars as pl
 
-from analyzer.cli import InputError
+from analyzer.errors import InputError
 
 STUDY_TABLES = ("claims", "arms", "ev")
 HAND_KEYS = ["field", "arm", "policy", "subject_seat", "match_id"]

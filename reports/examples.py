@@ -85,7 +85,7 @@ def find_example(claim: ClaimData) -> ExampleHand | NoExample:
     hit = _best_hand(claim, signature)
     if hit is None:
         return NoExample(signature.description)
-    from analyzer.cli import InputError
+    from analyzer.errors import InputError
 
     try:
         return _replay(claim, signature, hit)

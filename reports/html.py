@@ -182,7 +182,8 @@ def _example(example) -> str:
     return (f"<p>{e(example.description[0].upper() + example.description[1:])}: match {example.match_id}, "
             f"hand {example.hand}, subject in seat S{example.subject_seat}, {e(example.field)} field. The treatment "
             f"made {example.treatment_delta:+,} points in the hand; {e(example.control_summary)}.</p>"
-            f"<p>Key events (the subject's passes, kans, riichi, void and settlement where the mode has them; every win):</p>"
+            "<p>Key events (the subject's passes, kans, riichi, void and settlement where the mode has them; "
+            "every win):</p>"
             f"<pre>{e(chr(10).join(example.key_lines))}</pre>"
             f"<details><summary>Full event log of the hand ({len(example.lines)} lines)</summary>"
             f"<pre>{e(chr(10).join(example.lines))}</pre></details>")

@@ -43,7 +43,8 @@ from sims.tiles import N_KINDS, TileError, parse_meld, parse_tile, parse_tiles, 
 VARIANTS = ("bloodshed", "riichi")
 RIICHI_KEYS = frozenset({"round_wind", "seat_wind", "riichi", "double_riichi", "ippatsu", "dora_indicators",
                          "ura_indicators", "honba", "sticks"})
-REQUEST_KEYS = frozenset({"variant", "hand", "melds", "win_tile", "tsumo", "dealer", "void", "flags", "rules"}) | RIICHI_KEYS
+REQUEST_KEYS = (frozenset({"variant", "hand", "melds", "win_tile", "tsumo", "dealer", "void", "flags", "rules"})
+                | RIICHI_KEYS)
 VOID_SUITS = "mps"
 TILE_NAMES = tuple(tile_name(k) for k in range(N_KINDS))
 
@@ -107,7 +108,8 @@ def _parse_counts(text: str, allow: bool) -> tuple[list[int], list[int]]:
     return parsed
 
 
-_ONE_TILE = {tile_name(k): (k, False) for k in range(N_KINDS)} | {f"0{s}": (9 * i + 4, True) for i, s in enumerate("mps")}
+_ONE_TILE = ({tile_name(k): (k, False) for k in range(N_KINDS)}
+             | {f"0{s}": (9 * i + 4, True) for i, s in enumerate("mps")})
 _ONE_SUITED_TILE = {name: kind for name, kind in _ONE_TILE.items() if not kind[1] and kind[0] < 27}
 
 

@@ -26,9 +26,11 @@ EVENT_FIELDS = {
     EV_PON: ("pon", "seat pons tile discarded by seat a"),
     EV_KAN: ("kan", "seat makes a kan of tile; a = meld type (sims.tiles MINKAN/ANKAN/KAKAN), b = discarder or -1"),
     EV_PASS: ("pass_win", "seat passes a win on tile worth a fan; b = 1 for tsumo"),
-    EV_WIN: ("win", "seat wins on tile with a fan, pattern code b (records.PATTERN_LABELS), c = 1 ron, 2 tsumo, 3 robbed kan"),
+    EV_WIN: ("win", "seat wins on tile with a fan, pattern code b (records.PATTERN_LABELS), "
+                    "c = 1 ron, 2 tsumo, 3 robbed kan"),
     EV_PAY: ("pay", "seat pays a points to seat tile; b = reason (PAY_REASONS)"),
-    EV_DRAW_STATE: ("draw_state", "at the exhaustive draw seat is tenpai (tile = 1) or a flower pig (tile = 2), max value a"),
+    EV_DRAW_STATE: ("draw_state", "at the exhaustive draw seat is tenpai (tile = 1) or a flower pig (tile = 2), "
+                                  "max value a"),
     EV_SETTLE: ("settle", "exhaustive-draw settlement of seat: a = refund, b = 查花猪, c = 查大叫 (net points)"),
     EV_END: ("end", "hand ends: a = end code (records.HAND_ENDS), b = winners"),
 }

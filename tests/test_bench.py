@@ -1,4 +1,5 @@
-"""`tsumolab bench`: one mode as before, and `--variant all`: hands/s per core of every mode with its ratio to riichi."""
+"""`tsumolab bench`: one mode as before, and `--variant all`: hands/s per core of every mode with its ratio to
+riichi."""
 
 from __future__ import annotations
 

@@ -36,14 +36,14 @@ def score(hand: str, melds=(), dealer=False, tsumo=False, flags=0, rules=DEFAULT
 
 # --- B-19 fan to points -------------------------------------------------------------------------
 
-def test_b19_fan_value_table_and_cap():
+def test_rule_b19_fan_value_table_and_cap():
     assert [fan_value(f) for f in range(1, 7)] == [1000, 2000, 4000, 8000, 16000, 32000]
     assert fan_value(7) == fan_value(13) == 32000
     base = BloodshedRules().to_array()
     assert [tsumo_payment(f, base) for f in (1, 3, 6)] == [2000, 5000, 33000]
 
 
-def test_b19_tsumo_bonus_fan_option():
+def test_rule_b19_tsumo_bonus_fan_option():
     """Option tsumo_bonus = "fan" (自摸加番): a tsumo counts one more fan, within the 6-fan cap."""
     by_fan = BloodshedRules(tsumo_bonus="fan").to_array()
     assert [tsumo_payment(f, by_fan) for f in (1, 3, 5, 6)] == [2000, 8000, 32000, 32000]
@@ -51,7 +51,7 @@ def test_b19_tsumo_bonus_fan_option():
         BloodshedRules(tsumo_bonus="double")
 
 
-def test_claims_b1_tsumo_and_ron_arithmetic():
+def test_claim_b1_tsumo_and_ron_arithmetic():
     """CLAIMS.md B1 facts: 1-fan tsumo as first winner receives 6000, 3-fan tsumo 15000, 3-fan ron 4000."""
     cheap = score_request({"hand": "123m456m789m234p55p", "void": "s", "tsumo": True})
     assert cheap["fan"] == 1 and 3 * cheap["tsumo_payment"] == 6000
@@ -82,7 +82,7 @@ def test_claims_b1_tsumo_and_ron_arithmetic():
     ("对对和", "11122m555p777999s", (), False, 0, 2),
     ("底和", "123m456m789p234s55s", (), False, 0, 1),
 ])
-def test_b19a_each_pattern(name, hand, melds, dealer, flags, fan):
+def test_rule_b19a_each_pattern(name, hand, melds, dealer, flags, fan):
     """B-19a: the named pattern and its fan, no 根 or bonus involved."""
     detail = score(hand, melds, dealer=dealer, tsumo=bool(flags & FIRST_DRAW), flags=flags)
     assert detail["pattern_name"] == name
@@ -90,7 +90,7 @@ def test_b19a_each_pattern(name, hand, melds, dealer, flags, fan):
     assert detail["value"] == fan_value(fan)
 
 
-def test_b19a_patterns_in_priority_order():
+def test_rule_b19a_patterns_in_priority_order():
     assert [name for _, name, _ in PATTERNS] == [
         "地和", "天和", "清十八罗汉", "十八罗汉", "清龙七对", "清幺九", "清金钩钓", "清七对", "龙七对", "将对",
         "清对", "金钩钓", "带幺九", "七对子", "清一色", "对对和", "底和"]
@@ -105,12 +105,12 @@ def test_b19a_patterns_in_priority_order():
     ("11m", ("kan 2222m", "kan 5555m", "ankan 4444m", "kan 7777m"),
      "清十八罗汉", "十八罗汉 before 清金钩钓/清对"),
 ])
-def test_b19a_priority_conflicts(hand, melds, expected, why):
+def test_rule_b19a_priority_conflicts(hand, melds, expected, why):
     """B-19a: exactly one base pattern, the first in priority order that applies."""
     assert score(hand, melds)["pattern_name"] == expected, why
 
 
-def test_b19a_first_draw_overrides_seven_pairs_without_dragon_adjustment():
+def test_rule_b19a_first_draw_overrides_seven_pairs_without_dragon_adjustment():
     """B-19a/B-19b: 天和 comes first; the 龙七对 −1 on 根 does not apply to 天和."""
     detail = score("11112233445566m", dealer=True, tsumo=True, flags=FIRST_DRAW)
     assert detail["pattern_name"] == "天和" and detail["gen"] == 1 and detail["raw_fan"] == 7
@@ -121,7 +121,7 @@ def test_b19a_first_draw_overrides_seven_pairs_without_dragon_adjustment():
     ("11223355667799m", "清七对", 16000),       # seven pairs beats 123 123 567 567 99 (清一色)
     ("111222333m789p99p", "带幺九", 4000),      # 123 123 123 789 99 beats 111 222 333 (底和)
 ])
-def test_b19a_best_decomposition_counts(hand, expected, value):
+def test_rule_b19a_best_decomposition_counts(hand, expected, value):
     """B-19a last sentence: among several decompositions the one of highest value counts."""
     detail = score(hand)
     assert detail["pattern_name"] == expected and detail["value"] == value
@@ -139,7 +139,7 @@ def test_b19a_best_decomposition_counts(hand, expected, value):
     ("1111m33m55p77p99s22s", (), 0, 4, "龙七对 with one four: 1 − 1"),
     ("11m", ("kan 2222p", "kan 3333m", "ankan 4444s", "kakan 5555m"), 0, 6, "十八罗汉: 4 − 4"),
 ])
-def test_b19b_gen(hand, melds, gen, fan, case):
+def test_rule_b19b_gen(hand, melds, gen, fan, case):
     """B-19b: 根 = ⌊copies/4⌋ per kind over hand and melds, −1 for 龙七对, −4 for 十八罗汉."""
     detail = score(hand, melds)
     assert detail["gen"] == gen, case
@@ -147,7 +147,7 @@ def test_b19b_gen(hand, melds, gen, fan, case):
     assert detail["raw_fan"] == fan, case
 
 
-def test_b17_robbed_kan_pon_gives_no_gen():
+def test_rule_b17_robbed_kan_pon_gives_no_gen():
     """B-17: the robbed player's meld stays a pon, so it gives no 根 when they win later."""
     assert score("123m456p789p11s", ("pon 555s",))["gen"] == 0
 
@@ -156,7 +156,7 @@ def test_b17_robbed_kan_pon_gives_no_gen():
     (KAN_DRAW, True, "杠上花"), (KAN_DISCARD, False, "杠上炮"), (ROBBED_KAN, False, "抢杠"),
     (LAST_TILE, True, "海底捞月"), (LAST_TILE, False, "海底捞月"),
 ])
-def test_b19b_situational_bonus(flag, tsumo, bonus):
+def test_rule_b19b_situational_bonus(flag, tsumo, bonus):
     """B-19b: 杠上花, 杠上炮, 抢杠, 海底捞月 each add 1 fan to the base pattern."""
     melds = ("ankan 5555s",) if flag == KAN_DRAW else ()
     hand = "123m456p789p11s" if melds else "123m456m789p234s55s"
@@ -167,7 +167,7 @@ def test_b19b_situational_bonus(flag, tsumo, bonus):
     assert sum(detail["bonuses"][b] for b in BONUSES[1:]) == 1
 
 
-def test_b19_cap_at_six_fan():
+def test_rule_b19_cap_at_six_fan():
     """B-19: raw fan above 6 is capped (清一色 3 + 2 根 + 杠上花 + 海底 = 7 → 6, 32000)."""
     detail = score("111123678m99m", ("ankan 5555m",), tsumo=True, flags=KAN_DRAW | LAST_TILE)
     assert detail["pattern_name"] == "清一色" and detail["gen"] == 2
@@ -183,7 +183,7 @@ def test_b19_cap_at_six_fan():
     ("123m789m111p789s99p", "带幺九", 3, 3),  # not a listed pair: no stacking
     ("11122m555p777999s", "对对和", 2, 2),
 ])
-def test_b19c_stack_known_bugs(hand, pattern, off, on):
+def test_rule_b19c_stack_known_bugs(hand, pattern, off, on):
     """B-19c: off (default) = single pattern; on = 带幺九 stacks with 清幺九, 对对和 with 将对."""
     plain, stacked = score(hand), score(hand, rules=STACKED)
     assert plain["pattern_name"] == stacked["pattern_name"] == pattern
@@ -193,13 +193,13 @@ def test_b19c_stack_known_bugs(hand, pattern, off, on):
 
 # --- B-10 seven pairs, B-7 void ------------------------------------------------------------------------
 
-def test_b10_identical_pairs_count_as_seven_pairs():
+def test_rule_b10_identical_pairs_count_as_seven_pairs():
     """B-10: four of a kind in the hand counts as two pairs."""
     detail = score("1111m33m55p77p99s22s")
     assert detail["pattern_name"] == "龙七对"
 
 
-def test_b7_has_void_tile_sees_hand_and_melds():
+def test_rule_b7_has_void_tile_sees_hand_and_melds():
     concealed, meld_type = _arrays("123m456m789m11p", ("pon 555p",))
     assert has_void_tile(concealed, meld_type, 1)
     assert not has_void_tile(concealed, meld_type, 2)
@@ -252,12 +252,12 @@ def _brute_max(hand: str, melds=()) -> int:
     ("5p123m456m789m", ("pon 555p",), 0),      # tanki on 5p with the pon + the fourth in hand
     ("13579m13579p135s", (), 0),               # noten
 ])
-def test_b20_max_ron_value(hand, melds, expected):
+def test_rule_b20_max_ron_value(hand, melds, expected):
     """B-20: highest ron value over winning tiles; a kind held 4 times is not a winning tile."""
     assert _max_value(hand, melds) == expected == _brute_max(hand, melds)
 
 
-def test_b20_max_value_has_no_situational_bonus():
+def test_rule_b20_max_value_has_no_situational_bonus():
     """B-20: the draw value counts base pattern + 根 only (here 底和 + 1 根 from the kan)."""
     assert _max_value("123m456p789p1s", ("ankan 5555s",)) == 2000
 

@@ -24,7 +24,7 @@ def players(*seats: dict) -> dict:
     return {"players": [dict(s) for s in seats]}
 
 
-def test_b23_worked_example():
+def test_rule_b23_worked_example():
     """B-23 (source 001): A +32000, B +12000, C −12000, D −32000."""
     out = settle_request(players(A_16000, B_4000, C_NOTEN, D_PIG))
     assert out["max_value"][:2] == [16000, 4000]
@@ -36,7 +36,7 @@ def test_b23_worked_example():
     assert out["breakdown"]["refund"] == [0, 0, 0, 0]
 
 
-def test_b22_two_flower_pigs_pay_each_other_8000():
+def test_rule_b22_two_flower_pigs_pay_each_other_8000():
     """B-22: a pig pays every other non-won player max(8000, max value), another pig 8000."""
     pig_a = {"hand": "12345678999m68p", "void": "p"}
     pig_b = {"hand": "11223344556p78m", "void": "m"}
@@ -49,19 +49,19 @@ def test_b22_two_flower_pigs_pay_each_other_8000():
     assert out["breakdown"]["dajiao"] == [0, 0, 1000, -1000]  # pigs take no part in 查大叫
 
 
-def test_b22_won_players_neither_pay_nor_receive():
+def test_rule_b22_won_players_neither_pay_nor_receive():
     """B-20/B-22/B-23: won players are skipped; the pig pays the 16000 tenpai player 16000."""
     out = settle_request(players(A_16000, {"won": True}, C_NOTEN, D_PIG))
     assert out["deltas"] == [16000 + 16000, 0, -16000 + 8000, -16000 - 8000]
     assert out["tenpai"][1] is False and out["flower_pig"][1] is False
 
 
-def test_b23_nobody_tenpai_nobody_pays():
+def test_rule_b23_nobody_tenpai_nobody_pays():
     out = settle_request(players(C_NOTEN, NOTEN_MS, {"won": True}, {"won": True}))
     assert out["deltas"] == [0, 0, 0, 0] and out["tenpai"] == [False, False, False, False]
 
 
-def test_b20_four_copies_held_is_not_a_wait():
+def test_rule_b20_four_copies_held_is_not_a_wait():
     """B-20: 1111m 456789m 789s waits only on a fifth 1m → not tenpai, pays 查大叫."""
     holder = {"hand": "1111456789m789s", "void": "p"}
     tenpai = {"hand": "123p456p789s1122s", "void": "m"}  # 1s/2s: 底和, 1000
@@ -82,7 +82,7 @@ def _kernel(hands, voids, won, ledger):
     return outs
 
 
-def test_b21_refund_goes_back_even_to_a_payer_who_has_won():
+def test_rule_b21_refund_goes_back_even_to_a_payer_who_has_won():
     """B-21: a noten player returns all kan income, also to a payer who has won since; the tenpai
     player keeps theirs; then 查大叫 (B-23) runs on the rest."""
     ledger = [[0, 2000, 2000, 0],   # seat 0 (noten) got 2000 from seat 1 and 2000 from seat 2 (won later)
@@ -98,7 +98,7 @@ def test_b21_refund_goes_back_even_to_a_payer_who_has_won():
     assert list(deltas) == [-5000, 1000, 2000, 2000]
 
 
-def test_b21_flower_pig_refunds_too():
+def test_rule_b21_flower_pig_refunds_too():
     """B-21: a flower pig is not tenpai, so it returns its kan income as well."""
     ledger = np.zeros((4, 4), np.int64)
     ledger[3, 0] = ledger[3, 1] = ledger[3, 2] = 2000
@@ -108,7 +108,7 @@ def test_b21_flower_pig_refunds_too():
     assert list(deltas) == [32000 + 2000, 12000 + 2000, -12000 + 2000, -32000 - 6000]
 
 
-def test_b21_kan_income_via_calculator():
+def test_rule_b21_kan_income_via_calculator():
     """B-21 through `settle`: entries from the same payer add up; the noten receiver returns them."""
     income = [{"from": 1, "amount": 2000}, {"from": 1, "amount": 1000}]
     out = settle_request(players(C_NOTEN | {"kan_income": income}, TENPAI_MP, {"won": True}, {"won": True}))

@@ -2,20 +2,17 @@
 
 from __future__ import annotations
 
-import json
-import shutil
 from pathlib import Path
 
-import numpy as np
 import polars as pl
 import pytest
-from click.testing import CliRunner
 from polars.testing import assert_frame_equal
 
 import analyzer.claims_cmd  # noqa: F401  (registers `claims` and `experiment`)
 from analyzer import runner
 from analyzer.claims import read_run_metadata, run_experiments, with_overrides
-from analyzer.cli import InputError, cli, main
+from analyzer.cli import main
+from analyzer.errors import InputError
 from analyzer.experiment import (
     EXPERIMENTS_DIR,
     cells,
@@ -209,7 +206,7 @@ def test_experiment_run_reads_a_file_and_rejects_bad_ones(tmp_path, capsys):
     assert code == 2
 
 
-def test_rule_override_reaches_every_experiment(tmp_path):
+def test_override_of_rule_options_reaches_every_experiment(tmp_path):
     experiments = mode_experiments("bloodshed", rule_overrides={"stack_known_bugs": True})
     assert all(e.rules["stack_known_bugs"] is True for e in experiments)
     with pytest.raises(InputError):

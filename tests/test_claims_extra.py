@@ -89,7 +89,7 @@ def test_a_new_extra_file_is_picked_up_without_code_changes(tmp_path):
     assert load_experiment(tmp_path / "experiments" / "own.toml").beyond_sources
 
 
-def test_claims_extra_combines_with_only_and_mode(study, tmp_path):
+def test_claims_extra_combines_with_only_and_mode(study, tmp_path, report_page):
     table = pl.read_parquet(study / "claims.parquet")
     assert table["claim"].unique(maintain_order=True).to_list() == ["B4", "DF1"]
     assert dict(table.select("claim", "beyond_sources").unique().iter_rows()) == {"B4": False, "DF1": True}
@@ -98,9 +98,7 @@ def test_claims_extra_combines_with_only_and_mode(study, tmp_path):
     fate = pl.read_parquet(tmp_path / "f" / "claims.parquet")
     assert fate["claim"].to_list() == ["F1"] and fate["beyond_sources"].to_list() == [True]
     # a study of questions beyond the sources only: the report says there is no source claim
-    from tests.test_reports import parse
-
-    page = parse(tmp_path / "f" / "report.html")
+    page = report_page(tmp_path / "f" / "report.html")
     assert "No claim from the sources" in " ".join(page.sections["summary"]) and "claim-F1" in page.sections
     data = load_report_data(tmp_path / "f")
     assert len(PdfReader(tmp_path / "f" / "report.pdf").pages) == len(pdf.summary_pages(data)) + 1 + 1
@@ -137,10 +135,8 @@ def test_source_claims_keep_their_verdicts_when_extra_claims_join(study, tmp_pat
     assert df1["p_holm"] == pytest.approx(df1["p_value"])  # alone in its family: no adjustment
 
 
-def test_report_has_a_separate_beyond_the_sources_section(study):
-    from tests.test_reports import parse
-
-    page = parse(study / "report.html")
+def test_report_has_a_separate_beyond_the_sources_section(study, report_page):
+    page = report_page(study / "report.html")
     assert "beyond-sources" in page.sections and "claim-DF1" in page.sections and "claim-B4" in page.sections
     beyond = " ".join(page.sections["beyond-sources"])
     summary = " ".join(page.sections["summary"])

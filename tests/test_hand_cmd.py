@@ -104,7 +104,8 @@ def test_riichi_accepts_red_fives_chi_and_honors():
 
 
 def test_bloodshed_complete_hand_is_scored_and_void_tile_voids_it_b7():
-    """B-19: a two-suit hand with no pattern is 底和, 1 fan = 1000; tsumo adds 1000 per payer. B-7: void tile, no win."""
+    """B-19: a two-suit hand with no pattern is 底和, 1 fan = 1000; tsumo adds 1000 per payer. B-7: void tile, no
+    win."""
     base = ["123m456m789m123p55p", "--variant", "bloodshed", "--win-tile", "5p"]
     scored = hand_json(base)  # no --void: scored as if s (untouched) were the void suit
     assert scored["shanten"] == -1

@@ -33,7 +33,6 @@ from sims.shanten import RIICHI_SHAPES, shanten
 from sims.shanten_tables import SUIT_ROWS
 from sims.riichi.tableau import DEAD_START, MS_LIVE_END, N_ST, ST_MISC
 from tests.riichi_runs import FAST_MATCHES, FULL_MATCHES
-from tests.test_riichi_engine import check_riichi_core
 
 SLUG = "astrology"
 FLOOR = 3          # A: no refill and no kan with 3 live tiles or fewer
@@ -45,7 +44,7 @@ def _sizes():
     return [pytest.param(FAST_MATCHES, id="fast"), pytest.param(FULL_MATCHES, id="full", marks=pytest.mark.slow)]
 
 
-def test_a_rules_are_table_options():
+def test_rule_a_rules_are_table_options():
     """A: a table option of the riichi core (floor 3 as written); the standard table leaves it off."""
     rules = get_mode(SLUG).RULES()
     assert isinstance(rules, AstrologyRules) and rules.astrology and rules.astrology_floor == FLOOR
@@ -55,13 +54,13 @@ def test_a_rules_are_table_options():
 
 
 @pytest.mark.parametrize("n", _sizes())
-def test_a_riichi_core_invariants(n):
+def test_rule_a_riichi_core_invariants(n, riichi_checks):
     """R-1 … R-4 in astrology (tiles conserved with the pool, points and sticks conserved, every win has a
     yaku and a recomputable value, legal answers of every built-in including random picks)."""
-    check_riichi_core(SLUG, n)
+    riichi_checks.riichi_core_invariants(SLUG, n)
 
 
-def test_a_pool_helpers_public_wall_order_and_floor():
+def test_rule_a_pool_helpers_public_wall_order_and_floor():
     """A: the pool block is identical in all four seats' rows; refills take live-wall tiles in order up to 3
     and stop with ≤ 3 live tiles; a replacement adds the dead-wall tile; draws left = pool + refills."""
     obs = np.zeros((4, R_OBS_SIZE), np.int32)
@@ -91,7 +90,7 @@ def test_a_pool_helpers_public_wall_order_and_floor():
     assert (obs == obs[0]).all()
 
 
-def test_a_open_kan_on_the_dealers_first_discard_opens_a_pool_of_three():
+def test_rule_a_open_kan_on_the_dealers_first_discard_opens_a_pool_of_three():
     """A: if the first draw after the dealer's first discard is a replacement draw, the pool opens with 2
     live-wall tiles and the dead-wall tile (never more than 3)."""
     obs = np.zeros((4, R_OBS_SIZE), np.int32)
@@ -196,7 +195,7 @@ def _yakuman_wins(hands):
     return {(m, h, s) for m, h, s in wins.select("match_id", "hand", "seat").iter_rows()}
 
 
-def test_a_pool_rules_recomputed_from_the_event_log():
+def test_rule_a_pool_rules_recomputed_from_the_event_log():
     """A: pool ≤ 3, opened after the dealer's first discard, refilled from the wall in wall order to 3 before
     each normal draw while the live wall holds > 3, a replacement adds the next dead-wall tile, every draw is
     one of the candidates, no kan and no refill at ≤ 3 live tiles, riichi with ≥ 4 live tiles, exhaustive
@@ -208,7 +207,7 @@ def test_a_pool_rules_recomputed_from_the_event_log():
     assert exhaustive.height > 0 and (exhaustive["wall_left"] == FLOOR).all()
 
 
-def test_a_haitei_houtei_rinshan_follow_the_candidates():
+def test_rule_a_haitei_houtei_rinshan_follow_the_candidates():
     """A: a tsumo on the last candidate taken is haitei (whatever its wall position), a ron on the discard
     after it houtei; every candidate picked on a replacement draw counts for rinshan (source 002 item 8), and
     these yaku appear nowhere else."""
@@ -219,7 +218,7 @@ def test_a_haitei_houtei_rinshan_follow_the_candidates():
     assert _yaku_sets(hands, "Rinshan") - skip == facts["rinshan_tsumo"] - skip
 
 
-def test_a_floor_option_zero_refills_to_the_end_of_the_wall():
+def test_rule_a_floor_option_zero_refills_to_the_end_of_the_wall():
     """A option astrology_floor = 0 (source 001's reading): refills go on while the wall has tiles, the
     exhaustive draw leaves no live tile."""
     hands, facts = _replay(3, 150, rules=AstrologyRules(astrology_floor=0), floor=0)
@@ -227,7 +226,7 @@ def test_a_floor_option_zero_refills_to_the_end_of_the_wall():
     assert exhaustive.height > 0 and (exhaustive["wall_left"] == 0).all()
 
 
-def test_a_tiles_conserved_with_the_pool_from_the_log():
+def test_rule_a_tiles_conserved_with_the_pool_from_the_log():
     """A / R-1: deal + tiles revealed into the pool + pre-pool draws = tiles drawn + candidates left, per hand;
     and the engine's own 136-tile check (pool included) never fails."""
     mode = get_mode(SLUG)
@@ -247,7 +246,7 @@ def test_a_tiles_conserved_with_the_pool_from_the_log():
     assert all(0 <= v <= 3 for v in size.values())
 
 
-def test_a_star_picker_and_random_picks_are_legal():
+def test_rule_a_star_picker_and_random_picks_are_legal():
     """A policies: star-picker's and random's picks are legal answers (no illegal counter, tiles conserved)."""
     mode = get_mode(SLUG)
     for spec in ("star-picker", "star-picker,random,baseline,random"):
@@ -273,7 +272,7 @@ def _obs(hand_kinds, pool_kinds, seat=0):
 TENPAI_5P = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13]  # 123m 456m 789m 123p 5p: waits on 5p
 
 
-def test_a_baseline_pick_takes_the_win_then_the_lower_shanten():
+def test_rule_a_baseline_pick_takes_the_win_then_the_lower_shanten():
     """A baseline pick: a completing candidate first; otherwise the candidate lowering shanten."""
     tables = lookup_tables()
     assert efficient_pick(_obs(TENPAI_5P, [26, 27, 13]), tables) == 2
@@ -290,7 +289,7 @@ def test_a_baseline_pick_takes_the_win_then_the_lower_shanten():
         assert after[efficient_pick(obs, tables)] == min(after)
 
 
-def test_a_star_picker_safe_in_riichi_and_denies_while_folding():
+def test_rule_a_star_picker_safe_in_riichi_and_denies_while_folding():
     """A star-picker: in riichi the pick is the next discard, so it takes the candidate that is genbutsu
     against the other riichi seat (baseline takes the first); folding with safe tiles in hand, it takes the
     candidate most dangerous to the riichi seat and keeps it out of that seat's reach."""

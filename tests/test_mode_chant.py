@@ -17,7 +17,6 @@ from sims.modes import get_mode
 from sims.riichi import engine
 from sims.riichi.table import START_POINTS, STANDARD, ChantRules
 from tests.riichi_runs import FAST_MATCHES, FULL_MATCHES, per_hand, run
-from tests.test_riichi_engine import _win_value
 
 SLUG = "chant"
 
@@ -37,14 +36,14 @@ def _bonus(longest_tsumogiri, longest_hand):
     return t + h
 
 
-def test_c_rules_are_table_options():
+def test_rule_c_rules_are_table_options():
     """C on R: chant on, renchan as R-2; the standard table leaves it off."""
     rules = get_mode(SLUG).RULES()
     assert isinstance(rules, ChantRules) and rules.chant and rules.renchan
     assert not STANDARD.chant
 
 
-def test_c_bonus_table():
+def test_rule_c_bonus_table():
     """C: thresholds of both runs, and that they add."""
     from sims.riichi.chant_streaks import HAND_HAN, HAND_RUNS, TSUMOGIRI_HAN, TSUMOGIRI_RUNS, run_bonus
 
@@ -54,7 +53,7 @@ def test_c_bonus_table():
 
 
 @pytest.mark.parametrize("n", _sizes())
-def test_c_enough_hands_tiles_conserved_points_conserved(n):
+def test_rule_c_enough_hands_tiles_conserved_points_conserved(n):
     """R-1/R-2 in chant: ≥ 10,000 (100,000) hands, 136 tiles, legal answers, points + sticks conserved."""
     out = run(SLUG, n)
     hands = sum(int(c[engine.CNT_HANDS]) for _, c, _, _ in out)
@@ -68,7 +67,7 @@ def test_c_enough_hands_tiles_conserved_points_conserved(n):
 
 
 @pytest.mark.parametrize("n", _sizes())
-def test_c_r3_bonus_is_not_a_yaku_not_on_yakuman_and_priced(n):
+def test_rule_c_r3_bonus_is_not_a_yaku_not_on_yakuman_and_priced(n, win_value):
     """C + R-3: every win has a yaku without the bonus (han − bonus > dora); yakuman values ignore the bonus;
     the value is the R-3 price of han (bonus included) and fu."""
     with_bonus = 0
@@ -79,13 +78,13 @@ def test_c_r3_bonus_is_not_a_yaku_not_on_yakuman_and_priced(n):
         assert (plain["han"] - plain["chant_han"] > plain["dora"]).all(), spec
         for han, fu, yakuman, dealer, kind, value in wins.select(
                 "han", "fu", "yakuman", "dealer", "win_kind", "value").iter_rows():
-            assert _win_value(han, fu, yakuman, dealer, kind == "tsumo")[0] == value, spec
+            assert win_value(han, fu, yakuman, dealer, kind == "tsumo")[0] == value, spec
         with_bonus += plain.filter(pl.col("chant_han") > 0).height
     assert with_bonus > 0
 
 
 @pytest.mark.parametrize("n", _sizes())
-def test_c_renchan_as_r2(n):
+def test_rule_c_renchan_as_r2(n):
     """C keeps R-2 renchan: after a dealer win the same seat deals again."""
     for spec, _, hands, _ in run(SLUG, n):
         h = per_hand(hands).with_columns(pl.col("dealer_seat").shift(-1).over("match_id").alias("next_dealer"))
@@ -93,7 +92,7 @@ def test_c_renchan_as_r2(n):
         assert kept.height > 0 and (kept["next_dealer"] == kept["dealer_seat"]).all(), spec
 
 
-def test_c_bonus_recomputable_from_the_discard_record():
+def test_rule_c_bonus_recomputable_from_the_discard_record():
     """C: each seat's recorded bonus equals the one from its discards' tsumogiri flags in the event log."""
     seats = parse_seats("chanter,baseline,random,majsoul-cpu")
     hand_rows, _, events = get_mode(SLUG).simulate_events(4, np.arange(300), seats)
@@ -118,7 +117,7 @@ def test_c_bonus_recomputable_from_the_discard_record():
     assert nonzero > 0
 
 
-def test_c_bonus_is_zero_in_other_riichi_modes():
+def test_rule_c_bonus_is_zero_in_other_riichi_modes():
     """C is a table option: `riichi` records no bonus."""
     from sims.riichi.columns import HC
 

@@ -27,7 +27,6 @@ from sims.riichi.events import (
 from sims.riichi.table import START_POINTS, STANDARD, DarknessRules
 from tests.darkness_policies import register_test_policies
 from tests.riichi_runs import FAST_MATCHES, FULL_MATCHES, per_hand
-from tests.test_riichi_engine import _win_value, check_riichi_core
 
 SLUG = "darkness"
 # shadow-player variants that use the dark actions often (its defaults are sparing)
@@ -68,7 +67,7 @@ def _shadow_run(n):
     return _RUNS[n]
 
 
-def test_d_rules_are_table_options():
+def test_rule_d_rules_are_table_options():
     """D on R: darkness on, renchan as R-2, 25000 start; the standard table leaves it off."""
     rules = get_mode(SLUG).RULES()
     assert isinstance(rules, DarknessRules) and rules.darkness and rules.renchan
@@ -81,13 +80,13 @@ def test_d_rules_are_table_options():
 
 
 @pytest.mark.parametrize("n", _sizes())
-def test_d_riichi_core_invariants(n):
+def test_rule_d_riichi_core_invariants(n, riichi_checks):
     """R-1 … R-4 in darkness with the standard seat mixes (built-ins never pay: the pot stays empty)."""
-    check_riichi_core(SLUG, n)
+    riichi_checks.riichi_core_invariants(SLUG, n)
 
 
 @pytest.mark.parametrize("n", _shadow_sizes())
-def test_d_core_invariants_with_dark_actions_points_sticks_pot_conserved(n):
+def test_rule_d_core_invariants_with_dark_actions_points_sticks_pot_conserved(n, win_value):
     """R-1 … R-3 + D with shadow-player seats: ≥ 10,000 (100,000) hands, 136 tiles, legal answers; in every hand
     Σ delta + 1000 × Δsticks + Δpot = 0, the pot carries over hands, and every match ends with 4 × 25000 points
     (the pot and sticks left go to first place); wins have a yaku and their R-3 value; the dark actions happen."""
@@ -115,7 +114,7 @@ def test_d_core_invariants_with_dark_actions_points_sticks_pot_conserved(n):
         assert (wins["yaku"].str.len_chars() > 0).all() and (wins["han"] > wins["dora"]).all(), spec
         for han, fu, yakuman, dealer, kind, value in wins.select("han", "fu", "yakuman", "dealer", "win_kind",
                                                                   "value").iter_rows():
-            assert _win_value(han, fu, yakuman, dealer, kind == "tsumo")[0] == value, spec
+            assert win_value(han, fu, yakuman, dealer, kind == "tsumo")[0] == value, spec
         per = per_hand(hands)
         assert (per["n_won"] == per["winners"]).all() and (per["n_won"] <= 3).all(), spec
         for col in ("face_down", "dark_opens", "dark_locks", "pot_won"):
@@ -213,7 +212,7 @@ def _greedy_events(spec, n=120, seed=4):
     return hand_rows, match_rows, events
 
 
-def test_d_payments_thresholds_and_no_call_on_face_down_from_the_event_log():
+def test_rule_d_payments_thresholds_and_no_call_on_face_down_from_the_event_log():
     """D from the event log, with shadow-player and an always-paying test seat: each face-down discard costs
     1000 (≥ 1000 points, ≥ 2000 for a riichi declaration tile), each opening 2000 by another seat with ≥ 2000,
     each lock 4000 by the discarder with ≥ 4000 after an opening; the pot is the sum of these, taken whole by the
@@ -230,7 +229,7 @@ def test_d_payments_thresholds_and_no_call_on_face_down_from_the_event_log():
     assert total["face_down_riichi"] > 0 and total["rons_on_opened"] > 0
 
 
-def test_d_engine_refuses_face_down_below_the_thresholds_and_first_opener_pays():
+def test_rule_d_engine_refuses_face_down_below_the_thresholds_and_first_opener_pays():
     """D: four always-face-down / always-open / always-lock seats. A turn answer FACE_DOWN + kind is refused
     (counted illegal, the tile goes face up) exactly when the seat has < 1000 points (< 2000 for a riichi
     declaration); each face-down tile is opened by the first seat after the discarder that has ≥ 2000 (all of
@@ -281,7 +280,7 @@ def test_d_engine_refuses_face_down_below_the_thresholds_and_first_opener_pays()
     _replay(hand_rows, match_rows, events)
 
 
-def test_d_face_down_tiles_stay_out_of_public_blocks():
+def test_rule_d_face_down_tiles_stay_out_of_public_blocks():
     """D: a tile still face down never shows in O_DISCARDED / O_SEEN: the test-dark-spy seats check the public
     counts at every decision and answer illegally on a breach; with seats that pay only when they may, no
     illegal answer may occur."""
@@ -294,7 +293,7 @@ def test_d_face_down_tiles_stay_out_of_public_blocks():
     assert hand_rows[:, HC["face_down"]].sum() > 300 and hand_rows[:, HC["dark_locks"]].sum() > 0
 
 
-def test_d_no_furiten_from_face_down_and_nagashi_on_face_up_discards_only():
+def test_rule_d_no_furiten_from_face_down_and_nagashi_on_face_up_discards_only():
     """D: a face-down tile makes nobody furiten — a ron is never on a kind the winner discarded face up (or had
     opened) earlier, while rons on kinds it discarded only face down occur; nagashi mangan at an exhaustive
     draw is recorded exactly for seats whose face-up discards (opened ones included) are all terminals or
@@ -345,7 +344,7 @@ def test_d_no_furiten_from_face_down_and_nagashi_on_face_up_discards_only():
     assert nagashi_all_dark > 0
 
 
-def test_d_pot_left_at_match_end_goes_to_first_place():
+def test_rule_d_pot_left_at_match_end_goes_to_first_place():
     """D: at match end the pot left (and the sticks) go to the seat ranked first by points (ties: seat order);
     checked against the last hand's records for every match that ends with a pot."""
     register_test_policies()
@@ -369,7 +368,7 @@ def test_d_pot_left_at_match_end_goes_to_first_place():
     assert ended_with_pot > 0
 
 
-def test_d_nagashi_payments_use_face_up_discards():
+def test_rule_d_nagashi_payments_use_face_up_discards():
     """D: nagashi mangan payments happen in darkness (all-face-down rivers qualify), paid as in R-6."""
     register_test_policies()
     hand_rows, _, events = _greedy_events("test-dark-greedy,baseline,baseline,baseline", n=300, seed=10)
@@ -378,7 +377,7 @@ def test_d_nagashi_payments_use_face_up_discards():
     assert set(np.unique(pays[:, 5]).tolist()) <= {2000, 4000}
 
 
-def test_d_other_modes_are_untouched():
+def test_rule_d_other_modes_are_untouched():
     """D is a table option: `riichi` records empty pots and no dark actions, and refuses a FACE_DOWN answer."""
     register_test_policies()
     counters = np.zeros(engine.N_COUNTERS, np.int64)

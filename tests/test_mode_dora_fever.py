@@ -7,7 +7,6 @@ import numpy as np
 import polars as pl
 import pytest
 
-import tests.test_riichi_engine as core
 from policies.registry import parse_seats
 from sims import tiles as T
 from sims.events import EV_DISCARD, EV_KAN, EV_START
@@ -20,7 +19,7 @@ SLUG = "dora-fever"
 SIZES = [pytest.param(FAST_MATCHES, id="fast"), pytest.param(FULL_MATCHES, id="full", marks=pytest.mark.slow)]
 
 
-def test_df_registered_with_its_defaults():
+def test_rule_df_registered_with_its_defaults():
     """DF: the mode is a set of riichi table options (3 indicators, no renchan, 25000 start), not an engine fork."""
     mode = get_mode(SLUG)
     rules = mode.RULES()
@@ -31,25 +30,25 @@ def test_df_registered_with_its_defaults():
 
 
 @pytest.mark.parametrize("n", SIZES)
-def test_df_riichi_core_invariants(n):
+def test_rule_df_riichi_core_invariants(n, riichi_checks):
     """DF keeps R-1 (136 tiles, legal answers), R-2 (points + sticks conserved), R-3 (no yakuless win, values
     recomputable, at most 3 ron) and R-4 (situational yaku) over ≥10,000 hands (100,000 slow)."""
-    core.check_riichi_core(SLUG, n)
+    riichi_checks.riichi_core_invariants(SLUG, n)
 
 
-def test_df_r4_no_furiten_ron():
+def test_rule_df_r4_no_furiten_ron(riichi_checks):
     """R-4 under DF: no ron in furiten (permanent, temporary, riichi)."""
-    core.test_r4_no_furiten_ron_in_the_event_log(SLUG)
+    riichi_checks.r4_no_furiten_ron_in_the_event_log(SLUG)
 
 
-def test_df_r1_kan_dora_timing_and_riichi_conditions():
+def test_rule_df_r1_kan_dora_timing_and_riichi_conditions(riichi_checks):
     """R-1/R-4 under DF: kan indicators at the right time, never more than 5; riichi conditions hold."""
-    core.test_r1_r4_dora_timing_and_riichi_conditions_in_the_event_log(SLUG)
+    riichi_checks.r1_r4_dora_timing_and_riichi_conditions_in_the_event_log(SLUG)
 
 
-def test_df_three_indicators_at_start_and_at_most_five():
-    """DF: every hand shows exactly 3 indicators before the first discard or kan; kans add more up to 5 in all, then none
-    (a kan with 5 shown flips nothing)."""
+def test_rule_df_three_indicators_at_start_and_at_most_five():
+    """DF: every hand shows exactly 3 indicators before the first discard or kan; kans add more up to 5 in all, then
+    none (a kan with 5 shown flips nothing)."""
     _, _, events = get_mode(SLUG).simulate_events(3, np.arange(400), parse_seats("baseline,random,baseline,random"))
     shown = defaultdict(int)
     at_first_discard = {}
@@ -74,7 +73,7 @@ def test_df_three_indicators_at_start_and_at_most_five():
     assert max(shown.values()) == 5
 
 
-def test_df_more_dora_per_win_than_riichi():
+def test_rule_df_more_dora_per_win_than_riichi():
     """DF: 3 indicators and 3 ura from the start raise the dora of wins well above standard riichi (1 + 1)."""
     def mean_dora(slug):
         wins = pl.concat([h.filter(pl.col("won")) for _, _, h, _ in run(slug, FAST_MATCHES)])
@@ -83,7 +82,7 @@ def test_df_more_dora_per_win_than_riichi():
     assert mean_dora(SLUG) > 1.5 * mean_dora("riichi")
 
 
-def test_df_no_renchan():
+def test_rule_df_no_renchan():
     """DF: the deal passes after every hand except an abortive draw (R-5); honba as R-2 (+1 after a draw)."""
     aborts = ("nine_terminals", "four_winds", "four_riichi", "four_kans")
     kept_by_win_or_tenpai = 0
@@ -99,7 +98,7 @@ def test_df_no_renchan():
     assert kept_by_win_or_tenpai > 100  # the standard game would have kept the deal here
 
 
-def test_df_start_points_option():
+def test_rule_df_start_points_option():
     """DF option `start_points` (default 25000; the community re-implementation uses 35000)."""
     mode = get_mode(SLUG)
     rules = DoraFeverRules(start_points=35_000)
@@ -111,13 +110,13 @@ def test_df_start_points_option():
     assert (totals["final_points"] == 4 * 35_000).all()
 
 
-def test_df_event_log_does_not_change_play():
-    core.test_event_log_does_not_change_play(SLUG)
+def test_rule_df_event_log_does_not_change_play(riichi_checks):
+    riichi_checks.event_log_does_not_change_play(SLUG)
 
 
-def test_df_run_command(tmp_path, capsys):
+def test_rule_df_run_command(tmp_path, capsys, riichi_checks):
     """`tsumolab run --variant dora-fever` writes the riichi tables and an event log that rederives every delta."""
-    core.test_run_writes_tables_and_an_event_log_that_rederives_deltas(SLUG, tmp_path, capsys)
+    riichi_checks.run_writes_tables_and_an_event_log_that_rederives_deltas(SLUG, tmp_path, capsys)
 
 
 def _obs_with(hand_tiles: str, indicators: list[int]):
@@ -158,6 +157,3 @@ def test_dora_keeper_keeps_the_last_red_five():
     assert discard_value(obs, hand, 13) == 1 and discard_value(obs, hand, 8) == 0
 
 
-def test_dora_keeper_legal_and_deterministic():
-    """The DF policy answers legally at every decision and is deterministic."""
-    core.test_policy_conformance_legal_and_deterministic(SLUG, "dora-keeper")

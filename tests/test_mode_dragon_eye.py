@@ -12,7 +12,6 @@ import numpy as np
 import polars as pl
 import pytest
 
-import tests.test_riichi_engine as core
 from policies.registry import parse_seats
 from sims import rng
 from sims.events import EV_DISCARD, EV_DRAW, EV_KAN, EV_PAY, EV_PON, EV_START, EV_WIN, PAY_RON, PAY_TSUMO
@@ -33,7 +32,7 @@ SEED = 7
 OPTS = RiichiRules().to_array()
 
 
-def test_de_rules_are_table_options():
+def test_rule_de_rules_are_table_options():
     """DE: eye on, counter 5, ×2, 40000 start, 3 indicators, no renchan; the standard table leaves it off."""
     rules = get_mode(SLUG).RULES()
     assert isinstance(rules, DragonEyeRules)
@@ -45,19 +44,19 @@ def test_de_rules_are_table_options():
 
 
 @pytest.mark.parametrize("n", SIZES)
-def test_de_riichi_core_invariants(n):
+def test_rule_de_riichi_core_invariants(n, riichi_checks):
     """DE keeps R-1 (136 tiles, legal answers), R-2 (points + sticks conserved from 40000), R-3 (no yakuless win,
     the recorded R-3 value recomputable, at most 3 ron) and R-4 over ≥10,000 hands (100,000 slow)."""
-    core.check_riichi_core(SLUG, n)
+    riichi_checks.riichi_core_invariants(SLUG, n)
 
 
-def test_de_r4_no_furiten_ron():
+def test_rule_de_r4_no_furiten_ron(riichi_checks):
     """R-4 under DE: no ron in furiten."""
-    core.test_r4_no_furiten_ron_in_the_event_log(SLUG)
+    riichi_checks.r4_no_furiten_ron_in_the_event_log(SLUG)
 
 
 @pytest.mark.parametrize("n", SIZES)
-def test_de_40000_start_and_no_renchan(n):
+def test_rule_de_40000_start_and_no_renchan(n):
     """DE: every match starts at 40000 a seat; the deal passes after every hand that is not an abortive draw."""
     for spec, _, hands, _ in run(SLUG, n):
         assert (hands.filter(pl.col("hand") == 1)["points_before"] == 40_000).all(), spec
@@ -73,7 +72,7 @@ def _events(spec, matches=300, rules=None):
     return hand_rows, events
 
 
-def test_de_three_indicators_from_the_start():
+def test_rule_de_three_indicators_from_the_start():
     """DE: 3 dora indicators are shown before the first discard or kan of every hand."""
     _, events = _events("baseline,random,baseline,majsoul-cpu", 200)
     shown = {}
@@ -110,7 +109,7 @@ def _eye_log(events):
 
 
 @pytest.mark.parametrize("other_seat", [False, True])
-def test_de_eye_seats_depend_only_on_the_keys(other_seat):
+def test_rule_de_eye_seats_depend_only_on_the_keys(other_seat):
     """DE: the k-th eye of a hand sits on the seat drawn from the keyed stream, whoever plays (two different seat
     mixes agree wherever both have a k-th eye); option eye_other_seat: a new eye never stays on its seat."""
     rules = DragonEyeRules(eye_other_seat=other_seat)
@@ -129,7 +128,7 @@ def test_de_eye_seats_depend_only_on_the_keys(other_seat):
     assert (stays == 0) if other_seat else (stays > 0)
 
 
-def test_de_counter_five_per_eye_and_moves_at_the_next_draw_or_call():
+def test_rule_de_counter_five_per_eye_and_moves_at_the_next_draw_or_call():
     """DE: each eye starts with counter 5; each discard by its holder lowers it; at 0 the next eye is placed right
     before the next live-wall draw or chi / pon / open kan, and at no other time."""
     _, events = _events("baseline,random,majsoul-cpu,eye-pusher", 300)
@@ -164,7 +163,7 @@ def _share(han, fu, yakuman, winner_dealer, payer_dealer, tsumo):
     return share_dealer if (payer_dealer and not winner_dealer) else share_other
 
 
-def test_de_win_payments_with_the_holder_doubled_others_not():
+def test_rule_de_win_payments_with_the_holder_doubled_others_not():
     """DE: every ron and tsumo payment between the eye's holder (replayed from the eye events) and another seat
     is exactly 2 × its R-3 amount, every other one 1 ×; honba (300 / 100 per count), riichi sticks (1000 each),
     noten (3000 split) and nagashi (2000 / 4000) payments are never doubled."""
@@ -217,7 +216,7 @@ def test_de_win_payments_with_the_holder_doubled_others_not():
 
 
 @pytest.mark.parametrize("n", SIZES)
-def test_de_win_points_are_the_doubled_payments(n):
+def test_rule_de_win_points_are_the_doubled_payments(n):
     """DE: win_points = the win's payments (×2 for the ones with the holder, between ×1 and ×2 of the R-3 value
     in all) + honba + sticks; the holder's wins receive exactly 2 × value."""
     for spec, _, hands, _ in run(SLUG, n):
@@ -229,7 +228,7 @@ def test_de_win_points_are_the_doubled_payments(n):
         assert (paid == 2 * value).sum() > 0 and (paid == value).sum() > 0, spec
 
 
-def test_de_eye_pusher_pushes_while_holding():
+def test_rule_de_eye_pusher_pushes_while_holding():
     """eye-pusher: legal answers, and over the same deals its seat calls more than baseline in that seat."""
     mode = get_mode(SLUG)
     calls = {}

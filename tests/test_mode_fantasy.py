@@ -17,7 +17,7 @@ import pytest
 from analyzer.tables import hand_table
 from policies.registry import parse_seats
 from sims import tiles as TL
-from sims.events import EV_DISCARD, EV_DRAW, EV_KAN, EV_PAY, EV_PON, EV_START, EV_WIN
+from sims.events import EV_DISCARD, EV_KAN, EV_PAY, EV_PON, EV_WIN
 from sims.modes import get_mode
 from sims.riichi import engine
 from sims.riichi.events import (
@@ -32,7 +32,6 @@ from sims.riichi.table import STANDARD, FANTASY_SLUGS, FantasyRules, RiichiTable
 from sims.riichi.yaku import AKA_DORA, DORA, URA_DORA, YAKU_NAMES
 from sims.tiles import parse_tiles
 from tests.riichi_runs import FAST_MATCHES, per_hand, run
-from tests.test_riichi_engine import _win_value, check_riichi_core
 
 SLUG = "fantasy"
 SLOW_MATCHES = 6_500  # per seat mix → > 100,000 hands
@@ -62,7 +61,7 @@ def _by_hand(events):
 
 # ----------------------------------------------------------------------------------------- options and draw
 
-def test_fl_rules_are_table_options_and_cards_are_validated():
+def test_rule_fl_rules_are_table_options_and_cards_are_validated():
     """FL: fantasy is a table option (off in `riichi`); `cards` accepts slugs, simplified and traditional names in
     any order, one per deck, unnamed decks drawn (-1); unknown names, two cards of a deck and cards outside
     fantasy are clear errors."""
@@ -87,7 +86,7 @@ def test_fl_rules_are_table_options_and_cards_are_validated():
     assert all(len(deck) == 5 for deck in FANTASY_SLUGS)
 
 
-def test_fl_card_draw_depends_only_on_seed_and_match():
+def test_rule_fl_card_draw_depends_only_on_seed_and_match():
     """FL: the cards of match m depend only on (seed, m): the same under other seats, other match batches and
     other fixed decks; every card of every deck is drawn."""
     mode = get_mode(SLUG)
@@ -112,14 +111,14 @@ def test_fl_card_draw_depends_only_on_seed_and_match():
 # ------------------------------------------------------------------------------------------- riichi core
 
 @pytest.mark.parametrize("n", _sizes())
-def test_fl_riichi_core_invariants(n):
+def test_rule_fl_riichi_core_invariants(n, riichi_checks):
     """R-1 … R-4 in fantasy with the cards drawn per match: tiles and points+sticks conserved, legal answers,
     every win has a yaku and its value follows from han/fu (the chance cards' han included)."""
-    check_riichi_core(SLUG, n)
+    riichi_checks.riichi_core_invariants(SLUG, n)
 
 
 @pytest.mark.parametrize("n", _sizes())
-def test_fl_win_points_recomputed_with_the_cards(n):
+def test_rule_fl_win_points_recomputed_with_the_cards(n, win_value):
     """FL 赠品 / 厄运沙漏 + R-2: every winner receives value + honba + sticks, + 1000 per dora on a dealer ron
     under 赠品, − 300 per own discard after the riichi tile under 厄运沙漏 (ron: from the discarder's payment;
     tsumo: 100 per discard from each payer's share + honba; never below 0)."""
@@ -141,7 +140,7 @@ def test_fl_win_points_recomputed_with_the_cards(n):
             if row["card_fate"] == "hourglass" and row["riichi"] != "none":
                 after = row["discards"] - row["riichi_turn"] - 1
                 if tsumo:
-                    _, _, share_dealer, share_other = _win_value(row["han"], row["fu"], row["yakuman"],
+                    _, _, share_dealer, share_other = win_value(row["han"], row["fu"], row["yakuman"],
                                                                  row["dealer"], True)
                     shares = [share_other] * 3 if row["dealer"] else [share_dealer, share_other, share_other]
                     cut = sum(min(100 * after, s + 100 * row["honba"]) for s in shares)
@@ -159,7 +158,7 @@ def _closed_dama_dealer_rons(hands):
                         & (pl.col("riichi") == "none") & (pl.col("calls") == 0)).height
 
 
-def test_fl_fuuki_dealer_rons_only_in_riichi_or_open():
+def test_rule_fl_fuuki_dealer_rons_only_in_riichi_or_open():
     """FL 风纪: no dealer ron with a closed hand outside riichi (closed kans keep the hand closed); under another
     dealer card such rons happen on the same walls."""
     hands, _, _ = _play("fuuki,golden", 500, spec="random,majsoul-cpu,baseline,random")
@@ -174,7 +173,7 @@ def _honba_steps(hands):
     return h.filter(pl.col("next_honba").is_not_null())
 
 
-def test_fl_eternal_night_honba():
+def test_rule_fl_eternal_night_honba():
     """FL 永夜 + R-2/R-5: dealer renchan (win, tenpai at exhaustive draw) adds 5 honba; a non-renchan exhaustive
     draw adds 1; an abortive draw adds 1 (option eternal_abortive off); a non-dealer win resets to 0."""
     hands, _, _ = _play("eternal-night", 400)
@@ -195,7 +194,7 @@ def test_fl_eternal_night_honba():
     assert kinds["renchan_win"] > 0 and kinds["tenpai"] > 0 and kinds["noten"] > 0 and kinds["win"] > 0
 
 
-def test_fl_confiscate_sticks_go_to_the_dealer_at_a_draw():
+def test_rule_fl_confiscate_sticks_go_to_the_dealer_at_a_draw():
     """FL 没收: at an exhaustive (and, by default, abortive) draw every stick on the table — those carried in
     and those put down in the hand — goes to the dealer; other cards leave them on the table."""
     hands, _, _ = _play("confiscate,exaggeration", 500)
@@ -243,7 +242,7 @@ def _hype_check(events, hype):
     return flips
 
 
-def test_fl_hype_dealer_pon_or_kan_flips_an_extra_indicator():
+def test_rule_fl_hype_dealer_pon_or_kan_flips_an_extra_indicator():
     """FL 炒作 + R-1: each dealer pon or kan flips one more dora indicator at once, at most 4 extra per hand and
     never beyond 5 indicators; without the card a dealer pon flips none."""
     _, events, _ = _play("hype", 400, spec="random,baseline,random,baseline")
@@ -252,7 +251,7 @@ def test_fl_hype_dealer_pon_or_kan_flips_an_extra_indicator():
     _hype_check(events, False)
 
 
-def test_fl_giveaway_dealer_ron_pays_1000_per_dora():
+def test_rule_fl_giveaway_dealer_ron_pays_1000_per_dora():
     """FL 赠品: a dealer ron gets +1000 per dora of the win (indicators, red fives, ura), paid by the discarder;
     no bonus on a tsumo or for a non-dealer."""
     hands, events, _ = _play("giveaway", 500)
@@ -290,7 +289,7 @@ def _score(text: str, win: str, chance: int = 0, melds=(), **kw):
     return int(out[RES_HAN]), yaku, dora
 
 
-def test_fl_super_tanyao_is_3_han_closed_and_open():
+def test_rule_fl_super_tanyao_is_3_han_closed_and_open():
     """FL 超断幺: tanyao scores 3 han (closed and open) through the scorer; other hands are unchanged."""
     closed = "234m567m345p66p678s"
     base, _, _ = _score(closed, "2m")
@@ -304,7 +303,7 @@ def test_fl_super_tanyao_is_3_han_closed_and_open():
     assert _score(plain, "1m", CHANCE_SUPER_TANYAO, riichi=1)[0] == _score(plain, "1m", riichi=1)[0]
 
 
-def test_fl_showdown_riichi_2_ippatsu_2_double_4():
+def test_rule_fl_showdown_riichi_2_ippatsu_2_double_4():
     """FL 胜负手: riichi 2 han, ippatsu 2 han, double riichi 4 han (through the scorer)."""
     hand = "123m567m345p66p789s"
     assert _score(hand, "1m", CHANCE_SHOWDOWN, riichi=1)[0] == _score(hand, "1m", riichi=1)[0] + 1
@@ -315,7 +314,7 @@ def test_fl_showdown_riichi_2_ippatsu_2_double_4():
     assert _score(hand, "1m", CHANCE_SHOWDOWN, tsumo=True)[0] == _score(hand, "1m", tsumo=True)[0]
 
 
-def test_fl_golden_indicators_are_dora_too():
+def test_rule_fl_golden_indicators_are_dora_too():
     """FL 金闪闪: every face-up indicator kind counts as a dora as well as the kind it shows."""
     hand = "123m567m345p66p789s"  # indicator 2m → dora 3m (1 held); indicator 2m itself held once
     _, _, base = _score(hand, "1m", riichi=1, dora=(1,))
@@ -325,7 +324,7 @@ def test_fl_golden_indicators_are_dora_too():
     assert card[DORA] == 1 + 1 + 2 + 0
 
 
-def test_fl_otherworld_riichi_ignores_face_up_dora_and_doubles_ura():
+def test_rule_fl_otherworld_riichi_ignores_face_up_dora_and_doubles_ura():
     """FL 里世界: a riichi win counts no face-up dora (red fives still count) and every ura dora twice; a
     win without riichi is unchanged."""
     hand = "123m567m340p66p789s"
@@ -338,7 +337,7 @@ def test_fl_otherworld_riichi_ignores_face_up_dora_and_doubles_ura():
     assert _score(hand, "1m", CHANCE_OTHERWORLD, tsumo=True, **kw)[0] == _score(hand, "1m", tsumo=True, **kw)[0]
 
 
-def test_fl_chance_cards_reach_the_recorded_han():
+def test_rule_fl_chance_cards_reach_the_recorded_han():
     """FL 超断幺 / 胜负手 in play: every tanyao win has ≥ 3 han, every riichi win ≥ 2 han (and a double riichi
     ≥ 4); without the card cheaper such wins occur on the same walls."""
     hands, _, _ = _play("super-tanyao", 400)
@@ -384,7 +383,7 @@ def _ippatsu_expected(events, hands, turns):
     return checked, late
 
 
-def test_fl_triple_speed_ippatsu_lasts_three_go_arounds():
+def test_rule_fl_triple_speed_ippatsu_lasts_three_go_arounds():
     """FL 三倍速 + R-4: ippatsu holds until the riichi player's 3rd discard after the riichi tile (no call in
     between); under another chance card only until the 1st."""
     hands, events, _ = _play("triple-speed", 500)
@@ -397,7 +396,7 @@ def test_fl_triple_speed_ippatsu_lasts_three_go_arounds():
 
 # --------------------------------------------------------------------------------------------- fate cards
 
-def test_fl_exaggeration_doubles_noten_payments():
+def test_rule_fl_exaggeration_doubles_noten_payments():
     """FL 夸大其词 + R-6: the noten payments are 6000 split (noten pay 6000 / noten count, tenpai receive
     6000 / tenpai count); nagashi mangan pays double (a non-dealer's from each: 4000, the dealer's 8000)."""
     hands, _, _ = _play("eternal-night,exaggeration", 500)
@@ -418,7 +417,7 @@ def test_fl_exaggeration_doubles_noten_payments():
     assert checked > 0
 
 
-def test_fl_over_prepared_riichi_costs_2000():
+def test_rule_fl_over_prepared_riichi_costs_2000():
     """FL 过度准备: a riichi needs ≥ 2000 points (replayed from the payments) and every riichi that stands puts
     2000 (two 1000 sticks) on the table: per hand, sticks after − before = stick payments / 1000 − sticks won."""
     hands, events, _ = _play("eternal-night,over-prepared", 400)
@@ -449,7 +448,7 @@ def test_fl_over_prepared_riichi_costs_2000():
     assert stood > 100
 
 
-def test_fl_shady_deal_each_call_pays_500_to_the_discarder():
+def test_rule_fl_shady_deal_each_call_pays_500_to_the_discarder():
     """FL 暗中交易: every chi, pon and open kan off a discard is followed by a 500 payment from the caller to the
     discarder (added and closed kans pay nothing)."""
     _, events, _ = _play("shady-deal", 300, spec="random,baseline,random,baseline")
@@ -468,7 +467,7 @@ def test_fl_shady_deal_each_call_pays_500_to_the_discarder():
     assert len(expected) > 100 and sorted(got) == sorted(expected)
 
 
-def test_fl_love_price_calling_a_dora_costs_2000_to_the_sticks():
+def test_rule_fl_love_price_calling_a_dora_costs_2000_to_the_sticks():
     """FL 爱的代价: a chi/pon/open kan whose called tile is a dora (face-up indicators so far, or a red five)
     costs the caller 2000, put on the stick pile (option love_pot = sticks)."""
     _, events, _ = _play("love-price", 400, spec="random,baseline,random,baseline")
@@ -494,7 +493,7 @@ def test_fl_love_price_calling_a_dora_costs_2000_to_the_sticks():
 
 # ------------------------------------------------------------------------------------------------- policy
 
-def test_fl_card_reader_reads_the_cards():
+def test_rule_fl_card_reader_reads_the_cards():
     """FL policy `card-reader`: legal answers only; under 厄运沙漏 its seat declares riichi less often than
     `baseline` would in that seat, and under 暗中交易 it calls less."""
     mode = get_mode(SLUG)
@@ -511,7 +510,7 @@ def test_fl_card_reader_reads_the_cards():
     assert rate["shady-deal", "card-reader,baseline,baseline,baseline"][1] < rate["shady-deal", "baseline"][1]
 
 
-def test_fl_cards_flag_of_tsumolab_run(tmp_path):
+def test_rule_fl_cards_flag_of_tsumolab_run(tmp_path):
     """FL: `tsumolab run --cards` sets the cards (as --rule cards=…); unknown cards and non-fantasy modes are
     one-line errors."""
     from click.testing import CliRunner

@@ -18,7 +18,6 @@ from sims.riichi import engine
 from sims.riichi.fate_tiles import fate_after_loss, fate_multiplier
 from sims.riichi.table import STANDARD, FateRules
 from tests.riichi_runs import FAST_MATCHES, per_hand, run
-from tests.test_riichi_engine import _win_value
 
 SLUG = "fate"
 SLOW_MATCHES = 7_000  # per seat mix: ≈ 3.8 hands per match (no renchan, 50000 start) → > 100,000 hands
@@ -28,7 +27,7 @@ def _sizes():
     return [pytest.param(FAST_MATCHES, id="fast"), pytest.param(SLOW_MATCHES, id="full", marks=pytest.mark.slow)]
 
 
-def test_f_rules_are_table_options():
+def test_rule_f_rules_are_table_options():
     """F: 50000 start, no renchan, fate on; the standard table leaves it off."""
     rules = get_mode(SLUG).RULES()
     assert isinstance(rules, FateRules)
@@ -36,7 +35,7 @@ def test_f_rules_are_table_options():
     assert not STANDARD.fate
 
 
-def test_f_called_tiles_do_not_keep_an_open_tile():
+def test_rule_f_called_tiles_do_not_keep_an_open_tile():
     """F: a tile taken by a call from another seat does not count as the seat's open tile. Seat 0 holds one
     open 6m, chis 5m-6m-7m on another seat's 6m, then discards its own 6m: the open tile is gone."""
     obs = np.zeros((4, R_OBS_SIZE), np.int32)
@@ -52,7 +51,7 @@ def test_f_called_tiles_do_not_keep_an_open_tile():
     assert (obs[:, O_FATE_OPEN + six] == 0).all()  # public: every seat's view drops it
 
 
-def test_f_discarding_a_spare_copy_keeps_the_open_tile():
+def test_rule_f_discarding_a_spare_copy_keeps_the_open_tile():
     """F: with two copies of a kind, one of them open, discarding one keeps the open one (the seat chooses)."""
     obs = np.zeros((4, R_OBS_SIZE), np.int32)
     obs[:, O_FATE_OPEN + 30] = 1
@@ -62,7 +61,7 @@ def test_f_discarding_a_spare_copy_keeps_the_open_tile():
 
 
 @pytest.mark.parametrize("n", _sizes())
-def test_f_enough_hands_tiles_conserved_legal_answers(n):
+def test_rule_f_enough_hands_tiles_conserved_legal_answers(n):
     """R-1 in fate: 136 tiles at every hand's end, built-ins act legally, ≥ 10,000 (100,000) hands."""
     out = run(SLUG, n)
     hands = sum(int(c[engine.CNT_HANDS]) for _, c, _, _ in out)
@@ -73,7 +72,7 @@ def test_f_enough_hands_tiles_conserved_legal_answers(n):
 
 
 @pytest.mark.parametrize("n", _sizes())
-def test_f_r2_points_and_sticks_conserved_from_50000(n):
+def test_rule_f_r2_points_and_sticks_conserved_from_50000(n):
     """R-2 with F's 50000 start: points + sticks are conserved in every hand and every match."""
     for spec, _, hands, matches in run(SLUG, n):
         h = per_hand(hands)
@@ -84,7 +83,7 @@ def test_f_r2_points_and_sticks_conserved_from_50000(n):
 
 
 @pytest.mark.parametrize("n", _sizes())
-def test_f_r3_wins_have_a_yaku_and_pay_value_times_multiplier(n):
+def test_rule_f_r3_wins_have_a_yaku_and_pay_value_times_multiplier(n, win_value):
     """R-3 + F: no yakuless win; the win's value is the R-3 points × the recorded multiplier (1 … 5), and the
     winner receives value + honba + sticks."""
     seen_multipliers = set()
@@ -97,7 +96,7 @@ def test_f_r3_wins_have_a_yaku_and_pay_value_times_multiplier(n):
                 "sticks_won", "win_order")
         for han, fu, yakuman, dealer, kind, value, mult, win_points, honba, sticks_won, order in \
                 wins.select(cols).iter_rows():
-            assert _win_value(han, fu, yakuman, dealer, kind == "tsumo")[0] * mult == value, spec
+            assert win_value(han, fu, yakuman, dealer, kind == "tsumo")[0] * mult == value, spec
             honba = honba if order == 1 else 0  # R-3: a multiple ron's honba goes to the first winner only
             assert win_points == value + 300 * honba + 1000 * sticks_won, spec
             seen_multipliers.add(mult)
@@ -105,7 +104,7 @@ def test_f_r3_wins_have_a_yaku_and_pay_value_times_multiplier(n):
 
 
 @pytest.mark.parametrize("n", _sizes())
-def test_f_no_renchan(n):
+def test_rule_f_no_renchan(n):
     """F: the deal passes after every hand that is not an abortive draw (no renchan, R-2 otherwise)."""
     for spec, _, hands, _ in run(SLUG, n):
         h = per_hand(hands).with_columns(
@@ -147,7 +146,7 @@ def _multipliers_from_events(events):
     return {key: 1 + int(v.sum()) for key, v in open_left.items()}
 
 
-def test_f_multiplier_recomputable_from_the_event_log():
+def test_rule_f_multiplier_recomputable_from_the_event_log():
     """F: the recorded multiplier of every seat equals the one replayed from the event log (first 4 deal
     tiles open; ron tile and called tiles never count)."""
     seats = parse_seats("baseline,random,fate-keeper,majsoul-cpu")
@@ -164,7 +163,7 @@ def test_f_multiplier_recomputable_from_the_event_log():
     assert above_one > 0
 
 
-def test_f_multiplier_is_one_in_other_riichi_modes():
+def test_rule_f_multiplier_is_one_in_other_riichi_modes():
     """F is a table option: `riichi` records multiplier 1 everywhere and pays the plain R-3 value."""
     hand_rows, _ = get_mode("riichi").simulate(1, np.arange(50), parse_seats("baseline"))
     from sims.riichi.columns import HC
@@ -172,7 +171,7 @@ def test_f_multiplier_is_one_in_other_riichi_modes():
     assert (hand_rows[:, HC["multiplier"]] == 1).all()
 
 
-def test_f_fate_keeper_is_legal_and_keeps_more_open_tiles():
+def test_rule_f_fate_keeper_is_legal_and_keeps_more_open_tiles():
     """F policy `fate-keeper`: legal answers only, and over the same deals its seat ends hands holding more of
     its open tiles (higher multiplier) than `baseline` in that seat."""
     mode = get_mode(SLUG)

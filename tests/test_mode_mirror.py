@@ -13,9 +13,8 @@ import numpy as np
 import polars as pl
 import pytest
 
-import tests.test_riichi_engine as core
 from policies.api import hook
-from policies.registry import parse_seats, seat_hooks
+from policies.registry import parse_seats
 from policies.riichi_api import O_HAND, O_MIRROR, O_SEAT, O_WALL_LEFT, R_OBS_SIZE, RIICHI
 from policies.riichi_baseline import riichi_turn
 from sims import tiles as TL
@@ -28,13 +27,14 @@ from sims.riichi.mirror_tiles import MIR_DEAD, MIR_HAND, MIR_NEXT, MIR_SIZE, MIR
 from sims.riichi.play import lookup_tables
 from sims.riichi.table import STANDARD, MirrorRules
 from sims.riichi.tableau import DEAD_START
+from sims.seating import seat_hooks
 from tests.riichi_runs import FAST_MATCHES, FULL_MATCHES, per_hand, run
 
 SLUG = "mirror"
 SIZES = [pytest.param(FAST_MATCHES, id="fast"), pytest.param(FULL_MATCHES, id="full", marks=pytest.mark.slow)]
 
 
-def test_m_rules_are_table_options():
+def test_rule_m_rules_are_table_options():
     """M: mirror and head bump on, no red fives, no renchan, 25000 start; the standard table leaves them off."""
     rules = get_mode(SLUG).RULES()
     assert isinstance(rules, MirrorRules)
@@ -43,7 +43,7 @@ def test_m_rules_are_table_options():
     assert not STANDARD.mirror and not STANDARD.head_bump and STANDARD.red_fives
 
 
-def test_m_three_transparent_copies_per_kind():
+def test_rule_m_three_transparent_copies_per_kind():
     """M: of the 4 copies of each of the 34 kinds exactly 3 are transparent."""
     per_kind = defaultdict(int)
     for tid in range(136):
@@ -52,18 +52,18 @@ def test_m_three_transparent_copies_per_kind():
 
 
 @pytest.mark.parametrize("n", SIZES)
-def test_m_riichi_core_invariants(n):
+def test_rule_m_riichi_core_invariants(n, riichi_checks):
     """M keeps R-1 (136 tiles, legal answers), R-2 (points + sticks conserved), R-3 (no yakuless win, values
     recomputable, at most 3 ron) and R-4 (situational yaku) over ≥10,000 hands (100,000 slow)."""
-    core.check_riichi_core(SLUG, n)
+    riichi_checks.riichi_core_invariants(SLUG, n)
 
 
-def test_m_r4_no_furiten_ron():
+def test_rule_m_r4_no_furiten_ron(riichi_checks):
     """R-4 under M: no ron in furiten."""
-    core.test_r4_no_furiten_ron_in_the_event_log(SLUG)
+    riichi_checks.r4_no_furiten_ron_in_the_event_log(SLUG)
 
 
-def test_m_no_red_fives():
+def test_rule_m_no_red_fives():
     """M: no red fives: no discard is a red five and no win counts one (the red flag appears in `riichi`)."""
     seats = parse_seats("baseline,random,baseline,majsoul-cpu")
     red = {}
@@ -76,7 +76,7 @@ def test_m_no_red_fives():
 
 
 @pytest.mark.parametrize("n", SIZES)
-def test_m_no_renchan(n):
+def test_rule_m_no_renchan(n):
     """M: the deal passes after every hand that is not an abortive draw."""
     for spec, _, hands, _ in run(SLUG, n):
         h = per_hand(hands).with_columns(pl.col("dealer_seat").shift(-1).over("match_id").alias("next_dealer"))
@@ -205,7 +205,7 @@ def _replayed_checksums(events, root_seed):
     return sums
 
 
-def test_m_obs_block_is_the_true_location_of_transparent_tiles():
+def test_rule_m_obs_block_is_the_true_location_of_transparent_tiles():
     """M: at every turn of every seat, obs[O_MIRROR] (transparent tiles per seat's hand, per kind in the live
     wall, the kinds of the next wall positions and of the face-down dead wall) equals the truth replayed from the
     keyed wall and the event log (deal, draws, replacement draws, discards, chi, pon, kans, indicators); from
@@ -234,7 +234,7 @@ def test_m_obs_block_is_the_true_location_of_transparent_tiles():
     assert (params[:, 2] == expected[:, 2]).all()
 
 
-def test_m_block_is_public_and_zero_in_other_modes():
+def test_rule_m_block_is_public_and_zero_in_other_modes():
     """M: the block is the same in every seat's row (public); `riichi` leaves it all zero."""
     from sims.riichi.mirror_tiles import mirror_gain
 
@@ -255,7 +255,7 @@ def _hand_outcomes(hands):
     return out
 
 
-def test_m_head_bump_first_claimant_after_the_discarder_wins():
+def test_rule_m_head_bump_first_claimant_after_the_discarder_wins():
     """M head bump: on the same walls and policies, every hand that had several ron winners without head bump has
     exactly one winner with it: the claimant first in turn order after the discarder (play is identical up to
     that hand). Without head bump up to three win on one discard."""
@@ -283,7 +283,7 @@ def test_m_head_bump_first_claimant_after_the_discarder_wins():
 
 
 # ---------------------------------------------------------------------------- the policy's reading
-def test_m_mirror_reader_rules_out_waits_from_visible_holdings():
+def test_rule_m_mirror_reader_rules_out_waits_from_visible_holdings():
     """mirror-reader: against a riichi seat whose concealed tiles are all transparent, exactly its waits are
     dangerous; with one hidden tile, a kind no pair or run can reach from its holdings is safe."""
     from policies.mirror_reader import mirror_safety, possible_wait, unlocated_normal

@@ -4,7 +4,6 @@ invariant (R-1 … R-6) on simulated matches."""
 import numpy as np
 import pytest
 
-import tests.test_riichi_engine as core
 from policies.registry import parse_seats
 from policies.riichi_api import O_DEAL_SHOWN, R_OBS_SIZE
 from sims.modes import get_mode
@@ -15,13 +14,13 @@ SLUG = "open-deal"
 SIZES = [pytest.param(FAST_MATCHES, id="fast"), pytest.param(FULL_MATCHES, id="full", marks=pytest.mark.slow)]
 
 
-def test_od_registered_as_a_table_option():
+def test_rule_od_registered_as_a_table_option():
     """OD: the mode is the riichi table with `open_deal` on; the standard table has it off."""
     assert get_mode(SLUG).RULES() == OpenDealRules() and OpenDealRules().open_deal
     assert not RiichiTable().open_deal
 
 
-def test_od_show_deal_makes_every_starting_hand_public():
+def test_rule_od_show_deal_makes_every_starting_hand_public():
     """OD: seat dealer + i gets wall tiles 13·i … 13·i + 12; every seat's observation shows all four hands."""
     from sims.riichi.deal_shown import show_deal
 
@@ -36,22 +35,22 @@ def test_od_show_deal_makes_every_starting_hand_public():
 
 
 @pytest.mark.parametrize("n", SIZES)
-def test_od_riichi_core_invariants(n):
+def test_rule_od_riichi_core_invariants(n, riichi_checks):
     """OD keeps R-1 (136 tiles, legal answers), R-2 (points + sticks conserved), R-3 (no yakuless win, values
     recomputable, at most 3 ron) and R-4 (situational yaku) over ≥10,000 hands (100,000 slow)."""
-    core.check_riichi_core(SLUG, n)
+    riichi_checks.riichi_core_invariants(SLUG, n)
 
 
-def test_od_r4_no_furiten_ron():
+def test_rule_od_r4_no_furiten_ron(riichi_checks):
     """R-4 under OD: no ron in furiten (permanent, temporary, riichi)."""
-    core.test_r4_no_furiten_ron_in_the_event_log(SLUG)
+    riichi_checks.r4_no_furiten_ron_in_the_event_log(SLUG)
 
 
-def test_od_r1_dora_timing_and_riichi_conditions():
-    core.test_r1_r4_dora_timing_and_riichi_conditions_in_the_event_log(SLUG)
+def test_rule_od_r1_dora_timing_and_riichi_conditions(riichi_checks):
+    riichi_checks.r1_r4_dora_timing_and_riichi_conditions_in_the_event_log(SLUG)
 
 
-def test_od_is_standard_riichi_for_policies_that_ignore_the_deal():
+def test_rule_od_is_standard_riichi_for_policies_that_ignore_the_deal():
     """OD changes only what is shown: with the same seeds, baseline plays exactly as in `riichi` (same walls)."""
     seats = parse_seats("baseline,random,majsoul-cpu,baseline")
     od = get_mode(SLUG).simulate(6, np.arange(60), seats)
@@ -59,7 +58,7 @@ def test_od_is_standard_riichi_for_policies_that_ignore_the_deal():
     assert np.array_equal(od[0], std[0]) and np.array_equal(od[1], std[1])
 
 
-def test_od_deal_reader_sees_the_shown_hands_only_in_open_deal():
+def test_rule_od_deal_reader_sees_the_shown_hands_only_in_open_deal():
     """OD: the shown-deal block is filled only in this mode: `deal-reader` plays exactly like baseline in
     `riichi` (block all zero) and differently in `open-deal`."""
     base = parse_seats("baseline")
@@ -93,14 +92,10 @@ def test_deal_reader_avoids_completing_shown_shapes():
     assert cost[3] == 1 and cost[30] == 0 and cost[20] == 0
 
 
-def test_deal_reader_legal_and_deterministic():
-    core.test_policy_conformance_legal_and_deterministic(SLUG, "deal-reader")
+def test_rule_od_event_log_does_not_change_play(riichi_checks):
+    riichi_checks.event_log_does_not_change_play(SLUG)
 
 
-def test_od_event_log_does_not_change_play():
-    core.test_event_log_does_not_change_play(SLUG)
-
-
-def test_od_run_command(tmp_path, capsys):
+def test_rule_od_run_command(tmp_path, capsys, riichi_checks):
     """`tsumolab run --variant open-deal` writes the riichi tables and an event log that rederives every delta."""
-    core.test_run_writes_tables_and_an_event_log_that_rederives_deltas(SLUG, tmp_path, capsys)
+    riichi_checks.run_writes_tables_and_an_event_log_that_rederives_deltas(SLUG, tmp_path, capsys)

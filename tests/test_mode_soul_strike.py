@@ -31,7 +31,6 @@ from sims.riichi.soul_strike_turns import (
 from sims.riichi.table import STANDARD, SoulStrikeRules
 from sims.riichi.yaku import YAKU_NAMES
 from tests.riichi_runs import FAST_MATCHES, FULL_MATCHES, per_hand, run
-from tests.test_riichi_engine import _win_value, check_riichi_core
 
 SLUG = "soul-strike"
 OPTS = RiichiRules().to_array()
@@ -42,7 +41,7 @@ def _sizes():
     return [pytest.param(FAST_MATCHES, id="fast"), pytest.param(FULL_MATCHES, id="full", marks=pytest.mark.slow)]
 
 
-def test_ss_rules_are_table_options():
+def test_rule_ss_rules_are_table_options():
     """SS on R: soul strike on with 6 strike turns, +2 overload han, riichi 2 / double riichi 3; renchan as R-2;
     the standard table leaves it off (topts slot 0)."""
     rules = get_mode(SLUG).RULES()
@@ -77,7 +76,7 @@ def _scored(riichi, tsumo, overloaded_discarder, topts, dealer=False):
     return plain, int(res[RES_HAN]), int(res[RES_TOTAL]), added
 
 
-def test_ss_riichi_two_han_double_riichi_three_han_priced_by_the_scorer():
+def test_rule_ss_riichi_two_han_double_riichi_three_han_priced_by_the_scorer(win_value):
     """SS: riichi is 2 han and double riichi 3 han (the scorer's 1 / 2 replaced) on tsumo and ron; the value is
     the R-3 price of the new han (recomputed with base_points/payments of the R-3 tests)."""
     topts = SoulStrikeRules().to_array()
@@ -88,23 +87,23 @@ def test_ss_riichi_two_han_double_riichi_three_han_priced_by_the_scorer():
             no_riichi, _, _, _ = _scored(0, tsumo, False, topts)
             assert han == no_riichi + ss_riichi_han, (riichi, tsumo)
             assert added == han - plain == 1
-            assert value == _win_value(han, 30 if not tsumo else 20, 0, False, tsumo)[0]
+            assert value == win_value(han, 30 if not tsumo else 20, 0, False, tsumo)[0]
     assert none == 1  # pinfu alone: no riichi, nothing added
     assert _scored(0, False, False, topts)[3] == 0
 
 
-def test_ss_overload_adds_two_han_to_a_ron_never_to_a_tsumo():
+def test_rule_ss_overload_adds_two_han_to_a_ron_never_to_a_tsumo(win_value):
     """SS: a ron on an overloaded discarder gets +2 han (pinfu 1 → 3, with riichi 3 → 5 = mangan); a tsumo
     against the same table state gets nothing; the standard table changes nothing."""
     topts = SoulStrikeRules().to_array()
-    assert _scored(0, False, True, topts)[1:] == (3, _win_value(3, 30, 0, False, False)[0], 2)
+    assert _scored(0, False, True, topts)[1:] == (3, win_value(3, 30, 0, False, False)[0], 2)
     assert _scored(1, False, True, topts)[1:] == (5, 8000, 3)
     assert _scored(0, True, True, topts)[3] == 0
-    assert _scored(1, True, True, topts)[1:] == (4, _win_value(4, 20, 0, False, True)[0], 1)  # riichi 2 + pinfu + tsumo
+    assert _scored(1, True, True, topts)[1:] == (4, win_value(4, 20, 0, False, True)[0], 1)  # riichi 2 + pinfu + tsumo
     assert _scored(0, False, True, SoulStrikeRules(overload_han=0).to_array())[3] == 0
 
 
-def test_ss_bonus_never_touches_a_yakuman():
+def test_rule_ss_bonus_never_touches_a_yakuman():
     """SS: neither the riichi han nor the overload han change a yakuman (kokushi ron on an overloaded player)."""
     hand = np.zeros(34, np.int64)
     for k in (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33):
@@ -121,7 +120,7 @@ def test_ss_bonus_never_touches_a_yakuman():
     assert (res == before).all()
 
 
-def test_ss_option_trigger_ron_bonus():
+def test_rule_ss_option_trigger_ron_bonus():
     """SS option `trigger_ron_bonus`: the ron on a strike discard that overloads the discarder gets the +2 han
     too (default: only rons on a player already overloaded)."""
     plain = new_result()
@@ -143,7 +142,7 @@ def _striker(left):
     return obs, st
 
 
-def test_ss_option_ippatsu_ron_after_strike():
+def test_rule_ss_option_ippatsu_ron_after_strike():
     """SS option `ippatsu_ron_after_strike`: after the last strike discard the striker keeps ippatsu for one
     go-around (a ron); by default the engine's discard rule has already ended it."""
     for option in (False, True):
@@ -156,7 +155,7 @@ def test_ss_option_ippatsu_ron_after_strike():
         assert st[ST_FLAGS + 1, F_IPPATSU] == int(option), option
 
 
-def test_ss_option_strike_ends_ippatsu():
+def test_rule_ss_option_strike_ends_ippatsu():
     """SS option `strike_ends_ippatsu`: a strike turn ends the other players' ippatsu; by default (R-4) only a
     call or their own discard does. The striker's own tsumo is ippatsu either way."""
     for option in (False, True):
@@ -169,14 +168,14 @@ def test_ss_option_strike_ends_ippatsu():
 
 # ------------------------------------------------------------------------------------------ the riichi core
 @pytest.mark.parametrize("n", _sizes())
-def test_ss_riichi_core_invariants(n):
+def test_rule_ss_riichi_core_invariants(n, riichi_checks):
     """R-1 … R-4 in soul strike: hands, 136 tiles, legal answers, points + sticks conserved, every win has a
     yaku and its recorded value is the R-3 price of its han (the mode's han included)."""
-    check_riichi_core(SLUG, n)
+    riichi_checks.riichi_core_invariants(SLUG, n)
 
 
 @pytest.mark.parametrize("n", _sizes())
-def test_ss_mode_han_is_not_a_yaku_and_is_priced(n):
+def test_rule_ss_mode_han_is_not_a_yaku_and_is_priced(n, win_value):
     """SS: every win has a yaku without the mode's han (han − strike_han > dora, so a yakuless hand never rons
     an overloaded player); strike_han is 0 … 3 (riichi +1, overload +2) and 0 on yakuman; value = R-3 price."""
     overload_rons = 0
@@ -188,13 +187,13 @@ def test_ss_mode_han_is_not_a_yaku_and_is_priced(n):
         assert (hands.filter(~pl.col("won"))["strike_han"] == 0).all(), spec
         for han, fu, yakuman, dealer, kind, value in wins.select(
                 "han", "fu", "yakuman", "dealer", "win_kind", "value").iter_rows():
-            assert _win_value(han, fu, yakuman, dealer, kind == "tsumo")[0] == value, spec
+            assert win_value(han, fu, yakuman, dealer, kind == "tsumo")[0] == value, spec
         overload_rons += wins.filter(pl.col("strike_han") >= 2).height
     assert overload_rons > 0
 
 
 @pytest.mark.parametrize("n", _sizes())
-def test_ss_renchan_as_r2(n):
+def test_rule_ss_renchan_as_r2(n):
     """SS keeps R-2 renchan: after a dealer win the same seat deals again."""
     for spec, _, hands, _ in run(SLUG, n):
         h = per_hand(hands).with_columns(pl.col("dealer_seat").shift(-1).over("match_id").alias("next_dealer"))
@@ -305,7 +304,7 @@ def _log(seats, n, rules=None, seed=5):
     return hand_rows, events
 
 
-def test_ss_strike_turns_overload_and_mode_han_replayed_from_the_event_log():
+def test_rule_ss_strike_turns_overload_and_mode_han_replayed_from_the_event_log():
     """SS from the event log: the declarer's next (up to 6) draws are consecutive, nobody else draws in between;
     the 6th strike discard or a called / ronned strike discard overloads; tsumo in strike turns is ippatsu; every
     win carries riichi 2 / double riichi 3 and +2 on rons against overloaded discarders; the recorded
@@ -320,7 +319,7 @@ def test_ss_strike_turns_overload_and_mode_han_replayed_from_the_event_log():
         assert total[key] > 0, (key, dict(total))
 
 
-def test_ss_strike_counted_in_draws_option():
+def test_rule_ss_strike_counted_in_draws_option():
     """SS option strike_count = "draws": every draw of the striker, kan replacement draws included, uses one of
     the 6; only the replacement after a closed kan on the 6th draw is extra (replayed from the event log)."""
     rules = SoulStrikeRules(strike_count="draws")
@@ -332,13 +331,13 @@ def test_ss_strike_counted_in_draws_option():
     assert seen["full_strikes"] > 0 and seen["declarations"] > 0
 
 
-def test_ss_is_a_table_option_riichi_unchanged():
+def test_rule_ss_is_a_table_option_riichi_unchanged():
     """SS off (`riichi`): no overload, no strike han anywhere."""
     hand_rows, _ = get_mode("riichi").simulate(1, np.arange(100), parse_seats("baseline"))
     assert (hand_rows[:, HC["overloaded"]] == 0).all() and (hand_rows[:, HC["strike_han"]] == 0).all()
 
 
-def test_ss_strike_timer_is_legal_and_riichis_less_than_baseline():
+def test_rule_ss_strike_timer_is_legal_and_riichis_less_than_baseline():
     """SS policy `strike-timer`: legal answers; over the same walls its seat declares riichi less often than
     baseline in that seat (dama on weak waits) and breaks strikes by calls."""
     mode = get_mode(SLUG)

@@ -115,7 +115,7 @@ def test_policies_text_and_user_file():
 
 
 # ------------------------------------------------------------------------------ (c) claim behaviour
-def test_b1_pass_cheap_ron_waits_for_tsumo():
+def test_claim_b1_pass_cheap_ron_waits_for_tsumo():
     """B1: with fewer than 2 winners, a ron worth ≤ 3 fan is passed; tsumo is still taken."""
     mine, base = seat0(one_vs_three("pass-cheap-ron")), seat0("baseline")
     assert mine["passed_wins"].sum() > 0
@@ -126,7 +126,7 @@ def test_b1_pass_cheap_ron_waits_for_tsumo():
     assert early_rons.height > 0 and (early_rons["fan"] >= 4).all()
 
 
-def test_b2_pass_only_one_fan_rons():
+def test_claim_b2_pass_only_one_fan_rons():
     """B2: max_fan=1 passes only 1-fan rons (early rons of 2+ fan are taken)."""
     mine = seat0(one_vs_three("pass-cheap-ron(max_fan=1)"))
     early_rons = mine.filter((pl.col("win_kind") == 1) & (pl.col("win_order") <= 2))
@@ -134,7 +134,7 @@ def test_b2_pass_only_one_fan_rons():
     assert 0 < mine["passed_wins"].sum() < seat0(one_vs_three("pass-cheap-ron"))["passed_wins"].sum()
 
 
-def test_b3_escape_takes_cheap_rons_against_a_threat():
+def test_claim_b3_escape_takes_cheap_rons_against_a_threat():
     """B3: with escape=1 some cheap early rons are taken (an opponent showed a flush look)."""
     plain, escape = seat0(one_vs_three("pass-cheap-ron")), seat0(one_vs_three("pass-cheap-ron(escape=1)"))
     cheap = (pl.col("win_kind") == 1) & (pl.col("win_order") <= 2) & (pl.col("fan") <= 3)
@@ -142,14 +142,14 @@ def test_b3_escape_takes_cheap_rons_against_a_threat():
     assert escape["passed_wins"].sum() < plain["passed_wins"].sum()
 
 
-def test_b1_thresholds_that_pass_nothing_give_baseline():
+def test_claim_b1_thresholds_that_pass_nothing_give_baseline():
     """B1 knobs: max_fan=0 or until_winners=0 never pass, so every record equals baseline's."""
     assert same_records(one_vs_three("pass-cheap-ron(max_fan=0)"), "baseline")
     assert same_records(one_vs_three("pass-cheap-ron(until_winners=0)"), "baseline")
     assert not same_records(one_vs_three("pass-cheap-ron"), "baseline")
 
 
-def test_b4_always_kan_declares_more_kans_and_never_kan_none():
+def test_claim_b4_always_kan_declares_more_kans_and_never_kan_none():
     """B4 (B-14, B-15): always-kan makes every legal kan, never-kan none."""
     assert hands("always-kan")["kans"].sum() > hands("baseline")["kans"].sum()
     assert seat0(one_vs_three("always-kan"))["kans"].sum() > seat0("baseline")["kans"].sum()
@@ -157,7 +157,7 @@ def test_b4_always_kan_declares_more_kans_and_never_kan_none():
     assert hands("baseline")["kans"].sum() > 0
 
 
-def test_b5_keep_void_is_a_flower_pig_more_often():
+def test_claim_b5_keep_void_is_a_flower_pig_more_often():
     """B5 (B-22): without void-first the seat more often still holds void tiles at the exhaustive draw."""
     def pig_rate(frame):
         drawn = frame.filter(pl.col("hand_end") == 1)
@@ -167,7 +167,7 @@ def test_b5_keep_void_is_a_flower_pig_more_often():
     assert seat0(one_vs_three("keep-void"))["draw_settlement"].sum() < seat0("baseline")["draw_settlement"].sum()
 
 
-def test_b6_fold_deals_in_less_and_wins_less():
+def test_claim_b6_fold_deals_in_less_and_wins_less():
     """B6 control: folding against threats deals in less (per hand) but also wins less than full attack."""
     fold, base = hands("fold"), hands("baseline")
     assert fold["dealt_in"].sum() < base["dealt_in"].sum()
@@ -176,7 +176,7 @@ def test_b6_fold_deals_in_less_and_wins_less():
     assert same_records(one_vs_three("fold(threat_melds=99,late_wall=0)"), "baseline")  # never folds
 
 
-def test_b7_pon_happy_calls_more_and_closed_less():
+def test_claim_b7_pon_happy_calls_more_and_closed_less():
     """B7: pon-happy pons every pon-able tile; closed refuses calls while aiming at seven pairs."""
     assert table_calls(hands("majsoul-cpu")) == 0  # the count is exact for a table that never calls
     assert table_calls(hands("pon-happy")) > table_calls(hands("baseline")) > table_calls(hands("closed"))
@@ -188,7 +188,7 @@ def test_b7_pon_happy_calls_more_and_closed_less():
     assert seven_pair_wins(hands("closed")) > seven_pair_wins(hands("baseline")) > seven_pair_wins(hands("pon-happy"))
 
 
-def test_b8_flush_seeker_wins_more_one_suit_hands():
+def test_claim_b8_flush_seeker_wins_more_one_suit_hands():
     """B8 (B-19a): flush-seeking raises the share of one-suit (清…) patterns and the mean fan of its wins."""
     one_suit = [i for i, name in enumerate(PATTERN_LABELS) if name.startswith("清")]
 
@@ -200,7 +200,7 @@ def test_b8_flush_seeker_wins_more_one_suit_hands():
     assert mine["fan"].mean() > base["fan"].mean()
 
 
-def test_b9_stall_for_draw_plays_for_the_draw():
+def test_claim_b9_stall_for_draw_plays_for_the_draw():
     """B9 (B-22): a stalling seat stops calling and plays safe late, so more hands reach the exhaustive draw,
     and it still throws its void tiles (never a flower pig itself)."""
     field = "disconnected,baseline,baseline"
@@ -213,7 +213,7 @@ def test_b9_stall_for_draw_plays_for_the_draw():
     assert eager.filter(pl.col("hand_end") == 1)["flower_pig"].sum() == 0
 
 
-def test_x1_recommended_exchange_uses_b24_void():
+def test_claim_x1_recommended_exchange_uses_b24_void():
     """X1 (B-24): same exchange and void as the game's CPU, which differ from baseline's value-based ones."""
     mine = seat0(one_vs_three("recommended-exchange")).filter(pl.col("hand") == 1)
     cpu = seat0(one_vs_three("majsoul-cpu")).filter(pl.col("hand") == 1)

@@ -4,7 +4,6 @@ import json
 
 import numpy as np
 import polars as pl
-from click.testing import CliRunner
 
 import sims.bloodshed as bloodshed
 from analyzer.cli import main
@@ -29,7 +28,8 @@ def test_events_rederive_every_hands_delta(tmp_path, capsys):
     """1,000+ hands: the payments and settlements in the event log alone give each hand's point deltas in
     the `hands` Parquet rows (wins B-19, kans B-14/B-15, refunds and draw settlement B-21 … B-23)."""
     out = tmp_path / "run"
-    code, _, err = _cli(["run", "--matches", "260", "--seed", "5", "--seats", "baseline,random,majsoul-cpu,disconnected",
+    code, _, err = _cli(["run", "--matches", "260", "--seed", "5",
+                         "--seats", "baseline,random,majsoul-cpu,disconnected",
                          "--out", str(out), "--quiet", "--record-events", "260"], capsys)
     assert code == 0, err
     hands, _ = combined_tables(out)

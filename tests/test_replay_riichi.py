@@ -1,6 +1,6 @@
-"""Replay of the riichi-based modes (`riichi`, `shura` in depth, every other riichi-core mode once): the event log alone re-derives every hand's point
-deltas (wins, honba, riichi sticks R-2/R-4, noten payments R-6/S-6, nagashi R-6, pao R-3), replaying a match
-reproduces its Parquet rows, and the JSON stream speaks mjai."""
+"""Replay of the riichi-based modes (`riichi`, `shura` in depth, every other riichi-core mode once): the event log
+alone re-derives every hand's point deltas (wins, honba, riichi sticks R-2/R-4, noten payments R-6/S-6, nagashi R-6,
+pao R-3), replaying a match reproduces its Parquet rows, and the JSON stream speaks mjai."""
 
 import json
 

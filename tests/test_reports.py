@@ -5,7 +5,6 @@ from __future__ import annotations
 import base64
 import re
 import shutil
-from html.parser import HTMLParser
 from pathlib import Path
 
 import polars as pl
@@ -46,53 +45,8 @@ def plain_run(tmp_path_factory) -> Path:
     return out
 
 
-class Page(HTMLParser):
-    """Collects tags with their attributes, the text inside each <section>, and style text."""
-
-    def __init__(self):
-        super().__init__()
-        self.tags: list[tuple[str, dict]] = []
-        self.sections: dict[str, list[str]] = {}
-        self.section_imgs: dict[str, list[str]] = {}
-        self.style = ""
-        self._stack: list[str] = []
-        self._in_style = False
-
-    def handle_starttag(self, tag, attrs):
-        attrs = dict(attrs)
-        self.tags.append((tag, attrs))
-        if tag == "section":
-            self._stack.append(attrs.get("id", ""))
-            self.sections.setdefault(self._stack[-1], [])
-            self.section_imgs.setdefault(self._stack[-1], [])
-        if tag == "img" and self._stack:
-            self.section_imgs[self._stack[-1]].append(attrs.get("src", ""))
-        if tag == "span" and "badge" in attrs.get("class", "") and self._stack:
-            self.sections[self._stack[-1]].append(f"<badge {attrs['class']}>")
-        self._in_style = tag == "style"
-
-    def handle_endtag(self, tag):
-        if tag == "section" and self._stack:
-            self._stack.pop()
-        if tag == "style":
-            self._in_style = False
-
-    def handle_data(self, data):
-        if self._in_style:
-            self.style += data
-        elif self._stack:
-            self.sections[self._stack[-1]].append(data)
-
-
-def parse(path: Path) -> Page:
-    page = Page()
-    page.feed(path.read_text(encoding="utf-8"))
-    page.close()
-    return page
-
-
-def test_html_parses_and_references_nothing_outside_the_file(study):
-    page = parse(study / "report.html")
+def test_html_parses_and_references_nothing_outside_the_file(study, report_page):
+    page = report_page(study / "report.html")
     assert any(tag == "meta" and attrs.get("name") == "viewport" for tag, attrs in page.tags)
     for tag, attrs in page.tags:
         assert tag not in ("script", "link", "iframe"), f"external or active content: <{tag}>"
@@ -110,8 +64,8 @@ def test_html_parses_and_references_nothing_outside_the_file(study):
     assert links and set(links) <= ids, "every table-of-contents link points at a section"
 
 
-def test_html_has_one_section_per_claim_with_its_verdict_and_intervals(study):
-    page = parse(study / "report.html")
+def test_html_has_one_section_per_claim_with_its_verdict_and_intervals(study, report_page):
+    page = report_page(study / "report.html")
     claims = pl.read_parquet(study / "claims.parquet")
     claim_sections = [s for s in page.sections if s.startswith("claim-")]
     assert sorted(claim_sections) == [f"claim-{c}" for c in sorted(CLAIM_IDS)]
@@ -125,8 +79,8 @@ def test_html_has_one_section_per_claim_with_its_verdict_and_intervals(study):
         assert head["claim_text"][:40] in text and head["source"] in text
 
 
-def test_html_embeds_every_figure_as_inline_svg(study):
-    page = parse(study / "report.html")
+def test_html_embeds_every_figure_as_inline_svg(study, report_page):
+    page = report_page(study / "report.html")
     data = load_report_data(study)
     expected = {"summary": len(content.summary_figures(data)), "run": 0}
     expected.update({f"claim-{c.id}": len(content.claim_figures(c)) for c in data.claims})
@@ -213,9 +167,9 @@ def test_html_embeds_the_cjk_glyphs_it_uses(study):
     assert "data:font/otf;base64," in html_text
 
 
-def test_example_hand_shows_the_treatment_decision_or_says_there_is_none(study):
+def test_example_hand_shows_the_treatment_decision_or_says_there_is_none(study, report_page):
     data = load_report_data(study)
-    page = parse(study / "report.html")
+    page = report_page(study / "report.html")
     b1 = next(c for c in data.claims if c.id == "B1")
     example = find_example(b1)
     text = " ".join(page.sections["claim-B1"])
@@ -225,7 +179,8 @@ def test_example_hand_shows_the_treatment_decision_or_says_there_is_none(study):
     assert isinstance(example, ExampleHand)
     row = b1.hands.filter((pl.col("arm") == "treatment") & (pl.col("field") == example.field)
                           & (pl.col("subject_seat") == example.subject_seat)
-                          & (pl.col("match_id") == example.match_id) & (pl.col("hand") == example.hand)).row(0, named=True)
+                          & (pl.col("match_id") == example.match_id)
+                          & (pl.col("hand") == example.hand)).row(0, named=True)
     assert row["passed_wins"] > 0 and row["win_kind"] == "tsumo" and row["delta"] == example.treatment_delta
     seat = f"S{example.subject_seat} "
     assert any(line.lstrip().startswith(seat) and "passes a ron" in line for line in example.lines)
@@ -233,8 +188,8 @@ def test_example_hand_shows_the_treatment_decision_or_says_there_is_none(study):
     assert "WINS by tsumo" in text
 
 
-def test_plain_run_report(plain_run):
-    page = parse(plain_run / "report.html")
+def test_plain_run_report(plain_run, report_page):
+    page = report_page(plain_run / "report.html")
     assert "results" in page.sections and "run" in page.sections
     assert len(page.section_imgs["results"]) == len(content.run_figures(load_report_data(plain_run)))
     assert len(PdfReader(plain_run / "report.pdf").pages) == len(pdf.summary_pages(load_report_data(plain_run)))

@@ -106,7 +106,7 @@ def _red_bookkeeping(events):
     return riichi_discards
 
 
-def test_r1_r4_riichi_tsumogiri_gives_up_the_drawn_copy():
+def test_rule_r1_r4_riichi_tsumogiri_gives_up_the_drawn_copy():
     """R-4 (after riichi only the drawn tile may be discarded) with R-1's red fives: every discard of a seat in
     riichi is the copy it drew, red five or plain, and the log accounts for every red five in every move."""
     seen_red = 0
@@ -118,7 +118,7 @@ def test_r1_r4_riichi_tsumogiri_gives_up_the_drawn_copy():
     assert seen_red >= 5  # drawn red fives were tsumogiri'd in riichi
 
 
-def test_r1_red_five_copies_in_every_riichi_mode_log():
+def test_rule_r1_red_five_copies_in_every_riichi_mode_log():
     """R-1: in every riichi-based mode the log's red fields follow each red five from the deal to the discard,
     calls and kans (a red five only leaves a hand that holds it; a plain copy only one that holds a plain)."""
     for slug in ("shura", "chant", "darkness", "astrology", "fate"):
@@ -126,7 +126,7 @@ def test_r1_red_five_copies_in_every_riichi_mode_log():
         _red_bookkeeping(events)
 
 
-def test_r1_issue_seed_riichi_tsumogiri_of_a_drawn_red_five():
+def test_rule_r1_issue_seed_riichi_tsumogiri_of_a_drawn_red_five():
     """Issue 13, seed 1 match 11 hand 5: seat 1 in riichi draws the red 5p and discards it (the log says 5pr);
     seat 0's ron on it is 2 han (chun + aka), not 1."""
     events, *_ = replay_match("riichi", 1, 11, "baseline")
@@ -138,7 +138,7 @@ def test_r1_issue_seed_riichi_tsumogiri_of_a_drawn_red_five():
 
 
 # ----------------------------------------------------------------------------- 2. furiten on shape (R-4)
-def test_r4_passing_a_shape_completing_discard_is_furiten_even_without_yaku():
+def test_rule_r4_passing_a_shape_completing_discard_is_furiten_even_without_yaku():
     """R-4: furiten looks at the shape only. Rebuild every seat's hand from the log: a seat that let a discard
     completing its shape pass (yaku or not) makes no ron before its own next discard, nor any ron after such a
     pass in riichi."""
@@ -146,71 +146,81 @@ def test_r4_passing_a_shape_completing_discard_is_furiten_even_without_yaku():
     mask = np.zeros(34, np.int64)
     rons = 0
     blocked = 0
-    for seed in (3, 5, 14):
-        _, _, events = get_mode("riichi").simulate_events(seed, np.arange(300), parse_seats(MIXED))  # issue matches 40, 246, 27
-        hand = np.zeros((4, 34), np.int64)
-        melds = [0] * 4
-        temp = [False] * 4
-        riichi = [False] * 4
-        riichi_furiten = [False] * 4
-        pending = None  # (discarder, tile) of the latest discard, until the next move
-        waits = [None] * 4  # each seat's waits, recomputed after its hand changed
-
-        def commit():
-            nonlocal pending, blocked
-            if pending is None:
-                return
-            giver, tile = pending
-            for p in range(4):
-                if p == giver:
-                    continue
-                if waits[p] is None:
-                    winning_tiles(hand[p], melds[p], RIICHI_SHAPES, hand[p], suit_t, honor_t, mask)
-                    waits[p] = mask.copy()
-                if waits[p][tile]:
-                    temp[p] = True
-                    riichi_furiten[p] |= riichi[p]
-                    blocked += 1
-            pending = None
-
-        for _m, _h, kind, seat, tile, a, b, c in events.tolist():
-            if kind in (EV_START, EV_DRAW, EV_DISCARD, EV_PON, EV_CHI, EV_KAN, EV_END):
-                commit()
-                waits = [None] * 4 if kind == EV_START else waits
-                if kind != EV_END and seat >= 0:
-                    waits[seat] = None
-            if kind == EV_START:
-                hand[:] = 0
-                melds = [0] * 4
-                temp = [False] * 4
-                riichi = [False] * 4
-                riichi_furiten = [False] * 4
-            elif kind in (EV_DEAL, EV_DRAW):
-                hand[seat, tile] += 1
-            elif kind == EV_DISCARD:
-                hand[seat, tile] -= 1
-                temp[seat] = False
-                pending = (seat, tile)
-            elif kind == EV_RIICHI:
-                riichi[seat] = True
-            elif kind == EV_PON:
-                hand[seat, tile] -= 2
-                melds[seat] += 1
-            elif kind == EV_CHI:
-                for k in range(tile, tile + 3):
-                    hand[seat, k] -= k != a
-                melds[seat] += 1
-            elif kind == EV_KAN:
-                hand[seat, tile] -= {tiles.MINKAN: 3, tiles.ANKAN: 4, tiles.KAKAN: 1}[a]
-                melds[seat] += a != tiles.KAKAN
-            elif kind == EV_WIN and c == 1:
-                rons += 1
-                assert not temp[seat] and not riichi_furiten[seat], (_m, _h, seat)
+    for seed in (3, 5, 14):  # issue matches 40, 246, 27
+        _, _, events = get_mode("riichi").simulate_events(seed, np.arange(300), parse_seats(MIXED))
+        seed_rons, seed_blocked = _replay_furiten(events, suit_t, honor_t, mask)
+        rons += seed_rons
+        blocked += seed_blocked
     assert rons > 1000 and blocked > 1000
 
 
+def _replay_furiten(events, suit_t, honor_t, mask):
+    """Rebuild each seat's hand from one log; assert no furiten ron; return (rons, passes that made furiten)."""
+    rons = 0
+    blocked = 0
+    hand = np.zeros((4, 34), np.int64)
+    melds = [0] * 4
+    temp = [False] * 4
+    riichi = [False] * 4
+    riichi_furiten = [False] * 4
+    pending = None  # (discarder, tile) of the latest discard, until the next move
+    waits = [None] * 4  # each seat's waits, recomputed after its hand changed
+
+    def commit():
+        nonlocal pending, blocked
+        if pending is None:
+            return
+        giver, tile = pending
+        for p in range(4):
+            if p == giver:
+                continue
+            if waits[p] is None:
+                winning_tiles(hand[p], melds[p], RIICHI_SHAPES, hand[p], suit_t, honor_t, mask)
+                waits[p] = mask.copy()
+            if waits[p][tile]:
+                temp[p] = True
+                riichi_furiten[p] |= riichi[p]
+                blocked += 1
+        pending = None
+
+    for _m, _h, kind, seat, tile, a, b, c in events.tolist():
+        if kind in (EV_START, EV_DRAW, EV_DISCARD, EV_PON, EV_CHI, EV_KAN, EV_END):
+            commit()
+            waits = [None] * 4 if kind == EV_START else waits
+            if kind != EV_END and seat >= 0:
+                waits[seat] = None
+        if kind == EV_START:
+            hand[:] = 0
+            melds = [0] * 4
+            temp = [False] * 4
+            riichi = [False] * 4
+            riichi_furiten = [False] * 4
+        elif kind in (EV_DEAL, EV_DRAW):
+            hand[seat, tile] += 1
+        elif kind == EV_DISCARD:
+            hand[seat, tile] -= 1
+            temp[seat] = False
+            pending = (seat, tile)
+        elif kind == EV_RIICHI:
+            riichi[seat] = True
+        elif kind == EV_PON:
+            hand[seat, tile] -= 2
+            melds[seat] += 1
+        elif kind == EV_CHI:
+            for k in range(tile, tile + 3):
+                hand[seat, k] -= k != a
+            melds[seat] += 1
+        elif kind == EV_KAN:
+            hand[seat, tile] -= {tiles.MINKAN: 3, tiles.ANKAN: 4, tiles.KAKAN: 1}[a]
+            melds[seat] += a != tiles.KAKAN
+        elif kind == EV_WIN and c == 1:
+            rons += 1
+            assert not temp[seat] and not riichi_furiten[seat], (_m, _h, seat)
+    return rons, blocked
+
+
 # ----------------------------------------------------------------------------- 3. robbed kan in the log (R-4)
-def test_r4_robbed_added_kan_is_logged_before_the_win():
+def test_rule_r4_robbed_added_kan_is_logged_before_the_win():
     """R-4 chankan: every ron's target is the seat whose discard or kan came just before it (payments and passes
     aside), so a robbed added kan shows as a kakan by the target; issue seeds 11/203 hand 2, 12/130 hand 6."""
     robbed = 0
@@ -249,7 +259,7 @@ def _multiple_ron_honba(rules):
     return out
 
 
-def test_r3_multiple_ron_honba_and_sticks_go_to_the_first_winner_only():
+def test_rule_r3_multiple_ron_honba_and_sticks_go_to_the_first_winner_only():
     """R-3 (source 002): on a multiple ron the honba bonus and the riichi sticks go to the winner first in turn
     order after the discarder; the other winners get neither."""
     cases = _multiple_ron_honba(None)
@@ -258,7 +268,7 @@ def test_r3_multiple_ron_honba_and_sticks_go_to_the_first_winner_only():
         assert paid == [first] and set(sticks) <= {first}
 
 
-def test_r3_option_honba_every_winner_pays_every_winner():
+def test_rule_r3_option_honba_every_winner_pays_every_winner():
     """R-3 option honba_every_winner (the payout before issue 13): every ron winner gets the honba bonus; the
     sticks still go to the first winner only."""
     cases = _multiple_ron_honba(RiichiTable(honba_every_winner=True))
@@ -268,7 +278,7 @@ def test_r3_option_honba_every_winner_pays_every_winner():
 
 
 # ----------------------------------------------------------------------------- 5. South extension (R-2)
-def test_r2_south_extension_keeps_the_dealer_renchan():
+def test_rule_r2_south_extension_keeps_the_dealer_renchan():
     """R-2: in the South extension the match ends after a hand when someone has 30000 and the deal passes; while
     the dealer keeps the deal it goes on unless the dealer is then first with 30000 (agari-yame)."""
     aborts = ("nine_terminals", "four_winds", "four_riichi", "four_kans")
@@ -298,7 +308,7 @@ def test_r2_south_extension_keeps_the_dealer_renchan():
     assert renchan_goes_on >= 1  # a South dealer kept playing while someone else had 30000
 
 
-def test_r3_r2_issue_seeds():
+def test_rule_r3_r2_issue_seeds():
     """Issue 13 seeds: seed 1 match 18 hand 4 (honba 1, double ron) pays one honba bonus, to the first winner
     after the discarder (R-3); seed 3 match 87: the South dealer's renchan in S1 is played on although seat 2
     has 33200, and the match ends when the deal passes with someone at 30000 (R-2)."""

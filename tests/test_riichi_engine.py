@@ -4,78 +4,49 @@ A fast subset (about 15,000-20,000 hands per mode) runs in the normal suite; the
 per mode are marked slow.
 """
 
-from collections import defaultdict
-
 import numpy as np
 import polars as pl
 import pytest
 
 from policies.registry import all_policies, parse_seats
-from sims.events import EV_DISCARD, EV_END, EV_PASS, EV_WIN
-from sims.modes import get_mode
-from sims.riichi import engine
-from sims.riichi.rules import RiichiRules
-from sims.riichi.scoring import base_points, payments
-from sims.riichi.tableau import EV_RIICHI
 from tests.riichi_runs import FAST_MATCHES, FULL_MATCHES, per_hand, run
 
 MODES = ("riichi", "shura")
-OPTS = RiichiRules().to_array()
 
 
 def _sizes():
     return [pytest.param(FAST_MATCHES, id="fast"), pytest.param(FULL_MATCHES, id="full", marks=pytest.mark.slow)]
 
 
-def _win_value(han, fu, yakuman, dealer, tsumo):
-    base, _limit = base_points(int(han), int(fu), int(yakuman), OPTS)
-    return payments(base, bool(dealer), bool(tsumo))
+@pytest.mark.parametrize("n", _sizes())
+@pytest.mark.parametrize("slug", MODES)
+def test_enough_hands(slug, n, riichi_checks):
+    riichi_checks.enough_hands(slug, n)
 
 
 @pytest.mark.parametrize("n", _sizes())
 @pytest.mark.parametrize("slug", MODES)
-def test_enough_hands(slug, n):
-    hands = sum(int(c[engine.CNT_HANDS]) for _, c, _, _ in run(slug, n))
-    assert hands >= (100_000 if n == FULL_MATCHES else 10_000)
-
-
-@pytest.mark.parametrize("n", _sizes())
-@pytest.mark.parametrize("slug", MODES)
-def test_r1_tiles_conserved_and_no_illegal_answers(slug, n):
+def test_rule_r1_tiles_conserved_and_no_illegal_answers(slug, n, riichi_checks):
     """R-1: 136 tiles in wall, dead wall, hands, melds and rivers at every hand's end; built-ins act legally."""
-    for spec, counters, _, _ in run(slug, n):
-        assert counters[engine.CNT_TILE_ERRORS] == 0, spec
-        assert counters[engine.CNT_ILLEGAL] == 0, spec
+    riichi_checks.r1_tiles_conserved_and_no_illegal_answers(slug, n)
 
 
 @pytest.mark.parametrize("n", _sizes())
 @pytest.mark.parametrize("slug", MODES)
-def test_r2_points_and_sticks_conserved(slug, n):
+def test_rule_r2_points_and_sticks_conserved(slug, n, riichi_checks):
     """R-2: every payment moves points between seats or onto/off the stick pile; sticks left go to first."""
-    for spec, _, hands, matches in run(slug, n):
-        h = per_hand(hands)
-        assert (h["delta_sum"] + 1000 * (h["sticks_after"] - h["sticks_before"]) == 0).all(), spec
-        totals = matches.group_by("match_id").agg(pl.col("final_points").sum())
-        start = get_mode(slug).RULES().start_points  # R-2: 25000; other modes their own (DE: 40000)
-        assert (totals["final_points"] == 4 * start).all(), spec
+    riichi_checks.r2_points_and_sticks_conserved(slug, n)
 
 
 @pytest.mark.parametrize("n", _sizes())
 @pytest.mark.parametrize("slug", MODES)
-def test_r3_every_win_has_a_yaku_and_a_recomputable_value(slug, n):
+def test_rule_r3_every_win_has_a_yaku_and_a_recomputable_value(slug, n, riichi_checks):
     """R-3: no win without a yaku (dora are not yaku); the recorded value follows from han/fu/yakuman."""
-    for spec, _, hands, _ in run(slug, n):
-        wins = hands.filter(pl.col("won"))
-        assert wins.height > 0, spec
-        assert (wins["yaku"].str.len_chars() > 0).all(), spec
-        assert (wins["han"] >= 1).all() and (wins["han"] > wins["dora"]).all(), spec
-        for row in wins.select("han", "fu", "yakuman", "dealer", "win_kind", "value").iter_rows():
-            han, fu, yakuman, dealer, kind, value = row
-            assert _win_value(han, fu, yakuman, dealer, kind == "tsumo")[0] == value, (spec, row)
+    riichi_checks.r3_every_win_has_a_yaku_and_a_recomputable_value(slug, n)
 
 
 @pytest.mark.parametrize("n", _sizes())
-def test_r2_r3_riichi_payments_recomputable_from_records(n):
+def test_rule_r2_r3_riichi_payments_recomputable_from_records(n, win_value):
     """R-2/R-3 in `riichi`: ron = value + 300/honba from the discarder; tsumo shares + 100/honba from each other
     seat; the winner takes the sticks; riichi declarers pay 1000; noten payments at exhaustive draws (R-6)."""
     for spec, _, hands, _ in run("riichi", n):
@@ -97,7 +68,7 @@ def test_r2_r3_riichi_payments_recomputable_from_records(n):
                 discarder = int(np.flatnonzero(g["dealt_in"].to_numpy())[0])
                 expected[discarder] -= winner["value"] + 300 * honba
             else:
-                _, _, share_dealer, share_other = _win_value(winner["han"], winner["fu"], winner["yakuman"],
+                _, _, share_dealer, share_other = win_value(winner["han"], winner["fu"], winner["yakuman"],
                                                              winner["dealer"], True)
                 for s in range(4):
                     if s != winner["seat"]:
@@ -109,7 +80,7 @@ def test_r2_r3_riichi_payments_recomputable_from_records(n):
 
 
 @pytest.mark.parametrize("n", _sizes())
-def test_r6_noten_payments_split_3000(n):
+def test_rule_r6_noten_payments_split_3000(n):
     """R-6: at an exhaustive draw without nagashi mangan, 3000 moves from the noten to the tenpai players."""
     for spec, _, hands, _ in run("riichi", n):
         draws = hands.filter(pl.col("hand_end") == "exhaustive")
@@ -126,7 +97,7 @@ def test_r6_noten_payments_split_3000(n):
 
 
 @pytest.mark.parametrize("n", _sizes())
-def test_r2_r5_dealer_honba_and_match_end(n):
+def test_rule_r2_r5_dealer_honba_and_match_end(n):
     """R-2 renchan and honba, R-5 aborts keep the deal with honba + 1, the East game with sudden-death South."""
     for spec, _, hands, matches in run("riichi", n):
         h = per_hand(hands).sort(["match_id", "hand"])
@@ -152,7 +123,7 @@ def test_r2_r5_dealer_honba_and_match_end(n):
 
 
 @pytest.mark.parametrize("n", _sizes())
-def test_r2_south_extension_is_sudden_death(n):
+def test_rule_r2_south_extension_is_sudden_death(n):
     """R-2: a South hand is played with someone at 30000 only when the dealer kept the deal (its renchan comes
     first); a South hand after the deal passed starts with nobody at 30000."""
     for spec, _, hands, _ in run("riichi", n):
@@ -167,61 +138,16 @@ def test_r2_south_extension_is_sudden_death(n):
 
 
 @pytest.mark.parametrize("slug", MODES)
-def test_r4_no_furiten_ron_in_the_event_log(slug):
+def test_rule_r4_no_furiten_ron_in_the_event_log(slug, riichi_checks):
     """R-4: a ron never takes a tile the winner discarded earlier (furiten), never follows a ron the winner let
     pass since its own last discard (temporary furiten), nor any win let pass after its riichi."""
-    mode = get_mode(slug)
-    _, _, events = mode.simulate_events(5, np.arange(300), parse_seats("baseline,random,baseline,majsoul-cpu"))
-    discarded = defaultdict(set)
-    passed_since_discard = defaultdict(bool)
-    passed_in_riichi = defaultdict(bool)
-    in_riichi = defaultdict(bool)
-    rons = 0
-    for match_id, hand_no, kind, seat, tile, a, b, c in events.tolist():
-        key = (match_id, hand_no, seat)
-        if kind == EV_DISCARD:
-            discarded[key].add(tile)
-            passed_since_discard[key] = False
-        elif kind == EV_RIICHI:
-            in_riichi[key] = True
-        elif kind == EV_PASS:
-            if b == 0:
-                passed_since_discard[key] = True
-            if in_riichi[key]:
-                passed_in_riichi[key] = True
-        elif kind == EV_WIN and c == engine.WIN_RON:
-            rons += 1
-            assert tile not in discarded[key], key
-            assert not passed_since_discard[key], key
-            assert not passed_in_riichi[key], key
-    assert rons > 100
+    riichi_checks.r4_no_furiten_ron_in_the_event_log(slug)
 
 
 @pytest.mark.parametrize("slug", MODES)
-def test_r3_multiple_ron_at_most_three(slug):
+def test_rule_r3_multiple_ron_at_most_three(slug, riichi_checks):
     """R-3: up to 3 winners on one discard (the riichi mode's hand ends with them)."""
-    for spec, _, hands, _ in run(slug, FAST_MATCHES):
-        h = per_hand(hands)
-        assert (h["n_won"] == h["winners"]).all() and (h["n_won"] <= 3).all(), spec
-        if slug == "riichi":
-            assert (h.filter(pl.col("hand_end") == "win")["n_won"] >= 1).all()
-
-
-def _riichi_policy_modes():
-    return [(slug, p.name) for p in all_policies() for slug in MODES if slug in p.modes]
-
-
-@pytest.mark.parametrize(("slug", "name"), _riichi_policy_modes())
-def test_policy_conformance_legal_and_deterministic(slug, name):
-    """Every policy declaring a riichi mode answers legally at every decision and is deterministic."""
-    mode = get_mode(slug)
-    for spec in (name, f"{name},baseline,{name},random"):
-        counters = np.zeros(engine.N_COUNTERS, np.int64)
-        first = mode.simulate(3, np.arange(150), parse_seats(spec), counters=counters)
-        assert counters[engine.CNT_ILLEGAL] == 0, spec
-        assert counters[engine.CNT_TILE_ERRORS] == 0, spec
-        again = mode.simulate(3, np.arange(150), parse_seats(spec))
-        assert np.array_equal(first[0], again[0]) and np.array_equal(first[1], again[1]), spec
+    riichi_checks.r3_multiple_ron_at_most_three(slug)
 
 
 def test_baseline_riichi_sanity_rates():
@@ -273,130 +199,30 @@ def test_riichi_observation_layout_has_one_concealed_block():
     assert [n for _, w, n in slots if w == 34] == ["O_HAND", "O_SEEN", "O_KAN_OPTIONS"]
 
 
-def _cli(args, capsys):
-    from analyzer.cli import main
-
-    try:
-        main(args)
-    except SystemExit as exc:
-        out = capsys.readouterr()
-        return exc.code, out.out, out.err
-    raise AssertionError("main() did not exit")
-
-
 @pytest.mark.parametrize("slug", MODES)
-def test_run_writes_tables_and_an_event_log_that_rederives_deltas(slug, tmp_path, capsys):
+def test_run_writes_tables_and_an_event_log_that_rederives_deltas(slug, tmp_path, capsys, riichi_checks):
     """`tsumolab run --variant riichi|shura` writes the riichi tables; every payment is in the event log."""
-    from analyzer.runner import combined_tables
-    from sims.riichi.events import EVENT_FIELDS
-
-    out = tmp_path / "run"
-    code, _, err = _cli(["run", "--variant", slug, "--matches", "40", "--seed", "5", "--seats",
-                         "baseline,random,majsoul-cpu,baseline", "--out", str(out), "--quiet", "--record-events", "40"],
-                        capsys)
-    assert code == 0, err
-    hands, matches = combined_tables(out)
-    assert "yaku" in hands.columns and "han" in hands.columns and matches.height == 160
-    log = pl.read_parquet(out / "events.parquet")
-    kinds = {name: k for k, (name, _) in EVENT_FIELDS.items()}
-    pays = log.filter(pl.col("event") == "pay")
-    deltas = defaultdict(lambda: np.zeros(4, np.int64))
-    for match_id, hand, payer, receiver, amount in pays.select("match_id", "hand", "seat", "tile", "a").iter_rows():
-        if payer >= 0:
-            deltas[match_id, hand][payer] -= amount
-        if receiver >= 0:
-            deltas[match_id, hand][receiver] += amount
-    for match_id, hand, seat, delta in hands.select("match_id", "hand", "seat", "delta").iter_rows():
-        assert deltas[match_id, hand][seat] == delta
-    assert set(log["event"].unique()) <= set(kinds)
+    riichi_checks.run_writes_tables_and_an_event_log_that_rederives_deltas(slug, tmp_path, capsys)
 
 
 @pytest.mark.parametrize("slug", MODES)
-def test_event_log_does_not_change_play(slug):
-    mode = get_mode(slug)
-    seats = parse_seats("baseline")
-    plain = mode.simulate(8, np.arange(20), seats)
-    logged = mode.simulate_events(8, np.arange(20), seats)
-    assert (plain[0] == logged[0]).all() and (plain[1] == logged[1]).all()
+def test_event_log_does_not_change_play(slug, riichi_checks):
+    riichi_checks.event_log_does_not_change_play(slug)
 
 
 @pytest.mark.parametrize("slug", MODES)
-def test_r4_situational_yaku_are_consistent(slug):
+def test_rule_r4_situational_yaku_are_consistent(slug, riichi_checks):
     """R-4: ippatsu only with riichi; haitei and rinshan only on tsumo; houtei and chankan only on ron; double
     riichi recorded as such."""
-    for spec, _, hands, _ in run(slug, FAST_MATCHES):
-        wins = hands.filter(pl.col("won"))
-        yaku = wins["yaku"].str.split(",")
-        kind = wins["win_kind"]
-        for names, k, riichi in zip(yaku.to_list(), kind.to_list(), wins["riichi"].to_list()):
-            if "Riichi" in names:
-                assert riichi == "riichi", (spec, names)
-            if "Double Riichi" in names:
-                assert riichi == "double", (spec, names)
-            if "Ippatsu" in names:
-                assert "Riichi" in names or "Double Riichi" in names
-            if {"Haitei Raoyue", "Rinshan Kaihou", "Menzen Tsumo"} & set(names):
-                assert k == "tsumo", (spec, names)
-            if {"Houtei Raoyui", "Chankan"} & set(names):
-                assert k == "ron", (spec, names)
+    riichi_checks.r4_situational_yaku_are_consistent(slug)
 
 
 @pytest.mark.parametrize("slug", MODES)
-def test_r1_r4_dora_timing_and_riichi_conditions_in_the_event_log(slug):
+def test_rule_r1_r4_dora_timing_and_riichi_conditions_in_the_event_log(slug, riichi_checks):
     """R-1: a closed kan shows its indicator at once, an open/added kan after the kan player's discard (or
     before their next kan); at most 5 indicators. R-4: riichi needs ≥1000 points, ≥4 tiles in the wall and a
     closed hand."""
-    from policies.registry import parse_seats as seats_of
-    from sims import tiles as T
-    from sims.events import EV_DEAL, EV_DRAW, EV_KAN, EV_PAY, EV_PON, EV_START
-    from sims.riichi.events import EV_CHI, EV_DORA
-
-    mode = get_mode(slug)
-    hand_rows, _, events = mode.simulate_events(9, np.arange(400), seats_of("baseline,random,baseline,random"))
-    from sims.riichi.columns import HC
-
-    points = {(int(r[HC["match_id"]]), int(r[HC["hand"]]), int(r[HC["seat"]])): int(r[HC["points_before"]])
-              for r in hand_rows}
-    rows = events.tolist()
-    kans = 0
-    riichis = 0
-    state = {}
-    for i, (m, h, kind, seat, tile, a, b, c) in enumerate(rows):
-        if kind == EV_START:
-            state = {"pts": [points[m, h, s] for s in range(4)], "dora": 0, "kans": 0, "drawn": 0, "open": set()}
-        elif kind == EV_DEAL:
-            state["drawn"] += 1
-        elif kind == EV_DRAW and a == 0:
-            state["drawn"] += 1
-        elif kind == EV_DORA:
-            state["dora"] += 1
-            assert state["dora"] <= 5
-        elif kind == EV_PAY:
-            if seat >= 0:
-                state["pts"][seat] -= a
-            if tile >= 0:
-                state["pts"][tile] += a
-        elif kind in (EV_PON, EV_CHI):
-            state["open"].add(seat)
-        elif kind == EV_RIICHI:
-            riichis += 1
-            wall_left = 122 - state["kans"] - state["drawn"]
-            assert state["pts"][seat] >= 1000 and wall_left >= 4 and seat not in state["open"]
-        elif kind == EV_KAN:
-            kans += 1
-            state["kans"] += 1
-            if a != T.ANKAN:
-                state["open"].add(seat)
-                if slug == "riichi":  # the indicator after the kan player's discard, or before their next kan
-                    later = rows[i + 1:]
-                    j = next((k for k, r in enumerate(later) if r[2] == EV_DORA or (r[0], r[1]) != (m, h)), None)
-                    if j is not None and later[j][2] == EV_DORA:
-                        before, after = later[j - 1], later[j + 1]
-                        assert (before[2], before[3]) == (EV_DISCARD, seat) or (after[2], after[3]) == (EV_KAN, seat)
-                continue
-            nxt = next(r for r in rows[i + 1:] if r[2] not in (EV_PAY, EV_PASS, EV_WIN))  # after any rob (R-4)
-            assert nxt[2] == EV_DORA or state["dora"] == 5 or nxt[2] == EV_END, rows[i:i + 3]
-    assert kans > 20 and riichis > 100
+    riichi_checks.r1_r4_dora_timing_and_riichi_conditions_in_the_event_log(slug)
 
 
 def test_event_log_overflow_falls_back_to_one_match_at_a_time():
@@ -410,13 +236,3 @@ def test_event_log_overflow_falls_back_to_one_match_at_a_time():
     assert np.array_equal(small, ample) and len(ample) > 300
 
 
-def check_riichi_core(slug, n):
-    """The riichi-core invariants (R-1 … R-4) a mode built on the core must keep, over `n` matches per run;
-    the per-hand checks on multiple ron and situational yaku run at the fast size."""
-    test_enough_hands(slug, n)
-    test_r1_tiles_conserved_and_no_illegal_answers(slug, n)
-    test_r2_points_and_sticks_conserved(slug, n)
-    test_r3_every_win_has_a_yaku_and_a_recomputable_value(slug, n)
-    if n == FAST_MATCHES:
-        test_r3_multiple_ron_at_most_three(slug)
-        test_r4_situational_yaku_are_consistent(slug)

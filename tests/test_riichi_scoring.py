@@ -73,7 +73,7 @@ OPTION_VARIANTS = [
 
 
 @pytest.mark.parametrize("ours_options, their_options", OPTION_VARIANTS)
-def test_rule_options_agree_with_the_mahjong_package_r3(ours_options, their_options):
+def test_riichi_rule_options_agree_with_the_mahjong_package_r3(ours_options, their_options):
     """R-3 options switched away from the Mahjong Soul defaults score like the package's equivalent option."""
     rng = random.Random(hash(tuple(ours_options)) % 1000)
     opts = RiichiRules(**ours_options).to_array()
@@ -363,7 +363,8 @@ def test_win_tile_can_be_left_to_the_scorer():
 
 
 @pytest.mark.parametrize("request_extra, message", [
-    ({"riichi": True, "melds": ["chi 234m"], "hand": "567m345p678s99p", "win_tile": "5m"}, "riichi needs a closed hand"),
+    ({"riichi": True, "melds": ["chi 234m"], "hand": "567m345p678s99p", "win_tile": "5m"},
+     "riichi needs a closed hand"),
     ({"ippatsu": True}, "ippatsu needs riichi"),
     ({"flags": ["chankan"], "tsumo": True}, "chankan is a ron"),
     ({"flags": ["rinshan"], "tsumo": True}, "rinshan needs"),

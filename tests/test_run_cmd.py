@@ -48,7 +48,7 @@ def test_one_policy_names_all_four_seats(tmp_path):
     assert len(spec["seats"]) == 4 and len(set(spec["seats"])) == 1
 
 
-def test_rule_option_reaches_the_spec(tmp_path):
+def test_run_rule_option_reaches_the_spec(tmp_path):
     """--rule stack_known_bugs=true (the B-19c option) is typed and stored with the run."""
     result = invoke("-n", "3", "--rule", "stack_known_bugs=true", "--out", str(tmp_path), "-q")
     assert result.exit_code == 0, result.output

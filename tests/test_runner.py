@@ -11,7 +11,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from analyzer import tables
-from analyzer.cli import InputError
+from analyzer.errors import InputError
 from analyzer.runner import RunInterrupted, RunSpec, combined_tables, execute, read_run_record
 from analyzer.tables import (
     columns_markdown,
@@ -274,7 +274,7 @@ def test_hand_table_rejects_codes_that_do_not_fit():
         hand_table(rows, "abcd")
     rows = synthetic_hand_rows()
     rows[0, HC["hand"]] = 200  # Int8 column
-    with pytest.raises(Exception):
+    with pytest.raises(pl.exceptions.PolarsError):
         hand_table(rows, "abcd")
     with pytest.raises(ValueError, match="shape"):
         hand_table(np.zeros((4, N_HAND_COLS - 1), np.int32), "abcd")

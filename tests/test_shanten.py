@@ -271,7 +271,7 @@ def test_four_held_in_hand_is_not_a_wait_for_the_fifth_copy():
     assert hand_waits(counts) == []
 
 
-def test_b20_kind_held_four_times_with_a_meld_is_not_a_winning_tile():
+def test_rule_b20_kind_held_four_times_with_a_meld_is_not_a_winning_tile():
     """B-20: pon 555s + 234p567p789s5s waits on 5s only, and all four 5s are held: no winning tile."""
     counts = counts_of("234p567p789s5s")
     held = counts_of("234p567p789s5555s")
@@ -290,7 +290,7 @@ def test_four_of_a_kind_in_riichi_seven_pairs_is_one_pair():
 
 # ----------------------------------------------------------------------------- B-10 identical pairs
 
-def test_b10_four_of_a_kind_counts_as_two_pairs():
+def test_rule_b10_four_of_a_kind_counts_as_two_pairs():
     """B-10: 1111m 33m 55m 77m 22p 44p is a seven-pairs win in bloodshed, not in riichi."""
     counts = counts_of("1111335577m2244p")
     assert is_complete(counts, 0, BLOODSHED_SHAPES, SUIT_T, HONOR_T)
@@ -298,7 +298,7 @@ def test_b10_four_of_a_kind_counts_as_two_pairs():
     assert not is_complete(counts, 0, 0, SUIT_T, HONOR_T)  # not a regular shape either
 
 
-def test_b10_waits_include_the_fourth_copy():
+def test_rule_b10_waits_include_the_fourth_copy():
     """B-10: 111m 33m 55m 77m 22p 44p waits on the fourth 1m (two pairs of 1m) in bloodshed only."""
     counts = counts_of("111335577m2244p")
     assert hand_waits(counts, 0, BLOODSHED_SHAPES) == [0]
@@ -307,7 +307,7 @@ def test_b10_waits_include_the_fourth_copy():
     assert shanten_pairs(counts, False) == 1
 
 
-def test_b10_eight_pair_halves_is_still_complete():
+def test_rule_b10_eight_pair_halves_is_still_complete():
     """B-10: 1111m 2222m 33m 44m 55m: sum(c // 2) = 7, complete by seven pairs."""
     counts = counts_of("11112222334455m")
     assert shanten_pairs(counts, True) == -1
@@ -319,7 +319,7 @@ def _all_even(counts: np.ndarray) -> bool:
 
 
 @pytest.mark.parametrize("generator", [near_pairs_hand, near_regular_hand, uniform_hand])
-def test_b10_bloodshed_shapes_against_definition(generator):
+def test_rule_b10_bloodshed_shapes_against_definition(generator):
     """B-10 on 108-tile closed hands: complete <=> regular shape (package) or every kind held an even
     number of times; waits likewise; shanten satisfies s14 = min over discards of s13 and
     s13 = 1 + min over draws of s14 (with -1 exactly for complete hands), which fixes it uniquely."""

@@ -16,7 +16,6 @@ from sims.riichi.table import SHURA, STANDARD, RiichiTable, ShuraRules
 from sims.riichi.tableau import N_ST
 import sims.riichi.shura as shura
 from tests.riichi_runs import FAST_MATCHES, FULL_MATCHES, per_hand, run
-from tests.test_riichi_engine import _win_value
 
 
 def _table(dealer=0, won=()):
@@ -40,13 +39,13 @@ def _tsumo(table: RiichiTable, base, winner, dealer, won):
     return delta
 
 
-def test_s5_tsumo_loss_example():
+def test_rule_s5_tsumo_loss_example():
     """S-5: non-dealer yakuman tsumo, the dealer already won, two others not: 32000 − 16000 = 16000."""
     delta = _tsumo(SHURA, 8000, winner=1, dealer=0, won=(0,))
     assert delta.tolist() == [0, 16000, -8000, -8000]
 
 
-def test_s5_shares_are_not_redistributed_and_standard_pays_in_full():
+def test_rule_s5_shares_are_not_redistributed_and_standard_pays_in_full():
     """S-5: a won non-dealer's share is lost too; without the rule (R-2) every other seat pays."""
     assert _tsumo(SHURA, 2000, winner=0, dealer=0, won=(2,)).tolist() == [8000, -4000, 0, -4000]
     assert _tsumo(STANDARD, 8000, winner=1, dealer=0, won=()).tolist() == [-16000, 32000, -8000, -8000]
@@ -70,7 +69,7 @@ def _noten(table, tenpai, won=()):
     ((False, False, False, False), (3,), [0, 0, 0, 0]),
     ((True, True, False, False), (2, 3), [0, 0, 0, 0]),
 ])
-def test_s6_noten_split_examples(tenpai, won, expected):
+def test_rule_s6_noten_split_examples(tenpai, won, expected):
     """S-6 (split, the default): the noten non-won players pay (non-won − 1) × 1000 in all, shared by the tenpai."""
     assert _noten(SHURA, tenpai, won) == expected
 
@@ -79,12 +78,12 @@ def test_s6_noten_split_examples(tenpai, won, expected):
     ((True, True, False, False), (), [2000, 2000, -2000, -2000]),
     ((True, False, False, False), (3,), [2000, -1000, -1000, 0]),
 ])
-def test_s6_noten_each_option(tenpai, won, expected):
+def test_rule_s6_noten_each_option(tenpai, won, expected):
     """S-6 option noten_rule = each (source 002): every noten player pays 1000 to each tenpai player."""
     assert _noten(dataclasses.replace(SHURA, noten_rule="each"), tenpai, won) == expected
 
 
-def test_r6_standard_noten_is_3000_split():
+def test_rule_r6_standard_noten_is_3000_split():
     assert _noten(STANDARD, (True, False, False, False)) == [3000, -1000, -1000, -1000]
 
 
@@ -93,7 +92,7 @@ def _sizes():
 
 
 @pytest.mark.parametrize("n", _sizes())
-def test_s3_at_most_three_winners_and_three_wins_end_the_hand(n):
+def test_rule_s3_at_most_three_winners_and_three_wins_end_the_hand(n):
     for spec, _, hands, _ in run("shura", n):
         h = per_hand(hands)
         assert (h["n_won"] <= 3).all(), spec
@@ -104,7 +103,7 @@ def test_s3_at_most_three_winners_and_three_wins_end_the_hand(n):
 
 
 @pytest.mark.parametrize("n", _sizes())
-def test_s1_s7_four_hands_no_honba_aborts_replay(n):
+def test_rule_s1_s7_four_hands_no_honba_aborts_replay(n):
     """S-1: East only, 4 hands plus replays of aborts, no honba; S-7: next dealer after a played hand."""
     aborts = ("nine_terminals", "four_winds", "four_riichi", "four_kans")
     for spec, _, hands, matches in run("shura", n):
@@ -123,7 +122,7 @@ def test_s1_s7_four_hands_no_honba_aborts_replay(n):
 
 
 @pytest.mark.parametrize("n", _sizes())
-def test_s5_s13_win_payments_recomputable(n):
+def test_rule_s5_s13_win_payments_recomputable(n, win_value):
     """S-5: a tsumo collects the shares of the players who had not won yet; a ron is paid in full; S-13: the
     hand's first winner takes the sticks that were on the table at the start of the hand."""
     for spec, _, hands, _ in run("shura", n):
@@ -137,7 +136,7 @@ def test_s5_s13_win_payments_recomputable(n):
                 if w["win_kind"] == "ron":
                     assert got == w["value"], spec
                     continue
-                _, _, share_dealer, share_other = _win_value(w["han"], w["fu"], w["yakuman"], w["dealer"], True)
+                _, _, share_dealer, share_other = win_value(w["han"], w["fu"], w["yakuman"], w["dealer"], True)
                 expected = 0
                 for s in range(4):
                     if s != w["seat"] and not (0 < order[s] < w["win_order"]):
@@ -148,7 +147,7 @@ def test_s5_s13_win_payments_recomputable(n):
 
 
 @pytest.mark.parametrize("n", _sizes())
-def test_s6_noten_payments_in_simulation(n):
+def test_rule_s6_noten_payments_in_simulation(n):
     for spec, _, hands, _ in run("shura", n):
         for (_m, _h), g in hands.filter(pl.col("hand_end") == "exhaustive").group_by(["match_id", "hand"]):
             if g["nagashi"].any():
@@ -166,7 +165,7 @@ def test_s6_noten_payments_in_simulation(n):
                 assert (pay[tenpai] == total // t).all() and (pay[~tenpai] == -total // (a - t)).all(), spec
 
 
-def test_s2_exchange_directions_and_s14_no_pao():
+def test_rule_s2_exchange_directions_and_s14_no_pao():
     _, _, hands, _ = run("shura", FAST_MATCHES)[0]
     assert set(hands["exchange_dir"].unique()) == {"next", "prev", "across"}
     assert (hands["pao_paid"] == 0).all()
@@ -190,7 +189,7 @@ def test_shura_rules_are_options_of_one_table():
         ShuraRules.from_dict({"noten_rule": "both"})
 
 
-def test_s8_s15_records():
+def test_rule_s8_s15_records():
     """S-8: a four-riichi abort needs four non-won players in riichi (so nobody has won yet); S-15: a player
     dealt in on cannot finish with nagashi mangan."""
     for spec, _, hands, _ in run("shura", FAST_MATCHES):
@@ -200,7 +199,7 @@ def test_s8_s15_records():
         assert (hands.filter(pl.col("nagashi"))["dealt_in"] == 0).all(), spec
 
 
-def test_s4_s10_s11_in_the_event_log():
+def test_rule_s4_s10_s11_in_the_event_log():
     """S-4: no double riichi after a win in the hand. S-10: a riichi declaration tile dealt in still pays its
     stick when the declarer keeps ≥1000 points, and does not otherwise. S-11: after a robbed kan the kan
     stands, a new indicator is shown and the robbed player draws the replacement tile."""

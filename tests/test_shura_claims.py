@@ -15,7 +15,8 @@ import analyzer.claims_cmd  # noqa: F401  (registers `claims`)
 from analyzer import stats
 from analyzer.claims import run_experiments, with_overrides
 from analyzer.claims_tables import start_points
-from analyzer.cli import InputError, main
+from analyzer.cli import main
+from analyzer.errors import InputError
 from analyzer.experiment import EXPERIMENTS_DIR, cells, experiment_wall_seeds, load_experiment, mode_experiments, select
 from analyzer.measures import clustered_mean
 from reports.render import render_report
@@ -100,7 +101,7 @@ def test_claims_rows_of_s1_s2_s3_have_verdicts_in_one_holm_family(study):
     assert claims.filter(pl.col("claim") == "B4")["kind"].null_count() == 2
 
 
-def test_s1_tsumo_loss_shows_in_the_measured_values(study):
+def test_claim_s1_tsumo_loss_shows_in_the_measured_values(study):
     """S-5: with two earlier winners a tsumo is paid by one player only, so it is worth far less on average
     than a tsumo with nobody out yet; a ron is paid in full by the discarder either way."""
     s1 = pl.read_parquet(study / "claims.parquet").filter(pl.col("claim") == "S1").row(0, named=True)
@@ -156,7 +157,7 @@ def test_claims_command_needs_a_mode_for_rule_options(tmp_path, capsys):
     assert "--mode" in capsys.readouterr().err
 
 
-def test_rule_override_with_mode_reaches_the_shura_experiments():
+def test_override_of_rule_options_with_mode_reaches_the_shura_experiments():
     experiments = mode_experiments("shura", rule_overrides={"tsumo_loss": False})
     assert all(not e.rules["tsumo_loss"] for e in experiments)
     assert EXPERIMENTS_DIR.joinpath("s1.toml").is_file()

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 import analyzer.rules_cmd  # noqa: F401  (registers `rules`)
 import analyzer.variants_cmd  # noqa: F401  (registers `variants`)
 from analyzer.cli import cli, main
-from analyzer.mode_options import mode_listing, option_help, options
+from analyzer.mode_options import option_help, options
 from analyzer.rule_book import MODE_IDS, MODE_RULES, RULE_TEXT, cited_ids
 from sims.modes import MODES, get_mode
 from sims.riichi.table import RiichiTable
@@ -106,7 +106,7 @@ def test_variants_unknown_mode_is_one_line_and_exit_2(capsys):
     assert code == 2 and err.count("\n") == 1 and "no-such-mode" in err
 
 
-def test_rule_book_has_the_rule_ids_of_every_registered_mode():
+def test_the_rule_book_has_the_rule_ids_of_every_registered_mode():
     assert set(MODE_RULES) == set(MODES)
     for slug, book in MODE_RULES.items():
         assert all(rule_id in RULE_TEXT and RULE_TEXT[rule_id] for rule_id in book.ids), slug

@@ -50,10 +50,10 @@ def simulate_events(root_seed: int, match_ids, seats, rules: BloodshedRules | No
 
 
 def _play(root_seed, match_ids, seats, rules, counters, record_events):
-    from policies.registry import seat_hooks
     from sims.bloodshed import engine
     from sims.events import EVENTS_PER_MATCH, N_EVENT_COLS
     from sims.records import N_HAND_COLS, N_MATCH_COLS
+    from sims.seating import seat_hooks
 
     rules = rules or BloodshedRules()
     match_ids = np.ascontiguousarray(match_ids, dtype=np.int64)

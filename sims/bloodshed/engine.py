@@ -15,11 +15,11 @@ import numba as nb
 import numpy as np
 from numba import types
 
-from policies.api import (
-    D_EXCHANGE, D_ROB, D_TURN, D_VOID, D_REACT, HOOK_TYPE, KAN, KAN_CALL, O_AFTER_CALL, O_CAN_KAN,
-    O_CAN_PON, O_CAN_WIN, O_DEALER, O_DECISION, O_FROM, O_HAND, O_HAND_NO, O_KAN_DRAW, O_KAN_OPTIONS,
-    O_MELDS, O_N_DISCARDS, O_N_MELDS, O_N_WINNERS, O_POINTS, O_RIVER, O_RNG, O_SEAT, O_SEEN, O_TILE,
-    O_TURN, O_VOID, O_WALL_LEFT, O_WIN_FAN, O_WIN_POINTS, O_WON, OBS_SIZE, PON, RON, TSUMO,
+from sims.decisions import D_EXCHANGE, D_REACT, D_ROB, D_TURN, D_VOID, HOOK_TYPE, KAN, KAN_CALL, PON, RON, TSUMO
+from sims.bloodshed.observation import (
+    OBS_SIZE, O_AFTER_CALL, O_CAN_KAN, O_CAN_PON, O_CAN_WIN, O_DEALER, O_DECISION, O_FROM, O_HAND, O_HAND_NO,
+    O_KAN_DRAW, O_KAN_OPTIONS, O_MELDS, O_N_DISCARDS, O_N_MELDS, O_N_WINNERS, O_POINTS, O_RIVER, O_RNG, O_SEAT, O_SEEN,
+    O_TILE, O_TURN, O_VOID, O_WALL_LEFT, O_WIN_FAN, O_WIN_POINTS, O_WON,
 )
 from sims import rng
 from sims.events import (

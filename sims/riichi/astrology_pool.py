@@ -29,7 +29,8 @@ from __future__ import annotations
 
 import numba as nb
 
-from policies.riichi_api import D_PICK, O_ASTROLOGY, O_DEALER, O_DECISION, O_KAN_DRAW, O_N_DISCARDS, O_RNG, O_TILE, \
+from sims.decisions import D_PICK
+from sims.riichi.observation import O_ASTROLOGY, O_DEALER, O_DECISION, O_KAN_DRAW, O_N_DISCARDS, O_RNG, O_TILE, \
     O_TURN
 from sims.events import EV_DRAW, log_event
 from sims.riichi.events import EV_POOL

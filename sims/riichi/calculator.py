@@ -195,7 +195,8 @@ def score_request(obj: dict, rules: RiichiRules | None = None) -> dict:
         raise ValueError(f"{where}: expected a JSON object, got {type(obj).__name__}")
     unknown = set(obj) - HAND_KEYS
     if unknown:
-        raise ValueError(f"{where}: unknown key(s) {', '.join(sorted(unknown))} (allowed: {', '.join(sorted(HAND_KEYS))})")
+        raise ValueError(f"{where}: unknown key(s) {', '.join(sorted(unknown))} "
+                         f"(allowed: {', '.join(sorted(HAND_KEYS))})")
     if obj.get("variant", VARIANT) != VARIANT:
         raise ValueError(f"{where}: variant {obj['variant']!r} is not {VARIANT!r}")
     rule_set = parse_rules(obj, rules, where)

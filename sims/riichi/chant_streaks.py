@@ -10,7 +10,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from policies.riichi_api import O_CHANT
+from sims.riichi.observation import O_CHANT
 from sims.riichi.scoring import (
     RES_BASE, RES_FU, RES_HAN, RES_LIMIT, RES_RECEIVED, RES_RON, RES_TOTAL, RES_TSUMO_DEALER, RES_TSUMO_OTHER,
     RES_YAKUMAN, base_points, payments,

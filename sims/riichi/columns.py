@@ -54,7 +54,8 @@ HAND_COLUMNS = [
     ("yaku", "Utf8", "yaku of the win, comma-separated names of sims.riichi.yaku (dora not listed)", _decode_yaku),
     ("yaku_ext", "Int32", "raw bits 31.. of the yaku set (decoded into `yaku`)", None),
     ("value", "Int32", "points of the win itself (honba and sticks excluded), as the scorer computes them", None),
-    ("win_points", "Int32", "points received for the win: value paid + honba + riichi sticks (fantasy, FL: + 赠品 − 厄运沙漏)", None),
+    ("win_points", "Int32", "points received for the win: value paid + honba + riichi sticks "
+                            "(fantasy, FL: + 赠品 − 厄运沙漏)", None),
     ("sticks_won", "Int8", "riichi sticks taken with the win (R-2, S-13)", None),
     ("dealt_in", "Int8", "number of winners this seat paid by discarding", None),
     ("passed_wins", "Int8", "wins (ron or tsumo) this seat could take and passed", None),
@@ -83,12 +84,15 @@ HAND_COLUMNS = [
                            "0 in other modes", None),
     ("card_dealer", "Utf8", "fantasy (FL): the match's dealer card (fuuki 风纪, eternal-night 永夜, confiscate 没收, "
                             "hype 炒作, giveaway 赠品); none in other modes", ("none",) + FANTASY_SLUGS[0]),
-    ("card_chance", "Utf8", "fantasy (FL): the match's chance card (otherworld 里世界, triple-speed 三倍速, golden 金闪闪, "
-                            "super-tanyao 超断幺, showdown 胜负手); none in other modes", ("none",) + FANTASY_SLUGS[1]),
-    ("card_fate", "Utf8", "fantasy (FL): the match's fate card (exaggeration 夸大其词, over-prepared 过度准备, hourglass "
-                          "厄运沙漏, shady-deal 暗中交易, love-price 爱的代价); none in other modes", ("none",) + FANTASY_SLUGS[2]),
-    ("card_points", "Int32", "fantasy (FL): net points the seat moved through card payments in the hand (赠品 bonus, "
-                             "厄运沙漏 cut, 暗中交易, 爱的代价, 没收); the win part is in `win_points`; 0 elsewhere", None),
+    ("card_chance", "Utf8", "fantasy (FL): the match's chance card (otherworld 里世界, triple-speed 三倍速, "
+                            "golden 金闪闪, super-tanyao 超断幺, showdown 胜负手); none in other modes",
+     ("none",) + FANTASY_SLUGS[1]),
+    ("card_fate", "Utf8", "fantasy (FL): the match's fate card (exaggeration 夸大其词, over-prepared 过度准备, "
+                          "hourglass 厄运沙漏, shady-deal 暗中交易, love-price 爱的代价); none in other modes",
+     ("none",) + FANTASY_SLUGS[2]),
+    ("card_points", "Int32", "fantasy (FL): net points the seat moved through card payments in the hand "
+                             "(赠品 bonus, 厄运沙漏 cut, 暗中交易, 爱的代价, 没收); the win part is in `win_points`; "
+                             "0 elsewhere", None),
     ("pot_before", "Int32", "darkness (D): points in the pot at the start of the hand (points + sticks + pot are "
                             "conserved); 0 in other modes", None),
     ("pot_after", "Int32", "darkness (D): points in the pot at the end of the hand; 0 in other modes", None),

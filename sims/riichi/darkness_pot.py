@@ -7,9 +7,9 @@ silent):
   into the pot and discard that tile face down; it needs ≥ 1000 points, and ≥ 2000 for a riichi declaration
   made with a face-down tile (1000 for the face-down tile + the 1000 riichi stick).
 - The other three seats are then asked at once (mode hook, decision D_DARK_OPEN, O_TILE = -1, O_FROM = the
-  discarder; answer 1 = pay, 0 = no) whether to pay 2000 to open it; only seats with ≥ 2000 points are asked
-  (seed 002 rule 8; a seat that has won (S-3) is not asked). If several say yes, the first in turn order
-  after the discarder pays (the others pay nothing).
+  discarder; answer DARK_PAY or DARK_DECLINE of sims.decisions) whether to pay 2000 to open it; only seats
+  with ≥ 2000 points are asked (seed 002 rule 8; a seat that has won (S-3) is not asked). If several say
+  yes, the first in turn order after the discarder pays (the others pay nothing).
 - When it is opened the discarder is asked (decision D_DARK_LOCK, O_TILE = the kind, O_FROM = the opener)
   whether to pay 4000 to lock it face down for good; only with ≥ 4000 points (seed 002 rule 10: below 4000
   no lock). The opener's 2000 stays in the pot either way.
@@ -39,9 +39,8 @@ from __future__ import annotations
 
 import numba as nb
 
-from policies.riichi_api import (
-    D_DARK_LOCK, D_DARK_OPEN, O_DARKNESS, O_DECISION, O_FROM, O_POINTS, O_RNG, O_TILE, O_WON,
-)
+from sims.decisions import D_DARK_LOCK, D_DARK_OPEN, DARK_DECLINE, DARK_PAY
+from sims.riichi.observation import O_DARKNESS, O_DECISION, O_FROM, O_POINTS, O_RNG, O_TILE, O_WON
 from sims.events import EV_PAY, log_event
 from sims.riichi.columns import H_DARK_LOCKS, H_DARK_OPENS, H_DARK_PAID, H_FACE_DOWN, H_POT_WON
 from sims.riichi.events import PAY_DARK_LOCK, PAY_DARK_OPEN, PAY_FACE_DOWN, PAY_POT
@@ -61,7 +60,7 @@ DK_OPENED = 8              # [4]
 DK_LOCKED = 12             # [4]
 DK_RIICHI_HIDDEN = 16      # [4]
 DK_SIZE = 20
-CNT_ILLEGAL = 0            # = sims.riichi.engine.CNT_ILLEGAL (answers other than 0 / 1 are counted there)
+CNT_ILLEGAL = 0            # = sims.riichi.engine.CNT_ILLEGAL (other answers than DARK_DECLINE / DARK_PAY are counted)
 
 
 @nb.njit(cache=True)
@@ -113,9 +112,9 @@ def dark_discard(obs, view, cur, tile, riichi_now, hooks_mode, params, tables, r
         view[O_FROM] = cur
         answer = hooks_mode[p](view, params[p], tables)
         obs[p, O_RNG] = view[O_RNG]
-        if answer != 0 and answer != 1:
+        if answer != DARK_DECLINE and answer != DARK_PAY:
             counters[CNT_ILLEGAL] += 1
-        if answer == 1 and opener < 0:
+        if answer == DARK_PAY and opener < 0:
             opener = p  # the first in turn order after the discarder pays
     hidden = True
     if opener >= 0:
@@ -130,9 +129,9 @@ def dark_discard(obs, view, cur, tile, riichi_now, hooks_mode, params, tables, r
             view[O_FROM] = opener
             answer = hooks_mode[cur](view, params[cur], tables)
             obs[cur, O_RNG] = view[O_RNG]
-            if answer != 0 and answer != 1:
+            if answer != DARK_DECLINE and answer != DARK_PAY:
                 counters[CNT_ILLEGAL] += 1
-            locked = answer == 1
+            locked = answer == DARK_PAY
             pub_set(obs, O_DARKNESS + DK_OPENER, 0)
         if locked:
             dark_pay(obs, cur, LOCK_COST, PAY_DARK_LOCK, tile, rec, delta, events, ev)

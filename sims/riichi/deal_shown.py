@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numba as nb
 
-from policies.riichi_api import O_DEAL_SHOWN
+from sims.riichi.observation import O_DEAL_SHOWN
 from sims.riichi.table import DEAL_SIZE
 from sims.table_state import pub_add
 

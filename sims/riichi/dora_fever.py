@@ -1,7 +1,7 @@
 """`dora-fever` 宝牌狂热: the riichi engine with 3 dora indicators from the start and no renchan (RULES.md DF).
 
-Mode module API (sims.modes): RULES, SLUG, HAND_COLUMNS / MATCH_COLUMNS, EVENT_FIELDS, simulate, simulate_events, warm_up,
-lookup_tables.
+Mode module API (sims.modes): RULES, SLUG, HAND_COLUMNS / MATCH_COLUMNS, EVENT_FIELDS, simulate, simulate_events,
+warm_up, lookup_tables.
 """
 
 from __future__ import annotations

@@ -28,7 +28,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from policies.riichi_api import O_DRAGON_EYE
+from sims.riichi.observation import O_DRAGON_EYE
 from sims import rng
 from sims.events import log_event
 from sims.riichi.events import EV_EYE

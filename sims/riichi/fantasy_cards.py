@@ -46,7 +46,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from policies.riichi_api import (
+from sims.riichi.observation import (
     O_DEALER, O_DORA, O_FANTASY, O_N_DISCARDS, O_N_DORA, O_OPEN, O_RIICHI, O_RIICHI_TILE, O_STICKS,
 )
 from sims import rng

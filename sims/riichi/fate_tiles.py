@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numba as nb
 
-from policies.riichi_api import O_FATE_OPEN, O_HAND, O_MELD_TILES
+from sims.riichi.observation import O_FATE_OPEN, O_HAND, O_MELD_TILES
 from sims.riichi.scoring import RES_RON, RES_TOTAL, RES_TSUMO_DEALER, RES_TSUMO_OTHER
 from sims.table_state import pub_add, pub_set
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numba as nb
 
-from policies.riichi_api import O_MIRROR, O_N_DORA
+from sims.riichi.observation import O_MIRROR, O_N_DORA
 from sims.riichi.tableau import DEAD_START, MS_LIVE_END, MS_RINSHAN, ST_MISC
 
 MIR_HAND = 0

@@ -1,8 +1,8 @@
 """`open-deal` 配牌明牌 (RULES.md OD): standard riichi with every starting hand shown (the table option
 `open_deal`, filled into the observation by sims.riichi.deal_shown).
 
-Mode module API (sims.modes): RULES, SLUG, HAND_COLUMNS / MATCH_COLUMNS, EVENT_FIELDS, simulate, simulate_events, warm_up,
-lookup_tables.
+Mode module API (sims.modes): RULES, SLUG, HAND_COLUMNS / MATCH_COLUMNS, EVENT_FIELDS, simulate, simulate_events,
+warm_up, lookup_tables.
 """
 
 from __future__ import annotations

@@ -25,10 +25,10 @@ def play(root_seed: int, match_ids, seats, rules: RiichiTable, counters=None, re
 
     When the event log overflows (unusually long matches), the matches are replayed one by one with room for
     the longest possible match; play is the same, as every wall and decision depends only on the keys."""
-    from policies.registry import seat_hooks
     from sims.events import N_EVENT_COLS
     from sims.riichi import engine
     from sims.riichi.columns import N_HAND_COLS, N_MATCH_COLS
+    from sims.seating import seat_hooks
 
     match_ids = np.ascontiguousarray(match_ids, dtype=np.int64)
     hooks, params = seat_hooks(seats, "riichi")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numba as nb
 
-from policies.riichi_api import O_DEALER, O_N_WINNERS, O_STICKS, O_WON
+from sims.riichi.observation import O_DEALER, O_N_WINNERS, O_STICKS, O_WON
 from sims.events import EV_WIN, PAY_RON, PAY_TSUMO, log_event
 from sims.riichi import table as T
 from sims.riichi.dragon_eye_holder import eye_factor

@@ -1,7 +1,7 @@
 """`shura` 修罗之战 Battle of Shura: the riichi engine with S-1 … S-16 as table options (sims.riichi.table.ShuraRules).
 
-Mode module API (sims.modes): RULES, SLUG, HAND_COLUMNS / MATCH_COLUMNS, EVENT_FIELDS, simulate, simulate_events, warm_up,
-lookup_tables.
+Mode module API (sims.modes): RULES, SLUG, HAND_COLUMNS / MATCH_COLUMNS, EVENT_FIELDS, simulate, simulate_events,
+warm_up, lookup_tables.
 """
 
 from __future__ import annotations

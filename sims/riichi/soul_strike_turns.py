@@ -34,12 +34,12 @@ from __future__ import annotations
 
 import numba as nb
 
-from policies.riichi_api import O_SOUL_STRIKE
+from sims.riichi.observation import O_SOUL_STRIKE
 from sims.riichi import table as T
 from sims.riichi.columns import H_OVERLOADED
 from sims.riichi.scoring import (
-    RES_BASE, RES_FU, RES_HAN, RES_LIMIT, RES_N_YAKU, RES_RECEIVED, RES_RON, RES_TOTAL, RES_TSUMO_DEALER, RES_TSUMO_OTHER,
-    RES_YAKU, RES_YAKUMAN, base_points, payments,
+    RES_BASE, RES_FU, RES_HAN, RES_LIMIT, RES_N_YAKU, RES_RECEIVED, RES_RON, RES_TOTAL, RES_TSUMO_DEALER,
+    RES_TSUMO_OTHER, RES_YAKU, RES_YAKUMAN, base_points, payments,
 )
 from sims.riichi.tableau import F_IPPATSU, ST_FLAGS
 from sims.riichi.yaku import DOUBLE_RIICHI, RIICHI

@@ -1,7 +1,7 @@
 """`riichi`: standard Mahjong Soul 4-player East game (RULES.md R-1 … R-6), the control of the riichi modes.
 
-Mode module API (sims.modes): RULES, SLUG, HAND_COLUMNS / MATCH_COLUMNS, EVENT_FIELDS, simulate, simulate_events, warm_up,
-lookup_tables.
+Mode module API (sims.modes): RULES, SLUG, HAND_COLUMNS / MATCH_COLUMNS, EVENT_FIELDS, simulate, simulate_events,
+warm_up, lookup_tables.
 """
 
 from __future__ import annotations

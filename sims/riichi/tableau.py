@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import numba as nb
 
-from policies.riichi_api import (
-    O_DISCARDED, O_DORA, O_FANTASY, O_FURITEN, O_HAND, O_MELDS, O_N_DORA, O_N_MELDS, O_POINTS, O_RED, O_RIICHI,
-    O_SEEN,
+from sims.riichi.observation import (
+    O_DISCARDED, O_DORA, O_FANTASY, O_FURITEN, O_HAND, O_MELDS, O_N_DORA, O_N_MELDS, O_POINTS, O_RED, O_RIICHI, O_SEEN,
 )
 from sims.events import EV_PAY, log_event
 from sims.riichi.events import EV_ABORT, EV_CHI, EV_DORA, EV_RIICHI  # noqa: F401

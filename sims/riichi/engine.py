@@ -24,7 +24,7 @@ from policies.riichi_api import (
     O_DORA, O_FORBID_A, O_FORBID_B, O_FROM, O_FURITEN, O_HAND, O_HONBA, O_KAN_DRAW, O_KAN_OPTIONS, O_MELD_TILES,
     O_MELDS, O_N_DISCARDS, O_N_MELDS, O_OPEN, O_POINTS, O_RIICHI, O_RIICHI_TILE, O_RNG, O_ROUND, O_ROUND_WIND,
     O_SAFE, O_SEAT, O_SEAT_WIND, O_SEEN, O_STICKS, O_TILE, O_TURN, O_WALL_LEFT, O_WIN_FU, O_WIN_HAN, O_WIN_POINTS,
-    O_WON, PON, R_OBS_SIZE, RIICHI, RON, TSUMO,
+    O_WON, PON, R_OBS_SIZE, RIICHI, RON, TSUMO, TSUMOGIRI,
 )
 from sims import rng, tiles
 from sims.events import EV_DEAL, EV_DISCARD, EV_DRAW, EV_END, EV_EXCHANGE, EV_KAN, EV_PASS, EV_PON, EV_START, \
@@ -45,9 +45,10 @@ from sims.riichi.scoring import (
 )
 from sims.riichi.tableau import (
     DEAD_START, EV_ABORT, EV_CHI, EV_RIICHI, F_DRAWS, F_IPPATSU, F_KANS, F_NAGASHI, F_PAO,
-    F_RED_MELD, F_RIICHI_FURITEN, F_TEMP_FURITEN, MS_LIVE_END, MS_N_KANS, MS_NO_CALL, MS_NO_RED, MS_PENDING_DORA,
-    MS_RINSHAN, N_ST, ST_FLAGS, ST_MISC, ST_RED_HAND, ST_RIVER, ST_WAITS, anyone_below_zero, flip_dora, give_tile,
-    is_red, pay, refresh_furiten, score_win, take_for_meld, take_tile, update_waits,
+    F_RED_MELD, F_RIICHI_FURITEN, F_TEMP_FURITEN, MS_DRAWN_CLEAR, MS_DRAWN_RED, MS_LIVE_END, MS_N_KANS, MS_NO_CALL,
+    MS_NO_RED, MS_PENDING_DORA, MS_RINSHAN, N_ST, ST_FLAGS, ST_MISC, ST_RIVER, ST_WAITS, anyone_below_zero,
+    flip_dora, give_tile, holds_red, is_red, pay, plain_first, refresh_furiten, score_win, take_for_meld, take_tile,
+    update_waits,
 )
 from sims.riichi.yaku import KOKUSHI, KOKUSHI_13
 from sims.shanten import RIICHI_SHAPES, is_complete, shanten, winning_tiles
@@ -65,7 +66,8 @@ from sims.riichi.fantasy_cards import (
     fl_record, fl_riichi_cost, fl_riichi_extra, fl_ron_banned,
 )
 from sims.riichi.fate_tiles import fate_after_loss, fate_multiplier, fate_open_deal, fate_scale
-from sims.riichi.mirror_tiles import head_bump, mirror_dead, mirror_deal, mirror_draw, mirror_lose
+from sims.riichi.mirror_tiles import head_bump, mirror_dead, mirror_deal, mirror_discard, mirror_draw, mirror_lose, \
+    transparent
 from sims.riichi.soul_strike_turns import strike_active, strike_after_discard, strike_score, strike_turn
 
 CHI_MELD, PON_MELD, MINKAN_MELD, ANKAN_MELD, KAKAN_MELD = (tiles.CHI + 1, tiles.PON + 1, tiles.MINKAN + 1,
@@ -222,8 +224,11 @@ def _tiles_in_play(obs, st):
 def _draw(obs, st, wall, at, seat, replacement, events, ev):
     tile_id = wall[at]
     kind = tile_id // 4
-    log_event(events, ev, EV_DRAW, seat, kind, 1 if replacement else 0, 0, 0)
-    give_tile(obs, st, seat, kind, is_red(tile_id) and st[ST_MISC, MS_NO_RED] == 0)
+    red = 1 if is_red(tile_id) and st[ST_MISC, MS_NO_RED] == 0 else 0
+    log_event(events, ev, EV_DRAW, seat, kind, 1 if replacement else 0, 0, 2 * red)
+    give_tile(obs, st, seat, kind, red == 1)
+    st[ST_MISC, MS_DRAWN_RED] = red
+    st[ST_MISC, MS_DRAWN_CLEAR] = 1 if transparent(tile_id) else 0
     pub_add(obs, O_TURN, 1)
     st[ST_FLAGS + seat, F_DRAWS] += 1
     return kind
@@ -231,7 +236,8 @@ def _draw(obs, st, wall, at, seat, replacement, events, ev):
 
 @nb.njit(cache=True)
 def _exchange(obs, st, view, hooks_ex, params, tables, direction, counters, events, ev):
-    """S-2: every seat passes any 3 tiles at once; a five passed is the plain one unless only the red is held."""
+    """S-2: every seat passes any 3 tiles at once; a five passed is the plain one unless only the red is held.
+    The log's c is the receiving seat + 4 × (bit i: tile i is the red five)."""
     given = np.empty((4, 3), np.int64)
     reds = np.zeros((4, 3), np.int64)
     for s in range(4):
@@ -262,11 +268,13 @@ def _exchange(obs, st, view, hooks_ex, params, tables, direction, counters, even
                         i += 1
     for s in range(4):
         for i in range(3):
-            reds[s, i] = take_tile(obs, st, s, given[s, i])
+            reds[s, i] = plain_first(obs, st, s, given[s, i])
+            take_tile(obs, st, s, given[s, i], reds[s, i])
     shift = 1 if direction == 0 else (3 if direction == 1 else 2)
     for s in range(4):
         to = (s + shift) % 4
-        log_event(events, ev, EV_EXCHANGE, s, given[s, 0], given[s, 1], given[s, 2], to)
+        log_event(events, ev, EV_EXCHANGE, s, given[s, 0], given[s, 1], given[s, 2],
+                  to + 4 * (reds[s, 0] + 2 * reds[s, 1] + 4 * reds[s, 2]))
         for i in range(3):
             give_tile(obs, st, to, given[s, i], reds[s, i] == 1)
 
@@ -320,8 +328,9 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
     for i in range(4):
         seat = (dealer + i) % 4
         for _ in range(T.DEAL_SIZE):
-            log_event(events, ev, EV_DEAL, seat, wall[pos] // 4, 0, 0, 0)
-            give_tile(obs, st, seat, wall[pos] // 4, is_red(wall[pos]) and topts[T.T_RED_FIVES] == 1)
+            red = is_red(wall[pos]) and topts[T.T_RED_FIVES] == 1
+            log_event(events, ev, EV_DEAL, seat, wall[pos] // 4, 1 if red else 0, 0, 0)
+            give_tile(obs, st, seat, wall[pos] // 4, red)
             pos += 1
     if topts[T.T_FATE]:
         fate_open_deal(obs, wall, dealer)
@@ -464,11 +473,21 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
             action = _ask(hooks_turn[cur], cur, obs, view, params, tables)
         # ---- validate
         face_down = topts[T.T_DARKNESS] == 1 and (FACE_DOWN <= action < FACE_DOWN + 34 or
-                                                  FACE_DOWN + RIICHI <= action < FACE_DOWN + RIICHI + 34)  # D
+                                                  FACE_DOWN + RIICHI <= action < FACE_DOWN + RIICHI + 34 or
+                                                  action == FACE_DOWN + TSUMOGIRI or
+                                                  action == FACE_DOWN + RIICHI + TSUMOGIRI)  # D
         if face_down:
             action -= FACE_DOWN
         illegal_before = counters[CNT_ILLEGAL]
         riichi_now = False
+        drawn_copy = False  # the discard is the copy just drawn (R-1: the red five or not, as drawn)
+        if action == TSUMOGIRI or action == RIICHI + TSUMOGIRI:
+            if drawn >= 0 and not after_call:
+                drawn_copy = True
+                action += drawn - TSUMOGIRI
+            else:
+                counters[CNT_ILLEGAL] += 1
+                action = -1
         if action == TSUMO:
             if not can_win:
                 counters[CNT_ILLEGAL] += 1
@@ -505,6 +524,7 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
         if action == -1:  # the default: the drawn tile, else the first legal kind
             if drawn >= 0 and not after_call:
                 action = drawn
+                drawn_copy = True
             else:
                 for k in range(34):
                     if hand[k] > 0 and not (after_call and (k == forbid_a or k == forbid_b)):
@@ -566,8 +586,11 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
             _flip_pending(obs, st, wall, events, ev)
             # chankan (R-4): an added kan may be robbed; a closed kan only by thirteen orphans
             kan_red = 0
-            if option == 2 and (kind == 4 or kind == 13 or kind == 22) and st[ST_RED_HAND + cur, kind // 9] > 0:
+            if option == 2 and holds_red(st, cur, kind):
                 kan_red = 1  # the added tile is the seat's only copy in hand, the red five
+            # logged before any rob, so a robbed kan is in the log and is the win's target
+            log_event(events, ev, EV_KAN, cur, kind, tiles.ANKAN if option == 1 else tiles.KAKAN, -1,
+                      2 if holds_red(st, cur, kind) else 0)
             n_rob = 0
             for step in range(1, 4):
                 p = (cur + step) % 4
@@ -576,6 +599,8 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
                 status = score_win(obs, st, wall, p, kind, kan_red, False, FLAG_CHANKAN if option == 2 else 0, dealer,
                                    round_wind, sopts, conc, melds8, ctx, res)
                 if status != SCORED or (topts[T.T_FANTASY] and fl_ron_banned(obs, p, dealer)):  # FL 风纪
+                    if option == 2:
+                        _let_pass(obs, st, p)  # R-4: shape only
                     continue
                 if option == 1 and not (has_yaku(res, KOKUSHI) or has_yaku(res, KOKUSHI_13)):
                     continue
@@ -613,14 +638,14 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
                         chant_apply(res, chant_bonus(streaks, p), p == dealer, False, sopts)
                     if topts[T.T_FATE]:
                         fate_scale(res, fate_multiplier(obs, p))
-                    settle_ron(obs, st, topts, sopts, rec, delta, p, cur, res, honba, i == 0, winners, events, ev,
-                                kind)
+                    settle_ron(obs, st, topts, sopts, rec, delta, p, cur, res, _honba_of(topts, honba, i), i == 0,
+                               winners, events, ev, kind)
                     if topts[T.T_DARKNESS] and i == 0:
                         dark_take_pot(obs, rec, delta, p, events, ev)
                 if first_winner < 0:
                     first_winner = claimants[0]
                 if not bloodbath:
-                    take_tile(obs, st, cur, kind)  # the robbed tile goes to the winners
+                    take_tile(obs, st, cur, kind, kan_red)  # the robbed tile goes to the winners
                     if topts[T.T_MIRROR]:
                         mirror_lose(obs, cur, kind, 1)
                     if topts[T.T_FATE]:
@@ -642,13 +667,11 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
             if option == 1:
                 take_for_meld(obs, st, cur, kind, 4)
                 _add_meld(obs, cur, ANKAN_MELD, kind, 4)
-                log_event(events, ev, EV_KAN, cur, kind, tiles.ANKAN, -1, 0)
             else:
                 slot = _pon_slot(obs, cur, kind)
                 take_for_meld(obs, st, cur, kind, 1)
                 pub_set(obs, O_MELDS + 8 * cur + 2 * slot, KAKAN_MELD)
                 pub_add(obs, O_MELD_TILES + 34 * cur + kind, 1)
-                log_event(events, ev, EV_KAN, cur, kind, tiles.KAKAN, -1, 0)
             pub_add(obs, O_SEEN + kind, 4 if option == 1 else 1)
             rec[cur, H_KANS] += 1
             _after_kan(obs, st, cur)
@@ -673,10 +696,13 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
 
         # ---- discard
         tile = action
-        tsumogiri = tile == drawn and not after_call
-        red = take_tile(obs, st, cur, tile)
+        drawn_copy = drawn_copy or (in_riichi and tile == drawn)  # R-4: in riichi only the drawn tile goes
+        red = st[ST_MISC, MS_DRAWN_RED] if drawn_copy else plain_first(obs, st, cur, tile)
+        take_tile(obs, st, cur, tile, red)
+        tsumogiri = tile == drawn and not after_call and red == st[ST_MISC, MS_DRAWN_RED]  # the drawn copy left
         if topts[T.T_MIRROR]:
-            mirror_lose(obs, cur, tile, 1)
+            clear = mirror_discard(obs, cur, tile, drawn_copy, st[ST_MISC, MS_DRAWN_CLEAR])
+            tsumogiri = tsumogiri and clear == st[ST_MISC, MS_DRAWN_CLEAR]
         if topts[T.T_DRAGON_EYE]:
             eye_discard(obs, cur)
         if topts[T.T_FATE]:
@@ -731,7 +757,8 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
             phand = obs[p, O_HAND:O_HAND + 34]
             p_riichi = obs[0, O_RIICHI + p] > 0
             can_ron = False
-            if st[ST_WAITS + p, tile] != 0 and obs[p, O_FURITEN] == 0:
+            completes = st[ST_WAITS + p, tile] != 0
+            if completes and obs[p, O_FURITEN] == 0:
                 flags = FLAG_HOUTEI if wall_left == 0 else 0
                 can_ron = score_win(obs, st, wall, p, tile, red, False, flags, dealer, round_wind, sopts, conc,
                                     melds8, ctx, res) == SCORED
@@ -748,6 +775,8 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
             chi = 0
             if p == chi_seat and not p_riichi and wall_left > 0:
                 chi = _chi_bits(phand, tile)
+            if completes and not can_ron:
+                _let_pass(obs, st, p)  # R-4: shape only, yaku or not
             if not (can_ron or can_pon or can_kan or chi):
                 continue
             view[:] = obs[p]
@@ -802,7 +831,8 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
                     chant_apply(res, chant_bonus(streaks, p), p == dealer, False, sopts)
                 if topts[T.T_FATE]:
                     fate_scale(res, fate_multiplier(obs, p))
-                settle_ron(obs, st, topts, sopts, rec, delta, p, cur, res, honba, i == 0, winners, events, ev, tile)
+                settle_ron(obs, st, topts, sopts, rec, delta, p, cur, res, _honba_of(topts, honba, i), i == 0, winners,
+                           events, ev, tile)
                 if topts[T.T_DARKNESS] and i == 0:  # D: the pot goes with the sticks
                     dark_take_pot(obs, rec, delta, p, events, ev)
             if first_winner < 0:
@@ -870,7 +900,7 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
             copies = 2 if call == PON else 3
             if topts[T.T_MIRROR]:
                 mirror_lose(obs, caller, tile, copies)
-            take_for_meld(obs, st, caller, tile, copies)
+            hand_red = take_for_meld(obs, st, caller, tile, copies)
             called[caller, tile] += 1
             if red:
                 st[ST_FLAGS + caller, F_RED_MELD] += 1
@@ -884,9 +914,9 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
                     _liable_after_call(obs, caller) == (1 if tile >= 31 else 2):
                 st[ST_FLAGS + caller, F_PAO] = cur + 1
             if call == PON:
-                log_event(events, ev, EV_PON, caller, tile, cur, 0, 0)
+                log_event(events, ev, EV_PON, caller, tile, cur, 0, red + 2 * hand_red)
             else:
-                log_event(events, ev, EV_KAN, caller, tile, tiles.MINKAN, cur, 0)
+                log_event(events, ev, EV_KAN, caller, tile, tiles.MINKAN, cur, red + 2 * hand_red)
             if topts[T.T_FANTASY]:  # FL 暗中交易, 爱的代价, 炒作
                 fl_after_call(obs, topts, wall, rec, delta, caller, cur, tile, red, True, dealer, events, ev)
             cur = caller
@@ -909,11 +939,12 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
             continue
         if call != 0:  # chi
             low = tile if call == CHI_LOW else (tile - 1 if call == CHI_MID else tile - 2)
+            hand_red = 0
             for k in range(low, low + 3):
                 if k != tile:
                     if topts[T.T_MIRROR]:
                         mirror_lose(obs, caller, k, 1)
-                    take_for_meld(obs, st, caller, k, 1)
+                    hand_red += take_for_meld(obs, st, caller, k, 1)
                     pub_add(obs, O_SEEN + k, 1)
             if red:
                 st[ST_FLAGS + caller, F_RED_MELD] += 1
@@ -921,7 +952,7 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
             st[ST_FLAGS + cur, F_NAGASHI] = 0
             _add_meld(obs, caller, CHI_MELD, low, 3)
             called[caller, tile] += 1
-            log_event(events, ev, EV_CHI, caller, low, tile, cur, 0)
+            log_event(events, ev, EV_CHI, caller, low, tile, cur, red + 2 * hand_red)
             rec[caller, H_CALLS] += 1
             _after_call(obs, st)
             if topts[T.T_FANTASY]:  # FL 暗中交易, 爱的代价
@@ -1019,10 +1050,24 @@ def _four_kans_by_several(st):
 
 
 @nb.njit(cache=True)
+def _honba_of(topts, honba, i):
+    """R-3: on a multiple ron the honba bonus goes with the sticks to claimant 0, the winner first in turn order
+    after the discarder (option honba_every_winner: to every winner)."""
+    return honba if (i == 0 or topts[T.T_HONBA_EVERY_WINNER]) else 0
+
+
+@nb.njit(cache=True)
 def _passed_ron(obs, st, rec, seat, tile, han, events, ev):
     """R-4: passing a ron makes the seat temporarily furiten; in riichi, furiten for the rest of the hand."""
     rec[seat, H_PASSED] += 1
     log_event(events, ev, EV_PASS, seat, tile, han, 0, 0)
+    _let_pass(obs, st, seat)
+
+
+@nb.njit(cache=True)
+def _let_pass(obs, st, seat):
+    """R-4: a tile that completes the seat's shape went by (a ron passed, or a win without yaku): temporary
+    furiten; in riichi, furiten for the rest of the hand. Furiten looks at the shape only."""
     st[ST_FLAGS + seat, F_TEMP_FURITEN] = 1
     if obs[0, O_RIICHI + seat] > 0:
         st[ST_FLAGS + seat, F_RIICHI_FURITEN] = 1
@@ -1206,10 +1251,9 @@ def play_matches(root_seed, match_ids, hooks_ex, hooks_turn, hooks_react, hooks_
             if not keeps:
                 dealer = (dealer + 1) % 4
                 round_idx += 1
-            # R-2: East only; all-last dealer stops when top with 30000; South extension in sudden death
+            # R-2: East only; all-last dealer stops when top with 30000; South extension in sudden death, but a
+            # dealer who keeps the deal plays on unless then first with 30000 (the same agari-yame)
             if played_round >= n_base - 1:
-                if played_round >= n_base and _someone_reached(obs, T.TARGET_POINTS):
-                    break
                 if keeps and not aborted and rank_of(obs, O_POINTS, obs[0, O_DEALER]) == 1 and \
                         obs[0, O_POINTS + obs[0, O_DEALER]] >= T.TARGET_POINTS:
                     break

@@ -175,7 +175,8 @@ class HandReplay:
                 continue
             if kind == EV_DRAW:
                 drawn = self.env.drawn_tile
-                if self.env.current_player != seat or drawn is None or drawn // 4 != tile:
+                if self.env.current_player != seat or drawn is None or drawn // 4 != tile or \
+                        (drawn in RED_IDS) != bool(c & 2):
                     raise IllegalAction("sync:draw", seat, f"tsumolab draws {tiles.tile_name(tile)}, riichienv "
                                         f"{drawn} for seat {self.env.current_player}")
                 continue
@@ -229,7 +230,7 @@ class HandReplay:
                 options = [x for x in self._legal(seat) if x.action_type == ActionType.Daiminkan]
             else:
                 break
-            options.sort(key=lambda x: not _has_red(x))  # tsumolab puts a red five into the meld first
+            options = [x for x in options if _has_red(x) == bool(c & 2)]  # c & 2: a red five from the hand
             chosen[seat] = self._pick(seat, _call_word(kind, a, 0), options)
             used.add(j)
             break
@@ -384,6 +385,8 @@ def classify(d: Difference, replay: "HandReplay", rows: list[dict], events: list
             d.kind = "robbed-kan-not-logged"
     elif d.kind == "illegal:ron" and env.missed_agari_doujun[d.seat]:
         d.kind = "yakuless-furiten"
+    elif d.kind == "hand:deltas" and rows[0]["hand_end"] == "exhaustive" and not any(r["won"] for r in rows):
+        d.kind = "tenpai-at-draw"  # the two engines disagree on who is tenpai (R-6)
     elif d.kind == "hand:match_end" and rows[0]["round"].startswith("S"):
         d.kind = "extension-renchan"
     return d
@@ -391,9 +394,9 @@ def classify(d: Difference, replay: "HandReplay", rows: list[dict], events: list
 
 def classify_hand(diffs: list[Difference], rows: list[dict]) -> list[Difference]:
     """One difference for a multiple ron whose winners' points differ only by where the deposits went (R-3):
-    a winner's value, the deltas and the next hand's points are one cause, not three."""
+    a winner's value, the deltas, the next hand's points (and a bust that follows) are one cause."""
     rons = [r for r in rows if r["won"] and r["win_kind"] == "ron"]
-    consequences = {"win:value", "hand:deltas", "hand:next_state"}
+    consequences = {"win:value", "hand:deltas", "hand:next_state", "hand:match_end"}
     if len(rons) >= 2 and diffs and {d.kind for d in diffs} <= consequences:
         detail = "; ".join(f"{d.kind} {d.detail}" for d in diffs)
         return [Difference("multiple-ron-deposits", diffs[0].match, diffs[0].hand, -1, detail)]

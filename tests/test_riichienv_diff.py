@@ -56,7 +56,7 @@ def _check(tally: Tally, min_matches: int) -> None:
     assert set(occurring) - listed == set(), f"unlisted differences: {examples}"
     assert listed - set(occurring) == set(), f"listed differences that no longer occur: {listed - set(occurring)}"
     assert tally.matches >= min_matches
-    assert tally.actions > 100 * tally.hands  # every decision of every hand was stepped through riichienv
+    assert tally.actions > 40 * tally.hands  # the decisions of every hand (passes included) went through riichienv
     assert tally.wins > tally.hands // 2
     if not listed:  # nothing known: 100% agreement on every action, win and hand
         assert tally.hands_compared == tally.hands

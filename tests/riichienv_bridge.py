@@ -54,7 +54,7 @@ _DORA_NAMES = {"Dora", "Aka Dora", "Ura Dora", "Nuki Dora"}
 RIICHIENV_YAKU = {y.id: _YAKU_RENAME.get(y.name_en, y.name_en) for y in riichienv.get_all_yaku()}
 
 
-def riichienv_wall(wall: np.ndarray, dealer_first: bool = True) -> list[int]:
+def riichienv_wall(wall: np.ndarray) -> list[int]:
     """riichienv's wall order for tsumolab's shuffled wall: riichienv deals 4-4-4-1 from the front of its list
     and draws on from there, takes replacement tiles from the back (135, 134, ...) and shows indicator i at
     131 - 2i with its ura at 130 - 2i; tsumolab deals 13 in a row per seat, draws from 52, takes replacement
@@ -92,7 +92,7 @@ class Tally:
     matches: int = 0
     hands: int = 0
     hands_compared: int = 0  # hands replayed to their end without an illegal action
-    actions: int = 0  # tsumolab decisions found among riichienv's legal actions
+    actions: int = 0  # legal actions stepped: tsumolab's decisions and the passes of the other seats asked
     wins: int = 0
     wins_agreed: int = 0
     hands_agreed: int = 0

@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from analyzer.tables import hand_table
+from policies.registry import parse_seats
 from sims import shanten_tables
+from sims.modes import get_mode
 from sims.riichi.settle import tenpai_at_draw
 from sims.tiles import parse_tiles
 
@@ -42,11 +45,6 @@ def test_simulated_kan_waits_are_tenpai_at_the_draw_R6():
     """R-6, R-2: in two simulated hands a seat waits on a kanchan whose tile it holds as a closed kan (seed 3, seats
     random,majsoul-cpu,baseline,random: match 150 hand 8 seat 1 waits on 7m with a kan of 7m; match 428 hand 4
     seat 2 on 8p with a kan of 8p); both are tenpai at the exhaustive draw and take their noten payments."""
-    from policies.registry import parse_seats
-    from sims.modes import get_mode
-
-    from analyzer.tables import hand_table
-
     mode = get_mode("riichi")
     seats = parse_seats("random,majsoul-cpu,baseline,random")
     hand_rows, _ = mode.simulate(3, np.array([150, 428]), seats)

@@ -39,7 +39,7 @@ from sims.riichi.columns import (
 )
 from sims.riichi.events import PAY_NAGASHI
 from sims.riichi.settle import (  # noqa: F401  (settle_tsumo, noten_payments, WIN_* re-exported for tests)
-    WIN_RON, WIN_TSUMO, deposit_stick, has_yaku, noten_payments, settle_ron, settle_tsumo,
+    WIN_RON, WIN_TSUMO, deposit_stick, has_yaku, noten_payments, settle_ron, settle_tsumo, tenpai_at_draw,
 )
 from sims.riichi.scoring import (
     FLAG_CHANKAN, FLAG_CHIIHOU, FLAG_HAITEI, FLAG_HOUTEI, FLAG_RINSHAN, FLAG_TENHOU, N_CTX, N_RES, RES_FU,
@@ -980,11 +980,7 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
         for s in range(4):
             if obs[0, O_WON + s]:
                 continue
-            held = obs[s, O_HAND:O_HAND + 34].copy()
-            for k in range(34):
-                held[k] += obs[0, O_MELD_TILES + 34 * s + k]
-            tenpai[s] = winning_tiles(obs[s, O_HAND:O_HAND + 34], obs[0, O_N_MELDS + s], RIICHI_SHAPES, held, suit_t,
-                                      honor_t, mask) > 0
+            tenpai[s] = tenpai_at_draw(obs[s, O_HAND:O_HAND + 34], obs[0, O_N_MELDS + s], suit_t, honor_t, mask)
             rec[s, H_TENPAI] = 1 if tenpai[s] else 0
             if st[ST_FLAGS + s, F_NAGASHI] == 1 and obs[0, O_N_DISCARDS + s] > 0:
                 nagashi[s] = True

@@ -22,6 +22,7 @@ from sims.riichi.scoring import (
     payments,
 )
 from sims.riichi.tableau import F_PAO, ST_FLAGS, pay
+from sims.shanten import RIICHI_SHAPES, winning_tiles
 from sims.table_state import pub_add, pub_set
 from sims.riichi.yaku import AKA_DORA, DAISANGEN, DAISUUSHII, DORA, URA_DORA
 
@@ -150,6 +151,14 @@ def settle_tsumo(obs, st, topts, sopts, rec, delta, winner, res, honba, order, e
     record_win(obs, rec, winner, res, WIN_TSUMO, order, received, events, ev, win_tile)
     if topts[T.T_FANTASY]:  # FL 厄运沙漏
         fl_win_adjust(obs, topts, rec, delta, winner, -1, res, honba, events, ev)
+
+
+@nb.njit(cache=True)
+def tenpai_at_draw(hand, n_melds, suit_t, honor_t, mask):
+    """R-6: tenpai at the exhaustive draw: some tile completes the concealed hand, unless that hand holds all
+    four copies of it; copies in the seat's own melds (a kan of the waited tile) leave the hand tenpai, as in
+    Mahjong Soul."""
+    return winning_tiles(hand, n_melds, RIICHI_SHAPES, hand, suit_t, honor_t, mask) > 0
 
 
 @nb.njit(cache=True)

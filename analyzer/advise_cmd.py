@@ -129,9 +129,9 @@ def advise_command(position_file, variant, rollouts, horizon, seat_policies, see
     """
     position = load_position(position_file)
     variant = variant or position.get("variant", "bloodshed")
+    check_variant(variant)
     if position.get("variant", variant) != variant:
         raise InputError(f"--variant {variant} but the position is {position.get('variant')!r}")
-    check_variant(variant)
     if rollouts < 1:
         raise InputError(f"--rollouts must be at least 1, got {rollouts}")
     if jobs < 1:

@@ -42,7 +42,7 @@ from policies.api import (
 from sims.bloodshed.engine import ANKAN_MELD, END_EXHAUSTIVE, KAKAN_MELD, MINKAN_MELD, PON_MELD
 from sims.bloodshed.state import PH_EXCHANGE, PH_REACT, PH_ROB, PH_TURN, PH_VOID, ST
 from sims.records import HC, N_HAND_COLS
-from sims.tiles import TileError, parse_tile, parse_tiles, tile_name
+from sims.tiles import TileError, format_tiles, parse_tile, parse_tiles, tile_name
 
 FORMAT = "tsumolab-position/1"
 SUIT_LETTERS = "mps"
@@ -113,7 +113,9 @@ def _name(kind) -> str | None:
 
 
 def _tiles(counts) -> str:
-    return "".join(tile_name(k) for k in range(27) for _ in range(int(counts[k])))
+    full = np.zeros(34, np.int64)
+    full[:27] = counts
+    return format_tiles(full)
 
 
 # ----------------------------------------------------------------------------- position → state

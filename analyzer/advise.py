@@ -15,6 +15,11 @@ difference is above zero by more than STOP_Z standard errors (STOP_Z = 3 rather 
 chance of stopping on a fluke low although the rule is checked after every batch). Otherwise it runs to
 the budget. An option with exactly the same outcome as the best in every sample (differences all zero)
 is a tie and never blocks stopping.
+
+Another engine plugs in by providing what `Sampler` provides for Bloodshed — `rollouts(S0, seat, answers,
+seed, first, count, to_match_end)` → (values, ranks, outcome bits)[option, sample] and `pending_view(S)` —
+plus a position reader/writer like analyzer.position; `advise`, the statistics and the stopping rule are
+engine-free.
 """
 
 from __future__ import annotations

@@ -312,6 +312,7 @@ def state_of(position: dict) -> tuple[np.ndarray, int]:
         rec[ws, HC["win_kind"]] = 2 if wkind == "tsumo" else 1
     S[ST.pend_seat] = seat
     S[ST.force_seat] = -1
+    S[ST.watch_seat] = -1
     return S, seat
 
 

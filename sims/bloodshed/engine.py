@@ -220,7 +220,7 @@ def _meld_slot(seat, kind):
     return O_MELDS + 34 * seat + kind
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _draw(S, obs, seat, replacement, events, ev):
     """`seat` draws the next live-wall tile (a kan replacement draw when `replacement`, B-16)."""
     pos = S[ST.pos]
@@ -235,7 +235,7 @@ def _draw(S, obs, seat, replacement, events, ev):
     return tile
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _ask(hook, seat, S, obs, view, params, tables):
     """Call a seat's hook on its prepared view; the seat's random stream is the only state kept back.
     A forced answer (ST.force_seat) replaces the hook's answer once, after the hook ran."""
@@ -248,7 +248,7 @@ def _ask(hook, seat, S, obs, view, params, tables):
     return answer
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _stop_before(S, stop_at, n_asks, seat_of_first):
     """Whether the decision numbered `stop_at` lies in the phase about to ask `n_asks` seats; if so, record
     its seat (`seat_of_first` + index for the fixed-order phases) in ST.pend_seat."""
@@ -372,7 +372,7 @@ def _deal(S, obs, events, ev):
     S[ST.phase] = PH_EXCHANGE
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _draw_phase(S, obs, events, ev):
     if S[ST.need_draw]:
         if S[ST.pos] >= WALL_SIZE:
@@ -403,7 +403,7 @@ def _after_win(S, obs, rules, next_after):
 
 
 # ----------------------------------------------------------------------------- own turn
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def prepare_turn_view(S, obs, view, rules, tables):
     """Fill `view` for `cur`'s own-turn decision; returns the packed tsumo score (0 when it cannot win)."""
     cur = S[ST.cur]
@@ -460,7 +460,7 @@ def _kan_made(S, obs, rec, cur, events, ev):
     S[ST.phase] = PH_TURN
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _turn(S, obs, rec, view, hooks_turn, params, rules, tables, counters, events, ev, stop_at):
     cur = S[ST.cur]
     if _stop_before(S, stop_at, 1, cur):
@@ -484,8 +484,8 @@ def _turn(S, obs, rec, view, hooks_turn, params, rules, tables, counters, events
         rec[cur, H_PASSED] += 1
         log_event(events, ev, EV_PASS, cur, drawn, unpack_fan(packed), 1, 0)
 
-    delta = S[ST.delta:ST.delta + 4]
     if action == TSUMO:  # B-19: every other non-won player pays value + 1000
+        delta = S[ST.delta:ST.delta + 4]
         each = tsumo_payment(unpack_fan(packed), rules)
         S[ST.winners] += 1
         _record_win(obs, cur, -1, drawn, packed, WIN_TSUMO, each * _n_payers(obs, cur), rec, S[ST.winners],
@@ -510,6 +510,7 @@ def _turn(S, obs, rec, view, hooks_turn, params, rules, tables, counters, events
         pub_set(obs, _meld_slot(cur, kind), ANKAN_MELD)
         pub_add(obs, O_N_MELDS + cur, 1)
         pub_add(obs, O_SEEN + kind, 4)
+        delta = S[ST.delta:ST.delta + 4]
         ledger = S[ST.kan_ledger:ST.kan_ledger + 16].reshape((4, 4))
         for p in range(4):
             if p != cur and obs[0, O_WON + p] == 0:
@@ -555,7 +556,7 @@ def prepare_rob_view(S, obs, p, view, rules):
     view[O_WIN_POINTS] = fan_value(unpack_fan(rob_packed))
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _stop_in_calls(S, obs, tables, stop_at, rob):
     """_stop_before for the react and rob phases, whose askers are the eligible seats in turn order."""
     if stop_at < 0:
@@ -627,7 +628,7 @@ def _rob(S, obs, rec, view, hooks_rob, params, rules, tables, counters, events, 
 
 
 # ----------------------------------------------------------------------------- reactions to a discard
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def react_options(obs, p, tile, wall_left, tables):
     """(can ron, can pon, can open kan) of seat `p` on the discard `tile` (B-8, B-9)."""
     if obs[0, O_WON + p] == 1:
@@ -637,7 +638,7 @@ def react_options(obs, p, tile, wall_left, tables):
     return can_ron, held >= 2 and wall_left > 0, held == 3 and wall_left >= 1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def prepare_react_view(S, obs, p, view, can_ron, can_pon, can_kan, rules):
     """Fill `view` for seat `p`'s D_REACT decision; returns the packed ron score (0 when it cannot ron)."""
     tile = S[ST.tile]
@@ -665,7 +666,7 @@ def _ron_flags(S):
     return (KAN_DISCARD if S[ST.kan_discard] == 1 else 0) | (LAST_TILE if S[ST.pos] >= WALL_SIZE else 0)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _react(S, obs, rec, view, hooks_react, params, rules, tables, counters, events, ev, stop_at):
     if _stop_in_calls(S, obs, tables, stop_at, False):
         return True
@@ -696,8 +697,8 @@ def _react(S, obs, rec, view, hooks_react, params, rules, tables, counters, even
         elif answer != 0:
             counters[CNT_ILLEGAL] += 1
 
-    delta = S[ST.delta:ST.delta + 4]
     if n_ron > 0:  # B-11 every claimant wins; B-9 ron beats pon/kan
+        delta = S[ST.delta:ST.delta + 4]
         S[ST.winners] = _settle_rons(obs, cur, S[ST.claimants:ST.claimants + 3], n_ron, tile, _ron_flags(S), rules,
                                      delta, rec, S[ST.winners], counters, events, ev)
         if S[ST.first_winner] < 0:
@@ -725,6 +726,7 @@ def _react(S, obs, rec, view, hooks_react, params, rules, tables, counters, even
         pub_add(obs, O_N_MELDS + caller, 1)
         pub_add(obs, O_SEEN + tile, 3)
         log_event(events, ev, EV_KAN, caller, tile, tiles.MINKAN, cur, 0)
+        delta = S[ST.delta:ST.delta + 4]
         ledger = S[ST.kan_ledger:ST.kan_ledger + 16].reshape((4, 4))
         _pay_kan(obs, cur, caller, R.OPEN_KAN_PAY, delta, ledger, rec, PAY_OPEN_KAN, events, ev)
         rec[caller, H_OPEN_KANS] += 1
@@ -798,14 +800,28 @@ def _end_hand(S, obs, rec, rules, counters, events, ev):
 
 # ----------------------------------------------------------------------------- the step loop
 @nb.njit(cache=True)
+def _settled_winner(S, obs, seat):
+    """Whether `seat` has won and paid no kan money this hand: its points cannot change any more (B-12, B-21)."""
+    if obs[0, O_WON + seat] == 0:
+        return False
+    for r in range(4):
+        if S[ST.kan_ledger + 4 * r + seat] != 0:
+            return False
+    return True
+
+
+@nb.njit(cache=True)
 def run_hand(S, view, hooks_ex, hooks_void, hooks_turn, hooks_react, hooks_rob, params, rules, tables, counters,
              events, ev, stop_at):
     """Play the hand in state block `S` from its phase until it is over (returns False) or, when
     `stop_at` ≥ 0, until the phase that asks the hand's decision number `stop_at` (0-based, counting
-    every seat's decisions; returns True, S left at that phase's start with ST.pend_seat set)."""
+    every seat's decisions; returns True, S left at that phase's start with ST.pend_seat set). With
+    ST.watch_seat set, it also returns (False) as soon as that seat's points are final for the hand."""
     obs = obs_of(S)
     rec = rec_of(S)
     while True:
+        if S[ST.watch_seat] >= 0 and _settled_winner(S, obs, S[ST.watch_seat]):
+            return False
         phase = S[ST.phase]
         if phase == PH_DRAW:
             _draw_phase(S, obs, events, ev)
@@ -875,6 +891,7 @@ def start_hand(S, root_seed, match_id, hand_no, dealer):
     S[ST.end] = END_EXHAUSTIVE
     S[ST.pend_seat] = -1
     S[ST.force_seat] = -1
+    S[ST.watch_seat] = -1
     S[ST.phase] = PH_DEAL
 
 

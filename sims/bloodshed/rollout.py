@@ -17,7 +17,7 @@ from sims import rng
 from sims.bloodshed.determinize import determinize
 from sims.bloodshed.engine import END_EXHAUSTIVE, H_DEALT, H_WON, N_COUNTERS
 from sims.bloodshed.resume import PLAY_ARGS, STATE, final_rank, finish_match, resume_hand
-from sims.bloodshed.state import ST, obs_of, rec_of
+from sims.bloodshed.state import PH_DONE, ST, obs_of, rec_of
 from sims.events import N_EVENT_COLS
 
 WON, DEALT_IN, EXHAUSTIVE = 1, 2, 4  # outcome bits per rollout
@@ -30,8 +30,9 @@ def paired_rollouts(S0, seat, answers, seed, first, count, to_match_end, hooks_e
                     hooks_react, hooks_rob, params, rules, tables, values, ranks, outcomes):
     """Determinizations first .. first+count-1 of the stopped state S0 for `seat`, each played out once per
     answer; fills values/ranks/outcomes[answer, j]. The value is the seat's points at the end of the
-    match (`to_match_end`) or its point change from the decision to the end of the hand. Returns False
-    if S0's view is impossible."""
+    match (`to_match_end`) or its point change from the decision to the end of the hand (play stops
+    early once the seat has won and its points are final). Outcome bits: the seat wins, deals in, or
+    is still in the hand at the exhaustive draw. Returns False if S0's view is impossible."""
     det = np.empty_like(S0)
     S = np.empty_like(S0)
     counters = np.zeros(N_COUNTERS, np.int64)
@@ -45,6 +46,7 @@ def paired_rollouts(S0, seat, answers, seed, first, count, to_match_end, hooks_e
             return False
         for o in range(answers.size):
             S[:] = det
+            S[ST.watch_seat] = -1 if to_match_end else seat  # the hand value is final once the seat is out
             resume_hand(S, seat, answers[o], hooks_ex, hooks_void, hooks_turn, hooks_react, hooks_rob, params,
                         rules, tables, counters, events, ev)
             rec = rec_of(S)
@@ -53,7 +55,7 @@ def paired_rollouts(S0, seat, answers, seed, first, count, to_match_end, hooks_e
                 flags |= WON
             if rec[seat, H_DEALT] > dealt_before:
                 flags |= DEALT_IN
-            if S[ST.end] == END_EXHAUSTIVE:
+            if S[ST.end] == END_EXHAUSTIVE and S[ST.phase] == PH_DONE and rec[seat, H_WON] == 0:
                 flags |= EXHAUSTIVE
             outcomes[o, j] = flags
             if to_match_end:

@@ -63,6 +63,8 @@ ST = declare("BloodshedState", [
     ("pend_seat", 1, "after a stop: seat whose decision was reached, -1 none"),
     ("force_seat", 1, "seat whose next answer is replaced by force_answer, -1 none"),
     ("force_answer", 1, "the forced answer (its hook is still asked, so its random stream advances as usual)"),
+    ("watch_seat", 1, "run_hand returns early once this seat has won and its points can no longer change this "
+                      "hand (it paid no kan money a refund could return, B-12, B-21); -1 never"),
 ])
 
 PH_DEAL, PH_EXCHANGE, PH_VOID, PH_DRAW, PH_TURN, PH_REACT, PH_ROB, PH_END, PH_DONE = range(9)

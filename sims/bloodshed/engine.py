@@ -220,7 +220,7 @@ def _meld_slot(seat, kind):
     return O_MELDS + 34 * seat + kind
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def _draw(S, obs, seat, replacement, events, ev):
     """`seat` draws the next live-wall tile (a kan replacement draw when `replacement`, B-16)."""
     pos = S[ST.pos]
@@ -235,7 +235,7 @@ def _draw(S, obs, seat, replacement, events, ev):
     return tile
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def _ask(hook, seat, S, obs, view, params, tables):
     """Call a seat's hook on its prepared view; the seat's random stream is the only state kept back.
     A forced answer (ST.force_seat) replaces the hook's answer once, after the hook ran."""
@@ -248,7 +248,7 @@ def _ask(hook, seat, S, obs, view, params, tables):
     return answer
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def _stop_before(S, stop_at, n_asks, seat_of_first):
     """Whether the decision numbered `stop_at` lies in the phase about to ask `n_asks` seats; if so, record
     its seat (`seat_of_first` + index for the fixed-order phases) in ST.pend_seat."""
@@ -372,20 +372,6 @@ def _deal(S, obs, events, ev):
     S[ST.phase] = PH_EXCHANGE
 
 
-@nb.njit(cache=True, inline="always")
-def _draw_phase(S, obs, events, ev):
-    if S[ST.need_draw]:
-        if S[ST.pos] >= WALL_SIZE:
-            S[ST.end] = END_EXHAUSTIVE
-            S[ST.phase] = PH_END
-            return
-        _draw(S, obs, S[ST.cur], False, events, ev)
-        S[ST.kan_draw] = 0
-        S[ST.after_call] = 0
-        S[ST.need_draw] = 0
-    S[ST.phase] = PH_TURN
-
-
 @nb.njit(cache=True)
 def _after_win(S, obs, rules, next_after):
     """The hand ends on a bust (B-4) or the last allowed winner (B-13), else the next non-won seat after
@@ -403,7 +389,7 @@ def _after_win(S, obs, rules, next_after):
 
 
 # ----------------------------------------------------------------------------- own turn
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def prepare_turn_view(S, obs, view, rules, tables):
     """Fill `view` for `cur`'s own-turn decision; returns the packed tsumo score (0 when it cannot win)."""
     cur = S[ST.cur]
@@ -460,81 +446,6 @@ def _kan_made(S, obs, rec, cur, events, ev):
     S[ST.phase] = PH_TURN
 
 
-@nb.njit(cache=True, inline="always")
-def _turn(S, obs, rec, view, hooks_turn, params, rules, tables, counters, events, ev, stop_at):
-    cur = S[ST.cur]
-    if _stop_before(S, stop_at, 1, cur):
-        return True
-    packed = prepare_turn_view(S, obs, view, rules, tables)
-    can_win = view[O_CAN_WIN] == 1
-    drawn = S[ST.drawn]
-    action = _ask(hooks_turn[cur], cur, S, obs, view, params, tables)
-    legal = (action == TSUMO and can_win) or \
-        (KAN <= action < KAN + 27 and view[O_KAN_OPTIONS + action - KAN] > 0) or \
-        (0 <= action < 34 and obs[cur, O_HAND + action] > 0)
-    if not legal:
-        counters[CNT_ILLEGAL] += 1
-        action = drawn if (drawn >= 0 and obs[cur, O_HAND + drawn] > 0) else -1
-        if action < 0:
-            for k in range(34):
-                if obs[cur, O_HAND + k] > 0:
-                    action = k
-                    break
-    if can_win and action != TSUMO:
-        rec[cur, H_PASSED] += 1
-        log_event(events, ev, EV_PASS, cur, drawn, unpack_fan(packed), 1, 0)
-
-    if action == TSUMO:  # B-19: every other non-won player pays value + 1000
-        delta = S[ST.delta:ST.delta + 4]
-        each = tsumo_payment(unpack_fan(packed), rules)
-        S[ST.winners] += 1
-        _record_win(obs, cur, -1, drawn, packed, WIN_TSUMO, each * _n_payers(obs, cur), rec, S[ST.winners],
-                    counters, events, ev)
-        for p in range(4):
-            if p != cur and obs[0, O_WON + p] == 0:
-                _pay(obs, p, cur, each, delta, PAY_TSUMO, events, ev)
-        if S[ST.first_winner] < 0:
-            S[ST.first_winner] = cur
-        S[ST.last_kan_seat] = -1
-        _after_win(S, obs, rules, cur)
-        return False
-
-    if action >= KAN:
-        kind = action - KAN
-        if view[O_KAN_OPTIONS + kind] == 2:  # added kan: others may rob it first (B-17)
-            S[ST.tile] = kind
-            S[ST.phase] = PH_ROB
-            return False
-        obs[cur, O_HAND + kind] -= 4  # closed kan, B-14
-        log_event(events, ev, EV_KAN, cur, kind, tiles.ANKAN, -1, 0)
-        pub_set(obs, _meld_slot(cur, kind), ANKAN_MELD)
-        pub_add(obs, O_N_MELDS + cur, 1)
-        pub_add(obs, O_SEEN + kind, 4)
-        delta = S[ST.delta:ST.delta + 4]
-        ledger = S[ST.kan_ledger:ST.kan_ledger + 16].reshape((4, 4))
-        for p in range(4):
-            if p != cur and obs[0, O_WON + p] == 0:
-                _pay_kan(obs, p, cur, R.CLOSED_KAN_PAY, delta, ledger, rec, PAY_CLOSED_KAN, events, ev)
-                rec[cur, H_CLOSED_PAYERS] += 1
-        _kan_made(S, obs, rec, cur, events, ev)
-        return False
-
-    tile = action  # discard
-    log_event(events, ev, EV_DISCARD, cur, tile, 0, 0, 0)
-    obs[cur, O_HAND + tile] -= 1
-    pub_add(obs, O_RIVER + 34 * cur + tile, 1)
-    pub_add(obs, O_N_DISCARDS + cur, 1)
-    pub_add(obs, O_SEEN + tile, 1)
-    rec[cur, H_DISC] += 1
-    S[ST.kan_discard] = 1 if S[ST.last_kan_seat] == cur else 0
-    S[ST.last_kan_seat] = -1
-    S[ST.after_call] = 0
-    S[ST.kan_draw] = 0
-    S[ST.tile] = tile
-    S[ST.phase] = PH_REACT
-    return False
-
-
 # ----------------------------------------------------------------------------- robbing an added kan (B-17)
 @nb.njit(cache=True)
 def can_rob(S, obs, p, tables):
@@ -556,7 +467,7 @@ def prepare_rob_view(S, obs, p, view, rules):
     view[O_WIN_POINTS] = fan_value(unpack_fan(rob_packed))
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def _stop_in_calls(S, obs, tables, stop_at, rob):
     """_stop_before for the react and rob phases, whose askers are the eligible seats in turn order."""
     if stop_at < 0:
@@ -579,56 +490,8 @@ def _stop_in_calls(S, obs, tables, stop_at, rob):
     return False
 
 
-@nb.njit(cache=True)
-def _rob(S, obs, rec, view, hooks_rob, params, rules, tables, counters, events, ev, stop_at):
-    if _stop_in_calls(S, obs, tables, stop_at, True):
-        return True
-    cur = S[ST.cur]
-    kind = S[ST.tile]
-    n_rob = 0
-    for step in range(1, 4):
-        p = (cur + step) % 4
-        if not can_rob(S, obs, p, tables):
-            continue
-        prepare_rob_view(S, obs, p, view, rules)
-        answer = _ask(hooks_rob[p], p, S, obs, view, params, tables)
-        if answer == RON:
-            S[ST.claimants + n_rob] = p
-            n_rob += 1
-        else:
-            rec[p, H_PASSED] += 1
-            log_event(events, ev, EV_PASS, p, kind, view[O_WIN_FAN], 0, 0)
-            if answer != 0:
-                counters[CNT_ILLEGAL] += 1
-    delta = S[ST.delta:ST.delta + 4]
-    if n_rob > 0:
-        obs[cur, O_HAND + kind] -= 1  # the robbed tile goes to the winners; the pon stays
-        S[ST.robbed_kind + S[ST.robbed_tiles]] = kind
-        S[ST.robbed_tiles] += 1
-        S[ST.winners] = _settle_rons(obs, cur, S[ST.claimants:ST.claimants + 3], n_rob, kind, ROBBED_KAN, rules,
-                                     delta, rec, S[ST.winners], counters, events, ev)
-        if S[ST.first_winner] < 0:
-            S[ST.first_winner] = S[ST.claimants]
-        S[ST.last_kan_seat] = -1
-        _after_win(S, obs, rules, cur)
-        return False
-    # B-15: added kan pays 1000 from each other non-won player only with the tile just drawn
-    obs[cur, O_HAND + kind] -= 1
-    log_event(events, ev, EV_KAN, cur, kind, tiles.KAKAN, -1, 0)
-    pub_set(obs, _meld_slot(cur, kind), KAKAN_MELD)
-    pub_add(obs, O_SEEN + kind, 1)
-    if kind == S[ST.drawn] and S[ST.after_call] == 0:
-        ledger = S[ST.kan_ledger:ST.kan_ledger + 16].reshape((4, 4))
-        for p in range(4):
-            if p != cur and obs[0, O_WON + p] == 0:
-                _pay_kan(obs, p, cur, R.ADDED_KAN_PAY, delta, ledger, rec, PAY_ADDED_KAN, events, ev)
-                rec[cur, H_ADDED_PAYERS] += 1
-    _kan_made(S, obs, rec, cur, events, ev)
-    return False
-
-
 # ----------------------------------------------------------------------------- reactions to a discard
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def react_options(obs, p, tile, wall_left, tables):
     """(can ron, can pon, can open kan) of seat `p` on the discard `tile` (B-8, B-9)."""
     if obs[0, O_WON + p] == 1:
@@ -638,7 +501,7 @@ def react_options(obs, p, tile, wall_left, tables):
     return can_ron, held >= 2 and wall_left > 0, held == 3 and wall_left >= 1
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def prepare_react_view(S, obs, p, view, can_ron, can_pon, can_kan, rules):
     """Fill `view` for seat `p`'s D_REACT decision; returns the packed ron score (0 when it cannot ron)."""
     tile = S[ST.tile]
@@ -666,78 +529,220 @@ def _ron_flags(S):
     return (KAN_DISCARD if S[ST.kan_discard] == 1 else 0) | (LAST_TILE if S[ST.pos] >= WALL_SIZE else 0)
 
 
-@nb.njit(cache=True, inline="always")
-def _react(S, obs, rec, view, hooks_react, params, rules, tables, counters, events, ev, stop_at):
-    if _stop_in_calls(S, obs, tables, stop_at, False):
-        return True
-    cur = S[ST.cur]
-    tile = S[ST.tile]
-    wall_left = WALL_SIZE - S[ST.pos]
-    n_ron = 0
-    caller = -1
-    call = 0
-    for step in range(1, 4):
-        p = (cur + step) % 4
-        can_ron, can_pon, can_kan = react_options(obs, p, tile, wall_left, tables)
-        if not (can_ron or can_pon or can_kan):
+# ----------------------------------------------------------------------------- the hot loop
+LEFT, STOPPED, SETTLED = 0, 1, 2
+
+
+@nb.njit(cache=True)
+def _play_turns(S, obs, rec, view, hooks_turn, hooks_react, hooks_rob, params, rules, tables, counters, events, ev,
+                stop_at):
+    """The draw, turn, react and rob phases in one compiled loop (the hot path: one frame, no array copies per
+    step). Returns STOPPED before the decision `stop_at`, SETTLED once ST.watch_seat's points are final, else
+    LEFT when play moves to another phase (the end of the hand)."""
+    while True:
+        if S[ST.watch_seat] >= 0 and _settled_winner(S, obs, S[ST.watch_seat]):
+            return SETTLED
+        phase = S[ST.phase]
+        if phase == PH_DRAW:
+            if S[ST.need_draw]:
+                if S[ST.pos] >= WALL_SIZE:
+                    S[ST.end] = END_EXHAUSTIVE
+                    S[ST.phase] = PH_END
+                    continue
+                _draw(S, obs, S[ST.cur], False, events, ev)
+                S[ST.kan_draw] = 0
+                S[ST.after_call] = 0
+                S[ST.need_draw] = 0
+            S[ST.phase] = PH_TURN
+        elif phase == PH_TURN:
+            cur = S[ST.cur]
+            if _stop_before(S, stop_at, 1, cur):
+                return STOPPED
+            packed = prepare_turn_view(S, obs, view, rules, tables)
+            can_win = view[O_CAN_WIN] == 1
+            drawn = S[ST.drawn]
+            action = _ask(hooks_turn[cur], cur, S, obs, view, params, tables)
+            legal = (action == TSUMO and can_win) or \
+                (KAN <= action < KAN + 27 and view[O_KAN_OPTIONS + action - KAN] > 0) or \
+                (0 <= action < 34 and obs[cur, O_HAND + action] > 0)
+            if not legal:
+                counters[CNT_ILLEGAL] += 1
+                action = drawn if (drawn >= 0 and obs[cur, O_HAND + drawn] > 0) else -1
+                if action < 0:
+                    for k in range(34):
+                        if obs[cur, O_HAND + k] > 0:
+                            action = k
+                            break
+            if can_win and action != TSUMO:
+                rec[cur, H_PASSED] += 1
+                log_event(events, ev, EV_PASS, cur, drawn, unpack_fan(packed), 1, 0)
+
+            if action == TSUMO:  # B-19: every other non-won player pays value + 1000
+                delta = S[ST.delta:ST.delta + 4]
+                each = tsumo_payment(unpack_fan(packed), rules)
+                S[ST.winners] += 1
+                _record_win(obs, cur, -1, drawn, packed, WIN_TSUMO, each * _n_payers(obs, cur), rec, S[ST.winners],
+                            counters, events, ev)
+                for p in range(4):
+                    if p != cur and obs[0, O_WON + p] == 0:
+                        _pay(obs, p, cur, each, delta, PAY_TSUMO, events, ev)
+                if S[ST.first_winner] < 0:
+                    S[ST.first_winner] = cur
+                S[ST.last_kan_seat] = -1
+                _after_win(S, obs, rules, cur)
+                continue
+
+            if action >= KAN:
+                kind = action - KAN
+                if view[O_KAN_OPTIONS + kind] == 2:  # added kan: others may rob it first (B-17)
+                    S[ST.tile] = kind
+                    S[ST.phase] = PH_ROB
+                    continue
+                obs[cur, O_HAND + kind] -= 4  # closed kan, B-14
+                log_event(events, ev, EV_KAN, cur, kind, tiles.ANKAN, -1, 0)
+                pub_set(obs, _meld_slot(cur, kind), ANKAN_MELD)
+                pub_add(obs, O_N_MELDS + cur, 1)
+                pub_add(obs, O_SEEN + kind, 4)
+                delta = S[ST.delta:ST.delta + 4]
+                ledger = S[ST.kan_ledger:ST.kan_ledger + 16].reshape((4, 4))
+                for p in range(4):
+                    if p != cur and obs[0, O_WON + p] == 0:
+                        _pay_kan(obs, p, cur, R.CLOSED_KAN_PAY, delta, ledger, rec, PAY_CLOSED_KAN, events, ev)
+                        rec[cur, H_CLOSED_PAYERS] += 1
+                _kan_made(S, obs, rec, cur, events, ev)
+                continue
+
+            tile = action  # discard
+            log_event(events, ev, EV_DISCARD, cur, tile, 0, 0, 0)
+            obs[cur, O_HAND + tile] -= 1
+            pub_add(obs, O_RIVER + 34 * cur + tile, 1)
+            pub_add(obs, O_N_DISCARDS + cur, 1)
+            pub_add(obs, O_SEEN + tile, 1)
+            rec[cur, H_DISC] += 1
+            S[ST.kan_discard] = 1 if S[ST.last_kan_seat] == cur else 0
+            S[ST.last_kan_seat] = -1
+            S[ST.after_call] = 0
+            S[ST.kan_draw] = 0
+            S[ST.tile] = tile
+            S[ST.phase] = PH_REACT
             continue
-        prepare_react_view(S, obs, p, view, can_ron, can_pon, can_kan, rules)
-        answer = _ask(hooks_react[p], p, S, obs, view, params, tables)
-        if answer == RON and can_ron:
-            S[ST.claimants + n_ron] = p
-            n_ron += 1
+        elif phase == PH_REACT:
+            if _stop_in_calls(S, obs, tables, stop_at, False):
+                return STOPPED
+            cur = S[ST.cur]
+            tile = S[ST.tile]
+            wall_left = WALL_SIZE - S[ST.pos]
+            n_ron = 0
+            caller = -1
+            call = 0
+            for step in range(1, 4):
+                p = (cur + step) % 4
+                can_ron, can_pon, can_kan = react_options(obs, p, tile, wall_left, tables)
+                if not (can_ron or can_pon or can_kan):
+                    continue
+                prepare_react_view(S, obs, p, view, can_ron, can_pon, can_kan, rules)
+                answer = _ask(hooks_react[p], p, S, obs, view, params, tables)
+                if answer == RON and can_ron:
+                    S[ST.claimants + n_ron] = p
+                    n_ron += 1
+                    continue
+                if can_ron:
+                    rec[p, H_PASSED] += 1
+                    log_event(events, ev, EV_PASS, p, tile, view[O_WIN_FAN], 0, 0)
+                if answer == PON and can_pon:
+                    caller, call = p, PON
+                elif answer == KAN_CALL and can_kan:
+                    caller, call = p, KAN_CALL
+                elif answer != 0:
+                    counters[CNT_ILLEGAL] += 1
+
+            if n_ron > 0:  # B-11 every claimant wins; B-9 ron beats pon/kan
+                delta = S[ST.delta:ST.delta + 4]
+                S[ST.winners] = _settle_rons(obs, cur, S[ST.claimants:ST.claimants + 3], n_ron, tile, _ron_flags(S), rules,
+                                             delta, rec, S[ST.winners], counters, events, ev)
+                if S[ST.first_winner] < 0:
+                    S[ST.first_winner] = S[ST.claimants]
+                _after_win(S, obs, rules, S[ST.claimants + n_ron - 1])  # after the winner farthest from the discarder
+                continue
+
+            if call == PON:
+                log_event(events, ev, EV_PON, caller, tile, cur, 0, 0)
+                obs[caller, O_HAND + tile] -= 2
+                pub_add(obs, O_RIVER + 34 * cur + tile, -1)
+                pub_set(obs, _meld_slot(caller, tile), PON_MELD)
+                pub_add(obs, O_N_MELDS + caller, 1)
+                pub_add(obs, O_SEEN + tile, 2)
+                S[ST.any_call] = 1
+                S[ST.cur] = caller
+                S[ST.after_call] = 1
+                S[ST.drawn] = -1
+                S[ST.phase] = PH_TURN
+                continue
+            if call == KAN_CALL:  # open kan: the discarder pays 2000 (B-15), then a replacement draw (B-16)
+                obs[caller, O_HAND + tile] -= 3
+                pub_add(obs, O_RIVER + 34 * cur + tile, -1)
+                pub_set(obs, _meld_slot(caller, tile), MINKAN_MELD)
+                pub_add(obs, O_N_MELDS + caller, 1)
+                pub_add(obs, O_SEEN + tile, 3)
+                log_event(events, ev, EV_KAN, caller, tile, tiles.MINKAN, cur, 0)
+                delta = S[ST.delta:ST.delta + 4]
+                ledger = S[ST.kan_ledger:ST.kan_ledger + 16].reshape((4, 4))
+                _pay_kan(obs, cur, caller, R.OPEN_KAN_PAY, delta, ledger, rec, PAY_OPEN_KAN, events, ev)
+                rec[caller, H_OPEN_KANS] += 1
+                S[ST.cur] = caller
+                _kan_made(S, obs, rec, caller, events, ev)
+                continue
+            S[ST.cur] = _next_active(obs, cur)
+            S[ST.need_draw] = 1
+            S[ST.phase] = PH_DRAW
             continue
-        if can_ron:
-            rec[p, H_PASSED] += 1
-            log_event(events, ev, EV_PASS, p, tile, view[O_WIN_FAN], 0, 0)
-        if answer == PON and can_pon:
-            caller, call = p, PON
-        elif answer == KAN_CALL and can_kan:
-            caller, call = p, KAN_CALL
-        elif answer != 0:
-            counters[CNT_ILLEGAL] += 1
-
-    if n_ron > 0:  # B-11 every claimant wins; B-9 ron beats pon/kan
-        delta = S[ST.delta:ST.delta + 4]
-        S[ST.winners] = _settle_rons(obs, cur, S[ST.claimants:ST.claimants + 3], n_ron, tile, _ron_flags(S), rules,
-                                     delta, rec, S[ST.winners], counters, events, ev)
-        if S[ST.first_winner] < 0:
-            S[ST.first_winner] = S[ST.claimants]
-        _after_win(S, obs, rules, S[ST.claimants + n_ron - 1])  # after the winner farthest from the discarder
-        return False
-
-    if call == PON:
-        log_event(events, ev, EV_PON, caller, tile, cur, 0, 0)
-        obs[caller, O_HAND + tile] -= 2
-        pub_add(obs, O_RIVER + 34 * cur + tile, -1)
-        pub_set(obs, _meld_slot(caller, tile), PON_MELD)
-        pub_add(obs, O_N_MELDS + caller, 1)
-        pub_add(obs, O_SEEN + tile, 2)
-        S[ST.any_call] = 1
-        S[ST.cur] = caller
-        S[ST.after_call] = 1
-        S[ST.drawn] = -1
-        S[ST.phase] = PH_TURN
-        return False
-    if call == KAN_CALL:  # open kan: the discarder pays 2000 (B-15), then a replacement draw (B-16)
-        obs[caller, O_HAND + tile] -= 3
-        pub_add(obs, O_RIVER + 34 * cur + tile, -1)
-        pub_set(obs, _meld_slot(caller, tile), MINKAN_MELD)
-        pub_add(obs, O_N_MELDS + caller, 1)
-        pub_add(obs, O_SEEN + tile, 3)
-        log_event(events, ev, EV_KAN, caller, tile, tiles.MINKAN, cur, 0)
-        delta = S[ST.delta:ST.delta + 4]
-        ledger = S[ST.kan_ledger:ST.kan_ledger + 16].reshape((4, 4))
-        _pay_kan(obs, cur, caller, R.OPEN_KAN_PAY, delta, ledger, rec, PAY_OPEN_KAN, events, ev)
-        rec[caller, H_OPEN_KANS] += 1
-        S[ST.cur] = caller
-        _kan_made(S, obs, rec, caller, events, ev)
-        return False
-    S[ST.cur] = _next_active(obs, cur)
-    S[ST.need_draw] = 1
-    S[ST.phase] = PH_DRAW
-    return False
-
+        elif phase == PH_ROB:
+            if _stop_in_calls(S, obs, tables, stop_at, True):
+                return STOPPED
+            cur = S[ST.cur]
+            kind = S[ST.tile]
+            n_rob = 0
+            for step in range(1, 4):
+                p = (cur + step) % 4
+                if not can_rob(S, obs, p, tables):
+                    continue
+                prepare_rob_view(S, obs, p, view, rules)
+                answer = _ask(hooks_rob[p], p, S, obs, view, params, tables)
+                if answer == RON:
+                    S[ST.claimants + n_rob] = p
+                    n_rob += 1
+                else:
+                    rec[p, H_PASSED] += 1
+                    log_event(events, ev, EV_PASS, p, kind, view[O_WIN_FAN], 0, 0)
+                    if answer != 0:
+                        counters[CNT_ILLEGAL] += 1
+            delta = S[ST.delta:ST.delta + 4]
+            if n_rob > 0:
+                obs[cur, O_HAND + kind] -= 1  # the robbed tile goes to the winners; the pon stays
+                S[ST.robbed_kind + S[ST.robbed_tiles]] = kind
+                S[ST.robbed_tiles] += 1
+                S[ST.winners] = _settle_rons(obs, cur, S[ST.claimants:ST.claimants + 3], n_rob, kind, ROBBED_KAN, rules,
+                                             delta, rec, S[ST.winners], counters, events, ev)
+                if S[ST.first_winner] < 0:
+                    S[ST.first_winner] = S[ST.claimants]
+                S[ST.last_kan_seat] = -1
+                _after_win(S, obs, rules, cur)
+                continue
+            # B-15: added kan pays 1000 from each other non-won player only with the tile just drawn
+            obs[cur, O_HAND + kind] -= 1
+            log_event(events, ev, EV_KAN, cur, kind, tiles.KAKAN, -1, 0)
+            pub_set(obs, _meld_slot(cur, kind), KAKAN_MELD)
+            pub_add(obs, O_SEEN + kind, 1)
+            if kind == S[ST.drawn] and S[ST.after_call] == 0:
+                ledger = S[ST.kan_ledger:ST.kan_ledger + 16].reshape((4, 4))
+                for p in range(4):
+                    if p != cur and obs[0, O_WON + p] == 0:
+                        _pay_kan(obs, p, cur, R.ADDED_KAN_PAY, delta, ledger, rec, PAY_ADDED_KAN, events, ev)
+                        rec[cur, H_ADDED_PAYERS] += 1
+            _kan_made(S, obs, rec, cur, events, ev)
+            continue
+        else:
+            return LEFT
 
 # ----------------------------------------------------------------------------- the end of a hand
 @nb.njit(cache=True)
@@ -823,17 +828,13 @@ def run_hand(S, view, hooks_ex, hooks_void, hooks_turn, hooks_react, hooks_rob, 
         if S[ST.watch_seat] >= 0 and _settled_winner(S, obs, S[ST.watch_seat]):
             return False
         phase = S[ST.phase]
-        if phase == PH_DRAW:
-            _draw_phase(S, obs, events, ev)
-        elif phase == PH_TURN:
-            if _turn(S, obs, rec, view, hooks_turn, params, rules, tables, counters, events, ev, stop_at):
+        if phase == PH_DRAW or phase == PH_TURN or phase == PH_REACT or phase == PH_ROB:
+            left = _play_turns(S, obs, rec, view, hooks_turn, hooks_react, hooks_rob, params, rules, tables,
+                               counters, events, ev, stop_at)
+            if left == STOPPED:
                 return True
-        elif phase == PH_REACT:
-            if _react(S, obs, rec, view, hooks_react, params, rules, tables, counters, events, ev, stop_at):
-                return True
-        elif phase == PH_ROB:
-            if _rob(S, obs, rec, view, hooks_rob, params, rules, tables, counters, events, ev, stop_at):
-                return True
+            if left == SETTLED:
+                return False
         elif phase == PH_DEAL:
             _deal(S, obs, events, ev)
         elif phase == PH_EXCHANGE:

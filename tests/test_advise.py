@@ -199,3 +199,13 @@ def test_error_unsupported_mode(capsys, tmp_path):
 def test_error_winner_deciding(capsys, tmp_path):
     err = _bad(lambda p: p.update(winners=[{"seat": 2, "kind": "ron"}]), capsys, tmp_path)
     assert "B-12" in err
+
+
+def test_bench_advise_reports_its_figures():
+    """`tsumolab bench --advise` (a benchmark, not a timed test): it runs and reports positive figures."""
+    from analyzer.bench_kernels import bench_advise
+
+    result = bench_advise(jobs=1, positions=3, per_position=2, decision_rollouts=20)
+    assert result["positions"] == 3 and result["rollouts"] > 0
+    assert result["rollouts_per_sec_per_core"] > 0 and result["decision_seconds"] > 0
+    assert result["decision_options"] >= 2

@@ -39,7 +39,7 @@ from sims.bloodshed.scoring import (
     unpack_pattern, unpack_raw_fan,
 )
 from sims.bloodshed.settlement import ROW_DAJIAO, ROW_PIG, ROW_REFUND, settle_exhaustive_draw
-from sims.records import HC, N_HAND_COLS
+from sims.records import HC
 from sims.shanten import BLOODSHED_SHAPES, is_complete
 from sims.table_state import pub_add, pub_set, write_match_rows
 from sims.shanten_tables import SUIT_ROWS

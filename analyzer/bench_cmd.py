@@ -127,8 +127,11 @@ def all_modes_text(result: dict) -> str:
               help="Python file or module with extra policies (repeatable).")
 @click.option("--kernel", type=click.Choice(["shanten"]), default=None,
               help="Benchmark a compiled kernel instead of whole matches.")
+@click.option("--advise", "advise_speed", is_flag=True,
+              help="Benchmark `tsumolab advise` on bloodshed: rest-of-hand rollouts/s per core from mid-hand "
+                   "positions, and the time of a whole own-turn analysis with 1,000 determinizations on --jobs.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
-def bench(variant, seats, matches, jobs, seed, policy_paths, kernel, as_json):
+def bench(variant, seats, matches, jobs, seed, policy_paths, kernel, advise_speed, as_json):
     """Measure simulation speed in hands per second per core (compile time excluded and reported apart).
 
     \b
@@ -136,8 +139,15 @@ def bench(variant, seats, matches, jobs, seed, policy_paths, kernel, as_json):
       tsumolab bench --variant bloodshed --seats baseline
       tsumolab bench --variant all --matches 2000
       tsumolab bench --kernel shanten --json
+      tsumolab bench --advise --jobs 2
     """
-    if kernel == "shanten":
+    if advise_speed:
+        from analyzer.bench_kernels import bench_advise
+
+        if variant != "bloodshed":
+            raise InputError(f"--advise supports --variant bloodshed only, not {variant!r}")
+        result = bench_advise(seats, max(1, os.cpu_count() if jobs == -1 else jobs), seed)
+    elif kernel == "shanten":
         from analyzer.bench_kernels import bench_shanten
 
         result = bench_shanten()
@@ -156,7 +166,7 @@ def bench(variant, seats, matches, jobs, seed, policy_paths, kernel, as_json):
             raise InputError(str(exc)) from None
     if as_json:
         click.echo(json.dumps(result))
-    elif kernel is None and variant == ALL:
+    elif kernel is None and variant == ALL and not advise_speed:
         click.echo(all_modes_text(result))
     else:
         for key, value in result.items():

@@ -60,7 +60,10 @@ def replay_match(variant: str, seed: int, match_id: int, seats_spec: str, rules:
 @click.option("--policy-path", "policy_paths", multiple=True, type=click.Path(exists=True, dir_okay=False),
               help="Python file with extra policies (repeatable).")
 @click.option("--json", "as_json", is_flag=True, help="JSON lines (mjai words where they exist) instead of text.")
-def replay(variant, seed, match_id, hand_no, seats, run_dir, rules, policy_paths, as_json):
+@click.option("--advise", "decision", type=int, default=None, metavar="N",
+              help="Instead of the events, print the position (JSON, input of `tsumolab advise`) of the hand's "
+                   "decision number N (0-based, every seat's decisions counted) from the deciding seat's view.")
+def replay(variant, seed, match_id, hand_no, seats, run_dir, rules, policy_paths, as_json, decision):
     """Re-simulate one match from its seed and print every event: deal, exchange, voids, draws, discards,
     calls, passed wins, wins with pattern and fan, every payment, the exhaustive-draw settlement and the
     points after each hand. The same seed, match id and seats always give the same match. The riichi-based
@@ -72,6 +75,7 @@ def replay(variant, seed, match_id, hand_no, seats, run_dir, rules, policy_paths
       tsumolab replay --seed 7 --match 12
       tsumolab replay --run runs/example --match 3 --hand 2 --json
       tsumolab replay --variant shura --seed 3 --match 0 --hand 1
+      tsumolab replay --seed 7 --match 0 --hand 1 --advise 20 > position.json
     """
     if run_dir is not None:
         from analyzer.runner import read_run_record
@@ -88,6 +92,10 @@ def replay(variant, seed, match_id, hand_no, seats, run_dir, rules, policy_paths
                                for k, v in spec.get("rules", {}).items())
     if match_id < 0:
         raise InputError(f"--match must be at least 0, got {match_id}")
+    if decision is not None:
+        click.echo(json.dumps(_position(variant, 0 if seed is None else seed, match_id, hand_no, decision,
+                                        seats or "baseline", rules, policy_paths)))
+        return
     events, labels, hand_rows, _ = replay_match(variant, 0 if seed is None else seed, match_id,
                                                 seats or "baseline", rules, policy_paths)
     played = int(hand_rows[:, 1].max())
@@ -102,6 +110,31 @@ def replay(variant, seed, match_id, hand_no, seats, run_dir, rules, policy_paths
     click.echo("seats: " + ", ".join(f"S{i} {label}" for i, label in enumerate(labels)))
     for line in decoder_for(variant).to_text(events, labels):
         click.echo(line)
+
+
+def _position(variant, seed, match_id, hand_no, decision, seats_spec, rules, policy_paths) -> dict:
+    from analyzer.advise import Sampler, stopped_state
+    from analyzer.advise_cmd import check_variant
+    from analyzer.position import position_of
+    from analyzer.run_cmd import build_spec
+
+    check_variant(variant)
+    if hand_no is None:
+        raise InputError("--advise needs --hand")
+    if decision < 0:
+        raise InputError(f"--advise must be at least 0, got {decision}")
+    spec = build_spec(variant, seats_spec, 1, seed, 1, rules, policy_paths)
+    sampler = Sampler(",".join(spec.seats), dict(spec.rules))
+    try:
+        S = stopped_state(sampler, seed, match_id, hand_no, decision)
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
+    if S is None:
+        raise InputError(f"hand {hand_no} of match {match_id} has fewer than {decision + 1} decisions")
+    position = position_of(S, sampler.pending_view(S), variant)
+    position["source"] = {"seed": seed, "match": match_id, "hand": hand_no, "decision": decision,
+                          "seats": list(spec.seats)}
+    return position
 
 
 def _hand_slice(events: list[dict], hand_no: int):

@@ -1,12 +1,15 @@
-"""The compiled Bloodshed Skirmish match kernel (RULES.md B-1 … B-23).
+"""The compiled Bloodshed Skirmish kernel (RULES.md B-1 … B-23): a hand is a loop of phases over one state block.
 
 `play_matches` plays whole matches and writes one record row per (match, hand, seat) and per
 (match, seat). Seats decide through policy hooks (policies.api): five tuples of four first-class
 function values, so one compiled engine serves every combination of policies.
 
-State lives in `obs[4, OBS_SIZE]`: each seat's row holds its own concealed tiles and a copy of all public
-information, kept current as events happen; a hook receives a private copy of its seat's row. The
-wall and the kan ledger are the only hidden state besides the other rows.
+All hand state lives in the int32 block `S` laid out by sims.bloodshed.state.ST: the four observation rows
+(each seat's own concealed tiles and a copy of all public information, kept current as events happen;
+a hook receives a private copy of its seat's row), the wall, the kan ledger, the record rows and the
+turn bookkeeping. `run_hand` advances S phase by phase (deal, exchange, void, draw, turn, react, rob,
+end) and can stop before the phase that asks a given decision, so a copy of S is a position that
+`run_hand` resumes (sims.bloodshed.resume).
 """
 
 from __future__ import annotations
@@ -27,13 +30,16 @@ from sims.events import (
     EV_START, EV_VOID, EV_WIN, PAY_ADDED_KAN, PAY_CLOSED_KAN, PAY_OPEN_KAN, PAY_RON, PAY_TSUMO, log_event,
 )
 from sims.bloodshed import rules as R
+from sims.bloodshed.state import (
+    PH_DEAL, PH_DONE, PH_DRAW, PH_END, PH_EXCHANGE, PH_REACT, PH_ROB, PH_TURN, PH_VOID, ST, obs_of, rec_of,
+)
 from sims.bloodshed.scoring import (
     FIRST_DRAW, KAN_DISCARD, KAN_DRAW, LAST_TILE, ROBBED_KAN, fan_value, has_void_tile, score_win, tsumo_payment,
     unpack_fan,
     unpack_pattern, unpack_raw_fan,
 )
 from sims.bloodshed.settlement import ROW_DAJIAO, ROW_PIG, ROW_REFUND, settle_exhaustive_draw
-from sims.records import HC, N_HAND_COLS
+from sims.records import HC
 from sims.shanten import BLOODSHED_SHAPES, is_complete
 from sims.table_state import pub_add, pub_set, write_match_rows
 from sims.shanten_tables import SUIT_ROWS
@@ -208,35 +214,55 @@ def _settle_rons(obs, discarder, claimants, n, tile, flags, rules, delta, rec, w
     return winners
 
 
-# ----------------------------------------------------------------------------- moving tiles
+# ----------------------------------------------------------------------------- moving tiles, asking seats
 @nb.njit(cache=True, inline="always")
 def _meld_slot(seat, kind):
     return O_MELDS + 34 * seat + kind
 
 
 @nb.njit(cache=True)
-def _draw(obs, wall, pos, seat, replacement, events, ev):
-    tile = wall[pos]
+def _draw(S, obs, seat, replacement, events, ev):
+    """`seat` draws the next live-wall tile (a kan replacement draw when `replacement`, B-16)."""
+    pos = S[ST.pos]
+    tile = S[ST.wall + pos]
     log_event(events, ev, EV_DRAW, seat, tile, 1 if replacement else 0, 0, 0)
     obs[seat, O_HAND + tile] += 1
     pub_add(obs, O_WALL_LEFT, -1)
     pub_add(obs, O_TURN, 1)
+    S[ST.pos] = pos + 1
+    S[ST.draws + seat] += 1
+    S[ST.drawn] = tile
     return tile
 
 
 @nb.njit(cache=True)
-def _ask(hook, seat, obs, view, params, tables):
-    """Call a seat's hook on its prepared view; the seat's random stream is the only state kept back."""
+def _ask(hook, seat, S, obs, view, params, tables):
+    """Call a seat's hook on its prepared view; the seat's random stream is the only state kept back.
+    A forced answer (ST.force_seat) replaces the hook's answer once, after the hook ran."""
     answer = hook(view, params[seat], tables)
     obs[seat, O_RNG] = view[O_RNG]
+    S[ST.n_decisions] += 1
+    if S[ST.force_seat] == seat:
+        S[ST.force_seat] = -1
+        return np.int64(S[ST.force_answer])
     return answer
 
 
 @nb.njit(cache=True)
-def _decide(hooks, seat, obs, view, params, tables, decision):
+def _stop_before(S, stop_at, n_asks, seat_of_first):
+    """Whether the decision numbered `stop_at` lies in the phase about to ask `n_asks` seats; if so, record
+    its seat (`seat_of_first` + index for the fixed-order phases) in ST.pend_seat."""
+    if stop_at < 0 or S[ST.n_decisions] + n_asks <= stop_at:
+        return False
+    S[ST.pend_seat] = seat_of_first + stop_at - S[ST.n_decisions]
+    return True
+
+
+@nb.njit(cache=True)
+def prepare_simple_view(obs, seat, decision, view):
+    """The view of an exchange or void decision: the seat's row and the decision kind."""
     view[:] = obs[seat]
     view[O_DECISION] = decision
-    return _ask(hooks[seat], seat, obs, view, params, tables)
 
 
 # ----------------------------------------------------------------------------- the exchange (B-6, B-7)
@@ -259,7 +285,8 @@ def _fallback_exchange(hand):
 
 
 @nb.njit(cache=True)
-def _legal_exchange(hand, packed):
+def legal_exchange(hand, packed):
+    """(legal, the three kinds) of a packed D_EXCHANGE answer for `hand` (B-6)."""
     tiles = np.empty(3, np.int64)
     for i in range(3):
         tiles[i] = (packed >> (8 * i)) & 0xFF
@@ -280,348 +307,450 @@ def _legal_exchange(hand, packed):
 
 
 @nb.njit(cache=True)
-def _exchange(obs, view, ex_hooks, params, tables, direction, counters, events, ev):
-    given = np.empty((4, 3), np.int64)
+def _exchange(S, obs, view, ex_hooks, params, tables, counters, events, ev, stop_at):
+    if _stop_before(S, stop_at, 4, 0):
+        return True
     for s in range(4):
-        answer = _decide(ex_hooks, s, obs, view, params, tables, D_EXCHANGE)
-        ok, tiles = _legal_exchange(obs[s, O_HAND:O_HAND + 34], answer)
+        prepare_simple_view(obs, s, D_EXCHANGE, view)
+        answer = _ask(ex_hooks[s], s, S, obs, view, params, tables)
+        ok, tiles = legal_exchange(obs[s, O_HAND:O_HAND + 34], answer)
         if not ok:
             counters[CNT_ILLEGAL] += 1
             tiles = _fallback_exchange(obs[s, O_HAND:O_HAND + 34])
-        given[s] = tiles
+        for i in range(3):
+            S[ST.given + 3 * s + i] = tiles[i]
+    direction = S[ST.direction]
     shift = 1 if direction == 0 else (3 if direction == 1 else 2)
     for s in range(4):
-        log_event(events, ev, EV_EXCHANGE, s, given[s, 0], given[s, 1], given[s, 2], (s + shift) % 4)
+        g = ST.given + 3 * s
+        log_event(events, ev, EV_EXCHANGE, s, S[g], S[g + 1], S[g + 2], (s + shift) % 4)
         for i in range(3):
-            obs[s, O_HAND + given[s, i]] -= 1
-            obs[(s + shift) % 4, O_HAND + given[s, i]] += 1
+            obs[s, O_HAND + S[g + i]] -= 1
+            obs[(s + shift) % 4, O_HAND + S[g + i]] += 1
+    S[ST.phase] = PH_VOID
+    return False
 
 
 @nb.njit(cache=True)
-def _choose_voids(obs, view, void_hooks, params, tables, counters, rec, events, ev):
-    choices = np.empty(4, np.int64)
+def _choose_voids(S, obs, rec, view, void_hooks, params, tables, counters, events, ev, stop_at):
+    if _stop_before(S, stop_at, 4, 0):
+        return True
     for s in range(4):  # declared simultaneously: nobody sees another's choice first
-        suit = _decide(void_hooks, s, obs, view, params, tables, D_VOID)
+        prepare_simple_view(obs, s, D_VOID, view)
+        suit = _ask(void_hooks[s], s, S, obs, view, params, tables)
         if suit < 0 or suit > 2:
             counters[CNT_ILLEGAL] += 1
             suit = 0
-        choices[s] = suit
+        S[ST.choices + s] = suit
     for s in range(4):
-        log_event(events, ev, EV_VOID, s, -1, choices[s], 0, 0)
-        pub_set(obs, O_VOID + s, choices[s])
-        rec[s, H_VOID] = choices[s]
+        log_event(events, ev, EV_VOID, s, -1, S[ST.choices + s], 0, 0)
+        pub_set(obs, O_VOID + s, S[ST.choices + s])
+        rec[s, H_VOID] = S[ST.choices + s]
+    S[ST.drawn] = -1  # the dealer's 14th tile may have been passed on
+    S[ST.cur] = obs[0, O_DEALER]
+    S[ST.need_draw] = 0
+    S[ST.phase] = PH_DRAW
+    return False
 
 
-# ----------------------------------------------------------------------------- one hand
+# ----------------------------------------------------------------------------- the deal and the draw
 @nb.njit(cache=True)
-def _play_hand(obs, view, hooks_ex, hooks_void, hooks_turn, hooks_react, hooks_rob, params, rules, tables,
-               wall, direction, seat_seeds, rec, counters, events, ev):
-    """Play one hand on a shuffled wall; fills rec[4, N_HAND_COLS]; returns the END_* code."""
+def _deal(S, obs, events, ev):
     dealer = obs[0, O_DEALER]
-    delta = np.zeros(4, np.int64)
-    kan_ledger = np.zeros((4, 4), np.int64)
-    draws = np.zeros(4, np.int64)
-    claimants = np.empty(3, np.int64)
-    for s in range(4):
-        obs[s, O_RNG] = seat_seeds[s]
-
-    log_event(events, ev, EV_START, dealer, -1, direction, 0, 0)
+    log_event(events, ev, EV_START, dealer, -1, S[ST.direction], 0, 0)
     pos = 0
     for i in range(4):
         seat = (dealer + i) % 4
         for _ in range(R.DEAL_SIZE):
-            log_event(events, ev, EV_DEAL, seat, wall[pos], 0, 0, 0)
-            obs[seat, O_HAND + wall[pos]] += 1
+            tile = S[ST.wall + pos]
+            log_event(events, ev, EV_DEAL, seat, tile, 0, 0, 0)
+            obs[seat, O_HAND + tile] += 1
             pos += 1
+    S[ST.pos] = pos
     pub_set(obs, O_WALL_LEFT, WALL_SIZE - pos)
-    drawn = _draw(obs, wall, pos, dealer, False, events, ev)
-    pos += 1
-    draws[dealer] = 1
+    _draw(S, obs, dealer, False, events, ev)
+    S[ST.phase] = PH_EXCHANGE
 
-    _exchange(obs, view, hooks_ex, params, tables, direction, counters, events, ev)
-    _choose_voids(obs, view, hooks_void, params, tables, counters, rec, events, ev)
-    drawn = -1  # the dealer's 14th tile may have been passed on
 
-    cur = dealer
-    need_draw = False
-    kan_draw = False
-    after_call = False
-    any_call = False
-    last_kan_seat = -1
-    just_drawn_tile = -1
-    winners = 0
-    first_winner = -1
-    robbed_tiles = 0
-    end = END_EXHAUSTIVE
-    while True:
-        if need_draw:
-            if pos >= WALL_SIZE:
-                end = END_EXHAUSTIVE
-                break
-            drawn = _draw(obs, wall, pos, cur, False, events, ev)
-            pos += 1
-            draws[cur] += 1
-            kan_draw = False
-            after_call = False
-            need_draw = False
-        wall_left = WALL_SIZE - pos
+@nb.njit(cache=True)
+def _after_win(S, obs, rules, next_after):
+    """The hand ends on a bust (B-4) or the last allowed winner (B-13), else the next non-won seat after
+    `next_after` draws (B-12)."""
+    if _anyone_bust(obs):
+        S[ST.end] = END_BUST
+        S[ST.phase] = PH_END
+    elif S[ST.winners] >= rules[R.OPT_WINNERS_TO_END]:
+        S[ST.end] = END_THREE_WINS
+        S[ST.phase] = PH_END
+    else:
+        S[ST.cur] = _next_active(obs, next_after)
+        S[ST.need_draw] = 1
+        S[ST.phase] = PH_DRAW
 
-        # ---- own turn: tsumo, kan or discard
-        view[:] = obs[cur]
-        view[O_DECISION] = D_TURN
-        view[O_TILE] = -1 if after_call else drawn
-        view[O_AFTER_CALL] = 1 if after_call else 0
-        view[O_KAN_DRAW] = 1 if kan_draw else 0
-        can_win = (not after_call) and _win_check(obs, cur, -1, tables)
+
+# ----------------------------------------------------------------------------- own turn
+@nb.njit(cache=True)
+def prepare_turn_view(S, obs, view, rules, tables):
+    """Fill `view` for `cur`'s own-turn decision; returns the packed tsumo score (0 when it cannot win)."""
+    cur = S[ST.cur]
+    after_call = S[ST.after_call] == 1
+    kan_draw = S[ST.kan_draw] == 1
+    wall_left = WALL_SIZE - S[ST.pos]
+    view[:] = obs[cur]
+    view[O_DECISION] = D_TURN
+    view[O_TILE] = -1 if after_call else S[ST.drawn]
+    view[O_AFTER_CALL] = 1 if after_call else 0
+    view[O_KAN_DRAW] = 1 if kan_draw else 0
+    can_win = (not after_call) and _win_check(obs, cur, -1, tables)
+    packed = 0
+    if can_win:
         flags = 0
-        packed = 0
-        if can_win:
-            if kan_draw:
-                flags |= KAN_DRAW
-            if wall_left == 0:
-                flags |= LAST_TILE
-            if draws[cur] == 1 and not any_call and not kan_draw:
-                flags |= FIRST_DRAW
-            packed = _score(obs, cur, -1, True, flags, rules)
-            view[O_CAN_WIN] = 1
-            view[O_WIN_FAN] = unpack_fan(packed)
-            view[O_WIN_POINTS] = tsumo_payment(unpack_fan(packed), rules) * _n_payers(obs, cur)
+        if kan_draw:
+            flags |= KAN_DRAW
+        if wall_left == 0:
+            flags |= LAST_TILE
+        if S[ST.draws + cur] == 1 and S[ST.any_call] == 0 and not kan_draw:
+            flags |= FIRST_DRAW
+        packed = _score(obs, cur, -1, True, flags, rules)
+        view[O_CAN_WIN] = 1
+        view[O_WIN_FAN] = unpack_fan(packed)
+        view[O_WIN_POINTS] = tsumo_payment(unpack_fan(packed), rules) * _n_payers(obs, cur)
+    else:
+        view[O_CAN_WIN] = 0
+        view[O_WIN_FAN] = 0
+        view[O_WIN_POINTS] = 0
+    for k in range(27):
+        opt = 0
+        if wall_left >= 1 and not after_call:
+            if obs[cur, O_HAND + k] == 4:
+                opt = 1
+            elif obs[0, _meld_slot(cur, k)] == PON_MELD and obs[cur, O_HAND + k] >= 1:
+                opt = 2
+        view[O_KAN_OPTIONS + k] = opt
+    return packed
+
+
+@nb.njit(cache=True)
+def _kan_made(S, obs, rec, cur, events, ev):
+    """After a kan: the record, the bust check (B-4), then the replacement draw (B-16)."""
+    rec[cur, H_KANS] += 1
+    S[ST.any_call] = 1
+    S[ST.last_kan_seat] = cur
+    if _anyone_bust(obs):
+        S[ST.end] = END_BUST
+        S[ST.phase] = PH_END
+        return
+    _draw(S, obs, cur, True, events, ev)
+    S[ST.kan_draw] = 1
+    S[ST.after_call] = 0
+    S[ST.phase] = PH_TURN
+
+
+# ----------------------------------------------------------------------------- robbing an added kan (B-17)
+@nb.njit(cache=True)
+def can_rob(S, obs, p, tables):
+    """Whether seat `p` may rob the added kan pending in PH_ROB."""
+    return p != S[ST.cur] and obs[0, O_WON + p] == 0 and _win_check(obs, p, S[ST.tile], tables)
+
+
+@nb.njit(cache=True)
+def prepare_rob_view(S, obs, p, view, rules):
+    """Fill `view` for seat `p`'s D_ROB decision (p must be able to rob)."""
+    kind = S[ST.tile]
+    rob_packed = _score(obs, p, kind, False, ROBBED_KAN, rules)
+    view[:] = obs[p]
+    view[O_DECISION] = D_ROB
+    view[O_TILE] = kind
+    view[O_FROM] = S[ST.cur]
+    view[O_CAN_WIN] = 1
+    view[O_WIN_FAN] = unpack_fan(rob_packed)
+    view[O_WIN_POINTS] = fan_value(unpack_fan(rob_packed))
+
+
+@nb.njit(cache=True)
+def _stop_in_calls(S, obs, tables, stop_at, rob):
+    """_stop_before for the react and rob phases, whose askers are the eligible seats in turn order."""
+    if stop_at < 0:
+        return False
+    n = S[ST.n_decisions]
+    cur = S[ST.cur]
+    wall_left = WALL_SIZE - S[ST.pos]
+    for step in range(1, 4):
+        p = (cur + step) % 4
+        if rob:
+            ok = can_rob(S, obs, p, tables)
         else:
-            view[O_CAN_WIN] = 0
-            view[O_WIN_FAN] = 0
-            view[O_WIN_POINTS] = 0
-        for k in range(27):
-            opt = 0
-            if wall_left >= 1 and not after_call:
-                if obs[cur, O_HAND + k] == 4:
-                    opt = 1
-                elif obs[0, _meld_slot(cur, k)] == PON_MELD and obs[cur, O_HAND + k] >= 1:
-                    opt = 2
-            view[O_KAN_OPTIONS + k] = opt
-        action = _ask(hooks_turn[cur], cur, obs, view, params, tables)
-        legal = (action == TSUMO and can_win) or \
-            (KAN <= action < KAN + 27 and view[O_KAN_OPTIONS + action - KAN] > 0) or \
-            (0 <= action < 34 and obs[cur, O_HAND + action] > 0)
-        if not legal:
-            counters[CNT_ILLEGAL] += 1
-            action = drawn if (drawn >= 0 and obs[cur, O_HAND + drawn] > 0) else -1
-            if action < 0:
-                for k in range(34):
-                    if obs[cur, O_HAND + k] > 0:
-                        action = k
-                        break
-        if can_win and action != TSUMO:
-            rec[cur, H_PASSED] += 1
-            log_event(events, ev, EV_PASS, cur, drawn, unpack_fan(packed), 1, 0)
+            can_ron, can_pon, can_kan = react_options(obs, p, S[ST.tile], wall_left, tables)
+            ok = can_ron or can_pon or can_kan
+        if ok:
+            if n == stop_at:
+                S[ST.pend_seat] = p
+                return True
+            n += 1
+    return False
 
-        if action == TSUMO:  # B-19: every other non-won player pays value + 1000
-            each = tsumo_payment(unpack_fan(packed), rules)
-            winners += 1
-            _record_win(obs, cur, -1, drawn, packed, WIN_TSUMO, each * _n_payers(obs, cur), rec, winners, counters,
-                        events, ev)
-            for p in range(4):
-                if p != cur and obs[0, O_WON + p] == 0:
-                    _pay(obs, p, cur, each, delta, PAY_TSUMO, events, ev)
-            if first_winner < 0:
-                first_winner = cur
-            if _anyone_bust(obs):
-                end = END_BUST
-                break
-            if winners >= rules[R.OPT_WINNERS_TO_END]:
-                end = END_THREE_WINS
-                break
-            cur = _next_active(obs, cur)
-            need_draw = True
-            last_kan_seat = -1
-            continue
 
-        if action >= KAN:
-            kind = action - KAN
-            if view[O_KAN_OPTIONS + kind] == 2:  # added kan: others may rob it first (B-17)
-                n_rob = 0
-                for step in range(1, 4):
-                    p = (cur + step) % 4
-                    if obs[0, O_WON + p] == 1 or not _win_check(obs, p, kind, tables):
-                        continue
-                    rob_packed = _score(obs, p, kind, False, ROBBED_KAN, rules)
-                    view[:] = obs[p]
-                    view[O_DECISION] = D_ROB
-                    view[O_TILE] = kind
-                    view[O_FROM] = cur
-                    view[O_CAN_WIN] = 1
-                    view[O_WIN_FAN] = unpack_fan(rob_packed)
-                    view[O_WIN_POINTS] = fan_value(unpack_fan(rob_packed))
-                    answer = _ask(hooks_rob[p], p, obs, view, params, tables)
-                    if answer == RON:
-                        claimants[n_rob] = p
-                        n_rob += 1
-                    else:
-                        rec[p, H_PASSED] += 1
-                        log_event(events, ev, EV_PASS, p, kind, view[O_WIN_FAN], 0, 0)
-                        if answer != 0:
-                            counters[CNT_ILLEGAL] += 1
-                if n_rob > 0:
-                    obs[cur, O_HAND + kind] -= 1  # the robbed tile goes to the winners; the pon stays
-                    robbed_tiles += 1
-                    winners = _settle_rons(obs, cur, claimants, n_rob, kind, ROBBED_KAN, rules, delta, rec, winners,
-                                           counters, events, ev)
-                    if first_winner < 0:
-                        first_winner = claimants[0]
-                    if _anyone_bust(obs):
-                        end = END_BUST
-                        break
-                    if winners >= rules[R.OPT_WINNERS_TO_END]:
-                        end = END_THREE_WINS
-                        break
-                    cur = _next_active(obs, cur)
-                    need_draw = True
-                    last_kan_seat = -1
+# ----------------------------------------------------------------------------- reactions to a discard
+@nb.njit(cache=True)
+def react_options(obs, p, tile, wall_left, tables):
+    """(can ron, can pon, can open kan) of seat `p` on the discard `tile` (B-8, B-9)."""
+    if obs[0, O_WON + p] == 1:
+        return False, False, False
+    held = obs[p, O_HAND + tile]
+    can_ron = _win_check(obs, p, tile, tables)
+    return can_ron, held >= 2 and wall_left > 0, held == 3 and wall_left >= 1
+
+
+@nb.njit(cache=True)
+def prepare_react_view(S, obs, p, view, can_ron, can_pon, can_kan, rules):
+    """Fill `view` for seat `p`'s D_REACT decision; returns the packed ron score (0 when it cannot ron)."""
+    tile = S[ST.tile]
+    view[:] = obs[p]
+    view[O_DECISION] = D_REACT
+    view[O_TILE] = tile
+    view[O_FROM] = S[ST.cur]
+    view[O_CAN_PON] = 1 if can_pon else 0
+    view[O_CAN_KAN] = 1 if can_kan else 0
+    ron_packed = 0
+    if can_ron:
+        ron_packed = _score(obs, p, tile, False, _ron_flags(S), rules)
+        view[O_CAN_WIN] = 1
+        view[O_WIN_FAN] = unpack_fan(ron_packed)
+        view[O_WIN_POINTS] = fan_value(unpack_fan(ron_packed))
+    else:
+        view[O_CAN_WIN] = 0
+        view[O_WIN_FAN] = 0
+        view[O_WIN_POINTS] = 0
+    return ron_packed
+
+
+@nb.njit(cache=True, inline="always")
+def _ron_flags(S):
+    return (KAN_DISCARD if S[ST.kan_discard] == 1 else 0) | (LAST_TILE if S[ST.pos] >= WALL_SIZE else 0)
+
+
+# ----------------------------------------------------------------------------- the hot loop
+LEFT, STOPPED, SETTLED = 0, 1, 2
+
+
+@nb.njit(cache=True)
+def _play_turns(S, obs, rec, view, hooks_turn, hooks_react, hooks_rob, params, rules, tables, counters, events, ev,
+                stop_at):
+    """The draw, turn, react and rob phases in one compiled loop (the hot path: one frame, no array copies per
+    step). Returns STOPPED before the decision `stop_at`, SETTLED once ST.watch_seat's points are final, else
+    LEFT when play moves to another phase (the end of the hand)."""
+    while True:
+        if S[ST.watch_seat] >= 0 and _settled_winner(S, obs, S[ST.watch_seat]):
+            return SETTLED
+        phase = S[ST.phase]
+        if phase == PH_DRAW:
+            if S[ST.need_draw]:
+                if S[ST.pos] >= WALL_SIZE:
+                    S[ST.end] = END_EXHAUSTIVE
+                    S[ST.phase] = PH_END
                     continue
-                # B-15: added kan pays 1000 from each other non-won player only with the tile just drawn
-                obs[cur, O_HAND + kind] -= 1
-                log_event(events, ev, EV_KAN, cur, kind, tiles.KAKAN, -1, 0)
-                pub_set(obs, _meld_slot(cur, kind), KAKAN_MELD)
-                pub_add(obs, O_SEEN + kind, 1)
-                if kind == drawn and not after_call:
-                    for p in range(4):
-                        if p != cur and obs[0, O_WON + p] == 0:
-                            _pay_kan(obs, p, cur, R.ADDED_KAN_PAY, delta, kan_ledger, rec, PAY_ADDED_KAN, events, ev)
-                            rec[cur, H_ADDED_PAYERS] += 1
-            else:  # closed kan, B-14
-                obs[cur, O_HAND + kind] -= 4
+                _draw(S, obs, S[ST.cur], False, events, ev)
+                S[ST.kan_draw] = 0
+                S[ST.after_call] = 0
+                S[ST.need_draw] = 0
+            S[ST.phase] = PH_TURN
+        elif phase == PH_TURN:
+            cur = S[ST.cur]
+            if _stop_before(S, stop_at, 1, cur):
+                return STOPPED
+            packed = prepare_turn_view(S, obs, view, rules, tables)
+            can_win = view[O_CAN_WIN] == 1
+            drawn = S[ST.drawn]
+            action = _ask(hooks_turn[cur], cur, S, obs, view, params, tables)
+            legal = (action == TSUMO and can_win) or \
+                (KAN <= action < KAN + 27 and view[O_KAN_OPTIONS + action - KAN] > 0) or \
+                (0 <= action < 34 and obs[cur, O_HAND + action] > 0)
+            if not legal:
+                counters[CNT_ILLEGAL] += 1
+                action = drawn if (drawn >= 0 and obs[cur, O_HAND + drawn] > 0) else -1
+                if action < 0:
+                    for k in range(34):
+                        if obs[cur, O_HAND + k] > 0:
+                            action = k
+                            break
+            if can_win and action != TSUMO:
+                rec[cur, H_PASSED] += 1
+                log_event(events, ev, EV_PASS, cur, drawn, unpack_fan(packed), 1, 0)
+
+            if action == TSUMO:  # B-19: every other non-won player pays value + 1000
+                delta = S[ST.delta:ST.delta + 4]
+                each = tsumo_payment(unpack_fan(packed), rules)
+                S[ST.winners] += 1
+                _record_win(obs, cur, -1, drawn, packed, WIN_TSUMO, each * _n_payers(obs, cur), rec, S[ST.winners],
+                            counters, events, ev)
+                for p in range(4):
+                    if p != cur and obs[0, O_WON + p] == 0:
+                        _pay(obs, p, cur, each, delta, PAY_TSUMO, events, ev)
+                if S[ST.first_winner] < 0:
+                    S[ST.first_winner] = cur
+                S[ST.last_kan_seat] = -1
+                _after_win(S, obs, rules, cur)
+                continue
+
+            if action >= KAN:
+                kind = action - KAN
+                if view[O_KAN_OPTIONS + kind] == 2:  # added kan: others may rob it first (B-17)
+                    S[ST.tile] = kind
+                    S[ST.phase] = PH_ROB
+                    continue
+                obs[cur, O_HAND + kind] -= 4  # closed kan, B-14
                 log_event(events, ev, EV_KAN, cur, kind, tiles.ANKAN, -1, 0)
                 pub_set(obs, _meld_slot(cur, kind), ANKAN_MELD)
                 pub_add(obs, O_N_MELDS + cur, 1)
                 pub_add(obs, O_SEEN + kind, 4)
+                delta = S[ST.delta:ST.delta + 4]
+                ledger = S[ST.kan_ledger:ST.kan_ledger + 16].reshape((4, 4))
                 for p in range(4):
                     if p != cur and obs[0, O_WON + p] == 0:
-                        _pay_kan(obs, p, cur, R.CLOSED_KAN_PAY, delta, kan_ledger, rec, PAY_CLOSED_KAN, events, ev)
+                        _pay_kan(obs, p, cur, R.CLOSED_KAN_PAY, delta, ledger, rec, PAY_CLOSED_KAN, events, ev)
                         rec[cur, H_CLOSED_PAYERS] += 1
-            rec[cur, H_KANS] += 1
-            any_call = True
-            last_kan_seat = cur
-            if _anyone_bust(obs):
-                end = END_BUST
-                break
-            drawn = _draw(obs, wall, pos, cur, True, events, ev)  # B-16 replacement draw from the live wall
-            pos += 1
-            draws[cur] += 1
-            kan_draw = True
-            after_call = False
-            continue
-
-        # ---- discard
-        tile = action
-        log_event(events, ev, EV_DISCARD, cur, tile, 0, 0, 0)
-        obs[cur, O_HAND + tile] -= 1
-        pub_add(obs, O_RIVER + 34 * cur + tile, 1)
-        pub_add(obs, O_N_DISCARDS + cur, 1)
-        pub_add(obs, O_SEEN + tile, 1)
-        rec[cur, H_DISC] += 1
-        kan_discard = last_kan_seat == cur
-        last_kan_seat = -1
-        after_call = False
-        kan_draw = False
-
-        n_ron = 0
-        caller = -1
-        call = 0
-        for step in range(1, 4):
-            p = (cur + step) % 4
-            if obs[0, O_WON + p] == 1:
+                _kan_made(S, obs, rec, cur, events, ev)
                 continue
-            held = obs[p, O_HAND + tile]
-            can_ron = _win_check(obs, p, tile, tables)
-            can_pon = held >= 2 and wall_left > 0
-            can_kan = held == 3 and wall_left >= 1
-            if not (can_ron or can_pon or can_kan):
+
+            tile = action  # discard
+            log_event(events, ev, EV_DISCARD, cur, tile, 0, 0, 0)
+            obs[cur, O_HAND + tile] -= 1
+            pub_add(obs, O_RIVER + 34 * cur + tile, 1)
+            pub_add(obs, O_N_DISCARDS + cur, 1)
+            pub_add(obs, O_SEEN + tile, 1)
+            rec[cur, H_DISC] += 1
+            S[ST.kan_discard] = 1 if S[ST.last_kan_seat] == cur else 0
+            S[ST.last_kan_seat] = -1
+            S[ST.after_call] = 0
+            S[ST.kan_draw] = 0
+            S[ST.tile] = tile
+            S[ST.phase] = PH_REACT
+            continue
+        elif phase == PH_REACT:
+            if _stop_in_calls(S, obs, tables, stop_at, False):
+                return STOPPED
+            cur = S[ST.cur]
+            tile = S[ST.tile]
+            wall_left = WALL_SIZE - S[ST.pos]
+            n_ron = 0
+            caller = -1
+            call = 0
+            for step in range(1, 4):
+                p = (cur + step) % 4
+                can_ron, can_pon, can_kan = react_options(obs, p, tile, wall_left, tables)
+                if not (can_ron or can_pon or can_kan):
+                    continue
+                prepare_react_view(S, obs, p, view, can_ron, can_pon, can_kan, rules)
+                answer = _ask(hooks_react[p], p, S, obs, view, params, tables)
+                if answer == RON and can_ron:
+                    S[ST.claimants + n_ron] = p
+                    n_ron += 1
+                    continue
+                if can_ron:
+                    rec[p, H_PASSED] += 1
+                    log_event(events, ev, EV_PASS, p, tile, view[O_WIN_FAN], 0, 0)
+                if answer == PON and can_pon:
+                    caller, call = p, PON
+                elif answer == KAN_CALL and can_kan:
+                    caller, call = p, KAN_CALL
+                elif answer != 0:
+                    counters[CNT_ILLEGAL] += 1
+
+            if n_ron > 0:  # B-11 every claimant wins; B-9 ron beats pon/kan
+                delta = S[ST.delta:ST.delta + 4]
+                S[ST.winners] = _settle_rons(obs, cur, S[ST.claimants:ST.claimants + 3], n_ron, tile, _ron_flags(S), rules,
+                                             delta, rec, S[ST.winners], counters, events, ev)
+                if S[ST.first_winner] < 0:
+                    S[ST.first_winner] = S[ST.claimants]
+                _after_win(S, obs, rules, S[ST.claimants + n_ron - 1])  # after the winner farthest from the discarder
                 continue
-            view[:] = obs[p]
-            view[O_DECISION] = D_REACT
-            view[O_TILE] = tile
-            view[O_FROM] = cur
-            view[O_CAN_PON] = 1 if can_pon else 0
-            view[O_CAN_KAN] = 1 if can_kan else 0
-            ron_packed = 0
-            if can_ron:
-                rflags = (KAN_DISCARD if kan_discard else 0) | (LAST_TILE if wall_left == 0 else 0)
-                ron_packed = _score(obs, p, tile, False, rflags, rules)
-                view[O_CAN_WIN] = 1
-                view[O_WIN_FAN] = unpack_fan(ron_packed)
-                view[O_WIN_POINTS] = fan_value(unpack_fan(ron_packed))
-            else:
-                view[O_CAN_WIN] = 0
-                view[O_WIN_FAN] = 0
-                view[O_WIN_POINTS] = 0
-            answer = _ask(hooks_react[p], p, obs, view, params, tables)
-            if answer == RON and can_ron:
-                claimants[n_ron] = p
-                n_ron += 1
+
+            if call == PON:
+                log_event(events, ev, EV_PON, caller, tile, cur, 0, 0)
+                obs[caller, O_HAND + tile] -= 2
+                pub_add(obs, O_RIVER + 34 * cur + tile, -1)
+                pub_set(obs, _meld_slot(caller, tile), PON_MELD)
+                pub_add(obs, O_N_MELDS + caller, 1)
+                pub_add(obs, O_SEEN + tile, 2)
+                S[ST.any_call] = 1
+                S[ST.cur] = caller
+                S[ST.after_call] = 1
+                S[ST.drawn] = -1
+                S[ST.phase] = PH_TURN
                 continue
-            if can_ron:
-                rec[p, H_PASSED] += 1
-                log_event(events, ev, EV_PASS, p, tile, view[O_WIN_FAN], 0, 0)
-            if answer == PON and can_pon:
-                caller, call = p, PON
-            elif answer == KAN_CALL and can_kan:
-                caller, call = p, KAN_CALL
-            elif answer != 0:
-                counters[CNT_ILLEGAL] += 1
-
-        if n_ron > 0:  # B-11 every claimant wins; B-9 ron beats pon/kan
-            rflags = (KAN_DISCARD if kan_discard else 0) | (LAST_TILE if wall_left == 0 else 0)
-            winners = _settle_rons(obs, cur, claimants, n_ron, tile, rflags, rules, delta, rec, winners, counters,
-                                   events, ev)
-            if first_winner < 0:
-                first_winner = claimants[0]
-            if _anyone_bust(obs):
-                end = END_BUST
-                break
-            if winners >= rules[R.OPT_WINNERS_TO_END]:
-                end = END_THREE_WINS
-                break
-            cur = _next_active(obs, claimants[n_ron - 1])  # after the winner farthest from the discarder
-            need_draw = True
+            if call == KAN_CALL:  # open kan: the discarder pays 2000 (B-15), then a replacement draw (B-16)
+                obs[caller, O_HAND + tile] -= 3
+                pub_add(obs, O_RIVER + 34 * cur + tile, -1)
+                pub_set(obs, _meld_slot(caller, tile), MINKAN_MELD)
+                pub_add(obs, O_N_MELDS + caller, 1)
+                pub_add(obs, O_SEEN + tile, 3)
+                log_event(events, ev, EV_KAN, caller, tile, tiles.MINKAN, cur, 0)
+                delta = S[ST.delta:ST.delta + 4]
+                ledger = S[ST.kan_ledger:ST.kan_ledger + 16].reshape((4, 4))
+                _pay_kan(obs, cur, caller, R.OPEN_KAN_PAY, delta, ledger, rec, PAY_OPEN_KAN, events, ev)
+                rec[caller, H_OPEN_KANS] += 1
+                S[ST.cur] = caller
+                _kan_made(S, obs, rec, caller, events, ev)
+                continue
+            S[ST.cur] = _next_active(obs, cur)
+            S[ST.need_draw] = 1
+            S[ST.phase] = PH_DRAW
             continue
-
-        if call == PON:
-            log_event(events, ev, EV_PON, caller, tile, cur, 0, 0)
-            obs[caller, O_HAND + tile] -= 2
-            pub_add(obs, O_RIVER + 34 * cur + tile, -1)
-            pub_set(obs, _meld_slot(caller, tile), PON_MELD)
-            pub_add(obs, O_N_MELDS + caller, 1)
-            pub_add(obs, O_SEEN + tile, 2)
-            any_call = True
-            cur = caller
-            after_call = True
-            drawn = -1
+        elif phase == PH_ROB:
+            if _stop_in_calls(S, obs, tables, stop_at, True):
+                return STOPPED
+            cur = S[ST.cur]
+            kind = S[ST.tile]
+            n_rob = 0
+            for step in range(1, 4):
+                p = (cur + step) % 4
+                if not can_rob(S, obs, p, tables):
+                    continue
+                prepare_rob_view(S, obs, p, view, rules)
+                answer = _ask(hooks_rob[p], p, S, obs, view, params, tables)
+                if answer == RON:
+                    S[ST.claimants + n_rob] = p
+                    n_rob += 1
+                else:
+                    rec[p, H_PASSED] += 1
+                    log_event(events, ev, EV_PASS, p, kind, view[O_WIN_FAN], 0, 0)
+                    if answer != 0:
+                        counters[CNT_ILLEGAL] += 1
+            delta = S[ST.delta:ST.delta + 4]
+            if n_rob > 0:
+                obs[cur, O_HAND + kind] -= 1  # the robbed tile goes to the winners; the pon stays
+                S[ST.robbed_kind + S[ST.robbed_tiles]] = kind
+                S[ST.robbed_tiles] += 1
+                S[ST.winners] = _settle_rons(obs, cur, S[ST.claimants:ST.claimants + 3], n_rob, kind, ROBBED_KAN, rules,
+                                             delta, rec, S[ST.winners], counters, events, ev)
+                if S[ST.first_winner] < 0:
+                    S[ST.first_winner] = S[ST.claimants]
+                S[ST.last_kan_seat] = -1
+                _after_win(S, obs, rules, cur)
+                continue
+            # B-15: added kan pays 1000 from each other non-won player only with the tile just drawn
+            obs[cur, O_HAND + kind] -= 1
+            log_event(events, ev, EV_KAN, cur, kind, tiles.KAKAN, -1, 0)
+            pub_set(obs, _meld_slot(cur, kind), KAKAN_MELD)
+            pub_add(obs, O_SEEN + kind, 1)
+            if kind == S[ST.drawn] and S[ST.after_call] == 0:
+                ledger = S[ST.kan_ledger:ST.kan_ledger + 16].reshape((4, 4))
+                for p in range(4):
+                    if p != cur and obs[0, O_WON + p] == 0:
+                        _pay_kan(obs, p, cur, R.ADDED_KAN_PAY, delta, ledger, rec, PAY_ADDED_KAN, events, ev)
+                        rec[cur, H_ADDED_PAYERS] += 1
+            _kan_made(S, obs, rec, cur, events, ev)
             continue
-        if call == KAN_CALL:  # open kan: the discarder pays 2000 (B-15), then a replacement draw (B-16)
-            obs[caller, O_HAND + tile] -= 3
-            pub_add(obs, O_RIVER + 34 * cur + tile, -1)
-            pub_set(obs, _meld_slot(caller, tile), MINKAN_MELD)
-            pub_add(obs, O_N_MELDS + caller, 1)
-            pub_add(obs, O_SEEN + tile, 3)
-            log_event(events, ev, EV_KAN, caller, tile, tiles.MINKAN, cur, 0)
-            _pay_kan(obs, cur, caller, R.OPEN_KAN_PAY, delta, kan_ledger, rec, PAY_OPEN_KAN, events, ev)
-            rec[caller, H_KANS] += 1
-            rec[caller, H_OPEN_KANS] += 1
-            any_call = True
-            last_kan_seat = caller
-            if _anyone_bust(obs):
-                end = END_BUST
-                break
-            cur = caller
-            drawn = _draw(obs, wall, pos, cur, True, events, ev)
-            pos += 1
-            draws[cur] += 1
-            kan_draw = True
-            after_call = False
-            continue
-        cur = _next_active(obs, cur)
-        need_draw = True
+        else:
+            return LEFT
 
-    # ---- kan income during play, then the exhaustive-draw settlement (B-20 … B-23)
+# ----------------------------------------------------------------------------- the end of a hand
+@nb.njit(cache=True)
+def _end_hand(S, obs, rec, rules, counters, events, ev):
+    """Kan income during play, then the exhaustive-draw settlement (B-20 … B-23) and the hand's record."""
+    end = S[ST.end]
+    delta = S[ST.delta:ST.delta + 4]
+    kan_ledger = S[ST.kan_ledger:ST.kan_ledger + 16].reshape((4, 4))
     for s in range(4):
         income = 0
         for p in range(4):
@@ -659,17 +788,65 @@ def _play_hand(obs, view, hooks_ex, hooks_void, hooks_turn, hooks_react, hooks_r
             rec[s, H_MAXV] = max_value[s]
         if _anyone_bust(obs):
             end = END_BUST
+            S[ST.end] = end
 
-    log_event(events, ev, EV_END, -1, -1, end, winners, 0)
-    if _tiles_in_play(obs) + robbed_tiles + WALL_SIZE - pos != WALL_SIZE:
+    pos = S[ST.pos]
+    log_event(events, ev, EV_END, -1, -1, end, S[ST.winners], 0)
+    if _tiles_in_play(obs) + S[ST.robbed_tiles] + WALL_SIZE - pos != WALL_SIZE:
         counters[CNT_TILE_ERRORS] += 1
     for s in range(4):
         rec[s, H_DELTA] = delta[s]
-        rec[s, H_WINNERS] = winners
+        rec[s, H_WINNERS] = S[ST.winners]
         rec[s, H_END] = end
         rec[s, H_WALL] = WALL_SIZE - pos
-        rec[s, H_DIR] = direction
-    return end, first_winner
+        rec[s, H_DIR] = S[ST.direction]
+    S[ST.phase] = PH_DONE
+
+
+# ----------------------------------------------------------------------------- the step loop
+@nb.njit(cache=True)
+def _settled_winner(S, obs, seat):
+    """Whether `seat` has won and paid no kan money this hand: its points cannot change any more (B-12, B-21)."""
+    if obs[0, O_WON + seat] == 0:
+        return False
+    for r in range(4):
+        if S[ST.kan_ledger + 4 * r + seat] != 0:
+            return False
+    return True
+
+
+@nb.njit(cache=True)
+def run_hand(S, view, hooks_ex, hooks_void, hooks_turn, hooks_react, hooks_rob, params, rules, tables, counters,
+             events, ev, stop_at):
+    """Play the hand in state block `S` from its phase until it is over (returns False) or, when
+    `stop_at` ≥ 0, until the phase that asks the hand's decision number `stop_at` (0-based, counting
+    every seat's decisions; returns True, S left at that phase's start with ST.pend_seat set). With
+    ST.watch_seat set, it also returns (False) as soon as that seat's points are final for the hand."""
+    obs = obs_of(S)
+    rec = rec_of(S)
+    while True:
+        if S[ST.watch_seat] >= 0 and _settled_winner(S, obs, S[ST.watch_seat]):
+            return False
+        phase = S[ST.phase]
+        if phase == PH_DRAW or phase == PH_TURN or phase == PH_REACT or phase == PH_ROB:
+            left = _play_turns(S, obs, rec, view, hooks_turn, hooks_react, hooks_rob, params, rules, tables,
+                               counters, events, ev, stop_at)
+            if left == STOPPED:
+                return True
+            if left == SETTLED:
+                return False
+        elif phase == PH_DEAL:
+            _deal(S, obs, events, ev)
+        elif phase == PH_EXCHANGE:
+            if _exchange(S, obs, view, hooks_ex, params, tables, counters, events, ev, stop_at):
+                return True
+        elif phase == PH_VOID:
+            if _choose_voids(S, obs, rec, view, hooks_void, params, tables, counters, events, ev, stop_at):
+                return True
+        elif phase == PH_END:
+            _end_hand(S, obs, rec, rules, counters, events, ev)
+        else:
+            return False
 
 
 # ----------------------------------------------------------------------------- whole matches
@@ -687,16 +864,51 @@ def shuffled_wall(root_seed, match_id, hand_no, wall):
 
 
 @nb.njit(cache=True)
-def _reset_hand_state(obs, dealer, hand_no):
+def seat_seed(root_seed, match_id, hand_no, seat):
+    """Initial random stream of a seat's policy in a hand (common random numbers across policies)."""
+    return np.int64(rng.key_seed(root_seed, match_id, hand_no, STREAM_SEAT + seat) >> np.uint64(33))
+
+
+@nb.njit(cache=True)
+def start_hand(S, root_seed, match_id, hand_no, dealer):
+    """Reset S for hand `hand_no` (the points carry over): the wall and exchange direction keyed by
+    (root_seed, match_id, hand_no), the seats' random streams, phase PH_DEAL."""
+    obs = obs_of(S)
+    points = obs[0, O_POINTS:O_POINTS + 4].copy()
+    S[:] = 0
     for s in range(4):
-        points = obs[s, O_POINTS:O_POINTS + 4].copy()
-        obs[s, :] = 0
         obs[s, O_POINTS:O_POINTS + 4] = points
         obs[s, O_SEAT] = s
         obs[s, O_DEALER] = dealer
         obs[s, O_HAND_NO] = hand_no
         for p in range(4):
             obs[s, O_VOID + p] = -1
+    S[ST.direction] = shuffled_wall(root_seed, match_id, hand_no, S[ST.wall:ST.wall + WALL_SIZE])
+    for s in range(4):
+        obs[s, O_RNG] = seat_seed(root_seed, match_id, hand_no, s)
+    S[ST.drawn] = -1
+    S[ST.last_kan_seat] = -1
+    S[ST.first_winner] = -1
+    S[ST.end] = END_EXHAUSTIVE
+    S[ST.pend_seat] = -1
+    S[ST.force_seat] = -1
+    S[ST.watch_seat] = -1
+    S[ST.phase] = PH_DEAL
+
+
+@nb.njit(cache=True)
+def start_match(S):
+    """Reset S for a new match: everything zero, every seat at the start points (B-2)."""
+    S[:] = 0
+    obs = obs_of(S)
+    for s in range(4):
+        obs[s, O_POINTS:O_POINTS + 4] = R.START_POINTS
+
+
+@nb.njit(cache=True)
+def next_dealer(S):
+    """Dealer of the next hand (B-3): the first winner of this one, else the same dealer."""
+    return S[ST.first_winner] if S[ST.first_winner] >= 0 else obs_of(S)[0, O_DEALER]
 
 
 _HOOKS = types.UniTuple(HOOK_TYPE, 4)
@@ -716,33 +928,25 @@ def play_matches(root_seed, match_ids, hooks_ex, hooks_void, hooks_turn, hooks_r
     has room; give it zero rows to record nothing. counters[CNT_EVENTS] counts the events written. The wall, the exchange direction and the seats'
     random streams of hand h of match m depend only on (root_seed, m, h) (common random numbers).
     """
-    obs = np.zeros((4, OBS_SIZE), np.int32)
+    S = np.zeros(ST.SIZE, np.int32)
     view = np.zeros(OBS_SIZE, np.int32)
-    rec = np.zeros((4, N_HAND_COLS), np.int64)
-    wall = np.empty(WALL_SIZE, np.int64)
-    seat_seeds = np.empty(4, np.int64)
+    obs = obs_of(S)
+    rec = rec_of(S)
     ev = np.zeros(3, np.int64)  # [events written, match id, hand number]
     n_rows = 0
     for mi in range(match_ids.size):
         match_id = match_ids[mi]
-        obs[:, :] = 0
-        for s in range(4):
-            obs[s, O_POINTS:O_POINTS + 4] = R.START_POINTS
+        start_match(S)
         dealer = 0
         hands_played = 0
         busted = False
         for hand_no in range(1, R.HANDS_PER_MATCH + 1):
-            _reset_hand_state(obs, dealer, hand_no)
-            direction = shuffled_wall(root_seed, match_id, hand_no, wall)
-            for s in range(4):
-                seat_seeds[s] = np.int64(rng.key_seed(root_seed, match_id, hand_no, STREAM_SEAT + s) >> np.uint64(33))
             points_before = obs[0, O_POINTS:O_POINTS + 4].copy()
-            rec[:, :] = 0
+            start_hand(S, root_seed, match_id, hand_no, dealer)
             ev[1] = match_id
             ev[2] = hand_no
-            end, first_winner = _play_hand(obs, view, hooks_ex, hooks_void, hooks_turn, hooks_react, hooks_rob,
-                                           params, rules, tables, wall, direction, seat_seeds, rec, counters,
-                                           events, ev)
+            run_hand(S, view, hooks_ex, hooks_void, hooks_turn, hooks_react, hooks_rob, params, rules, tables,
+                     counters, events, ev, -1)
             counters[CNT_HANDS] += 1
             for s in range(4):
                 rec[s, H_MATCH] = match_id
@@ -753,11 +957,10 @@ def play_matches(root_seed, match_ids, hooks_ex, hooks_void, hooks_turn, hooks_r
                 hand_rows[n_rows] = rec[s]
                 n_rows += 1
             hands_played = hand_no
-            if end == END_BUST:
+            if S[ST.end] == END_BUST:
                 busted = True
                 break
-            if first_winner >= 0:  # B-3
-                dealer = first_winner
+            dealer = next_dealer(S)  # B-3
         write_match_rows(obs, O_POINTS, match_rows, mi * 4, match_id, busted, hands_played)  # B-4 ranks
     counters[CNT_EVENTS] = ev[0]
     return n_rows

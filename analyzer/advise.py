@@ -50,7 +50,8 @@ class Sampler:
     tables: np.ndarray = field(init=False)
 
     def __post_init__(self):
-        from policies.registry import check_mode, parse_seats, seat_hooks
+        from policies.registry import check_mode, parse_seats
+        from sims.seating import seat_hooks
         from sims.bloodshed import lookup_tables
         from sims.bloodshed.rules import BloodshedRules
 

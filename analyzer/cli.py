@@ -9,6 +9,7 @@ import sys
 
 import click
 
+from analyzer.version import code_version
 from sims.tiles import TileError
 
 
@@ -19,7 +20,7 @@ class InputError(click.ClickException):
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="tsumolab")
+@click.version_option(version=code_version(), prog_name="tsumolab")
 def cli() -> None:
     """tsumolab: simulate Mahjong Soul special modes and test strategy claims with numbers."""
 

@@ -1,26 +1,46 @@
-# Every target uses the project's own virtualenv; `make install` creates it from pyproject.toml.
-PYTHON ?= $(shell command -v python3.11 || command -v python3)
+# Every target uses the project's own virtualenv: `make install-base` installs what the program needs (used by
+# `make demo`), `make install` adds the dev extras the tests need. Each has its own stamp file.
+PYTHON ?= $(shell command -v python3.11 || command -v python3.12 || command -v python3.13 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+BASE_STAMP := $(VENV)/.installed-base
+DEV_STAMP := $(VENV)/.installed-dev
+PYTEST_WORKERS ?= 2
 
-.PHONY: install test test-slow demo report-check bench lint clean
+.PHONY: install install-base warm-up test test-slow test-pythons demo report-check bench lint clean
 
-install: $(STAMP)
+install: $(DEV_STAMP)
 
-$(STAMP): pyproject.toml
+install-base: $(BASE_STAMP)
+
+$(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
+
+$(BASE_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e .
+	touch $@
+
+$(DEV_STAMP): $(BASE_STAMP)
 	$(BIN)/pip install --quiet -e '.[dev]'
-	touch $(STAMP)
+	touch $@
 
-test: install
-	$(BIN)/python -m pytest -q -m "not slow"
+# Compile (or load) every engine and policy kernel the tests use once, in one process, so that the test
+# workers only load them from numba's cache instead of compiling the same kernels side by side.
+warm-up: install
+	$(BIN)/python -m tests.warm_up
 
-test-slow: install
-	$(BIN)/python -m pytest -q -m slow
+test: warm-up
+	$(BIN)/python -m pytest -q -m "not slow" -n $(PYTEST_WORKERS) --dist loadfile
 
-demo: install
+test-slow: warm-up
+	$(BIN)/python -m pytest -q -m slow -n $(PYTEST_WORKERS) --dist loadfile
+
+# Install the wheel under each of python3.11, 3.12 and 3.13 found on PATH and run a smoke subset.
+test-pythons: install
+	BUILD_PYTHON=$(BIN)/python bash .ci/test-pythons
+
+demo: install-base
 	$(BIN)/tsumolab demo
 
 # Screenshots of the HTML report at desktop and phone width, with headless Chromium when it is installed.
@@ -47,4 +67,4 @@ lint: install
 	$(BIN)/python -m compileall -q analyzer sims policies reports tests
 
 clean:
-	rm -rf $(VENV) .pytest_cache
+	rm -rf $(VENV) .venv-pythons .pytest_cache build

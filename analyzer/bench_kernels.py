@@ -142,7 +142,7 @@ def bench_advise(seats_spec: str = "baseline", jobs: int = 2, seed: int = 1, pos
     from joblib import Parallel
 
     from analyzer.advise import Sampler, advise, legal_options, stopped_state
-    from analyzer.bench_cmd import bench_variant
+    from analyzer.bench_speed import bench_variant
     from policies.api import D_REACT, D_TURN, O_WALL_LEFT
     from sims.bloodshed.resume import pending_decision
     from sims.bloodshed.state import ST

@@ -8,8 +8,6 @@ rule options, seeds, matches, wall seeds) is stored in each table's Parquet file
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import json
 import math
 from dataclasses import asdict, dataclass, replace
@@ -22,9 +20,10 @@ from analyzer.errors import InputError
 from analyzer.experiment import Experiment, cells, experiment_wall_seeds
 from analyzer.measures import format_tsumo_loss
 from analyzer.experiment_run import ExecutionSummary, cell_dir, execute_cells
-from analyzer.runner import MAX_SEED, RunSpec, code_version
+from analyzer.runner import MAX_SEED, RunSpec
 from analyzer.stats import ALPHA
 from analyzer.tables import read_file_metadata, replacing, write_parquet_atomic
+from analyzer.version import code_version
 
 DEFAULT_CHUNK_SIZE = 500
 META_EXPERIMENTS = "tsumolab.experiments"
@@ -122,21 +121,6 @@ def read_run_metadata(out_dir: Path | str) -> dict:
     if execution.is_file():
         meta[META_EXECUTION] = json.loads(execution.read_text())
     return meta
-
-
-def render_report_if_available(out_dir: Path) -> object | None:
-    """Call reports.render.render_report(out_dir) when that module exists; returns what it returned, else None."""
-    try:
-        found = importlib.util.find_spec("reports.render") is not None
-    except ModuleNotFoundError:
-        found = False
-    if not found:
-        return None
-    module = importlib.import_module("reports.render")
-    render = getattr(module, "render_report", None)
-    if render is None:
-        return None
-    return render(out_dir) or out_dir
 
 
 def format_verdicts(claims: pl.DataFrame) -> str:

@@ -6,20 +6,12 @@ from pathlib import Path
 
 import click
 
-from analyzer.claims import (
-    DEFAULT_CHUNK_SIZE,
-    format_summary,
-    render_report_if_available,
-    run_experiments,
-    with_overrides,
-)
+from analyzer import api
+from analyzer.claims import DEFAULT_CHUNK_SIZE, ClaimsResult, format_summary
 from analyzer.cli import cli
-from analyzer.errors import InputError
-from analyzer.experiment import extra_experiment_ids, load_experiment, mode_experiments, select
+from analyzer.experiment import load_experiment
 from analyzer.experiment_run import BACKENDS
-from analyzer.run_cmd import parse_rule_options
 from analyzer.runner import RunInterrupted
-from sims.modes import get_mode
 
 
 def experiment_options(default_out: str | None):
@@ -77,27 +69,7 @@ def claims_command(only: str | None, mode_name: str | None, extra: bool, **optio
       tsumolab claims --mode shura --matches 2000
       tsumolab claims --extra --mode fate
     """
-    rules = options.pop("rules")
-    if rules and mode_name is None:
-        raise InputError("--rule sets an option of one mode's rules; add --mode (e.g. --mode bloodshed)")
-    overrides = _rule_overrides(mode_name, rules) if mode_name is not None else {}
-    if mode_name is not None:
-        try:
-            get_mode(mode_name)
-        except ValueError as exc:
-            raise InputError(str(exc)) from None
-    extras = [] if extra else extra_experiment_ids(mode_name)
-    if only and not extra:
-        wanted = {s.strip() for s in only.split(",")}
-        if wanted & set(extras):
-            named = sorted(wanted & set(extras))
-            raise InputError(f"--only: {', '.join(named)} {'is' if len(named) == 1 else 'are'} beyond the "
-                             "sources (analyzer/experiments/extra/); add --extra")
-    experiments = select(mode_experiments(mode_name, rule_overrides=overrides, extra=extra), only)
-    if not experiments:
-        hint = f" (its beyond-the-sources claims {', '.join(extras)} run with --extra)" if extras else ""
-        raise InputError(f"no experiment files for mode {mode_name!r}{hint}")
-    _run(experiments, **options)
+    _run(lambda **run: api.claims(only, mode_name, extra=extra, **run), **options)
 
 
 @cli.group("experiment")
@@ -113,41 +85,25 @@ def experiment_run_command(file: Path, **options) -> None:
 
     --out defaults to out/<experiment id>.
     """
-    import tomllib
-
-    try:
-        mode_name = tomllib.loads(file.read_text()).get("mode", "bloodshed")
-    except (OSError, tomllib.TOMLDecodeError):
-        mode_name = "bloodshed"  # load_experiment reports the problem
-    overrides = _rule_overrides(str(mode_name), options.pop("rules"))
-    experiment = load_experiment(file, overrides)
     if options["out_dir"] is None:
-        options["out_dir"] = Path("out") / experiment.id
-    _run([experiment], **options)
+        options["out_dir"] = Path("out") / load_experiment(file).id
+    _run(lambda **run: api.experiment(file, **run), **options)
 
 
-def _rule_overrides(mode_name: str, pairs: tuple[str, ...]) -> dict:
-    if not pairs:
-        return {}
-    try:
-        rules_cls = get_mode(mode_name).RULES
-    except ValueError as exc:
-        raise InputError(str(exc)) from None
-    return parse_rule_options(rules_cls, pairs)
-
-
-def _run(experiments, *, matches, seed, jobs, out_dir, chunk_size, resume, overwrite, backend, scheduler,
+def _run(study, *, matches, seed, jobs, out_dir, chunk_size, resume, overwrite, rules, backend, scheduler,
          no_report, quiet) -> None:
-    experiments = with_overrides(experiments, matches, seed)
+    """Run `study` (api.claims or api.experiment with the command's options), print its verdicts, and render
+    its report (reports read the tables and runs the study wrote)."""
     try:
-        result = run_experiments(experiments, out_dir, jobs=jobs, chunk_size=chunk_size, resume=resume,
-                                 overwrite=overwrite, progress=not quiet, backend=backend, scheduler=scheduler)
+        result: ClaimsResult = study(matches=matches, seed=seed, jobs=jobs, rules=rules, out=out_dir,
+                                     chunk_size=chunk_size, resume=resume, overwrite=overwrite, backend=backend,
+                                     scheduler=scheduler, progress=not quiet)
     except RunInterrupted as exc:
         click.echo(f"tsumolab: {exc}", err=True)
         click.get_current_context().exit(130)
     if not quiet:
         click.echo(format_summary(result))
     if not no_report:
-        where = render_report_if_available(result.out_dir)
-        if where is not None and not quiet:
+        where = api.report(result.out_dir)
+        if not quiet:
             click.echo(f"report: {where}")

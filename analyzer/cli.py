@@ -10,6 +10,7 @@ import sys
 import click
 
 from analyzer.errors import InputError
+from analyzer.version import code_version
 from sims.tiles import TileError
 
 
@@ -30,7 +31,7 @@ class _Group(click.Group):
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="tsumolab")
+@click.version_option(version=code_version(), prog_name="tsumolab")
 def cli() -> None:
     """tsumolab: simulate Mahjong Soul special modes and test strategy claims with numbers."""
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from analyzer import api
 from analyzer.cli import cli
 from analyzer.errors import InputError
 
@@ -30,25 +31,21 @@ def demo(matches: int, only: str | None, out_dir: Path, jobs: int) -> None:
     """Analyze example hands, then run a small study of every Bloodshed claim (tsumolab claims) and write
     its report: OUT/report.html and OUT/report.pdf. A few minutes on two cores; a real study uses
     `tsumolab claims --matches 20000` or more."""
-    from analyzer.claims import format_summary, run_experiments, with_overrides
-    from analyzer.experiment import mode_experiments, select
-    from sims.analysis import analyze
+    from analyzer.claims import format_summary
 
     click.echo("Example hands (tsumolab hand):")
     for request in EXAMPLE_HANDS:
         click.echo(f"  {json.dumps(request, ensure_ascii=False)}\n"
-                   f"    → {json.dumps(analyze(request), ensure_ascii=False)}")
+                   f"    → {json.dumps(api.hand(**request), ensure_ascii=False)}")
 
     if out_dir.exists() and not out_dir.is_dir():
         raise InputError(f"--out {out_dir} exists and is not a directory")
-    experiments = with_overrides(select(mode_experiments("bloodshed"), only), matches, DEMO_SEED)
+    experiments = api.select_claims(only, "bloodshed")
     click.echo(f"\nClaims study: {len(experiments)} claims × {matches:,} matches (tsumolab claims "
                f"--matches {matches} --seed {DEMO_SEED} --out {out_dir}) …")
-    result = run_experiments(experiments, out_dir, jobs=jobs, overwrite=True, progress=True)
+    result = api.claims([e.id for e in experiments], "bloodshed", matches, DEMO_SEED, jobs, out=out_dir,
+                        overwrite=True, progress=True)
     click.echo(format_summary(result))
-
-    from reports.render import render_report
-
-    html_path, pdf_path = render_report(out_dir)
+    html_path, pdf_path = api.report(out_dir)
     click.echo(f"\nReport written to {html_path.resolve()}")
     click.echo(f"             and {pdf_path.resolve()}")

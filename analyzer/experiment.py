@@ -15,10 +15,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from analyzer.errors import InputError
+from analyzer.package_files import experiments_dir
 from policies.registry import PolicyError, parse_seat
 from sims.modes import get_mode
 
-EXPERIMENTS_DIR = Path(__file__).resolve().parent / "experiments"
+EXPERIMENTS_DIR = experiments_dir()
 EXTRA_DIR_NAME = "extra"
 """subdirectory of EXPERIMENTS_DIR holding the "beyond the sources" experiments (tsumolab's own questions,
 one per special mode), run by `tsumolab claims --extra`"""

@@ -25,6 +25,7 @@ from analyzer import runner
 from analyzer.errors import InputError
 from analyzer.runner import RunInterrupted, RunSpec
 from analyzer.tables import TABLES, chunk_files, complete_chunks, remove_temp_files
+from analyzer.version import code_version
 
 RUNS_DIR = "runs"
 BACKENDS = ("loky", "dask")
@@ -79,7 +80,7 @@ def execute_cells(specs: list[RunSpec], root: Path | str, *, jobs: int = 1, resu
     unique = list({spec_key(s): s for s in specs}.values())
     if not resume and not overwrite:
         _refuse_existing_runs(root, unique)
-    version = runner.code_version()
+    version = code_version()
     tasks, records, done_chunks, total_matches, done_matches, older = [], {}, 0, 0, 0, set()
     for spec in unique:
         out = cell_dir(root, spec)

@@ -18,6 +18,7 @@ import tempfile
 
 import click
 
+from analyzer import api
 from analyzer.cli import cli
 from analyzer.errors import InputError
 from sims.analysis import VARIANTS
@@ -157,24 +158,7 @@ def hand_command(hand, variant, melds, win_tile, tsumo, void, dealer, flags, pre
     if hand is None:
         raise InputError("give a HAND (e.g. 123m456p789s1122z) or --batch FILE")
 
-    from sims.analysis import analyze
-
-    request: dict = {"variant": variant, "hand": hand}
-    if melds:
-        request["melds"] = list(melds)
-    if win_tile is not None:
-        request["win_tile"] = win_tile
-    if tsumo:
-        request["tsumo"] = True
-    if dealer:
-        request["dealer"] = True
-    if void is not None:
-        request["void"] = void
-    if flags:
-        request["flags"] = list(flags)
-    try:
-        result = analyze(request)
-    except ValueError as exc:  # TileError is a ValueError
-        raise InputError(str(exc)) from None
+    result = api.hand(hand, variant, melds, win_tile, tsumo, void, dealer, flags)
+    request = {"variant": variant, "hand": hand, "melds": list(melds)}
     text = _pretty(request, result) if pretty else json.dumps(result, ensure_ascii=False) + "\n"
     _emit(text, output)

@@ -18,8 +18,8 @@ from analyzer.claims import ClaimsResult, run_experiments, with_overrides
 from analyzer.claims_tables import ARM_METRICS, PAIRED_METRICS
 from analyzer.errors import InputError
 from analyzer.experiment import mode_experiments, select
-from analyzer.runner import code_version
 from analyzer.stats import combined_se_distance
+from analyzer.version import code_version
 
 REGRESS_CLAIMS = ("B1", "B4", "B5")
 """tsumo/ron passing and scoring, kans and their payments, void tiles and the draw settlement"""
@@ -77,7 +77,7 @@ def run_regress(out_dir: Path, seed: int, *, rule_overrides: dict | None = None,
     """Run the regression claims (default REGRESS_CLAIMS at REGRESS_MATCHES matches each) into `out_dir`."""
     claims = claims or REGRESS_CLAIMS
     experiments = select(mode_experiments("bloodshed", rule_overrides=rule_overrides or {}), ",".join(claims))
-    experiments = with_overrides(experiments, matches or REGRESS_MATCHES, seed)
+    experiments = with_overrides(experiments, REGRESS_MATCHES if matches is None else matches, seed)
     return run_experiments(experiments, out_dir, jobs=jobs, resume=resume, overwrite=not resume,
                            progress=progress)
 

@@ -8,40 +8,45 @@ from pathlib import Path
 import click
 
 from analyzer import regress
-from analyzer.claims_cmd import _rule_overrides
 from analyzer.cli import cli
+from analyzer.package_files import regress_baseline_path
+from analyzer.run_options import parse_rule_options
+from sims.modes import get_mode
 
-DEFAULT_BASELINE = Path(__file__).resolve().parent / "experiments" / "regress-baseline.json"
+DEFAULT_BASELINE = regress_baseline_path()
 
 
 @cli.command("regress")
 @click.option("--baseline", "baseline_path", type=click.Path(dir_okay=False, path_type=Path),
-              default=DEFAULT_BASELINE, show_default="analyzer/experiments/regress-baseline.json",
+              default=DEFAULT_BASELINE, show_default="the package's analyzer/experiments/regress-baseline.json",
               help="Stored baseline (JSON) to compare with, or to write with --update.")
 @click.option("--update", is_flag=True, help="Rewrite the baseline from this run instead of comparing.")
 @click.option("--seed", type=int, default=None,
               help="Root seed of the rerun. Default: the baseline's seed + 1 (fresh walls).")
+@click.option("--matches", type=int, default=regress.REGRESS_MATCHES, show_default=True,
+              help="Matches per claim of the rerun (fewer: a quicker, less sensitive check).")
 @click.option("--rule", "rules", multiple=True, metavar="KEY=VALUE", help="Override a Bloodshed rule option.")
 @click.option("--jobs", "-j", type=int, default=1, show_default=True, help="Worker processes (-1 = every core).")
 @click.option("--out", "-o", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Keep the rerun's experiment directory here (default: a temporary directory).")
 @click.option("--resume", is_flag=True, help="Reuse finished chunks in --out.")
 @click.option("--verbose", "-v", is_flag=True, help="List every metric, not only those that differ.")
-def regress_command(baseline_path: Path, update: bool, seed: int | None, rules: tuple[str, ...], jobs: int,
-                    out_dir: Path | None, resume: bool, verbose: bool) -> None:
-    """Rerun claims B1, B4 and B5 (4000 matches each) with a fresh seed and exit 1 when a metric moved.
+def regress_command(baseline_path: Path, update: bool, seed: int | None, matches: int, rules: tuple[str, ...],
+                    jobs: int, out_dir: Path | None, resume: bool, verbose: bool) -> None:
+    """Rerun claims B1, B4 and B5 (--matches each) with a fresh seed and exit 1 when a metric moved.
 
     A metric (paired effects, and each arm's per-match points, rank, wins, deal-ins, fan, kans, flower pigs)
     differs when it is more than 4 combined standard errors from the baseline. --update stores this run as
     the new baseline (and its seed, so the next check plays other walls again).
     """
-    overrides = _rule_overrides("bloodshed", rules)
+    overrides = parse_rule_options(get_mode("bloodshed").RULES, rules)
     stored = None if update and not baseline_path.exists() else regress.read_baseline(baseline_path)
     if seed is None:
         seed = stored["seed"] + 1 if stored else regress.DEFAULT_SEED
     with tempfile.TemporaryDirectory(prefix="tsumolab-regress-") as temp:
         result = regress.run_regress(out_dir or Path(temp), seed, rule_overrides=overrides, jobs=jobs,
-                                     resume=resume and out_dir is not None, progress=True)
+                                     resume=resume and out_dir is not None, progress=True,
+                                     matches=matches)
         if update:
             regress.write_baseline(baseline_path, regress.baseline_document(result, seed, overrides))
             click.echo(f"baseline written: {baseline_path} ({len(regress.regress_metrics(result))} metrics, "

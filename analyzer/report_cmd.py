@@ -6,8 +6,8 @@ from pathlib import Path
 
 import click
 
+from analyzer import api
 from analyzer.cli import cli
-from analyzer.errors import InputError
 
 
 @cli.command("report")
@@ -22,10 +22,6 @@ def report_command(directory: Path) -> None:
       tsumolab claims --only B1,B4 --matches 2000 --out out/b14 --no-report
       tsumolab report out/b14
     """
-    if not directory.is_dir():
-        raise InputError(f"{directory} is not a directory")
-    from reports.render import render_report
-
-    html_path, pdf_path = render_report(directory)
+    html_path, pdf_path = api.report(directory)
     click.echo(f"report: {html_path}")
     click.echo(f"report: {pdf_path}")

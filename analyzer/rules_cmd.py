@@ -122,7 +122,7 @@ def rules_command(mode: str, rules: tuple[str, ...], as_json: bool) -> None:
       tsumolab rules dora-fever --json
     """
     from analyzer.mode_options import rules_class
-    from analyzer.run_cmd import parse_rule_options
+    from analyzer.run_options import parse_rule_options
 
     try:
         cls = rules_class(mode)

@@ -3,27 +3,16 @@
 from __future__ import annotations
 
 import json
-import typing
 from pathlib import Path
 
 import click
 
+from analyzer import api
 from analyzer.cli import cli
 from analyzer.errors import InputError
-from analyzer.runner import (
-    DEFAULT_CHUNK_SIZE,
-    MAX_SEED,
-    RunInterrupted,
-    RunSpec,
-    RunSummary,
-    check_policies_support,
-    execute,
-)
+from analyzer.runner import DEFAULT_CHUNK_SIZE, RunInterrupted, RunSpec, RunSummary
 from policies.registry import parse_seats
 from sims.modes import MODES, get_mode
-
-_TRUE = {"true", "yes", "on", "1"}
-_FALSE = {"false", "no", "off", "0"}
 
 
 @cli.command("run")
@@ -73,16 +62,13 @@ def run_command(variant: str, seats: str, matches: int, seed: int, jobs: int, ou
     Example:
       tsumolab run --variant bloodshed --seats baseline --matches 100000 --seed 1 --jobs -1 --out out/b1
     """
-    if cards is not None:
-        rules = cards_rule(variant, cards, rules)
-    spec = build_spec(variant, seats, matches, seed, chunk_size, rules, policy_paths)
-    if jobs < 1 and jobs != -1:
-        raise InputError(f"--jobs must be at least 1, or -1 for all cores; got {jobs}")
+    spec = api.run_spec(variant, seats, matches, seed, rules, cards=cards, chunk_size=chunk_size,
+                        policy_paths=policy_paths)
     if not 0 <= record_events <= matches:
         raise InputError(f"--record-events must be in 0..{matches}, got {record_events}")
     try:
-        summary = execute(spec, out_dir, jobs=jobs, resume=resume, progress=not quiet,
-                          overwrite=overwrite, policy_paths=policy_paths)
+        summary = api.simulate(spec, out_dir, jobs=jobs, resume=resume, progress=not quiet,
+                               overwrite=overwrite, policy_paths=policy_paths)
     except RunInterrupted as exc:
         click.echo(f"tsumolab: {exc}", err=True)
         click.get_current_context().exit(130)
@@ -92,30 +78,13 @@ def run_command(variant: str, seats: str, matches: int, seed: int, jobs: int, ou
         click.echo(summary_text(summary))
 
 
-def cards_rule(variant: str, cards: str, rules: tuple[str, ...]) -> tuple[str, ...]:
-    """`--cards CARDS` as `--rule cards=CARDS` (FL fantasy only); unknown cards are an InputError."""
-    from sims.riichi.table import parse_fantasy_cards
-
-    if variant not in MODES:
-        raise InputError(f"unknown mode {variant!r} (known: {', '.join(sorted(MODES))})")
-    if not getattr(get_mode(variant).RULES(), "fantasy", False):
-        raise InputError(f"--cards is an option of --variant fantasy (幻境传说), not of {variant!r}")
-    if any(r.partition("=")[0].strip() == "cards" for r in rules):
-        raise InputError("give the cards once: --cards or --rule cards=…, not both")
-    try:
-        parse_fantasy_cards(cards)
-    except ValueError as exc:
-        raise InputError(f"--cards: {exc}") from None
-    return tuple(rules) + (f"cards={cards}",)
-
-
 def write_event_log(spec: RunSpec, out_dir: Path, n_matches: int, policy_paths: tuple[str, ...] = ()) -> Path:
     """Re-simulate the first `n_matches` matches of the run with their event logs into OUT/events.parquet."""
     import numpy as np
     import polars as pl
 
     from analyzer.tables import write_parquet_atomic
-    from analyzer.runner import code_version
+    from analyzer.version import code_version
     from sims.events import EVENT_FIELDS
 
     mode = get_mode(spec.variant)
@@ -134,59 +103,6 @@ def write_event_log(spec: RunSpec, out_dir: Path, n_matches: int, policy_paths: 
                                        "tsumolab.event_fields": json.dumps({v[0]: v[1] for v in event_fields.values()},
                                                                            ensure_ascii=False)})
     return path
-
-
-def build_spec(variant: str, seats: str, matches: int, seed: int, chunk_size: int,
-               rules: tuple[str, ...], policy_paths: tuple[str, ...] = ()) -> RunSpec:
-    """Validate the command-line options into a RunSpec; every problem is an InputError."""
-    if matches < 1:
-        raise InputError(f"--matches must be at least 1, got {matches}")
-    if chunk_size < 1:
-        raise InputError(f"--chunk-size must be at least 1, got {chunk_size}")
-    if not 0 <= seed <= MAX_SEED:
-        raise InputError(f"--seed must be in 0..{MAX_SEED}, got {seed}")
-    try:
-        mode = get_mode(variant)
-        seat_policies = parse_seats(seats, policy_paths)
-        check_policies_support(seat_policies, variant)
-        options = mode.RULES.from_dict(parse_rule_options(mode.RULES, rules))
-        return RunSpec(variant=variant, seats=tuple(s.label for s in seat_policies), matches=matches,
-                       seed=seed, rules=options.as_dict(), chunk_size=chunk_size)
-    except (ValueError, TypeError) as exc:
-        raise InputError(str(exc)) from None
-
-
-def parse_rule_options(rules_cls: type, pairs: tuple[str, ...] | list[str]) -> dict:
-    """`["key=value", …]` → {key: value} typed after the fields of the rule-options dataclass."""
-    types = typing.get_type_hints(rules_cls)
-    values = {}
-    for pair in pairs:
-        key, sep, text = pair.partition("=")
-        key = key.strip()
-        if not sep or not key:
-            raise InputError(f"--rule needs KEY=VALUE, got {pair!r}")
-        values[key] = _typed_value(key, text.strip(), types.get(key))
-    return values
-
-
-def _typed_value(key: str, text: str, kind) -> object:
-    if kind is bool:
-        if text.lower() in _TRUE:
-            return True
-        if text.lower() in _FALSE:
-            return False
-        raise InputError(f"rule {key} takes true or false, got {text!r}")
-    if kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            raise InputError(f"rule {key} takes a number ({kind.__name__}), got {text!r}") from None
-    if kind is str or kind is None:
-        return text  # unknown keys are reported by RULES.from_dict
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError:
-        return text
 
 
 def summary_text(summary: RunSummary) -> str:

@@ -13,17 +13,13 @@ from __future__ import annotations
 import json
 import math
 import os
-import shutil
 import signal
-import subprocess
 import sys
 import threading
 import time
-import tomllib
 import warnings
 from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime, timezone
-from importlib import metadata as importlib_metadata
 from pathlib import Path
 
 import numpy as np
@@ -46,6 +42,7 @@ from analyzer.tables import (
     replacing,
     write_parquet_atomic,
 )
+from analyzer.version import code_version
 from policies import registry as policy_registry
 from policies.registry import parse_seats
 from sims.modes import get_mode
@@ -152,32 +149,6 @@ class _ChunkResult:
     matches: int
     hands: int
     hand_rows: int
-
-
-def code_version() -> str:
-    """Package version, plus the git commit when running from a checkout (e.g. `0.1.0+g9a54bbe`)."""
-    root = Path(__file__).resolve().parent.parent
-    try:
-        version = importlib_metadata.version("tsumolab")
-    except importlib_metadata.PackageNotFoundError:
-        version = _pyproject_version(root / "pyproject.toml")
-    if (root / ".git").exists() and shutil.which("git"):
-        try:
-            commit = subprocess.run(
-                ["git", "-C", str(root), "rev-parse", "--short", "HEAD"],
-                capture_output=True, text=True, timeout=5, check=True,
-            ).stdout.strip()
-            version += f"+g{commit}"
-        except (OSError, subprocess.SubprocessError):
-            pass
-    return version
-
-
-def _pyproject_version(pyproject: Path) -> str:
-    try:
-        return tomllib.loads(pyproject.read_text())["project"]["version"]
-    except (OSError, KeyError, tomllib.TOMLDecodeError):
-        return "unknown"
 
 
 def execute(

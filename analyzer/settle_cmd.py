@@ -12,13 +12,14 @@ import sys
 
 import click
 
+from analyzer import api
+from analyzer.api import SETTLE_VARIANTS
 from analyzer.cli import cli
 from analyzer.errors import InputError
 
-SETTLE_VARIANTS = ("bloodshed",)
 
 
-def _read_request(source: str) -> dict:
+def _read_request(source: str) -> object:
     try:
         if source == "-":
             text = sys.stdin.buffer.read()
@@ -32,8 +33,6 @@ def _read_request(source: str) -> dict:
     except ValueError as exc:
         name = "stdin" if source == "-" else source
         raise InputError(f"{name}: invalid JSON: {exc}") from None
-    if not isinstance(request, dict):
-        raise InputError(f"the settle request must be a JSON object, got {type(request).__name__}")
     return request
 
 
@@ -44,15 +43,5 @@ def settle_command(variant: str | None, source: str) -> None:
     """Settle an exhaustive draw described in FILE ('-' = stdin): points per seat, tenpai, flower pigs."""
     if variant is None:
         raise InputError(f"missing option --variant (available: {', '.join(SETTLE_VARIANTS)})")
-    from sims.bloodshed.calculator import settle_request
-
-    request = _read_request(source)
-    if "variant" not in request:
-        request["variant"] = variant
-    elif request["variant"] != variant:
-        raise InputError(f"the request says variant {request['variant']!r} but --variant is {variant!r}")
-    try:
-        result = settle_request(request)
-    except ValueError as exc:  # TileError is a ValueError
-        raise InputError(str(exc)) from None
+    result = api.settle(_read_request(source), variant)
     click.echo(json.dumps(result, ensure_ascii=False))

@@ -114,7 +114,7 @@ def _best_hand(claim: ClaimData, signature: Signature) -> dict | None:
 
 
 def _replay(claim: ClaimData, signature: Signature, hit: dict) -> ExampleHand:
-    from analyzer.replay_cmd import replay_match
+    from analyzer.replay_match import replay_match
 
     to_text = _text_decoder(claim.experiment["mode"])
 
@@ -136,11 +136,8 @@ def _replay(claim: ClaimData, signature: Signature, hit: dict) -> ExampleHand:
 
 def _text_decoder(mode: str):
     """`to_text` of the module that decodes `mode`'s event log (riichi modes have their own)."""
-    try:
-        from analyzer.replay_cmd import decoder_for
-    except ImportError:  # before the riichi replay: only Bloodshed has an event log
-        from analyzer.replay import to_text
-        return to_text
+    from analyzer.replay_match import decoder_for
+
     return decoder_for(mode).to_text
 
 

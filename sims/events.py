@@ -5,6 +5,7 @@ EVENT_FIELDS. Recording is off when the buffer has no rows, so plain runs pay no
 """
 
 import numba as nb
+from numba import types
 
 EV_START, EV_DEAL, EV_EXCHANGE, EV_VOID, EV_DRAW, EV_DISCARD, EV_PON, EV_KAN = range(8)
 EV_PASS, EV_WIN, EV_PAY, EV_DRAW_STATE, EV_SETTLE, EV_END = range(8, 14)
@@ -36,7 +37,14 @@ EVENT_FIELDS = {
 }
 
 
-@nb.njit(cache=True)
+# One explicit signature: the engines call this with literal constants in many places, and numba would
+# otherwise compile a specialization for every combination of literal and integer argument types (94 of
+# them in one test session).
+_LOG_EVENT_SIG = types.void(types.int32[:, ::1], types.int64[::1], types.int64, types.int64, types.int64,
+                            types.int64, types.int64, types.int64)
+
+
+@nb.njit(_LOG_EVENT_SIG, cache=True)
 def log_event(events, state, kind, seat, tile, a, b, c):
     """Append one event (jit-compiled). state = [count, match_id, hand]; a no-op when events has no rows."""
     i = state[0]

@@ -6,6 +6,7 @@ compiled kernels can advance it in place. All functions are jit-compiled.
 
 import numba as nb
 import numpy as np
+from numba import types
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -20,7 +21,9 @@ def mix64(z):
     return z ^ (z >> np.uint64(31))
 
 
-@nb.njit(cache=True)
+# key_seed and below take explicit signatures: callers pass literal constants (purpose ids, 3, 4, 5), and
+# numba would otherwise compile one specialization per literal.
+@nb.njit(types.uint64(types.int64, types.int64, types.int64, types.int64), cache=True)
 def key_seed(root_seed, a, b, c):
     """Seed of the stream keyed by (root seed, a, b, c), e.g. (match id, hand number, purpose)."""
     z = mix64(np.uint64(root_seed) + _GOLDEN)
@@ -36,7 +39,7 @@ def next_u64(state):
     return mix64(state[0])
 
 
-@nb.njit(cache=True)
+@nb.njit(types.int64(types.uint64[::1], types.int64), cache=True)
 def below(state, n):
     """Uniform integer in [0, n) from the stream (n ≤ 2**32; bias below 2**-32)."""
     return np.int64((next_u64(state) >> np.uint64(32)) * np.uint64(n) >> np.uint64(32))

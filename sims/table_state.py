@@ -5,6 +5,7 @@ Each seat's row repeats the public information, so a public change is written to
 """
 
 import numba as nb
+from numba import types
 
 from sims.records import MC
 
@@ -26,7 +27,12 @@ def pub_set(obs, offset, value):
         obs[s, offset] = value
 
 
-@nb.njit(cache=True)
+# Explicit signatures: `points_at` is a literal constant in each engine (44 in Bloodshed, 57 in riichi), which
+# would otherwise compile one specialization per engine and per seat integer type.
+_OBS = types.int32[:, ::1]
+
+
+@nb.njit(types.int64(_OBS, types.int64, types.int64), cache=True)
 def rank_of(obs, points_at, seat):
     """Rank 1..4 of `seat` by points, ties broken by seat order (B-4, R-2)."""
     rank = 1
@@ -37,7 +43,7 @@ def rank_of(obs, points_at, seat):
     return rank
 
 
-@nb.njit(cache=True)
+@nb.njit(types.void(_OBS, types.int64, _OBS, types.int64, types.int64, types.boolean, types.int64), cache=True)
 def write_match_rows(obs, points_at, match_rows, first_row, match_id, busted, hands_played):
     """The four `matches` rows of a finished match (layout sims.records.MATCH_COLUMNS)."""
     for s in range(4):

@@ -211,20 +211,3 @@ def test_override_of_rule_options_reaches_every_experiment(tmp_path):
     assert all(e.rules["stack_known_bugs"] is True for e in experiments)
     with pytest.raises(InputError):
         mode_experiments("bloodshed", rule_overrides={"no_such_rule": 1})
-
-
-def test_report_hook_is_called_when_reports_render_exists(tmp_path, monkeypatch):
-    import sys
-    import types
-
-    from analyzer import claims as claims_module
-
-    called = []
-    package, module = types.ModuleType("reports"), types.ModuleType("reports.render")
-    package.__path__ = []
-    module.render_report = lambda out: called.append(out) or out / "report.md"
-    module.__spec__ = types.SimpleNamespace(name="reports.render")
-    monkeypatch.setitem(sys.modules, "reports", package)
-    monkeypatch.setitem(sys.modules, "reports.render", module)
-    assert claims_module.render_report_if_available(tmp_path) == tmp_path / "report.md"
-    assert called == [tmp_path]

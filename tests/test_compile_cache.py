@@ -35,3 +35,16 @@ def test_digest_changes_with_any_kernel_source(monkeypatch, tmp_path):
 
     monkeypatch.setattr(compile_cache.Path, "read_bytes", edited)
     assert compile_cache.source_digest() != before
+
+
+def test_numba_imported_first_still_caches_in_the_keyed_directory(monkeypatch, tmp_path):
+    """pytest imports numba before conftest (pyproject's warning filter names a numba class), so numba has
+    already read its environment: configure() must set its config too, or kernels cache beside the sources."""
+    from numba.core import config
+
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(config, "CACHE_DIR", "")
+    compile_cache.configure()
+    assert config.CACHE_DIR == os.environ["NUMBA_CACHE_DIR"]
+    assert config.CACHE_DIR.startswith(str(tmp_path / "tsumolab" / "numba-"))

@@ -11,7 +11,7 @@ import pytest
 import sims.riichi.shura as shura
 import sims.riichi.standard as standard
 from analyzer.cli import main
-from analyzer.replay_cmd import replay_match
+from analyzer.replay_match import replay_match
 from analyzer.replay_riichi import deltas_from_events, to_json_events, to_text
 from analyzer.runner import combined_tables
 from analyzer.tables import hand_table, match_table

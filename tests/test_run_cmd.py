@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+import analyzer.api
 import analyzer.run_cmd  # noqa: F401  (registers `run` on the group)
 from analyzer import runner
 from analyzer.cli import cli, main
@@ -71,7 +72,7 @@ def test_interrupt_exits_130_and_points_to_resume(tmp_path, monkeypatch):
     def interrupted(*args, **kwargs):
         raise RunInterrupted(tmp_path, 3, 8)
 
-    monkeypatch.setattr(analyzer.run_cmd, "execute", interrupted)
+    monkeypatch.setattr(analyzer.api, "execute", interrupted)  # the command runs through analyzer.api
     result = CliRunner().invoke(cli, ["run", "-n", "5", "--out", str(tmp_path)])
     assert result.exit_code == 130
     assert "3 of 8 chunks" in result.output and "--resume" in result.output

@@ -1,0 +1,38 @@
+"""Data files that ship inside the installed package, found through importlib.resources.
+
+The CLI reads experiment files and the regress baseline at run time. They are package data (pyproject.toml
+`[tool.setuptools.package-data]`), so they sit beside the modules wherever tsumolab is installed: in a wheel
+installed into any virtualenv as well as in a checkout. No path here is relative to a checkout.
+"""
+
+from __future__ import annotations
+
+from importlib.resources import files
+from pathlib import Path
+
+PACKAGE = "analyzer"
+EXPERIMENTS = "experiments"
+REGRESS_BASELINE = "regress-baseline.json"
+DATA_GLOBS = ("experiments/*.toml", "experiments/extra/*.toml", "experiments/*.json")
+"""every data file of the package, as pyproject.toml lists them under package-data"""
+
+
+def package_path(*parts: str) -> Path:
+    """File system path of a data file or folder of the installed `analyzer` package.
+
+    tsumolab is installed as plain files (numba's compiled-kernel cache needs them too), so the resource is a
+    real path; a zipped installation is refused with a clear message rather than half working."""
+    resource = files(PACKAGE).joinpath(*parts)
+    if not isinstance(resource, Path):
+        raise RuntimeError(f"tsumolab must be installed as files, not zipped: {resource} is not on the file system")
+    return resource
+
+
+def experiments_dir() -> Path:
+    """The folder of the experiment files (one TOML file per claim; `extra/` holds the beyond-the-sources ones)."""
+    return package_path(EXPERIMENTS)
+
+
+def regress_baseline_path() -> Path:
+    """The stored baseline of `tsumolab regress`."""
+    return package_path(EXPERIMENTS, REGRESS_BASELINE)

@@ -1,0 +1,93 @@
+"""Compile (or load from numba's cache) every kernel once, in one process, before the test workers start.
+
+`make test` runs `python -m tests.warm_up` and then pytest with two workers: without this step both workers
+would compile the same engines side by side while collecting the tests (the engines and the policy hooks
+have explicit signatures, so they compile when their module is imported); after it they only load machine
+code. The two engines, the largest kernels, compile in two processes at once (one per core); then one process
+loads everything and calls the kernels compiled on first call. Prints the wall and CPU seconds of each step,
+which is where a cold `make test` spends its compile time.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import pkgutil
+import time
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import get_context
+
+import numpy as np
+
+import sims  # noqa: F401  (points numba at the cache directory of these sources before numba compiles)
+
+
+def _cpu() -> float:
+    times = os.times()
+    return times.user + times.system
+
+
+def _step(name: str, action) -> None:
+    wall, cpu = time.perf_counter(), _cpu()
+    action()
+    print(f"  {time.perf_counter() - wall:7.1f} s wall {_cpu() - cpu:7.1f} s CPU  {name}", flush=True)
+
+
+def _import_all(package: str) -> None:
+    """Every module of `package`: kernels with an explicit signature (the engines, every policy hook) compile
+    or load when their module is imported."""
+    root = importlib.import_module(package)
+    for info in pkgutil.walk_packages(root.__path__, f"{package}."):
+        importlib.import_module(info.name)
+
+
+def _simulate_every_mode() -> None:
+    """The kernels compiled on first call: one match of every mode, with and without its event log."""
+    from policies.registry import parse_seats
+    from sims.modes import MODES, get_mode
+
+    seats = parse_seats("baseline,random,majsoul-cpu,disconnected")
+    for slug in sorted(MODES):
+        mode = get_mode(slug)
+        mode.warm_up(seats)
+        if hasattr(mode, "simulate_events"):
+            mode.simulate_events(0, np.zeros(1, np.int64), seats)
+
+
+def _analyze_hands() -> None:
+    from sims.analysis import analyze
+
+    analyze({"variant": "riichi", "hand": "123m456p789s11222z", "win_tile": "2z", "tsumo": True})
+    analyze({"variant": "bloodshed", "hand": "11223344556677s", "void": "m", "tsumo": True})
+
+
+def _compile_in_parallel() -> None:
+    """The riichi engine in one process; the Bloodshed engine, the policy hooks and the shanten tables in another."""
+    with ProcessPoolExecutor(max_workers=2, mp_context=get_context("spawn")) as pool:
+        for line in pool.map(_compile_group, ("riichi", "bloodshed")):
+            print(line, flush=True)
+
+
+def _compile_group(group: str) -> str:
+    wall, cpu = time.perf_counter(), _cpu()
+    if group == "riichi":
+        importlib.import_module("sims.riichi.engine")
+    else:
+        importlib.import_module("sims.shanten_tables").load_or_build_tables()
+        importlib.import_module("sims.bloodshed.engine")
+        _import_all("policies")
+    return f"  {time.perf_counter() - wall:7.1f} s wall {_cpu() - cpu:7.1f} s CPU  {group} engine (own process)"
+
+
+def main() -> None:
+    wall = time.perf_counter()
+    print("warm-up: compiling or loading every kernel once", flush=True)
+    _step("both engines, policy hooks, shanten tables (two processes)", _compile_in_parallel)
+    _step("every module of sims and policies", lambda: (_import_all("sims"), _import_all("policies")))
+    _step("one match of every mode", _simulate_every_mode)
+    _step("hand analysis", _analyze_hands)
+    print(f"warm-up: {time.perf_counter() - wall:.1f} s wall", flush=True)
+
+
+if __name__ == "__main__":
+    main()

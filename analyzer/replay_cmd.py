@@ -80,7 +80,7 @@ def _position(variant, seed, match_id, hand_no, decision, seats_spec, rules, pol
     from analyzer.advise import Sampler, stopped_state
     from analyzer.advise_cmd import check_variant
     from analyzer.position import position_of
-    from analyzer.run_cmd import build_spec
+    from analyzer.run_options import build_spec
 
     check_variant(variant)
     if hand_no is None:

@@ -3,6 +3,7 @@
 mjai words: start_kyoku, tsumo, dahai, chi, pon, daiminkan, ankan, kakan, reach, reach_accepted, dora, hora,
 ryukyoku, end_kyoku. Extensions: `exchange` (S-2 exchange of three), `pass_win` (a win the seat could take and
 passed) and `payment` (every point transfer; seat -1 is the riichi-stick pile on the table).
+A red five is written `5mr` / `5pr` / `5sr` wherever that copy moves (deal, draw, discard, calls, kans, the win).
 """
 
 from __future__ import annotations
@@ -46,6 +47,15 @@ def _pai(kind: int, red: bool = False) -> str:
     return tiles.tile_name(kind) + ("r" if red else "")
 
 
+def _with_red(kinds: list[int], red: bool) -> list[str]:
+    """Names of tiles taken from a hand, the (one) five among them written red when `red`."""
+    names = [_pai(k) for k in kinds]
+    if red:
+        i = next(i for i, k in enumerate(kinds) if k < 27 and k % 9 == 4)
+        names[i] = _pai(kinds[i], True)
+    return names
+
+
 def _compact(names: list[str]) -> str:
     counts = np.zeros(tiles.N_KINDS, np.int64)
     for name in names:
@@ -60,14 +70,16 @@ def to_json_events(events: np.ndarray, points_before: dict[tuple[int, int], list
     deltas = deltas_from_events(events)
     start: dict = {}
     last_giver = -1  # seat of the latest discard or kan (the ron or chankan target)
+    given_red = False  # that discard or kan tile is the red five
+    drawn_red = [False] * 4  # each seat's latest draw is the red five (its tsumo tile)
     aborted = False
     direction = "none"
     for match_id, hand, kind, seat, tile, a, b, c in events.tolist():
         key = (match_id, hand)
         if kind == EV_DEAL:
-            deals[seat].append(tile)
+            deals[seat].append((tile, a))
             if sum(len(v) for v in deals.values()) == DEAL_TILES:
-                start["tehais"] = [[_pai(t) for t in sorted(deals[s])] for s in range(4)]
+                start["tehais"] = [[_pai(t, bool(r)) for t, r in sorted(deals[s])] for s in range(4)]
                 deals.clear()
             continue
         if kind == EV_DORA and a == 1 and "dora_marker" not in start:
@@ -86,28 +98,33 @@ def to_json_events(events: np.ndarray, points_before: dict[tuple[int, int], list
             event = start
         elif kind == EV_EXCHANGE:
             start["exchange_direction"] = direction
-            event = {"type": "exchange", "actor": seat, "target": c, "pais": [_pai(t) for t in (tile, a, b)]}
+            event = {"type": "exchange", "actor": seat, "target": c % 4,
+                     "pais": [_pai(t, bool(c // 4 >> i & 1)) for i, t in enumerate((tile, a, b))]}
         elif kind == EV_DRAW:
-            event = {"type": "tsumo", "actor": seat, "pai": _pai(tile), "rinshan": bool(a)}
+            drawn_red[seat] = bool(c & 2)
+            event = {"type": "tsumo", "actor": seat, "pai": _pai(tile, drawn_red[seat]), "rinshan": bool(a)}
         elif kind == EV_DISCARD:
             if b:
                 out.append({"type": "reach", "actor": seat, "double": False})
             event = {"type": "dahai", "actor": seat, "pai": _pai(tile, bool(c)), "tsumogiri": bool(a)}
-            last_giver = seat
+            last_giver, given_red = seat, bool(c)
         elif kind == EV_CHI:
             run = [tile, tile + 1, tile + 2]
             run.remove(a)
-            event = {"type": "chi", "actor": seat, "target": b, "pai": _pai(a), "consumed": [_pai(t) for t in run]}
+            event = {"type": "chi", "actor": seat, "target": b, "pai": _pai(a, bool(c & 1)),
+                     "consumed": _with_red(run, bool(c & 2))}
         elif kind == EV_PON:
-            event = {"type": "pon", "actor": seat, "target": a, "pai": _pai(tile), "consumed": [_pai(tile)] * 2}
+            event = {"type": "pon", "actor": seat, "target": a, "pai": _pai(tile, bool(c & 1)),
+                     "consumed": _with_red([tile] * 2, bool(c & 2))}
         elif kind == EV_KAN:
-            event = {"type": KAN_WORDS[a], "actor": seat, "pai": _pai(tile)}
+            pai_red = {tiles.MINKAN: c & 1, tiles.KAKAN: c & 2}.get(a, 0)  # an ankan's red shows in `consumed`
+            event = {"type": KAN_WORDS[a], "actor": seat, "pai": _pai(tile, bool(pai_red))}
             if a == tiles.MINKAN:
                 event["target"] = b
-                event["consumed"] = [_pai(tile)] * 3
+                event["consumed"] = _with_red([tile] * 3, bool(c & 2))
             elif a == tiles.ANKAN:
-                event["consumed"] = [_pai(tile)] * 4
-            last_giver = seat
+                event["consumed"] = _with_red([tile] * 4, bool(c & 2))
+            last_giver, given_red = seat, bool(c & 2)
         elif kind == EV_DORA:
             event = {"type": "dora", "dora_marker": _pai(tile), "shown": a}
         elif kind == EV_EYE:
@@ -117,7 +134,8 @@ def to_json_events(events: np.ndarray, points_before: dict[tuple[int, int], list
         elif kind == EV_PASS:
             event = {"type": "pass_win", "actor": seat, "pai": _pai(tile), "han": a, "tsumo": bool(b)}
         elif kind == EV_WIN:
-            event = {"type": "hora", "actor": seat, "target": seat if c == 2 else last_giver, "pai": _pai(tile),
+            red = drawn_red[seat] if c == 2 else given_red
+            event = {"type": "hora", "actor": seat, "target": seat if c == 2 else last_giver, "pai": _pai(tile, red),
                      "kind": WIN_WORDS[c], "han": a, "fu": b}
             at = len(out)  # the engine logs a win's payments before the win: show them after it, as mjai does
             while at > 0 and out[at - 1]["type"] == "payment" and out[at - 1]["reason"] in WIN_PAYMENTS:

@@ -10,7 +10,7 @@ import numpy as np
 
 from policies.api import hook
 from policies.registry import Policy
-from policies.riichi_api import O_AFTER_CALL, O_CHANT, O_RIICHI, O_SEAT, O_TILE, RIICHI
+from policies.riichi_api import O_AFTER_CALL, O_CHANT, O_RIICHI, O_SEAT, O_TILE, RIICHI, TSUMOGIRI
 from policies.riichi_baseline import riichi_turn
 from policies.riichi_common import best_discard_shanten, discard_acceptance, hand_of, n_melds_of, threats, unseen
 from sims.shanten import RIICHI_SHAPES, discard_shanten
@@ -32,7 +32,8 @@ def keeps_acceptance(obs, tables, hand, kind, alt, target):
 
 @nb.njit(cache=True)
 def chant_discard_choice(obs, tables, kind):
-    """`kind`, or a discard of the same shanten that extends the seat's longer current run."""
+    """`kind`, or a discard of the same shanten that extends the seat's longer current run (TSUMOGIRI for the
+    drawn copy, so a drawn red five goes rather than a plain one held)."""
     seat = obs[O_SEAT]
     drawn = obs[O_TILE]
     run_tsumogiri = obs[O_CHANT + 2 * seat]
@@ -43,9 +44,9 @@ def chant_discard_choice(obs, tables, kind):
     after = np.empty(34, np.int64)
     discard_shanten(hand, n_melds_of(obs), RIICHI_SHAPES, tables[:SUIT_ROWS], tables[SUIT_ROWS:], after)
     if run_tsumogiri >= run_hand:
-        if kind != drawn and after[drawn] == after[kind] and keeps_acceptance(obs, tables, hand, kind, drawn,
-                                                                              after[kind]):
-            return drawn
+        if kind == drawn or (after[drawn] == after[kind] and keeps_acceptance(obs, tables, hand, kind, drawn,
+                                                                              after[kind])):
+            return TSUMOGIRI
         return kind
     if kind != drawn:
         return kind

@@ -25,7 +25,17 @@ Decision points (obs[O_DECISION], the codes of policies.api) and their answers:
   just opened by seat obs[O_FROM], face down for good? Answer 1 = pay, 0 = no.
 An illegal answer is replaced by a legal default and counted.
 
-Discarding a five that exists as both red and plain discards the plain one unless only the red is held.
+Which copy of a kind moves (R-1: the red five is one copy of its kind):
+- A discard answered by a kind (kind, RIICHI + kind, FACE_DOWN + kind) gives up a plain copy while one is held,
+  else the red five; TSUMOGIRI in place of the kind (TSUMOGIRI, RIICHI + TSUMOGIRI, FACE_DOWN + TSUMOGIRI,
+  FACE_DOWN + RIICHI + TSUMOGIRI) gives up the very copy just drawn (obs[O_TILE]; illegal after a call). In
+  riichi the discard is always the copy drawn (the forced tsumogiri, and a kind answer equal to the drawn kind),
+  as is the engine's default for an illegal answer. A discard is a tsumogiri (chant C, the log) when the copy
+  drawn is the copy that left. mirror (M): a kind answer gives up a transparent copy first, TSUMOGIRI the drawn
+  copy (sims.riichi.mirror_tiles).
+- Calls (chi, pon, open kan) and added / closed kans put the held red five into the meld first; the exchange
+  (S-2) passes the plain copy unless only the red is held.
+The event log says which copy moved: the red field of deals, draws, discards, calls and kans (sims.riichi.events).
 """
 
 from __future__ import annotations
@@ -42,6 +52,7 @@ CHI_LOW, CHI_MID, CHI_HIGH = 4, 5, 6
 RIICHI = 256          # own turn: RIICHI + kind
 NINE_TERMINALS = 512  # own turn: abortive draw on nine terminals (R-5)
 FACE_DOWN = 1024      # own turn, darkness (D): FACE_DOWN + kind, FACE_DOWN + RIICHI + kind
+TSUMOGIRI = 2048      # own turn: discard the copy just drawn (RIICHI + TSUMOGIRI, FACE_DOWN + … likewise)
 
 # observation layout (int32 offsets)
 O_HAND = 0                 # [34] own concealed tile counts

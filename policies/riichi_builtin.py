@@ -14,7 +14,7 @@ from policies.api import hook
 from policies.riichi_api import (
     CHI_HIGH, CHI_LOW, CHI_MID, KAN, KAN_CALL, NINE_TERMINALS, O_AFTER_CALL, O_CAN_CHI, O_CAN_KAN, O_CAN_NINE,
     O_CAN_PON, O_CAN_RIICHI, O_CAN_WIN, O_FORBID_A, O_FORBID_B, O_HAND, O_KAN_OPTIONS, O_RIICHI, O_SEAT, O_TILE,
-    PASS, PON, RIICHI, RON, TSUMO,
+    PASS, PON, RIICHI, RON, TSUMO, TSUMOGIRI,
 )
 from policies.common import rand_below_at
 from policies.riichi_api import D_PICK, O_ASTROLOGY, O_DECISION, O_RNG
@@ -132,9 +132,8 @@ def win_only_react(obs, params, tables):
 def disconnected_turn(obs, params, tables):
     if obs[O_CAN_WIN] and params[0] > 0:
         return TSUMO
-    tile = obs[O_TILE]
-    if tile >= 0:
-        return tile
+    if obs[O_TILE] >= 0:
+        return TSUMOGIRI  # auto-play discards the very copy drawn
     for k in range(33, -1, -1):  # the dealer's first turn after the exchange has no drawn tile
         if obs[O_HAND + k] > 0:
             return k

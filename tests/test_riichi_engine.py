@@ -11,7 +11,7 @@ import polars as pl
 import pytest
 
 from policies.registry import all_policies, parse_seats
-from sims.events import EV_DISCARD, EV_PASS, EV_WIN
+from sims.events import EV_DISCARD, EV_END, EV_PASS, EV_WIN
 from sims.modes import get_mode
 from sims.riichi import engine
 from sims.riichi.rules import RiichiRules
@@ -153,12 +153,17 @@ def test_r2_r5_dealer_honba_and_match_end(n):
 
 @pytest.mark.parametrize("n", _sizes())
 def test_r2_south_extension_is_sudden_death(n):
-    """R-2: a South hand is played only while nobody has 30000."""
+    """R-2: a South hand is played with someone at 30000 only when the dealer kept the deal (its renchan comes
+    first); a South hand after the deal passed starts with nobody at 30000."""
     for spec, _, hands, _ in run("riichi", n):
-        south = hands.filter(pl.col("round").str.starts_with("S"))
-        before = south.group_by(["match_id", "hand"]).agg(pl.col("points_before").max())
-        assert (before["points_before"] < 30000).all(), spec
+        h = per_hand(hands).sort(["match_id", "hand"])
+        before = hands.group_by(["match_id", "hand"]).agg(pl.col("points_before").max().alias("top"))
+        h = h.join(before, on=["match_id", "hand"]).sort(["match_id", "hand"])
+        h = h.with_columns(pl.col("dealer_seat").shift(1).over("match_id").alias("prev_dealer"))
+        south = h.filter(pl.col("round").str.starts_with("S"))
         assert south.height > 0
+        assert (south.filter(pl.col("top") >= 30000)["dealer_seat"] ==
+                south.filter(pl.col("top") >= 30000)["prev_dealer"]).all(), spec
 
 
 @pytest.mark.parametrize("slug", MODES)
@@ -389,8 +394,8 @@ def test_r1_r4_dora_timing_and_riichi_conditions_in_the_event_log(slug):
                         before, after = later[j - 1], later[j + 1]
                         assert (before[2], before[3]) == (EV_DISCARD, seat) or (after[2], after[3]) == (EV_KAN, seat)
                 continue
-            nxt = next(r for r in rows[i + 1:] if r[2] != EV_PAY)
-            assert nxt[2] == EV_DORA or state["dora"] == 5, rows[i:i + 3]
+            nxt = next(r for r in rows[i + 1:] if r[2] not in (EV_PAY, EV_PASS, EV_WIN))  # after any rob (R-4)
+            assert nxt[2] == EV_DORA or state["dora"] == 5 or nxt[2] == EV_END, rows[i:i + 3]
     assert kans > 20 and riichis > 100
 
 

@@ -33,7 +33,7 @@ from policies.riichi_api import D_PICK, O_ASTROLOGY, O_DEALER, O_DECISION, O_KAN
     O_TURN
 from sims.events import EV_DRAW, log_event
 from sims.riichi.events import EV_POOL
-from sims.riichi.tableau import F_DRAWS, MS_LIVE_END, ST_FLAGS, ST_MISC, give_tile, is_red
+from sims.riichi.tableau import F_DRAWS, MS_DRAWN_RED, MS_LIVE_END, ST_FLAGS, ST_MISC, give_tile, is_red
 from sims.table_state import pub_add, pub_set
 
 POOL = 3                 # A: three candidates
@@ -139,8 +139,9 @@ def astro_pick(obs, st, view, hook, seat, params, tables, replacement, counters,
     pub_set(obs, O_ASTROLOGY + A_DEAD + n - 1, 0)
     pub_add(obs, O_ASTROLOGY + A_N, -1)
     pub_add(obs, O_ASTROLOGY + A_DRAWS_LEFT, -1)
-    log_event(events, ev, EV_DRAW, seat, kind, 1 if replacement else 0, i + 1, dead)
+    log_event(events, ev, EV_DRAW, seat, kind, 1 if replacement else 0, i + 1, dead + 2 * red)
     give_tile(obs, st, seat, kind, red == 1)
+    st[ST_MISC, MS_DRAWN_RED] = red
     pub_add(obs, O_TURN, 1)
     st[ST_FLAGS + seat, F_DRAWS] += 1
     return kind

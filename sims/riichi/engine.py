@@ -30,7 +30,7 @@ from policies.riichi_api import (
     O_DORA, O_FORBID_A, O_FORBID_B, O_FROM, O_FURITEN, O_HAND, O_HONBA, O_KAN_DRAW, O_KAN_OPTIONS, O_MELD_TILES,
     O_MELDS, O_N_DISCARDS, O_N_MELDS, O_OPEN, O_POINTS, O_RIICHI, O_RIICHI_TILE, O_RNG, O_ROUND, O_ROUND_WIND,
     O_SAFE, O_SEAT, O_SEAT_WIND, O_SEEN, O_STICKS, O_TILE, O_TURN, O_WALL_LEFT, O_WIN_FU, O_WIN_HAN, O_WIN_POINTS,
-    O_WON, PON, R_OBS_SIZE, RIICHI, RON, TSUMO,
+    O_WON, PON, R_OBS_SIZE, RIICHI, RON, TSUMO, TSUMOGIRI,
 )
 from sims import rng, tiles
 from sims.events import EV_DEAL, EV_DISCARD, EV_DRAW, EV_END, EV_EXCHANGE, EV_KAN, EV_PASS, EV_PON, EV_START, \
@@ -49,15 +49,17 @@ from sims.riichi.hand_state import (
 from sims.riichi.settle import (  # noqa: F401  (settle_tsumo, noten_payments, WIN_* re-exported for tests)
     WIN_RON, WIN_TSUMO, deposit_stick, has_yaku, noten_payments, settle_ron, settle_tsumo,
 )
+from sims.riichi.streams import STREAM_DIRECTION, STREAM_SEAT, STREAM_WALL
 from sims.riichi.scoring import (
     FLAG_CHANKAN, FLAG_CHIIHOU, FLAG_HAITEI, FLAG_HOUTEI, FLAG_RINSHAN, FLAG_TENHOU, N_CTX, N_RES, RES_FU,
     RES_HAN, RES_TOTAL, SCORED,
 )
 from sims.riichi.tableau import (
     DEAD_START, EV_ABORT, EV_CHI, EV_RIICHI, F_DRAWS, F_IPPATSU, F_KANS, F_NAGASHI, F_PAO,
-    F_RED_MELD, F_RIICHI_FURITEN, F_TEMP_FURITEN, MS_LIVE_END, MS_N_KANS, MS_NO_CALL, MS_NO_RED, MS_PENDING_DORA,
-    MS_RINSHAN, N_ST, ST_FLAGS, ST_MISC, ST_RED_HAND, ST_RIVER, ST_WAITS, anyone_below_zero, flip_dora, give_tile,
-    is_red, pay, refresh_furiten, score_win, take_for_meld, take_tile, update_waits,
+    F_RED_MELD, F_RIICHI_FURITEN, F_TEMP_FURITEN, MS_DRAWN_CLEAR, MS_DRAWN_RED, MS_LIVE_END, MS_N_KANS, MS_NO_CALL,
+    MS_NO_RED, MS_PENDING_DORA, MS_RINSHAN, N_ST, ST_FLAGS, ST_MISC, ST_RIVER, ST_WAITS, anyone_below_zero,
+    flip_dora, give_tile, holds_red, is_red, pay, plain_first, refresh_furiten, score_win, take_for_meld, take_tile,
+    update_waits,
 )
 from sims.riichi.yaku import KOKUSHI, KOKUSHI_13
 from sims.shanten import RIICHI_SHAPES, is_complete, shanten, winning_tiles
@@ -75,13 +77,13 @@ from sims.riichi.fantasy_cards import (
     fl_record, fl_riichi_cost, fl_riichi_extra, fl_ron_banned,
 )
 from sims.riichi.fate_tiles import fate_after_loss, fate_multiplier, fate_open_deal, fate_scale
-from sims.riichi.mirror_tiles import head_bump, mirror_dead, mirror_deal, mirror_draw, mirror_lose
+from sims.riichi.mirror_tiles import head_bump, mirror_dead, mirror_deal, mirror_discard, mirror_draw, mirror_lose, \
+    transparent
 from sims.riichi.soul_strike_turns import strike_active, strike_after_discard, strike_score, strike_turn
 
 CHI_MELD, PON_MELD, MINKAN_MELD, ANKAN_MELD, KAKAN_MELD = (tiles.CHI + 1, tiles.PON + 1, tiles.MINKAN + 1,
                                                            tiles.ANKAN + 1, tiles.KAKAN + 1)
 END_WIN, END_EXHAUSTIVE, END_NINE, END_WINDS, END_RIICHI, END_KANS, END_BUST, END_THREE_WINS = range(8)
-STREAM_WALL, STREAM_DIRECTION, STREAM_SEAT = 0, 1, 2
 
 CNT_ILLEGAL = 0        # illegal policy answers replaced by a default
 CNT_HANDS = 1
@@ -232,8 +234,11 @@ def _tiles_in_play(obs, st):
 def _draw(obs, st, wall, at, seat, replacement, events, ev):
     tile_id = wall[at]
     kind = tile_id // 4
-    log_event(events, ev, EV_DRAW, seat, kind, 1 if replacement else 0, 0, 0)
-    give_tile(obs, st, seat, kind, is_red(tile_id) and st[ST_MISC, MS_NO_RED] == 0)
+    red = 1 if is_red(tile_id) and st[ST_MISC, MS_NO_RED] == 0 else 0
+    log_event(events, ev, EV_DRAW, seat, kind, 1 if replacement else 0, 0, 2 * red)
+    give_tile(obs, st, seat, kind, red == 1)
+    st[ST_MISC, MS_DRAWN_RED] = red
+    st[ST_MISC, MS_DRAWN_CLEAR] = 1 if transparent(tile_id) else 0
     pub_add(obs, O_TURN, 1)
     st[ST_FLAGS + seat, F_DRAWS] += 1
     return kind
@@ -305,8 +310,9 @@ def _settle_win(hs, obs, st, topts, sopts, rec, winner, discarder, res, take_sti
         settle_tsumo(obs, st, topts, sopts, rec, delta, winner, res, hs[HS.honba], hs[HS.winners], events, ev,
                      win_tile)
     else:
-        settle_ron(obs, st, topts, sopts, rec, delta, winner, discarder, res, hs[HS.honba], take_sticks,
-                   hs[HS.winners], events, ev, win_tile)
+        settle_ron(obs, st, topts, sopts, rec, delta, winner, discarder, res,
+                   _honba_of(topts, hs[HS.honba], 0 if take_sticks else 1), take_sticks, hs[HS.winners], events, ev,
+                   win_tile)
     if topts[T.T_DARKNESS] and take_sticks:  # D: the pot goes with the sticks
         dark_take_pot(obs, rec, delta, winner, events, ev)
 
@@ -339,8 +345,9 @@ def _deal(hs, obs, st, wall, topts, events, ev):
     for i in range(4):
         seat = (dealer + i) % 4
         for _ in range(T.DEAL_SIZE):
-            log_event(events, ev, EV_DEAL, seat, wall[pos] // 4, 0, 0, 0)
-            give_tile(obs, st, seat, wall[pos] // 4, is_red(wall[pos]) and topts[T.T_RED_FIVES] == 1)
+            red = is_red(wall[pos]) and topts[T.T_RED_FIVES] == 1
+            log_event(events, ev, EV_DEAL, seat, wall[pos] // 4, 1 if red else 0, 0, 0)
+            give_tile(obs, st, seat, wall[pos] // 4, red)
             pos += 1
     if topts[T.T_FATE]:
         fate_open_deal(obs, wall, dealer)
@@ -365,7 +372,8 @@ def _deal(hs, obs, st, wall, topts, events, ev):
 @nb.njit(cache=True)
 def _exchange_ask(hs, obs, view, st, hooks_ex, params, tables, counters, events, ev):
     """PH_EXCHANGE (S-2): each seat in turn names any 3 tiles (none sees another's choice); after the fourth,
-    all pass at once. A five passed is the plain one unless only the red is held. True when stopped."""
+    all pass at once. A five passed is the plain one unless only the red is held (the log's c is the receiving
+    seat + 4 × (bit i: tile i is the red five)). True when stopped."""
     s = hs[HS.ex_seat]
     view[:] = obs[s]
     view[O_DECISION] = D_EXCHANGE
@@ -401,13 +409,15 @@ def _exchange_ask(hs, obs, view, st, hooks_ex, params, tables, counters, events,
     reds = np.zeros((4, 3), np.int64)
     for p in range(4):
         for i in range(3):
-            reds[p, i] = take_tile(obs, st, p, hs[HS.given + 3 * p + i])
+            reds[p, i] = plain_first(obs, st, p, hs[HS.given + 3 * p + i])
+            take_tile(obs, st, p, hs[HS.given + 3 * p + i], reds[p, i])
     direction = hs[HS.direction]
     shift = 1 if direction == 0 else (3 if direction == 1 else 2)
     for p in range(4):
         to = (p + shift) % 4
         g = HS.given + 3 * p
-        log_event(events, ev, EV_EXCHANGE, p, hs[g], hs[g + 1], hs[g + 2], to)
+        log_event(events, ev, EV_EXCHANGE, p, hs[g], hs[g + 1], hs[g + 2],
+                  to + 4 * (reds[p, 0] + 2 * reds[p, 1] + 4 * reds[p, 2]))
         for i in range(3):
             give_tile(obs, st, to, hs[g + i], reds[p, i] == 1)
     hs[HS.drawn] = -1  # the dealer's 14th tile may have been passed on
@@ -576,11 +586,21 @@ def _turn_action(hs, obs, view, st, wall, rec, hooks_mode, params, topts, sopts,
     n_melds = obs[0, O_N_MELDS + cur]
     in_riichi = obs[0, O_RIICHI + cur] > 0
     face_down = topts[T.T_DARKNESS] == 1 and (FACE_DOWN <= action < FACE_DOWN + 34 or
-                                              FACE_DOWN + RIICHI <= action < FACE_DOWN + RIICHI + 34)  # D
+                                              FACE_DOWN + RIICHI <= action < FACE_DOWN + RIICHI + 34 or
+                                              action == FACE_DOWN + TSUMOGIRI or
+                                              action == FACE_DOWN + RIICHI + TSUMOGIRI)  # D
     if face_down:
         action -= FACE_DOWN
     illegal_before = counters[CNT_ILLEGAL]
     riichi_now = False
+    drawn_copy = False  # the discard is the copy just drawn (R-1: the red five or not, as drawn)
+    if action == TSUMOGIRI or action == RIICHI + TSUMOGIRI:
+        if drawn >= 0 and not after_call:
+            drawn_copy = True
+            action += drawn - TSUMOGIRI
+        else:
+            counters[CNT_ILLEGAL] += 1
+            action = -1
     if action == TSUMO:
         if not can_win:
             counters[CNT_ILLEGAL] += 1
@@ -617,6 +637,7 @@ def _turn_action(hs, obs, view, st, wall, rec, hooks_mode, params, topts, sopts,
     if action == -1:  # the default: the drawn tile, else the first legal kind
         if drawn >= 0 and not after_call:
             action = drawn
+            drawn_copy = True
         else:
             for k in range(34):
                 if hand[k] > 0 and not (after_call and (k == forbid_a or k == forbid_b)):
@@ -661,8 +682,11 @@ def _turn_action(hs, obs, view, st, wall, rec, hooks_mode, params, topts, sopts,
         _flip_pending(obs, st, wall, events, ev)
         # chankan (R-4): an added kan may be robbed; a closed kan only by thirteen orphans
         kan_red = 0
-        if option == 2 and (kind == 4 or kind == 13 or kind == 22) and st[ST_RED_HAND + cur, kind // 9] > 0:
+        if option == 2 and holds_red(st, cur, kind):
             kan_red = 1  # the added tile is the seat's only copy in hand, the red five
+        # logged before any rob, so a robbed kan is in the log and is the win's target
+        log_event(events, ev, EV_KAN, cur, kind, tiles.ANKAN if option == 1 else tiles.KAKAN, -1,
+                  2 if holds_red(st, cur, kind) else 0)
         hs[HS.tile] = kind
         hs[HS.kan_option] = option
         hs[HS.red] = kan_red
@@ -671,20 +695,22 @@ def _turn_action(hs, obs, view, st, wall, rec, hooks_mode, params, topts, sopts,
         hs[HS.phase] = PH_ROB
         return
     _discard(hs, obs, view, st, wall, rec, hooks_mode, params, topts, tables, counters, events, ev, action,
-             riichi_now, face_down)
+             riichi_now, face_down, drawn_copy or (in_riichi and action == drawn))  # R-4: in riichi the drawn tile
 
 
 @nb.njit(cache=True)
 def _discard(hs, obs, view, st, wall, rec, hooks_mode, params, topts, tables, counters, events, ev, tile, riichi_now,
-             face_down):
-    """cur discards `tile` (declaring riichi with it when riichi_now; D: face down when face_down); the other
-    seats are asked next (PH_REACT)."""
+             face_down, drawn_copy):
+    """cur discards `tile` (declaring riichi with it when riichi_now; D: face down when face_down; the copy
+    just drawn when drawn_copy, else a plain five before the red); the other seats are asked next (PH_REACT)."""
     cur = hs[HS.cur]
     first_turn = hs[HS.first_turn] == 1
-    tsumogiri = tile == hs[HS.drawn] and hs[HS.after_call] == 0
-    red = take_tile(obs, st, cur, tile)
+    red = st[ST_MISC, MS_DRAWN_RED] if drawn_copy else plain_first(obs, st, cur, tile)
+    take_tile(obs, st, cur, tile, red)
+    tsumogiri = tile == hs[HS.drawn] and hs[HS.after_call] == 0 and red == st[ST_MISC, MS_DRAWN_RED]  # drawn copy
     if topts[T.T_MIRROR]:
-        mirror_lose(obs, cur, tile, 1)
+        clear = mirror_discard(obs, cur, tile, drawn_copy, st[ST_MISC, MS_DRAWN_CLEAR])
+        tsumogiri = tsumogiri and clear == st[ST_MISC, MS_DRAWN_CLEAR]
     if topts[T.T_DRAGON_EYE]:
         eye_discard(obs, cur)
     if topts[T.T_FATE]:
@@ -751,8 +777,12 @@ def _rob_options(hs, obs, view, st, wall, topts, sopts, conc, melds8, ctx, res):
             continue
         status = score_win(obs, st, wall, p, kind, hs[HS.red], False, FLAG_CHANKAN if option == 2 else 0, dealer,
                            hs[HS.round_wind], sopts, conc, melds8, ctx, res)
-        if status != SCORED or (topts[T.T_FANTASY] and fl_ron_banned(obs, p, dealer)) or \
-                (option == 1 and not (has_yaku(res, KOKUSHI) or has_yaku(res, KOKUSHI_13))):  # FL 风纪
+        if status != SCORED or (topts[T.T_FANTASY] and fl_ron_banned(obs, p, dealer)):  # FL 风纪
+            if option == 2:
+                _let_pass(obs, st, p)  # R-4: shape only
+            hs[HS.step] += 1
+            continue
+        if option == 1 and not (has_yaku(res, KOKUSHI) or has_yaku(res, KOKUSHI_13)):
             hs[HS.step] += 1
             continue
         if topts[T.T_SOUL_STRIKE]:
@@ -808,7 +838,7 @@ def _rob_settle(hs, obs, view, st, wall, rec, hooks_mode, params, topts, sopts, 
                 rec[p, H_STRIKE_HAN] = strike_score(obs, topts, sopts, res, cur, False, p == dealer)
             _settle_win(hs, obs, st, topts, sopts, rec, p, cur, res, i == 0, events, ev, kind)
         if topts[T.T_BLOODBATH] != 1:
-            take_tile(obs, st, cur, kind)  # the robbed tile goes to the winners
+            take_tile(obs, st, cur, kind, kan_red)  # the robbed tile goes to the winners
             if topts[T.T_MIRROR]:
                 mirror_lose(obs, cur, kind, 1)
             if topts[T.T_FATE]:
@@ -829,13 +859,11 @@ def _rob_settle(hs, obs, view, st, wall, rec, hooks_mode, params, topts, sopts, 
     if option == 1:
         take_for_meld(obs, st, cur, kind, 4)
         _add_meld(obs, cur, ANKAN_MELD, kind, 4)
-        log_event(events, ev, EV_KAN, cur, kind, tiles.ANKAN, -1, 0)
     else:
         slot = _pon_slot(obs, cur, kind)
         take_for_meld(obs, st, cur, kind, 1)
         pub_set(obs, O_MELDS + 8 * cur + 2 * slot, KAKAN_MELD)
         pub_add(obs, O_MELD_TILES + 34 * cur + kind, 1)
-        log_event(events, ev, EV_KAN, cur, kind, tiles.KAKAN, -1, 0)
     pub_add(obs, O_SEEN + kind, 4 if option == 1 else 1)
     rec[cur, H_KANS] += 1
     _after_kan(obs, st, cur)
@@ -876,7 +904,8 @@ def _react_options(hs, obs, view, st, wall, topts, sopts, conc, melds8, ctx, res
         phand = obs[p, O_HAND:O_HAND + 34]
         p_riichi = obs[0, O_RIICHI + p] > 0
         can_ron = False
-        if st[ST_WAITS + p, tile] != 0 and obs[p, O_FURITEN] == 0:
+        completes = st[ST_WAITS + p, tile] != 0
+        if completes and obs[p, O_FURITEN] == 0:
             flags = FLAG_HOUTEI if wall_left == 0 else 0
             can_ron = score_win(obs, st, wall, p, tile, hs[HS.red], False, flags, dealer, hs[HS.round_wind], sopts,
                                 conc, melds8, ctx, res) == SCORED
@@ -894,6 +923,8 @@ def _react_options(hs, obs, view, st, wall, topts, sopts, conc, melds8, ctx, res
         chi = 0
         if p == chi_seat and not p_riichi and wall_left > 0:
             chi = _chi_bits(phand, tile)
+        if completes and not can_ron:
+            _let_pass(obs, st, p)  # R-4: shape only, yaku or not
         if not (can_ron or can_pon or can_kan or chi):
             hs[HS.step] += 1
             continue
@@ -1057,7 +1088,7 @@ def _take_discard(hs, obs, view, st, wall, rec, hooks_mode, params, topts, table
         copies = 2 if call == PON else 3
         if topts[T.T_MIRROR]:
             mirror_lose(obs, caller, tile, copies)
-        take_for_meld(obs, st, caller, tile, copies)
+        hand_red = take_for_meld(obs, st, caller, tile, copies)
         called[caller, tile] += 1
         if red:
             st[ST_FLAGS + caller, F_RED_MELD] += 1
@@ -1071,9 +1102,9 @@ def _take_discard(hs, obs, view, st, wall, rec, hooks_mode, params, topts, table
                 _liable_after_call(obs, caller) == (1 if tile >= 31 else 2):
             st[ST_FLAGS + caller, F_PAO] = cur + 1
         if call == PON:
-            log_event(events, ev, EV_PON, caller, tile, cur, 0, 0)
+            log_event(events, ev, EV_PON, caller, tile, cur, 0, red + 2 * hand_red)
         else:
-            log_event(events, ev, EV_KAN, caller, tile, tiles.MINKAN, cur, 0)
+            log_event(events, ev, EV_KAN, caller, tile, tiles.MINKAN, cur, red + 2 * hand_red)
         if topts[T.T_FANTASY]:  # FL 暗中交易, 爱的代价, 炒作
             fl_after_call(obs, topts, wall, rec, delta, caller, cur, tile, red, True, hs[HS.dealer], events, ev)
         hs[HS.cur] = caller
@@ -1096,11 +1127,12 @@ def _take_discard(hs, obs, view, st, wall, rec, hooks_mode, params, topts, table
         hs[HS.last_kan_seat] = caller
         return
     low = tile if call == CHI_LOW else (tile - 1 if call == CHI_MID else tile - 2)
+    hand_red = 0
     for k in range(low, low + 3):
         if k != tile:
             if topts[T.T_MIRROR]:
                 mirror_lose(obs, caller, k, 1)
-            take_for_meld(obs, st, caller, k, 1)
+            hand_red += take_for_meld(obs, st, caller, k, 1)
             pub_add(obs, O_SEEN + k, 1)
     if red:
         st[ST_FLAGS + caller, F_RED_MELD] += 1
@@ -1108,7 +1140,7 @@ def _take_discard(hs, obs, view, st, wall, rec, hooks_mode, params, topts, table
     st[ST_FLAGS + cur, F_NAGASHI] = 0
     _add_meld(obs, caller, CHI_MELD, low, 3)
     called[caller, tile] += 1
-    log_event(events, ev, EV_CHI, caller, low, tile, cur, 0)
+    log_event(events, ev, EV_CHI, caller, low, tile, cur, red + 2 * hand_red)
     rec[caller, H_CALLS] += 1
     _after_call(obs, st)
     if topts[T.T_FANTASY]:  # FL 暗中交易, 爱的代价
@@ -1278,10 +1310,24 @@ def _four_kans_by_several(st):
 
 
 @nb.njit(cache=True)
+def _honba_of(topts, honba, i):
+    """R-3: on a multiple ron the honba bonus goes with the sticks to claimant 0, the winner first in turn order
+    after the discarder (option honba_every_winner: to every winner)."""
+    return honba if (i == 0 or topts[T.T_HONBA_EVERY_WINNER]) else 0
+
+
+@nb.njit(cache=True)
 def _passed_ron(obs, st, rec, seat, tile, han, events, ev):
     """R-4: passing a ron makes the seat temporarily furiten; in riichi, furiten for the rest of the hand."""
     rec[seat, H_PASSED] += 1
     log_event(events, ev, EV_PASS, seat, tile, han, 0, 0)
+    _let_pass(obs, st, seat)
+
+
+@nb.njit(cache=True)
+def _let_pass(obs, st, seat):
+    """R-4: a tile that completes the seat's shape went by (a ron passed, or a win without yaku): temporary
+    furiten; in riichi, furiten for the rest of the hand. Furiten looks at the shape only."""
     st[ST_FLAGS + seat, F_TEMP_FURITEN] = 1
     if obs[0, O_RIICHI + seat] > 0:
         st[ST_FLAGS + seat, F_RIICHI_FURITEN] = 1
@@ -1457,11 +1503,10 @@ def close_hand(hs, obs, rec, topts):
     if not keeps:
         hs[HS.m_dealer] = (hs[HS.m_dealer] + 1) % 4
         hs[HS.m_round] += 1
-    # R-2: East only; all-last dealer stops when top with 30000; South extension in sudden death
+    # R-2: East only; all-last dealer stops when top with 30000; South extension in sudden death, but a
+    # dealer who keeps the deal plays on unless then first with 30000 (the same agari-yame)
     n_base = topts[T.T_N_HANDS]
     if played_round >= n_base - 1:
-        if played_round >= n_base and _someone_reached(obs, T.TARGET_POINTS):
-            return True
         if keeps and not aborted and rank_of(obs, O_POINTS, obs[0, O_DEALER]) == 1 and \
                 obs[0, O_POINTS + obs[0, O_DEALER]] >= T.TARGET_POINTS:
             return True

@@ -22,14 +22,19 @@ PAY_REASONS.update({PAY_GIVEAWAY: "fl_giveaway", PAY_HOURGLASS: "fl_hourglass", 
 EVENT_FIELDS = {
     EV_START: ("start", "seat = dealer, a = exchange direction (0 next, 1 prev, 2 across; shura), b = round "
                         "(0..7 = E1..S4), c = honba"),
-    EV_DEAL: ("deal", "seat receives tile in the deal"),
-    EV_EXCHANGE: ("exchange", "seat gives tiles tile, a, b to seat c (S-2)"),
+    EV_DEAL: ("deal", "seat receives tile in the deal; a = 1 red five"),
+    EV_EXCHANGE: ("exchange", "seat gives tiles tile, a, b to seat c % 4 (S-2); bit i of c // 4: tile i is the red "
+                              "five"),
     EV_VOID: ("void", "unused in riichi modes"),
-    EV_DRAW: ("draw", "seat draws tile; a = 1 for a kan replacement draw; astrology (A): b = 1 + index of the "
-                      "candidate picked, c = 1 if it was the dead-wall candidate"),
-    EV_DISCARD: ("discard", "seat discards tile; a = 1 tsumogiri, b = 1 riichi declaration, c = 1 red five"),
-    EV_PON: ("pon", "seat pons tile discarded by seat a"),
-    EV_KAN: ("kan", "seat makes a kan of tile; a = meld type (sims.tiles MINKAN/ANKAN/KAKAN), b = discarder or -1"),
+    EV_DRAW: ("draw", "seat draws tile; a = 1 for a kan replacement draw; c = 2 × (1 red five) + (astrology, A: "
+                      "1 if it was the dead-wall candidate); astrology: b = 1 + index of the candidate picked"),
+    EV_DISCARD: ("discard", "seat discards tile; a = 1 tsumogiri (the copy drawn left), b = 1 riichi declaration, "
+                            "c = 1 red five"),
+    EV_PON: ("pon", "seat pons tile discarded by seat a; c = 1 (the called tile is the red five) + 2 (a copy from "
+                    "the hand is)"),
+    EV_KAN: ("kan", "seat makes a kan of tile; a = meld type (sims.tiles MINKAN/ANKAN/KAKAN), b = discarder or -1; "
+                    "c = 1 (the called tile is the red five) + 2 (a copy from the hand is: the added tile of a "
+                    "KAKAN)"),
     EV_PASS: ("pass_win", "seat passes a win on tile worth a han; b = 1 for tsumo"),
     EV_WIN: ("win", "seat wins on tile with a han and b fu, c = 1 ron, 2 tsumo"),
     EV_PAY: ("pay", "seat pays a points to seat tile (-1 = the table: riichi stick pile, darkness pot); b = reason "
@@ -37,7 +42,7 @@ EVENT_FIELDS = {
     EV_DRAW_STATE: ("draw_state", "unused in riichi modes"),
     EV_SETTLE: ("settle", "unused in riichi modes"),
     EV_END: ("end", "hand ends: a = end code (sims.riichi.columns.HAND_ENDS), b = winners"),
-    EV_CHI: ("chi", "seat chis the run starting at tile with the discard a of seat b"),
+    EV_CHI: ("chi", "seat chis the run starting at tile with the discard a of seat b; c as for pon"),
     EV_RIICHI: ("riichi", "seat declares riichi with tile; a = 1 riichi, 2 double riichi"),
     EV_DORA: ("dora", "a dora indicator tile is shown; a = indicators shown"),
     EV_ABORT: ("abort", "abortive draw declared by or on the turn of seat; a = end code"),

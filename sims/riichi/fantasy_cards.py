@@ -55,6 +55,7 @@ from sims.riichi.columns import H_CARD_CHANCE, H_CARD_DEALER, H_CARD_FATE, H_CAR
 from sims.riichi.events import (
     PAY_CONFISCATE, PAY_GIVEAWAY, PAY_HOURGLASS, PAY_LOVE_PRICE, PAY_NAGASHI, PAY_NOTEN, PAY_RIICHI, PAY_SHADY_DEAL,
 )
+from sims.riichi.streams import STREAM_FANTASY
 from sims.riichi.scoring import (
     CHANCE_TRIPLE_SPEED, RES_N_YAKU, RES_RON, RES_TSUMO_DEALER, RES_TSUMO_OTHER, RES_YAKU, dora_of,
 )
@@ -62,7 +63,6 @@ from sims.riichi.tableau import flip_dora, pay
 from sims.riichi.yaku import AKA_DORA, DORA, URA_DORA
 from sims.table_state import pub_add, pub_set
 
-STREAM_FANTASY = 16 + 5   # keyed stream of the per-match card draw (hand number 0)
 N_CARDS = 5               # cards per deck
 
 FL_DEALER, FL_CHANCE, FL_FATE, FL_IPPATSU_TURNS, FL_RIICHI_COST, FL_HYPE_FLIPS = 0, 1, 2, 3, 4, 5

@@ -7,7 +7,8 @@ on it would be the red one; M has none).
 
 Which copy leaves a hand: the engine tracks hands by kind, so the rule is fixed here: a seat that discards,
 melds or loses to a robbed kan a kind of which it holds both kinds of copies gives up a transparent copy first
-(it keeps its normal copy hidden, the better play; its transparent copies are public either way).
+(it keeps its normal copy hidden, the better play; its transparent copies are public either way), except a
+discard of the drawn copy (a tsumogiri, the forced one in riichi included), which gives up that very copy.
 
 Observation block obs[O_MIRROR …] (public, 256 int32 slots, identical in every seat's row):
 - MIR_HAND + 34·seat + kind [136]: transparent copies in each seat's concealed hand.
@@ -62,6 +63,16 @@ def mirror_lose(obs, seat, kind, copies):
         new = trans - copies if trans > copies else 0
         for s in range(4):
             obs[s, at] = new
+
+
+@nb.njit(cache=True)
+def mirror_discard(obs, seat, kind, drawn_copy, drawn_clear):
+    """The seat discards one `kind`: the drawn copy (`drawn_copy`, transparent when `drawn_clear`) or else a
+    transparent copy first; returns 1 if the copy discarded is transparent."""
+    clear = drawn_clear if drawn_copy else (1 if obs[0, O_MIRROR + MIR_HAND + 34 * seat + kind] > 0 else 0)
+    if clear:
+        mirror_lose(obs, seat, kind, 1)
+    return clear
 
 
 @nb.njit(cache=True)

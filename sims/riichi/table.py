@@ -48,6 +48,7 @@ T_HEAD_BUMP = 19
 T_SOUL_STRIKE = 20         # SS: 0 off, else the options packed by sims.riichi.soul_strike_turns.pack_options
 T_FANTASY = 21             # 21..24: fantasy (FL) cards, laid out by sims.riichi.fantasy_cards
 T_DRAGON_EYE = 25          # 25..29: dragon eye (DE), laid out by sims.riichi.dragon_eye_holder
+T_HONBA_EVERY_WINNER = 30
 N_TABLE = 32
 
 NOTEN_RULES = ("split", "each")
@@ -107,6 +108,9 @@ class RiichiTable:
     """The dealer keeps the deal on a win or when tenpai at an exhaustive draw (R-2); off: S-7."""
     honba: bool = True
     """Honba counters: 300 per count on a win (R-2); off: S-1."""
+    honba_every_winner: bool = False
+    """R-3: on a multiple ron the honba bonus goes, with the sticks, only to the winner first in turn order after
+    the discarder (source 002); on: every winner gets it (tsumolab before issue 13)."""
     extension: bool = True
     """Extend into South until someone has 30000 (sudden death) or after S4 (R-2); off: S-1."""
     bloodbath: bool = False
@@ -236,6 +240,7 @@ class RiichiTable:
         arr[T_EXCHANGE] = int(self.exchange_three)
         arr[T_RENCHAN] = int(self.renchan)
         arr[T_HONBA] = int(self.honba)
+        arr[T_HONBA_EVERY_WINNER] = int(self.honba_every_winner)
         arr[T_EXTENSION] = int(self.extension)
         arr[T_NOTEN_EACH] = int(self.noten_rule == "each")
         arr[T_PAO] = int(self.pao)

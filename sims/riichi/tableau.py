@@ -38,6 +38,8 @@ F_KANS, F_DRAWS = 7, 8
 # columns of row ST_MISC
 MS_LIVE_END, MS_N_KANS, MS_RINSHAN, MS_NO_CALL, MS_PENDING_DORA, MS_HONBA_ON = 0, 1, 2, 3, 4, 5
 MS_NO_RED = 20  # 1: the table has no red fives (option red_fives off, M): no tile is dealt or drawn as red
+MS_DRAWN_RED = 21    # 1: the seat to move drew the red five (the copy a tsumogiri gives up, R-1/R-4)
+MS_DRAWN_CLEAR = 22  # mirror (M): 1 when the tile just drawn is a transparent copy
 
 DEAD_START = 122  # R-1: the last 14 tiles of the 136 form the dead wall
 RED_KINDS = (4, 13, 22)
@@ -95,28 +97,39 @@ def flip_dora(obs, wall, events, ev):
 
 
 @nb.njit(cache=True)
-def take_tile(obs, st, seat, kind):
-    """Remove one tile of `kind` from the seat's concealed hand; returns 1 if it was the red five."""
+def holds_red(st, seat, kind):
+    """Does the seat hold the red five of `kind` among its concealed tiles?"""
+    return (kind == 4 or kind == 13 or kind == 22) and st[ST_RED_HAND + seat, kind // 9] > 0
+
+
+@nb.njit(cache=True)
+def plain_first(obs, st, seat, kind):
+    """The copy a bare kind names (policies.riichi_api): the plain one while one is held, else the red five;
+    returns 1 for the red five."""
+    return 1 if holds_red(st, seat, kind) and obs[seat, O_HAND + kind] == 1 else 0
+
+
+@nb.njit(cache=True)
+def take_tile(obs, st, seat, kind, red):
+    """Remove one tile of `kind` from the seat's concealed hand: the red five if `red` is 1 (the caller checked
+    that it is held), else a plain copy."""
     obs[seat, O_HAND + kind] -= 1
-    if kind == 4 or kind == 13 or kind == 22:
-        suit = kind // 9
-        if st[ST_RED_HAND + seat, suit] > 0 and obs[seat, O_HAND + kind] == 0:
-            st[ST_RED_HAND + seat, suit] = 0
-            obs[seat, O_RED + suit] = 0
-            return 1
-    return 0
+    if red:
+        st[ST_RED_HAND + seat, kind // 9] = 0
+        obs[seat, O_RED + kind // 9] = 0
 
 
 @nb.njit(cache=True)
 def take_for_meld(obs, st, seat, kind, copies):
-    """Move `copies` tiles of `kind` from the hand into a meld (a red five goes into the meld first)."""
+    """Move `copies` tiles of `kind` from the hand into a meld (a red five goes into the meld first); returns 1
+    if the red five went in."""
     obs[seat, O_HAND + kind] -= copies
-    if kind == 4 or kind == 13 or kind == 22:
-        suit = kind // 9
-        if st[ST_RED_HAND + seat, suit] > 0:
-            st[ST_RED_HAND + seat, suit] = 0
-            obs[seat, O_RED + suit] = 0
-            st[ST_FLAGS + seat, F_RED_MELD] += 1
+    if holds_red(st, seat, kind):
+        st[ST_RED_HAND + seat, kind // 9] = 0
+        obs[seat, O_RED + kind // 9] = 0
+        st[ST_FLAGS + seat, F_RED_MELD] += 1
+        return 1
+    return 0
 
 
 @nb.njit(cache=True)

@@ -151,13 +151,13 @@ def _replay(seed, n_matches, seats=EVENT_SEATS, rules=None, floor=FLOOR):
             if a == 0:  # A: refilled to 3 before a normal draw, unless the live wall is at the floor
                 assert len(pool) == 3 or live <= floor, key
             assert 1 <= b <= len(pool), key
-            assert pool[b - 1] == (tile, c), key  # the drawn tile is the candidate picked
+            assert pool[b - 1] == (tile, c & 1), key  # the drawn tile is the candidate picked (c: 2 × red + dead)
             pool.pop(b - 1)
             facts["picks"] += 1
             facts["non_first_picks"] += b > 1
-            facts["dead_picks"] += c
+            facts["dead_picks"] += c & 1
             last = not pool and live <= floor
-            last_draw = (seat, a, last, c)
+            last_draw = (seat, a, last, c & 1)
         elif kind == EV_DISCARD:
             discarded = True
             after_haitei_discard = last_draw is not None and last_draw[2]

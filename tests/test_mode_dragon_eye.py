@@ -222,7 +222,8 @@ def test_de_win_points_are_the_doubled_payments(n):
     in all) + honba + sticks; the holder's wins receive exactly 2 × value."""
     for spec, _, hands, _ in run(SLUG, n):
         wins = hands.filter(pl.col("won") & (pl.col("pao_paid") == 0))
-        paid = wins["win_points"] - 300 * wins["honba"].cast(pl.Int64) - 1000 * wins["sticks_won"].cast(pl.Int64)
+        honba = wins["honba"].cast(pl.Int64) * (wins["win_order"] == 1).cast(pl.Int64)  # R-3: first winner only
+        paid = wins["win_points"] - 300 * honba - 1000 * wins["sticks_won"].cast(pl.Int64)
         value = wins["value"].cast(pl.Int64)
         assert ((paid >= value) & (paid <= 2 * value)).all(), spec
         assert (paid == 2 * value).sum() > 0 and (paid == value).sum() > 0, spec

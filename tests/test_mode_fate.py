@@ -94,10 +94,11 @@ def test_f_r3_wins_have_a_yaku_and_pay_value_times_multiplier(n):
         assert wins.height > 0, spec
         assert (wins["yaku"].str.len_chars() > 0).all() and (wins["han"] > wins["dora"]).all(), spec
         cols = ("han", "fu", "yakuman", "dealer", "win_kind", "value", "multiplier", "win_points", "honba",
-                "sticks_won", "pao_paid")
-        for han, fu, yakuman, dealer, kind, value, mult, win_points, honba, sticks_won, _ in \
+                "sticks_won", "win_order")
+        for han, fu, yakuman, dealer, kind, value, mult, win_points, honba, sticks_won, order in \
                 wins.select(cols).iter_rows():
             assert _win_value(han, fu, yakuman, dealer, kind == "tsumo")[0] * mult == value, spec
+            honba = honba if order == 1 else 0  # a multiple ron's honba goes to the first winner only
             assert win_points == value + 300 * honba + 1000 * sticks_won, spec
             seen_multipliers.add(mult)
     assert {1, 2, 3}.issubset(seen_multipliers)

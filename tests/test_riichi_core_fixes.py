@@ -147,13 +147,14 @@ def test_r4_passing_a_shape_completing_discard_is_furiten_even_without_yaku():
     rons = 0
     blocked = 0
     for seed in (3, 5, 14):
-        _, _, events = get_mode("riichi").simulate_events(seed, np.arange(400), parse_seats(MIXED))
+        _, _, events = get_mode("riichi").simulate_events(seed, np.arange(300), parse_seats(MIXED))  # issue matches 40, 246, 27
         hand = np.zeros((4, 34), np.int64)
         melds = [0] * 4
         temp = [False] * 4
         riichi = [False] * 4
         riichi_furiten = [False] * 4
         pending = None  # (discarder, tile) of the latest discard, until the next move
+        waits = [None] * 4  # each seat's waits, recomputed after its hand changed
 
         def commit():
             nonlocal pending, blocked
@@ -161,8 +162,12 @@ def test_r4_passing_a_shape_completing_discard_is_furiten_even_without_yaku():
                 return
             giver, tile = pending
             for p in range(4):
-                if p != giver and winning_tiles(hand[p], melds[p], RIICHI_SHAPES, hand[p], suit_t, honor_t, mask) \
-                        and mask[tile]:
+                if p == giver:
+                    continue
+                if waits[p] is None:
+                    winning_tiles(hand[p], melds[p], RIICHI_SHAPES, hand[p], suit_t, honor_t, mask)
+                    waits[p] = mask.copy()
+                if waits[p][tile]:
                     temp[p] = True
                     riichi_furiten[p] |= riichi[p]
                     blocked += 1
@@ -171,6 +176,9 @@ def test_r4_passing_a_shape_completing_discard_is_furiten_even_without_yaku():
         for _m, _h, kind, seat, tile, a, b, c in events.tolist():
             if kind in (EV_START, EV_DRAW, EV_DISCARD, EV_PON, EV_CHI, EV_KAN, EV_END):
                 commit()
+                waits = [None] * 4 if kind == EV_START else waits
+                if kind != EV_END and seat >= 0:
+                    waits[seat] = None
             if kind == EV_START:
                 hand[:] = 0
                 melds = [0] * 4
@@ -288,3 +296,16 @@ def test_r2_south_extension_keeps_the_dealer_renchan():
                 elif not keeps:
                     assert ended == (top >= 30000 or a["round"] == "S4"), (spec, match_id, a["hand"])
     assert renchan_goes_on >= 1  # a South dealer kept playing while someone else had 30000
+
+
+def test_r3_r2_issue_seeds():
+    """Issue 13 seeds: seed 1 match 18 hand 4 (honba 1, double ron) pays one honba bonus, to the first winner
+    after the discarder (R-3); seed 3 match 87: the South dealer's renchan in S1 is played on although seat 2
+    has 33200, and the match ends when the deal passes with someone at 30000 (R-2)."""
+    hand = _slice(replay_match("riichi", 1, 18, "baseline")[0], 4)
+    wins = [e for e in hand if e["type"] == "hora"]
+    honba = [e for e in hand if e["type"] == "payment" and e["reason"] == "honba"]
+    assert len(wins) == 2 and [(p["from"], p["to"], p["amount"]) for p in honba] == [(1, 2, 300)]
+    starts = [e for e in replay_match("riichi", 3, 87, "baseline")[0] if e["type"] == "start_kyoku"]
+    assert [(e["hand"], e["round"], e["oya"]) for e in starts[-2:]] == [(6, "S1", 0), (7, "S1", 0)]
+    assert max(starts[-1]["scores"]) >= 30000

@@ -204,7 +204,7 @@ def test_s4_s10_s11_in_the_event_log():
     """S-4: no double riichi after a win in the hand. S-10: a riichi declaration tile dealt in still pays its
     stick when the declarer keeps ≥1000 points, and does not otherwise. S-11: after a robbed kan the kan
     stands, a new indicator is shown and the robbed player draws the replacement tile."""
-    from sims.events import EV_DISCARD, EV_DRAW, EV_KAN, EV_PAY, EV_START, EV_WIN
+    from sims.events import EV_DISCARD, EV_DRAW, EV_END, EV_KAN, EV_PASS, EV_PAY, EV_START, EV_WIN
     from sims.riichi.columns import HC
     from sims.riichi.events import EV_DORA, EV_RIICHI, PAY_RIICHI
 
@@ -251,8 +251,12 @@ def test_s4_s10_s11_in_the_event_log():
             if ron and min(after) >= 0:
                 dealt_in_declarations += 1
                 assert stick == (after[seat] >= 1000), rows[i:j]
-        elif kind == EV_KAN and b == -1 and i > 0 and rows[i - 1][2] in (EV_WIN, EV_PAY) and any(
-                r[2] == EV_WIN and r[4] == tile for r in rows[max(0, i - 8):i]):
-            robbed += 1
-            assert rows[i + 1][2] == EV_DORA and (rows[i + 2][2], rows[i + 2][3], rows[i + 2][5]) == (EV_DRAW, seat, 1)
+        elif kind == EV_KAN and b == -1:  # logged before any rob (R-4): the robbers' wins follow it
+            j = i + 1
+            while j < len(rows) and rows[j][2] in (EV_PASS, EV_PAY, EV_WIN):
+                j += 1
+            if any(r[2] == EV_WIN and r[4] == tile for r in rows[i + 1:j]) and rows[j][2] != EV_END:
+                robbed += 1
+                assert rows[j][2] == EV_DORA and ((rows[j + 1][2], rows[j + 1][3], rows[j + 1][5]) == (EV_DRAW, seat, 1)
+                                                  or rows[j + 1][2] == EV_END), rows[i:j + 2]
     assert dealt_in_declarations > 10 and robbed > 0

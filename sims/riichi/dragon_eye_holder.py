@@ -39,6 +39,12 @@ EYE_HOLDER, EYE_COUNTER, EYE_PENDING, EYE_MULT, EYE_PLACED = 0, 1, 2, 3, 4
 EYE_START, EYE_MOVE = 0, 1  # EV_EYE c: placed at the hand's start, moved after the counter ran out
 
 
+def pack_options(table) -> list[int]:
+    """DE's 4 table slots from the rules dataclass (sims.riichi.table): on, eye_counter, eye_multiplier,
+    eye_other_seat (read below as topts[T_DRAGON_EYE + i])."""
+    return [int(table.dragon_eye), table.eye_counter, table.eye_multiplier, int(table.eye_other_seat)]
+
+
 @nb.njit(cache=True)
 def eye_seed(root_seed, match_id, hand_no):
     """The seed of the eye stream of a hand (non-negative int64, kept in the engine's per-hand seed array)."""

@@ -75,6 +75,17 @@ FATE_EXAGGERATION, FATE_OVER_PREPARED, FATE_HOURGLASS, FATE_SHADY_DEAL, FATE_LOV
 FLB_ON, FLB_CONFISCATE_ABORTIVE, FLB_HOURGLASS_FLOOR, FLB_LOVE_DISCARDER, FLB_ETERNAL_ABORTIVE = 1, 2, 4, 8, 16
 FLB_HYPE_SHIFT = 5
 
+
+def pack_options(table) -> list[int]:
+    """FL's 4 table slots from the rules dataclass (sims.riichi.table): the FLB_* bit flags with hype_max above
+    FLB_HYPE_SHIFT, then the dealer, chance and fate card index (-1 = drawn per match); all 0 when off."""
+    if not table.fantasy:
+        return [0, 0, 0, 0]
+    flags = (FLB_ON | FLB_CONFISCATE_ABORTIVE * int(table.confiscate_abortive)
+             | FLB_HOURGLASS_FLOOR * int(table.hourglass_floor) | FLB_LOVE_DISCARDER * int(table.love_pot == "discarder")
+             | FLB_ETERNAL_ABORTIVE * int(table.eternal_abortive) | table.hype_max << FLB_HYPE_SHIFT)
+    return [flags, *T.parse_fantasy_cards(table.cards)]
+
 GIVEAWAY_PER_DORA = 1000
 HOURGLASS_CUT = 300
 SHADY_DEAL_FEE = 500

@@ -1,37 +1,18 @@
-"""How the riichi engine is put together: the special modes act only through sims.riichi.mode_phases, the
-state block is documented field by field, no function is a wall of code, each mode packs its own options."""
+"""How the riichi engine is put together: the state block is documented field by field, no function is a wall
+of code, each mode packs its own options."""
 
 from __future__ import annotations
 
 import ast
 import importlib.resources
-import re
 
 from sims.layout import describe
 from sims.riichi import table as T
 from sims.riichi.hand_state import HS
 
-SPECIAL_MODES = ("FATE", "OPEN_DEAL", "CHANT", "ASTROLOGY", "DARKNESS", "MIRROR", "HEAD_BUMP", "SOUL_STRIKE",
-                 "FANTASY", "DRAGON_EYE")
-MODE_MODULES = ("astrology_pool", "chant_streaks", "darkness_pot", "deal_shown", "dragon_eye_holder", "fantasy_cards",
-                "fate_tiles", "mirror_tiles", "soul_strike_turns")
-
 
 def _source(module: str) -> str:
     return importlib.resources.files("sims.riichi").joinpath(f"{module}.py").read_text()
-
-
-def test_engine_names_no_special_mode():
-    """Every special mode (A, C, D, DE, F, FL, M, OD, SS) acts through sims.riichi.mode_phases: the engine
-    body tests no mode option and imports no mode module."""
-    engine = _source("engine")
-    named = re.findall(r"T\.T_(" + "|".join(SPECIAL_MODES) + r")\b", engine)
-    assert named == []
-    for module in MODE_MODULES:
-        assert f"sims.riichi.{module}" not in engine, module
-    phases = _source("mode_phases")
-    for module in MODE_MODULES:
-        assert f"sims.riichi.{module}" in phases, module
 
 
 def test_engine_functions_stay_short():

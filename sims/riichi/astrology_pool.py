@@ -47,6 +47,11 @@ A_DRAWS_LEFT = 11
 A_REFILL = 12
 
 
+def pack_options(table) -> int:
+    """A's table slot from the rules dataclass (sims.riichi.table): 0 off, else 1 + astrology_floor."""
+    return 1 + table.astrology_floor if table.astrology else 0
+
+
 @nb.njit(cache=True)
 def astro_floor(topts, t_index):
     """The live-wall floor of rule A (topts[T_ASTROLOGY] - 1)."""

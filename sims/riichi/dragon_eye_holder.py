@@ -32,11 +32,17 @@ from sims.riichi.observation import O_DRAGON_EYE
 from sims import rng
 from sims.events import log_event
 from sims.riichi.events import EV_EYE
+from sims.riichi.streams import STREAM_EYE
 from sims.riichi.table import T_DRAGON_EYE
 
-STREAM_EYE = 16 + T_DRAGON_EYE  # 41: the eye's keyed stream (engine: wall 0, direction 1, seats 2..5)
 EYE_HOLDER, EYE_COUNTER, EYE_PENDING, EYE_MULT, EYE_PLACED = 0, 1, 2, 3, 4
 EYE_START, EYE_MOVE = 0, 1  # EV_EYE c: placed at the hand's start, moved after the counter ran out
+
+
+def pack_options(table) -> list[int]:
+    """DE's 4 table slots from the rules dataclass (sims.riichi.table): on, eye_counter, eye_multiplier,
+    eye_other_seat (read below as topts[T_DRAGON_EYE + i])."""
+    return [int(table.dragon_eye), table.eye_counter, table.eye_multiplier, int(table.eye_other_seat)]
 
 
 @nb.njit(cache=True)

@@ -8,7 +8,13 @@ and per (match, seat) in the layout of sims.riichi.columns. Seats decide through
 (policies.riichi_api), so one compiled engine serves every combination of policies.
 
 Public state and each seat's own tiles live in `obs[4, R_OBS_SIZE]`; hidden state is the wall and the
-`st` block of sims.riichi.tableau (waits, rivers, red fives, per-seat flags). Payments: sims.riichi.settle.
+`st` block of sims.riichi.tableau (waits, rivers, red fives, per-seat flags); everything else a match and a
+hand in play hold is the `hs` block of sims.riichi.hand_state. Payments: sims.riichi.settle.
+
+Play is resumable: `run_hand` advances a hand phase by phase (hs[phase], PH_*) and stops before any decision
+numbered hs[stop_at]; the arrays are then a position that `resume` continues from, with a forced answer or the
+seat's own. `play_matches` is the loop begin_match → (begin_hand → run_hand → close_hand)* → finish_match;
+`play_to_decision` and `resume` are the entry points for positions (Python edge: sims.riichi.positions).
 """
 
 from __future__ import annotations
@@ -38,9 +44,14 @@ from sims.riichi.columns import (
     H_STICKS1, H_STRIKE_HAN, H_TENPAI, H_WALL, H_WINNERS, N_HAND_COLS,
 )
 from sims.riichi.events import PAY_NAGASHI
+from sims.riichi.hand_state import (
+    HAND_START, HS, PH_AFTER_DEAL, PH_AFTER_REACT, PH_DEAL, PH_DONE, PH_DRAW, PH_END, PH_EXCHANGE, PH_REACT,
+    PH_REACT_ASK, PH_ROB, PH_ROB_ASK, PH_ROB_SETTLE, PH_TURN, PH_TURN_ASK,
+)
 from sims.riichi.settle import (  # noqa: F401  (settle_tsumo, noten_payments, WIN_* re-exported for tests)
     WIN_RON, WIN_TSUMO, deposit_stick, has_yaku, noten_payments, settle_ron, settle_tsumo, tenpai_at_draw,
 )
+from sims.riichi.streams import STREAM_DIRECTION, STREAM_SEAT, STREAM_WALL
 from sims.riichi.scoring import (
     FLAG_CHANKAN, FLAG_CHIIHOU, FLAG_HAITEI, FLAG_HOUTEI, FLAG_RINSHAN, FLAG_TENHOU, N_CTX, N_RES, RES_FU,
     RES_HAN, RES_TOTAL, SCORED,
@@ -75,7 +86,6 @@ from sims.riichi.soul_strike_turns import strike_active, strike_after_discard, s
 CHI_MELD, PON_MELD, MINKAN_MELD, ANKAN_MELD, KAKAN_MELD = (tiles.CHI + 1, tiles.PON + 1, tiles.MINKAN + 1,
                                                            tiles.ANKAN + 1, tiles.KAKAN + 1)
 END_WIN, END_EXHAUSTIVE, END_NINE, END_WINDS, END_RIICHI, END_KANS, END_BUST, END_THREE_WINS = range(8)
-STREAM_WALL, STREAM_DIRECTION, STREAM_SEAT = 0, 1, 2
 
 CNT_ILLEGAL = 0        # illegal policy answers replaced by a default
 CNT_HANDS = 1
@@ -237,95 +247,102 @@ def _draw(obs, st, wall, at, seat, replacement, events, ev):
 
 
 @nb.njit(cache=True)
-def _exchange(obs, st, view, hooks_ex, params, tables, direction, counters, events, ev):
-    """S-2: every seat passes any 3 tiles at once; a five passed is the plain one unless only the red is held.
-    The log's c is the receiving seat + 4 × (bit i: tile i is the red five)."""
-    given = np.empty((4, 3), np.int64)
-    reds = np.zeros((4, 3), np.int64)
-    for s in range(4):
-        view[:] = obs[s]
-        view[O_DECISION] = D_EXCHANGE
-        answer = _ask(hooks_ex[s], s, obs, view, params, tables)
-        ok = True
-        for i in range(3):
-            k = (answer >> (8 * i)) & 0xFF
-            if k >= 34:
-                ok = False
-            given[s, i] = k if k < 34 else 0
-        if ok:
-            for i in range(3):
-                need = 0
-                for j in range(3):
-                    if given[s, j] == given[s, i]:
-                        need += 1
-                if obs[s, O_HAND + given[s, i]] < need:
-                    ok = False
-        if not ok:
-            counters[CNT_ILLEGAL] += 1
-            i = 0
-            for k in range(33, -1, -1):
-                for _ in range(obs[s, O_HAND + k]):
-                    if i < 3:
-                        given[s, i] = k
-                        i += 1
-    for s in range(4):
-        for i in range(3):
-            reds[s, i] = plain_first(obs, st, s, given[s, i])
-            take_tile(obs, st, s, given[s, i], reds[s, i])
-    shift = 1 if direction == 0 else (3 if direction == 1 else 2)
-    for s in range(4):
-        to = (s + shift) % 4
-        log_event(events, ev, EV_EXCHANGE, s, given[s, 0], given[s, 1], given[s, 2],
-                  to + 4 * (reds[s, 0] + 2 * reds[s, 1] + 4 * reds[s, 2]))
-        for i in range(3):
-            give_tile(obs, st, to, given[s, i], reds[s, i] == 1)
-
-
-@nb.njit(cache=True)
 def _wall_left(st, pos):
     return st[ST_MISC, MS_LIVE_END] - pos
 
 
-# ----------------------------------------------------------------------------- one hand
+
+
+# ----------------------------------------------------------------------------- decisions
 @nb.njit(cache=True)
-def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hooks_mode, params, topts, sopts, tables,
-               wall, direction, seat_seeds, rec, counters, events, ev):
-    """Play one hand on a shuffled wall; fills rec[4, N_HAND_COLS]; returns (end code, dealer keeps the deal)."""
+def _decide(hs, hook, seat, obs, view, params, tables):
+    """Ask `seat` the question in `view` → (stopped, answer). Stops instead when this is decision number
+    hs[stop_at] and no answer is forced; a forced answer replaces the hook's (which is still asked, so the
+    seat's random stream moves exactly as in uninterrupted play)."""
+    hs[HS.dec_seat] = seat
+    if hs[HS.n_decisions] == hs[HS.stop_at] and hs[HS.has_forced] == 0:
+        return True, 0
+    answer = _ask(hook, seat, obs, view, params, tables)
+    hs[HS.last_answer] = answer
+    if hs[HS.has_forced]:
+        answer = hs[HS.forced]
+        hs[HS.has_forced] = 0
+    hs[HS.n_decisions] += 1
+    return False, answer
+
+
+@nb.njit(cache=True)
+def _eye_rng(hs):
+    return hs[HS.eye_rng:HS.eye_rng + 1].view(np.uint64)
+
+
+@nb.njit(cache=True)
+def _called(hs):
+    return hs[HS.called:HS.called + 4 * 34].reshape((4, 34))
+
+
+@nb.njit(cache=True)
+def _streaks(hs):
+    return hs[HS.streaks:HS.streaks + 16].reshape((4, 4))
+
+
+@nb.njit(cache=True)
+def _end_hand(hs, end):
+    hs[HS.end] = end
+    hs[HS.phase] = PH_END
+
+
+# ----------------------------------------------------------------------------- settling wins
+@nb.njit(cache=True)
+def _settle_win(hs, obs, st, topts, sopts, rec, winner, discarder, res, take_sticks, events, ev, win_tile):
+    """One win, by tsumo (discarder -1), ron or robbed kan: the modes' win adjustments (C bonus han, F
+    multiplier), the payments (sims.riichi.settle), then the darkness pot with the sticks (D)."""
+    hs[HS.winners] += 1
+    if hs[HS.first_winner] < 0:
+        hs[HS.first_winner] = winner
+    dealer = hs[HS.dealer]
+    if winner == dealer:
+        hs[HS.dealer_won] = 1
+    if topts[T.T_CHANT]:
+        chant_apply(res, chant_bonus(_streaks(hs), winner), winner == dealer, discarder < 0, sopts)
+    if topts[T.T_FATE]:
+        fate_scale(res, fate_multiplier(obs, winner))
+    delta = hs[HS.delta:HS.delta + 4]
+    if discarder < 0:
+        settle_tsumo(obs, st, topts, sopts, rec, delta, winner, res, hs[HS.honba], hs[HS.winners], events, ev,
+                     win_tile)
+    else:
+        settle_ron(obs, st, topts, sopts, rec, delta, winner, discarder, res,
+                   _honba_of(topts, hs[HS.honba], 0 if take_sticks else 1), take_sticks, hs[HS.winners], events, ev,
+                   win_tile)
+    if topts[T.T_DARKNESS] and take_sticks:  # D: the pot goes with the sticks
+        dark_take_pot(obs, rec, delta, winner, events, ev)
+
+
+# ----------------------------------------------------------------------------- phases of a hand
+@nb.njit(cache=True)
+def _deal(hs, obs, st, wall, topts, events, ev):
+    """PH_DEAL: 13 tiles each from the wall, the dealer's 14th, the modes' start-of-hand rules."""
     dealer = obs[0, O_DEALER]
-    round_wind = obs[0, O_ROUND] // 4
+    hs[HS.dealer] = dealer
+    hs[HS.round_wind] = obs[0, O_ROUND] // 4
     honba = obs[0, O_HONBA] if topts[T.T_HONBA] else 0
-    bloodbath = topts[T.T_BLOODBATH] == 1
-    riichi_cost = fl_riichi_cost(obs) if topts[T.T_FANTASY] else T.RIICHI_COST  # FL 过度准备
-    suit_t = tables[:SUIT_ROWS]
-    honor_t = tables[SUIT_ROWS:]
-    delta = np.zeros(4, np.int64)
-    claimants = np.empty(3, np.int64)
-    answers = np.zeros(4, np.int64)
-    conc = np.zeros(34, np.int8)
-    melds8 = np.zeros((4, 2), np.int8)
-    ctx = np.zeros(N_CTX, np.int64)
-    res = np.zeros(N_RES, np.int64)
-    best = np.zeros(N_RES, np.int64)
-    mask = np.zeros(34, np.int64)
-    kan_opts = np.zeros(34, np.int64)
-    first_winds = np.full(4, -1, np.int64)
-    called = np.zeros((4, 34), np.int64)  # tiles each seat took from others by chi/pon/open kan, per kind (F)
-    streaks = np.zeros((4, 4), np.int64)  # runs of tsumogiri / hand discards per seat (C)
-    eye_rng = np.zeros(1, np.uint64)  # the eye's keyed stream (DE)
+    hs[HS.honba] = honba
+    hs[HS.riichi_cost] = fl_riichi_cost(obs) if topts[T.T_FANTASY] else T.RIICHI_COST  # FL 过度准备
     st[:, :] = 0
     st[ST_MISC, MS_NO_RED] = 1 - topts[T.T_RED_FIVES]
     st[ST_MISC, MS_LIVE_END] = DEAD_START
     st[ST_MISC, MS_NO_CALL] = 1
     for s in range(4):
-        obs[s, O_RNG] = seat_seeds[s]
+        obs[s, O_RNG] = hs[HS.seeds + s]
         st[ST_FLAGS + s, F_NAGASHI] = 1
         pub_set(obs, O_RIICHI_TILE + s, -1)
         obs[s, O_SEAT_WIND] = (s - dealer) % 4
-        obs[s, O_ROUND_WIND] = round_wind
-    log_event(events, ev, EV_START, dealer, -1, direction, obs[0, O_ROUND], honba)
+        obs[s, O_ROUND_WIND] = hs[HS.round_wind]
+        hs[HS.first_winds + s] = -1
+    log_event(events, ev, EV_START, dealer, -1, hs[HS.direction], obs[0, O_ROUND], honba)
     if topts[T.T_DRAGON_EYE]:
-        eye_start(obs, eye_rng, seat_seeds[4], topts, events, ev)
-
+        eye_start(obs, _eye_rng(hs), hs[HS.seeds + 4], topts, events, ev)
     pos = 0
     for i in range(4):
         seat = (dealer + i) % 4
@@ -340,638 +357,817 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
         show_deal(obs, wall, dealer)
     if topts[T.T_ASTROLOGY]:
         astro_reset(obs)
-    drawn = _draw(obs, st, wall, pos, dealer, False, events, ev)
+    hs[HS.drawn] = _draw(obs, st, wall, pos, dealer, False, events, ev)
     pos += 1
     pub_set(obs, O_WALL_LEFT, _wall_left(st, pos))
-    if topts[T.T_EXCHANGE]:
-        _exchange(obs, st, view, hooks_ex, params, tables, direction, counters, events, ev)
-        drawn = -1  # the dealer's 14th tile may have been passed on
-    for _ in range(topts[T.T_INITIAL_DORA]):  # DF: several indicators from the start
-        flip_dora(obs, wall, events, ev)  # S-2: the first indicator after the exchange
+    hs[HS.pos] = pos
+    hs[HS.cur] = dealer
+    hs[HS.forbid_a] = -1
+    hs[HS.forbid_b] = -1
+    hs[HS.last_kan_seat] = -1
+    hs[HS.first_winner] = -1
+    hs[HS.end] = END_EXHAUSTIVE
+    hs[HS.caller] = -1
+    hs[HS.phase] = PH_EXCHANGE if topts[T.T_EXCHANGE] else PH_AFTER_DEAL
+
+
+@nb.njit(cache=True)
+def _exchange_ask(hs, obs, view, st, hooks_ex, params, tables, counters, events, ev):
+    """PH_EXCHANGE (S-2): each seat in turn names any 3 tiles (none sees another's choice); after the fourth,
+    all pass at once. A five passed is the plain one unless only the red is held (the log's c is the receiving
+    seat + 4 × (bit i: tile i is the red five)). True when stopped."""
+    s = hs[HS.ex_seat]
+    view[:] = obs[s]
+    view[O_DECISION] = D_EXCHANGE
+    stopped, answer = _decide(hs, hooks_ex[s], s, obs, view, params, tables)
+    if stopped:
+        return True
+    given = hs[HS.given + 3 * s:HS.given + 3 * s + 3]
+    ok = True
+    for i in range(3):
+        k = (answer >> (8 * i)) & 0xFF
+        if k >= 34:
+            ok = False
+        given[i] = k if k < 34 else 0
+    if ok:
+        for i in range(3):
+            need = 0
+            for j in range(3):
+                if given[j] == given[i]:
+                    need += 1
+            if obs[s, O_HAND + given[i]] < need:
+                ok = False
+    if not ok:
+        counters[CNT_ILLEGAL] += 1
+        i = 0
+        for k in range(33, -1, -1):
+            for _ in range(obs[s, O_HAND + k]):
+                if i < 3:
+                    given[i] = k
+                    i += 1
+    hs[HS.ex_seat] = s + 1
+    if s < 3:
+        return False
+    reds = np.zeros((4, 3), np.int64)
+    for p in range(4):
+        for i in range(3):
+            reds[p, i] = plain_first(obs, st, p, hs[HS.given + 3 * p + i])
+            take_tile(obs, st, p, hs[HS.given + 3 * p + i], reds[p, i])
+    direction = hs[HS.direction]
+    shift = 1 if direction == 0 else (3 if direction == 1 else 2)
+    for p in range(4):
+        to = (p + shift) % 4
+        g = HS.given + 3 * p
+        log_event(events, ev, EV_EXCHANGE, p, hs[g], hs[g + 1], hs[g + 2],
+                  to + 4 * (reds[p, 0] + 2 * reds[p, 1] + 4 * reds[p, 2]))
+        for i in range(3):
+            give_tile(obs, st, to, hs[g + i], reds[p, i] == 1)
+    hs[HS.drawn] = -1  # the dealer's 14th tile may have been passed on
+    hs[HS.phase] = PH_AFTER_DEAL
+    return False
+
+
+@nb.njit(cache=True)
+def _after_deal(hs, obs, st, wall, topts, tables, events, ev):
+    """PH_AFTER_DEAL: the first indicators (after the exchange, S-2; DF: several), everyone's waits, M's
+    transparent tiles; then the dealer's turn."""
+    for _ in range(topts[T.T_INITIAL_DORA]):
+        flip_dora(obs, wall, events, ev)
+    dealer = hs[HS.dealer]
     for s in range(4):
         if s != dealer:
             update_waits(obs, st, s, tables)
     if topts[T.T_MIRROR]:
-        mirror_deal(obs, st, wall, dealer, pos)
+        mirror_deal(obs, st, wall, dealer, hs[HS.pos])
+    hs[HS.phase] = PH_TURN
 
-    cur = dealer
-    need_draw = False
-    kan_draw = False
-    after_call = False
-    forbid_a = -1
-    forbid_b = -1
-    last_kan_seat = -1
-    kans_abort = False
-    winners = 0
-    first_winner = -1
-    robbed_tiles = 0
-    dealer_won = False
-    end = END_EXHAUSTIVE
-    ss_han = 0
-    while True:
-        if need_draw:
-            if topts[T.T_ASTROLOGY]:  # A: refill the pool, then pick a candidate
-                pos = astro_refill(obs, st, wall, pos, astro_floor(topts, T.T_ASTROLOGY), events, ev)
-                if obs[0, O_ASTROLOGY + A_N] == 0:
-                    end = END_EXHAUSTIVE
-                    break
-                drawn = astro_pick(obs, st, view, hooks_mode[cur], cur, params, tables, False, counters, CNT_ILLEGAL,
-                                   events, ev)
-            else:
-                if pos >= st[ST_MISC, MS_LIVE_END]:
-                    end = END_EXHAUSTIVE
-                    break
-                if topts[T.T_DRAGON_EYE]:
-                    eye_due(obs, eye_rng, topts, events, ev)
-                drawn = _draw(obs, st, wall, pos, cur, False, events, ev)
-                pos += 1
-                if topts[T.T_MIRROR]:
-                    mirror_draw(obs, st, wall, cur, pos, False)
-            pub_set(obs, O_WALL_LEFT, _wall_left(st, pos))
-            kan_draw = False
-            after_call = False
-            need_draw = False
-        wall_left = _wall_left(st, pos)
-        kan_room = wall_left
-        if topts[T.T_ASTROLOGY]:  # A: draws left = the pool + refills; no kan at or below the floor
-            wall_left, kan_room = astro_left(obs, wall_left, astro_floor(topts, T.T_ASTROLOGY))
-        hand = obs[cur, O_HAND:O_HAND + 34]
-        n_melds = obs[0, O_N_MELDS + cur]
-        in_riichi = obs[0, O_RIICHI + cur] > 0
-        first_turn = st[ST_MISC, MS_NO_CALL] == 1 and obs[0, O_N_DISCARDS + cur] == 0
-        if topts[T.T_SOUL_STRIKE] and not after_call:
-            strike_turn(obs, st, topts, cur, kan_draw)
 
-        # ---- own turn: what may be done
-        can_win = False
-        complete = False
-        if not after_call:
-            if drawn >= 0 and (kan_draw or obs[0, O_N_DISCARDS + cur] > 0):
-                complete = st[ST_WAITS + cur, drawn] != 0  # the waits of the 13 tiles before this draw
-            else:
-                complete = is_complete(hand, n_melds, RIICHI_SHAPES, suit_t, honor_t)
-        if complete:
-            flags = 0
-            if kan_draw:
-                flags |= FLAG_RINSHAN
-            elif wall_left == 0:
-                flags |= FLAG_HAITEI
-            if first_turn and not kan_draw:
-                flags |= FLAG_TENHOU if cur == dealer else FLAG_CHIIHOU
-            win_kind = drawn if drawn >= 0 else -1
-            status = score_win(obs, st, wall, cur, win_kind, 0, True, flags, dealer, round_wind, sopts, conc, melds8,
-                               ctx, res)
-            can_win = status == SCORED
-            if can_win and topts[T.T_SOUL_STRIKE]:
-                ss_han = strike_score(obs, topts, sopts, res, -1, False, cur == dealer)
-        view[:] = obs[cur]
-        view[O_DECISION] = D_TURN
-        view[O_TILE] = -1 if after_call else drawn
-        view[O_AFTER_CALL] = 1 if after_call else 0
-        view[O_KAN_DRAW] = 1 if kan_draw else 0
-        view[O_FORBID_A] = forbid_a if after_call else -1
-        view[O_FORBID_B] = forbid_b if after_call else -1
-        any_kan = False
-        kan_opts[:] = 0
-        if not after_call and kan_room > 0 and st[ST_MISC, MS_N_KANS] < T.MAX_KANS:
+@nb.njit(cache=True)
+def _draw_phase(hs, obs, view, st, wall, hooks_mode, params, topts, tables, counters, events, ev):
+    """PH_DRAW: cur draws from the live wall (A: picks from the pool), or the hand ends exhaustively."""
+    cur = hs[HS.cur]
+    pos = hs[HS.pos]
+    if topts[T.T_ASTROLOGY]:  # A: refill the pool, then pick a candidate
+        pos = astro_refill(obs, st, wall, pos, astro_floor(topts, T.T_ASTROLOGY), events, ev)
+        hs[HS.pos] = pos
+        if obs[0, O_ASTROLOGY + A_N] == 0:
+            _end_hand(hs, END_EXHAUSTIVE)
+            return
+        drawn = astro_pick(obs, st, view, hooks_mode[cur], cur, params, tables, False, counters, CNT_ILLEGAL,
+                           events, ev)
+    else:
+        if pos >= st[ST_MISC, MS_LIVE_END]:
+            _end_hand(hs, END_EXHAUSTIVE)
+            return
+        if topts[T.T_DRAGON_EYE]:
+            eye_due(obs, _eye_rng(hs), topts, events, ev)
+        drawn = _draw(obs, st, wall, pos, cur, False, events, ev)
+        pos += 1
+        if topts[T.T_MIRROR]:
+            mirror_draw(obs, st, wall, cur, pos, False)
+    pub_set(obs, O_WALL_LEFT, _wall_left(st, pos))
+    hs[HS.pos] = pos
+    hs[HS.drawn] = drawn
+    hs[HS.kan_draw] = 0
+    hs[HS.after_call] = 0
+    hs[HS.phase] = PH_TURN
+
+
+@nb.njit(cache=True)
+def _turn_options(hs, obs, view, st, wall, topts, sopts, tables, conc, melds8, ctx, res, mask):
+    """PH_TURN: what cur may do (tsumo, kans, riichi, nine terminals), into hs and `view`. True when there is
+    nothing to decide (in riichi without a win or kan: the drawn tile goes)."""
+    suit_t = tables[:SUIT_ROWS]
+    honor_t = tables[SUIT_ROWS:]
+    cur = hs[HS.cur]
+    drawn = hs[HS.drawn]
+    kan_draw = hs[HS.kan_draw] == 1
+    after_call = hs[HS.after_call] == 1
+    dealer = hs[HS.dealer]
+    wall_left = _wall_left(st, hs[HS.pos])
+    kan_room = wall_left
+    if topts[T.T_ASTROLOGY]:  # A: draws left = the pool + refills; no kan at or below the floor
+        wall_left, kan_room = astro_left(obs, wall_left, astro_floor(topts, T.T_ASTROLOGY))
+    hand = obs[cur, O_HAND:O_HAND + 34]
+    n_melds = obs[0, O_N_MELDS + cur]
+    in_riichi = obs[0, O_RIICHI + cur] > 0
+    first_turn = st[ST_MISC, MS_NO_CALL] == 1 and obs[0, O_N_DISCARDS + cur] == 0
+    if topts[T.T_SOUL_STRIKE] and not after_call:
+        strike_turn(obs, st, topts, cur, kan_draw)
+
+    can_win = False
+    complete = False
+    if not after_call:
+        if drawn >= 0 and (kan_draw or obs[0, O_N_DISCARDS + cur] > 0):
+            complete = st[ST_WAITS + cur, drawn] != 0  # the waits of the 13 tiles before this draw
+        else:
+            complete = is_complete(hand, n_melds, RIICHI_SHAPES, suit_t, honor_t)
+    if complete:
+        flags = 0
+        if kan_draw:
+            flags |= FLAG_RINSHAN
+        elif wall_left == 0:
+            flags |= FLAG_HAITEI
+        if first_turn and not kan_draw:
+            flags |= FLAG_TENHOU if cur == dealer else FLAG_CHIIHOU
+        win_kind = drawn if drawn >= 0 else -1
+        status = score_win(obs, st, wall, cur, win_kind, 0, True, flags, dealer, hs[HS.round_wind], sopts, conc,
+                           melds8, ctx, res)
+        can_win = status == SCORED
+        if can_win and topts[T.T_SOUL_STRIKE]:
+            hs[HS.ss_han] = strike_score(obs, topts, sopts, res, -1, False, cur == dealer)
+    view[:] = obs[cur]
+    view[O_DECISION] = D_TURN
+    view[O_TILE] = -1 if after_call else drawn
+    view[O_AFTER_CALL] = 1 if after_call else 0
+    view[O_KAN_DRAW] = 1 if kan_draw else 0
+    view[O_FORBID_A] = hs[HS.forbid_a] if after_call else -1
+    view[O_FORBID_B] = hs[HS.forbid_b] if after_call else -1
+    any_kan = False
+    kan_opts = hs[HS.kan_opts:HS.kan_opts + 34]
+    kan_opts[:] = 0
+    if not after_call and kan_room > 0 and st[ST_MISC, MS_N_KANS] < T.MAX_KANS:
+        for k in range(34):
+            if hand[k] == 4:
+                if in_riichi:
+                    if k != drawn:
+                        continue
+                    hand[k] -= 4
+                    winning_tiles(hand, n_melds + 1, RIICHI_SHAPES, hand, suit_t, honor_t, mask)
+                    hand[k] += 4
+                    same = True
+                    for j in range(34):
+                        if (mask[j] != 0) != (st[ST_WAITS + cur, j] != 0):
+                            same = False
+                    if not same:
+                        continue
+                kan_opts[k] = 1
+                view[O_KAN_OPTIONS + k] = 1
+                any_kan = True
+            elif hand[k] >= 1 and not in_riichi and _pon_slot(obs, cur, k) >= 0:
+                kan_opts[k] = 2
+                view[O_KAN_OPTIONS + k] = 2
+                any_kan = True
+    can_riichi = False
+    if (not in_riichi and not after_call and obs[0, O_OPEN + cur] == 0 and obs[0, O_POINTS + cur] >= hs[HS.riichi_cost]
+            and obs[0, O_WALL_LEFT] >= 4):
+        can_riichi = shanten(hand, n_melds, RIICHI_SHAPES, suit_t, honor_t) <= 0  # tenpai after some discard
+    can_nine = first_turn and not after_call and not kan_draw and _orphan_kinds(hand) >= 9
+    if can_win:
+        view[O_CAN_WIN] = 1
+        view[O_WIN_HAN] = res[RES_HAN]
+        view[O_WIN_FU] = res[RES_FU]
+        view[O_WIN_POINTS] = res[RES_TOTAL]
+        hs[HS.best:HS.best + N_RES] = res
+    view[O_CAN_RIICHI] = 1 if can_riichi else 0
+    view[O_CAN_NINE] = 1 if can_nine else 0
+    hs[HS.wall_left] = wall_left
+    hs[HS.kan_room] = kan_room
+    hs[HS.first_turn] = 1 if first_turn else 0
+    hs[HS.can_win] = 1 if can_win else 0
+    hs[HS.can_riichi] = 1 if can_riichi else 0
+    hs[HS.can_nine] = 1 if can_nine else 0
+    hs[HS.any_kan] = 1 if any_kan else 0
+    return in_riichi and not can_win and not any_kan
+
+
+@nb.njit(cache=True)
+def _turn_action(hs, obs, view, st, wall, rec, hooks_mode, params, topts, sopts, tables, counters, events, ev, action,
+                 mask):
+    """PH_TURN_ASK answered: validate cur's action (an illegal one becomes the drawn tile, else the first legal
+    kind), then tsumo, nine terminals, a kan (robbing first) or the discard."""
+    suit_t = tables[:SUIT_ROWS]
+    honor_t = tables[SUIT_ROWS:]
+    cur = hs[HS.cur]
+    drawn = hs[HS.drawn]
+    after_call = hs[HS.after_call] == 1
+    forbid_a = hs[HS.forbid_a]
+    forbid_b = hs[HS.forbid_b]
+    can_win = hs[HS.can_win] == 1
+    hand = obs[cur, O_HAND:O_HAND + 34]
+    n_melds = obs[0, O_N_MELDS + cur]
+    in_riichi = obs[0, O_RIICHI + cur] > 0
+    face_down = topts[T.T_DARKNESS] == 1 and (FACE_DOWN <= action < FACE_DOWN + 34 or
+                                              FACE_DOWN + RIICHI <= action < FACE_DOWN + RIICHI + 34 or
+                                              action == FACE_DOWN + TSUMOGIRI or
+                                              action == FACE_DOWN + RIICHI + TSUMOGIRI)  # D
+    if face_down:
+        action -= FACE_DOWN
+    illegal_before = counters[CNT_ILLEGAL]
+    riichi_now = False
+    drawn_copy = False  # the discard is the copy just drawn (R-1: the red five or not, as drawn)
+    if action == TSUMOGIRI or action == RIICHI + TSUMOGIRI:
+        if drawn >= 0 and not after_call:
+            drawn_copy = True
+            action += drawn - TSUMOGIRI
+        else:
+            counters[CNT_ILLEGAL] += 1
+            action = -1
+    if action == TSUMO:
+        if not can_win:
+            counters[CNT_ILLEGAL] += 1
+            action = -1
+    elif action == NINE_TERMINALS:
+        if hs[HS.can_nine] == 0:
+            counters[CNT_ILLEGAL] += 1
+            action = -1
+    elif KAN <= action < KAN + 34:
+        if hs[HS.kan_opts + action - KAN] == 0:
+            counters[CNT_ILLEGAL] += 1
+            action = -1
+    elif RIICHI <= action < RIICHI + 34:
+        k = action - RIICHI
+        ok = hs[HS.can_riichi] == 1 and hand[k] > 0
+        if ok:
+            hand[k] -= 1
+            ok = winning_tiles(hand, n_melds, RIICHI_SHAPES, hand, suit_t, honor_t, mask) > 0
+            hand[k] += 1
+        if ok:
+            riichi_now = True
+            action = k
+        else:
+            counters[CNT_ILLEGAL] += 1
+            action = k if (hand[k] > 0 and not in_riichi) else -1
+    elif 0 <= action < 34:
+        if hand[action] == 0 or (after_call and (action == forbid_a or action == forbid_b)) or \
+                (in_riichi and action != drawn):
+            counters[CNT_ILLEGAL] += 1
+            action = -1
+    else:
+        counters[CNT_ILLEGAL] += 1
+        action = -1
+    if action == -1:  # the default: the drawn tile, else the first legal kind
+        if drawn >= 0 and not after_call:
+            action = drawn
+            drawn_copy = True
+        else:
             for k in range(34):
-                if hand[k] == 4:
-                    if in_riichi:
-                        if k != drawn:
-                            continue
-                        hand[k] -= 4
-                        winning_tiles(hand, n_melds + 1, RIICHI_SHAPES, hand, suit_t, honor_t, mask)
-                        hand[k] += 4
-                        same = True
-                        for j in range(34):
-                            if (mask[j] != 0) != (st[ST_WAITS + cur, j] != 0):
-                                same = False
-                        if not same:
-                            continue
-                    kan_opts[k] = 1
-                    view[O_KAN_OPTIONS + k] = 1
-                    any_kan = True
-                elif hand[k] >= 1 and not in_riichi and _pon_slot(obs, cur, k) >= 0:
-                    kan_opts[k] = 2
-                    view[O_KAN_OPTIONS + k] = 2
-                    any_kan = True
-        can_riichi = False
-        if (not in_riichi and not after_call and obs[0, O_OPEN + cur] == 0 and obs[0, O_POINTS + cur] >= riichi_cost
-                and obs[0, O_WALL_LEFT] >= 4):
-            can_riichi = shanten(hand, n_melds, RIICHI_SHAPES, suit_t, honor_t) <= 0  # tenpai after some discard
-        can_nine = first_turn and not after_call and not kan_draw and _orphan_kinds(hand) >= 9
-        if can_win:
+                if hand[k] > 0 and not (after_call and (k == forbid_a or k == forbid_b)):
+                    action = k
+                    break
+    if not dark_face_down_ok(obs, cur, face_down, counters[CNT_ILLEGAL] == illegal_before and 0 <= action < 34,
+                             riichi_now):
+        counters[CNT_ILLEGAL] += 1
+        face_down = False
+    if can_win and action != TSUMO:
+        rec[cur, H_PASSED] += 1
+        log_event(events, ev, EV_PASS, cur, drawn, hs[HS.best + RES_HAN], 1, 0)
+        if in_riichi:  # R-4: a win let pass in riichi makes the seat furiten for the rest of the hand
+            st[ST_FLAGS + cur, F_RIICHI_FURITEN] = 1
+
+    if action == TSUMO:
+        rec[cur, H_STRIKE_HAN] = hs[HS.ss_han]
+        _settle_win(hs, obs, st, topts, sopts, rec, cur, -1, hs[HS.best:HS.best + N_RES], True, events, ev, drawn)
+        if topts[T.T_BLOODBATH] != 1:
+            _end_hand(hs, END_WIN)
+        elif anyone_below_zero(obs):
+            _end_hand(hs, END_BUST)
+        elif hs[HS.winners] >= 3:
+            _end_hand(hs, END_THREE_WINS)
+        elif hs[HS.kans_abort]:  # a replacement-draw win on a fourth kan by several players: settle, then abort
+            _end_hand(hs, END_KANS)
+        else:
+            _after_bloodbath_win(obs, st)
+            if hs[HS.kan_draw] and st[ST_MISC, MS_PENDING_DORA] > 0:  # S-12
+                _flip_pending(obs, st, wall, events, ev)
+            hs[HS.cur] = _next_active(obs, cur)
+            hs[HS.last_kan_seat] = -1
+            hs[HS.phase] = PH_DRAW
+        return
+    if action == NINE_TERMINALS:
+        log_event(events, ev, EV_ABORT, cur, -1, END_NINE, 0, 0)
+        _end_hand(hs, END_NINE)
+        return
+    if KAN <= action < KAN + 34:
+        kind = action - KAN
+        option = hs[HS.kan_opts + kind]
+        _flip_pending(obs, st, wall, events, ev)
+        # chankan (R-4): an added kan may be robbed; a closed kan only by thirteen orphans
+        kan_red = 0
+        if option == 2 and holds_red(st, cur, kind):
+            kan_red = 1  # the added tile is the seat's only copy in hand, the red five
+        # logged before any rob, so a robbed kan is in the log and is the win's target
+        log_event(events, ev, EV_KAN, cur, kind, tiles.ANKAN if option == 1 else tiles.KAKAN, -1,
+                  2 if holds_red(st, cur, kind) else 0)
+        hs[HS.tile] = kind
+        hs[HS.kan_option] = option
+        hs[HS.red] = kan_red
+        hs[HS.step] = 1
+        hs[HS.n_claims] = 0
+        hs[HS.phase] = PH_ROB
+        return
+    _discard(hs, obs, view, st, wall, rec, hooks_mode, params, topts, tables, counters, events, ev, action,
+             riichi_now, face_down, drawn_copy or (in_riichi and action == drawn))  # R-4: in riichi the drawn tile
+
+
+@nb.njit(cache=True)
+def _discard(hs, obs, view, st, wall, rec, hooks_mode, params, topts, tables, counters, events, ev, tile, riichi_now,
+             face_down, drawn_copy):
+    """cur discards `tile` (declaring riichi with it when riichi_now; D: face down when face_down; the copy
+    just drawn when drawn_copy, else a plain five before the red); the other seats are asked next (PH_REACT)."""
+    cur = hs[HS.cur]
+    first_turn = hs[HS.first_turn] == 1
+    red = st[ST_MISC, MS_DRAWN_RED] if drawn_copy else plain_first(obs, st, cur, tile)
+    take_tile(obs, st, cur, tile, red)
+    tsumogiri = tile == hs[HS.drawn] and hs[HS.after_call] == 0 and red == st[ST_MISC, MS_DRAWN_RED]  # drawn copy
+    if topts[T.T_MIRROR]:
+        clear = mirror_discard(obs, cur, tile, drawn_copy, st[ST_MISC, MS_DRAWN_CLEAR])
+        tsumogiri = tsumogiri and clear == st[ST_MISC, MS_DRAWN_CLEAR]
+    if topts[T.T_DRAGON_EYE]:
+        eye_discard(obs, cur)
+    if topts[T.T_FATE]:
+        fate_after_loss(obs, cur, tile, _called(hs))
+    if topts[T.T_CHANT]:
+        streaks = _streaks(hs)
+        chant_discard(obs, streaks, cur, tsumogiri)
+        rec[cur, H_CHANT_HAN] = chant_bonus(streaks, cur)
+    log_event(events, ev, EV_DISCARD, cur, tile, 1 if tsumogiri else 0, 1 if riichi_now else 0, red)
+    st[ST_RIVER + cur, tile] += 1
+    pub_add(obs, O_N_DISCARDS + cur, 1)
+    hidden = False
+    if face_down:
+        hidden = dark_discard(obs, view, cur, tile, riichi_now, hooks_mode, params, tables, rec,
+                              hs[HS.delta:HS.delta + 4], counters, events, ev)
+    if not hidden:  # D: a tile still face down is in no public block, causes no furiten
+        pub_add(obs, O_DISCARDED + 34 * cur + tile, 1)
+        pub_add(obs, O_SEEN + tile, 1)
+        pub_set(obs, O_SAFE + 34 * cur + tile, 1)
+    rec[cur, H_DISC] += 1
+    st[ST_FLAGS + cur, F_IPPATSU] = max(st[ST_FLAGS + cur, F_IPPATSU] - 1, 0)  # FL 三倍速: 3 discards
+    st[ST_FLAGS + cur, F_TEMP_FURITEN] = 0
+    if not _terminal_or_honor(tile) and not hidden:  # D: nagashi judges face-up discards only
+        st[ST_FLAGS + cur, F_NAGASHI] = 0
+    if first_turn and 27 <= tile <= 30 and not hidden:
+        hs[HS.first_winds + cur] = tile
+    if riichi_now:
+        riichi_kind = 2 if first_turn else 1
+        log_event(events, ev, EV_RIICHI, cur, tile, riichi_kind, 0, 0)
+        pub_set(obs, O_RIICHI + cur, riichi_kind)
+        pub_set(obs, O_RIICHI_TILE + cur, obs[0, O_N_DISCARDS + cur] - 1)
+    if hs[HS.last_kan_seat] == cur:  # R-1: an open or added kan's indicator after the kan player's discard
+        _flip_pending(obs, st, wall, events, ev)
+        if topts[T.T_MIRROR]:
+            mirror_dead(obs, st, wall)
+    hs[HS.last_kan_seat] = -1
+    update_waits(obs, st, cur, tables)
+    hs[HS.after_call] = 0
+    hs[HS.kan_draw] = 0
+    hs[HS.forbid_a] = -1
+    hs[HS.forbid_b] = -1
+    hs[HS.tile] = tile
+    hs[HS.red] = red
+    hs[HS.riichi_now] = 1 if riichi_now else 0
+    hs[HS.hidden] = 1 if hidden else 0
+    hs[HS.step] = 1
+    hs[HS.n_claims] = 0
+    hs[HS.caller] = -1
+    hs[HS.call] = 0
+    hs[HS.phase] = PH_REACT
+
+
+@nb.njit(cache=True)
+def _rob_options(hs, obs, view, st, wall, topts, sopts, conc, melds8, ctx, res):
+    """PH_ROB: the next seat after cur (from hs[step]) that may rob the kan; its question into `view`."""
+    cur = hs[HS.cur]
+    kind = hs[HS.tile]
+    option = hs[HS.kan_option]
+    dealer = hs[HS.dealer]
+    while hs[HS.step] <= 3:
+        p = (cur + hs[HS.step]) % 4
+        if obs[0, O_WON + p] == 1 or st[ST_WAITS + p, kind] == 0 or obs[p, O_FURITEN] == 1:
+            hs[HS.step] += 1
+            continue
+        status = score_win(obs, st, wall, p, kind, hs[HS.red], False, FLAG_CHANKAN if option == 2 else 0, dealer,
+                           hs[HS.round_wind], sopts, conc, melds8, ctx, res)
+        if status != SCORED or (topts[T.T_FANTASY] and fl_ron_banned(obs, p, dealer)):  # FL 风纪
+            if option == 2:
+                _let_pass(obs, st, p)  # R-4: shape only
+            hs[HS.step] += 1
+            continue
+        if option == 1 and not (has_yaku(res, KOKUSHI) or has_yaku(res, KOKUSHI_13)):
+            hs[HS.step] += 1
+            continue
+        if topts[T.T_SOUL_STRIKE]:
+            strike_score(obs, topts, sopts, res, cur, False, p == dealer)
+        view[:] = obs[p]
+        view[O_DECISION] = D_ROB
+        view[O_TILE] = kind
+        view[O_FROM] = cur
+        view[O_CAN_WIN] = 1
+        view[O_WIN_HAN] = res[RES_HAN]
+        view[O_WIN_FU] = res[RES_FU]
+        view[O_WIN_POINTS] = res[RES_TOTAL]
+        hs[HS.opt_han] = res[RES_HAN]
+        hs[HS.phase] = PH_ROB_ASK
+        return
+    hs[HS.phase] = PH_ROB_SETTLE
+
+
+@nb.njit(cache=True)
+def _rob_answer(hs, obs, st, rec, counters, events, ev, answer):
+    """PH_ROB_ASK answered: RON joins the claimants; anything else passes (R-4 furiten)."""
+    p = (hs[HS.cur] + hs[HS.step]) % 4
+    if answer == RON:
+        hs[HS.claimants + hs[HS.n_claims]] = p
+        hs[HS.n_claims] += 1
+    else:
+        if answer != 0:
+            counters[CNT_ILLEGAL] += 1
+        _passed_ron(obs, st, rec, p, hs[HS.tile], hs[HS.opt_han], events, ev)
+    hs[HS.step] += 1
+    hs[HS.phase] = PH_ROB
+
+
+@nb.njit(cache=True)
+def _rob_settle(hs, obs, view, st, wall, rec, hooks_mode, params, topts, sopts, tables, counters, events, ev, conc,
+                melds8, ctx, res):
+    """PH_ROB_SETTLE: pay the robs (chankan, R-4; S-11 in bloodbath the kan then stands), then the kan itself,
+    its indicator and cur's replacement draw."""
+    cur = hs[HS.cur]
+    kind = hs[HS.tile]
+    option = hs[HS.kan_option]
+    kan_red = hs[HS.red]
+    dealer = hs[HS.dealer]
+    n_rob = hs[HS.n_claims]
+    if n_rob > 0:
+        if topts[T.T_HEAD_BUMP]:
+            n_rob = head_bump(n_rob)
+        for i in range(n_rob):
+            p = hs[HS.claimants + i]
+            score_win(obs, st, wall, p, kind, kan_red, False, FLAG_CHANKAN if option == 2 else 0, dealer,
+                      hs[HS.round_wind], sopts, conc, melds8, ctx, res)
+            if topts[T.T_SOUL_STRIKE]:
+                rec[p, H_STRIKE_HAN] = strike_score(obs, topts, sopts, res, cur, False, p == dealer)
+            _settle_win(hs, obs, st, topts, sopts, rec, p, cur, res, i == 0, events, ev, kind)
+        if topts[T.T_BLOODBATH] != 1:
+            take_tile(obs, st, cur, kind, kan_red)  # the robbed tile goes to the winners
+            if topts[T.T_MIRROR]:
+                mirror_lose(obs, cur, kind, 1)
+            if topts[T.T_FATE]:
+                fate_after_loss(obs, cur, kind, _called(hs))
+            hs[HS.robbed_tiles] += 1
+            _end_hand(hs, END_WIN)
+            return
+        if anyone_below_zero(obs):
+            _end_hand(hs, END_BUST)
+            return
+        if hs[HS.winners] >= 3:
+            _end_hand(hs, END_THREE_WINS)
+            return
+        _after_bloodbath_win(obs, st)
+        # S-11: the kan stands, its indicator is flipped at once, the robbed player draws the replacement
+    if topts[T.T_MIRROR]:
+        mirror_lose(obs, cur, kind, 4 if option == 1 else 1)
+    if option == 1:
+        take_for_meld(obs, st, cur, kind, 4)
+        _add_meld(obs, cur, ANKAN_MELD, kind, 4)
+    else:
+        slot = _pon_slot(obs, cur, kind)
+        take_for_meld(obs, st, cur, kind, 1)
+        pub_set(obs, O_MELDS + 8 * cur + 2 * slot, KAKAN_MELD)
+        pub_add(obs, O_MELD_TILES + 34 * cur + kind, 1)
+    pub_add(obs, O_SEEN + kind, 4 if option == 1 else 1)
+    rec[cur, H_KANS] += 1
+    _after_kan(obs, st, cur)
+    if option == 1 or n_rob > 0:
+        flip_dora(obs, wall, events, ev)
+    else:
+        st[ST_MISC, MS_PENDING_DORA] += 1
+    if topts[T.T_FANTASY]:  # FL 炒作
+        fl_hype_flip(obs, topts, wall, cur, dealer, events, ev)
+    if _four_kans_by_several(st):
+        if n_rob > 0:  # S-11: settle the rob, then abort
+            _end_hand(hs, END_KANS)
+            return
+        hs[HS.kans_abort] = 1
+    update_waits(obs, st, cur, tables)
+    hs[HS.drawn], hs[HS.pos] = _rinshan(obs, st, wall, cur, events, ev, topts, hs[HS.pos], view, hooks_mode, params,
+                                        tables, counters)
+    hs[HS.kan_draw] = 1
+    hs[HS.after_call] = 0
+    hs[HS.last_kan_seat] = cur
+    hs[HS.phase] = PH_TURN
+
+
+@nb.njit(cache=True)
+def _react_options(hs, obs, view, st, wall, topts, sopts, conc, melds8, ctx, res):
+    """PH_REACT: the next seat after cur (from hs[step]) that may ron, pon, kan or chi the discard; its
+    question into `view`."""
+    cur = hs[HS.cur]
+    tile = hs[HS.tile]
+    wall_left = hs[HS.wall_left]
+    dealer = hs[HS.dealer]
+    chi_seat = _next_active(obs, cur)
+    while hs[HS.step] <= 3:
+        p = (cur + hs[HS.step]) % 4
+        if obs[0, O_WON + p] == 1 or hs[HS.hidden]:  # D: no call, no ron on a face-down tile
+            hs[HS.step] += 1
+            continue
+        phand = obs[p, O_HAND:O_HAND + 34]
+        p_riichi = obs[0, O_RIICHI + p] > 0
+        can_ron = False
+        completes = st[ST_WAITS + p, tile] != 0
+        if completes and obs[p, O_FURITEN] == 0:
+            flags = FLAG_HOUTEI if wall_left == 0 else 0
+            can_ron = score_win(obs, st, wall, p, tile, hs[HS.red], False, flags, dealer, hs[HS.round_wind], sopts,
+                                conc, melds8, ctx, res) == SCORED
+            if can_ron and topts[T.T_FANTASY] and fl_ron_banned(obs, p, dealer):  # FL 风纪
+                can_ron = False
+            if can_ron and topts[T.T_SOUL_STRIKE]:
+                strike_score(obs, topts, sopts, res, cur, hs[HS.riichi_now] == 1 or strike_active(obs, cur),
+                             p == dealer)
+        can_pon = (not p_riichi) and phand[tile] >= 2 and wall_left > 0
+        if can_pon:
+            phand[tile] -= 2
+            can_pon = _legal_after_call(phand, tile, -1)
+            phand[tile] += 2
+        can_kan = (not p_riichi) and phand[tile] == 3 and hs[HS.kan_room] > 0 and st[ST_MISC, MS_N_KANS] < T.MAX_KANS
+        chi = 0
+        if p == chi_seat and not p_riichi and wall_left > 0:
+            chi = _chi_bits(phand, tile)
+        if completes and not can_ron:
+            _let_pass(obs, st, p)  # R-4: shape only, yaku or not
+        if not (can_ron or can_pon or can_kan or chi):
+            hs[HS.step] += 1
+            continue
+        view[:] = obs[p]
+        view[O_DECISION] = D_REACT
+        view[O_TILE] = tile
+        view[O_FROM] = cur
+        view[O_CAN_PON] = 1 if can_pon else 0
+        view[O_CAN_KAN] = 1 if can_kan else 0
+        view[O_CAN_CHI] = chi
+        if can_ron:
             view[O_CAN_WIN] = 1
             view[O_WIN_HAN] = res[RES_HAN]
             view[O_WIN_FU] = res[RES_FU]
             view[O_WIN_POINTS] = res[RES_TOTAL]
-            best[:] = res
-        view[O_CAN_RIICHI] = 1 if can_riichi else 0
-        view[O_CAN_NINE] = 1 if can_nine else 0
+        hs[HS.opt_ron] = 1 if can_ron else 0
+        hs[HS.opt_pon] = 1 if can_pon else 0
+        hs[HS.opt_kan] = 1 if can_kan else 0
+        hs[HS.opt_chi] = chi
+        hs[HS.phase] = PH_REACT_ASK
+        return
+    hs[HS.phase] = PH_AFTER_REACT
 
-        if in_riichi and not can_win and not any_kan:
-            action = drawn
-        else:
-            action = _ask(hooks_turn[cur], cur, obs, view, params, tables)
-        # ---- validate
-        face_down = topts[T.T_DARKNESS] == 1 and (FACE_DOWN <= action < FACE_DOWN + 34 or
-                                                  FACE_DOWN + RIICHI <= action < FACE_DOWN + RIICHI + 34 or
-                                                  action == FACE_DOWN + TSUMOGIRI or
-                                                  action == FACE_DOWN + RIICHI + TSUMOGIRI)  # D
-        if face_down:
-            action -= FACE_DOWN
-        illegal_before = counters[CNT_ILLEGAL]
-        riichi_now = False
-        drawn_copy = False  # the discard is the copy just drawn (R-1: the red five or not, as drawn)
-        if action == TSUMOGIRI or action == RIICHI + TSUMOGIRI:
-            if drawn >= 0 and not after_call:
-                drawn_copy = True
-                action += drawn - TSUMOGIRI
-            else:
-                counters[CNT_ILLEGAL] += 1
-                action = -1
-        if action == TSUMO:
-            if not can_win:
-                counters[CNT_ILLEGAL] += 1
-                action = -1
-        elif action == NINE_TERMINALS:
-            if not can_nine:
-                counters[CNT_ILLEGAL] += 1
-                action = -1
-        elif KAN <= action < KAN + 34:
-            if kan_opts[action - KAN] == 0:
-                counters[CNT_ILLEGAL] += 1
-                action = -1
-        elif RIICHI <= action < RIICHI + 34:
-            k = action - RIICHI
-            ok = can_riichi and hand[k] > 0
-            if ok:
-                hand[k] -= 1
-                ok = winning_tiles(hand, n_melds, RIICHI_SHAPES, hand, suit_t, honor_t, mask) > 0
-                hand[k] += 1
-            if ok:
-                riichi_now = True
-                action = k
-            else:
-                counters[CNT_ILLEGAL] += 1
-                action = k if (hand[k] > 0 and not in_riichi) else -1
-        elif 0 <= action < 34:
-            if hand[action] == 0 or (after_call and (action == forbid_a or action == forbid_b)) or \
-                    (in_riichi and action != drawn):
-                counters[CNT_ILLEGAL] += 1
-                action = -1
-        else:
-            counters[CNT_ILLEGAL] += 1
-            action = -1
-        if action == -1:  # the default: the drawn tile, else the first legal kind
-            if drawn >= 0 and not after_call:
-                action = drawn
-                drawn_copy = True
-            else:
-                for k in range(34):
-                    if hand[k] > 0 and not (after_call and (k == forbid_a or k == forbid_b)):
-                        action = k
-                        break
-        if not dark_face_down_ok(obs, cur, face_down, counters[CNT_ILLEGAL] == illegal_before and 0 <= action < 34,
-                                 riichi_now):
-            counters[CNT_ILLEGAL] += 1
-            face_down = False
-        if can_win and action != TSUMO:
-            rec[cur, H_PASSED] += 1
-            log_event(events, ev, EV_PASS, cur, drawn, best[RES_HAN], 1, 0)
-            if in_riichi:  # R-4: a win let pass in riichi makes the seat furiten for the rest of the hand
-                st[ST_FLAGS + cur, F_RIICHI_FURITEN] = 1
 
-        # ---- tsumo
-        if action == TSUMO:
-            winners += 1
-            if first_winner < 0:
-                first_winner = cur
-            if cur == dealer:
-                dealer_won = True
-            if topts[T.T_CHANT]:
-                chant_apply(best, chant_bonus(streaks, cur), cur == dealer, True, sopts)
-            if topts[T.T_FATE]:
-                fate_scale(best, fate_multiplier(obs, cur))
-            rec[cur, H_STRIKE_HAN] = ss_han
-            settle_tsumo(obs, st, topts, sopts, rec, delta, cur, best, honba, winners, events, ev, drawn)
-            if topts[T.T_DARKNESS]:
-                dark_take_pot(obs, rec, delta, cur, events, ev)
-            if not bloodbath:
-                end = END_WIN
-                break
-            if anyone_below_zero(obs):
-                end = END_BUST
-                break
-            if winners >= 3:
-                end = END_THREE_WINS
-                break
-            if kans_abort:  # a replacement-draw win on a fourth kan by several players: settle, then abort
-                end = END_KANS
-                break
-            _after_bloodbath_win(obs, st)
-            if kan_draw and st[ST_MISC, MS_PENDING_DORA] > 0:  # S-12
-                _flip_pending(obs, st, wall, events, ev)
-            cur = _next_active(obs, cur)
-            need_draw = True
-            last_kan_seat = -1
-            continue
-        if action == NINE_TERMINALS:
-            log_event(events, ev, EV_ABORT, cur, -1, END_NINE, 0, 0)
-            end = END_NINE
-            break
+@nb.njit(cache=True)
+def _react_answer(hs, obs, view, st, rec, counters, events, ev, answer):
+    """PH_REACT_ASK answered: a ron joins the claimants; a pon or open kan outranks a chi; passing a possible
+    ron is furiten (R-4)."""
+    p = (hs[HS.cur] + hs[HS.step]) % 4
+    can_ron = hs[HS.opt_ron] == 1
+    chi = hs[HS.opt_chi]
+    call = hs[HS.call]
+    hs[HS.step] += 1
+    hs[HS.phase] = PH_REACT
+    if answer == RON and can_ron:
+        hs[HS.claimants + hs[HS.n_claims]] = p
+        hs[HS.n_claims] += 1
+        return
+    if can_ron:
+        _passed_ron(obs, st, rec, p, hs[HS.tile], view[O_WIN_HAN], events, ev)
+    if answer == PON and hs[HS.opt_pon]:
+        if call != KAN_CALL and call != PON:
+            hs[HS.caller] = p
+            hs[HS.call] = PON
+    elif answer == KAN_CALL and hs[HS.opt_kan]:
+        hs[HS.caller] = p
+        hs[HS.call] = KAN_CALL
+    elif (answer == CHI_LOW and chi & 1) or (answer == CHI_MID and chi & 2) or (answer == CHI_HIGH and chi & 4):
+        if call == 0:
+            hs[HS.caller] = p
+            hs[HS.call] = answer
+    elif answer != 0:
+        counters[CNT_ILLEGAL] += 1
 
-        # ---- kans
-        if KAN <= action < KAN + 34:
-            kind = action - KAN
-            option = kan_opts[kind]
-            _flip_pending(obs, st, wall, events, ev)
-            # chankan (R-4): an added kan may be robbed; a closed kan only by thirteen orphans
-            kan_red = 0
-            if option == 2 and holds_red(st, cur, kind):
-                kan_red = 1  # the added tile is the seat's only copy in hand, the red five
-            # logged before any rob, so a robbed kan is in the log and is the win's target
-            log_event(events, ev, EV_KAN, cur, kind, tiles.ANKAN if option == 1 else tiles.KAKAN, -1,
-                      2 if holds_red(st, cur, kind) else 0)
-            n_rob = 0
-            for step in range(1, 4):
-                p = (cur + step) % 4
-                if obs[0, O_WON + p] == 1 or st[ST_WAITS + p, kind] == 0 or obs[p, O_FURITEN] == 1:
-                    continue
-                status = score_win(obs, st, wall, p, kind, kan_red, False, FLAG_CHANKAN if option == 2 else 0, dealer,
-                                   round_wind, sopts, conc, melds8, ctx, res)
-                if status != SCORED or (topts[T.T_FANTASY] and fl_ron_banned(obs, p, dealer)):  # FL 风纪
-                    if option == 2:
-                        _let_pass(obs, st, p)  # R-4: shape only
-                    continue
-                if option == 1 and not (has_yaku(res, KOKUSHI) or has_yaku(res, KOKUSHI_13)):
-                    continue
-                if topts[T.T_SOUL_STRIKE]:
-                    strike_score(obs, topts, sopts, res, cur, False, p == dealer)
-                view[:] = obs[p]
-                view[O_DECISION] = D_ROB
-                view[O_TILE] = kind
-                view[O_FROM] = cur
-                view[O_CAN_WIN] = 1
-                view[O_WIN_HAN] = res[RES_HAN]
-                view[O_WIN_FU] = res[RES_FU]
-                view[O_WIN_POINTS] = res[RES_TOTAL]
-                answer = _ask(hooks_rob[p], p, obs, view, params, tables)
-                if answer == RON:
-                    claimants[n_rob] = p
-                    n_rob += 1
-                else:
-                    if answer != 0:
-                        counters[CNT_ILLEGAL] += 1
-                    _passed_ron(obs, st, rec, p, kind, res[RES_HAN], events, ev)
-            if n_rob > 0:
-                if topts[T.T_HEAD_BUMP]:
-                    n_rob = head_bump(n_rob)
-                for i in range(n_rob):
-                    p = claimants[i]
-                    score_win(obs, st, wall, p, kind, kan_red, False, FLAG_CHANKAN if option == 2 else 0, dealer,
-                              round_wind, sopts, conc, melds8, ctx, res)
-                    if topts[T.T_SOUL_STRIKE]:
-                        rec[p, H_STRIKE_HAN] = strike_score(obs, topts, sopts, res, cur, False, p == dealer)
-                    winners += 1
-                    if p == dealer:
-                        dealer_won = True
-                    if topts[T.T_CHANT]:
-                        chant_apply(res, chant_bonus(streaks, p), p == dealer, False, sopts)
-                    if topts[T.T_FATE]:
-                        fate_scale(res, fate_multiplier(obs, p))
-                    settle_ron(obs, st, topts, sopts, rec, delta, p, cur, res, _honba_of(topts, honba, i), i == 0,
-                               winners, events, ev, kind)
-                    if topts[T.T_DARKNESS] and i == 0:
-                        dark_take_pot(obs, rec, delta, p, events, ev)
-                if first_winner < 0:
-                    first_winner = claimants[0]
-                if not bloodbath:
-                    take_tile(obs, st, cur, kind, kan_red)  # the robbed tile goes to the winners
-                    if topts[T.T_MIRROR]:
-                        mirror_lose(obs, cur, kind, 1)
-                    if topts[T.T_FATE]:
-                        fate_after_loss(obs, cur, kind, called)
-                    robbed_tiles += 1
-                    end = END_WIN
-                    break
-                if anyone_below_zero(obs):
-                    end = END_BUST
-                    break
-                if winners >= 3:
-                    end = END_THREE_WINS
-                    break
-                _after_bloodbath_win(obs, st)
-                # S-11: the kan stands, its indicator is flipped at once, the robbed player draws the replacement
-            # ---- the kan itself
-            if topts[T.T_MIRROR]:
-                mirror_lose(obs, cur, kind, 4 if option == 1 else 1)
-            if option == 1:
-                take_for_meld(obs, st, cur, kind, 4)
-                _add_meld(obs, cur, ANKAN_MELD, kind, 4)
-            else:
-                slot = _pon_slot(obs, cur, kind)
-                take_for_meld(obs, st, cur, kind, 1)
-                pub_set(obs, O_MELDS + 8 * cur + 2 * slot, KAKAN_MELD)
-                pub_add(obs, O_MELD_TILES + 34 * cur + kind, 1)
-            pub_add(obs, O_SEEN + kind, 4 if option == 1 else 1)
-            rec[cur, H_KANS] += 1
-            _after_kan(obs, st, cur)
-            if option == 1 or n_rob > 0:
-                flip_dora(obs, wall, events, ev)
-            else:
-                st[ST_MISC, MS_PENDING_DORA] += 1
-            if topts[T.T_FANTASY]:  # FL 炒作
-                fl_hype_flip(obs, topts, wall, cur, dealer, events, ev)
-            if _four_kans_by_several(st):
-                if n_rob > 0:  # S-11: settle the rob, then abort
-                    end = END_KANS
-                    break
-                kans_abort = True
-            update_waits(obs, st, cur, tables)
-            drawn, pos = _rinshan(obs, st, wall, cur, events, ev, topts, pos, view, hooks_mode, params, tables,
-                                  counters)
-            kan_draw = True
-            after_call = False
-            last_kan_seat = cur
-            continue
 
-        # ---- discard
-        tile = action
-        drawn_copy = drawn_copy or (in_riichi and tile == drawn)  # R-4: in riichi only the drawn tile goes
-        red = st[ST_MISC, MS_DRAWN_RED] if drawn_copy else plain_first(obs, st, cur, tile)
-        take_tile(obs, st, cur, tile, red)
-        tsumogiri = tile == drawn and not after_call and red == st[ST_MISC, MS_DRAWN_RED]  # the drawn copy left
-        if topts[T.T_MIRROR]:
-            clear = mirror_discard(obs, cur, tile, drawn_copy, st[ST_MISC, MS_DRAWN_CLEAR])
-            tsumogiri = tsumogiri and clear == st[ST_MISC, MS_DRAWN_CLEAR]
-        if topts[T.T_DRAGON_EYE]:
-            eye_discard(obs, cur)
-        if topts[T.T_FATE]:
-            fate_after_loss(obs, cur, tile, called)
-        if topts[T.T_CHANT]:
-            chant_discard(obs, streaks, cur, tsumogiri)
-            rec[cur, H_CHANT_HAN] = chant_bonus(streaks, cur)
-        log_event(events, ev, EV_DISCARD, cur, tile, 1 if tsumogiri else 0, 1 if riichi_now else 0, red)
-        st[ST_RIVER + cur, tile] += 1
-        pub_add(obs, O_N_DISCARDS + cur, 1)
-        hidden = False
-        if face_down:
-            hidden = dark_discard(obs, view, cur, tile, riichi_now, hooks_mode, params, tables, rec, delta, counters,
-                                  events, ev)
-        if not hidden:  # D: a tile still face down is in no public block, causes no furiten
-            pub_add(obs, O_DISCARDED + 34 * cur + tile, 1)
-            pub_add(obs, O_SEEN + tile, 1)
-            pub_set(obs, O_SAFE + 34 * cur + tile, 1)
-        rec[cur, H_DISC] += 1
-        st[ST_FLAGS + cur, F_IPPATSU] = max(st[ST_FLAGS + cur, F_IPPATSU] - 1, 0)  # FL 三倍速: 3 discards
-        st[ST_FLAGS + cur, F_TEMP_FURITEN] = 0
-        if not _terminal_or_honor(tile) and not hidden:  # D: nagashi judges face-up discards only
-            st[ST_FLAGS + cur, F_NAGASHI] = 0
-        if first_turn and 27 <= tile <= 30 and not hidden:
-            first_winds[cur] = tile
-        riichi_kind = 0
-        if riichi_now:
-            riichi_kind = 2 if first_turn else 1
-            log_event(events, ev, EV_RIICHI, cur, tile, riichi_kind, 0, 0)
-            pub_set(obs, O_RIICHI + cur, riichi_kind)
-            pub_set(obs, O_RIICHI_TILE + cur, obs[0, O_N_DISCARDS + cur] - 1)
-        if last_kan_seat == cur:  # R-1: an open or added kan's indicator after the kan player's discard
-            _flip_pending(obs, st, wall, events, ev)
-            if topts[T.T_MIRROR]:
-                mirror_dead(obs, st, wall)
-        last_kan_seat = -1
-        update_waits(obs, st, cur, tables)
-        after_call = False
-        kan_draw = False
-        forbid_a = -1
-        forbid_b = -1
-
-        n_ron = 0
-        caller = -1
-        call = 0
-        chi_seat = _next_active(obs, cur)
-        for step in range(1, 4):
-            p = (cur + step) % 4
-            answers[p] = 0
-            if obs[0, O_WON + p] == 1 or hidden:  # D: no call, no ron on a face-down tile
-                continue
-            phand = obs[p, O_HAND:O_HAND + 34]
-            p_riichi = obs[0, O_RIICHI + p] > 0
-            can_ron = False
-            completes = st[ST_WAITS + p, tile] != 0
-            if completes and obs[p, O_FURITEN] == 0:
-                flags = FLAG_HOUTEI if wall_left == 0 else 0
-                can_ron = score_win(obs, st, wall, p, tile, red, False, flags, dealer, round_wind, sopts, conc,
-                                    melds8, ctx, res) == SCORED
-                if can_ron and topts[T.T_FANTASY] and fl_ron_banned(obs, p, dealer):  # FL 风纪
-                    can_ron = False
-                if can_ron and topts[T.T_SOUL_STRIKE]:
-                    strike_score(obs, topts, sopts, res, cur, riichi_now or strike_active(obs, cur), p == dealer)
-            can_pon = (not p_riichi) and phand[tile] >= 2 and wall_left > 0
-            if can_pon:
-                phand[tile] -= 2
-                can_pon = _legal_after_call(phand, tile, -1)
-                phand[tile] += 2
-            can_kan = (not p_riichi) and phand[tile] == 3 and kan_room > 0 and st[ST_MISC, MS_N_KANS] < T.MAX_KANS
-            chi = 0
-            if p == chi_seat and not p_riichi and wall_left > 0:
-                chi = _chi_bits(phand, tile)
-            if completes and not can_ron:
-                _let_pass(obs, st, p)  # R-4: shape only, yaku or not
-            if not (can_ron or can_pon or can_kan or chi):
-                continue
-            view[:] = obs[p]
-            view[O_DECISION] = D_REACT
-            view[O_TILE] = tile
-            view[O_FROM] = cur
-            view[O_CAN_PON] = 1 if can_pon else 0
-            view[O_CAN_KAN] = 1 if can_kan else 0
-            view[O_CAN_CHI] = chi
-            if can_ron:
-                view[O_CAN_WIN] = 1
-                view[O_WIN_HAN] = res[RES_HAN]
-                view[O_WIN_FU] = res[RES_FU]
-                view[O_WIN_POINTS] = res[RES_TOTAL]
-            answer = _ask(hooks_react[p], p, obs, view, params, tables)
-            if answer == RON and can_ron:
-                claimants[n_ron] = p
-                n_ron += 1
-                continue
-            if can_ron:
-                _passed_ron(obs, st, rec, p, tile, view[O_WIN_HAN], events, ev)
-            if answer == PON and can_pon:
-                if call != KAN_CALL and call != PON:
-                    caller, call = p, PON
-            elif answer == KAN_CALL and can_kan:
-                caller, call = p, KAN_CALL
-            elif (answer == CHI_LOW and chi & 1) or (answer == CHI_MID and chi & 2) or (answer == CHI_HIGH and chi & 4):
-                if call == 0:
-                    caller, call = p, answer
-            elif answer != 0:
-                counters[CNT_ILLEGAL] += 1
-
-        if n_ron > 0 and topts[T.T_HEAD_BUMP]:
-            n_ron = head_bump(n_ron)
-        if n_ron > 0:
-            if bloodbath:
-                st[ST_FLAGS + cur, F_NAGASHI] = 0  # S-15
-            for i in range(n_ron):
-                p = claimants[i]
-                if obs[p, O_FURITEN] == 1:
-                    counters[CNT_FURITEN_RONS] += 1
-                flags = FLAG_HOUTEI if wall_left == 0 else 0
-                score_win(obs, st, wall, p, tile, red, False, flags, dealer, round_wind, sopts, conc, melds8, ctx,
-                          res)
-                if topts[T.T_SOUL_STRIKE]:
-                    rec[p, H_STRIKE_HAN] = strike_score(obs, topts, sopts, res, cur,
-                                                        riichi_now or strike_active(obs, cur), p == dealer)
-                winners += 1
-                if p == dealer:
-                    dealer_won = True
-                if topts[T.T_CHANT]:
-                    chant_apply(res, chant_bonus(streaks, p), p == dealer, False, sopts)
-                if topts[T.T_FATE]:
-                    fate_scale(res, fate_multiplier(obs, p))
-                settle_ron(obs, st, topts, sopts, rec, delta, p, cur, res, _honba_of(topts, honba, i), i == 0, winners,
-                           events, ev, tile)
-                if topts[T.T_DARKNESS] and i == 0:  # D: the pot goes with the sticks
-                    dark_take_pot(obs, rec, delta, p, events, ev)
-            if first_winner < 0:
-                first_winner = claimants[0]
+@nb.njit(cache=True)
+def _after_react(hs, obs, view, st, wall, rec, hooks_mode, params, topts, sopts, tables, counters, events, ev, conc,
+                 melds8, ctx, res):
+    """PH_AFTER_REACT: settle the rons on the discard (S-4, S-10, S-15 in bloodbath); else the riichi stick,
+    the abortive draws, and the call that takes the discard or the next seat's draw."""
+    cur = hs[HS.cur]
+    tile = hs[HS.tile]
+    red = hs[HS.red]
+    riichi_now = hs[HS.riichi_now] == 1
+    dealer = hs[HS.dealer]
+    n_ron = hs[HS.n_claims]
+    if n_ron > 0 and topts[T.T_HEAD_BUMP]:
+        n_ron = head_bump(n_ron)
+    if n_ron > 0:
+        if topts[T.T_BLOODBATH] == 1:
+            st[ST_FLAGS + cur, F_NAGASHI] = 0  # S-15
+        for i in range(n_ron):
+            p = hs[HS.claimants + i]
+            if obs[p, O_FURITEN] == 1:
+                counters[CNT_FURITEN_RONS] += 1
+            flags = FLAG_HOUTEI if hs[HS.wall_left] == 0 else 0
+            score_win(obs, st, wall, p, tile, red, False, flags, dealer, hs[HS.round_wind], sopts, conc, melds8, ctx,
+                      res)
             if topts[T.T_SOUL_STRIKE]:
-                strike_after_discard(obs, st, topts, rec, cur, riichi_now, True)
-            if not bloodbath:
-                end = END_WIN
-                if riichi_now:  # R-4: a declaration tile dealt in: no riichi, no stick
-                    pub_set(obs, O_RIICHI + cur, 0)
-                    pub_set(obs, O_RIICHI_TILE + cur, -1)
-                break
-            if anyone_below_zero(obs):
-                end = END_BUST
-                break
-            if riichi_now:  # S-10
-                if obs[0, O_POINTS + cur] >= T.RIICHI_COST:
-                    deposit_stick(obs, rec, delta, cur, events, ev)
-                else:
-                    pub_set(obs, O_RIICHI + cur, 0)
-                    pub_set(obs, O_RIICHI_TILE + cur, -1)
-            if winners >= 3:
-                end = END_THREE_WINS
-                break
-            _after_bloodbath_win(obs, st)
-            if _four_riichi(obs, topts):
-                end = END_RIICHI
-                break
-            if kans_abort:
-                end = END_KANS
-                break
-            cur = _next_active(obs, claimants[n_ron - 1])  # S-4: after the winner farthest from the discarder
-            need_draw = True
-            continue
-
-        # nobody won on the discard
-        for p in range(4):
-            if p != cur and obs[0, O_RIICHI + p] > 0 and obs[0, O_WON + p] == 0 and not hidden:
-                pub_set(obs, O_SAFE + 34 * p + tile, 1)
-        if riichi_now:
-            deposit_stick(obs, rec, delta, cur, events, ev)
-            st[ST_FLAGS + cur, F_IPPATSU] = 1
-            if topts[T.T_FANTASY]:  # FL 过度准备, 三倍速
-                fl_riichi_extra(obs, delta, cur, events, ev)
-                st[ST_FLAGS + cur, F_IPPATSU] = fl_ippatsu_turns(obs)
-            if _four_riichi(obs, topts):
-                log_event(events, ev, EV_ABORT, cur, -1, END_RIICHI, 0, 0)
-                end = END_RIICHI
-                break
-        if first_turn and obs[0, O_TURN] == 4 and st[ST_MISC, MS_NO_CALL] == 1 and winners == 0:
-            if first_winds[0] >= 0 and first_winds[0] == first_winds[1] == first_winds[2] == first_winds[3]:
-                log_event(events, ev, EV_ABORT, cur, -1, END_WINDS, 0, 0)
-                end = END_WINDS
-                break
-        if kans_abort:
-            log_event(events, ev, EV_ABORT, cur, -1, END_KANS, 0, 0)
-            end = END_KANS
-            break
+                rec[p, H_STRIKE_HAN] = strike_score(obs, topts, sopts, res, cur,
+                                                    riichi_now or strike_active(obs, cur), p == dealer)
+            _settle_win(hs, obs, st, topts, sopts, rec, p, cur, res, i == 0, events, ev, tile)
         if topts[T.T_SOUL_STRIKE]:
-            strike_after_discard(obs, st, topts, rec, cur, riichi_now, call != 0)
-
-        if call != 0 and topts[T.T_DRAGON_EYE]:
-            eye_due(obs, eye_rng, topts, events, ev)
-        if call == PON or call == KAN_CALL:
-            copies = 2 if call == PON else 3
-            if topts[T.T_MIRROR]:
-                mirror_lose(obs, caller, tile, copies)
-            hand_red = take_for_meld(obs, st, caller, tile, copies)
-            called[caller, tile] += 1
-            if red:
-                st[ST_FLAGS + caller, F_RED_MELD] += 1
-            st[ST_RIVER + cur, tile] -= 1
-            st[ST_FLAGS + cur, F_NAGASHI] = 0
-            pub_add(obs, O_SEEN + tile, copies)
-            _add_meld(obs, caller, PON_MELD if call == PON else MINKAN_MELD, tile, copies + 1)
-            rec[caller, H_CALLS] += 1
-            _after_call(obs, st)
-            if topts[T.T_PAO] and st[ST_FLAGS + caller, F_PAO] == 0 and tile >= 27 and \
-                    _liable_after_call(obs, caller) == (1 if tile >= 31 else 2):
-                st[ST_FLAGS + caller, F_PAO] = cur + 1
-            if call == PON:
-                log_event(events, ev, EV_PON, caller, tile, cur, 0, red + 2 * hand_red)
+            strike_after_discard(obs, st, topts, rec, cur, riichi_now, True)
+        if topts[T.T_BLOODBATH] != 1:
+            if riichi_now:  # R-4: a declaration tile dealt in: no riichi, no stick
+                pub_set(obs, O_RIICHI + cur, 0)
+                pub_set(obs, O_RIICHI_TILE + cur, -1)
+            _end_hand(hs, END_WIN)
+            return
+        if anyone_below_zero(obs):
+            _end_hand(hs, END_BUST)
+            return
+        if riichi_now:  # S-10
+            if obs[0, O_POINTS + cur] >= T.RIICHI_COST:
+                deposit_stick(obs, rec, hs[HS.delta:HS.delta + 4], cur, events, ev)
             else:
-                log_event(events, ev, EV_KAN, caller, tile, tiles.MINKAN, cur, red + 2 * hand_red)
-            if topts[T.T_FANTASY]:  # FL 暗中交易, 爱的代价, 炒作
-                fl_after_call(obs, topts, wall, rec, delta, caller, cur, tile, red, True, dealer, events, ev)
-            cur = caller
-            if call == PON:
-                after_call = True
-                forbid_a = tile
-                forbid_b = -1
-                drawn = -1
-                continue
-            rec[caller, H_KANS] += 1
-            _after_kan(obs, st, caller)
-            st[ST_MISC, MS_PENDING_DORA] += 1
-            if _four_kans_by_several(st):
-                kans_abort = True
-            update_waits(obs, st, caller, tables)
-            drawn, pos = _rinshan(obs, st, wall, caller, events, ev, topts, pos, view, hooks_mode, params, tables,
-                                  counters)
-            kan_draw = True
-            last_kan_seat = caller
-            continue
-        if call != 0:  # chi
-            low = tile if call == CHI_LOW else (tile - 1 if call == CHI_MID else tile - 2)
-            hand_red = 0
-            for k in range(low, low + 3):
-                if k != tile:
-                    if topts[T.T_MIRROR]:
-                        mirror_lose(obs, caller, k, 1)
-                    hand_red += take_for_meld(obs, st, caller, k, 1)
-                    pub_add(obs, O_SEEN + k, 1)
-            if red:
-                st[ST_FLAGS + caller, F_RED_MELD] += 1
-            st[ST_RIVER + cur, tile] -= 1
-            st[ST_FLAGS + cur, F_NAGASHI] = 0
-            _add_meld(obs, caller, CHI_MELD, low, 3)
-            called[caller, tile] += 1
-            log_event(events, ev, EV_CHI, caller, low, tile, cur, red + 2 * hand_red)
-            rec[caller, H_CALLS] += 1
-            _after_call(obs, st)
-            if topts[T.T_FANTASY]:  # FL 暗中交易, 爱的代价
-                fl_after_call(obs, topts, wall, rec, delta, caller, cur, tile, red, False, dealer, events, ev)
-            cur = caller
-            after_call = True
-            forbid_a = tile
-            forbid_b = _chi_forbid(tile, call)
-            drawn = -1
-            continue
-        cur = cur if topts[T.T_SOUL_STRIKE] and strike_active(obs, cur) else _next_active(obs, cur)  # SS
-        need_draw = True
+                pub_set(obs, O_RIICHI + cur, 0)
+                pub_set(obs, O_RIICHI_TILE + cur, -1)
+        if hs[HS.winners] >= 3:
+            _end_hand(hs, END_THREE_WINS)
+            return
+        _after_bloodbath_win(obs, st)
+        if _four_riichi(obs, topts):
+            _end_hand(hs, END_RIICHI)
+            return
+        if hs[HS.kans_abort]:
+            _end_hand(hs, END_KANS)
+            return
+        hs[HS.cur] = _next_active(obs, hs[HS.claimants + n_ron - 1])  # S-4: after the winner farthest from cur
+        hs[HS.phase] = PH_DRAW
+        return
 
+    # nobody won on the discard
+    hidden = hs[HS.hidden] == 1
+    for p in range(4):
+        if p != cur and obs[0, O_RIICHI + p] > 0 and obs[0, O_WON + p] == 0 and not hidden:
+            pub_set(obs, O_SAFE + 34 * p + tile, 1)
+    if riichi_now:
+        deposit_stick(obs, rec, hs[HS.delta:HS.delta + 4], cur, events, ev)
+        st[ST_FLAGS + cur, F_IPPATSU] = 1
+        if topts[T.T_FANTASY]:  # FL 过度准备, 三倍速
+            fl_riichi_extra(obs, hs[HS.delta:HS.delta + 4], cur, events, ev)
+            st[ST_FLAGS + cur, F_IPPATSU] = fl_ippatsu_turns(obs)
+        if _four_riichi(obs, topts):
+            log_event(events, ev, EV_ABORT, cur, -1, END_RIICHI, 0, 0)
+            _end_hand(hs, END_RIICHI)
+            return
+    if hs[HS.first_turn] == 1 and obs[0, O_TURN] == 4 and st[ST_MISC, MS_NO_CALL] == 1 and hs[HS.winners] == 0:
+        w = HS.first_winds
+        if hs[w] >= 0 and hs[w] == hs[w + 1] == hs[w + 2] == hs[w + 3]:
+            log_event(events, ev, EV_ABORT, cur, -1, END_WINDS, 0, 0)
+            _end_hand(hs, END_WINDS)
+            return
+    if hs[HS.kans_abort]:
+        log_event(events, ev, EV_ABORT, cur, -1, END_KANS, 0, 0)
+        _end_hand(hs, END_KANS)
+        return
+    call = hs[HS.call]
+    caller = hs[HS.caller]
+    if topts[T.T_SOUL_STRIKE]:
+        strike_after_discard(obs, st, topts, rec, cur, riichi_now, call != 0)
+    if call != 0 and topts[T.T_DRAGON_EYE]:
+        eye_due(obs, _eye_rng(hs), topts, events, ev)
+    if call == 0:
+        hs[HS.cur] = cur if topts[T.T_SOUL_STRIKE] and strike_active(obs, cur) else _next_active(obs, cur)  # SS
+        hs[HS.phase] = PH_DRAW
+        return
+    _take_discard(hs, obs, view, st, wall, rec, hooks_mode, params, topts, tables, counters, events, ev, caller, call)
+
+
+@nb.njit(cache=True)
+def _take_discard(hs, obs, view, st, wall, rec, hooks_mode, params, topts, tables, counters, events, ev, caller, call):
+    """The caller's pon, open kan (then its replacement draw) or chi takes cur's discard; its turn follows."""
+    cur = hs[HS.cur]
+    tile = hs[HS.tile]
+    red = hs[HS.red]
+    delta = hs[HS.delta:HS.delta + 4]
+    called = _called(hs)
+    if call == PON or call == KAN_CALL:
+        copies = 2 if call == PON else 3
+        if topts[T.T_MIRROR]:
+            mirror_lose(obs, caller, tile, copies)
+        hand_red = take_for_meld(obs, st, caller, tile, copies)
+        called[caller, tile] += 1
+        if red:
+            st[ST_FLAGS + caller, F_RED_MELD] += 1
+        st[ST_RIVER + cur, tile] -= 1
+        st[ST_FLAGS + cur, F_NAGASHI] = 0
+        pub_add(obs, O_SEEN + tile, copies)
+        _add_meld(obs, caller, PON_MELD if call == PON else MINKAN_MELD, tile, copies + 1)
+        rec[caller, H_CALLS] += 1
+        _after_call(obs, st)
+        if topts[T.T_PAO] and st[ST_FLAGS + caller, F_PAO] == 0 and tile >= 27 and \
+                _liable_after_call(obs, caller) == (1 if tile >= 31 else 2):
+            st[ST_FLAGS + caller, F_PAO] = cur + 1
+        if call == PON:
+            log_event(events, ev, EV_PON, caller, tile, cur, 0, red + 2 * hand_red)
+        else:
+            log_event(events, ev, EV_KAN, caller, tile, tiles.MINKAN, cur, red + 2 * hand_red)
+        if topts[T.T_FANTASY]:  # FL 暗中交易, 爱的代价, 炒作
+            fl_after_call(obs, topts, wall, rec, delta, caller, cur, tile, red, True, hs[HS.dealer], events, ev)
+        hs[HS.cur] = caller
+        hs[HS.phase] = PH_TURN
+        if call == PON:
+            hs[HS.after_call] = 1
+            hs[HS.forbid_a] = tile
+            hs[HS.forbid_b] = -1
+            hs[HS.drawn] = -1
+            return
+        rec[caller, H_KANS] += 1
+        _after_kan(obs, st, caller)
+        st[ST_MISC, MS_PENDING_DORA] += 1
+        if _four_kans_by_several(st):
+            hs[HS.kans_abort] = 1
+        update_waits(obs, st, caller, tables)
+        hs[HS.drawn], hs[HS.pos] = _rinshan(obs, st, wall, caller, events, ev, topts, hs[HS.pos], view, hooks_mode,
+                                            params, tables, counters)
+        hs[HS.kan_draw] = 1
+        hs[HS.last_kan_seat] = caller
+        return
+    low = tile if call == CHI_LOW else (tile - 1 if call == CHI_MID else tile - 2)
+    hand_red = 0
+    for k in range(low, low + 3):
+        if k != tile:
+            if topts[T.T_MIRROR]:
+                mirror_lose(obs, caller, k, 1)
+            hand_red += take_for_meld(obs, st, caller, k, 1)
+            pub_add(obs, O_SEEN + k, 1)
+    if red:
+        st[ST_FLAGS + caller, F_RED_MELD] += 1
+    st[ST_RIVER + cur, tile] -= 1
+    st[ST_FLAGS + cur, F_NAGASHI] = 0
+    _add_meld(obs, caller, CHI_MELD, low, 3)
+    called[caller, tile] += 1
+    log_event(events, ev, EV_CHI, caller, low, tile, cur, red + 2 * hand_red)
+    rec[caller, H_CALLS] += 1
+    _after_call(obs, st)
+    if topts[T.T_FANTASY]:  # FL 暗中交易, 爱的代价
+        fl_after_call(obs, topts, wall, rec, delta, caller, cur, tile, red, False, hs[HS.dealer], events, ev)
+    hs[HS.cur] = caller
+    hs[HS.after_call] = 1
+    hs[HS.forbid_a] = tile
+    hs[HS.forbid_b] = _chi_forbid(tile, call)
+    hs[HS.drawn] = -1
+    hs[HS.phase] = PH_TURN
+
+
+@nb.njit(cache=True)
+def _hand_end(hs, obs, st, rec, topts, tables, counters, events, ev, mask):
+    """PH_END: FL 没收; at an exhaustive draw nagashi mangan or noten payments (R-6, S-5, S-6); the hand's
+    record rows; whether the dealer keeps the deal."""
+    suit_t = tables[:SUIT_ROWS]
+    honor_t = tables[SUIT_ROWS:]
+    end = hs[HS.end]
+    dealer = hs[HS.dealer]
+    pos = hs[HS.pos]
+    delta = hs[HS.delta:HS.delta + 4]
     if topts[T.T_FANTASY]:  # FL 没收
         fl_draw_sticks(obs, topts, end == END_EXHAUSTIVE, end != END_WIN and end != END_EXHAUSTIVE, dealer, rec,
                        delta, events, ev)
-    # ---- exhaustive draw: nagashi mangan or noten payments (R-6, S-5, S-6)
     dealer_tenpai = False
     if end == END_EXHAUSTIVE:
         tenpai = np.zeros(4, np.bool_)
@@ -1006,25 +1202,89 @@ def _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hook
         if anyone_below_zero(obs):
             end = END_BUST
 
-    log_event(events, ev, EV_END, -1, -1, end, winners, 0)
-    if _tiles_in_play(obs, st) + robbed_tiles + st[ST_MISC, MS_LIVE_END] - pos + T.DEAD_WALL + \
+    log_event(events, ev, EV_END, -1, -1, end, hs[HS.winners], 0)
+    if _tiles_in_play(obs, st) + hs[HS.robbed_tiles] + st[ST_MISC, MS_LIVE_END] - pos + T.DEAD_WALL + \
             obs[0, O_ASTROLOGY + A_N] != T.N_TILES:  # A: candidates in the pool
         counters[CNT_TILE_ERRORS] += 1
-    if not bloodbath and end != END_BUST and anyone_below_zero(obs):
+    if topts[T.T_BLOODBATH] != 1 and end != END_BUST and anyone_below_zero(obs):
         end = END_BUST
     for s in range(4):
         rec[s, H_DELTA] = delta[s]
-        rec[s, H_WINNERS] = winners
+        rec[s, H_WINNERS] = hs[HS.winners]
         rec[s, H_END] = end
         rec[s, H_WALL] = _wall_left(st, pos)
-        rec[s, H_DIR] = direction + 1 if topts[T.T_EXCHANGE] else 0
+        rec[s, H_DIR] = hs[HS.direction] + 1 if topts[T.T_EXCHANGE] else 0
         rec[s, H_RIICHI] = obs[0, O_RIICHI + s]
         rec[s, H_RIICHI_TURN] = obs[0, O_RIICHI_TILE + s]
     if topts[T.T_FANTASY]:
         fl_record(obs, rec)
     aborted = end == END_NINE or end == END_WINDS or end == END_RIICHI or end == END_KANS
-    keeps = aborted or (topts[T.T_RENCHAN] == 1 and (dealer_won or (end == END_EXHAUSTIVE and dealer_tenpai)))
-    return end, keeps
+    keeps = aborted or (topts[T.T_RENCHAN] == 1 and (hs[HS.dealer_won] == 1 or (end == END_EXHAUSTIVE and dealer_tenpai)))
+    hs[HS.end] = end
+    hs[HS.keeps] = 1 if keeps else 0
+    hs[HS.phase] = PH_DONE
+
+
+@nb.njit(cache=True)
+def run_hand(hs, obs, view, st, wall, rec, hooks_ex, hooks_turn, hooks_react, hooks_rob, hooks_mode, params, topts,
+             sopts, tables, counters, events, ev):
+    """Play the hand from the phase in hs[phase] on; True when it is over (PH_DONE: hs[end], hs[keeps], rec),
+    False when decision number hs[stop_at] is pending (the arrays are then a position to save and resume)."""
+    conc = np.zeros(34, np.int8)
+    melds8 = np.zeros((4, 2), np.int8)
+    ctx = np.zeros(N_CTX, np.int64)
+    res = np.zeros(N_RES, np.int64)
+    mask = np.zeros(34, np.int64)
+    while True:
+        phase = hs[HS.phase]
+        if phase == PH_DRAW:
+            _draw_phase(hs, obs, view, st, wall, hooks_mode, params, topts, tables, counters, events, ev)
+        elif phase == PH_TURN:
+            if _turn_options(hs, obs, view, st, wall, topts, sopts, tables, conc, melds8, ctx, res, mask):
+                _turn_action(hs, obs, view, st, wall, rec, hooks_mode, params, topts, sopts, tables, counters,
+                             events, ev, hs[HS.drawn], mask)
+            else:
+                hs[HS.phase] = PH_TURN_ASK
+        elif phase == PH_TURN_ASK:
+            cur = hs[HS.cur]
+            stopped, answer = _decide(hs, hooks_turn[cur], cur, obs, view, params, tables)
+            if stopped:
+                return False
+            _turn_action(hs, obs, view, st, wall, rec, hooks_mode, params, topts, sopts, tables, counters, events, ev,
+                         answer, mask)
+        elif phase == PH_REACT:
+            _react_options(hs, obs, view, st, wall, topts, sopts, conc, melds8, ctx, res)
+        elif phase == PH_REACT_ASK:
+            p = (hs[HS.cur] + hs[HS.step]) % 4
+            stopped, answer = _decide(hs, hooks_react[p], p, obs, view, params, tables)
+            if stopped:
+                return False
+            _react_answer(hs, obs, view, st, rec, counters, events, ev, answer)
+        elif phase == PH_AFTER_REACT:
+            _after_react(hs, obs, view, st, wall, rec, hooks_mode, params, topts, sopts, tables, counters, events, ev,
+                         conc, melds8, ctx, res)
+        elif phase == PH_ROB:
+            _rob_options(hs, obs, view, st, wall, topts, sopts, conc, melds8, ctx, res)
+        elif phase == PH_ROB_ASK:
+            p = (hs[HS.cur] + hs[HS.step]) % 4
+            stopped, answer = _decide(hs, hooks_rob[p], p, obs, view, params, tables)
+            if stopped:
+                return False
+            _rob_answer(hs, obs, st, rec, counters, events, ev, answer)
+        elif phase == PH_ROB_SETTLE:
+            _rob_settle(hs, obs, view, st, wall, rec, hooks_mode, params, topts, sopts, tables, counters, events, ev,
+                        conc, melds8, ctx, res)
+        elif phase == PH_DEAL:
+            _deal(hs, obs, st, wall, topts, events, ev)
+        elif phase == PH_EXCHANGE:
+            if _exchange_ask(hs, obs, view, st, hooks_ex, params, tables, counters, events, ev):
+                return False
+        elif phase == PH_AFTER_DEAL:
+            _after_deal(hs, obs, st, wall, topts, tables, events, ev)
+        elif phase == PH_END:
+            _hand_end(hs, obs, st, rec, topts, tables, counters, events, ev, mask)
+        else:
+            return True
 
 
 @nb.njit(cache=True)
@@ -1120,6 +1380,7 @@ def _rinshan(obs, st, wall, seat, events, ev, topts, pos, view, hooks_mode, para
     return drawn, pos
 
 
+
 # ----------------------------------------------------------------------------- whole matches
 @nb.njit(cache=True)
 def shuffled_wall(root_seed, match_id, hand_no, wall):
@@ -1157,12 +1418,145 @@ def _someone_reached(obs, target):
     return False
 
 
+@nb.njit(cache=True)
+def begin_match(hs, obs, root_seed, match_id, topts):
+    """A new match: start points, East 1, no sticks (FL: the match's cards are drawn)."""
+    hs[:] = 0
+    hs[HS.root_seed] = root_seed
+    hs[HS.match_id] = match_id
+    hs[HS.stop_at] = -1
+    obs[:, :] = 0
+    for s in range(4):
+        obs[s, O_POINTS:O_POINTS + 4] = topts[T.T_START_POINTS]
+    if topts[T.T_FANTASY]:
+        fl_draw_cards(root_seed, match_id, topts, hs[HS.cards:HS.cards + 3])
+
+
+@nb.njit(cache=True)
+def begin_hand(hs, obs, wall, rec, ev, topts):
+    """The match's next hand, ready to deal (PH_DEAL): its wall, exchange direction and keyed seeds."""
+    hand_no = hs[HS.hand_no] + 1
+    root_seed = hs[HS.root_seed]
+    match_id = hs[HS.match_id]
+    hs[HS.hand_no] = hand_no
+    hs[HAND_START:] = 0
+    hs[HS.n_decisions] = 0
+    hs[HS.has_forced] = 0
+    _reset_hand_state(obs, hs[HS.m_dealer], hs[HS.m_round], hs[HS.m_honba], hs[HS.m_sticks])
+    if topts[T.T_FANTASY]:
+        fl_publish(obs, hs[HS.cards:HS.cards + 3])
+    if topts[T.T_DARKNESS]:
+        dark_start(obs, hs[HS.m_pot])
+    hs[HS.direction] = shuffled_wall(root_seed, match_id, hand_no, wall)
+    for s in range(4):
+        hs[HS.seeds + s] = np.int64(rng.key_seed(root_seed, match_id, hand_no, STREAM_SEAT + s) >> np.uint64(33))
+    if topts[T.T_DRAGON_EYE]:
+        hs[HS.seeds + 4] = eye_seed(root_seed, match_id, hand_no)
+    for s in range(4):
+        hs[HS.points_before + s] = obs[0, O_POINTS + s]
+    rec[:, :] = 0
+    ev[1] = match_id
+    ev[2] = hand_no
+    hs[HS.phase] = PH_DEAL
+
+
+@nb.njit(cache=True)
+def close_hand(hs, obs, rec, topts):
+    """After PH_DONE: the match columns of the hand's rows, then the next dealer, honba and sticks (R-2, S-1;
+    FL 永夜). True when the match is over (a bust, the end of the last round, or MAX_HANDS hands)."""
+    end = hs[HS.end]
+    keeps = hs[HS.keeps] == 1
+    hand_no = hs[HS.hand_no]
+    sticks_after = obs[0, O_STICKS]
+    pot_after = obs[0, O_DARKNESS + DK_POT]
+    for s in range(4):
+        rec[s, H_MATCH] = hs[HS.match_id]
+        rec[s, H_HAND] = hand_no
+        rec[s, H_SEAT] = s
+        rec[s, H_DEALER] = 1 if s == hs[HS.m_dealer] else 0
+        rec[s, H_ROUND] = hs[HS.m_round]
+        rec[s, H_HONBA] = hs[HS.m_honba]
+        rec[s, H_STICKS0] = hs[HS.m_sticks]
+        rec[s, H_STICKS1] = sticks_after
+        rec[s, H_BEFORE] = hs[HS.points_before + s]
+        rec[s, H_MULTIPLIER] = fate_multiplier(obs, s)
+        rec[s, H_POT0] = hs[HS.m_pot]
+        rec[s, H_POT1] = pot_after
+    hs[HS.hands_played] = hand_no
+    hs[HS.m_sticks] = sticks_after
+    hs[HS.m_pot] = pot_after
+    if end == END_BUST:
+        hs[HS.busted] = 1
+        return True
+    played_round = hs[HS.m_round]
+    aborted = end == END_NINE or end == END_WINDS or end == END_RIICHI or end == END_KANS
+    honba = hs[HS.m_honba]
+    if topts[T.T_HONBA] and (keeps or end == END_EXHAUSTIVE):
+        honba += 1
+    elif not keeps:
+        honba = 0
+    if topts[T.T_FANTASY]:  # FL 永夜
+        honba = fl_honba(obs, topts, honba, keeps, aborted)
+    hs[HS.m_honba] = honba
+    if not keeps:
+        hs[HS.m_dealer] = (hs[HS.m_dealer] + 1) % 4
+        hs[HS.m_round] += 1
+    # R-2: East only; all-last dealer stops when top with 30000; South extension in sudden death, but a
+    # dealer who keeps the deal plays on unless then first with 30000 (the same agari-yame)
+    n_base = topts[T.T_N_HANDS]
+    if played_round >= n_base - 1:
+        if keeps and not aborted and rank_of(obs, O_POINTS, obs[0, O_DEALER]) == 1 and \
+                obs[0, O_POINTS + obs[0, O_DEALER]] >= T.TARGET_POINTS:
+            return True
+        if not keeps:
+            if not topts[T.T_EXTENSION] or _someone_reached(obs, T.TARGET_POINTS) or hs[HS.m_round] >= 8:
+                return True
+    return hand_no >= T.MAX_HANDS
+
+
+@nb.njit(cache=True)
+def finish_match(hs, obs, match_rows, row):
+    """Unclaimed sticks (and the darkness pot, D) go to first place (R-2), then the final ranks into match_rows."""
+    for s in range(4):
+        if rank_of(obs, O_POINTS, s) == 1:
+            pub_add(obs, O_POINTS + s, 1000 * hs[HS.m_sticks] + hs[HS.m_pot])
+            break
+    write_match_rows(obs, O_POINTS, match_rows, row, hs[HS.match_id], hs[HS.busted] == 1, hs[HS.hands_played])
+
+
+@nb.njit(cache=True)
+def _play_out(hs, obs, view, st, wall, rec, hooks_ex, hooks_turn, hooks_react, hooks_rob, hooks_mode, params, topts,
+              sopts, tables, counters, events, ev, to_match_end, hand_rows, first_row, match_rows, match_row):
+    """Continue from the state to the end of the hand (or of the match), writing each finished hand's 4 rows
+    into hand_rows from first_row on (and the match's into match_rows at match_row). Returns the hand rows
+    written, or -1 when decision number hs[stop_at] became pending first (later hands never stop)."""
+    n_rows = first_row
+    while True:
+        if not run_hand(hs, obs, view, st, wall, rec, hooks_ex, hooks_turn, hooks_react, hooks_rob, hooks_mode,
+                        params, topts, sopts, tables, counters, events, ev):
+            return -1
+        counters[CNT_HANDS] += 1
+        over = close_hand(hs, obs, rec, topts)
+        for s in range(4):
+            hand_rows[n_rows] = rec[s]
+            n_rows += 1
+        if not to_match_end:
+            return n_rows - first_row
+        if over:
+            finish_match(hs, obs, match_rows, match_row)
+            return n_rows - first_row
+        begin_hand(hs, obs, wall, rec, ev, topts)
+        hs[HS.stop_at] = -1
+
+
 _HOOKS = types.UniTuple(HOOK_TYPE, 4)
-_SIG = types.int64(
-    types.int64, types.int64[::1], _HOOKS, _HOOKS, _HOOKS, _HOOKS, _HOOKS, types.float64[:, ::1], types.int64[::1],
-    types.int64[::1], types.uint8[:, ::1], types.int32[:, ::1], types.int32[:, ::1], types.int64[::1],
-    types.int32[:, ::1],
-)
+_KEYS = (types.int64, types.int64[::1])
+_STATE = (types.int64[::1], types.int32[:, ::1], types.int32[::1], types.int64[:, ::1], types.int64[::1],
+          types.int64[:, ::1])
+_RULES = (_HOOKS, _HOOKS, _HOOKS, _HOOKS, _HOOKS, types.float64[:, ::1], types.int64[::1], types.int64[::1],
+          types.uint8[:, ::1])
+_SIG = types.int64(*_KEYS, *_RULES[:5], *_RULES[5:], types.int32[:, ::1], types.int32[:, ::1], types.int64[::1],
+                   types.int32[:, ::1])
 
 
 @nb.njit(_SIG, cache=True)
@@ -1173,96 +1567,65 @@ def play_matches(root_seed, match_ids, hooks_ex, hooks_turn, hooks_react, hooks_
     hand_rows needs 4 × MAX_HANDS rows per match, match_rows 4. The wall, the exchange direction and the
     seats' random streams of hand h of match m depend only on (root_seed, m, h).
     """
+    hs = np.zeros(HS.SIZE, np.int64)
     obs = np.zeros((4, R_OBS_SIZE), np.int32)
     view = np.zeros(R_OBS_SIZE, np.int32)
     st = np.zeros((N_ST, 34), np.int64)
     rec = np.zeros((4, N_HAND_COLS), np.int64)
     wall = np.empty(T.N_TILES, np.int64)
-    seat_seeds = np.zeros(8, np.int64)  # per-hand keyed seeds: seats 0..3, then mode streams (4: DE eye)
     ev = np.zeros(3, np.int64)
-    cards = np.zeros(3, np.int64)  # FL: the match's dealer, chance and fate card
     n_rows = 0
-    n_base = topts[T.T_N_HANDS]
     for mi in range(match_ids.size):
-        match_id = match_ids[mi]
-        obs[:, :] = 0
-        for s in range(4):
-            obs[s, O_POINTS:O_POINTS + 4] = topts[T.T_START_POINTS]
-        dealer = 0
-        round_idx = 0
-        honba = 0
-        sticks = 0
-        pot = 0  # D: the darkness pot, carried over hands like the sticks
-        hands_played = 0
-        busted = False
-        if topts[T.T_FANTASY]:
-            fl_draw_cards(root_seed, match_id, topts, cards)
-        for hand_no in range(1, T.MAX_HANDS + 1):
-            _reset_hand_state(obs, dealer, round_idx, honba, sticks)
-            if topts[T.T_FANTASY]:
-                fl_publish(obs, cards)
-            if topts[T.T_DARKNESS]:
-                dark_start(obs, pot)
-            direction = shuffled_wall(root_seed, match_id, hand_no, wall)
-            for s in range(4):
-                seat_seeds[s] = np.int64(rng.key_seed(root_seed, match_id, hand_no, STREAM_SEAT + s) >> np.uint64(33))
-            if topts[T.T_DRAGON_EYE]:
-                seat_seeds[4] = eye_seed(root_seed, match_id, hand_no)
-            points_before = obs[0, O_POINTS:O_POINTS + 4].copy()
-            rec[:, :] = 0
-            ev[1] = match_id
-            ev[2] = hand_no
-            end, keeps = _play_hand(obs, view, st, hooks_ex, hooks_turn, hooks_react, hooks_rob, hooks_mode, params,
-                                    topts, sopts, tables, wall, direction, seat_seeds, rec, counters, events, ev)
-            counters[CNT_HANDS] += 1
-            sticks_after = obs[0, O_STICKS]
-            pot_after = obs[0, O_DARKNESS + DK_POT]
-            for s in range(4):
-                rec[s, H_MATCH] = match_id
-                rec[s, H_HAND] = hand_no
-                rec[s, H_SEAT] = s
-                rec[s, H_DEALER] = 1 if s == dealer else 0
-                rec[s, H_ROUND] = round_idx
-                rec[s, H_HONBA] = honba
-                rec[s, H_STICKS0] = sticks
-                rec[s, H_STICKS1] = sticks_after
-                rec[s, H_BEFORE] = points_before[s]
-                rec[s, H_MULTIPLIER] = fate_multiplier(obs, s)
-                rec[s, H_POT0] = pot
-                rec[s, H_POT1] = pot_after
-                hand_rows[n_rows] = rec[s]
-                n_rows += 1
-            hands_played = hand_no
-            sticks = sticks_after
-            pot = pot_after
-            if end == END_BUST:
-                busted = True
-                break
-            played_round = round_idx
-            aborted = end == END_NINE or end == END_WINDS or end == END_RIICHI or end == END_KANS
-            if topts[T.T_HONBA] and (keeps or end == END_EXHAUSTIVE):
-                honba += 1
-            elif not keeps:
-                honba = 0
-            if topts[T.T_FANTASY]:  # FL 永夜
-                honba = fl_honba(obs, topts, honba, keeps, aborted)
-            if not keeps:
-                dealer = (dealer + 1) % 4
-                round_idx += 1
-            # R-2: East only; all-last dealer stops when top with 30000; South extension in sudden death, but a
-            # dealer who keeps the deal plays on unless then first with 30000 (the same agari-yame)
-            if played_round >= n_base - 1:
-                if keeps and not aborted and rank_of(obs, O_POINTS, obs[0, O_DEALER]) == 1 and \
-                        obs[0, O_POINTS + obs[0, O_DEALER]] >= T.TARGET_POINTS:
-                    break
-                if not keeps:
-                    if not topts[T.T_EXTENSION] or _someone_reached(obs, T.TARGET_POINTS) or round_idx >= 8:
-                        break
-        # unclaimed sticks (and the darkness pot, D) go to first place (R-2), then the final ranks
-        for s in range(4):
-            if rank_of(obs, O_POINTS, s) == 1:
-                pub_add(obs, O_POINTS + s, 1000 * sticks + pot)
-                break
-        write_match_rows(obs, O_POINTS, match_rows, mi * 4, match_id, busted, hands_played)
+        begin_match(hs, obs, root_seed, match_ids[mi], topts)
+        begin_hand(hs, obs, wall, rec, ev, topts)
+        n_rows += _play_out(hs, obs, view, st, wall, rec, hooks_ex, hooks_turn, hooks_react, hooks_rob, hooks_mode,
+                            params, topts, sopts, tables, counters, events, ev, True, hand_rows, n_rows, match_rows,
+                            mi * 4)
     counters[CNT_EVENTS] = ev[0]
     return n_rows
+
+
+_SIG_TO_DECISION = types.int64(*_STATE, types.int64[::1], *_RULES, types.int64[::1], types.int32[:, ::1],
+                               types.int64, types.int64, types.int64, types.int64)
+
+
+@nb.njit(_SIG_TO_DECISION, cache=True)
+def play_to_decision(hs, obs, view, st, wall, rec, ev, hooks_ex, hooks_turn, hooks_react, hooks_rob, hooks_mode,
+                     params, topts, sopts, tables, counters, events, root_seed, match_id, hand_no, decision):
+    """Play match `match_id` from its start through its hands before `hand_no`, then hand `hand_no` up to its
+    decision number `decision` (0 = the first). Returns 1 when that decision is pending (the state arrays are
+    the position), 0 when the hand ended first (the arrays hold its end), -1 when the match ended before it.
+    Play never stops when `decision` is -1."""
+    begin_match(hs, obs, root_seed, match_id, topts)
+    while True:
+        begin_hand(hs, obs, wall, rec, ev, topts)
+        target = hs[HS.hand_no] == hand_no
+        hs[HS.stop_at] = decision if target else -1
+        if target:
+            ev[0] = 0  # the position's event log holds its own hand only
+        if not run_hand(hs, obs, view, st, wall, rec, hooks_ex, hooks_turn, hooks_react, hooks_rob, hooks_mode,
+                        params, topts, sopts, tables, counters, events, ev):
+            return 1
+        if target:
+            return 0
+        if close_hand(hs, obs, rec, topts):
+            return -1
+
+
+_SIG_RESUME = types.int64(*_STATE, types.int64[::1], *_RULES, types.int64[::1], types.int32[:, ::1], types.int64,
+                          types.int64, types.int64, types.int64, types.int32[:, ::1], types.int32[:, ::1])
+
+
+@nb.njit(_SIG_RESUME, cache=True)
+def resume(hs, obs, view, st, wall, rec, ev, hooks_ex, hooks_turn, hooks_react, hooks_rob, hooks_mode, params, topts,
+           sopts, tables, counters, events, answer, has_answer, stop_at, to_match_end, hand_rows, match_rows):
+    """Continue play from a saved state, with `answer` for the pending decision when has_answer is 1, until
+    decision number `stop_at` of this hand (-1: none) is pending (returns -1), or to the end of the hand (of
+    the match when to_match_end is 1: every finished hand's rows into hand_rows, the match rows into
+    match_rows). Returns the hand rows written."""
+    hs[HS.stop_at] = stop_at
+    if has_answer:
+        hs[HS.forced] = answer
+        hs[HS.has_forced] = 1
+    return _play_out(hs, obs, view, st, wall, rec, hooks_ex, hooks_turn, hooks_react, hooks_rob, hooks_mode, params,
+                     topts, sopts, tables, counters, events, ev, to_match_end == 1, hand_rows, 0, match_rows, 0)

@@ -55,6 +55,7 @@ from sims.riichi.columns import H_CARD_CHANCE, H_CARD_DEALER, H_CARD_FATE, H_CAR
 from sims.riichi.events import (
     PAY_CONFISCATE, PAY_GIVEAWAY, PAY_HOURGLASS, PAY_LOVE_PRICE, PAY_NAGASHI, PAY_NOTEN, PAY_RIICHI, PAY_SHADY_DEAL,
 )
+from sims.riichi.streams import STREAM_FANTASY
 from sims.riichi.scoring import (
     CHANCE_TRIPLE_SPEED, RES_N_YAKU, RES_RON, RES_TSUMO_DEALER, RES_TSUMO_OTHER, RES_YAKU, dora_of,
 )
@@ -62,7 +63,6 @@ from sims.riichi.tableau import flip_dora, pay
 from sims.riichi.yaku import AKA_DORA, DORA, URA_DORA
 from sims.table_state import pub_add, pub_set
 
-STREAM_FANTASY = 16 + 5   # keyed stream of the per-match card draw (hand number 0)
 N_CARDS = 5               # cards per deck
 
 FL_DEALER, FL_CHANCE, FL_FATE, FL_IPPATSU_TURNS, FL_RIICHI_COST, FL_HYPE_FLIPS = 0, 1, 2, 3, 4, 5
@@ -74,6 +74,17 @@ FATE_EXAGGERATION, FATE_OVER_PREPARED, FATE_HOURGLASS, FATE_SHADY_DEAL, FATE_LOV
 # bits of topts[T_FANTASY] (sims.riichi.table.RiichiTable.to_array)
 FLB_ON, FLB_CONFISCATE_ABORTIVE, FLB_HOURGLASS_FLOOR, FLB_LOVE_DISCARDER, FLB_ETERNAL_ABORTIVE = 1, 2, 4, 8, 16
 FLB_HYPE_SHIFT = 5
+
+
+def pack_options(table) -> list[int]:
+    """FL's 4 table slots from the rules dataclass (sims.riichi.table): the FLB_* bit flags with hype_max above
+    FLB_HYPE_SHIFT, then the dealer, chance and fate card index (-1 = drawn per match); all 0 when off."""
+    if not table.fantasy:
+        return [0, 0, 0, 0]
+    flags = (FLB_ON | FLB_CONFISCATE_ABORTIVE * int(table.confiscate_abortive)
+             | FLB_HOURGLASS_FLOOR * int(table.hourglass_floor) | FLB_LOVE_DISCARDER * int(table.love_pot == "discarder")
+             | FLB_ETERNAL_ABORTIVE * int(table.eternal_abortive) | table.hype_max << FLB_HYPE_SHIFT)
+    return [flags, *T.parse_fantasy_cards(table.cards)]
 
 GIVEAWAY_PER_DORA = 1000
 HOURGLASS_CUT = 300

@@ -253,7 +253,10 @@ class RiichiTable:
         arr[T_OPEN_DEAL] = int(self.open_deal)
         arr[T_FATE] = int(self.fate)
         arr[T_CHANT] = int(self.chant)
-        arr[T_ASTROLOGY] = 1 + self.astrology_floor if self.astrology else 0  # A: 0 off, else 1 + floor
+        # each mode packs its own options (and its kernel module unpacks them)
+        from sims.riichi import astrology_pool, dragon_eye_holder, fantasy_cards
+
+        arr[T_ASTROLOGY] = astrology_pool.pack_options(self)
         arr[T_DARKNESS] = int(self.darkness)
         arr[T_MIRROR] = int(self.mirror)
         arr[T_HEAD_BUMP] = int(self.head_bump)
@@ -263,15 +266,8 @@ class RiichiTable:
             self.soul_strike, self.strike_count, self.trigger_ron_bonus, self.ippatsu_ron_after_strike,
             self.strike_ends_ippatsu, self.strike_turns, self.overload_han, self.strike_riichi_han,
             self.strike_double_riichi_han)
-        if self.fantasy:  # FL: bit flags of the options (sims.riichi.fantasy_cards FLB_*), then the card indices
-            arr[T_FANTASY] = (1 | int(self.confiscate_abortive) << 1 | int(self.hourglass_floor) << 2
-                              | int(self.love_pot == "discarder") << 3 | int(self.eternal_abortive) << 4
-                              | self.hype_max << 5)
-            arr[T_FANTASY + 1:T_FANTASY + 4] = parse_fantasy_cards(self.cards)
-        arr[T_DRAGON_EYE] = int(self.dragon_eye)
-        arr[T_DRAGON_EYE + 1] = self.eye_counter
-        arr[T_DRAGON_EYE + 2] = self.eye_multiplier
-        arr[T_DRAGON_EYE + 3] = int(self.eye_other_seat)
+        arr[T_FANTASY:T_FANTASY + 4] = fantasy_cards.pack_options(self)
+        arr[T_DRAGON_EYE:T_DRAGON_EYE + 4] = dragon_eye_holder.pack_options(self)
         return arr
 
     def scoring(self) -> RiichiRules:

@@ -1,0 +1,245 @@
+"""The resumable riichi engine (sims.riichi.positions): scripted hands from a given wall and given decisions,
+and stopping real runs at random decisions then resuming them with the answers the policies gave."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from policies.registry import parse_seats
+from policies.riichi_api import (
+    CHI_LOW, D_REACT, D_ROB, D_TURN, KAN, O_AFTER_CALL, O_CAN_CHI, O_CAN_WIN, O_FORBID_A, O_FORBID_B, O_HAND,
+    O_KAN_OPTIONS, O_TILE, PASS, PON, RON,
+)
+from sims import tiles
+from sims.events import EV_DISCARD, EV_DRAW, EV_KAN, EV_WIN
+from sims.modes import get_mode
+from sims.riichi import engine
+from sims.riichi.columns import H_DELTA, H_END, H_HAND, H_MATCH, H_WON
+from sims.riichi.events import EV_CHI
+from sims.riichi.positions import RiichiTable
+from sims.riichi.table import STANDARD
+
+EV_KIND, EV_SEAT, EV_TILE, EV_A = 2, 3, 4, 5  # columns of an event row (sims.events.log_event)
+RED_IDS = (16, 52, 88)
+
+
+def build_wall(hands: dict[int, list[int]], draws: list[int], seed: int = 0) -> np.ndarray:
+    """A wall dealing `hands[seat]` (kinds, 13 each; dealer seat 0 first) and then `draws` (kinds) from
+    position 52 on; every other position holds the unused tiles in a fixed random order. Plain fives first."""
+    free = {k: [i for i in range(4 * k, 4 * k + 4) if i not in RED_IDS] + [i for i in RED_IDS if i // 4 == k]
+            for k in range(34)}
+    wall = np.full(136, -1, np.int64)
+    for seat, kinds in hands.items():
+        assert len(kinds) == 13
+        for j, k in enumerate(kinds):
+            wall[13 * seat + j] = free[k].pop(0)
+    for j, k in enumerate(draws):
+        wall[52 + j] = free[k].pop(0)
+    rest = [i for k in range(34) for i in free[k]]
+    rest = list(np.random.default_rng(seed).permutation(rest))
+    for at in range(136):
+        if wall[at] < 0:
+            wall[at] = rest.pop()
+    return wall
+
+
+def default_answer(pos):
+    """Scripted seats: discard the drawn tile (else the first kind held), never call, never win."""
+    view = pos.view
+    if pos.decision == D_TURN:
+        if view[O_TILE] >= 0:
+            return int(view[O_TILE])
+        forbidden = (view[O_FORBID_A], view[O_FORBID_B]) if view[O_AFTER_CALL] else ()
+        return next(k for k in range(34) if view[O_HAND + k] > 0 and k not in forbidden)
+    return PASS
+
+
+def events_of(pos, kind, seat=None):
+    log = pos.logged()
+    rows = log[log[:, EV_KIND] == kind]
+    return rows if seat is None else rows[rows[:, EV_SEAT] == seat]
+
+
+JUNK = [9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33]  # 1p 9p 1s 9s and the honors
+
+
+def test_kuikae_swap_call_after_chi_is_replaced():
+    """Swap-calling ban (kuikae) after a chi: seat 1 chis 3m with 4m5m, may then discard neither 3m nor 6m
+    (the other end of the run); its 6m answer is illegal and replaced by the first legal kind."""
+    m3, m4, m5, m6 = 2, 3, 4, 5
+    wall = build_wall({0: [m3, 10] + JUNK, 1: [m4, m5, m6, 11, 12, 13, 23, 24, 25, 19, 19, 15, 16],
+                       2: [0, 0, 1, 1, 6, 6, 7, 7, 8, 8, 14, 14, 20], 3: [0, 1, 6, 7, 8, 14, 20, 20, 21, 21, 22, 22, 34 - 1]},
+                      draws=[0])
+    table = RiichiTable(parse_seats("baseline"), STANDARD, keep_events=True)
+    pos = table.start(wall=wall)
+    seen = {}
+
+    def choose(pos):
+        view = pos.view
+        if pos.decision == D_TURN and pos.seat == 0 and view[O_HAND + m3] > 0:
+            return m3
+        if pos.decision == D_REACT and pos.seat == 1 and view[O_TILE] == m3:
+            seen["chi"] = int(view[O_CAN_CHI])
+            return CHI_LOW
+        if pos.decision == D_TURN and pos.seat == 1 and view[O_AFTER_CALL] == 1 and "forbid" not in seen:
+            seen["forbid"] = (int(view[O_FORBID_A]), int(view[O_FORBID_B]))
+            return m6
+        return default_answer(pos)
+
+    illegal = table.counters[engine.CNT_ILLEGAL]
+    table.play_scripted(pos, choose)
+    assert seen["chi"] & 1
+    assert seen["forbid"] == (m3, m6)
+    chi = events_of(pos, EV_CHI, 1)
+    assert chi.shape[0] >= 1 and chi[0, EV_TILE] == m3
+    first_discard = events_of(pos, EV_DISCARD, 1)[0]
+    assert first_discard[EV_TILE] not in (m3, m6)
+    assert table.counters[engine.CNT_ILLEGAL] == illegal + 1
+
+
+def test_r4_robbed_added_kan_chankan():
+    """R-4 chankan: seat 1 pons 7s, draws the fourth 7s and adds it; seat 2, waiting on 7s (kanchan 6s8s),
+    robs it. The added kan is logged, then robbed: it does not happen (no replacement draw), seat 1 pays, the
+    hand ends with seat 2's win on 7s."""
+    s6, s7, s8 = 23, 24, 25
+    wall = build_wall({0: [s7, 0] + JUNK, 1: [s7, s7, 0, 0, 8, 8, 16, 16, 5, 5, 6, 6, 7],
+                       2: [s6, s8, 1, 2, 3, 11, 12, 13, 13, 14, 15, 10, 10],
+                       3: [9, 9, 17, 17, 18, 18, 26, 26, 27, 27, 28, 28, 29]},
+                      draws=[20, 30, 31, 32, s7])
+    table = RiichiTable(parse_seats("baseline"), STANDARD, keep_events=True)
+    pos = table.start(wall=wall)
+    seen = {}
+
+    def choose(pos):
+        view = pos.view
+        if pos.decision == D_TURN and pos.seat == 0 and view[O_HAND + s7] > 0:
+            return s7
+        if pos.decision == D_REACT and pos.seat == 1 and view[O_TILE] == s7:
+            return PON
+        if pos.decision == D_TURN and pos.seat == 1 and view[O_KAN_OPTIONS + s7] == 2:
+            seen["kan"] = True
+            return KAN + s7
+        if pos.decision == D_ROB:
+            seen["rob"] = (pos.seat, int(view[O_TILE]))
+            return RON
+        return default_answer(pos)
+
+    table.play_scripted(pos, choose)
+    assert seen["kan"] and seen["rob"] == (2, s7)
+    wins = events_of(pos, EV_WIN)
+    assert wins.shape[0] == 1 and wins[0, EV_SEAT] == 2 and wins[0, EV_TILE] == s7
+    kans = events_of(pos, EV_KAN, 1)  # logged before the rob, so the log shows what was robbed
+    assert kans.shape[0] == 1 and kans[0, EV_TILE] == s7 and kans[0, EV_A] == tiles.KAKAN
+    draws = events_of(pos, EV_DRAW, 1)
+    assert not (draws[:, EV_A] == 1).any()  # no replacement draw: the kan did not happen
+    assert pos.obs[1, O_HAND + s7] == 0  # the robbed tile went to the winner
+    assert pos.rec[2, H_WON] == 1 and pos.rec[1, H_DELTA] < 0 and pos.rec[2, H_DELTA] == -pos.rec[1, H_DELTA]
+    assert pos.rec[0, H_DELTA] == 0 and pos.rec[3, H_DELTA] == 0
+    assert pos.rec[0, H_END] == engine.END_WIN
+
+
+def test_r3_multiple_ron_both_claimants_win():
+    """R-3 multiple ron: the dealer's 3m completes seat 1 (4m5m) and seat 2 (33m shanpon); both ron, the
+    discarder pays both, the hand ends."""
+    m3 = 2
+    wall = build_wall({0: [m3, 0] + JUNK, 1: [3, 4, 10, 11, 12, 13, 14, 15, 20, 21, 22, 25, 25],
+                       2: [m3, m3, 13, 13, 19, 20, 21, 23, 24, 25, 14, 15, 16],
+                       3: [9, 9, 17, 17, 18, 18, 26, 26, 27, 27, 28, 28, 29]}, draws=[30])
+    table = RiichiTable(parse_seats("baseline"), STANDARD, keep_events=True)
+    pos = table.start(wall=wall)
+    asked = []
+
+    def choose(pos):
+        view = pos.view
+        if pos.decision == D_TURN and pos.seat == 0 and view[O_HAND + m3] > 0:
+            return m3
+        if pos.decision == D_REACT and view[O_CAN_WIN]:
+            asked.append(pos.seat)
+            return RON
+        return default_answer(pos)
+
+    table.play_scripted(pos, choose)
+    assert asked == [1, 2]
+    wins = events_of(pos, EV_WIN)
+    assert sorted(wins[:, EV_SEAT].tolist()) == [1, 2]
+    assert pos.rec[1, H_WON] == 1 and pos.rec[2, H_WON] == 1
+    assert pos.rec[0, H_DELTA] == -(pos.rec[1, H_DELTA] + pos.rec[2, H_DELTA]) < 0
+    assert pos.rec[3, H_DELTA] == 0
+
+
+def _turn_alternative(pos, answer):
+    """Another legal discard than `answer` at an own-turn decision outside riichi, or None."""
+    view = pos.view
+    if pos.decision != D_TURN or not 0 <= answer < 34 or view[O_AFTER_CALL]:
+        return None
+    for k in range(34):
+        if k != answer and view[O_HAND + k] > 0:
+            return k
+    return None
+
+
+@pytest.mark.parametrize("slug, spec", [("riichi", "baseline,random,majsoul-cpu,disconnected"),
+                                        ("shura", "baseline,majsoul-cpu,random,baseline")])
+def test_resume_at_random_decisions_reproduces_the_run(slug, spec):
+    """Stop real runs at random decisions, resume with the answer the policy gave: the hand's record rows equal
+    the uninterrupted run's (play_matches) and its event log equals the hand played without stopping. A
+    different discard forced instead changes the hand in some cases (the forced answer is really used)."""
+    mode = get_mode(slug)
+    seats = parse_seats(spec)
+    seed, n_matches = 5, 14
+    hand_rows, _ = mode.simulate(seed, np.arange(n_matches), seats)
+    table = RiichiTable(seats, mode.RULES(), root_seed=seed, keep_events=True)
+    pick = np.random.default_rng(3)
+    checked = changed = alternatives = 0
+    for match_id in range(n_matches):
+        rows_m = hand_rows[hand_rows[:, H_MATCH] == match_id]
+        for hand_no in range(1, int(rows_m[:, H_HAND].max()) + 1):
+            ref = rows_m[rows_m[:, H_HAND] == hand_no]
+            full = table.play_hand(match_id, hand_no)
+            assert full is not None and full.over
+            n = full.n_decisions
+            for k in pick.choice(n, size=min(n, 4), replace=False):
+                pos = table.at_decision(match_id, hand_no, int(k))
+                assert pos is not None and pos.pending and pos.n_decisions == k
+                probe = pos.copy()
+                table.advance(probe, None, int(k) + 1)
+                answer = probe.last_answer
+                other = _turn_alternative(pos, answer)
+                forced = pos.copy()
+                out = table.resume(pos, answer)
+                np.testing.assert_array_equal(out.hand_rows[:4], ref)
+                np.testing.assert_array_equal(pos.logged(), full.logged())
+                checked += 1
+                if other is not None:
+                    alternatives += 1
+                    alt = table.resume(forced, other)
+                    changed += int(not np.array_equal(alt.hand_rows[:4], ref))
+    assert checked >= 150
+    assert alternatives > 20 and changed > 0
+
+
+def test_resume_to_match_end_matches_the_run():
+    """Horizon match: resuming hand 2's first decision with the policy's answer gives the run's match rows."""
+    mode = get_mode("riichi")
+    seats = parse_seats("baseline,random,baseline,majsoul-cpu")
+    hand_rows, match_rows = mode.simulate(9, np.arange(3), seats)
+    table = RiichiTable(seats, mode.RULES(), root_seed=9)
+    for match_id in range(3):
+        pos = table.at_decision(match_id, 2, 0)
+        if pos is None:
+            continue
+        out = table.resume(pos, None, horizon="match")
+        np.testing.assert_array_equal(out.match_rows, match_rows[4 * match_id:4 * match_id + 4])
+        later = hand_rows[(hand_rows[:, H_MATCH] == match_id) & (hand_rows[:, H_HAND] >= 2)]
+        np.testing.assert_array_equal(out.hand_rows, later)
+
+
+def test_keyed_streams_are_named_and_distinct():
+    """Every keyed random stream has its own fixed number (sims.riichi.streams); the modes use those names."""
+    from sims.riichi import dragon_eye_holder, fantasy_cards, streams
+
+    numbers = list(streams.STREAMS.values())
+    assert len(set(numbers)) == len(numbers)
+    assert (streams.STREAM_WALL, streams.STREAM_DIRECTION, streams.STREAM_SEAT) == (0, 1, 2)
+    assert (fantasy_cards.STREAM_FANTASY, dragon_eye_holder.STREAM_EYE) == (21, 41)

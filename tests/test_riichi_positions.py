@@ -69,7 +69,8 @@ def test_kuikae_swap_call_after_chi_is_replaced():
     (the other end of the run); its 6m answer is illegal and replaced by the first legal kind."""
     m3, m4, m5, m6 = 2, 3, 4, 5
     wall = build_wall({0: [m3, 10] + JUNK, 1: [m4, m5, m6, 11, 12, 13, 23, 24, 25, 19, 19, 15, 16],
-                       2: [0, 0, 1, 1, 6, 6, 7, 7, 8, 8, 14, 14, 20], 3: [0, 1, 6, 7, 8, 14, 20, 20, 21, 21, 22, 22, 34 - 1]},
+                       2: [0, 0, 1, 1, 6, 6, 7, 7, 8, 8, 14, 14, 20],
+                       3: [0, 1, 6, 7, 8, 14, 20, 20, 21, 21, 22, 22, 34 - 1]},
                       draws=[0])
     table = RiichiTable(parse_seats("baseline"), STANDARD, keep_events=True)
     pos = table.start(wall=wall)
@@ -98,7 +99,7 @@ def test_kuikae_swap_call_after_chi_is_replaced():
     assert table.counters[engine.CNT_ILLEGAL] == illegal + 1
 
 
-def test_r4_robbed_added_kan_chankan():
+def test_rule_r4_robbed_added_kan_chankan():
     """R-4 chankan: seat 1 pons 7s, draws the fourth 7s and adds it; seat 2, waiting on 7s (kanchan 6s8s),
     robs it. The added kan is logged, then robbed: it does not happen (no replacement draw), seat 1 pays, the
     hand ends with seat 2's win on 7s."""
@@ -139,7 +140,7 @@ def test_r4_robbed_added_kan_chankan():
     assert pos.rec[0, H_END] == engine.END_WIN
 
 
-def test_r3_multiple_ron_both_claimants_win():
+def test_rule_r3_multiple_ron_both_claimants_win():
     """R-3 multiple ron: the dealer's 3m completes seat 1 (4m5m) and seat 2 (33m shanpon); both ron, the
     discarder pays both, the hand ends."""
     m3 = 2

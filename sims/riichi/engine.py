@@ -1219,7 +1219,8 @@ def _hand_end(hs, obs, st, rec, topts, tables, counters, events, ev, mask):
     if topts[T.T_FANTASY]:
         fl_record(obs, rec)
     aborted = end == END_NINE or end == END_WINDS or end == END_RIICHI or end == END_KANS
-    keeps = aborted or (topts[T.T_RENCHAN] == 1 and (hs[HS.dealer_won] == 1 or (end == END_EXHAUSTIVE and dealer_tenpai)))
+    dealer_keeps = hs[HS.dealer_won] == 1 or (end == END_EXHAUSTIVE and dealer_tenpai)
+    keeps = aborted or (topts[T.T_RENCHAN] == 1 and dealer_keeps)
     hs[HS.end] = end
     hs[HS.keeps] = 1 if keeps else 0
     hs[HS.phase] = PH_DONE

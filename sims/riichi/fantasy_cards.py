@@ -82,7 +82,8 @@ def pack_options(table) -> list[int]:
     if not table.fantasy:
         return [0, 0, 0, 0]
     flags = (FLB_ON | FLB_CONFISCATE_ABORTIVE * int(table.confiscate_abortive)
-             | FLB_HOURGLASS_FLOOR * int(table.hourglass_floor) | FLB_LOVE_DISCARDER * int(table.love_pot == "discarder")
+             | FLB_HOURGLASS_FLOOR * int(table.hourglass_floor)
+             | FLB_LOVE_DISCARDER * int(table.love_pot == "discarder")
              | FLB_ETERNAL_ABORTIVE * int(table.eternal_abortive) | table.hype_max << FLB_HYPE_SHIFT)
     return [flags, *T.parse_fantasy_cards(table.cards)]
 

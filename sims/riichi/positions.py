@@ -60,7 +60,7 @@ class Position:
     @property
     def decision(self) -> int:
         """The kind of decision (policies.api D_*), as the seat's observation `view` says."""
-        from policies.riichi_api import O_DECISION
+        from sims.riichi.observation import O_DECISION
 
         return int(self.view[O_DECISION])
 
@@ -101,7 +101,7 @@ class RiichiTable:
     """The compiled riichi engine bound to four seat policies and one mode's rules."""
 
     def __init__(self, seats, rules, root_seed: int = 0, keep_events: bool = False):
-        from policies.registry import seat_hooks
+        from sims.seating import seat_hooks
 
         self.hooks, self.params = seat_hooks(seats, "riichi")
         self.topts = rules.to_array()
@@ -112,7 +112,7 @@ class RiichiTable:
         self.counters = np.zeros(engine.N_COUNTERS, np.int64)
 
     def _blank(self) -> Position:
-        from policies.riichi_api import R_OBS_SIZE
+        from sims.riichi.observation import R_OBS_SIZE
         from sims.events import N_EVENT_COLS
         from sims.riichi.tableau import N_ST
 
@@ -180,7 +180,7 @@ class RiichiTable:
         n = engine.resume(pos.hs, pos.obs, pos.view, pos.st, pos.wall, pos.rec, pos.ev, *self._rules(), pos.events,
                           0 if answer is None else int(answer), 0 if answer is None else 1, -1, int(to_match),
                           hand_rows, match_rows)
-        from policies.riichi_api import O_POINTS
+        from sims.riichi.observation import O_POINTS
         from sims.riichi.columns import H_DELTA
 
         return Outcome(hand_rows[:4, H_DELTA].astype(np.int64), hand_rows[:n], match_rows,

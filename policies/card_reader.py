@@ -20,8 +20,8 @@ from policies.api import hook
 from policies.chanter import acceptance, keeps_acceptance
 from policies.registry import Policy
 from policies.riichi_api import (
-    O_AFTER_CALL, O_CAN_PON, O_CAN_WIN, O_DEALER, O_FANTASY, O_FORBID_A, O_FORBID_B, O_HAND, O_SEAT, O_TILE,
-    PASS, PON, RIICHI, RON,
+    O_AFTER_CALL, O_CAN_PON, O_CAN_WIN, O_DEALER, O_FANTASY, O_FORBID_A, O_FORBID_B, O_HAND, O_RIICHI, O_SEAT,
+    O_TILE, PASS, PON, RIICHI, RON,
 )
 from policies.riichi_baseline import riichi_react, riichi_turn
 from policies.riichi_common import (
@@ -105,7 +105,8 @@ def card_reader_turn(obs, params, tables):
     if RIICHI <= answer < RIICHI + 34:
         kind = answer - RIICHI
         return answer if wants_riichi(obs, tables, kind) else kind
-    if 0 <= answer < 34 and not folding and obs[O_FANTASY + 1] == SUPER_TANYAO:
+    in_riichi = obs[O_RIICHI + obs[O_SEAT]] > 0  # a seat in riichi discards its draw, no swap
+    if 0 <= answer < 34 and not folding and not in_riichi and obs[O_FANTASY + 1] == SUPER_TANYAO:
         return tanyao_discard(obs, tables, answer)
     return answer
 

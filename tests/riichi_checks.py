@@ -17,6 +17,7 @@ from sims.riichi.rules import RiichiRules
 from sims.riichi.scoring import base_points, payments
 from sims.riichi.tableau import EV_RIICHI
 from tests.riichi_runs import FAST_MATCHES, FULL_MATCHES, per_hand, run
+from tests.cli_run import run_cli
 
 OPTS = RiichiRules().to_array()
 
@@ -100,24 +101,13 @@ def r3_multiple_ron_at_most_three(slug):
             assert (h.filter(pl.col("hand_end") == "win")["n_won"] >= 1).all()
 
 
-def _cli(args, capsys):
-    from analyzer.cli import main
-
-    try:
-        main(args)
-    except SystemExit as exc:
-        out = capsys.readouterr()
-        return exc.code, out.out, out.err
-    raise AssertionError("main() did not exit")
-
-
 def run_writes_tables_and_an_event_log_that_rederives_deltas(slug, tmp_path, capsys):
     """`tsumolab run --variant riichi|shura` writes the riichi tables; every payment is in the event log."""
     from analyzer.runner import combined_tables
     from sims.riichi.events import EVENT_FIELDS
 
     out = tmp_path / "run"
-    code, _, err = _cli(["run", "--variant", slug, "--matches", "40", "--seed", "5", "--seats",
+    code, _, err = run_cli(["run", "--variant", slug, "--matches", "40", "--seed", "5", "--seats",
                          "baseline,random,majsoul-cpu,baseline", "--out", str(out), "--quiet", "--record-events", "40"],
                         capsys)
     assert code == 0, err

@@ -6,29 +6,20 @@ import numpy as np
 import polars as pl
 
 import sims.bloodshed as bloodshed
-from analyzer.cli import main
 from analyzer.replay import deltas_from_events, to_json_events, to_text
 from analyzer.runner import combined_tables
 from analyzer.tables import hand_table, match_table
 from policies.registry import parse_seats
 from sims.events import EVENT_FIELDS
 from sims.records import HC
-
-
-def _cli(args, capsys):
-    try:
-        main(args)
-    except SystemExit as exc:
-        out = capsys.readouterr()
-        return exc.code, out.out, out.err
-    raise AssertionError("main() did not exit")
+from tests.cli_run import run_cli
 
 
 def test_events_rederive_every_hands_delta(tmp_path, capsys):
     """1,000+ hands: the payments and settlements in the event log alone give each hand's point deltas in
     the `hands` Parquet rows (wins B-19, kans B-14/B-15, refunds and draw settlement B-21 … B-23)."""
     out = tmp_path / "run"
-    code, _, err = _cli(["run", "--matches", "260", "--seed", "5",
+    code, _, err = run_cli(["run", "--matches", "260", "--seed", "5",
                          "--seats", "baseline,random,majsoul-cpu,disconnected",
                          "--out", str(out), "--quiet", "--record-events", "260"], capsys)
     assert code == 0, err
@@ -53,7 +44,7 @@ def test_event_log_does_not_change_play():
 
 def test_replay_reproduces_parquet_rows(tmp_path, capsys):
     out = tmp_path / "run"
-    code, _, err = _cli(["run", "--matches", "12", "--seed", "4", "--seats", "baseline,random,baseline,majsoul-cpu",
+    code, _, err = run_cli(["run", "--matches", "12", "--seed", "4", "--seats", "baseline,random,baseline,majsoul-cpu",
                          "--out", str(out), "--quiet", "--record-events", "3"], capsys)
     assert code == 0, err
     hands, matches = combined_tables(out)
@@ -68,7 +59,7 @@ def test_replay_reproduces_parquet_rows(tmp_path, capsys):
 
 
 def test_replay_command_json_and_text(tmp_path, capsys):
-    code, out, _ = _cli(["replay", "--seed", "4", "--match", "7", "--seats", "baseline,random,baseline,majsoul-cpu",
+    code, out, _ = run_cli(["replay", "--seed", "4", "--match", "7", "--seats", "baseline,random,baseline,majsoul-cpu",
                          "--json"], capsys)
     assert code in (0, None)
     events = [json.loads(line) for line in out.splitlines()]
@@ -77,7 +68,7 @@ def test_replay_command_json_and_text(tmp_path, capsys):
     hand_rows, _ = bloodshed.simulate(4, np.array([7]), parse_seats("baseline,random,baseline,majsoul-cpu"))
     ends = [e for e in events if e["type"] == "end_kyoku"]
     assert [d for e in ends for d in e["deltas"]] == hand_rows[:, HC["delta"]].tolist()
-    code, out, _ = _cli(["replay", "--seed", "4", "--match", "7", "--hand", "2"], capsys)
+    code, out, _ = run_cli(["replay", "--seed", "4", "--match", "7", "--hand", "2"], capsys)
     lines = out.splitlines()
     assert lines[1].startswith("── match 7 hand 2") and all(len(line) <= 100 for line in lines)
 
@@ -91,13 +82,13 @@ def test_text_lines_fit_100_columns():
 
 
 def test_bad_arguments_one_line_exit_2(tmp_path, capsys):
-    code, _, err = _cli(["replay", "--variant", "nosuch", "--match", "0"], capsys)
+    code, _, err = run_cli(["replay", "--variant", "nosuch", "--match", "0"], capsys)
     assert code == 2 and err.count("\n") == 1
-    code, _, err = _cli(["replay", "--match", "0", "--hand", "9"], capsys)
+    code, _, err = run_cli(["replay", "--match", "0", "--hand", "9"], capsys)
     assert code == 2 and "no hand 9" in err and err.count("\n") == 1
     out = tmp_path / "run"
-    _cli(["run", "--matches", "5", "--out", str(out), "--quiet"], capsys)
-    code, _, err = _cli(["replay", "--run", str(out), "--match", "5"], capsys)
+    run_cli(["run", "--matches", "5", "--out", str(out), "--quiet"], capsys)
+    code, _, err = run_cli(["replay", "--run", str(out), "--match", "5"], capsys)
     assert code == 2 and "outside the run" in err and err.count("\n") == 1
-    code, _, err = _cli(["replay", "--match", "-1"], capsys)
+    code, _, err = run_cli(["replay", "--match", "-1"], capsys)
     assert code == 2 and err.count("\n") == 1

@@ -10,7 +10,6 @@ import pytest
 
 import sims.riichi.shura as shura
 import sims.riichi.standard as standard
-from analyzer.cli import main
 from analyzer.replay_match import replay_match
 from analyzer.replay_riichi import deltas_from_events, to_json_events, to_text
 from analyzer.runner import combined_tables
@@ -19,19 +18,11 @@ from policies.registry import parse_seats
 from sims.riichi.columns import HC
 from sims.modes import MODES as MODES_ALL, get_mode
 from sims.riichi.events import EVENT_FIELDS
+from tests.cli_run import run_cli
 
 SEATS = "baseline,random,majsoul-cpu,disconnected"
 MODES = {"riichi": standard, "shura": shura}
 MJAI_WORDS = {"start_kyoku", "tsumo", "dahai", "chi", "pon", "reach", "reach_accepted", "hora", "end_kyoku"}
-
-
-def _cli(args, capsys):
-    try:
-        main(args)
-    except SystemExit as exc:
-        out = capsys.readouterr()
-        return exc.code, out.out, out.err
-    raise AssertionError("main() did not exit")
 
 
 def _log_rows(path) -> np.ndarray:
@@ -46,7 +37,7 @@ def test_events_rederive_every_hands_delta(variant, matches, tmp_path, capsys):
     """1,000+ hands per mode: the payments of events.parquet alone (the riichi-stick pile as seat -1) give
     each hand's `delta` in the hands Parquet rows (R-2 sticks and honba, R-3 pao, R-6 noten/nagashi, S-6)."""
     out = tmp_path / variant
-    code, _, err = _cli(["run", "--variant", variant, "--matches", str(matches), "--seed", "5", "--seats", SEATS,
+    code, _, err = run_cli(["run", "--variant", variant, "--matches", str(matches), "--seed", "5", "--seats", SEATS,
                          "--out", str(out), "--quiet", "--record-events", str(matches)], capsys)
     assert code == 0, err
     hands, _ = combined_tables(out)
@@ -63,7 +54,7 @@ def test_events_rederive_every_hands_delta(variant, matches, tmp_path, capsys):
 @pytest.mark.parametrize("variant", ["riichi", "shura"])
 def test_replay_reproduces_parquet_rows(variant, tmp_path, capsys):
     out = tmp_path / variant
-    code, _, err = _cli(["run", "--variant", variant, "--matches", "12", "--seed", "4", "--seats", SEATS,
+    code, _, err = run_cli(["run", "--variant", variant, "--matches", "12", "--seed", "4", "--seats", SEATS,
                          "--out", str(out), "--quiet"], capsys)
     assert code == 0, err
     hands, matches = combined_tables(out)
@@ -130,32 +121,32 @@ def test_text_lines_fit_100_columns_and_name_policies(variant):
 
 @pytest.mark.parametrize("variant", ["riichi", "shura"])
 def test_replay_command_json_text_and_hand(variant, capsys):
-    code, out, _ = _cli(["replay", "--variant", variant, "--seed", "4", "--match", "7", "--seats", SEATS,
+    code, out, _ = run_cli(["replay", "--variant", variant, "--seed", "4", "--match", "7", "--seats", SEATS,
                          "--json"], capsys)
     assert code in (0, None)
     events = [json.loads(line) for line in out.splitlines()]
     assert events[0]["type"] == "start_kyoku" and events[-1]["type"] == "end_kyoku"
     n_hands = sum(e["type"] == "start_kyoku" for e in events)
-    code, out, _ = _cli(["replay", "--variant", variant, "--seed", "4", "--match", "7", "--seats", SEATS,
+    code, out, _ = run_cli(["replay", "--variant", variant, "--seed", "4", "--match", "7", "--seats", SEATS,
                          "--hand", str(n_hands)], capsys)
     assert code in (0, None)
     lines = out.splitlines()
     assert lines[0].startswith("seats: S0 baseline") and lines[1].startswith(f"── match 7 hand {n_hands} ")
     assert sum(line.startswith("──") for line in lines) == 1 and all(len(line) <= 100 for line in lines)
-    code, _, err = _cli(["replay", "--variant", variant, "--seed", "4", "--match", "7", "--seats", SEATS,
+    code, _, err = run_cli(["replay", "--variant", variant, "--seed", "4", "--match", "7", "--seats", SEATS,
                          "--hand", str(n_hands + 1)], capsys)
     assert code == 2 and f"no hand {n_hands + 1}" in err and err.count("\n") == 1
 
 
 def test_replay_range_errors_one_line_exit_2(tmp_path, capsys):
     out = tmp_path / "run"
-    code, _, err = _cli(["run", "--variant", "shura", "--matches", "3", "--out", str(out), "--quiet"], capsys)
+    code, _, err = run_cli(["run", "--variant", "shura", "--matches", "3", "--out", str(out), "--quiet"], capsys)
     assert code == 0, err
-    code, _, err = _cli(["replay", "--run", str(out), "--match", "3"], capsys)
+    code, _, err = run_cli(["replay", "--run", str(out), "--match", "3"], capsys)
     assert code == 2 and "outside the run" in err and err.count("\n") == 1
-    code, _, err = _cli(["replay", "--variant", "riichi", "--match", "-1"], capsys)
+    code, _, err = run_cli(["replay", "--variant", "riichi", "--match", "-1"], capsys)
     assert code == 2 and err.count("\n") == 1
-    code, out_text, _ = _cli(["replay", "--run", str(out), "--match", "2", "--hand", "1"], capsys)
+    code, out_text, _ = run_cli(["replay", "--run", str(out), "--match", "2", "--hand", "1"], capsys)
     assert code in (0, None) and "exchange" in out_text  # --run takes the shura variant from run.json
 
 

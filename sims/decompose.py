@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from sims.jit import allocates
 
 SEQ_BASE = 34
 N_COLS = 6
@@ -116,7 +117,7 @@ def _split_sets(c, pair, out, n_found, stack):
     return n_found
 
 
-@njit(cache=True)
+@allocates
 def decompositions(counts, out):
     """Write every distinct (pair, sets) split of `counts` (int8[34], 3n+2 tiles) into `out`; jit-compiled.
 
@@ -153,7 +154,7 @@ def decompositions(counts, out):
     return n_found
 
 
-@njit(cache=True)
+@allocates
 def is_complete_standard(counts):
     """True if `counts` (3n+2 tiles) splits into n sets and a pair; jit-compiled."""
     out = np.empty((0, N_COLS), np.int16)

@@ -16,6 +16,7 @@ from numba import njit
 
 from sims.shanten_tables import get_tables
 from sims.tiles import N_KINDS, TileError
+from sims.jit import allocates
 
 SHAPE_PAIRS = 1       # seven pairs
 SHAPE_ORPHANS = 2     # thirteen orphans
@@ -293,7 +294,7 @@ def draw_shanten(counts, n_melds, hand_flags, suit_t, honor_t, out):
     _shanten_after_each(counts, n_melds, hand_flags, suit_t, honor_t, 1, out)
 
 
-@njit(cache=True)
+@allocates
 def winning_tiles(counts13, n_melds, hand_flags, held, suit_t, honor_t, out_mask):
     """Set out_mask[k] = 1 for each kind k completing the 13 - 3*n_melds tile hand, else 0; a kind of which
     `held` (hand and melds) has 4 copies is not a winning tile (B-20). Returns the number of waits
@@ -308,7 +309,7 @@ def winning_tiles(counts13, n_melds, hand_flags, held, suit_t, honor_t, out_mask
     return n_waits
 
 
-@njit(cache=True)
+@allocates
 def ukeire(counts, n_melds, hand_flags, unseen, suit_t, honor_t):
     """Number of unseen tiles (unseen: copies not visible to the player, per kind) whose draw lowers the
     shanten of this 13 - 3*n_melds tile hand (jit-compiled)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import importlib.resources
+import pathlib
 
 from sims.layout import describe
 from sims.riichi import table as T
@@ -46,3 +47,95 @@ def test_modes_pack_their_own_options():
     assert list(eye[T.T_DRAGON_EYE:T.T_DRAGON_EYE + 4]) == [1, 3, 4, 1]
     assert T.AstrologyRules(astrology_floor=0).to_array()[T.T_ASTROLOGY] == 1
     assert T.STANDARD.to_array()[T.T_ASTROLOGY] == 0
+
+
+def _sims_modules():
+    """module → (its functions: name → (decorator names, node), its imported names: local → (module, name))."""
+    root = pathlib.Path(str(importlib.resources.files("sims"))).parent
+    modules = {}
+    for path in sorted(root.joinpath("sims").rglob("*.py")):
+        name = ".".join(path.relative_to(root).with_suffix("").parts).removesuffix(".__init__")
+        tree = ast.parse(path.read_text())
+        functions = {node.name: ({ast.unparse(d).split("(")[0] for d in node.decorator_list}, node)
+                     for node in tree.body if isinstance(node, ast.FunctionDef)}
+        imported = {}
+        for node in tree.body:
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("sims"):
+                for alias in node.names:
+                    imported[alias.asname or alias.name] = (node.module, alias.name)
+        modules[name] = (functions, imported)
+    return modules
+
+
+def _resolve(modules, module, name, depth=0):
+    """(module, function) that `name` names in `module`, following imports; None outside sims."""
+    if module not in modules or depth > 5:
+        return None
+    functions, imported = modules[module]
+    if name in functions:
+        return module, name
+    if name in imported:
+        source, original = imported[name]
+        if f"{source}.{original}" in modules:
+            return None  # a module, not a function
+        return _resolve(modules, source, original, depth + 1)
+    return None
+
+
+def _allocates(node) -> bool:
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Call):
+            name = ast.unparse(sub.func)
+            if name in ("np.zeros", "np.empty", "np.ones", "np.full", "np.array", "np.arange",
+                        "np.concatenate") or name.endswith(".copy"):
+                return True
+        if isinstance(sub, ast.Assign) and isinstance(sub.targets[0], ast.Subscript) and \
+                isinstance(sub.targets[0].slice, ast.Slice) and isinstance(sub.value, (ast.Subscript, ast.Name)):
+            return True  # a slice assigned from an array needs a counted temporary
+    return False
+
+
+def _returns_view(node) -> bool:
+    return any(isinstance(sub, ast.Return) and sub.value is not None and (
+        (isinstance(sub.value, ast.Subscript) and isinstance(sub.value.slice, ast.Slice)) or
+        (isinstance(sub.value, ast.Call) and ast.unparse(sub.value.func).split(".")[-1] in ("reshape", "view")))
+        for sub in ast.walk(node))
+
+
+def test_uncounted_steps_reach_only_safe_functions():
+    """sims.jit: whatever an engine `step` calls (directly or not) either allocates nothing or is declared
+    `allocates`, and returns no view unless it is `inline`; otherwise numba's reference counts would depend
+    on which caller compiled a function first."""
+    modules = _sims_modules()
+    todo = [(module, name) for module, (functions, _) in modules.items()
+            for name, (decorators, _) in functions.items() if "step" in decorators]
+    assert len(todo) >= 10
+    seen = set()
+    problems = []
+    while todo:
+        key = todo.pop()
+        if key in seen:
+            continue
+        seen.add(key)
+        module, name = key
+        decorators, node = modules[module][0][name]
+        if "allocates" in decorators:
+            continue
+        if _allocates(node):
+            problems.append(f"{module}.{name} allocates but is not declared `allocates`")
+        if _returns_view(node) and "inline" not in decorators:
+            problems.append(f"{module}.{name} returns a view but is not `inline`")
+        for sub in ast.walk(node):
+            if isinstance(sub, ast.Call):
+                func = sub.func
+                if isinstance(func, ast.Name):
+                    target = _resolve(modules, module, func.id)
+                elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+                    alias = modules[module][1].get(func.value.id)
+                    target = _resolve(modules, f"{alias[0]}.{alias[1]}", func.attr) if alias else None
+                else:
+                    target = None
+                if target:
+                    todo.append(target)
+    assert len(seen) > 40
+    assert not problems, problems

@@ -36,6 +36,7 @@ from sims.events import EV_DRAW, log_event
 from sims.riichi.events import EV_POOL
 from sims.riichi.tableau import F_DRAWS, MS_DRAWN_RED, MS_LIVE_END, ST_FLAGS, ST_MISC, give_tile, is_red
 from sims.table_state import pub_add, pub_set
+from sims.jit import allocates
 
 POOL = 3                 # A: three candidates
 A_N = 0
@@ -119,7 +120,7 @@ def astro_left(obs, live, floor):
     return obs[0, O_ASTROLOGY + A_N] + room, room
 
 
-@nb.njit(cache=True)
+@allocates
 def astro_pick(obs, st, view, hook, seat, params, tables, replacement, counters, cnt_illegal, events, ev):
     """A: the seat chooses one candidate through its mode hook (D_PICK); the tile joins its hand as a draw.
     Returns the drawn kind (jit-compiled)."""

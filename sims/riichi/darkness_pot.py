@@ -45,6 +45,7 @@ from sims.events import EV_PAY, log_event
 from sims.riichi.columns import H_DARK_LOCKS, H_DARK_OPENS, H_DARK_PAID, H_FACE_DOWN, H_POT_WON
 from sims.riichi.events import PAY_DARK_LOCK, PAY_DARK_OPEN, PAY_FACE_DOWN, PAY_POT
 from sims.table_state import pub_add, pub_set
+from sims.jit import allocates
 
 FACE_DOWN_COST = 1_000     # D: discard face down
 FACE_DOWN_RIICHI_MIN = 2_000  # D: points needed for a riichi declared with a face-down tile
@@ -92,7 +93,7 @@ def dark_face_down_ok(obs, seat, face_down, legal, riichi_now):
     return obs[0, O_POINTS + seat] >= need
 
 
-@nb.njit(cache=True)
+@allocates
 def dark_discard(obs, view, cur, tile, riichi_now, hooks_mode, params, tables, rec, delta, counters, events, ev):
     """D: `cur` has discarded `tile` face down: it pays 1000, the others may pay 2000 to open it, the discarder
     may then pay 4000 to lock it. Returns True when the tile stays face down (not callable, not ronnable, not

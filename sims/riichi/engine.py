@@ -35,6 +35,7 @@ from sims.riichi.observation import (
     O_WIN_HAN, O_WIN_POINTS, O_WON, R_OBS_SIZE,
 )
 from sims import rng, tiles
+from sims.jit import inline, step
 from sims.events import EV_DEAL, EV_DISCARD, EV_DRAW, EV_END, EV_EXCHANGE, EV_KAN, EV_PASS, EV_PON, EV_START, \
     log_event
 from sims.riichi import table as T
@@ -46,7 +47,7 @@ from sims.riichi.columns import (
 from sims.riichi.events import PAY_NAGASHI
 from sims.riichi.hand_state import (
     HAND_START, HS, PH_AFTER_DEAL, PH_AFTER_REACT, PH_DEAL, PH_DONE, PH_DRAW, PH_END, PH_EXCHANGE, PH_REACT,
-    PH_REACT_ASK, PH_ROB, PH_ROB_ASK, PH_ROB_SETTLE, PH_TURN, PH_TURN_ASK,
+    PH_REACT_ASK, PH_ROB, PH_ROB_ASK, PH_ROB_SETTLE, PH_TURN, PH_TURN_ASK, PH_TURN_AUTO,
 )
 from sims.riichi.settle import (  # noqa: F401  (settle_tsumo, noten_payments, WIN_* re-exported for tests)
     WIN_RON, WIN_TSUMO, deposit_stick, has_yaku, noten_payments, settle_ron, settle_tsumo, tenpai_at_draw,
@@ -97,6 +98,8 @@ N_COUNTERS = 5
 
 
 # ----------------------------------------------------------------------------- small helpers
+
+
 @nb.njit(cache=True)
 def _next_active(obs, seat):
     """Next seat after `seat` that has not won (S-3, S-4)."""
@@ -254,7 +257,7 @@ def _wall_left(st, pos):
 
 
 # ----------------------------------------------------------------------------- decisions
-@nb.njit(cache=True)
+@step
 def _decide(hs, hook, seat, obs, view, params, tables):
     """Ask `seat` the question in `view` → (stopped, answer). Stops instead when this is decision number
     hs[stop_at] and no answer is forced; a forced answer replaces the hook's (which is still asked, so the
@@ -271,17 +274,23 @@ def _decide(hs, hook, seat, obs, view, params, tables):
     return False, answer
 
 
-@nb.njit(cache=True)
+@inline
+def _copy(dst, src):
+    for i in range(dst.size):
+        dst[i] = src[i]
+
+
+@inline
 def _eye_rng(hs):
     return hs[HS.eye_rng:HS.eye_rng + 1].view(np.uint64)
 
 
-@nb.njit(cache=True)
+@inline
 def _called(hs):
     return hs[HS.called:HS.called + 4 * 34].reshape((4, 34))
 
 
-@nb.njit(cache=True)
+@inline
 def _streaks(hs):
     return hs[HS.streaks:HS.streaks + 16].reshape((4, 4))
 
@@ -442,7 +451,7 @@ def _after_deal(hs, obs, st, wall, topts, tables, events, ev):
     hs[HS.phase] = PH_TURN
 
 
-@nb.njit(cache=True)
+@step
 def _draw_phase(hs, obs, view, st, wall, hooks_mode, params, topts, tables, counters, events, ev):
     """PH_DRAW: cur draws from the live wall (A: picks from the pool), or the hand ends exhaustively."""
     cur = hs[HS.cur]
@@ -473,7 +482,7 @@ def _draw_phase(hs, obs, view, st, wall, hooks_mode, params, topts, tables, coun
     hs[HS.phase] = PH_TURN
 
 
-@nb.njit(cache=True)
+@step
 def _turn_options(hs, obs, view, st, wall, topts, sopts, tables, conc, melds8, ctx, res, mask):
     """PH_TURN: what cur may do (tsumo, kans, riichi, nine terminals), into hs and `view`. True when there is
     nothing to decide (in riichi without a win or kan: the drawn tile goes)."""
@@ -516,7 +525,7 @@ def _turn_options(hs, obs, view, st, wall, topts, sopts, tables, conc, melds8, c
         can_win = status == SCORED
         if can_win and topts[T.T_SOUL_STRIKE]:
             hs[HS.ss_han] = strike_score(obs, topts, sopts, res, -1, False, cur == dealer)
-    view[:] = obs[cur]
+    _copy(view, obs[cur])
     view[O_DECISION] = D_TURN
     view[O_TILE] = -1 if after_call else drawn
     view[O_AFTER_CALL] = 1 if after_call else 0
@@ -558,7 +567,7 @@ def _turn_options(hs, obs, view, st, wall, topts, sopts, tables, conc, melds8, c
         view[O_WIN_HAN] = res[RES_HAN]
         view[O_WIN_FU] = res[RES_FU]
         view[O_WIN_POINTS] = res[RES_TOTAL]
-        hs[HS.best:HS.best + N_RES] = res
+        _copy(hs[HS.best:HS.best + N_RES], res)
     view[O_CAN_RIICHI] = 1 if can_riichi else 0
     view[O_CAN_NINE] = 1 if can_nine else 0
     hs[HS.wall_left] = wall_left
@@ -571,7 +580,7 @@ def _turn_options(hs, obs, view, st, wall, topts, sopts, tables, conc, melds8, c
     return in_riichi and not can_win and not any_kan
 
 
-@nb.njit(cache=True)
+@step
 def _turn_action(hs, obs, view, st, wall, rec, hooks_mode, params, topts, sopts, tables, counters, events, ev, action,
                  mask):
     """PH_TURN_ASK answered: validate cur's action (an illegal one becomes the drawn tile, else the first legal
@@ -700,7 +709,7 @@ def _turn_action(hs, obs, view, st, wall, rec, hooks_mode, params, topts, sopts,
              riichi_now, face_down, drawn_copy or (in_riichi and action == drawn))  # R-4: in riichi the drawn tile
 
 
-@nb.njit(cache=True)
+@step
 def _discard(hs, obs, view, st, wall, rec, hooks_mode, params, topts, tables, counters, events, ev, tile, riichi_now,
              face_down, drawn_copy):
     """cur discards `tile` (declaring riichi with it when riichi_now; D: face down when face_down; the copy
@@ -765,7 +774,7 @@ def _discard(hs, obs, view, st, wall, rec, hooks_mode, params, topts, tables, co
     hs[HS.phase] = PH_REACT
 
 
-@nb.njit(cache=True)
+@step
 def _rob_options(hs, obs, view, st, wall, topts, sopts, conc, melds8, ctx, res):
     """PH_ROB: the next seat after cur (from hs[step]) that may rob the kan; its question into `view`."""
     cur = hs[HS.cur]
@@ -789,7 +798,7 @@ def _rob_options(hs, obs, view, st, wall, topts, sopts, conc, melds8, ctx, res):
             continue
         if topts[T.T_SOUL_STRIKE]:
             strike_score(obs, topts, sopts, res, cur, False, p == dealer)
-        view[:] = obs[p]
+        _copy(view, obs[p])
         view[O_DECISION] = D_ROB
         view[O_TILE] = kind
         view[O_FROM] = cur
@@ -803,7 +812,7 @@ def _rob_options(hs, obs, view, st, wall, topts, sopts, conc, melds8, ctx, res):
     hs[HS.phase] = PH_ROB_SETTLE
 
 
-@nb.njit(cache=True)
+@step
 def _rob_answer(hs, obs, st, rec, counters, events, ev, answer):
     """PH_ROB_ASK answered: RON joins the claimants; anything else passes (R-4 furiten)."""
     p = (hs[HS.cur] + hs[HS.step]) % 4
@@ -889,7 +898,7 @@ def _rob_settle(hs, obs, view, st, wall, rec, hooks_mode, params, topts, sopts, 
     hs[HS.phase] = PH_TURN
 
 
-@nb.njit(cache=True)
+@step
 def _react_options(hs, obs, view, st, wall, topts, sopts, conc, melds8, ctx, res):
     """PH_REACT: the next seat after cur (from hs[step]) that may ron, pon, kan or chi the discard; its
     question into `view`."""
@@ -930,7 +939,7 @@ def _react_options(hs, obs, view, st, wall, topts, sopts, conc, melds8, ctx, res
         if not (can_ron or can_pon or can_kan or chi):
             hs[HS.step] += 1
             continue
-        view[:] = obs[p]
+        _copy(view, obs[p])
         view[O_DECISION] = D_REACT
         view[O_TILE] = tile
         view[O_FROM] = cur
@@ -951,7 +960,7 @@ def _react_options(hs, obs, view, st, wall, topts, sopts, conc, melds8, ctx, res
     hs[HS.phase] = PH_AFTER_REACT
 
 
-@nb.njit(cache=True)
+@step
 def _react_answer(hs, obs, view, st, rec, counters, events, ev, answer):
     """PH_REACT_ASK answered: a ron joins the claimants; a pon or open kan outranks a chi; passing a possible
     ron is furiten (R-4)."""
@@ -982,7 +991,7 @@ def _react_answer(hs, obs, view, st, rec, counters, events, ev, answer):
         counters[CNT_ILLEGAL] += 1
 
 
-@nb.njit(cache=True)
+@step
 def _after_react(hs, obs, view, st, wall, rec, hooks_mode, params, topts, sopts, tables, counters, events, ev, conc,
                  melds8, ctx, res):
     """PH_AFTER_REACT: settle the rons on the discard (S-4, S-10, S-15 in bloodbath); else the riichi stick,
@@ -1078,7 +1087,7 @@ def _after_react(hs, obs, view, st, wall, rec, hooks_mode, params, topts, sopts,
     _take_discard(hs, obs, view, st, wall, rec, hooks_mode, params, topts, tables, counters, events, ev, caller, call)
 
 
-@nb.njit(cache=True)
+@step
 def _take_discard(hs, obs, view, st, wall, rec, hooks_mode, params, topts, tables, counters, events, ev, caller, call):
     """The caller's pon, open kan (then its replacement draw) or chi takes cur's discard; its turn follows."""
     cur = hs[HS.cur]
@@ -1241,16 +1250,15 @@ def run_hand(hs, obs, view, st, wall, rec, hooks_ex, hooks_turn, hooks_react, ho
         if phase == PH_DRAW:
             _draw_phase(hs, obs, view, st, wall, hooks_mode, params, topts, tables, counters, events, ev)
         elif phase == PH_TURN:
-            if _turn_options(hs, obs, view, st, wall, topts, sopts, tables, conc, melds8, ctx, res, mask):
-                _turn_action(hs, obs, view, st, wall, rec, hooks_mode, params, topts, sopts, tables, counters,
-                             events, ev, hs[HS.drawn], mask)
-            else:
-                hs[HS.phase] = PH_TURN_ASK
-        elif phase == PH_TURN_ASK:
-            cur = hs[HS.cur]
-            stopped, answer = _decide(hs, hooks_turn[cur], cur, obs, view, params, tables)
-            if stopped:
-                return False
+            automatic = _turn_options(hs, obs, view, st, wall, topts, sopts, tables, conc, melds8, ctx, res, mask)
+            hs[HS.phase] = PH_TURN_AUTO if automatic else PH_TURN_ASK
+        elif phase == PH_TURN_ASK or phase == PH_TURN_AUTO:
+            answer = hs[HS.drawn]
+            if phase == PH_TURN_ASK:
+                cur = hs[HS.cur]
+                stopped, answer = _decide(hs, hooks_turn[cur], cur, obs, view, params, tables)
+                if stopped:
+                    return False
             _turn_action(hs, obs, view, st, wall, rec, hooks_mode, params, topts, sopts, tables, counters, events, ev,
                          answer, mask)
         elif phase == PH_REACT:

@@ -28,6 +28,7 @@ PH_REACT_ASK = 10    # decision: ron, pon, open kan, chi or pass
 PH_AFTER_REACT = 11  # rons, calls, aborts, or the next seat's draw
 PH_END = 12          # exhaustive-draw payments and the hand's records
 PH_DONE = 13         # the hand is over: hs[end], hs[keeps]
+PH_TURN_AUTO = 14    # cur's turn has nothing to decide (in riichi: the drawn tile goes)
 DECISION_PHASES = (PH_EXCHANGE, PH_TURN_ASK, PH_ROB_ASK, PH_REACT_ASK)
 
 HS = declare("RiichiHandState", [

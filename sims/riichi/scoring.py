@@ -51,6 +51,7 @@ from sims.riichi.yaku import (CHANKAN, CHIIHOU, CHIITOITSU, CHINITSU, CHINROUTOU
                               SUUANKOU_TANKI, SUUKANTSU, TANYAO, TENHOU, TOITOI, TSUUIISOU,
                               YAKUMAN_MULT, CHANTAI)
 from sims.tiles import ANKAN, CHI, PON
+from sims.jit import allocates
 
 # ------------------------------------------------------------------------------------------- context
 CTX_WIN = 0
@@ -607,7 +608,7 @@ def _offer(n, han, fu, mult, yk, win, extra, ctx, opts, out, found):
     return 2
 
 
-@njit(cache=True)
+@allocates
 def score_hand(concealed, melds, n_melds, ctx, opts, out):
     """Score a complete riichi hand (see the module docstring for the arrays); jit-compiled.
 

@@ -103,8 +103,8 @@ N_COUNTERS = 5
 @nb.njit(cache=True)
 def _next_active(obs, seat):
     """Next seat after `seat` that has not won (S-3, S-4)."""
-    for step in range(1, 4):
-        s = (seat + step) % 4
+    for k in range(1, 4):
+        s = (seat + k) % 4
         if obs[0, O_WON + s] == 0:
             return s
     return seat

@@ -1,9 +1,10 @@
-"""Monte Carlo decision analysis: every option of a stopped Bloodshed position, by paired rollouts.
+"""Monte Carlo decision analysis: every option of a stopped position, by paired rollouts.
 
-For determinizations k = 0, 1, … (sims.bloodshed.determinize, keyed by (seed, k)) each option is played
-out with the same resampled hidden tiles and the same random streams (sims.bloodshed.rollout), so the
-options are compared sample by sample. Value: the deciding seat's point change from the decision to the
-end of the hand (horizon `hand`), or its final points (horizon `match`, with the mean final rank).
+For determinizations k = 0, 1, … (sims.bloodshed.determinize, sims.riichi.determinize; keyed by (seed, k))
+each option is played out with the same resampled hidden tiles and the same random streams
+(sims.bloodshed.rollout, sims.riichi.rollout), so the options are compared sample by sample. Value: the
+deciding seat's point change from the decision to the end of the hand (horizon `hand`), or its final points
+(horizon `match`, with the mean final rank).
 
 Statistics per option over n determinizations: the mean value with a 95% interval (mean ± 1.96 s/√n),
 the paired difference to the best option (mean of the per-sample differences, same interval), and the
@@ -16,10 +17,10 @@ chance of stopping on a fluke low although the rule is checked after every batch
 the budget. An option with exactly the same outcome as the best in every sample (differences all zero)
 is a tie and never blocks stopping.
 
-Another engine plugs in by providing what `Sampler` provides for Bloodshed — `rollouts(S0, seat, answers,
-seed, first, count, to_match_end)` → (values, ranks, outcome bits)[option, sample] and `pending_view(S)` —
-plus a position reader/writer like analyzer.position; `advise`, the statistics and the stopping rule are
-engine-free.
+An engine plugs in with a sampler: `rollouts(S0, seat, answers, seed, first, count, to_match_end)` →
+(values, ranks, outcome bits)[option, sample], `pending_view(S0)` and `recipe()` (how a worker process builds
+the same sampler). `Sampler` below serves Bloodshed, analyzer.advise_riichi.RiichiSampler the riichi modes;
+`advise`, the statistics and the stopping rule are engine-free.
 """
 
 from __future__ import annotations
@@ -64,6 +65,10 @@ class Sampler:
     def play_args(self):
         return (*self.hooks, self.params, self.rules, self.tables)
 
+    def recipe(self):
+        """How a worker process builds the same sampler."""
+        return Sampler, (self.seats_spec, self.rule_values)
+
     def rollouts(self, S0, seat, answers, seed, first, count, to_match_end):
         from sims.bloodshed.rollout import paired_rollouts
 
@@ -89,11 +94,12 @@ class Sampler:
 _WORKER_SAMPLERS: dict = {}
 
 
-def _worker_rollouts(seats_spec, rule_values, S0, seat, answers, seed, first, count, to_match_end):
-    key = (seats_spec, tuple(sorted(rule_values.items())))
+def _worker_rollouts(recipe, S0, seat, answers, seed, first, count, to_match_end):
+    key = repr(recipe)
     sampler = _WORKER_SAMPLERS.get(key)
     if sampler is None:
-        sampler = _WORKER_SAMPLERS[key] = Sampler(seats_spec, rule_values)
+        make, args = recipe
+        sampler = _WORKER_SAMPLERS[key] = make(*args)
     return sampler.rollouts(S0, seat, answers, seed, first, count, to_match_end)
 
 
@@ -124,8 +130,8 @@ def advise(S0, seat: int, options: list[tuple[str, int]], sampler: Sampler, roll
             from joblib import delayed
 
             per = -(-count // jobs)
-            parts = parallel(delayed(_worker_rollouts)(sampler.seats_spec, sampler.rule_values, S0, seat, answers,
-                                                       seed, done + j * per, min(per, count - j * per), to_match_end)
+            parts = parallel(delayed(_worker_rollouts)(sampler.recipe(), S0, seat, answers, seed, done + j * per,
+                                                       min(per, count - j * per), to_match_end)
                              for j in range(jobs) if j * per < count)
         else:
             parts = [sampler.rollouts(S0, seat, answers, seed, done, count, to_match_end)]

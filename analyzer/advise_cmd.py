@@ -1,16 +1,16 @@
-"""`tsumolab advise`: evaluate every option of a Bloodshed position by paired Monte Carlo rollouts."""
+"""`tsumolab advise`: evaluate every option of a position (bloodshed, riichi, shura) by paired Monte Carlo
+rollouts."""
 
 from __future__ import annotations
 
 import json
 
 import click
-import numpy as np
 
 from analyzer.cli import cli
 from analyzer.errors import InputError
 
-SUPPORTED = ("bloodshed",)
+SUPPORTED = ("bloodshed", "riichi", "shura")
 PROGRESS_FROM = 5_000  # rollouts (options × determinizations) from which a progress bar is shown
 
 
@@ -39,19 +39,20 @@ def check_variant(variant: str) -> None:
 def run_advice(position: dict, rollouts: int, horizon: str, seat_policies: str, seed: int, jobs: int,
                show_progress: bool = False, options_filter=None) -> dict:
     """Validate the position, enumerate its options, roll them out; the result dict of analyzer.advise."""
-    from analyzer.advise import Sampler, advise, legal_options
-    from analyzer.position import PositionError, state_of
+    from analyzer.advise import advise
+    from analyzer.position import PositionError
     from policies.registry import PolicyError
 
     try:
-        S, seat = state_of(position)
+        state, seat, sampler_of, options, decision = _read(position)
     except PositionError as exc:
         raise InputError(f"bad position: {exc}") from None
     try:
-        sampler = Sampler(seat_policies)
+        sampler = sampler_of(seat_policies)
     except (PolicyError, KeyError, ValueError) as exc:
         raise InputError(f"--seat-policies: {exc}") from None
-    options = legal_options(sampler, S)
+    if options is None:
+        options = _options(sampler, state)
     wanted = options_filter if options_filter is not None else position.get("options")
     if wanted is not None:
         labels = dict(options)
@@ -59,10 +60,10 @@ def run_advice(position: dict, rollouts: int, horizon: str, seat_policies: str, 
         if unknown:
             raise InputError(f"illegal option {unknown[0]!r} here (legal: {', '.join(labels)})")
         options = [(w, labels[w]) for w in dict.fromkeys(wanted)]
-    from sims.bloodshed.determinize import determinize
-
-    if not determinize(S, seat, seed, 0, np.empty_like(S)):
-        raise InputError("bad position: the hidden tiles cannot be dealt consistently with the view")
+    try:
+        sampler.rollouts(state, seat, [options[0][1]], seed, 0, 1, False)
+    except ValueError:
+        raise InputError("bad position: the hidden tiles cannot be dealt consistently with the view") from None
     parallel = None
     if jobs > 1:
         from joblib import Parallel
@@ -71,20 +72,52 @@ def run_advice(position: dict, rollouts: int, horizon: str, seat_policies: str, 
     total = rollouts
     if show_progress and rollouts * len(options) >= PROGRESS_FROM:
         with click.progressbar(length=total, label="rollouts", file=click.get_text_stream("stderr")) as bar:
-            state = {"done": 0}
+            state_of_bar = {"done": 0}
 
             def progress(done, _total):
-                bar.update(done - state["done"])
-                state["done"] = done
+                bar.update(done - state_of_bar["done"])
+                state_of_bar["done"] = done
 
-            result = advise(S, seat, options, sampler, rollouts, horizon, seed, jobs, progress, parallel)
+            result = advise(state, seat, options, sampler, rollouts, horizon, seed, jobs, progress, parallel)
     else:
-        result = advise(S, seat, options, sampler, rollouts, horizon, seed, jobs, None, parallel)
+        result = advise(state, seat, options, sampler, rollouts, horizon, seed, jobs, None, parallel)
     result["seat"] = seat
-    result["decision"] = position["decision"]["kind"]
+    result["decision"] = decision
     result["seed"] = seed
     result["seat_policies"] = seat_policies
     return result
+
+
+def _read(position: dict):
+    """(engine state, deciding seat, sampler factory, options or None, decision name) of a position document."""
+    variant = position.get("variant", "bloodshed")
+    if variant == "bloodshed":
+        from analyzer.advise import Sampler
+        from analyzer.position import state_of
+
+        S, seat = state_of(position)
+        return S, seat, Sampler, None, position["decision"]["kind"]
+    from analyzer.advise_riichi import RiichiSampler
+    from analyzer.riichi_position import build_position
+
+    variant, seat, _rules, pos = build_position(position)
+    return pos, seat, lambda spec: RiichiSampler(spec, variant), None, _decision_name(pos.decision)
+
+
+def _options(sampler, state):
+    from analyzer.advise import Sampler, legal_options
+
+    if isinstance(sampler, Sampler):
+        return legal_options(sampler, state)
+    from analyzer.advise_riichi import riichi_options
+
+    return riichi_options(sampler.pending_view(state), sampler.tables)
+
+
+def _decision_name(code: int) -> str:
+    from sims.decisions import D_EXCHANGE, D_REACT, D_ROB, D_TURN
+
+    return {D_EXCHANGE: "exchange", D_TURN: "turn", D_REACT: "react", D_ROB: "rob"}.get(code, "none")
 
 
 def format_table(result: dict) -> str:
@@ -105,7 +138,7 @@ def format_table(result: dict) -> str:
 @cli.command("advise")
 @click.argument("position_file", metavar="POSITION")
 @click.option("--variant", default=None, metavar="MODE", help="Mode of the position (default: the position's "
-              "`variant`, else bloodshed). Only bloodshed is supported so far.")
+              "`variant`, else bloodshed): bloodshed, riichi or shura.")
 @click.option("--rollouts", type=int, default=1000, show_default=True,
               help="Budget of determinizations; every option is played once on each.")
 @click.option("--horizon", type=click.Choice(["hand", "match"]), default="hand", show_default=True,

@@ -78,8 +78,9 @@ def all_modes_text(result: dict) -> str:
 @click.option("--kernel", type=click.Choice(["shanten"]), default=None,
               help="Benchmark a compiled kernel instead of whole matches.")
 @click.option("--advise", "advise_speed", is_flag=True,
-              help="Benchmark `tsumolab advise` on bloodshed: rest-of-hand rollouts/s per core from mid-hand "
-                   "positions, and the time of a whole own-turn analysis with 1,000 determinizations on --jobs.")
+              help="Benchmark `tsumolab advise` (--variant bloodshed, riichi or shura): rest-of-hand rollouts/s per "
+                   "core from mid-hand positions, and the time of a whole own-turn analysis with 1,000 "
+                   "determinizations on --jobs.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
 def bench(variant, seats, matches, jobs, seed, policy_paths, kernel, advise_speed, as_json):
     """Measure simulation speed in hands per second per core (compile time excluded and reported apart).
@@ -94,9 +95,9 @@ def bench(variant, seats, matches, jobs, seed, policy_paths, kernel, advise_spee
     if advise_speed:
         from analyzer.bench_kernels import bench_advise
 
-        if variant != "bloodshed":
-            raise InputError(f"--advise supports --variant bloodshed only, not {variant!r}")
-        result = bench_advise(seats, max(1, os.cpu_count() if jobs == -1 else jobs), seed)
+        if variant not in ("bloodshed", "riichi", "shura"):
+            raise InputError(f"--advise supports --variant bloodshed, riichi or shura, not {variant!r}")
+        result = bench_advise(seats, max(1, os.cpu_count() if jobs == -1 else jobs), seed, variant=variant)
     elif kernel == "shanten":
         from analyzer.bench_kernels import bench_shanten
 

@@ -131,18 +131,51 @@ def bench_shanten(n_hands: int = 100_000, seed: int = 0, hand_flags: int = RIICH
 
 
 def bench_advise(seats_spec: str = "baseline", jobs: int = 2, seed: int = 1, positions: int = 40,
-                 per_position: int = 40, decision_rollouts: int = 1000) -> dict:
-    """Speed of `tsumolab advise` on Bloodshed: rest-of-hand rollouts per second on one core from mid-hand
-    positions of simulated matches (own turns and reactions with 25..45 tiles left in the wall), next to
-    whole hands per second measured in the same process (the ratio is what survives a busy machine), and
-    the time of one whole analysis (every option of the own-turn decision with the most options, the full
-    budget of determinizations without early stop) on `jobs` processes, warm."""
+                 per_position: int = 40, decision_rollouts: int = 1000, variant: str = "bloodshed") -> dict:
+    """Speed of `tsumolab advise`: rest-of-hand rollouts per second on one core from mid-hand positions of
+    simulated matches (own turns and reactions with 25..45 tiles left in the wall), next to whole hands per
+    second measured in the same process (the ratio is what survives a busy machine), and the time of one
+    whole analysis (every option of the own-turn decision with the most options, the full budget of
+    determinizations without early stop) on `jobs` processes, warm."""
     import time
 
     from joblib import Parallel
 
-    from analyzer.advise import Sampler, advise, legal_options, stopped_state
+    from analyzer.advise import advise
     from analyzer.bench_speed import bench_variant
+
+    sampler, found = (_bloodshed_positions if variant == "bloodshed" else _riichi_positions)(
+        seats_spec, variant, seed, positions)
+    S, seat, options, _ = found[0]
+    sampler.rollouts(S, seat, [a for _, a in options], seed, 0, 2, False)  # warm
+    hands_per_sec = bench_variant(variant, seats_spec, 300, 1, seed)["hands_per_sec_per_core"]
+    t0 = time.perf_counter()
+    n = 0
+    for S, seat, options, _ in found:
+        sampler.rollouts(S, seat, [a for _, a in options], seed, 0, per_position, False)
+        n += per_position * len(options)
+    seconds = time.perf_counter() - t0
+    S, seat, options, _ = max((f for f in found if f[3]), key=lambda f: len(f[2]))
+    parallel = Parallel(n_jobs=jobs) if jobs > 1 else None
+    with parallel or _null():
+        advise(S, seat, options, sampler, 2 * jobs * 50, seed=seed, jobs=jobs, parallel=parallel)  # warm workers
+        t1 = time.perf_counter()
+        advise(S, seat, options, sampler, decision_rollouts, seed=seed, jobs=jobs, parallel=parallel,
+               stop_early=False)
+        decision_seconds = time.perf_counter() - t1
+    return {
+        "variant": variant, "positions": len(found), "rollouts": n, "seconds": round(seconds, 3),
+        "rollouts_per_sec_per_core": round(n / seconds, 1),
+        "full_hands_per_sec_per_core": hands_per_sec,
+        "rollouts_per_full_hand": round(n / seconds / hands_per_sec, 2),
+        "decision_options": len(options), "decision_determinizations": decision_rollouts, "jobs": jobs,
+        "decision_seconds": round(decision_seconds, 3), "seats": seats_spec,
+    }
+
+
+def _bloodshed_positions(seats_spec, variant, seed, positions):
+    """The sampler and (state, seat, options, is an own turn) of mid-hand Bloodshed decisions."""
+    from analyzer.advise import Sampler, legal_options, stopped_state
     from policies.api import D_REACT, D_TURN, O_WALL_LEFT
     from sims.bloodshed.resume import pending_decision
     from sims.bloodshed.state import ST
@@ -157,34 +190,34 @@ def bench_advise(seats_spec: str = "baseline", jobs: int = 2, seed: int = 1, pos
             if S is None:
                 break
             wall = S[ST.obs + O_WALL_LEFT]
-            if pending_decision(S) in (D_TURN, D_REACT) and 25 <= wall <= 45:
-                found.append((S, int(S[ST.pend_seat]), legal_options(sampler, S)))
-    S, seat, options = found[0]
-    sampler.rollouts(S, seat, [a for _, a in options], seed, 0, 2, False)  # warm
-    hands_per_sec = bench_variant("bloodshed", seats_spec, 300, 1, seed)["hands_per_sec_per_core"]
-    t0 = time.perf_counter()
-    n = 0
-    for S, seat, options in found:
-        sampler.rollouts(S, seat, [a for _, a in options], seed, 0, per_position, False)
-        n += per_position * len(options)
-    seconds = time.perf_counter() - t0
-    turns = [f for f in found if pending_decision(f[0]) == D_TURN]
-    S, seat, options = max(turns, key=lambda f: len(f[2]))
-    parallel = Parallel(n_jobs=jobs) if jobs > 1 else None
-    with parallel or _null():
-        advise(S, seat, options, sampler, 2 * jobs * 50, seed=seed, jobs=jobs, parallel=parallel)  # warm workers
-        t1 = time.perf_counter()
-        advise(S, seat, options, sampler, decision_rollouts, seed=seed, jobs=jobs, parallel=parallel,
-               stop_early=False)
-        decision_seconds = time.perf_counter() - t1
-    return {
-        "positions": len(found), "rollouts": n, "seconds": round(seconds, 3),
-        "rollouts_per_sec_per_core": round(n / seconds, 1),
-        "full_hands_per_sec_per_core": hands_per_sec,
-        "rollouts_per_full_hand": round(n / seconds / hands_per_sec, 2),
-        "decision_options": len(options), "decision_determinizations": decision_rollouts, "jobs": jobs,
-        "decision_seconds": round(decision_seconds, 3), "seats": seats_spec,
-    }
+            kind = pending_decision(S)
+            if kind in (D_TURN, D_REACT) and 25 <= wall <= 45:
+                found.append((S, int(S[ST.pend_seat]), legal_options(sampler, S), kind == D_TURN))
+    return sampler, found
+
+
+def _riichi_positions(seats_spec, variant, seed, positions):
+    """The sampler and (position, seat, options, is an own turn) of mid-hand decisions of a riichi mode."""
+    from analyzer.advise_riichi import RiichiSampler, riichi_options
+    from policies.registry import parse_seats
+    from sims.decisions import D_REACT, D_TURN
+    from sims.modes import get_mode
+    from sims.riichi.observation import O_WALL_LEFT
+    from sims.riichi.positions import RiichiTable
+
+    sampler = RiichiSampler(seats_spec, variant)
+    table = RiichiTable(parse_seats(seats_spec), get_mode(variant).RULES(), root_seed=seed)
+    found = []
+    match_id = 0
+    while len(found) < positions:
+        match_id += 1
+        for decision in range(12, 120, 9):
+            pos = table.at_decision(match_id, 1, decision)
+            if pos is None:
+                break
+            if pos.decision in (D_TURN, D_REACT) and 25 <= pos.view[O_WALL_LEFT] <= 45:
+                found.append((pos, pos.seat, riichi_options(pos.view, sampler.tables), pos.decision == D_TURN))
+    return sampler, found
 
 
 class _null:

@@ -180,15 +180,29 @@ def _turn_alternative(pos, answer):
     return None
 
 
-@pytest.mark.parametrize("slug, spec", [("riichi", "baseline,random,majsoul-cpu,disconnected"),
-                                        ("shura", "baseline,majsoul-cpu,random,baseline")])
+MIXES = [("riichi", "baseline,random,majsoul-cpu,disconnected"), ("shura", "baseline,majsoul-cpu,random,baseline")]
+
+
+@pytest.mark.parametrize("slug, spec", MIXES)
 def test_resume_at_random_decisions_reproduces_the_run(slug, spec):
     """Stop real runs at random decisions, resume with the answer the policy gave: the hand's record rows equal
     the uninterrupted run's (play_matches) and its event log equals the hand played without stopping. A
     different discard forced instead changes the hand in some cases (the forced answer is really used)."""
+    checked = _resume_at_random_decisions(slug, spec, seed=5, n_matches=14)
+    assert checked >= 150
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("slug, spec", MIXES)
+def test_resume_reproduces_the_run_at_a_thousand_decisions(slug, spec):
+    """Issue 15's consistency check at scale: 1,000+ decisions per mode over two seeds."""
+    checked = sum(_resume_at_random_decisions(slug, spec, seed=seed, n_matches=40) for seed in (6, 7))
+    assert checked >= 1_000
+
+
+def _resume_at_random_decisions(slug, spec, seed, n_matches):
     mode = get_mode(slug)
     seats = parse_seats(spec)
-    seed, n_matches = 5, 14
     hand_rows, _ = mode.simulate(seed, np.arange(n_matches), seats)
     table = RiichiTable(seats, mode.RULES(), root_seed=seed, keep_events=True)
     pick = np.random.default_rng(3)
@@ -216,8 +230,8 @@ def test_resume_at_random_decisions_reproduces_the_run(slug, spec):
                     alternatives += 1
                     alt = table.resume(forced, other)
                     changed += int(not np.array_equal(alt.hand_rows[:4], ref))
-    assert checked >= 150
     assert alternatives > 20 and changed > 0
+    return checked
 
 
 def test_resume_to_match_end_matches_the_run():

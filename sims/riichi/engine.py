@@ -263,11 +263,12 @@ def _decide(hs, hook, seat, obs, view, params, tables):
     hs[stop_at] and no answer is forced; a forced answer replaces the hook's (which is still asked, so the
     seat's random stream moves exactly as in uninterrupted play)."""
     hs[HS.dec_seat] = seat
-    if hs[HS.n_decisions] == hs[HS.stop_at] and hs[HS.has_forced] == 0:
+    forced = hs[HS.has_forced] == 1 and (hs[HS.forced_seat] < 0 or hs[HS.forced_seat] == seat)
+    if hs[HS.n_decisions] == hs[HS.stop_at] and not forced:
         return True, 0
     answer = _ask(hook, seat, obs, view, params, tables)
     hs[HS.last_answer] = answer
-    if hs[HS.has_forced]:
+    if forced:
         answer = hs[HS.forced]
         hs[HS.has_forced] = 0
     hs[HS.n_decisions] += 1
@@ -1434,6 +1435,7 @@ def begin_match(hs, obs, root_seed, match_id, topts):
     hs[HS.root_seed] = root_seed
     hs[HS.match_id] = match_id
     hs[HS.stop_at] = -1
+    hs[HS.forced_seat] = -1
     obs[:, :] = 0
     for s in range(4):
         obs[s, O_POINTS:O_POINTS + 4] = topts[T.T_START_POINTS]

@@ -51,6 +51,8 @@ HS = declare("RiichiHandState", [
     ("forced", 1, "the answer to use for the pending decision when has_forced is 1"),
     ("has_forced", 1, "1: the pending decision takes `forced` (the seat's hook is still consulted, so its "
                       "random stream moves as in play)"),
+    ("forced_seat", 1, "-1: `forced` answers the next decision asked; else only a decision of this seat "
+                       "(rollouts that replay a round of reactions, sims.riichi.rollout)"),
     ("dec_seat", 1, "seat of the pending (or last) decision"),
     ("last_answer", 1, "the answer the last decision's hook gave (before any forcing)"),
     # ---- the hand: everything below is zeroed when a hand begins

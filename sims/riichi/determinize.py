@@ -1,0 +1,268 @@
+"""Determinization: resample what one seat cannot see in a stopped riichi or shura hand.
+
+What the deciding seat sees: its own concealed tiles (red fives included) and every public field — melds,
+rivers, riichi declarations, dora indicators, points, winners, the wall count, the discard or kan under
+decision. What it cannot see: the other seats' concealed tiles (winners' hands included, S-3), the order of
+the live wall, the rest of the dead wall (replacement tiles, unflipped and ura indicators), the other seats'
+random streams, and at the exchange (S-2) the other seats' choices and the direction.
+
+The hidden tiles are the 136 (R-1) minus every visible copy, red fives as the view allows: a red five is
+hidden exactly when it is in no meld, river, indicator or the seat's own hand. They are dealt back in random
+order into the hidden slots: each other seat keeps its concealed-hand size, every hidden wall slot gets one
+tile. Constraints from the view:
+- a seat in riichi is tenpai. A random 13-tile hand is tenpai about once in 10,000, so its hand is not drawn
+  again until it is: from a random draw, random exchanges with the rest of the pool that never raise the
+  shanten reach tenpai, then MIX_STEPS proposed exchanges that keep it tenpai spread it over the tenpai hands
+  (a random walk whose resting distribution is uniform; after a finite walk, nearly so). Riichi seats are
+  dealt first, one after the other;
+- a seat declaring a kan (the seat robbing it decides) holds the kan's tiles.
+Not used (documented simplifications): which tiles the seat itself passed at the exchange (they are known to
+have gone to the receiver), tiles a seat let pass without winning (temporary furiten starts clear), and any
+reading of the opponents' discards beyond riichi.
+
+A seat in riichi is riichi-furiten again when its new waits include a tile it let pass since its riichi
+(the `safe` block of the view). Decisions that wait on a round the other seats were already answering
+(reacting to a discard, robbing a kan, choosing exchange tiles) restart that round: the other seats answer
+again on their new hands, and the deciding seat's answer is held for its own turn in the round
+(hs[forced_seat], set by the caller).
+
+Every draw comes from the keyed stream (seed, sample index): a sample depends only on the view, the seed and
+the index, so rearranging the hidden tiles of the source state changes nothing. All functions here are
+jit-compiled.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from sims import rng
+from sims.riichi.hand_state import HS, PH_EXCHANGE, PH_REACT, PH_REACT_ASK, PH_ROB, PH_ROB_ASK
+from sims.riichi.observation import O_HAND, O_N_DORA, O_N_MELDS, O_RED, O_RIICHI, O_RNG, O_SAFE, O_DISCARDED
+from sims.riichi.tableau import (
+    DEAD_START, F_DISCARD_FURITEN, F_RIICHI_FURITEN, F_TEMP_FURITEN, MS_RINSHAN, ST_FLAGS, ST_MISC,
+    ST_RED_HAND, ST_WAITS, is_red, refresh_furiten, update_waits,
+)
+from sims.shanten import RIICHI_SHAPES, shanten
+from sims.shanten_tables import SUIT_ROWS
+
+STREAM_DETERMINIZE = 101  # keyed (seed, sample, STREAM_DETERMINIZE, 0): the hidden tiles
+STREAM_SEATS = 102        # keyed (seed, sample, STREAM_SEATS, seat): the seats' policy streams
+STREAM_LATER = 103        # keyed (seed, sample, STREAM_LATER, 0): walls of the hands after this one
+TENPAI_STEPS = 20_000   # exchanges allowed to reach tenpai
+MIX_STEPS = 300         # exchanges proposed once tenpai
+FIVES = (4, 13, 22)
+
+
+@nb.njit(cache=True)
+def _hidden_wall_slot(hs, obs, st, i):
+    """Is wall index i a slot the seats cannot see? Live wall from the next draw on (also the tiles a kan moved
+    behind the live wall's end), unused replacement tiles, unflipped and ura indicators."""
+    if i < hs[HS.pos]:
+        return False
+    if i < DEAD_START:
+        return True
+    j = i - DEAD_START
+    if j < 4:
+        return j >= st[ST_MISC, MS_RINSHAN]
+    return (j - 4) % 2 == 1 or (j - 4) // 2 >= obs[0, O_N_DORA]
+
+
+@nb.njit(cache=True)
+def _kan_tiles_kept(hs, seat):
+    """(kind, copies) the kan player must keep while `seat` decides whether to rob its kan; (-1, 0) else."""
+    phase = hs[HS.phase]
+    if (phase == PH_ROB_ASK or phase == PH_ROB) and hs[HS.cur] != seat:
+        return hs[HS.tile], 4 if hs[HS.kan_option] == 1 else 1
+    return -1, 0
+
+
+@nb.njit(cache=True)
+def hidden_tiles(hs, obs, st, wall, seat):
+    """The hidden tile ids in a canonical order (by kind; for a five whose red copy is hidden, the red id
+    first), without the kan tiles the kan player keeps. Plain copies are numbered 4·kind + 1, 2, 3 (and
+    4·kind for non-fives): the engine reads only a tile's kind and whether it is red."""
+    counts = np.zeros(34, np.int64)
+    red = np.zeros(3, np.int64)
+    for p in range(4):
+        if p == seat:
+            continue
+        for k in range(34):
+            counts[k] += obs[p, O_HAND + k]
+        for suit in range(3):
+            red[suit] += st[ST_RED_HAND + p, suit]
+    for i in range(wall.size):
+        if _hidden_wall_slot(hs, obs, st, i):
+            counts[wall[i] // 4] += 1
+            if is_red(wall[i]):
+                red[wall[i] // 36] += 1
+    kept_kind, kept = _kan_tiles_kept(hs, seat)
+    if kept_kind >= 0:
+        counts[kept_kind] -= kept
+        if kept_kind in FIVES and kept == 4:
+            red[kept_kind // 9] = 0  # a closed kan of fives holds the red one
+    n = 0
+    for k in range(34):
+        n += counts[k]
+    ids = np.empty(n, np.int64)
+    i = 0
+    for k in range(34):
+        five = k == 4 or k == 13 or k == 22
+        for c in range(counts[k]):
+            if five:
+                ids[i] = 4 * k if (c == 0 and red[k // 9] > 0) else 4 * k + 1 + min(c, 2)
+            else:
+                ids[i] = 4 * k + min(c, 3)
+            i += 1
+    return ids
+
+
+@nb.njit(cache=True)
+def _fill_hand(obs, st, p, ids, first, size, kept_kind, kept):
+    for k in range(34):
+        obs[p, O_HAND + k] = 0
+    for suit in range(3):
+        st[ST_RED_HAND + p, suit] = 0
+        obs[p, O_RED + suit] = 0
+    for i in range(first, first + size):
+        obs[p, O_HAND + ids[i] // 4] += 1
+        if is_red(ids[i]):
+            st[ST_RED_HAND + p, ids[i] // 36] = 1
+            obs[p, O_RED + ids[i] // 36] = 1
+    if kept_kind >= 0:
+        obs[p, O_HAND + kept_kind] += kept
+        if kept == 4 and (kept_kind == 4 or kept_kind == 13 or kept_kind == 22):
+            st[ST_RED_HAND + p, kept_kind // 9] = 1
+            obs[p, O_RED + kept_kind // 9] = 1
+
+
+@nb.njit(cache=True)
+def _hand_size(obs, p):
+    n = 0
+    for k in range(34):
+        n += obs[p, O_HAND + k]
+    return n
+
+
+@nb.njit(cache=True)
+def _walk_to_tenpai(ids, first, size, n_melds, state, tables):
+    """Make ids[first:first+size] a tenpai hand by random exchanges with the tiles after it (the rest of the
+    pool): first a walk that never raises the shanten until the hand is tenpai (TENPAI_STEPS exchanges at
+    most), then MIX_STEPS proposed exchanges kept only when the hand stays tenpai, a random walk whose
+    resting distribution is uniform over the tenpai hands the pool allows. False if no tenpai was reached."""
+    counts = np.zeros(34, np.int32)
+    for i in range(first, first + size):
+        counts[ids[i] // 4] += 1
+    suit_t, honor_t = tables[:SUIT_ROWS], tables[SUIT_ROWS:]
+    now = shanten(counts, n_melds, RIICHI_SHAPES, suit_t, honor_t)
+    rest = ids.size - first - size
+    if rest <= 0:
+        return now <= 0
+    steps = 0
+    mixed = 0
+    while mixed < MIX_STEPS:
+        if now > 0:
+            steps += 1
+            if steps > TENPAI_STEPS:
+                return False
+        else:
+            mixed += 1
+        i = first + rng.below(state, size)
+        j = first + size + rng.below(state, rest)
+        out_kind, in_kind = ids[i] // 4, ids[j] // 4
+        if out_kind == in_kind:
+            ids[i], ids[j] = ids[j], ids[i]
+            continue
+        counts[out_kind] -= 1
+        counts[in_kind] += 1
+        after = shanten(counts, n_melds, RIICHI_SHAPES, suit_t, honor_t)
+        if after <= max(now, 0):
+            ids[i], ids[j] = ids[j], ids[i]
+            now = after
+        else:
+            counts[out_kind] += 1
+            counts[in_kind] -= 1
+    return True
+
+
+@nb.njit(cache=True)
+def determinize(hs, obs, st, wall, seat, seed, sample, tables):
+    """Resample in place what `seat` cannot see (see the module doc); the state arrays must be a copy of a
+    stopped position. Returns the number of riichi seats that could not be dealt a tenpai hand (0 normally),
+    or -1 when the view is impossible."""
+    ids = hidden_tiles(hs, obs, st, wall, seat)
+    kept_kind, kept = _kan_tiles_kept(hs, seat)
+    state = np.zeros(1, np.uint64)
+    state[0] = rng.key_seed(seed, sample, STREAM_DETERMINIZE, 0)
+    rng.shuffle(ids, state)
+    sizes = np.zeros(4, np.int64)
+    total = 0
+    for p in range(4):
+        if p != seat:
+            sizes[p] = _hand_size(obs, p) - (kept if p == hs[HS.cur] and kept_kind >= 0 else 0)
+            total += sizes[p]
+    n_slots = 0
+    for i in range(wall.size):
+        if _hidden_wall_slot(hs, obs, st, i):
+            n_slots += 1
+    if total + n_slots != ids.size:
+        return -1
+    failed = 0
+    first = 0
+    for riichi_pass in range(2):  # seats in riichi first, so that their tenpai draws see the whole pool
+        for p in range(4):
+            if p == seat or (obs[0, O_RIICHI + p] > 0) != (riichi_pass == 0):
+                continue
+            keep = kept if p == hs[HS.cur] else 0
+            kind = kept_kind if keep > 0 else -1
+            if riichi_pass == 0 and (sizes[p] + keep) % 3 == 1:
+                if not _walk_to_tenpai(ids, first, sizes[p], obs[0, O_N_MELDS + p], state, tables):
+                    failed += 1
+            _fill_hand(obs, st, p, ids, first, sizes[p], kind, keep)
+            first += sizes[p]
+    for i in range(wall.size):
+        if _hidden_wall_slot(hs, obs, st, i):
+            wall[i] = ids[first]
+            first += 1
+    for p in range(4):
+        if p == seat:
+            continue
+        st[ST_FLAGS + p, F_TEMP_FURITEN] = 0
+        st[ST_FLAGS + p, F_RIICHI_FURITEN] = 0
+        if _hand_size(obs, p) % 3 == 1:
+            update_waits(obs, st, p, tables)
+        else:  # a seat holding 14 tiles (the kan player) has its waits counted after its kan
+            for k in range(34):
+                st[ST_WAITS + p, k] = 0
+            st[ST_FLAGS + p, F_DISCARD_FURITEN] = 0
+        if obs[0, O_RIICHI + p] > 0:
+            for k in range(34):
+                if st[ST_WAITS + p, k] and obs[0, O_SAFE + 34 * p + k] and obs[0, O_DISCARDED + 34 * p + k] == 0:
+                    st[ST_FLAGS + p, F_RIICHI_FURITEN] = 1
+        refresh_furiten(obs, st, p)
+    for p in range(4):
+        obs[p, O_RNG] = np.int64(rng.key_seed(seed, sample, STREAM_SEATS, p) >> np.uint64(33))
+    hs[HS.root_seed] = np.int64(rng.key_seed(seed, sample, STREAM_LATER, 0) >> np.uint64(1))
+    _restart_round(hs, state)
+    return failed
+
+
+@nb.njit(cache=True)
+def _restart_round(hs, state):
+    """A decision inside a round of answers starts the round again (module doc)."""
+    phase = hs[HS.phase]
+    if phase == PH_REACT_ASK:
+        hs[HS.phase] = PH_REACT
+        hs[HS.step] = 1
+        hs[HS.n_claims] = 0
+        hs[HS.caller] = -1
+        hs[HS.call] = 0
+    elif phase == PH_ROB_ASK:
+        hs[HS.phase] = PH_ROB
+        hs[HS.step] = 1
+        hs[HS.n_claims] = 0
+    elif phase == PH_EXCHANGE:
+        hs[HS.ex_seat] = 0
+        for i in range(12):
+            hs[HS.given + i] = 0
+        hs[HS.direction] = rng.below(state, 3)

@@ -1,0 +1,92 @@
+"""Paired rollouts with common random numbers from a stopped riichi or shura hand.
+
+For determinization k (sims.riichi.determinize, keyed by (seed, k)) every option of the pending decision is
+played out from the same resampled state with the same random streams (the seats' policy streams and the
+walls of later hands come with the determinization), so options are compared sample by sample. The deciding
+seat's answer is held for its own decision (hs[forced_seat]); every other decision is the seats' policies'.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from sims.events import N_EVENT_COLS
+from sims.riichi import engine
+from sims.riichi.columns import H_DEALT, H_WON, N_HAND_COLS, N_MATCH_COLS
+from sims.riichi.determinize import determinize
+from sims.riichi.hand_state import HS
+from sims.riichi.observation import O_POINTS
+from sims.riichi.play import ROWS_PER_MATCH
+from sims.table_state import rank_of
+
+WON, DEALT_IN, EXHAUSTIVE = 1, 2, 4  # outcome bits per rollout
+
+
+@nb.njit(cache=True)
+def paired_rollouts(hs0, obs0, st0, wall0, rec0, seat, answers, seed, first, count, to_match_end, hooks_ex,
+                    hooks_turn, hooks_react, hooks_rob, hooks_mode, params, topts, sopts, tables, values, ranks,
+                    outcomes):
+    """Determinizations first .. first+count-1 of the stopped state for `seat`, each played out once per
+    answer; fills values/ranks/outcomes[answer, j]. The value is the seat's point change from the decision to
+    the end of the hand, or its points at the end of the match (`to_match_end`). Outcome bits: the seat wins,
+    deals in, or is still in the hand at the exhaustive draw. Returns the number of samples whose riichi seats
+    could not all be dealt tenpai, or -1 when the view is impossible or an answer was never asked for."""
+    dhs, dobs, dst, dwall, drec = hs0.copy(), obs0.copy(), st0.copy(), wall0.copy(), rec0.copy()
+    hs, obs, st, wall, rec = hs0.copy(), obs0.copy(), st0.copy(), wall0.copy(), rec0.copy()
+    view = np.zeros(obs0.shape[1], np.int32)
+    counters = np.zeros(engine.N_COUNTERS, np.int64)
+    events = np.zeros((0, N_EVENT_COLS), np.int32)
+    ev = np.zeros(3, np.int64)
+    hand_rows = np.zeros((ROWS_PER_MATCH, N_HAND_COLS), np.int32)
+    match_rows = np.zeros((4, N_MATCH_COLS), np.int32)
+    delta_now = hs0[HS.delta + seat]
+    dealt_before = rec0[seat, H_DEALT]
+    not_tenpai = 0
+    for j in range(count):
+        dhs[:] = hs0
+        dobs[:, :] = obs0
+        dst[:, :] = st0
+        dwall[:] = wall0
+        drec[:, :] = rec0
+        failed = determinize(dhs, dobs, dst, dwall, seat, seed, first + j, tables)
+        if failed < 0:
+            return -1
+        if failed > 0:
+            not_tenpai += 1
+        for o in range(answers.size):
+            hs[:] = dhs
+            obs[:, :] = dobs
+            st[:, :] = dst
+            wall[:] = dwall
+            rec[:, :] = drec
+            hs[HS.forced] = answers[o]
+            hs[HS.has_forced] = 1
+            hs[HS.forced_seat] = seat
+            hs[HS.stop_at] = -1
+            engine.run_hand(hs, obs, view, st, wall, rec, hooks_ex, hooks_turn, hooks_react, hooks_rob, hooks_mode,
+                            params, topts, sopts, tables, counters, events, ev)
+            if hs[HS.has_forced] == 1:
+                return -1
+            flags = 0
+            if rec[seat, H_WON] == 1:
+                flags |= WON
+            if rec[seat, H_DEALT] > dealt_before:
+                flags |= DEALT_IN
+            if hs[HS.end] == engine.END_EXHAUSTIVE and rec[seat, H_WON] == 0:
+                flags |= EXHAUSTIVE
+            outcomes[o, j] = flags
+            if to_match_end:
+                counters[engine.CNT_HANDS] += 1
+                if not engine.close_hand(hs, obs, rec, topts):
+                    engine.begin_hand(hs, obs, wall, rec, ev, topts)
+                    engine._play_out(hs, obs, view, st, wall, rec, hooks_ex, hooks_turn, hooks_react, hooks_rob,
+                                     hooks_mode, params, topts, sopts, tables, counters, events, ev, True,
+                                     hand_rows, 0, match_rows, 0)
+                else:
+                    engine.finish_match(hs, obs, match_rows, 0)
+                values[o, j] = obs[0, O_POINTS + seat]
+            else:
+                values[o, j] = hs[HS.delta + seat] - delta_now
+            ranks[o, j] = rank_of(obs, O_POINTS, seat)
+    return not_tenpai

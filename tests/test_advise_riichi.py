@@ -1,0 +1,165 @@
+"""Decision analysis in the riichi modes: determinization (sims.riichi.determinize), paired rollouts
+(sims.riichi.rollout) and the sampler analyzer.advise drives (analyzer.advise_riichi)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from analyzer.advise import advise
+from analyzer.advise_riichi import RiichiSampler, riichi_options
+from policies.registry import parse_seats
+from sims.decisions import D_REACT, D_TURN, RIICHI
+from sims.modes import get_mode
+from sims.riichi.determinize import determinize, hidden_tiles
+from sims.riichi.hand_state import HS
+from sims.riichi.observation import (
+    O_CAN_RIICHI, O_HAND, O_N_MELDS, O_N_WINNERS, O_RED, O_RIICHI, O_RNG, O_WON,
+)
+from sims.riichi.play import lookup_tables
+from sims.riichi.positions import RiichiTable
+from sims.riichi.tableau import ST_RED_HAND, is_red
+from sims.shanten import RIICHI_SHAPES, shanten
+from sims.shanten_tables import SUIT_ROWS
+
+TABLES = lookup_tables()
+
+
+def _positions(slug, spec, seed, n_matches, per_hand=3, want=None):
+    """Positions stopped at random decisions of simulated matches (those `want(pos)` accepts)."""
+    mode = get_mode(slug)
+    table = RiichiTable(parse_seats(spec), mode.RULES(), root_seed=seed)
+    pick = np.random.default_rng(seed)
+    for match_id in range(n_matches):
+        for hand_no in range(1, 9):
+            full = table.play_hand(match_id, hand_no)
+            if full is None:
+                break
+            for k in pick.choice(full.n_decisions, size=min(full.n_decisions, per_hand), replace=False):
+                pos = table.at_decision(match_id, hand_no, int(k))
+                if pos is not None and (want is None or want(pos)):
+                    yield table, pos
+
+
+def _copy_arrays(pos):
+    return pos.hs.copy(), pos.obs.copy(), pos.st.copy(), pos.wall.copy()
+
+
+def _red_total(obs, st, wall, hs, seat):
+    """Red fives among the other seats' hands and the hidden wall slots."""
+    ids = hidden_tiles(hs, obs, st, wall, seat)
+    return int(sum(is_red(i) for i in ids))
+
+
+@pytest.mark.parametrize("slug, spec", [("riichi", "baseline,random,majsoul-cpu,baseline"),
+                                        ("shura", "baseline,majsoul-cpu,random,baseline")])
+def test_determinize_keeps_the_view_and_the_tiles(slug, spec):
+    """R-1: a determinization changes only what the seat cannot see: its own hand and every public count stay,
+    each other seat keeps its hand size, the 136 tiles and the red fives add up, riichi seats are tenpai."""
+    checked = riichi_seen = 0
+    for _, pos in _positions(slug, spec, seed=11, n_matches=6):
+        seat = pos.seat
+        hs, obs, st, wall = _copy_arrays(pos)
+        before = sorted(hidden_tiles(pos.hs, pos.obs, pos.st, pos.wall, seat) // 4)
+        assert determinize(hs, obs, st, wall, seat, 7, checked, TABLES) == 0
+        np.testing.assert_array_equal(obs[seat, :O_HAND + 34], pos.obs[seat, :O_HAND + 34])
+        np.testing.assert_array_equal(obs[seat, O_RED:O_RED + 3], pos.obs[seat, O_RED:O_RED + 3])
+        for p in range(4):
+            assert obs[p, O_HAND:O_HAND + 34].sum() == pos.obs[p, O_HAND:O_HAND + 34].sum()
+            in_riichi = obs[0, O_RIICHI + p] and not obs[0, O_WON + p]
+            if p != seat and in_riichi and obs[p, O_HAND:O_HAND + 34].sum() % 3 == 1:
+                riichi_seen += 1
+                assert shanten(obs[p, O_HAND:O_HAND + 34], obs[0, O_N_MELDS + p], RIICHI_SHAPES,
+                               TABLES[:SUIT_ROWS], TABLES[SUIT_ROWS:]) <= 0
+        assert sorted(hidden_tiles(hs, obs, st, wall, seat) // 4) == before
+        assert _red_total(obs, st, wall, hs, seat) == _red_total(pos.obs, pos.st, pos.wall, pos.hs, seat)
+        for p in range(4):
+            for suit in range(3):
+                assert st[ST_RED_HAND + p, suit] == obs[p, O_RED + suit]
+        checked += 1
+    assert checked >= 50 and riichi_seen > 0
+
+
+def test_advice_ignores_how_the_hidden_tiles_lie():
+    """Issue 15: rearranging the hidden tiles of the source state consistently with the view (here: by a
+    determinization with another seed) leaves every rollout value identical for the same seed."""
+    sampler = RiichiSampler("baseline", "shura")
+    compared = 0
+    for _, pos in _positions("shura", "baseline", seed=4, n_matches=3, per_hand=1,
+                             want=lambda p: p.decision in (D_TURN, D_REACT)):
+        options = riichi_options(pos.view, TABLES)
+        answers = [a for _, a in options][:4]
+        moved = pos.copy()
+        assert determinize(moved.hs, moved.obs, moved.st, moved.wall, pos.seat, 99, 0, TABLES) >= 0
+        moved.hs[:] = pos.hs  # the rearranged tiles only: phase, seeds and streams as in the source
+        moved.obs[:, O_RNG] = pos.obs[:, O_RNG]
+        a = sampler.rollouts(pos, pos.seat, answers, 5, 0, 12, False)
+        b = sampler.rollouts(moved, pos.seat, answers, 5, 0, 12, False)
+        for x, y in zip(a, b):
+            np.testing.assert_array_equal(x, y)
+        compared += 1
+    assert compared >= 5
+
+
+def test_determinized_wall_is_uniform():
+    """The first live-wall tile of a determinization is each hidden kind with probability proportional to its
+    hidden copies (chi-square, 6,000 samples, p > 0.001) on a late position of a hand without riichi."""
+    table = RiichiTable(parse_seats("baseline"), get_mode("riichi").RULES(), root_seed=2)
+    pos = None
+    for match_id in range(20):
+        full = table.play_hand(match_id, 1)
+        cand = table.at_decision(match_id, 1, max(full.n_decisions - 12, 0))
+        if cand is not None and cand.obs[0, O_RIICHI:O_RIICHI + 4].sum() == 0:
+            pos = cand
+            break
+    assert pos is not None
+    seat = pos.seat
+    pool = np.bincount(hidden_tiles(pos.hs, pos.obs, pos.st, pos.wall, seat) // 4, minlength=34)
+    n = 6_000
+    first = np.zeros(34, np.int64)
+    at = int(pos.hs[HS.pos])
+    for k in range(n):
+        hs, obs, st, wall = _copy_arrays(pos)
+        determinize(hs, obs, st, wall, seat, 1, k, TABLES)
+        first[wall[at] // 4] += 1
+    expected = n * pool / pool.sum()
+    used = expected > 0
+    chi2 = float((((first - expected) ** 2)[used] / expected[used]).sum())
+    df = int(used.sum()) - 1
+    z = ((chi2 / df) ** (1 / 3) - (1 - 2 / (9 * df))) / math.sqrt(2 / (9 * df))  # Wilson-Hilferty
+    assert z < 3.09, (chi2, df)
+    assert first[~used].sum() == 0
+
+
+def _first_decision(table, want, n_matches):
+    """The first decision of simulated play (every decision of every hand, in order) that `want` accepts."""
+    for match_id in range(n_matches):
+        for hand_no in range(1, 9):
+            pos = table.at_decision(match_id, hand_no, 0)
+            if pos is None:
+                break
+            while pos.pending:
+                if want(pos):
+                    return pos
+                table.advance(pos, None, pos.n_decisions + 1)
+    return None
+
+
+def riichi_after_a_win(pos):
+    return pos.decision == D_TURN and pos.view[O_CAN_RIICHI] == 1 and pos.obs[0, O_N_WINNERS] >= 1
+
+
+def test_shura_riichi_or_dama_after_the_first_win():
+    """S-3 bloodbath, claim S2 situation: a tenpai seat after the first win may declare riichi or stay dama; the
+    analysis rolls both out on the same samples and reports them with intervals."""
+    table = RiichiTable(parse_seats("baseline"), get_mode("shura").RULES(), root_seed=21)
+    pos = _first_decision(table, riichi_after_a_win, n_matches=20)
+    assert pos is not None, "no riichi-or-dama decision after a first win in 20 shura matches"
+    riichi = [o for o in riichi_options(pos.view, TABLES) if o[1] >= RIICHI]
+    dama = [o for o in riichi_options(pos.view, TABLES) if o[0] == "discard " + riichi[0][0].split()[1]]
+    result = advise(pos, pos.seat, riichi[:1] + dama, RiichiSampler("baseline", "shura"), rollouts=200, seed=3)
+    assert {r["option"] for r in result["options"]} == {riichi[0][0], dama[0][0]}
+    assert result["determinizations"] >= 200 or result["stopped_early"]
+    assert all(r["ci95"] > 0 for r in result["options"])

@@ -41,7 +41,7 @@ test-pythons: install
 	BUILD_PYTHON=$(BIN)/python bash .ci/test-pythons
 
 demo: install-base
-	$(BIN)/tsumolab demo
+	$(BIN)/tsumolab demo --lang en,zh,ja
 
 # Screenshots of the HTML report at desktop and phone width, with headless Chromium when it is installed.
 REPORT ?= demo-out/report.html

@@ -54,9 +54,16 @@ def arm_word(arm: str, tr: Translator = EN) -> str:
     return tr.p("arm", arm) if arm in ARMS else arm
 
 
+def field_name(field: str, tr: Translator = EN) -> str:
+    """A field's label from the experiment file, shown in the report's language: the word "treatment" (the
+    opponents play the treatment's policy), alone or in a list of three seats, is translated; a policy spec is
+    an identifier and stays."""
+    return ",".join(tr("treatment policy") if part == "treatment" else part for part in field.split(","))
+
+
 def field_label(field: str, tr: Translator = EN) -> str:
     """A field (the three opponents' policy) as the report names it: "baseline field"."""
-    return tr("{field} field", field=field)
+    return tr("{field} field", field=field_name(field, tr))
 
 
 def mode_label(data: ReportData, tr: Translator = EN) -> str:
@@ -89,7 +96,8 @@ def interval(lo: float, hi: float, fmt: Callable[[float], str] | None = None, tr
 
 
 def pct_points(x: float, tr: Translator = EN) -> str:
-    return tr("n/a") if math.isnan(x) else tr("{value} pp", value=tr.signed(100 * x, 1))
+    """A difference of two rates in percentage points (the unit is in the row's label)."""
+    return tr("n/a") if math.isnan(x) else tr.signed(100 * x, 1)
 
 
 def signed(x: float, digits: int = 3, tr: Translator = EN) -> str:
@@ -270,7 +278,7 @@ def effect_sentence(row: dict, tr: Translator = EN) -> str:
                   "over {matches} matches. The claim says tsumo pays less than ron.",
                   effect=points(row["effect"], tr), holm=interval(row["ci_low"], row["ci_high"], tr=tr),
                   ci95=interval(row["ci95_low"], row["ci95_high"], tr=tr), matches=tr.number(row["matches"]))
-    fields = dict(field=row["field"], effect=points(row["effect"], tr),
+    fields = dict(field=field_name(row["field"], tr), effect=points(row["effect"], tr),
                   holm=interval(row["ci_low"], row["ci_high"], tr=tr),
                   ci95=interval(row["ci95_low"], row["ci95_high"], tr=tr), matches=tr.number(row["matches"]),
                   seeds=tr.number(row["wall_seeds"]))
@@ -313,17 +321,17 @@ def metric_table(claim: ClaimData, tr: Translator = EN) -> Table:
         (tr("p (Holm)"), lambda r: p_text(r["p_holm"], tr)),
         (tr("average rank Δ [95%]"), lambda r: f"{sg(r['rank_diff'])} "
                                               f"{interval(r['rank_diff_ci_low'], r['rank_diff_ci_high'], sg)}"),
-        (tr("1st-place rate Δ [95%]"), lambda r: pp(r["first_rate_diff"]) + " "
+        (tr("1st-place rate Δ, pp [95%]"), lambda r: pp(r["first_rate_diff"]) + " "
          + interval(r["first_rate_diff_ci_low"], r["first_rate_diff_ci_high"], pp)),
-        (tr("4th-place rate Δ [95%]"), lambda r: pp(r["fourth_rate_diff"]) + " "
+        (tr("4th-place rate Δ, pp [95%]"), lambda r: pp(r["fourth_rate_diff"]) + " "
          + interval(r["fourth_rate_diff_ci_low"], r["fourth_rate_diff_ci_high"], pp)),
         (tr("gift-box progress Δ / match [95%]"), lambda r: sg1(r["giftbox_diff"]) + " "
          + interval(r["giftbox_diff_ci_low"], r["giftbox_diff_ci_high"], sg1)),
         (tr("treatment / control points"), lambda r: f"{pts(r['treatment_points'])} / {pts(r['control_points'])}"),
         (tr("matches (wall seeds)"), lambda r: f"{tr.number(r['matches'])} ({tr.number(r['wall_seeds'])})"),
     ]
-    columns = [tr("metric")] + [tr("{field} (headline)", field=r["field"]) if r["headline"] else r["field"]
-                                for r in rows]
+    columns = [tr("metric")] + [tr("{field} (headline)", field=field_name(r["field"], tr)) if r["headline"]
+                                else field_name(r["field"], tr) for r in rows]
     return Table(columns, [[name] + [fmt(r) for r in rows] for name, fmt in spec])
 
 
@@ -360,7 +368,7 @@ ARM_ROWS = (("points", N_("final points − start / match"), lambda tr, x: tr.si
 def arm_table(claim: ClaimData, tr: Translator = EN) -> Table:
     """Rows = per-match means of the subject, columns = arm × field."""
     rows = list(claim.arms.iter_rows(named=True))
-    columns = [tr("per match")] + [f"{arm_word(r['arm'], tr)} · {r['field']}" for r in rows]
+    columns = [tr("per match")] + [f"{arm_word(r['arm'], tr)} · {field_name(r['field'], tr)}" for r in rows]
     body = [[tr(label)] + [fmt(tr, r[key]) + (f" ± {tr.number(1.96 * r[key + '_se'])}" if key == "points" else "")
                            for r in rows]
             for key, label, fmt in ARM_ROWS if key in claim.arms.columns and claim.arms[key].null_count() == 0]
@@ -376,7 +384,7 @@ def summary_table(data: ReportData, beyond: bool = False, tr: Translator = EN) -
         if r.get("kind") == "measure":
             effect = tr("{effect} per win (tsumo − ron)", effect=effect)
         rows.append([claim.id, Verdict(r["verdict"], tr), effect, interval(r["ci_low"], r["ci_high"], tr=tr),
-                     tr.number(r["matches"]), tr.number(sum(claim.rows["matches"])), r["field"]])
+                     tr.number(r["matches"]), tr.number(sum(claim.rows["matches"])), field_name(r["field"], tr)])
     return Table([tr("question") if beyond else tr("claim"), tr("verdict"), tr("effect (points / match)"),
                   tr("Holm-adjusted interval"), tr("matches"), tr("all fields"), tr("headline field")], rows)
 
@@ -456,7 +464,8 @@ def experiment_table(data: ReportData, tr: Translator = EN) -> Table:
         e = claim.experiment
         where = f"extra/{e.get('file', '')}" if e.get("beyond_sources") else e.get("file", "")
         rows.append([e["id"], where, e["treatment"], e["control"],
-                     "; ".join(f["label"] for f in e["fields"]), str(e["seed"]), tr.number(e["matches"]),
+                     "; ".join(field_name(f["label"], tr) for f in e["fields"]), str(e["seed"]),
+                     tr.number(e["matches"]),
                      tr.number(e["wall_seeds"]), _rules_text(e["rules"], tr)])
     return Table([tr("claim"), tr("file"), arm_word("treatment", tr), arm_word("control", tr), tr("fields"),
                   tr("seed"), tr("matches"), tr("wall seeds / field"), tr("rules")], rows)

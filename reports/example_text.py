@@ -11,6 +11,12 @@ EN = translator("en")
 ANY_DECISION = "a hand where the treatment's decision mattered"
 
 
+def _field(field: str, tr: Translator) -> str:
+    from reports.content import field_name
+
+    return field_name(field, tr)
+
+
 def _upper_first(text: str) -> str:
     return text[:1].upper() + text[1:]
 
@@ -46,7 +52,7 @@ def summary(example, tr: Translator = EN) -> str:
     """The HTML's sentence introducing the example hand."""
     return tr("{what}: match {match}, hand {hand}, subject in seat S{seat}, {field} field. The treatment made {delta} "
               "points in the hand; {control}.", what=_upper_first(tr(example.description)), match=example.match_id,
-              hand=example.hand, seat=example.subject_seat, field=example.field,
+              hand=example.hand, seat=example.subject_seat, field=_field(example.field, tr),
               delta=tr.signed(example.treatment_delta), control=control_summary(example, tr))
 
 
@@ -54,7 +60,7 @@ def short_summary(example, tr: Translator = EN) -> str:
     """The PDF's shorter sentence before the key events."""
     return tr("{what}: match {match}, hand {hand}, seat S{seat}, {field} field. Treatment {delta} points; {control}. "
               "Key events (full log in the HTML):", what=_upper_first(tr(example.description)),
-              match=example.match_id, hand=example.hand, seat=example.subject_seat, field=example.field,
+              match=example.match_id, hand=example.hand, seat=example.subject_seat, field=_field(example.field, tr),
               delta=tr.signed(example.treatment_delta), control=control_summary(example, tr))
 
 

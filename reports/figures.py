@@ -73,7 +73,10 @@ def draw_forest(ax: Axes, claims: pl.DataFrame, title: str | None = None, tr: Tr
         ax.plot([r["ci95_low"], r["ci95_high"]], [y, y], color="#222222", linewidth=1.2)
         ax.plot([r["effect"]], [y], marker="o", color=colour, markeredgecolor="#222222", markersize=6)
     ax.axvline(0, color="#222222", linewidth=0.8, linestyle="--")
-    ax.set_yticks(ys, [f"{r['claim']} · {_short(r['field'], 28)}" + (" *" if r["headline"] else "") for r in rows])
+    fields = [",".join(tr("treatment policy") if part == "treatment" else part for part in r["field"].split(","))
+              for r in rows]
+    ax.set_yticks(ys, [f"{r['claim']} · {_short(f, 28)}" + (" *" if r["headline"] else "")
+                       for r, f in zip(rows, fields)])
     ax.set_ylim(-0.7, len(rows) - 0.3)
     ax.xaxis.set_major_locator(MaxNLocator(nbins=6))
     _number_axis(ax.xaxis, tr)
@@ -179,7 +182,8 @@ def draw_convergence(ax: Axes, diffs: dict[str, np.ndarray], colours: dict[str, 
         mean, lo, hi = running_interval(d)
         x = np.arange(1, d.size + 1)
         ax.fill_between(x, lo, hi, color=colours[name], alpha=0.18, linewidth=0)
-        ax.plot(x, mean, color=colours[name], linewidth=1.6, label=tr("{field} field", field=name))
+        field = tr("treatment policy") if name == "treatment" else name
+        ax.plot(x, mean, color=colours[name], linewidth=1.6, label=tr("{field} field", field=field))
     ax.axhline(0, color="#222222", linewidth=0.8, linestyle="--")
     _number_axis(ax.yaxis, tr)
     ax.set_xlabel(tr("wall seeds played (count; 8 matches each)"))

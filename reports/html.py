@@ -53,8 +53,9 @@ code{font-family:'%(cjk)s','DejaVu Sans Mono',ui-monospace,Menlo,Consolas,monosp
 dl{display:grid;grid-template-columns:max-content 1fr;gap:.2em 1em;margin:.4em 0}
 summary{cursor:pointer;color:#1f5fa8;margin:.3em 0}
 dt{font-weight:bold}dd{margin:0;word-break:break-word}
-:lang(zh) blockquote,:lang(ja) blockquote{font-style:normal}
+cite:lang(zh),cite:lang(ja){font-style:normal}
 :lang(zh),:lang(ja){line-break:strict}
+th:lang(zh),th:lang(ja){word-break:keep-all}
 @media (max-width:600px){main{padding:6px 8px 32px}section{padding:10px;border-radius:6px}h1{font-size:1.3rem}
  dl{grid-template-columns:1fr}dd{margin-bottom:.4em}table{font-size:.78rem}}
 """ % {"cjk": CJK_CSS_FAMILY}

@@ -217,8 +217,8 @@ def _claim_page(claim: ClaimData, example: ExampleHand | NoExample | None, tr: T
     quote_style = {"size": 9.5, "wrap": 105} if tr.lang != "en" else {"size": 9.5, "style": "italic", "wrap": 105}
     used = _text_block(fig, 0.85, [
         (tr("“{text}”", text=content.claim_text(claim, tr)), quote_style),
-        (tr("Source: {source}.", source=content.source_text(claim, tr)) + " " + content.design_sentence(claim, tr),
-         {"size": 8, "wrap": 125}),
+        (tr("Source: {source}. {design}", source=content.source_text(claim, tr),
+            design=content.design_sentence(claim, tr)), {"size": 8, "wrap": 125}),
         (content.effect_sentence(row, tr), {"size": 8.5, "wrap": 118}),
     ])
     table = content.metric_table(claim, tr)

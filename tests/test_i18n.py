@@ -340,3 +340,15 @@ def _identifiers(data) -> set[str]:
         raw += [c.policy for c in claim.cells] + [p for c in claim.cells for p in c.seats]
     raw += [" ".join(row[:2]) for row in content.policy_table(data).rows]
     return set(re.findall(r"[A-Za-z][A-Za-z_-]+", " ".join(raw)))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_translated_reports_render_to_the_same_bytes_twice(rendered, study, lang):
+    from reports.render import render_report, report_names
+
+    _data, examples, _recorder = rendered
+    names = report_names(lang)
+    first = [(study / name).read_bytes() for name in names]
+    render_report(study, lang, examples)
+    assert [(study / name).read_bytes() for name in names] == first

@@ -41,22 +41,31 @@ test-pythons: install
 	BUILD_PYTHON=$(BIN)/python bash .ci/test-pythons
 
 demo: install-base
-	$(BIN)/tsumolab demo
+	$(BIN)/tsumolab demo --lang en,zh,ja
 
-# Screenshots of the HTML report at desktop and phone width, with headless Chromium when it is installed.
+# Screenshots of the HTML reports (every language found: report.html, report.zh.html, report.ja.html) at desktop
+# and phone width with headless Chromium, and their PDF pages as PNG with pdftoppm, when those are installed.
 REPORT ?= demo-out/report.html
+REPORTS = $(wildcard $(dir $(REPORT))report.html $(dir $(REPORT))report.zh.html $(dir $(REPORT))report.ja.html)
 CHROMIUM := $(shell command -v chromium || command -v chromium-browser || command -v google-chrome)
+PDFTOPPM := $(shell command -v pdftoppm)
 report-check:
 	@if [ -z "$(CHROMIUM)" ]; then echo "report-check: skipped, Chromium is not installed (Debian: apt-get install chromium)"; exit 0; fi; \
 	if [ ! -f "$(REPORT)" ]; then echo "report-check: $(REPORT) not found; run make demo (or set REPORT=...)"; exit 1; fi; \
-	for size in 1280,4000 400,6000; do \
-	  shot="$(dir $(REPORT))report-$${size%%,*}px.png"; profile=$$(mktemp -d); \
-	  "$(CHROMIUM)" --headless --no-sandbox --disable-gpu --disable-background-networking \
-	    --disable-component-update --disable-sync --no-first-run --hide-scrollbars --user-data-dir=$$profile \
-	    --virtual-time-budget=5000 --screenshot="$$shot" --window-size=$$size "file://$(abspath $(REPORT))" \
-	    >/dev/null 2>&1; status=$$?; rm -rf $$profile; \
-	  if [ $$status -ne 0 ] || [ ! -s "$$shot" ]; then echo "report-check: Chromium failed on $(REPORT)"; exit 1; fi; \
-	  echo "report-check: $$shot"; \
+	for page in $(REPORTS); do \
+	  for size in 1280,4000 400,6000; do \
+	    shot="$${page%.html}-$${size%%,*}px.png"; profile=$$(mktemp -d); \
+	    "$(CHROMIUM)" --headless --no-sandbox --disable-gpu --disable-background-networking \
+	      --disable-component-update --disable-sync --no-first-run --hide-scrollbars --user-data-dir=$$profile \
+	      --virtual-time-budget=5000 --screenshot="$$shot" --window-size=$$size "file://$(abspath .)/$$page" \
+	      >/dev/null 2>&1; status=$$?; rm -rf $$profile; \
+	    if [ $$status -ne 0 ] || [ ! -s "$$shot" ]; then echo "report-check: Chromium failed on $$page"; exit 1; fi; \
+	    echo "report-check: $$shot"; \
+	  done; \
+	  pdf="$${page%.html}.pdf"; \
+	  if [ -n "$(PDFTOPPM)" ] && [ -f "$$pdf" ]; then \
+	    "$(PDFTOPPM)" -png -r 60 "$$pdf" "$${pdf%.pdf}-page" && echo "report-check: $${pdf%.pdf}-page-*.png"; \
+	  fi; \
 	done
 
 bench: install

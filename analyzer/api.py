@@ -145,14 +145,23 @@ def _study(experiments: list[Experiment], matches: int | None, seed: int | None,
     return result if out is not None else replace(result, out_dir=None)
 
 
-def report(directory: Path | str):
-    """Render DIRECTORY/report.html and report.pdf from a claims study, experiment or run directory
-    (`tsumolab report`); returns (html path, pdf path)."""
-    from reports.render import render_report
+def report(directory: Path | str, lang: str = "en"):
+    """Render the report of a claims study, experiment or run directory (`tsumolab report`) in `lang` (en, zh,
+    ja): DIRECTORY/report.html and report.pdf for English, report.<lang>.html and .pdf otherwise; returns (html
+    path, pdf path)."""
+    return reports(directory, (lang,))[0]
 
+
+def reports(directory: Path | str, langs: Sequence[str] = ("en",)):
+    """The report of DIRECTORY in each language of `langs` (the data read and the example hands replayed once);
+    a list of (html path, pdf path)."""
+    from analyzer.i18n import check_language
+    from reports.render import render_reports
+
+    langs = tuple(check_language(lang) for lang in langs)
     if not Path(directory).is_dir():
         raise InputError(f"{directory} is not a directory")
-    return render_report(directory)
+    return render_reports(directory, langs)
 
 
 def hand(hand: str, variant: str = "riichi", melds: Sequence[str] = (), win_tile: str | None = None,

@@ -11,6 +11,7 @@ from analyzer.claims import DEFAULT_CHUNK_SIZE, ClaimsResult, format_summary
 from analyzer.cli import cli
 from analyzer.experiment import load_experiment
 from analyzer.experiment_run import BACKENDS
+from analyzer.report_cmd import lang_option
 from analyzer.runner import RunInterrupted
 
 
@@ -40,6 +41,7 @@ def experiment_options(default_out: str | None):
                          help="Dask scheduler address, with --backend dask."),
             click.option("--no-report", is_flag=True, help="Do not render the report after writing the tables."),
             click.option("--quiet", "-q", is_flag=True, help="No progress bar and no table."),
+            lang_option,
         ]):
             command = option(command)
         return command
@@ -91,7 +93,7 @@ def experiment_run_command(file: Path, **options) -> None:
 
 
 def _run(study, *, matches, seed, jobs, out_dir, chunk_size, resume, overwrite, rules, backend, scheduler,
-         no_report, quiet) -> None:
+         no_report, quiet, langs) -> None:
     """Run `study` (api.claims or api.experiment with the command's options), print its verdicts, and render
     its report (reports read the tables and runs the study wrote)."""
     try:
@@ -104,6 +106,6 @@ def _run(study, *, matches, seed, jobs, out_dir, chunk_size, resume, overwrite, 
     if not quiet:
         click.echo(format_summary(result))
     if not no_report:
-        where = api.report(result.out_dir)
-        if not quiet:
-            click.echo(f"report: {where}")
+        for where in api.reports(result.out_dir, langs):
+            if not quiet:
+                click.echo(f"report: {where}")

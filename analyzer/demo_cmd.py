@@ -10,6 +10,7 @@ import click
 from analyzer import api
 from analyzer.cli import cli
 from analyzer.errors import InputError
+from analyzer.report_cmd import lang_option
 
 EXAMPLE_HANDS = (
     {"variant": "bloodshed", "hand": "11223344556677s", "void": "m", "tsumo": True},
@@ -27,9 +28,11 @@ DEMO_SEED = 2026
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default="demo-out",
               show_default=True, help="Directory for the tables, the runs and the report (replaced).")
 @click.option("--jobs", type=int, default=-1, show_default=True, help="Worker processes (-1 = all cores).")
-def demo(matches: int, only: str | None, out_dir: Path, jobs: int) -> None:
+@lang_option
+def demo(matches: int, only: str | None, out_dir: Path, jobs: int, langs: tuple[str, ...]) -> None:
     """Analyze example hands, then run a small study of every Bloodshed claim (tsumolab claims) and write
-    its report: OUT/report.html and OUT/report.pdf. A few minutes on two cores; a real study uses
+    its report: OUT/report.html and OUT/report.pdf (with --lang zh or ja, OUT/report.zh.html … in that
+    language; --lang en,zh,ja writes all three). A few minutes on two cores; a real study uses
     `tsumolab claims --matches 20000` or more."""
     from analyzer.claims import format_summary
 
@@ -46,6 +49,6 @@ def demo(matches: int, only: str | None, out_dir: Path, jobs: int) -> None:
     result = api.claims([e.id for e in experiments], "bloodshed", matches, DEMO_SEED, jobs, out=out_dir,
                         overwrite=True, progress=True)
     click.echo(format_summary(result))
-    html_path, pdf_path = api.report(out_dir)
-    click.echo(f"\nReport written to {html_path.resolve()}")
-    click.echo(f"             and {pdf_path.resolve()}")
+    for html_path, pdf_path in api.reports(out_dir, langs):
+        click.echo(f"\nReport written to {html_path.resolve()}")
+        click.echo(f"             and {pdf_path.resolve()}")

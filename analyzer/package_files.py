@@ -1,6 +1,7 @@
 """Data files that ship inside the installed package, found through importlib.resources.
 
-The CLI reads experiment files and the regress baseline at run time. They are package data (pyproject.toml
+The CLI reads experiment files, the regress baseline and the reports' message catalogs (gettext .po files,
+compiled on first use by analyzer.po) at run time. They are package data (pyproject.toml
 `[tool.setuptools.package-data]`), so they sit beside the modules wherever tsumolab is installed: in a wheel
 installed into any virtualenv as well as in a checkout. No path here is relative to a checkout.
 """
@@ -13,7 +14,9 @@ from pathlib import Path
 PACKAGE = "analyzer"
 EXPERIMENTS = "experiments"
 REGRESS_BASELINE = "regress-baseline.json"
-DATA_GLOBS = ("experiments/*.toml", "experiments/extra/*.toml", "experiments/*.json")
+LOCALE = "locale"
+CATALOG_DOMAIN = "tsumolab"
+DATA_GLOBS = ("experiments/*.toml", "experiments/extra/*.toml", "experiments/*.json", "locale/*/LC_MESSAGES/*.po")
 """every data file of the package, as pyproject.toml lists them under package-data"""
 
 
@@ -36,3 +39,8 @@ def experiments_dir() -> Path:
 def regress_baseline_path() -> Path:
     """The stored baseline of `tsumolab regress`."""
     return package_path(EXPERIMENTS, REGRESS_BASELINE)
+
+
+def catalog_path(lang: str) -> Path:
+    """The gettext catalog (.po) of a report language: locale/<lang>/LC_MESSAGES/tsumolab.po."""
+    return package_path(LOCALE, lang, "LC_MESSAGES", f"{CATALOG_DOMAIN}.po")

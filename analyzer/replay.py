@@ -5,6 +5,7 @@ Extensions to the mjai vocabulary: `exchange`, `void`, `pass_win`, `payment`, `d
 
 from __future__ import annotations
 
+import unicodedata
 from collections import defaultdict
 
 import numpy as np
@@ -98,46 +99,80 @@ def to_json_events(events: np.ndarray, points_before: dict[tuple[int, int], list
     return out
 
 
-def to_text(json_events: list[dict], labels: list[str], width: int = 100) -> list[str]:
-    """Readable lines (at most `width` columns) of JSON events; seats are shown as S0..S3 with policies."""
+def log_word(word: str, tr) -> str:
+    """An event-log token (a payment reason, a hand end, an exchange direction, a win kind) in `tr`'s language."""
+    return tr.p("log", word)
+
+
+def to_text(json_events: list[dict], labels: list[str], width: int = 100, tr=None) -> list[str]:
+    """Readable lines (at most `width` columns) of JSON events; seats are shown as S0..S3 with policies. `tr`
+    (an analyzer.i18n.Translator, English by default) gives the language; pattern names follow it."""
+    from analyzer.game_names import name, pattern_name
+    from analyzer.i18n import translator
+
+    tr = tr or translator("en")
     seat = [f"S{i} {labels[i][:18]}" for i in range(4)]
     lines = []
     for e in json_events:
         t = e["type"]
         if t == "start_kyoku":
-            lines.append(f"── match {e['match']} hand {e['hand']} ── dealer S{e['oya']}, exchange "
-                         f"{e['exchange_direction']}, points {' '.join(map(str, e['scores']))}")
-            lines += [f"   {seat[i]:<22} deal {h}" for i, h in enumerate(e.get("tehais", []))]
+            lines.append(tr("── match {match} hand {hand} ── dealer S{dealer}, exchange {direction}, points {points}",
+                            match=e["match"], hand=e["hand"], dealer=e["oya"],
+                            direction=log_word(e["exchange_direction"], tr),
+                            points=" ".join(map(str, e["scores"]))))
+            lines += [f"   {seat[i]:<22} " + tr("deal {tiles}", tiles=h) for i, h in enumerate(e.get("tehais", []))]
             continue
         actor = seat[e["actor"]] if "actor" in e else ""
         if t == "exchange":
-            text = f"gives {_compact(e['pais'])} to S{e['target']}"
+            text = tr("gives {tiles} to S{target}", tiles=_compact(e["pais"]), target=e["target"])
         elif t == "void":
-            text = f"void suit {e['suit']}"
+            text = tr("void suit {suit}", suit=e["suit"])
         elif t == "tsumo":
-            text = f"draws {e['pai']}" + (" (kan replacement)" if e["rinshan"] else "")
+            text = (tr("draws {tile} (kan replacement)", tile=e["pai"]) if e["rinshan"]
+                    else tr("draws {tile}", tile=e["pai"]))
         elif t == "dahai":
-            text = f"discards {e['pai']}"
+            text = tr("discards {tile}", tile=e["pai"])
         elif t == "pon":
-            text = f"pons {e['pai']} from S{e['target']}"
+            text = tr("pons {tile} from S{target}", tile=e["pai"], target=e["target"])
         elif t in KAN_WORDS.values():
-            text = f"{t} {e['pai']}" + (f" from S{e['target']}" if "target" in e else "")
+            text = (tr("{kan} {tile} from S{target}", kan=log_word(t, tr), tile=e["pai"], target=e["target"])
+                    if "target" in e else tr("{kan} {tile}", kan=log_word(t, tr), tile=e["pai"]))
         elif t == "pass_win":
-            text = f"passes a {'tsumo' if e['tsumo'] else 'ron'} on {e['pai']} worth {e['fan']} fan"
+            text = tr("passes a {kind} on {tile} worth {fan} fan", kind=log_word("tsumo" if e["tsumo"] else "ron", tr),
+                      tile=e["pai"], fan=e["fan"])
         elif t == "hora":
-            text = f"WINS by {e['kind']} on {e['pai']}: {e['pattern']}, {e['fan']} fan"
+            text = tr("WINS by {kind} on {tile}: {pattern}, {fan} fan", kind=log_word(e["kind"], tr), tile=e["pai"],
+                      pattern=pattern_name(e["pattern"], tr.lang), fan=e["fan"])
         elif t == "payment":
             actor = seat[e["from"]]
-            text = f"pays {e['amount']} to S{e['to']} ({e['reason']})"
+            text = tr("pays {amount} to S{target} ({reason})", amount=e["amount"], target=e["to"],
+                      reason=log_word(e["reason"], tr))
         elif t == "draw_state":
-            text = ("tenpai, max value " + str(e["max_value"])) if e["tenpai"] else "flower pig (holds a void tile)"
+            text = (tr("tenpai, max value {value}", value=e["max_value"]) if e["tenpai"]
+                    else tr("flower pig (holds a void tile)"))
         elif t == "settlement":
-            text = f"draw settlement: refund {e['refund']:+d}, 查花猪 {e['flower_pig']:+d}, 查大叫 {e['dajiao']:+d}"
+            text = tr("draw settlement: {refund} {a:+d}, {pig} {b:+d}, {dajiao} {c:+d}",
+                      refund=name("settlement", "退税", tr.lang) if tr.lang != "en" else "refund",
+                      pig=name("settlement", "查花猪", "zh" if tr.lang == "en" else tr.lang),
+                      dajiao=name("settlement", "查大叫", "zh" if tr.lang == "en" else tr.lang),
+                      a=e["refund"], b=e["flower_pig"], c=e["dajiao"])
         elif t == "end_kyoku":
-            lines.append(f"   end: {e['end']}, {e['winners']} won; deltas {' '.join(f'{d:+d}' for d in e['deltas'])}"
-                         f" → {' '.join(map(str, e['scores']))}")
+            lines.append("   " + tr("end: {end}, {winners} won; deltas {deltas} → {scores}",
+                                    end=log_word(e["end"], tr), winners=e["winners"],
+                                    deltas=" ".join(f"{d:+d}" for d in e["deltas"]),
+                                    scores=" ".join(map(str, e["scores"]))))
             continue
         else:
             text = str(e)
-        lines.append(f"   {actor:<22} {text}"[:width])
+        lines.append(_cut(f"   {actor:<22} {text}", width))
     return lines
+
+
+def _cut(line: str, width: int) -> str:
+    """`line` cut to `width` columns, a CJK character counting two."""
+    used = 0
+    for i, char in enumerate(line):
+        used += 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+        if used > width:
+            return line[:i]
+    return line

@@ -162,65 +162,81 @@ def to_json_events(events: np.ndarray, points_before: dict[tuple[int, int], list
     return out
 
 
-def _seat(i: int) -> str:
-    return "table" if i == TABLE else f"S{i}"
+def to_text(json_events: list[dict], labels: list[str], width: int = 100, tr=None) -> list[str]:
+    """Readable lines (at most `width` columns) of riichi JSON events; seats are S0..S3 with their policies.
+    `tr` (an analyzer.i18n.Translator, English by default) gives the language."""
+    from analyzer.i18n import translator
+    from analyzer.replay import _cut, log_word
 
-
-def to_text(json_events: list[dict], labels: list[str], width: int = 100) -> list[str]:
-    """Readable lines (at most `width` columns) of riichi JSON events; seats are S0..S3 with their policies."""
+    tr = tr or translator("en")
     seat = [f"S{i} {labels[i][:18]}" for i in range(4)]
     lines: list[str] = []
     for e in json_events:
         t = e["type"]
         if t == "start_kyoku":
-            head = (f"── match {e['match']} hand {e['hand']} ── {e['round']} honba {e['honba']}, "
-                    f"dealer S{e['oya']}, points {' '.join(map(str, e['scores']))}")
+            head = tr("── match {match} hand {hand} ── {round} honba {honba}, dealer S{dealer}, points {points}",
+                      match=e["match"], hand=e["hand"], round=e["round"], honba=e["honba"], dealer=e["oya"],
+                      points=" ".join(map(str, e["scores"])))
             if e["exchange_direction"] != "none":
-                head += f", exchange {e['exchange_direction']}"
-            lines.append(head[:width])
-            lines += [f"   {seat[i]:<22} deal {_compact(h)}"[:width] for i, h in enumerate(e.get("tehais", []))]
+                head += tr(", exchange {direction}", direction=log_word(e["exchange_direction"], tr))
+            lines.append(_cut(head, width))
+            lines += [_cut(f"   {seat[i]:<22} " + tr("deal {tiles}", tiles=_compact(h)), width)
+                      for i, h in enumerate(e.get("tehais", []))]
             if "dora_marker" in e:
-                lines.append(f"   {'':<22} dora indicator {e['dora_marker']}")
+                lines.append(f"   {'':<22} " + tr("dora indicator {tile}", tile=e["dora_marker"]))
             continue
         actor = seat[e["actor"]] if e.get("actor", -1) >= 0 else ""
         if t == "exchange":
-            text = f"gives {_compact(e['pais'])} to S{e['target']}"
+            text = tr("gives {tiles} to S{target}", tiles=_compact(e["pais"]), target=e["target"])
         elif t == "tsumo":
-            text = f"draws {e['pai']}" + (" (kan replacement)" if e["rinshan"] else "")
+            text = (tr("draws {tile} (kan replacement)", tile=e["pai"]) if e["rinshan"]
+                    else tr("draws {tile}", tile=e["pai"]))
         elif t == "dahai":
-            text = f"discards {e['pai']}" + (" (tsumogiri)" if e["tsumogiri"] else "")
+            text = (tr("discards {tile} (tsumogiri)", tile=e["pai"]) if e["tsumogiri"]
+                    else tr("discards {tile}", tile=e["pai"]))
         elif t == "reach":
-            text = "declares double riichi" if e["double"] else "declares riichi"
+            text = tr("declares double riichi") if e["double"] else tr("declares riichi")
         elif t == "reach_accepted":
-            text = "riichi accepted"
+            text = tr("riichi accepted")
         elif t == "chi":
-            text = f"chis {e['pai']} from S{e['target']} with {''.join(p[0] for p in e['consumed'])}{e['pai'][1]}"
+            text = tr("chis {tile} from S{target} with {tiles}", tile=e["pai"], target=e["target"],
+                      tiles=f"{''.join(p[0] for p in e['consumed'])}{e['pai'][1]}")
         elif t == "pon":
-            text = f"pons {e['pai']} from S{e['target']}"
+            text = tr("pons {tile} from S{target}", tile=e["pai"], target=e["target"])
         elif t in KAN_WORDS.values():
-            text = f"{t} {e['pai']}" + (f" from S{e['target']}" if "target" in e else "")
+            text = (tr("{kan} {tile} from S{target}", kan=log_word(t, tr), tile=e["pai"], target=e["target"])
+                    if "target" in e else tr("{kan} {tile}", kan=log_word(t, tr), tile=e["pai"]))
         elif t == "dora":
-            text = f"new dora indicator {e['dora_marker']} ({e['shown']} shown)"
+            text = tr("new dora indicator {tile} ({shown} shown)", tile=e["dora_marker"], shown=e["shown"])
         elif t == "eye":
-            text = f"holds the dragon eye ({e['counter']} discards)"
+            text = tr("holds the dragon eye ({count} discards)", count=e["counter"])
         elif t == "candidate":
-            text = f"candidate {e['pai']} revealed" + (" from the dead wall" if e["dead_wall"] else "") + \
-                f" ({e['pool']} in the pool)"
+            text = (tr("candidate {tile} revealed from the dead wall ({pool} in the pool)", tile=e["pai"],
+                       pool=e["pool"]) if e["dead_wall"]
+                    else tr("candidate {tile} revealed ({pool} in the pool)", tile=e["pai"], pool=e["pool"]))
         elif t == "pass_win":
-            text = f"passes a {'tsumo' if e['tsumo'] else 'ron'} on {e['pai']} worth {e['han']} han"
+            text = tr("passes a {kind} on {tile} worth {han} han", kind=log_word("tsumo" if e["tsumo"] else "ron", tr),
+                      tile=e["pai"], han=e["han"])
         elif t == "hora":
-            off = "" if e["kind"] == "tsumo" else f" off S{e['target']}"
-            text = f"WINS by {e['kind']}{off} on {e['pai']}: {e['han']} han {e['fu']} fu"
+            text = (tr("WINS by {kind} on {tile}: {han} han {fu} fu", kind=log_word(e["kind"], tr), tile=e["pai"],
+                       han=e["han"], fu=e["fu"]) if e["kind"] == "tsumo"
+                    else tr("WINS by {kind} off S{target} on {tile}: {han} han {fu} fu", kind=log_word(e["kind"], tr),
+                            target=e["target"], tile=e["pai"], han=e["han"], fu=e["fu"]))
         elif t == "payment":
-            actor = seat[e["from"]] if e["from"] >= 0 else "table (riichi sticks)"
-            text = f"pays {e['amount']} to {_seat(e['to'])} ({e['reason']})"
+            actor = seat[e["from"]] if e["from"] >= 0 else tr("table (riichi sticks)")
+            target = tr("table") if e["to"] == TABLE else f"S{e['to']}"
+            text = tr("pays {amount} to {target} ({reason})", amount=e["amount"], target=target,
+                      reason=log_word(e["reason"], tr))
         elif t == "ryukyoku":
-            text = f"draw: {e['reason']}" + (" (abortive)" if e["abortive"] else "")
+            text = (tr("draw: {reason} (abortive)", reason=log_word(e["reason"], tr)) if e["abortive"]
+                    else tr("draw: {reason}", reason=log_word(e["reason"], tr)))
         elif t == "end_kyoku":
-            lines.append(f"   end: {e['end']}, {e['winners']} won; deltas {' '.join(f'{d:+d}' for d in e['deltas'])}"
-                         f" → {' '.join(map(str, e['scores']))}"[:width])
+            lines.append(_cut("   " + tr("end: {end}, {winners} won; deltas {deltas} → {scores}",
+                                         end=log_word(e["end"], tr), winners=e["winners"],
+                                         deltas=" ".join(f"{d:+d}" for d in e["deltas"]),
+                                         scores=" ".join(map(str, e["scores"]))), width))
             continue
         else:
             text = str(e)
-        lines.append(f"   {actor:<22} {text}"[:width])
+        lines.append(_cut(f"   {actor:<22} {text}", width))
     return lines

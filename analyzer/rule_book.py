@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from analyzer.game_names import mode_name
+
 
 @dataclass(frozen=True)
 class ModeRules:
@@ -33,21 +35,22 @@ BLOODSHED_IDS = ("B-1", "B-2", "B-3", "B-4", "B-5", "B-6", "B-7", "B-8", "B-9", 
 RIICHI_IDS = tuple(f"R-{k}" for k in range(1, 7))
 SHURA_IDS = tuple(f"S-{k}" for k in range(1, 17))
 
-MODE_RULES = {
-    "bloodshed": ModeRules("赤羽之战 Bloodshed Skirmish (Sichuan bloodbath, 血战到底)", BLOODSHED_IDS, ()),
-    "riichi": ModeRules("standard Mahjong Soul 4-player East game (the control of the riichi modes)", RIICHI_IDS, ()),
-    "shura": ModeRules("修罗之战 Battle of Shura (riichi bloodbath)", RIICHI_IDS, SHURA_IDS),
-    "dora-fever": ModeRules("宝牌狂热 Dora Fever", RIICHI_IDS, ("DF",)),
-    "open-deal": ModeRules("配牌明牌 Open Deal", RIICHI_IDS, ("OD",)),
-    "fate": ModeRules("天命之战 Battle of Fate", RIICHI_IDS, ("F",)),
-    "chant": ModeRules("咏唱之战 Battle of Chant", RIICHI_IDS, ("C",)),
-    "astrology": ModeRules("占星之战 Battle of Astrology", RIICHI_IDS, ("A",)),
-    "darkness": ModeRules("暗夜之战 Battle of Darkness", RIICHI_IDS, ("D",)),
-    "mirror": ModeRules("明镜之战 Battle of the Mirror", RIICHI_IDS, ("M",)),
-    "soul-strike": ModeRules("魂之一击 Soul Strike", RIICHI_IDS, ("SS",)),
-    "fantasy": ModeRules("幻境传说 Fantasy Legend", RIICHI_IDS, ("FL",)),
-    "dragon-eye": ModeRules("龙之目玉 Dragon Eye", RIICHI_IDS, ("DE",)),
-}
+_OWN_RULES = {"bloodshed": (BLOODSHED_IDS, ()), "riichi": (RIICHI_IDS, ()), "shura": (RIICHI_IDS, SHURA_IDS),
+              "dora-fever": (RIICHI_IDS, ("DF",)), "open-deal": (RIICHI_IDS, ("OD",)), "fate": (RIICHI_IDS, ("F",)),
+              "chant": (RIICHI_IDS, ("C",)), "astrology": (RIICHI_IDS, ("A",)), "darkness": (RIICHI_IDS, ("D",)),
+              "mirror": (RIICHI_IDS, ("M",)), "soul-strike": (RIICHI_IDS, ("SS",)), "fantasy": (RIICHI_IDS, ("FL",)),
+              "dragon-eye": (RIICHI_IDS, ("DE",))}
+_TITLE_NOTES = {"bloodshed": " (Sichuan bloodbath, 血战到底)", "shura": " (riichi bloodbath)"}
+
+
+def _title(mode: str) -> str:
+    """`tsumolab rules` title of a mode: its Chinese and English names (analyzer.game_names) and a note."""
+    if mode == "riichi":
+        return "standard Mahjong Soul 4-player East game (the control of the riichi modes)"
+    return f"{mode_name(mode, 'zh')} {mode_name(mode, 'en')}{_TITLE_NOTES.get(mode, '')}"
+
+
+MODE_RULES = {mode: ModeRules(_title(mode), base, own) for mode, (base, own) in _OWN_RULES.items()}
 """mode slug → its title and rule ids, in the order `tsumolab rules` prints them"""
 
 MODE_IDS = ("DF", "A", "D", "M", "F", "C", "SS", "FL", "DE", "OD")

@@ -2,6 +2,10 @@
 
 Intervals: `ci_low`/`ci_high` of claims.parquet are Holm-adjusted (the verdict's), `ci95_low`/`ci95_high` are
 the unadjusted 95% ones (README, "Experiments and claims").
+
+Every function takes the report's Translator `tr` (analyzer.i18n; English by default): each text is an English
+message template looked up in the language's catalog, each number goes through `tr`'s number format, and the
+game's own names (modes, patterns) come from analyzer.game_names.
 """
 
 from __future__ import annotations
@@ -14,15 +18,57 @@ from dataclasses import dataclass
 import polars as pl
 from matplotlib.figure import Figure
 
+from analyzer.game_names import mode_name
+from analyzer.i18n import N_, Translator, translator
 from reports import figures
 from reports.data import ClaimData, ReportData
 
+EN = translator("en")
 VERDICTS = ("supported", "refuted", "inconclusive")
-BEYOND_TITLE = "Beyond the sources"
-BEYOND_TEXT = ("tsumolab's own questions, not claims from the sources: for a special mode, does its mode-aware "
+BEYOND_TITLE = N_("Beyond the sources")
+BEYOND_TEXT = N_("tsumolab's own questions, not claims from the sources: for a special mode, does its mode-aware "
                "policy score more than baseline play (analyzer/experiments/extra/, run by tsumolab claims "
                "--extra)? Same design, tables and figures as the claims; their verdicts are Holm-adjusted within "
                "this group only, so they do not change the verdicts on the sources' claims.")
+ARMS = ("treatment", "control")
+
+
+class Verdict(str):
+    """A verdict word in the report's language that knows its verdict (`key`: supported, refuted,
+    inconclusive), so the HTML draws a badge and the PDF a coloured cell."""
+
+    key: str
+
+    def __new__(cls, key: str, tr: Translator = EN):
+        word = super().__new__(cls, verdict_word(key, tr))
+        word.key = key
+        return word
+
+
+def verdict_word(verdict: str, tr: Translator = EN) -> str:
+    return tr.p("verdict", verdict) if verdict in VERDICTS else verdict
+
+
+def arm_word(arm: str, tr: Translator = EN) -> str:
+    """"treatment" / "control" in the report's language."""
+    return tr.p("arm", arm) if arm in ARMS else arm
+
+
+def field_name(field: str, tr: Translator = EN) -> str:
+    """A field's label from the experiment file, shown in the report's language: the word "treatment" (the
+    opponents play the treatment's policy), alone or in a list of three seats, is translated; a policy spec is
+    an identifier and stays."""
+    return ",".join(tr("treatment policy") if part == "treatment" else part for part in field.split(","))
+
+
+def field_label(field: str, tr: Translator = EN) -> str:
+    """A field (the three opponents' policy) as the report names it: "baseline field"."""
+    return tr("{field} field", field=field_name(field, tr))
+
+
+def mode_label(data: ReportData, tr: Translator = EN) -> str:
+    """The study's or run's mode(s) as the game names them in the report's language."""
+    return tr(", ").join(mode_name(slug.strip(), tr.lang) for slug in data.mode.split(","))
 
 
 @dataclass(frozen=True)
@@ -40,48 +86,55 @@ class Table:
 
 # --- numbers ----------------------------------------------------------------------------------------------
 
-def points(x: float) -> str:
-    return "n/a" if x is None or math.isnan(x) else f"{x:+,.0f}"
+def points(x: float, tr: Translator = EN) -> str:
+    return tr("n/a") if x is None or math.isnan(x) else tr.signed(x)
 
 
-def interval(lo: float, hi: float, fmt: Callable[[float], str] = points) -> str:
+def interval(lo: float, hi: float, fmt: Callable[[float], str] | None = None, tr: Translator = EN) -> str:
+    fmt = fmt or (lambda x: points(x, tr))
     return f"[{fmt(lo)}, {fmt(hi)}]"
 
 
-def pct_points(x: float) -> str:
-    return "n/a" if math.isnan(x) else f"{100 * x:+.1f} pp"
+def pct_points(x: float, tr: Translator = EN) -> str:
+    """A difference of two rates in percentage points (the unit is in the row's label)."""
+    return tr("n/a") if math.isnan(x) else tr.signed(100 * x, 1)
 
 
-def signed(x: float, digits: int = 3) -> str:
-    return "n/a" if math.isnan(x) else f"{x:+.{digits}f}"
+def signed(x: float, digits: int = 3, tr: Translator = EN) -> str:
+    return tr("n/a") if math.isnan(x) else tr.signed(x, digits)
 
 
-def p_text(p: float) -> str:
-    return "<0.0001" if p < 1e-4 else f"{p:.4f}"
+def p_text(p: float, tr: Translator = EN) -> str:
+    return "<" + tr.number(0.0001, 4) if p < 1e-4 else tr.number(p, 4)
 
 
-def vr_text(v: float) -> str:
-    return "n/a" if math.isnan(v) else ("∞" if math.isinf(v) else f"{v:.1f}×")
+def vr_text(v: float, tr: Translator = EN) -> str:
+    return tr("n/a") if math.isnan(v) else ("∞" if math.isinf(v) else tr.number(v, 1) + "×")
 
 
 # --- series frames --------------------------------------------------------------------------------------------
 
-def series_label(arm: str, field: str) -> str:
-    return f"{arm} · {field} field"
+def series_label(arm: str, field: str, tr: Translator = EN) -> str:
+    return f"{arm_word(arm, tr)} · {field_label(field, tr)}"
 
 
-def claim_series(claim: ClaimData) -> tuple[pl.DataFrame, pl.DataFrame, dict[str, str]]:
-    """(matches, hands, colours) of a claim with a `series` column: arm × field, treatment first."""
-    order = [series_label(arm, f["label"]) for arm in ("treatment", "control") for f in claim.experiment["fields"]]
-    rank = {name: i for i, name in enumerate(order)}
+def claim_series(claim: ClaimData, tr: Translator = EN) -> tuple[pl.DataFrame, pl.DataFrame, dict[str, str]]:
+    """(matches, hands, colours) of a claim with a `series` column: arm × field in the report's language,
+    treatment first (blues for the treatment's series, oranges for the control's)."""
+    pairs = [(arm, f["label"]) for arm in ARMS for f in claim.experiment["fields"]]
+    labels = {pair: series_label(*pair, tr) for pair in pairs}
+    rank = {labels[pair]: i for i, pair in enumerate(pairs)}
 
     def tag(frame: pl.DataFrame) -> pl.DataFrame:
-        frame = frame.with_columns(
-            pl.concat_str([pl.col("arm"), pl.lit(" · "), pl.col("field"), pl.lit(" field")]).alias("series"))
+        key = pl.concat_str([pl.col("arm"), pl.lit("\x1f"), pl.col("field")])
+        names = key.replace_strict({f"{a}\x1f{f}": label for (a, f), label in labels.items()}, default="",
+                                   return_dtype=pl.Utf8)
+        frame = frame.with_columns(names.alias("series"))
         return frame.with_columns(pl.col("series").replace_strict(rank, return_dtype=pl.Int64).alias("_order")) \
             .sort("_order", maintain_order=True).drop("_order")
 
-    return tag(claim.matches), tag(claim.hands), figures.series_colours(order)
+    colours = figures.series_colours([labels[p] for p in pairs], {labels[p]: p[0] for p in pairs})
+    return tag(claim.matches), tag(claim.hands), colours
 
 
 def run_series(data: ReportData) -> tuple[pl.DataFrame, pl.DataFrame, dict[str, str]]:
@@ -99,76 +152,82 @@ def is_measure(claim: ClaimData) -> bool:
     return claim.experiment.get("kind") == "measure"
 
 
-def claim_figures(claim: ClaimData) -> list[FigureSpec]:
-    matches, hands, colours = claim_series(claim)
+def claim_figures(claim: ClaimData, tr: Translator = EN) -> list[FigureSpec]:
+    matches, hands, colours = claim_series(claim, tr)
+    treatment = arm_word("treatment", tr)
     if is_measure(claim):
         # both arms are the same run of the field's policy: only the measured win values mean something
-        return [FigureSpec("win-value", "Left: mean points received for a win by its han. Right: mean points "
-                           "received by tsumo and by ron, by how many players had won earlier in the hand "
-                           "(every seat of the measured run).",
+        return [FigureSpec("win-value", tr("Left: mean points received for a win by its han. Right: mean points "
+                                           "received by tsumo and by ron, by how many players had won earlier in "
+                                           "the hand (every seat of the measured run)."),
                            lambda: figures.win_value_figure(hands.filter(pl.col("arm") == "treatment"),
                                                             {k: v for k, v in colours.items()
-                                                             if k.startswith("treatment")}))]
+                                                             if k.startswith(treatment)}, tr))]
     diffs = figures.paired_differences(claim.matches)
-    field_colours = figures.series_colours([f"treatment {name}" for name in diffs])
-    field_colours = {name: field_colours[f"treatment {name}"] for name in diffs}
+    field_colours = figures.series_colours(list(diffs), {name: "treatment" for name in diffs})
+    fan = figures.fan_word(figures.fan_column(hands), tr)
     return [
-        FigureSpec("convergence", "Running mean of the paired difference (treatment − control final points, "
-                   "mean over the 4 seats of one wall seed) with its 95% band, as wall seeds accumulate.",
-                   lambda: figures.single_figure(figures.draw_convergence, diffs, field_colours)),
-        FigureSpec("ranks", "Final-rank distribution of the subject seat, by arm and field (dotted: 25%).",
-                   lambda: figures.single_figure(figures.draw_rank_distribution, matches, colours)),
-        FigureSpec("points", "Distribution of the subject's final points minus the starting points.",
-                   lambda: figures.single_figure(figures.draw_points_distribution, matches, colours)),
-        FigureSpec("win-value", f"Left: mean points received for a win by its {figures.fan_column(hands)}. "
-                   "Right: mean points received by tsumo and by ron, by how many players had won earlier in the "
-                   "hand (subject seat, both arms).",
-                   lambda: figures.win_value_figure(hands, colours)),
-        FigureSpec("rates", f"Per-hand {_rates_text(hands)} of the subject seat.",
-                   lambda: figures.single_figure(figures.draw_rates, hands, colours)),
+        FigureSpec("convergence", tr("Running mean of the paired difference (treatment − control final points, "
+                                     "mean over the 4 seats of one wall seed) with its 95% band, as wall seeds "
+                                     "accumulate."),
+                   lambda: figures.single_figure(figures.draw_convergence, diffs, field_colours, tr)),
+        FigureSpec("ranks", tr("Final-rank distribution of the subject seat, by arm and field (dotted: 25%)."),
+                   lambda: figures.single_figure(figures.draw_rank_distribution, matches, colours, tr)),
+        FigureSpec("points", tr("Distribution of the subject's final points minus the starting points."),
+                   lambda: figures.single_figure(figures.draw_points_distribution, matches, colours, tr)),
+        FigureSpec("win-value", tr("Left: mean points received for a win by its {fan}. Right: mean points received "
+                                   "by tsumo and by ron, by how many players had won earlier in the hand (subject "
+                                   "seat, both arms).", fan=fan),
+                   lambda: figures.win_value_figure(hands, colours, tr)),
+        FigureSpec("rates", tr("Per-hand {rates} of the subject seat.", rates=_rates_text(hands, tr)),
+                   lambda: figures.single_figure(figures.draw_rates, hands, colours, tr)),
     ]
 
 
-def _rates_text(hands: pl.DataFrame) -> str:
-    return "win, deal-in and flower-pig rates" if "flower_pig" in hands.columns else "win and deal-in rates"
+def _rates_text(hands: pl.DataFrame, tr: Translator) -> str:
+    return (tr("win, deal-in and flower-pig rates") if "flower_pig" in hands.columns
+            else tr("win and deal-in rates"))
 
 
-def run_figures(data: ReportData) -> list[FigureSpec]:
+def run_figures(data: ReportData, tr: Translator = EN) -> list[FigureSpec]:
     matches, hands, colours = run_series(data)
+    fan = figures.fan_word(figures.fan_column(hands), tr)
     return [
-        FigureSpec("ranks", "Final-rank distribution by policy (dotted: 25%).",
-                   lambda: figures.single_figure(figures.draw_rank_distribution, matches, colours)),
-        FigureSpec("points", "Distribution of final points minus the starting points, by policy.",
-                   lambda: figures.single_figure(figures.draw_points_distribution, matches, colours)),
-        FigureSpec("win-value", f"Left: mean points received for a win by its {figures.fan_column(hands)}, by "
-                   "policy. Right: mean points received by tsumo and by ron, by how many players had won earlier "
-                   "in the hand.",
-                   lambda: figures.win_value_figure(hands, colours)),
-        FigureSpec("rates", f"Per-hand {_rates_text(hands)} by policy.",
-                   lambda: figures.single_figure(figures.draw_rates, hands, colours)),
+        FigureSpec("ranks", tr("Final-rank distribution by policy (dotted: 25%)."),
+                   lambda: figures.single_figure(figures.draw_rank_distribution, matches, colours, tr)),
+        FigureSpec("points", tr("Distribution of final points minus the starting points, by policy."),
+                   lambda: figures.single_figure(figures.draw_points_distribution, matches, colours, tr)),
+        FigureSpec("win-value", tr("Left: mean points received for a win by its {fan}, by policy. Right: mean "
+                                   "points received by tsumo and by ron, by how many players had won earlier in "
+                                   "the hand.", fan=fan),
+                   lambda: figures.win_value_figure(hands, colours, tr)),
+        FigureSpec("rates", tr("Per-hand {rates} by policy.", rates=_rates_text(hands, tr)),
+                   lambda: figures.single_figure(figures.draw_rates, hands, colours, tr)),
     ]
 
 
-def summary_figures(data: ReportData, beyond: bool = False) -> list[FigureSpec]:
+def summary_figures(data: ReportData, beyond: bool = False, tr: Translator = EN) -> list[FigureSpec]:
     """The forest plot of the sources' claims, or with `beyond` of the questions beyond the sources."""
     if data.kind != "study":
         return []
     compared = _compared_rows(group_rows(data.claims_table, beyond))
     if compared.height == 0:
         return []
-    what = "question" if beyond else "claim"
-    return [FigureSpec("forest", f"Each {what}'s effect on final points per match (dot), its Holm-adjusted "
-                       "interval (thick, coloured by verdict) and its unadjusted 95% interval (thin). Measured "
-                       "facts (other units) are left out.",
-                       lambda: figures.forest_figure(compared, forest_title(beyond)))]
+    caption = (tr("Each question's effect on final points per match (dot), its Holm-adjusted interval (thick, "
+                  "coloured by verdict) and its unadjusted 95% interval (thin). Measured facts (other units) are "
+                  "left out.") if beyond else
+               tr("Each claim's effect on final points per match (dot), its Holm-adjusted interval (thick, "
+                  "coloured by verdict) and its unadjusted 95% interval (thin). Measured facts (other units) are "
+                  "left out."))
+    return [FigureSpec("forest", caption, lambda: figures.forest_figure(compared, forest_title(beyond, tr), tr))]
 
 
-def forest_title(beyond: bool) -> str:
-    return "Beyond the sources: effect of each question" if beyond else "Effect of each claim, with intervals"
+def forest_title(beyond: bool, tr: Translator = EN) -> str:
+    return tr("Beyond the sources: effect of each question") if beyond else tr("Effect of each claim, with intervals")
 
 
-def beyond_figures(data: ReportData) -> list[FigureSpec]:
-    return summary_figures(data, beyond=True)
+def beyond_figures(data: ReportData, tr: Translator = EN) -> list[FigureSpec]:
+    return summary_figures(data, beyond=True, tr=tr)
 
 
 def group_rows(claims: pl.DataFrame, beyond: bool) -> pl.DataFrame:
@@ -188,109 +247,150 @@ def _compared_rows(claims: pl.DataFrame) -> pl.DataFrame:
 
 # --- sentences and tables ---------------------------------------------------------------------------------
 
-def design_sentence(claim: ClaimData) -> str:
+def claim_text(claim: ClaimData, tr: Translator = EN) -> str:
+    """The claim in the report's language: the catalog holds each claim's text, quoting the source's own words
+    where the source is written in that language; a claim the catalog lacks keeps its file's wording."""
+    return tr(claim.text)
+
+
+def source_text(claim: ClaimData, tr: Translator = EN) -> str:
+    """The source reference as the experiment file gives it ([000] 策略1, …); tsumolab's own questions say so."""
+    from analyzer.experiment import BEYOND_SOURCES
+
+    if not claim.source:
+        return tr("not given")
+    return tr(BEYOND_SOURCES) if claim.source == BEYOND_SOURCES else claim.source
+
+
+def design_sentence(claim: ClaimData, tr: Translator = EN) -> str:
     e = claim.experiment
     if is_measure(claim):
-        return (f"A measured fact, no policy comparison: every seat plays {e['fields'][0]['label']}, "
-                f"{claim.headline['matches']:,} matches.")
-    return f"Treatment {e['treatment']} vs control {e['control']}, same walls and seats."
+        return tr("A measured fact, no policy comparison: every seat plays {policy}, {matches} matches.",
+                  policy=e["fields"][0]["label"], matches=tr.number(claim.headline["matches"]))
+    return tr("Treatment {treatment} vs control {control}, same walls and seats.", treatment=e["treatment"],
+              control=e["control"])
 
 
-def effect_sentence(row: dict) -> str:
+def effect_sentence(row: dict, tr: Translator = EN) -> str:
     if row.get("kind") == "measure":
-        return (f"Effect: with at least one earlier winner in the hand, a tsumo received {points(row['effect'])} "
-                f"points per win compared with a ron; "
-                f"Holm-adjusted interval {interval(row['ci_low'], row['ci_high'])}, "
-                f"95% interval {interval(row['ci95_low'], row['ci95_high'])} (clustered by match), over "
-                f"{row['matches']:,} matches. The claim says tsumo pays less than ron.")
-    side = "more" if row["direction"] == "greater" else "fewer"
-    return (f"Effect ({row['field']} field): {points(row['effect'])} final points per match for the treatment; "
-            f"Holm-adjusted interval {interval(row['ci_low'], row['ci_high'])}, "
-            f"95% interval {interval(row['ci95_low'], row['ci95_high'])}, over {row['matches']:,} matches "
-            f"({row['wall_seeds']:,} wall seeds). The claim says the treatment scores {side} than the control.")
+        return tr("Effect: with at least one earlier winner in the hand, a tsumo received {effect} points per win "
+                  "compared with a ron; Holm-adjusted interval {holm}, 95% interval {ci95} (clustered by match), "
+                  "over {matches} matches. The claim says tsumo pays less than ron.",
+                  effect=points(row["effect"], tr), holm=interval(row["ci_low"], row["ci_high"], tr=tr),
+                  ci95=interval(row["ci95_low"], row["ci95_high"], tr=tr), matches=tr.number(row["matches"]))
+    fields = dict(field=field_name(row["field"], tr), effect=points(row["effect"], tr),
+                  holm=interval(row["ci_low"], row["ci_high"], tr=tr),
+                  ci95=interval(row["ci95_low"], row["ci95_high"], tr=tr), matches=tr.number(row["matches"]),
+                  seeds=tr.number(row["wall_seeds"]))
+    if row["direction"] == "greater":
+        return tr("Effect ({field} field): {effect} final points per match for the treatment; Holm-adjusted "
+                  "interval {holm}, 95% interval {ci95}, over {matches} matches ({seeds} wall seeds). The claim "
+                  "says the treatment scores more than the control.", **fields)
+    return tr("Effect ({field} field): {effect} final points per match for the treatment; Holm-adjusted interval "
+              "{holm}, 95% interval {ci95}, over {matches} matches ({seeds} wall seeds). The claim says the "
+              "treatment scores fewer than the control.", **fields)
 
 
-def metric_table(claim: ClaimData) -> Table:
+def metric_table(claim: ClaimData, tr: Translator = EN) -> Table:
     """Rows = metrics, columns = fields (paired treatment − control differences); for a measured fact, rows =
     earlier winners, columns = mean value received by tsumo and by ron."""
     rows = list(claim.rows.iter_rows(named=True))
     if is_measure(claim):
-        return measure_table(rows[0])
+        return measure_table(rows[0], tr)
+
+    def pts(x):
+        return points(x, tr)
+
+    def pp(x):
+        return pct_points(x, tr)
+
+    def sg(x):
+        return signed(x, tr=tr)
+
+    def sg1(x):
+        return signed(x, 1, tr)
+
     spec = [
-        ("verdict", lambda r: r["verdict"]),
-        ("effect, final points / match", lambda r: points(r["effect"])),
-        ("Holm-adjusted interval", lambda r: interval(r["ci_low"], r["ci_high"])),
-        ("95% interval", lambda r: interval(r["ci95_low"], r["ci95_high"])),
-        ("unpaired 95% interval", lambda r: interval(r["unpaired_ci_low"], r["unpaired_ci_high"])),
-        ("variance reduction (unpaired / paired)", lambda r: vr_text(r["variance_reduction"])),
-        ("p (two-sided)", lambda r: p_text(r["p_value"])),
-        ("p (Holm)", lambda r: p_text(r["p_holm"])),
-        ("average rank Δ [95%]", lambda r: f"{signed(r['rank_diff'])} "
-                                          f"{interval(r['rank_diff_ci_low'], r['rank_diff_ci_high'], signed)}"),
-        ("1st-place rate Δ [95%]", lambda r: pct_points(r["first_rate_diff"]) + " "
-         + interval(r["first_rate_diff_ci_low"], r["first_rate_diff_ci_high"], pct_points)),
-        ("4th-place rate Δ [95%]", lambda r: pct_points(r["fourth_rate_diff"]) + " "
-         + interval(r["fourth_rate_diff_ci_low"], r["fourth_rate_diff_ci_high"], pct_points)),
-        ("gift-box progress Δ / match [95%]", lambda r: signed(r["giftbox_diff"], 1) + " "
-         + interval(r["giftbox_diff_ci_low"], r["giftbox_diff_ci_high"], lambda x: signed(x, 1))),
-        ("treatment / control points", lambda r: f"{points(r['treatment_points'])} / {points(r['control_points'])}"),
-        ("matches (wall seeds)", lambda r: f"{r['matches']:,} ({r['wall_seeds']:,})"),
+        (tr("verdict"), lambda r: Verdict(r["verdict"], tr)),
+        (tr("effect, final points / match"), lambda r: pts(r["effect"])),
+        (tr("Holm-adjusted interval"), lambda r: interval(r["ci_low"], r["ci_high"], tr=tr)),
+        (tr("95% interval"), lambda r: interval(r["ci95_low"], r["ci95_high"], tr=tr)),
+        (tr("unpaired 95% interval"), lambda r: interval(r["unpaired_ci_low"], r["unpaired_ci_high"], tr=tr)),
+        (tr("variance reduction (unpaired / paired)"), lambda r: vr_text(r["variance_reduction"], tr)),
+        (tr("p (two-sided)"), lambda r: p_text(r["p_value"], tr)),
+        (tr("p (Holm)"), lambda r: p_text(r["p_holm"], tr)),
+        (tr("average rank Δ [95%]"), lambda r: f"{sg(r['rank_diff'])} "
+                                              f"{interval(r['rank_diff_ci_low'], r['rank_diff_ci_high'], sg)}"),
+        (tr("1st-place rate Δ, pp [95%]"), lambda r: pp(r["first_rate_diff"]) + " "
+         + interval(r["first_rate_diff_ci_low"], r["first_rate_diff_ci_high"], pp)),
+        (tr("4th-place rate Δ, pp [95%]"), lambda r: pp(r["fourth_rate_diff"]) + " "
+         + interval(r["fourth_rate_diff_ci_low"], r["fourth_rate_diff_ci_high"], pp)),
+        (tr("gift-box progress Δ / match [95%]"), lambda r: sg1(r["giftbox_diff"]) + " "
+         + interval(r["giftbox_diff_ci_low"], r["giftbox_diff_ci_high"], sg1)),
+        (tr("treatment / control points"), lambda r: f"{pts(r['treatment_points'])} / {pts(r['control_points'])}"),
+        (tr("matches (wall seeds)"), lambda r: f"{tr.number(r['matches'])} ({tr.number(r['wall_seeds'])})"),
     ]
-    columns = ["metric"] + [r["field"] + (" (headline)" if r["headline"] else "") for r in rows]
+    columns = [tr("metric")] + [tr("{field} (headline)", field=field_name(r["field"], tr)) if r["headline"]
+                                else field_name(r["field"], tr) for r in rows]
     return Table(columns, [[name] + [fmt(r) for r in rows] for name, fmt in spec])
 
 
-def measure_table(row: dict) -> Table:
+def measure_table(row: dict, tr: Translator = EN) -> Table:
     """Mean win value received (win points − riichi sticks) by tsumo and by ron, by earlier winners."""
     def cell(how: str, group: str) -> str:
         v = row[f"{how}_value_{group}"]
+        n = tr.number(row[f"{how}_wins_{group}"])
         if v is None or math.isnan(v):
-            return f"no wins (n = {row[f'{how}_wins_{group}']:,})"
+            return tr("no wins (n = {n})", n=n)
         lo, hi = row[f"{how}_value_{group}_ci_low"], row[f"{how}_value_{group}_ci_high"]
-        return f"{v:,.0f} [{lo:,.0f}, {hi:,.0f}] (n = {row[f'{how}_wins_{group}']:,})"
+        return f"{tr.number(v)} [{tr.number(lo)}, {tr.number(hi)}] (n = {n})"
 
     body = [[label, cell("tsumo", g), cell("ron", g)]
-            for g, label in (("0", "0"), ("1", "1"), ("2", "2"), ("1plus", "1 or more"))]
-    body.append(["tsumo − ron, 1 or more", f"{points(row['effect'])} {interval(row['ci_low'], row['ci_high'])} "
-                 "(Holm)", row["verdict"]])
-    return Table(["earlier winners", "tsumo: mean received [95%]", "ron: mean received [95%]"], body)
+            for g, label in (("0", "0"), ("1", "1"), ("2", "2"), ("1plus", tr("1 or more")))]
+    body.append([tr("tsumo − ron, 1 or more"), tr("{effect} {interval} (Holm)", effect=points(row["effect"], tr),
+                                                  interval=interval(row["ci_low"], row["ci_high"], tr=tr)),
+                 Verdict(row["verdict"], tr)])
+    return Table([tr("earlier winners"), tr("tsumo: mean received [95%]"), tr("ron: mean received [95%]")], body)
 
 
-ARM_ROWS = (("points", "final points − start / match", lambda x: f"{x:+,.0f}"),
-            ("rank", "average rank", lambda x: f"{x:.3f}"),
-            ("first", "1st-place rate", lambda x: f"{100 * x:.1f}%"),
-            ("fourth", "4th-place rate", lambda x: f"{100 * x:.1f}%"),
-            ("giftbox", "gift-box progress / match", lambda x: f"{x:.1f}"),
-            ("wins", "wins / match", lambda x: f"{x:.2f}"),
-            ("deal_ins", "deal-ins / match", lambda x: f"{x:.2f}"),
-            ("tsumo_wins", "tsumo wins / match", lambda x: f"{x:.2f}"),
-            ("flower_pigs", "flower pigs / match", lambda x: f"{x:.3f}"),
-            ("kan_income", "kan income / match", lambda x: f"{x:+,.0f}"))
+ARM_ROWS = (("points", N_("final points − start / match"), lambda tr, x: tr.signed(x)),
+            ("rank", N_("average rank"), lambda tr, x: tr.number(x, 3)),
+            ("first", N_("1st-place rate"), lambda tr, x: tr.percent(x)),
+            ("fourth", N_("4th-place rate"), lambda tr, x: tr.percent(x)),
+            ("giftbox", N_("gift-box progress / match"), lambda tr, x: tr.number(x, 1)),
+            ("wins", N_("wins / match"), lambda tr, x: tr.number(x, 2)),
+            ("deal_ins", N_("deal-ins / match"), lambda tr, x: tr.number(x, 2)),
+            ("tsumo_wins", N_("tsumo wins / match"), lambda tr, x: tr.number(x, 2)),
+            ("flower_pigs", N_("flower pigs / match"), lambda tr, x: tr.number(x, 3)),
+            ("kan_income", N_("kan income / match"), lambda tr, x: tr.signed(x)))
 
 
-def arm_table(claim: ClaimData) -> Table:
+def arm_table(claim: ClaimData, tr: Translator = EN) -> Table:
     """Rows = per-match means of the subject, columns = arm × field."""
     rows = list(claim.arms.iter_rows(named=True))
-    columns = ["per match"] + [f"{r['arm']} · {r['field']}" for r in rows]
-    body = [[label] + [fmt(r[key]) + (f" ± {1.96 * r[key + '_se']:,.0f}" if key == "points" else "") for r in rows]
+    columns = [tr("per match")] + [f"{arm_word(r['arm'], tr)} · {field_name(r['field'], tr)}" for r in rows]
+    body = [[tr(label)] + [fmt(tr, r[key]) + (f" ± {tr.number(1.96 * r[key + '_se'])}" if key == "points" else "")
+                           for r in rows]
             for key, label, fmt in ARM_ROWS if key in claim.arms.columns and claim.arms[key].null_count() == 0]
     return Table(columns, body)
 
 
-def summary_table(data: ReportData, beyond: bool = False) -> Table:
+def summary_table(data: ReportData, beyond: bool = False, tr: Translator = EN) -> Table:
     """Headline verdict per claim from the sources, or with `beyond` per question beyond the sources."""
     rows = []
     for claim in (data.beyond_claims if beyond else data.source_claims):
         r = claim.headline
-        unit = " per win (tsumo − ron)" if r.get("kind") == "measure" else ""
-        rows.append([claim.id, r["verdict"], points(r["effect"]) + unit, interval(r["ci_low"], r["ci_high"]),
-                     f"{r['matches']:,}", f"{sum(claim.rows['matches']):,}", r["field"]])
-    return Table(["question" if beyond else "claim", "verdict", "effect (points / match)",
-                  "Holm-adjusted interval", "matches", "all fields", "headline field"], rows)
+        effect = points(r["effect"], tr)
+        if r.get("kind") == "measure":
+            effect = tr("{effect} per win (tsumo − ron)", effect=effect)
+        rows.append([claim.id, Verdict(r["verdict"], tr), effect, interval(r["ci_low"], r["ci_high"], tr=tr),
+                     tr.number(r["matches"]), tr.number(sum(claim.rows["matches"])), field_name(r["field"], tr)])
+    return Table([tr("question") if beyond else tr("claim"), tr("verdict"), tr("effect (points / match)"),
+                  tr("Holm-adjusted interval"), tr("matches"), tr("all fields"), tr("headline field")], rows)
 
 
-def policy_table(data: ReportData) -> Table:
-    """Every policy label used, with its description and parameters."""
+def policy_table(data: ReportData, tr: Translator = EN) -> Table:
+    """Every policy label used, with its description (in the report's language) and parameters."""
     from policies.registry import PolicyError, get, parse_seat
 
     labels = []
@@ -305,75 +405,84 @@ def policy_table(data: ReportData) -> Table:
             seat = parse_seat(label)
             policy = get(seat.name)
             params = {**policy.defaults(), **seat.params}
-            description = policy.description
+            description = tr(policy.description)
         except PolicyError:
-            params, description = {}, "(not a registered policy here)"
+            params, description = {}, tr("(not a registered policy here)")
         rows.append([label, ", ".join(f"{k}={v}" for k, v in params.items()) or "–", description])
-    return Table(["policy", "parameters", "description"], rows)
+    return Table([tr("policy"), tr("parameters"), tr("description")], rows)
 
 
-def run_details(data: ReportData) -> list[tuple[str, str]]:
+def run_details(data: ReportData, tr: Translator = EN) -> list[tuple[str, str]]:
     """(label, value) lines of the run section: rules, seeds, matches, code version, run time."""
     if data.kind == "run":
         record = data.run_records[0]
         spec = record.get("spec", {})
         sessions = record.get("sessions", [])
         seconds = sum(s.get("seconds") or 0 for s in sessions)
+        run_time = tr("{seconds} s simulating over {sessions} session(s)", seconds=tr.number(seconds, 1),
+                      sessions=tr.number(len(sessions)))
+        if sessions:
+            run_time += tr(", started {when}", when=sessions[0].get("started"))
         return [
-            ("directory", str(data.directory)),
-            ("mode", spec.get("variant", "?")),
-            ("seats", ", ".join(f"S{i} {s}" for i, s in enumerate(spec.get("seats", [])))),
-            ("rules", _rules_text(spec.get("rules", {}))),
-            ("root seed", str(spec.get("seed", "?"))),
-            ("matches", f"{spec.get('matches', 0):,} (chunks of {spec.get('chunk_size', '?')})"),
-            ("code version", data.code_version),
-            ("run time", f"{seconds:.1f} s simulating over {len(sessions)} session(s)"
-             + (f", started {sessions[0].get('started')}" if sessions else "")),
+            (tr("directory"), str(data.directory)),
+            (tr("mode"), mode_name(spec.get("variant", "?"), tr.lang)),
+            (tr("seats"), ", ".join(f"S{i} {s}" for i, s in enumerate(spec.get("seats", [])))),
+            (tr("rules"), _rules_text(spec.get("rules", {}), tr)),
+            (tr("root seed"), str(spec.get("seed", "?"))),
+            (tr("matches"), tr("{matches} (chunks of {chunk})", matches=tr.number(spec.get("matches", 0)),
+                               chunk=spec.get("chunk_size", "?"))),
+            (tr("code version"), data.code_version),
+            (tr("run time"), run_time),
         ]
     meta = data.metadata
     execution = meta.get("tsumolab.execution")
     if isinstance(execution, str):
         execution = json.loads(execution)
     n_beyond = group_rows(data.claims_table, True).height
-    family = f"{data.claims_table.height - n_beyond} claim × field rows"
+    family = tr("{rows} claim × field rows", rows=tr.number(data.claims_table.height - n_beyond))
     if n_beyond:
-        family += f" (and apart, over the {n_beyond} rows beyond the sources)"
-    lines = [("directory", str(data.directory)), ("mode", data.mode), ("code version", data.code_version),
-             ("significance", f"alpha = {meta.get('tsumolab.alpha', '0.05')}, Holm-adjusted over {family}")]
+        family += tr(" (and apart, over the {rows} rows beyond the sources)", rows=tr.number(n_beyond))
+    lines = [(tr("directory"), str(data.directory)), (tr("mode"), mode_label(data, tr)),
+             (tr("code version"), data.code_version),
+             (tr("significance"), tr("alpha = {alpha}, Holm-adjusted over {family}",
+                                     alpha=meta.get("tsumolab.alpha", "0.05"), family=family))]
     if execution:
-        lines.append(("run time", f"{execution.get('seconds', 0):.1f} s simulating "
-                                  f"{execution.get('simulated_matches', 0):,} matches "
-                                  f"(jobs={execution.get('jobs', '?')}, {execution.get('backend', '?')})"))
+        lines.append((tr("run time"), tr("{seconds} s simulating {matches} matches (jobs={jobs}, {backend})",
+                                         seconds=tr.number(execution.get("seconds", 0), 1),
+                                         matches=tr.number(execution.get("simulated_matches", 0)),
+                                         jobs=execution.get("jobs", "?"), backend=execution.get("backend", "?"))))
     else:
-        lines.append(("run time", "not recorded in the study's tables"))
-    lines.append(("cell runs", f"{len(data.run_records)} (shared between claims where the seats agree)"))
+        lines.append((tr("run time"), tr("not recorded in the study's tables")))
+    lines.append((tr("cell runs"), tr("{runs} (shared between claims where the seats agree)",
+                                      runs=tr.number(len(data.run_records)))))
     return lines
 
 
-def experiment_table(data: ReportData) -> Table:
+def experiment_table(data: ReportData, tr: Translator = EN) -> Table:
     rows = []
     for claim in data.claims:
         e = claim.experiment
         where = f"extra/{e.get('file', '')}" if e.get("beyond_sources") else e.get("file", "")
         rows.append([e["id"], where, e["treatment"], e["control"],
-                     "; ".join(f["label"] for f in e["fields"]), str(e["seed"]), f"{e['matches']:,}",
-                     f"{e['wall_seeds']:,}", _rules_text(e["rules"])])
-    return Table(["claim", "file", "treatment", "control", "fields", "seed", "matches", "wall seeds / field",
-                  "rules"], rows)
+                     "; ".join(field_name(f["label"], tr) for f in e["fields"]), str(e["seed"]),
+                     tr.number(e["matches"]),
+                     tr.number(e["wall_seeds"]), _rules_text(e["rules"], tr)])
+    return Table([tr("claim"), tr("file"), arm_word("treatment", tr), arm_word("control", tr), tr("fields"),
+                  tr("seed"), tr("matches"), tr("wall seeds / field"), tr("rules")], rows)
 
 
-def _rules_text(rules: dict) -> str:
-    return ", ".join(f"{k}={json.dumps(v)}" for k, v in sorted(rules.items())) or "defaults"
+def _rules_text(rules: dict, tr: Translator = EN) -> str:
+    return ", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in sorted(rules.items())) or tr("defaults")
 
 
-def verdict_counts(claims: list[ClaimData]) -> str:
+def verdict_counts(claims: list[ClaimData], tr: Translator = EN) -> str:
     """"2 supported, 1 inconclusive" over the claims' headline verdicts."""
     counts = {v: sum(c.headline["verdict"] == v for c in claims) for v in VERDICTS}
-    return ", ".join(f"{n} {v}" for v, n in counts.items() if n)
+    return tr(", ").join(tr("{count} {verdict}", count=tr.number(n), verdict=verdict_word(v, tr))
+                         for v, n in counts.items() if n)
 
 
-def report_title(data: ReportData) -> str:
+def report_title(data: ReportData, tr: Translator = EN) -> str:
     if data.kind == "study":
-        ids = ", ".join(c.id for c in data.claims)
-        return f"tsumolab claims report: {ids}"
-    return f"tsumolab run report: {data.directory.name}"
+        return tr("tsumolab claims report: {ids}", ids=", ".join(c.id for c in data.claims))
+    return tr("tsumolab run report: {name}", name=data.directory.name)

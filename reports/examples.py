@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import polars as pl
 
+from analyzer.i18n import N_
 from reports.data import ClaimData
 
 _JOIN = ["field", "subject_seat", "match_id", "hand"]
@@ -31,28 +32,28 @@ def _signature(experiment: dict) -> Signature:
     treatment = experiment["treatment"].split("(", 1)[0]
     control = experiment["control"].split("(", 1)[0]
     if treatment == "pass-cheap-ron" and control == "pass-cheap-ron":
-        return Signature("the treatment took a win the control passed",
+        return Signature(N_("the treatment took a win the control passed"),
                          pl.col("won") & (pl.col("passed_wins_control") > pl.col("passed_wins")))
     if treatment == "pass-cheap-ron":
-        return Signature("the treatment passed a win and later won by tsumo",
+        return Signature(N_("the treatment passed a win and later won by tsumo"),
                          (pl.col("passed_wins") > 0) & pl.col("won") & (pl.col("win_kind") == "tsumo"))
     if treatment == "always-kan":
-        return Signature("the treatment declared more kans than the control",
+        return Signature(N_("the treatment declared more kans than the control"),
                          pl.col("kans") > pl.col("kans_control"))
     if control == "keep-void":
-        return Signature("the control ended the hand as a flower pig, the treatment did not",
+        return Signature(N_("the control ended the hand as a flower pig, the treatment did not"),
                          pl.col("flower_pig_control") & ~pl.col("flower_pig"))
     if control == "fold":
-        return Signature("the treatment won or was tenpai at the draw, the folding control was not",
+        return Signature(N_("the treatment won or was tenpai at the draw, the folding control was not"),
                          (pl.col("won") | pl.col("tenpai_at_draw"))
                          & ~(pl.col("won_control") | pl.col("tenpai_at_draw_control")))
     if treatment == "flush-seeker":
-        return Signature("the treatment won with a flush (清) pattern",
+        return Signature(N_("the treatment won with a flush (清) pattern"),
                          pl.col("won") & pl.col("pattern").str.contains("清"))
     if treatment == "stall-for-draw":
-        return Signature("the treatment gained at the exhaustive-draw settlement (查花猪, 查大叫)",
+        return Signature(N_("the treatment gained at the exhaustive-draw settlement (查花猪, 查大叫)"),
                          (pl.col("hand_end") == "exhaustive") & (pl.col("draw_settlement") > 0))
-    return Signature("the hand went differently for the treatment than for the control on the same wall",
+    return Signature(N_("the hand went differently for the treatment than for the control on the same wall"),
                      pl.col("delta") != pl.col("delta_control"))
 
 
@@ -67,16 +68,42 @@ class ExampleHand:
     seats: tuple[str, ...]
     treatment_delta: int
     control_delta: int
-    control_summary: str
-    lines: list[str]
-    """the hand's replay text (analyzer.replay.to_text)"""
-    key_lines: list[str]
-    """the lines with passes, wins, kans and settlements (the PDF shows these)"""
+    control: dict
+    """how the control fared in the same hand: won_control, win_kind_control, pattern_control,
+    flower_pig_control, tenpai_at_draw_control, delta_control (reports.example_text words it)"""
+    mode: str
+    labels: tuple[str, ...]
+    events: list[dict]
+    """the hand's JSON events (analyzer.replay.to_json_events)"""
+    key_events: list[dict]
+    """the events with passes, wins, kans and settlements (the PDF shows these)"""
+
+    @property
+    def lines(self) -> list[str]:
+        """the hand's replay text in English (reports.example_text gives it in the report's language)"""
+        from reports.example_text import lines
+
+        return lines(self)
+
+    @property
+    def key_lines(self) -> list[str]:
+        from reports.example_text import key_lines
+
+        return key_lines(self)
+
+    @property
+    def control_summary(self) -> str:
+        from reports.example_text import control_summary
+
+        return control_summary(self)
 
 
 @dataclass(frozen=True)
 class NoExample:
     description: str
+    """what was searched for (an English message)"""
+    reason: str = ""
+    """why a hand that was found cannot be shown (no event log for the mode), else empty"""
 
 
 def find_example(claim: ClaimData) -> ExampleHand | NoExample:
@@ -90,7 +117,7 @@ def find_example(claim: ClaimData) -> ExampleHand | NoExample:
     try:
         return _replay(claim, signature, hit)
     except InputError as exc:  # a mode without an event log
-        return NoExample(f"{signature.description} (found, but it cannot be replayed: {exc})")
+        return NoExample(signature.description, str(exc))
 
 
 def _best_hand(claim: ClaimData, signature: Signature) -> dict | None:
@@ -116,8 +143,6 @@ def _best_hand(claim: ClaimData, signature: Signature) -> dict | None:
 def _replay(claim: ClaimData, signature: Signature, hit: dict) -> ExampleHand:
     from analyzer.replay_match import replay_match
 
-    to_text = _text_decoder(claim.experiment["mode"])
-
     cell = next(c for c in claim.cells if c.arm == "treatment" and c.field == hit["field"]
                 and c.subject_seat == hit["subject_seat"])
     exp = claim.experiment
@@ -125,20 +150,14 @@ def _replay(claim: ClaimData, signature: Signature, hit: dict) -> ExampleHand:
     events, labels, _hands, _matches = replay_match(exp["mode"], int(exp["seed"]), int(hit["match_id"]),
                                                     ",".join(cell.seats), rules)
     hand_events = _hand_events(events, int(hit["hand"]))
-    lines = to_text(hand_events, labels)
-    key_lines = to_text([e for e in hand_events if _is_key_event(e, cell.subject_seat)], labels)
+    control = {k: hit.get(k) for k in ("won_control", "win_kind_control", "pattern_control", "flower_pig_control",
+                                       "tenpai_at_draw_control", "delta_control")}
     return ExampleHand(
         description=signature.description, field=hit["field"], subject_seat=int(hit["subject_seat"]),
         match_id=int(hit["match_id"]), hand=int(hit["hand"]), seats=tuple(cell.seats),
-        treatment_delta=int(hit["delta"]), control_delta=int(hit["delta_control"]),
-        control_summary=_control_summary(hit), lines=lines, key_lines=key_lines)
-
-
-def _text_decoder(mode: str):
-    """`to_text` of the module that decodes `mode`'s event log (riichi modes have their own)."""
-    from analyzer.replay_match import decoder_for
-
-    return decoder_for(mode).to_text
+        treatment_delta=int(hit["delta"]), control_delta=int(hit["delta_control"]), control=control,
+        mode=exp["mode"], labels=tuple(labels), events=hand_events,
+        key_events=[e for e in hand_events if _is_key_event(e, cell.subject_seat)])
 
 
 _KEY_EVENTS = {"pass_win", "hora", "daiminkan", "ankan", "kakan", "reach", "draw_state", "settlement", "void"}
@@ -162,16 +181,3 @@ def _hand_events(events: list[dict], hand: int) -> list[dict]:
         if current == hand:
             out.append(event)
     return out
-
-
-def _control_summary(hit: dict) -> str:
-    if hit.get("won_control"):
-        what = f"won by {hit['win_kind_control']}" + (f" ({hit['pattern_control']})" if hit.get("pattern_control")
-                                                       else "")
-    elif hit.get("flower_pig_control"):
-        what = "ended as a flower pig"
-    elif hit.get("tenpai_at_draw_control"):
-        what = "was tenpai at the draw"
-    else:
-        what = "did not win"
-    return f"the control on the same wall and seat {what}: {hit['delta_control']:+,} points in the hand"

@@ -3,7 +3,8 @@
 Each `draw_*` function fills one Axes, so the HTML (one figure each) and the PDF (several per page) share them;
 each `*_figure` function returns a new Figure. Frames passed in carry a `series` column naming the curve a row
 belongs to (e.g. "treatment · baseline field", or a policy for a plain run); series are drawn in order of
-first appearance. Every Axes gets a title, axis labels with units, and a legend when it shows several series.
+first appearance. Every Axes gets a title, axis labels with units, and a legend when it shows several series, in
+the language of the Translator `tr` each function takes (English by default).
 """
 
 from __future__ import annotations
@@ -16,7 +17,9 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
-from matplotlib.ticker import MaxNLocator
+from matplotlib.ticker import FuncFormatter, MaxNLocator
+
+from analyzer.i18n import N_, Translator, translator
 
 Z95 = 1.959963984540054
 VERDICT_COLOURS = {"supported": "#1a7f37", "refuted": "#c62828", "inconclusive": "#8a8a8a"}
@@ -24,13 +27,16 @@ _TREATMENT = ("#1f5fa8", "#6fa8dc", "#0b3d6e", "#9fc5e8")
 _CONTROL = ("#d9822b", "#f2b880", "#8c4a0b", "#f6d3a8")
 _OTHER = ("#1f5fa8", "#d9822b", "#1a7f37", "#c62828", "#7b4fa0", "#8c6d31", "#d35fb7", "#555555")
 FIGURE_SIZE = (6.0, 3.8)
+EN = translator("en")
 
 
-def series_colours(series: list[str]) -> dict[str, str]:
-    """Colour of each series: blues for treatment series, oranges for control ones, a palette otherwise."""
+def series_colours(series: list[str], arms: dict[str, str] | None = None) -> dict[str, str]:
+    """Colour of each series: blues for treatment series, oranges for control ones (`arms`: series → its arm),
+    a palette otherwise."""
     out, counts = {}, {"treatment": 0, "control": 0, "other": 0}
     for name in series:
-        kind = name.split(" ", 1)[0] if name.split(" ", 1)[0] in ("treatment", "control") else "other"
+        kind = (arms or {}).get(name, "other")
+        kind = kind if kind in counts else "other"
         palette = {"treatment": _TREATMENT, "control": _CONTROL, "other": _OTHER}[kind]
         out[name] = palette[counts[kind] % len(palette)]
         counts[kind] += 1
@@ -47,7 +53,16 @@ def new_figure(size: tuple[float, float] = FIGURE_SIZE) -> Figure:
 
 # --- summary: forest plot -------------------------------------------------------------------------------------
 
-def draw_forest(ax: Axes, claims: pl.DataFrame, title: str = "Effect of each claim, with intervals") -> None:
+def _number_axis(axis, tr: Translator) -> None:
+    """Tick labels of a points axis in the report's number format (thousands grouped)."""
+    def label(x, _pos):
+        text = tr.number(x) if abs(x) >= 1000 or x == int(x) else tr.number(x, 1)
+        return text.replace("-", "−")  # the minus sign matplotlib uses on every other axis
+
+    axis.set_major_formatter(FuncFormatter(label))
+
+
+def draw_forest(ax: Axes, claims: pl.DataFrame, title: str | None = None, tr: Translator = EN) -> None:
     """Every (claim, field) effect with its Holm-adjusted interval (thick, coloured by verdict) and its
     unadjusted 95% interval (thin), top to bottom in table order."""
     rows = list(claims.iter_rows(named=True))
@@ -58,32 +73,40 @@ def draw_forest(ax: Axes, claims: pl.DataFrame, title: str = "Effect of each cla
         ax.plot([r["ci95_low"], r["ci95_high"]], [y, y], color="#222222", linewidth=1.2)
         ax.plot([r["effect"]], [y], marker="o", color=colour, markeredgecolor="#222222", markersize=6)
     ax.axvline(0, color="#222222", linewidth=0.8, linestyle="--")
-    ax.set_yticks(ys, [f"{r['claim']} · {_short(r['field'], 28)}" + (" *" if r["headline"] else "") for r in rows])
+    fields = [",".join(tr("treatment policy") if part == "treatment" else part for part in r["field"].split(","))
+              for r in rows]
+    ax.set_yticks(ys, [f"{r['claim']} · {_short(f, 28)}" + (" *" if r["headline"] else "")
+                       for r, f in zip(rows, fields)])
     ax.set_ylim(-0.7, len(rows) - 0.3)
     ax.xaxis.set_major_locator(MaxNLocator(nbins=6))
-    ax.set_xlabel("treatment − control, final points per match (points)")
-    ax.set_ylabel("claim · field (* headline)")
-    ax.set_title(title)
-    handles = [Patch(color=VERDICT_COLOURS[v], alpha=0.55, label=f"Holm-adjusted interval, {v}")
+    _number_axis(ax.xaxis, tr)
+    ax.set_xlabel(tr("treatment − control, final points per match (points)"))
+    ax.set_ylabel(tr("claim · field (* headline)"))
+    ax.set_title(title or tr("Effect of each claim, with intervals"))
+    handles = [Patch(color=VERDICT_COLOURS[v], alpha=0.55,
+                     label=tr("Holm-adjusted interval, {verdict}", verdict=tr.p("verdict", v)))
                for v in VERDICT_COLOURS if v in set(claims["verdict"].to_list())]
-    handles += [Line2D([], [], color="#222222", linewidth=1.2, label="unadjusted 95% interval"),
+    handles += [Line2D([], [], color="#222222", linewidth=1.2, label=tr("unadjusted 95% interval")),
                 Line2D([], [], color="#888888", marker="o", linestyle="", markeredgecolor="#222222",
-                       label="effect (mean paired difference)")]
+                       label=tr("effect (mean paired difference)"))]
     # below the plot, outside it (the figure uses constrained layout), so no interval is hidden
     ax.get_figure(root=False).legend(handles=handles, loc="outside lower center", ncol=2, fontsize="small",
                                      frameon=False)
     ax.grid(axis="x", alpha=0.3)
 
 
-def forest_figure(claims: pl.DataFrame, title: str = "Effect of each claim, with intervals") -> Figure:
+def forest_figure(claims: pl.DataFrame, title: str | None = None, tr: Translator = EN) -> Figure:
     fig = new_figure((6.5, 1.9 + 0.27 * max(claims.height, 1)))
-    draw_forest(fig.add_subplot(), claims, title)
+    draw_forest(fig.add_subplot(), claims, title, tr)
     return fig
 
 
 # --- placements and points ------------------------------------------------------------------------------------
 
-def draw_rank_distribution(ax: Axes, matches: pl.DataFrame, colours: dict[str, str]) -> None:
+RANK_WORDS = (N_("1st"), N_("2nd"), N_("3rd"), N_("4th"))
+
+
+def draw_rank_distribution(ax: Axes, matches: pl.DataFrame, colours: dict[str, str], tr: Translator = EN) -> None:
     """Share of matches finishing 1st..4th, one bar group per rank and one bar per series."""
     series = series_order(matches)
     width = 0.8 / max(len(series), 1)
@@ -92,14 +115,14 @@ def draw_rank_distribution(ax: Axes, matches: pl.DataFrame, colours: dict[str, s
         shares = [100.0 * float(np.mean(ranks == r)) if ranks.size else 0.0 for r in range(1, 5)]
         ax.bar(np.arange(1, 5) - 0.4 + width * (k + 0.5), shares, width=width, color=colours[name], label=name)
     ax.axhline(25, color="#222222", linewidth=0.8, linestyle=":")
-    ax.set_xticks(range(1, 5), ["1st", "2nd", "3rd", "4th"])
-    ax.set_xlabel("final rank")
-    ax.set_ylabel("share of matches (%)")
-    ax.set_title("Rank distribution")
+    ax.set_xticks(range(1, 5), [tr(word) for word in RANK_WORDS])
+    ax.set_xlabel(tr("final rank"))
+    ax.set_ylabel(tr("share of matches (%)"))
+    ax.set_title(tr("Rank distribution"))
     _legend(ax)
 
 
-def draw_points_distribution(ax: Axes, matches: pl.DataFrame, colours: dict[str, str]) -> None:
+def draw_points_distribution(ax: Axes, matches: pl.DataFrame, colours: dict[str, str], tr: Translator = EN) -> None:
     """Histogram (step outlines, shared bins) of final points − start points per series."""
     series = series_order(matches)
     values = matches["points"].to_numpy().astype(np.float64)
@@ -109,9 +132,10 @@ def draw_points_distribution(ax: Axes, matches: pl.DataFrame, colours: dict[str,
         ax.hist(v, bins=bins, histtype="step", linewidth=1.6, color=colours[name], label=name)
     ax.axvline(0, color="#222222", linewidth=0.8, linestyle=":")
     ax.xaxis.set_major_locator(MaxNLocator(nbins=5))
-    ax.set_xlabel("final points − starting points (points)")
-    ax.set_ylabel("matches (count)")
-    ax.set_title("Distribution of final points")
+    _number_axis(ax.xaxis, tr)
+    ax.set_xlabel(tr("final points − starting points (points)"))
+    ax.set_ylabel(tr("matches (count)"))
+    ax.set_title(tr("Distribution of final points"))
     _legend(ax)
 
 
@@ -152,17 +176,19 @@ def running_interval(diffs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndar
     return mean, mean - Z95 * se, mean + Z95 * se
 
 
-def draw_convergence(ax: Axes, diffs: dict[str, np.ndarray], colours: dict[str, str]) -> None:
+def draw_convergence(ax: Axes, diffs: dict[str, np.ndarray], colours: dict[str, str], tr: Translator = EN) -> None:
     """Running mean of the paired difference with its 95% band as wall seeds accumulate, one line per field."""
     for name, d in diffs.items():
         mean, lo, hi = running_interval(d)
         x = np.arange(1, d.size + 1)
         ax.fill_between(x, lo, hi, color=colours[name], alpha=0.18, linewidth=0)
-        ax.plot(x, mean, color=colours[name], linewidth=1.6, label=name)
+        field = tr("treatment policy") if name == "treatment" else name
+        ax.plot(x, mean, color=colours[name], linewidth=1.6, label=tr("{field} field", field=field))
     ax.axhline(0, color="#222222", linewidth=0.8, linestyle="--")
-    ax.set_xlabel("wall seeds played (count; 8 matches each)")
-    ax.set_ylabel("treatment − control (points)")
-    ax.set_title("Convergence of the paired difference (95% band)")
+    _number_axis(ax.yaxis, tr)
+    ax.set_xlabel(tr("wall seeds played (count; 8 matches each)"))
+    ax.set_ylabel(tr("treatment − control (points)"))
+    ax.set_title(tr("Convergence of the paired difference (95% band)"))
     _legend(ax)
 
 
@@ -172,7 +198,12 @@ def fan_column(hands: pl.DataFrame) -> str:
     return "fan" if "fan" in hands.columns else "han"
 
 
-def draw_win_value_by_fan(ax: Axes, hands: pl.DataFrame, colours: dict[str, str]) -> None:
+def fan_word(column: str, tr: Translator = EN) -> str:
+    """"fan" (Bloodshed) or "han" (riichi modes) in the report's language."""
+    return tr.p("unit", column)
+
+
+def draw_win_value_by_fan(ax: Axes, hands: pl.DataFrame, colours: dict[str, str], tr: Translator = EN) -> None:
     """Mean points received for a win by its fan, one line per series."""
     fan = fan_column(hands)
     wins = hands.filter(pl.col("won"))
@@ -180,9 +211,10 @@ def draw_win_value_by_fan(ax: Axes, hands: pl.DataFrame, colours: dict[str, str]
         part = (wins.filter(pl.col("series") == name).group_by(fan).agg(pl.col("win_points").mean())
                 .sort(fan))
         ax.plot(part[fan].to_numpy(), part["win_points"].to_numpy(), marker="o", color=colours[name], label=name)
-    ax.set_xlabel(f"{fan} of the win (count)")
-    ax.set_ylabel("mean points received (points)")
-    ax.set_title(f"Win value by {fan}")
+    _number_axis(ax.yaxis, tr)
+    ax.set_xlabel(tr("{fan} of the win (count)", fan=fan_word(fan, tr)))
+    ax.set_ylabel(tr("mean points received (points)"))
+    ax.set_title(tr("Win value by {fan}", fan=fan_word(fan, tr)))
     ax.grid(alpha=0.3)
     _legend(ax)
 
@@ -190,7 +222,7 @@ def draw_win_value_by_fan(ax: Axes, hands: pl.DataFrame, colours: dict[str, str]
 WIN_KIND_COLOURS = {"tsumo": "#1a7f37", "ron": "#7b4fa0"}
 
 
-def draw_win_value_by_order(ax: Axes, hands: pl.DataFrame) -> None:
+def draw_win_value_by_order(ax: Axes, hands: pl.DataFrame, tr: Translator = EN) -> None:
     """Mean points received by tsumo and by ron, by the number of players who had won earlier in the hand."""
     wins = hands.filter(pl.col("won") & (pl.col("win_order") > 0))
     orders = sorted(set((wins["win_order"] - 1).to_list())) or [0]
@@ -200,23 +232,25 @@ def draw_win_value_by_order(ax: Axes, hands: pl.DataFrame) -> None:
                 .group_by((pl.col("win_order") - 1).alias("earlier")).agg(pl.col("win_points").mean(), pl.len()))
         value = dict(zip(part["earlier"].to_list(), part["win_points"].to_list()))
         ax.bar(np.array(orders) - 0.2 + width * k, [value.get(o, 0.0) for o in orders], width=width,
-               color=WIN_KIND_COLOURS[kind], label=kind)
+               color=WIN_KIND_COLOURS[kind], label=tr.p("win", kind))
     ax.set_xticks(orders, [str(o) for o in orders])
-    ax.set_xlabel("players who had won earlier in the hand (count)")
-    ax.set_ylabel("mean points received (points)")
-    ax.set_title("Tsumo vs ron value by earlier winners")
+    _number_axis(ax.yaxis, tr)
+    ax.set_xlabel(tr("players who had won earlier in the hand (count)"))
+    ax.set_ylabel(tr("mean points received (points)"))
+    ax.set_title(tr("Tsumo vs ron value by earlier winners"))
     _legend(ax)
 
 
-def win_value_figure(hands: pl.DataFrame, colours: dict[str, str]) -> Figure:
+def win_value_figure(hands: pl.DataFrame, colours: dict[str, str], tr: Translator = EN) -> Figure:
     fig = new_figure((8.0, 3.6))
     left, right = fig.subplots(1, 2)
-    draw_win_value_by_fan(left, hands, colours)
-    draw_win_value_by_order(right, hands)
+    draw_win_value_by_fan(left, hands, colours, tr)
+    draw_win_value_by_order(right, hands, tr)
     return fig
 
 
 RATES = (("won", "win"), ("dealt_in", "deal-in"), ("flower_pig", "flower pig"))
+RATE_WORDS = {"win": N_("win rate"), "deal-in": N_("deal-in rate"), "flower pig": N_("flower-pig rate")}
 
 
 def hand_rates(hands: pl.DataFrame) -> pl.DataFrame:
@@ -228,7 +262,7 @@ def hand_rates(hands: pl.DataFrame) -> pl.DataFrame:
     return hands.group_by("series", maintain_order=True).agg(*exprs, pl.len().alias("hands"))
 
 
-def draw_rates(ax: Axes, hands: pl.DataFrame, colours: dict[str, str]) -> None:
+def draw_rates(ax: Axes, hands: pl.DataFrame, colours: dict[str, str], tr: Translator = EN) -> None:
     """Grouped bars: win, deal-in and flower-pig rates per hand for each series."""
     rates = hand_rates(hands)
     metrics = [label for _col, label in RATES if label in rates.columns]
@@ -236,10 +270,10 @@ def draw_rates(ax: Axes, hands: pl.DataFrame, colours: dict[str, str]) -> None:
     for k, row in enumerate(rates.iter_rows(named=True)):
         ax.bar(np.arange(len(metrics)) - 0.4 + width * (k + 0.5), [row[m] for m in metrics], width=width,
                color=colours[row["series"]], label=row["series"])
-    ax.set_xticks(range(len(metrics)), [f"{m} rate" for m in metrics])
-    ax.set_xlabel("outcome of the hand")
-    ax.set_ylabel("share of hands (%)")
-    ax.set_title(("Win, deal-in and flower-pig" if len(metrics) == 3 else "Win and deal-in") + " rates")
+    ax.set_xticks(range(len(metrics)), [tr(RATE_WORDS[m]) for m in metrics])
+    ax.set_xlabel(tr("outcome of the hand"))
+    ax.set_ylabel(tr("share of hands (%)"))
+    ax.set_title(tr("Win, deal-in and flower-pig rates") if len(metrics) == 3 else tr("Win and deal-in rates"))
     _legend(ax)
 
 
@@ -260,4 +294,14 @@ def _legend(ax: Axes) -> None:
 
 
 def _short(text: str, width: int) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"
+    """`text` cut to `width` columns (a CJK character takes two) with an ellipsis."""
+    from reports.wrap import display_width
+
+    if display_width(text) <= width:
+        return text
+    out = ""
+    for char in text:
+        if display_width(out + char) > width - 1:
+            break
+        out += char
+    return out + "…"

@@ -1,5 +1,6 @@
 """The self-contained HTML report: one file, inline CSS, figures as SVG data URIs, the CJK glyphs it uses
-embedded as a font subset; nothing is fetched, and the layout reflows down to phone width."""
+embedded as a font subset (glyph shapes of the report's language); nothing is fetched, and the layout reflows
+down to phone width. Every text is in the language of the Translator `tr`, and `<html lang>` says which."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ import io
 from matplotlib import rc_context
 from matplotlib.figure import Figure
 
-from reports import content
-from reports.content import FigureSpec, Table
+from analyzer.i18n import Translator
+from reports import content, example_text
+from reports.content import EN, FigureSpec, Table, Verdict
 from reports.data import ClaimData, ReportData
 from reports.examples import ExampleHand, NoExample
 from reports.fonts import CJK_CSS_FAMILY, css_font_face, font_rc
@@ -51,152 +53,163 @@ code{font-family:'%(cjk)s','DejaVu Sans Mono',ui-monospace,Menlo,Consolas,monosp
 dl{display:grid;grid-template-columns:max-content 1fr;gap:.2em 1em;margin:.4em 0}
 summary{cursor:pointer;color:#1f5fa8;margin:.3em 0}
 dt{font-weight:bold}dd{margin:0;word-break:break-word}
+cite:lang(zh),cite:lang(ja){font-style:normal}
+:lang(zh),:lang(ja){line-break:strict}
+th:lang(zh),th:lang(ja){word-break:keep-all}
 @media (max-width:600px){main{padding:6px 8px 32px}section{padding:10px;border-radius:6px}h1{font-size:1.3rem}
  dl{grid-template-columns:1fr}dd{margin-bottom:.4em}table{font-size:.78rem}}
 """ % {"cjk": CJK_CSS_FAMILY}
 
 
-def figure_data_uri(fig: Figure) -> str:
+def figure_data_uri(fig: Figure, lang: str = "en") -> str:
     """SVG bytes of a figure (no date, fixed ids) as a base64 data URI."""
     buffer = io.BytesIO()
-    with rc_context(font_rc()):
+    with rc_context(font_rc(lang)):
         fig.savefig(buffer, format="svg", metadata={"Date": None})
     return "data:image/svg+xml;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
 
 
-def render_html(data: ReportData, examples: dict[str, ExampleHand | NoExample]) -> str:
-    """The whole report as one HTML document."""
+def render_html(data: ReportData, examples: dict[str, ExampleHand | NoExample], tr: Translator = EN) -> str:
+    """The whole report as one HTML document in the language of `tr`."""
     e = html.escape
-    title = content.report_title(data)
+    title = content.report_title(data, tr)
     toc, sections = [], []
     if data.kind == "study":
-        toc.append(("summary", "Summary: verdicts and forest plot"))
-        sections.append(_summary_section(data))
+        toc.append(("summary", tr("Summary: verdicts and forest plot")))
+        sections.append(_summary_section(data, tr))
         for claim in data.source_claims:
-            toc.append((f"claim-{claim.id}", f"{claim.id}: {claim.headline['verdict']}"))
-            sections.append(_claim_section(claim, examples.get(claim.id)))
+            toc.append((f"claim-{claim.id}", tr("{claim}: {verdict}", claim=claim.id,
+                                                verdict=content.verdict_word(claim.headline["verdict"], tr))))
+            sections.append(_claim_section(claim, examples.get(claim.id), tr))
         if data.beyond_claims:
-            toc.append(("beyond-sources", f"{content.BEYOND_TITLE}: tsumolab's own questions"))
-            sections.append(_beyond_section(data))
+            toc.append(("beyond-sources", tr("{title}: tsumolab's own questions", title=tr(content.BEYOND_TITLE))))
+            sections.append(_beyond_section(data, tr))
             for claim in data.beyond_claims:
-                toc.append((f"claim-{claim.id}", f"{claim.id} (beyond the sources): {claim.headline['verdict']}"))
-                sections.append(_claim_section(claim, examples.get(claim.id)))
+                toc.append((f"claim-{claim.id}", tr("{claim} (beyond the sources): {verdict}", claim=claim.id,
+                                                    verdict=content.verdict_word(claim.headline["verdict"], tr))))
+                sections.append(_claim_section(claim, examples.get(claim.id), tr))
     else:
-        toc.append(("results", "Results by policy"))
-        sections.append(_run_results_section(data))
-    toc.append(("run", "Run: rules, policies, seeds, code version"))
-    sections.append(_run_section(data))
+        toc.append(("results", tr("Results by policy")))
+        sections.append(_run_results_section(data, tr))
+    toc.append(("run", tr("Run: rules, policies, seeds, code version")))
+    sections.append(_run_section(data, tr))
     nav = "".join(f'<li><a href="#{e(anchor)}">{e(label)}</a></li>' for anchor, label in toc)
-    body = (f"<header><h1>{e(title)}</h1><p>{e(_subtitle(data))}</p></header>"
-            f'<nav id="toc" aria-label="Contents"><section><h2>Contents</h2><ol>{nav}</ol></section></nav>'
-            + "".join(sections))
-    style = css_font_face(body) + CSS
-    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+    body = (f"<header><h1>{e(title)}</h1><p>{e(_subtitle(data, tr))}</p></header>"
+            f'<nav id="toc" aria-label="{e(tr("Contents"))}"><section><h2>{e(tr("Contents"))}</h2>'
+            f"<ol>{nav}</ol></section></nav>" + "".join(sections))
+    style = css_font_face(body + title, tr.lang) + CSS
+    return (f"<!DOCTYPE html>\n<html lang=\"{tr.html_lang}\"><head><meta charset=\"utf-8\">"
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
             f"<title>{e(title)}</title><style>{style}</style></head>\n<body><main>{body}</main></body></html>\n")
 
 
-def _subtitle(data: ReportData) -> str:
+def _subtitle(data: ReportData, tr: Translator) -> str:
     if data.kind == "study":
-        text = (f"{len(data.source_claims)} claim(s) of {data.mode}: {content.verdict_counts(data.source_claims)}"
-                " (headline fields)")
+        text = tr.n("{count} claim of {mode}: {verdicts} (headline fields)",
+                    "{count} claims of {mode}: {verdicts} (headline fields)", len(data.source_claims),
+                    mode=content.mode_label(data, tr), verdicts=content.verdict_counts(data.source_claims, tr))
         if data.beyond_claims:
-            text += (f"; {len(data.beyond_claims)} question(s) beyond the sources: "
-                     f"{content.verdict_counts(data.beyond_claims)}")
-        return f"{text}. Code version {data.code_version}."
-    return f"A plain {data.mode} run. Code version {data.code_version}."
+            text += tr.n("; {count} question beyond the sources: {verdicts}",
+                         "; {count} questions beyond the sources: {verdicts}", len(data.beyond_claims),
+                         verdicts=content.verdict_counts(data.beyond_claims, tr))
+        return tr("{text}. Code version {version}.", text=text, version=data.code_version)
+    return tr("A plain {mode} run. Code version {version}.", mode=content.mode_label(data, tr),
+              version=data.code_version)
 
 
-def _badge(verdict: str) -> str:
-    return f'<span class="badge {html.escape(verdict)}">{html.escape(verdict)}</span>'
+def _badge(verdict: Verdict) -> str:
+    return f'<span class="badge {html.escape(verdict.key)}">{html.escape(verdict)}</span>'
 
 
-def _table(table: Table, verdict_column: bool = False) -> str:
+def _table(table: Table) -> str:
     e = html.escape
     head = "".join(f"<th>{e(c)}</th>" for c in table.columns)
     body = []
     for row in table.rows:
         cells = []
         for i, value in enumerate(row):
-            if value in content.VERDICTS and (verdict_column or i > 0):
+            if isinstance(value, Verdict):
                 cells.append(f"<td>{_badge(value)}</td>")
             elif i == 0:
                 cells.append(f"<th scope=\"row\">{e(value)}</th>")
             else:
-                numeric = value[:1] in "+-−[0123456789" and len(value) < 60
+                numeric = value[:1] in "+-−<[0123456789" and len(value) < 60
                 cells.append(f'<td class="num">{e(value)}</td>' if numeric else f"<td>{e(value)}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
     return f'<div class="scroll"><table><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table></div>'
 
 
-def _figure(spec: FigureSpec, alt: str) -> str:
+def _figure(spec: FigureSpec, alt: str, tr: Translator) -> str:
     fig = spec.build()
     title = fig.axes[0].get_title() if fig.axes else spec.key
-    return (f'<figure data-figure="{html.escape(spec.key)}"><img src="{figure_data_uri(fig)}" '
-            f'alt="{html.escape(alt + ": " + title)}"><figcaption>{html.escape(spec.caption)}</figcaption></figure>')
+    return (f'<figure data-figure="{html.escape(spec.key)}"><img src="{figure_data_uri(fig, tr.lang)}" '
+            f'alt="{html.escape(alt + tr(": ") + title)}"><figcaption>{html.escape(spec.caption)}</figcaption>'
+            "</figure>")
 
 
-def _summary_section(data: ReportData) -> str:
-    figs = "".join(_figure(spec, "summary") for spec in content.summary_figures(data))
-    table = (_table(content.summary_table(data), verdict_column=True) if data.source_claims
-             else "<p>No claim from the sources in this study; see Beyond the sources.</p>")
-    return (f'<section id="summary"><h2>Summary</h2>'
-            "<p>Verdicts on final points per match at each claim's headline field, from Holm-adjusted 95% "
-            "intervals over every claim × field row: <b>supported</b> when the interval lies on the claimed "
-            "side of 0, <b>refuted</b> on the other side, <b>inconclusive</b> when it contains 0.</p>"
-            f"{table}{figs}</section>")
+def _summary_section(data: ReportData, tr: Translator) -> str:
+    figs = "".join(_figure(spec, tr("summary"), tr) for spec in content.summary_figures(data, tr=tr))
+    table = (_table(content.summary_table(data, tr=tr)) if data.source_claims
+             else f"<p>{html.escape(tr('No claim from the sources in this study; see Beyond the sources.'))}</p>")
+    words = {v: f"<b>{html.escape(content.verdict_word(v, tr))}</b>" for v in content.VERDICTS}
+    rule = html.escape(tr("Verdicts on final points per match at each claim's headline field, from Holm-adjusted 95% "
+                          "intervals over every claim × field row: {supported} when the interval lies on the "
+                          "claimed side of 0, {refuted} on the other side, {inconclusive} when it contains 0.",
+                          supported="\0s", refuted="\0r", inconclusive="\0i"))
+    rule = rule.replace("\0s", words["supported"]).replace("\0r", words["refuted"]).replace("\0i",
+                                                                                          words["inconclusive"])
+    return (f'<section id="summary"><h2>{html.escape(tr("Summary"))}</h2><p>{rule}</p>{table}{figs}</section>')
 
 
-def _beyond_section(data: ReportData) -> str:
+def _beyond_section(data: ReportData, tr: Translator) -> str:
     e = html.escape
-    figs = "".join(_figure(spec, "beyond the sources") for spec in content.beyond_figures(data))
-    return (f'<section id="beyond-sources" class="beyond"><h2>{e(content.BEYOND_TITLE)}</h2>'
-            f"<p>{e(content.BEYOND_TEXT)}</p>"
-            f"{_table(content.summary_table(data, beyond=True), verdict_column=True)}{figs}</section>")
+    figs = "".join(_figure(spec, tr("beyond the sources"), tr) for spec in content.beyond_figures(data, tr))
+    return (f'<section id="beyond-sources" class="beyond"><h2>{e(tr(content.BEYOND_TITLE))}</h2>'
+            f"<p>{e(tr(content.BEYOND_TEXT))}</p>"
+            f"{_table(content.summary_table(data, beyond=True, tr=tr))}{figs}</section>")
 
 
-def _claim_section(claim: ClaimData, example) -> str:
+def _claim_section(claim: ClaimData, example, tr: Translator) -> str:
     e = html.escape
     row = claim.headline
-    figs = "".join(_figure(spec, claim.id) for spec in content.claim_figures(claim))
+    figs = "".join(_figure(spec, claim.id, tr) for spec in content.claim_figures(claim, tr))
     beyond = claim.beyond_sources
-    label = '<span class="tag">beyond the sources: tsumolab\'s own question</span>' if beyond else ""
+    own = tr("beyond the sources: tsumolab's own question")
+    label = f'<span class="tag">{e(own)}</span>' if beyond else ""
+    measured = tr("Measured values") if content.is_measure(claim) else tr("Metrics: treatment − control, by field")
     return (f'<section id="claim-{e(claim.id)}" class="claim{" beyond" if beyond else ""}" '
             f'data-verdict="{e(row["verdict"])}">'
-            f"<h2>{e(claim.id)} {_badge(row['verdict'])}{label}</h2>"
-            f"<blockquote>{e(claim.text)}<cite>Source: {e(claim.source or 'not given')}</cite></blockquote>"
-            f"<p>{e(content.design_sentence(claim))}</p>"
-            f'<p class="effect">{e(content.effect_sentence(row))}</p>'
-            f"<h3>{'Measured values' if content.is_measure(claim) else 'Metrics: treatment − control, by field'}"
-            f"</h3>{_table(content.metric_table(claim))}"
-            f"<h3>Per-match means of the subject seat</h3>{_table(content.arm_table(claim))}"
-            f"<h3>Figures</h3>{figs}"
-            f"<h3>Example hand</h3>{_example(example)}</section>")
+            f"<h2>{e(claim.id)} {_badge(Verdict(row['verdict'], tr))}{label}</h2>"
+            f"<blockquote>{e(content.claim_text(claim, tr))}"
+            f"<cite>{e(tr('Source: {source}', source=content.source_text(claim, tr)))}</cite></blockquote>"
+            f"<p>{e(content.design_sentence(claim, tr))}</p>"
+            f'<p class="effect">{e(content.effect_sentence(row, tr))}</p>'
+            f"<h3>{e(measured)}</h3>{_table(content.metric_table(claim, tr))}"
+            f"<h3>{e(tr('Per-match means of the subject seat'))}</h3>{_table(content.arm_table(claim, tr))}"
+            f"<h3>{e(tr('Figures'))}</h3>{figs}"
+            f"<h3>{e(tr('Example hand'))}</h3>{_example(example, tr)}</section>")
 
 
-def _example(example) -> str:
+def _example(example, tr: Translator) -> str:
     e = html.escape
     if example is None or isinstance(example, NoExample):
-        what = example.description if example is not None else "a hand where the treatment's decision mattered"
-        return f"<p>No hand in this data where {e(what)} and the treatment gained on the same wall.</p>"
-    return (f"<p>{e(example.description[0].upper() + example.description[1:])}: match {example.match_id}, "
-            f"hand {example.hand}, subject in seat S{example.subject_seat}, {e(example.field)} field. The treatment "
-            f"made {example.treatment_delta:+,} points in the hand; {e(example.control_summary)}.</p>"
-            "<p>Key events (the subject's passes, kans, riichi, void and settlement where the mode has them; "
-            "every win):</p>"
-            f"<pre>{e(chr(10).join(example.key_lines))}</pre>"
-            f"<details><summary>Full event log of the hand ({len(example.lines)} lines)</summary>"
-            f"<pre>{e(chr(10).join(example.lines))}</pre></details>")
+        return f"<p>{e(example_text.no_example(example, tr))}</p>"
+    return (f"<p>{e(example_text.summary(example, tr))}</p>"
+            f"<p>{e(example_text.key_events_note(tr))}</p>"
+            f"<pre>{e(chr(10).join(example_text.key_lines(example, tr)))}</pre>"
+            f"<details><summary>{e(tr('Full event log of the hand ({count} lines)', count=len(example.lines)))}"
+            f"</summary><pre>{e(chr(10).join(example_text.lines(example, tr)))}</pre></details>")
 
 
-def _run_results_section(data: ReportData) -> str:
-    figs = "".join(_figure(spec, "run") for spec in content.run_figures(data))
-    return f'<section id="results"><h2>Results by policy</h2>{figs}</section>'
+def _run_results_section(data: ReportData, tr: Translator) -> str:
+    figs = "".join(_figure(spec, tr("run"), tr) for spec in content.run_figures(data, tr))
+    return f'<section id="results"><h2>{html.escape(tr("Results by policy"))}</h2>{figs}</section>'
 
 
-def _run_section(data: ReportData) -> str:
+def _run_section(data: ReportData, tr: Translator) -> str:
     e = html.escape
-    details = "".join(f"<dt>{e(k)}</dt><dd>{e(v)}</dd>" for k, v in content.run_details(data))
-    experiments = (f"<h3>Experiments</h3>{_table(content.experiment_table(data))}" if data.kind == "study" else "")
-    return (f'<section id="run"><h2>Run</h2><dl>{details}</dl>{experiments}'
-            f"<h3>Policies and their parameters</h3>{_table(content.policy_table(data))}</section>")
+    details = "".join(f"<dt>{e(k)}</dt><dd>{e(v)}</dd>" for k, v in content.run_details(data, tr))
+    experiments = (f"<h3>{e(tr('Experiments'))}</h3>{_table(content.experiment_table(data, tr))}"
+                   if data.kind == "study" else "")
+    return (f'<section id="run"><h2>{e(tr("Run"))}</h2><dl>{details}</dl>{experiments}'
+            f"<h3>{e(tr('Policies and their parameters'))}</h3>{_table(content.policy_table(data, tr))}</section>")

@@ -1,23 +1,25 @@
 """The PDF report via matplotlib's PdfPages (no browser): summary pages, then one page per claim.
 
 Bytes are deterministic for the same data: no creation or modification date, fixed producer strings, Type 3
-fonts subset from the same glyphs, and figures drawn in a fixed order.
+fonts subset from the same glyphs, and figures drawn in a fixed order. Every text is in the language of the
+Translator `tr`; lines are broken by reports.wrap, which breaks Chinese and Japanese between characters.
 """
 
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
 from matplotlib.axes import Axes
 from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.figure import Figure
 
-from reports import content, figures
-from reports.content import Table
+from analyzer.i18n import Translator
+from reports import content, example_text, figures
+from reports.content import EN, Table, Verdict
 from reports.data import ClaimData, ReportData
 from reports.examples import ExampleHand, NoExample
-from reports.fonts import MONO_FAMILY, cjk_family
+from reports.fonts import MONO_FAMILY, cjk_families
+from reports.wrap import cut, fill
 
 A4 = (8.27, 11.69)
 PDF_METADATA = {"Creator": "tsumolab report", "Producer": "tsumolab (matplotlib PdfPages)",
@@ -25,23 +27,23 @@ PDF_METADATA = {"Creator": "tsumolab report", "Producer": "tsumolab (matplotlib 
 EXCERPT_LINES = 16
 
 
-def render_pdf(data: ReportData, examples: dict, path: Path) -> int:
+def render_pdf(data: ReportData, examples: dict, path: Path, tr: Translator = EN) -> int:
     """Write the PDF to `path` (a temporary file the caller moves into place); returns the number of pages."""
-    pages = (summary_pages(data) + [_claim_page(c, examples.get(c.id)) for c in data.source_claims]
-             + beyond_pages(data) + [_claim_page(c, examples.get(c.id)) for c in data.beyond_claims])
+    pages = (summary_pages(data, tr) + [_claim_page(c, examples.get(c.id), tr) for c in data.source_claims]
+             + beyond_pages(data, tr) + [_claim_page(c, examples.get(c.id), tr) for c in data.beyond_claims])
     with PdfPages(path, metadata=PDF_METADATA) as pdf:
         for page in pages:
             pdf.savefig(page)
         return pdf.get_pagecount()
 
 
-def summary_pages(data: ReportData) -> list[Figure]:
+def summary_pages(data: ReportData, tr: Translator = EN) -> list[Figure]:
     """The pages before the claims: overview, forest plot and run details for a study; overview, figures and
     run details for a plain run."""
     if data.kind == "study":
-        forest = [_forest_page(data)] if content.summary_figures(data) else []  # none without source claims
-        return [_overview_page(data), *forest, _run_page(data)]
-    return [_overview_page(data), _run_figures_page(data), _run_page(data)]
+        forest = [_forest_page(data, tr)] if content.summary_figures(data) else []  # none without source claims
+        return [_overview_page(data, tr), *forest, _run_page(data, tr)]
+    return [_overview_page(data, tr), _run_figures_page(data, tr), _run_page(data, tr)]
 
 
 def _page(layout: str | None = None) -> Figure:
@@ -49,7 +51,7 @@ def _page(layout: str | None = None) -> Figure:
 
 
 def _wrap(text: str, width: int) -> str:
-    return "\n".join(textwrap.fill(part, width) for part in text.split("\n"))
+    return fill(text, width)
 
 
 def _text_block(fig: Figure, top_in: float, lines: list[tuple[str, dict]], left_in: float = 0.45) -> float:
@@ -86,66 +88,69 @@ def draw_table(ax: Axes, table: Table, size: float = 7.5, widths: list[int] | No
     tab.auto_set_font_size(False)
     tab.set_fontsize(size * scale)
     for (r, c), cell in tab.get_celld().items():
-        text = header[c] if r == 0 else body[r - 1][c]
         cell.set_height(lines[r])
         cell.set_edgecolor("#bbbbbb")
         cell.PAD = 0.03
+        value = None if r == 0 else table.rows[r - 1][c]
         if r == 0:
             cell.set_facecolor("#eeeeea")
-        elif text in figures.VERDICT_COLOURS:
-            cell.set_facecolor(figures.VERDICT_COLOURS[text])
+        elif isinstance(value, Verdict):
+            cell.set_facecolor(figures.VERDICT_COLOURS[value.key])
             cell.get_text().set_color("white")
 
 
-def _overview_page(data: ReportData) -> Figure:
+def _overview_page(data: ReportData, tr: Translator) -> Figure:
     fig = _page()
-    lines = [(content.report_title(data), {"size": 17, "weight": "bold", "wrap": 52})]
+    lines = [(content.report_title(data, tr), {"size": 17, "weight": "bold", "wrap": 52})]
     if data.kind == "study":
-        text = f"{len(data.source_claims)} claim(s): {content.verdict_counts(data.source_claims)}"
+        text = tr.n("{count} claim: {verdicts}", "{count} claims: {verdicts}", len(data.source_claims),
+                    verdicts=content.verdict_counts(data.source_claims, tr))
         if data.beyond_claims:
-            text += (f"; {len(data.beyond_claims)} question(s) beyond the sources (their own pages after the "
-                     f"claims): {content.verdict_counts(data.beyond_claims)}")
-        lines.append((text + " at their headline fields.", {"size": 11}))
-        lines.append(("Verdicts use Holm-adjusted 95% intervals of the paired difference in final points per "
-                      "match (treatment − control on the same walls and seats) over every claim × field row: "
-                      "supported = on the claimed side of 0, refuted = on the other side, inconclusive = "
-                      "contains 0.", {"size": 9, "wrap": 115}))
-    for label, value in content.run_details(data):
-        lines.append((f"{label}: {value}", {"size": 9, "wrap": 115}))
+            text += tr.n("; {count} question beyond the sources (its own page after the claims): {verdicts}",
+                         "; {count} questions beyond the sources (their own pages after the claims): {verdicts}",
+                         len(data.beyond_claims), verdicts=content.verdict_counts(data.beyond_claims, tr))
+        lines.append((tr("{text} at their headline fields.", text=text), {"size": 11}))
+        words = {v: content.verdict_word(v, tr) for v in content.VERDICTS}
+        lines.append((tr("Verdicts use Holm-adjusted 95% intervals of the paired difference in final points per "
+                         "match (treatment − control on the same walls and seats) over every claim × field row: "
+                         "{supported} = on the claimed side of 0, {refuted} = on the other side, {inconclusive} = "
+                         "contains 0.", **words), {"size": 9, "wrap": 115}))
+    for label, value in content.run_details(data, tr):
+        lines.append((tr("{label}: {value}", label=label, value=value), {"size": 9, "wrap": 115}))
     used = _text_block(fig, 0.5, lines)
     top = used + 0.5
     ax = _axes(fig, 0.45, top, A4[0] - 0.9, A4[1] - top - 0.5)
     if data.kind == "study" and not data.source_claims:
         ax.axis("off")
-        fig.text(0.45 / A4[0], 1 - (top - 0.1) / A4[1], "No claim from the sources in this study: see the "
-                 "Beyond the sources page.", size=11, weight="bold")
+        fig.text(0.45 / A4[0], 1 - (top - 0.1) / A4[1], tr("No claim from the sources in this study: see the "
+                                                           "Beyond the sources page."), size=11, weight="bold")
     elif data.kind == "study":
-        draw_table(ax, content.summary_table(data), size=8.5, widths=[6, 13, 14, 22, 9, 10, 22])
-        fig.text(0.45 / A4[0], 1 - (top - 0.1) / A4[1], "Verdict per claim (headline field)", size=11,
+        draw_table(ax, content.summary_table(data, tr=tr), size=8.5, widths=[6, 13, 14, 22, 9, 10, 22])
+        fig.text(0.45 / A4[0], 1 - (top - 0.1) / A4[1], tr("Verdict per claim (headline field)"), size=11,
                  weight="bold")
     else:
-        draw_table(ax, content.policy_table(data), size=7.5, widths=[30, 30, 60])
-        fig.text(0.45 / A4[0], 1 - (top - 0.1) / A4[1], "Policies of the run", size=11, weight="bold")
+        draw_table(ax, content.policy_table(data, tr), size=7.5, widths=[30, 30, 60])
+        fig.text(0.45 / A4[0], 1 - (top - 0.1) / A4[1], tr("Policies of the run"), size=11, weight="bold")
     return fig
 
 
-def _forest_page(data: ReportData) -> Figure:
+def _forest_page(data: ReportData, tr: Translator) -> Figure:
     fig = _page("constrained")
     ax = fig.add_subplot()
-    figures.draw_forest(ax, content.group_rows(data.claims_table, False))
-    fig.suptitle("Summary: every claim's effect with its intervals", fontsize=13)
+    figures.draw_forest(ax, content.group_rows(data.claims_table, False), tr=tr)
+    fig.suptitle(tr("Summary: every claim's effect with its intervals"), fontsize=13)
     return fig
 
 
-def beyond_pages(data: ReportData) -> list[Figure]:
+def beyond_pages(data: ReportData, tr: Translator = EN) -> list[Figure]:
     """Before the pages of the questions beyond the sources: one page with what they are, their verdicts and
     their forest plot (nothing when the study has none)."""
     if data.kind != "study" or not data.beyond_claims:
         return []
     fig = _page()
-    used = _text_block(fig, 0.5, [(content.BEYOND_TITLE, {"size": 17, "weight": "bold"}),
-                                  (content.BEYOND_TEXT, {"size": 9, "wrap": 115})])
-    table = content.summary_table(data, beyond=True)
+    used = _text_block(fig, 0.5, [(tr(content.BEYOND_TITLE), {"size": 17, "weight": "bold"}),
+                                  (tr(content.BEYOND_TEXT), {"size": 9, "wrap": 115})])
+    table = content.summary_table(data, beyond=True, tr=tr)
     height = 0.45 + 0.3 * len(table.rows)
     draw_table(_axes(fig, 0.45, used + 0.2, A4[0] - 0.9, height), table, size=8.5,
                widths=[8, 13, 14, 22, 9, 10, 22])
@@ -153,7 +158,7 @@ def beyond_pages(data: ReportData) -> list[Figure]:
     rows = content.group_rows(data.claims_table, True)
     height = min(A4[1] - top - 1.6, 0.6 + 0.3 * rows.height)
     ax = _axes(fig, 2.2, top, A4[0] - 2.7, height)
-    figures.draw_forest(ax, rows, content.forest_title(True))
+    figures.draw_forest(ax, rows, content.forest_title(True, tr), tr)
     # the forest's legend sits at the bottom of a constrained-layout figure; on this page, right under the plot
     legend = fig.legends.pop()
     fig.legend(legend.legend_handles, [t.get_text() for t in legend.texts], loc="upper center", ncol=2,
@@ -161,32 +166,32 @@ def beyond_pages(data: ReportData) -> list[Figure]:
     return [fig]
 
 
-def _run_figures_page(data: ReportData) -> Figure:
+def _run_figures_page(data: ReportData, tr: Translator) -> Figure:
     fig = _page("constrained")
     axes = fig.subplots(3, 2).ravel()
     matches, hands, colours = content.run_series(data)
-    figures.draw_rank_distribution(axes[0], matches, colours)
-    figures.draw_points_distribution(axes[1], matches, colours)
-    figures.draw_win_value_by_fan(axes[2], hands, colours)
-    figures.draw_win_value_by_order(axes[3], hands)
-    figures.draw_rates(axes[4], hands, colours)
+    figures.draw_rank_distribution(axes[0], matches, colours, tr)
+    figures.draw_points_distribution(axes[1], matches, colours, tr)
+    figures.draw_win_value_by_fan(axes[2], hands, colours, tr)
+    figures.draw_win_value_by_order(axes[3], hands, tr)
+    figures.draw_rates(axes[4], hands, colours, tr)
     axes[5].axis("off")
-    fig.suptitle("Results by policy", fontsize=13)
+    fig.suptitle(tr("Results by policy"), fontsize=13)
     return fig
 
 
-def _run_page(data: ReportData) -> Figure:
+def _run_page(data: ReportData, tr: Translator) -> Figure:
     fig = _page()
     top = 0.5
     if data.kind == "study":
-        fig.text(0.45 / A4[0], 1 - top / A4[1], "Experiments: rules, seeds, matches", size=11, weight="bold",
+        fig.text(0.45 / A4[0], 1 - top / A4[1], tr("Experiments: rules, seeds, matches"), size=11, weight="bold",
                  va="top")
         ax = _axes(fig, 0.45, top + 0.35, A4[0] - 0.9, 3.6)
-        draw_table(ax, content.experiment_table(data), size=6.5, widths=[5, 7, 20, 16, 20, 5, 8, 7, 16])
+        draw_table(ax, content.experiment_table(data, tr), size=6.5, widths=[5, 7, 20, 16, 20, 5, 8, 7, 16])
         top += 4.3
-    fig.text(0.45 / A4[0], 1 - top / A4[1], "Policies and their parameters", size=11, weight="bold", va="top")
+    fig.text(0.45 / A4[0], 1 - top / A4[1], tr("Policies and their parameters"), size=11, weight="bold", va="top")
     ax = _axes(fig, 0.45, top + 0.35, A4[0] - 0.9, A4[1] - top - 0.85)
-    draw_table(ax, content.policy_table(data), size=6.5, widths=[34, 30, 60])
+    draw_table(ax, content.policy_table(data, tr), size=6.5, widths=[34, 30, 60])
     return fig
 
 
@@ -194,45 +199,52 @@ PLOT_LEFT = (0.8, 4.9)
 PLOT_WIDTH, PLOT_HEIGHT, PLOT_TOP, PLOT_STEP = 2.95, 1.12, 4.3, 1.74
 
 
-def _claim_page(claim: ClaimData, example: ExampleHand | NoExample | None) -> Figure:
+def _claim_page(claim: ClaimData, example: ExampleHand | NoExample | None, tr: Translator = EN) -> Figure:
     fig = _page()
     row = claim.headline
-    verdict = row["verdict"]
+    verdict = Verdict(row["verdict"], tr)
     fig.text(0.45 / A4[0], 1 - 0.4 / A4[1], claim.id, size=18, weight="bold", va="top")
-    fig.text(1.25 / A4[0], 1 - 0.43 / A4[1], f" {verdict} ", size=12, weight="bold", va="top", color="white",
-             bbox={"boxstyle": "round,pad=0.3", "facecolor": figures.VERDICT_COLOURS[verdict], "edgecolor": "none"})
+    # the badge starts after the id, however long the id is
+    badge_left = max(1.25, 0.45 + 0.17 * len(claim.id) + 0.25)
+    fig.text(badge_left / A4[0], 1 - 0.43 / A4[1], f" {verdict} ", size=12, weight="bold", va="top", color="white",
+             bbox={"boxstyle": "round,pad=0.3", "facecolor": figures.VERDICT_COLOURS[verdict.key],
+                   "edgecolor": "none"})
     if claim.beyond_sources:
-        fig.text(1 - 0.45 / A4[0], 1 - 0.43 / A4[1], f"{content.BEYOND_TITLE}: tsumolab's own question", size=10,
+        fig.text(1 - 0.45 / A4[0], 1 - 0.43 / A4[1],
+                 tr("{title}: tsumolab's own question", title=tr(content.BEYOND_TITLE)), size=10,
                  va="top", ha="right", color="#7a4b00",
                  bbox={"boxstyle": "round,pad=0.3", "facecolor": "#fff3d6", "edgecolor": "#e0b85c"})
+    quote_style = {"size": 9.5, "wrap": 105} if tr.lang != "en" else {"size": 9.5, "style": "italic", "wrap": 105}
     used = _text_block(fig, 0.85, [
-        (f"“{claim.text}”", {"size": 9.5, "style": "italic", "wrap": 105}),
-        (f"Source: {claim.source or 'not given'}. {content.design_sentence(claim)}", {"size": 8, "wrap": 125}),
-        (content.effect_sentence(row), {"size": 8.5, "wrap": 118}),
+        (tr("“{text}”", text=content.claim_text(claim, tr)), quote_style),
+        (tr("Source: {source}. {design}", source=content.source_text(claim, tr),
+            design=content.design_sentence(claim, tr)), {"size": 8, "wrap": 125}),
+        (content.effect_sentence(row, tr), {"size": 8.5, "wrap": 118}),
     ])
-    table = content.metric_table(claim)
+    table = content.metric_table(claim, tr)
     table_top = used + 0.05
     draw_table(_axes(fig, 0.45, table_top, A4[0] - 0.9, PLOT_TOP - table_top - 0.35), table, size=7,
                widths=[30] + [max(30, len(c)) for c in table.columns[1:]])
     axes = [_axes(fig, PLOT_LEFT[k % 2], PLOT_TOP + (k // 2) * PLOT_STEP, PLOT_WIDTH, PLOT_HEIGHT)
             for k in range(6)]
-    matches, hands, colours = content.claim_series(claim)
+    matches, hands, colours = content.claim_series(claim, tr)
     if content.is_measure(claim):
         # both arms are the same run of the field's policy: show it once, and no paired difference
         matches, hands = (f.filter(f["arm"] == "treatment") for f in (matches, hands))
-        colours = {k: v for k, v in colours.items() if k.startswith("treatment")}
+        treatment = content.arm_word("treatment", tr)
+        colours = {k: v for k, v in colours.items() if k.startswith(treatment)}
         axes[0].set_axis_off()
-        axes[0].text(0.5, 0.5, "Measured fact: no treatment − control difference", ha="center", va="center",
+        axes[0].text(0.5, 0.5, tr("Measured fact: no treatment − control difference"), ha="center", va="center",
                      transform=axes[0].transAxes, size=8)
     else:
         diffs = figures.paired_differences(claim.matches)
-        field_colours = figures.series_colours([f"treatment {name}" for name in diffs])
-        figures.draw_convergence(axes[0], diffs, {n: field_colours[f"treatment {n}"] for n in diffs})
-    figures.draw_rank_distribution(axes[1], matches, colours)
-    figures.draw_points_distribution(axes[2], matches, colours)
-    figures.draw_rates(axes[3], hands, colours)
-    figures.draw_win_value_by_fan(axes[4], hands, colours)
-    figures.draw_win_value_by_order(axes[5], hands)
+        field_colours = figures.series_colours(list(diffs), {name: "treatment" for name in diffs})
+        figures.draw_convergence(axes[0], diffs, field_colours, tr)
+    figures.draw_rank_distribution(axes[1], matches, colours, tr)
+    figures.draw_points_distribution(axes[2], matches, colours, tr)
+    figures.draw_rates(axes[3], hands, colours, tr)
+    figures.draw_win_value_by_fan(axes[4], hands, colours, tr)
+    figures.draw_win_value_by_order(axes[5], hands, tr)
     for ax in axes:
         ax.title.set_fontsize(8.5)
         ax.xaxis.label.set_fontsize(7)
@@ -241,23 +253,17 @@ def _claim_page(claim: ClaimData, example: ExampleHand | NoExample | None) -> Fi
         if ax.get_legend() is not None:
             for text in ax.get_legend().get_texts():
                 text.set_fontsize(5.5)
-    _draw_example(fig, PLOT_TOP + 3 * PLOT_STEP + 0.05, example)
+    _draw_example(fig, PLOT_TOP + 3 * PLOT_STEP + 0.05, example, tr)
     return fig
 
 
-def _draw_example(fig: Figure, top_in: float, example) -> None:
+def _draw_example(fig: Figure, top_in: float, example, tr: Translator) -> None:
+    heading = (tr("Example hand"), {"size": 10, "weight": "bold"})
     if example is None or isinstance(example, NoExample):
-        what = example.description if example is not None else "a hand where the treatment's decision mattered"
-        _text_block(fig, top_in, [("Example hand", {"size": 10, "weight": "bold"}),
-                                  (f"No hand in this data where {what} and the treatment gained on the same "
-                                   "wall.", {"size": 8.5, "wrap": 118})])
+        _text_block(fig, top_in, [heading, (example_text.no_example(example, tr), {"size": 8.5, "wrap": 118})])
         return
-    lines = example.key_lines[:EXCERPT_LINES] + (["   …"] if len(example.key_lines) > EXCERPT_LINES else [])
-    used = _text_block(fig, top_in, [
-        ("Example hand", {"size": 10, "weight": "bold"}),
-        (f"{example.description[0].upper() + example.description[1:]}: match {example.match_id}, hand "
-         f"{example.hand}, seat S{example.subject_seat}, {example.field} field. Treatment {example.treatment_delta:+,} "
-         f"points; {example.control_summary}. Key events (full log in the HTML):", {"size": 8, "wrap": 125}),
-    ])
-    fig.text(0.45 / A4[0], 1 - used / A4[1], "\n".join(line[:118] for line in lines), va="top", ha="left",
-             size=6.3, family=[MONO_FAMILY, cjk_family()])
+    key_lines = example_text.key_lines(example, tr)
+    lines = key_lines[:EXCERPT_LINES] + (["   …"] if len(key_lines) > EXCERPT_LINES else [])
+    used = _text_block(fig, top_in, [heading, (example_text.short_summary(example, tr), {"size": 8, "wrap": 125})])
+    fig.text(0.45 / A4[0], 1 - used / A4[1], "\n".join(cut(line, 118) for line in lines),
+             va="top", ha="left", size=6.3, family=[MONO_FAMILY, *cjk_families(tr.lang)])

@@ -1,4 +1,6 @@
-"""render_report(DIR): DIR/report.html and DIR/report.pdf from a claims study, an experiment or a plain run.
+"""render_report(DIR, lang): DIR/report.html and DIR/report.pdf from a claims study, an experiment or a plain
+run, in English (lang "en", the default), Chinese ("zh": report.zh.html, report.zh.pdf) or Japanese ("ja":
+report.ja.html, report.ja.pdf), so the three languages sit side by side in one directory.
 
 Both files are written atomically (temporary file + rename). Rendering the same data twice gives the same
 bytes: figures use fixed SVG ids, no dates, and the PDF has no creation date.
@@ -16,12 +18,20 @@ matplotlib.use("Agg")  # no display is ever needed; figures are drawn with the o
 
 from matplotlib import rc_context  # noqa: E402
 
+from analyzer.i18n import DEFAULT_LANGUAGE, translator  # noqa: E402
 from analyzer.tables import replacing  # noqa: E402
 from reports.data import ReportData, load_report_data  # noqa: E402
 from reports.fonts import font_rc  # noqa: E402
 
 HTML_NAME = "report.html"
 PDF_NAME = "report.pdf"
+
+
+def report_names(lang: str = DEFAULT_LANGUAGE) -> tuple[str, str]:
+    """(HTML, PDF) file names of a report language: report.html for English, report.<lang>.html otherwise."""
+    if lang == DEFAULT_LANGUAGE:
+        return HTML_NAME, PDF_NAME
+    return f"report.{lang}.html", f"report.{lang}.pdf"
 
 
 class ReportPaths(NamedTuple):
@@ -41,26 +51,38 @@ def find_examples(data: ReportData) -> dict:
     return {claim.id: find_example(claim) for claim in data.claims}
 
 
-def render_report(out_dir: Path | str) -> ReportPaths:
-    """Render DIR/report.html and DIR/report.pdf; InputError (exit 2 on the command line) when DIR holds
-    neither a study nor a run. Returns (html path, pdf path)."""
+def render_report(out_dir: Path | str, lang: str = DEFAULT_LANGUAGE, examples: dict | None = None) -> ReportPaths:
+    """Render the report of DIR in `lang` (en, zh, ja; see report_names); InputError (exit 2 on the command
+    line) when DIR holds neither a study nor a run or `lang` is unknown. Returns (html path, pdf path).
+    `examples` (find_examples of the same data) spares re-simulating the example hands for a second language."""
+    return render_reports(out_dir, (lang,), examples)[0]
+
+
+def render_reports(out_dir: Path | str, langs: tuple[str, ...] = (DEFAULT_LANGUAGE,),
+                   examples: dict | None = None) -> list[ReportPaths]:
+    """The report of DIR in each language of `langs`, reading the data and replaying the example hands once."""
     from reports.html import render_html
     from reports.pdf import render_pdf
 
+    translators = [translator(lang) for lang in langs]  # an unknown language fails before anything is read
     out = Path(out_dir)
     data = load_report_data(out)
-    examples = find_examples(data)
-    html_path, pdf_path = out / HTML_NAME, out / PDF_NAME
+    examples = find_examples(data) if examples is None else examples
+    written = []
     font_log = logging.getLogger("matplotlib.font_manager")
     level = font_log.level
     font_log.setLevel(logging.ERROR)  # bold text falls back to the regular CJK face: not worth a warning
     try:
-        with rc_context(font_rc()):
-            text = render_html(data, examples)
-            with replacing(html_path) as temp:
-                temp.write_text(text, encoding="utf-8")
-            with replacing(pdf_path) as temp:
-                render_pdf(data, examples, temp)
+        for tr in translators:
+            html_name, pdf_name = report_names(tr.lang)
+            html_path, pdf_path = out / html_name, out / pdf_name
+            with rc_context(font_rc(tr.lang)):
+                text = render_html(data, examples, tr)
+                with replacing(html_path) as temp:
+                    temp.write_text(text, encoding="utf-8")
+                with replacing(pdf_path) as temp:
+                    render_pdf(data, examples, temp, tr)
+            written.append(ReportPaths(html_path, pdf_path))
     finally:
         font_log.setLevel(level)
-    return ReportPaths(html_path, pdf_path)
+    return written

@@ -53,7 +53,7 @@ def test_wheel_ships_every_data_file_the_code_reads(wheel):
                   if path.is_file() and path.suffix not in (".py", ".pyc") and "__pycache__" not in path.parts}
     assert data_files, "the packages hold data files (experiment TOML files, the regress baseline)"
     assert sorted(data_files - names) == []
-    opened = [package_files.regress_baseline_path(),
+    opened = [package_files.regress_baseline_path(), package_files.catalog_path("zh"), package_files.catalog_path("ja"),
               *package_files.experiments_dir().glob("*.toml"),
               *package_files.experiments_dir().joinpath("extra").glob("*.toml")]
     root = Path(str(files(package_files.PACKAGE))).parent
@@ -117,7 +117,10 @@ def test_installed_wheel_runs_demo_claims_regress_and_report(installed, tmp_path
     assert regress.returncode == 0, regress.stdout[-3000:] + regress.stderr[-3000:]
     assert "metrics differ" in regress.stdout
 
-    report = _tsumolab(installed, tmp_path, "report", "b4")
+    report = _tsumolab(installed, tmp_path, "report", "b4", "--lang", "en,zh,ja")
     assert report.returncode == 0, report.stderr[-3000:]
     assert (tmp_path / "b4" / "report.html").is_file() and (tmp_path / "b4" / "report.pdf").is_file()
+    # the catalogs ship in the wheel: the Chinese and Japanese reports are translated outside the checkout
+    assert "赤羽之战" in (tmp_path / "b4" / "report.zh.html").read_text(encoding="utf-8")
+    assert "赤血の戦" in (tmp_path / "b4" / "report.ja.html").read_text(encoding="utf-8")
     assert not (ROOT / "demo").exists() and not (ROOT / "b4").exists()

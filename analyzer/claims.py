@@ -18,7 +18,7 @@ import polars as pl
 
 from analyzer import claims_tables
 from analyzer.dir_lock import locked
-from analyzer.errors import DamagedError, InputError, WriteError
+from analyzer.errors import DamagedError, InputError, WriteError, os_error_text
 from analyzer.experiment import Experiment, cells, experiment_wall_seeds
 from analyzer.experiment_run import ExecutionSummary, cell_dir, check_cells, execute_cells
 from analyzer.integrity import repair_advice
@@ -101,7 +101,7 @@ def _run_locked(experiments: list[Experiment], out: Path, specs: dict, **options
     try:
         record = start_study_record(out, experiments, runs, code_version())
     except OSError as exc:
-        raise WriteError(f"cannot write {out}: {exc.strerror or exc}") from None
+        raise WriteError(f"cannot write {out}: {os_error_text(exc)}") from None
     execution = execute_cells(list(specs.values()), out, **options)
     data = claims_tables.read_cells(experiments, specs, dirs)
     claims = claims_tables.claims_table(experiments, specs, dirs, data)
@@ -117,7 +117,7 @@ def _run_locked(experiments: list[Experiment], out: Path, specs: dict, **options
             tmp.write_text(json.dumps(asdict(execution), indent=1))
         finish_study_record(out, record, {name: df.height for name, df in tables.items()})
     except OSError as exc:
-        raise WriteError(f"cannot write the tables in {out}: {exc.strerror or exc}; the simulated runs are kept, "
+        raise WriteError(f"cannot write the tables in {out}: {os_error_text(exc)}; the simulated runs are kept, "
                          "so once the problem is fixed the same command with --resume only writes the tables") from None
     return ClaimsResult(out, experiments, claims, arms, ev, execution)
 

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from datetime import datetime, timezone
 from pathlib import Path
 
-from analyzer.errors import InputError
+from analyzer.errors import InputError, WriteError, os_error_text
 
 LOCK_FILE = ".tsumolab.lock"
 
@@ -27,9 +27,12 @@ LOCK_FILE = ".tsumolab.lock"
 def locked(directory: Path | str) -> Iterator[None]:
     """Hold the lock of `directory` (created if needed); InputError naming the holder when another process has it."""
     directory = Path(directory)
-    directory.mkdir(parents=True, exist_ok=True)
     path = directory / LOCK_FILE
-    fd = _acquire(path, directory)
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        fd = _acquire(path, directory)
+    except OSError as exc:
+        raise WriteError(f"cannot lock {directory}: {os_error_text(exc)}") from None
     if fd is None:
         yield
         return
@@ -38,8 +41,9 @@ def locked(directory: Path | str) -> Iterator[None]:
         if stale:
             print(f"tsumolab: taking over the lock of {directory}: {stale} no longer holds it (it was stopped "
                   "or killed)", file=sys.stderr)
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, json.dumps(_me()).encode(), 0)
+        with contextlib.suppress(OSError):  # the flock is the lock; naming the holder is a courtesy (disk full)
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, json.dumps(_me()).encode(), 0)
         yield
     finally:
         with contextlib.suppress(FileNotFoundError):

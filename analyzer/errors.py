@@ -19,3 +19,17 @@ class DamagedError(InputError):
 
 class WriteError(Exception):
     """Writing a run or study failed (e.g. the disk is full); nothing partial was kept. Exit code 1."""
+
+
+def os_error_text(exc: OSError) -> str:
+    """A short reason for an OSError: its strerror, or the errno text pyarrow buries in its message."""
+    import os
+    import re
+
+    if exc.strerror:
+        return exc.strerror
+    found = re.search(r"\[errno (\d+)\]", str(exc), re.IGNORECASE)
+    if found:
+        return os.strerror(int(found.group(1)))
+    text = str(exc).strip().splitlines()
+    return text[0][:160] if text else type(exc).__name__

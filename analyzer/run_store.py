@@ -13,7 +13,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from analyzer.errors import InputError, WriteError
+from analyzer.errors import InputError, WriteError, os_error_text
 from analyzer.integrity import check_chunks, index_ranges, temp_files
 from analyzer.run_record import (
     RUN_FILE, damaged_record_reason, entry_key, has_checksums, new_record, read_run_record, write_run_record,
@@ -50,6 +50,14 @@ class RunStore:
 
         rebuild_bad_record: a run.json that is not a valid record is replaced and every chunk simulated again
         (experiment cells, whose directory name is the hash of their spec) instead of being an InputError."""
+        try:
+            return cls._open(out, spec, version, resume, overwrite, rebuild_bad_record)
+        except OSError as exc:
+            raise WriteError(f"cannot prepare {out}: {os_error_text(exc)}") from None
+
+    @classmethod
+    def _open(cls, out: Path, spec: RunSpec, version: str, resume: bool, overwrite: bool,
+              rebuild_bad_record: bool) -> "RunStore":
         repairs: list[str] = []
         bad_record = damaged_record_reason(out) if rebuild_bad_record and resume else None
         if bad_record:
@@ -96,7 +104,7 @@ class RunStore:
         try:
             write_run_record(self.out, self.record)
         except OSError as exc:
-            raise WriteError(f"cannot write {self.out / RUN_FILE}: {exc.strerror or exc}") from None
+            raise WriteError(f"cannot write {self.out / RUN_FILE}: {os_error_text(exc)}") from None
 
     def write_quietly(self) -> None:
         """Write the record if the disk allows it: used on the way out of a failed session."""

@@ -30,7 +30,7 @@ from joblib import Parallel, delayed
 from tqdm import tqdm
 
 from analyzer.dir_lock import locked
-from analyzer.errors import InputError, WriteError
+from analyzer.errors import InputError, WriteError, os_error_text
 from analyzer.integrity import file_entry, read_dataset
 from analyzer.run_record import RUN_FILE, entry_key, read_run_record
 from analyzer.run_spec import DEFAULT_CHUNK_SIZE, MAX_SEED, RunSpec
@@ -209,7 +209,7 @@ def _execute_locked(spec: RunSpec, out: Path, mode, seats, n_jobs: int, resume: 
 
 def write_failure(exc: Exception, done_chunks: int, total_chunks: int) -> WriteError:
     """The one-line WriteError for a write that failed during a run (a chunk's files, or run.json)."""
-    reason = str(exc) if isinstance(exc, WriteError) else f"cannot write: {exc.strerror or exc}"
+    reason = str(exc) if isinstance(exc, WriteError) else f"cannot write: {os_error_text(exc)}"
     return WriteError(f"{reason}; {done_chunks} of {total_chunks} chunks are complete and no partial chunk was "
                       "kept; once the problem is fixed (e.g. disk space freed), run the same command with --resume")
 
@@ -286,7 +286,7 @@ def _simulate_chunk(task: _ChunkTask) -> _ChunkResult:
                 write_parquet(df, temp, {**task.metadata, META_CHUNK: chunk_info, "tsumolab.table": table})
                 files[entry_key(table, task.index)] = file_entry(temp, df.height)
     except OSError as exc:
-        raise WriteError(f"cannot write {target}: {exc.strerror or exc}") from None
+        raise WriteError(f"cannot write {target}: {os_error_text(exc)}") from None
     return replace(result, out_dir=task.out_dir, files=files)
 
 

@@ -95,10 +95,15 @@ class RunStore:
         return repair_line(str(self.out), [(self.redone, self.repairs)])
 
     def commit(self, files: dict) -> None:
-        """Record the entries of a chunk whose files are in place (the record is rewritten atomically)."""
-        self.record["files"].update(files)
-        self.record["files"] = dict(sorted(self.record["files"].items()))
-        self.write()
+        """Record the entries of a chunk whose files are in place (the record is rewritten atomically). When the
+        record cannot be written, the chunk stays unrecorded, also in later writes of the record."""
+        before = self.record["files"]
+        self.record["files"] = dict(sorted({**before, **files}.items()))
+        try:
+            self.write()
+        except WriteError:
+            self.record["files"] = before
+            raise
 
     def write(self) -> None:
         try:

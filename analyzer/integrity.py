@@ -12,6 +12,7 @@ from pathlib import Path
 
 import polars as pl
 import pyarrow as pa
+import pyarrow.parquet as pq
 
 from analyzer.errors import DamagedError
 from analyzer.run_record import entry_key, has_checksums, read_run_record, record_spec
@@ -151,14 +152,39 @@ def verified_chunk_files(out_dir: Path | str, table: str) -> list[Path]:
 
 def read_chunks(paths: list[Path], out_dir: Path | str) -> pl.DataFrame:
     """The Parquet files concatenated; DamagedError names a file that cannot be read."""
-    frames = []
-    for path in paths:
-        try:
-            frames.append(pl.read_parquet(path))
-        except (OSError, ValueError, pl.exceptions.PolarsError, pa.ArrowException) as exc:
-            raise DamagedError(f"{path} cannot be read as Parquet ({_first_line(exc)}); "
-                               f"{repair_advice(out_dir)}") from None
-    return pl.concat(frames, how="vertical")
+    return pl.concat([read_frame(path, out_dir) for path in paths], how="vertical")
+
+
+def read_frame(path: Path, out_dir: Path | str) -> pl.DataFrame:
+    """One Parquet file as a polars frame. The bytes go through pyarrow first, which reports a malformed file as
+    an error where polars may abort; DamagedError names the file."""
+    table = read_arrow(path, out_dir)
+    try:
+        return pl.from_arrow(table)
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException as exc:  # polars raises a PanicException (a BaseException) on some inputs
+        raise DamagedError(f"{path} cannot be read as a table ({_first_line(exc)}); {repair_advice(out_dir)}") from None
+
+
+def read_arrow(path: Path, out_dir: Path | str, columns: list[str] | None = None) -> pa.Table:
+    """A Parquet file read by pyarrow, holding plain columns only (integers, booleans, strings); DamagedError
+    names a file that cannot be read or holds anything else."""
+    try:
+        table = pq.read_table(path, columns=columns)
+    except Exception as exc:  # pyarrow has many error types for malformed bytes (ArrowInvalid, OSError, …)
+        raise DamagedError(f"{path} cannot be read as Parquet ({_first_line(exc)}); "
+                           f"{repair_advice(out_dir)}") from None
+    odd = [f.name for f in table.schema if not _plain(f.type)]
+    if odd:
+        raise DamagedError(f"{path} holds columns of unexpected types ({', '.join(odd[:3])}); "
+                           f"{repair_advice(out_dir)}")
+    return table
+
+
+def _plain(kind: pa.DataType) -> bool:
+    return (pa.types.is_integer(kind) or pa.types.is_boolean(kind) or pa.types.is_floating(kind)
+            or pa.types.is_string(kind) or pa.types.is_large_string(kind))
 
 
 def read_dataset(out_dir: Path | str, table: str) -> pl.DataFrame:

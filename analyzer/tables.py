@@ -52,11 +52,6 @@ def mode_columns(mode, table: str) -> list[tuple]:
     return getattr(mode, "HAND_COLUMNS" if table == "hands" else "MATCH_COLUMNS", _RECORD_COLUMNS[table])
 
 
-def polars_dtype(name: str) -> pl.DataType:
-    """The polars type of a column type name of `table_columns` ("Int8", "Utf8", …)."""
-    return _DTYPES[name]
-
-
 def table_columns(table: str, mode=None) -> list[tuple]:
     """Columns of `table` in output order: (name, polars dtype name, meaning, labels or None)."""
     columns = list(_record_columns(table, mode))

@@ -17,22 +17,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
-import polars as pl
-import pyarrow as pa
 import pyarrow.parquet as pq
 
 from analyzer.dir_lock import holder
-from analyzer.errors import InputError
-from analyzer.integrity import entry_problem, file_digest, index_ranges, stray_files, temp_files
+from analyzer.errors import DamagedError, InputError
+from analyzer.integrity import entry_problem, file_digest, index_ranges, read_arrow, stray_files, temp_files
 from analyzer.run_record import RUN_FILE, code_versions, entry_key, has_checksums, read_run_record, record_spec
 from analyzer.run_spec import RunSpec
 from analyzer.study_record import STUDY_FILE, STUDY_TABLES, read_study_record
-from analyzer.tables import TABLES, polars_dtype, table_columns
+from analyzer.tables import TABLES, table_columns
 
 META_SPEC = "tsumolab.run_spec"
 META_CODE = "tsumolab.code_version"
 META_CHUNK = "tsumolab.chunk"
 META_TABLE = "tsumolab.table"
+ARROW_TYPES = {"Int8": "int8", "Int16": "int16", "Int32": "int32", "Int64": "int64", "Boolean": "bool",
+               "Utf8": "large_string"}
+"""the Arrow type of each column type name of analyzer.tables, as the chunk files store them"""
 
 
 @dataclass(frozen=True)
@@ -270,9 +271,9 @@ def _check_chunk_file(path: Path, shown: str, table: str, index: int, spec: RunS
         found.append(Problem(shown, "schema", _schema_difference(schema, expected[table])))
     found += _metadata_problems(shown, meta, table, index, spec, record)
     try:
-        ids = pl.read_parquet(path, columns=["match_id"])["match_id"].to_numpy().astype(np.int64)
-    except Exception as exc:  # any failure to read the column is the finding
-        return found + [Problem(shown, "unreadable", f"no match_id column ({type(exc).__name__})")]
+        ids = read_arrow(path, path.parent.parent, ["match_id"]).column("match_id").to_numpy().astype(np.int64)
+    except (DamagedError, KeyError, ValueError, TypeError) as exc:
+        return found + [Problem(shown, "unreadable", f"its match_id column cannot be read ({type(exc).__name__})")]
     chunk_ids = spec.chunk_match_ids(index)
     if table == "matches":
         if not np.array_equal(np.sort(ids), np.repeat(chunk_ids, 4)):
@@ -338,18 +339,17 @@ def _copy_of(path: Path, digests: dict) -> str | None:
 
 
 def _parquet_info(path: Path) -> tuple[int, dict, dict] | str:
-    """(rows, {column: polars dtype}, tsumolab metadata) of a Parquet file, or why it cannot be read."""
+    """(rows, {column: arrow type name}, tsumolab metadata) of a Parquet file, or why it cannot be read."""
     try:
-        metadata = pq.read_metadata(path)
-        arrow = metadata.schema.to_arrow_schema()
-        schema = dict(pl.from_arrow(arrow.empty_table()).schema)
-        raw = arrow.metadata or {}
-        meta = {k.decode(errors="replace"): v.decode(errors="replace") for k, v in raw.items()
-                if not k.startswith(b"ARROW:")}
-        return metadata.num_rows, schema, meta
-    except (OSError, ValueError, pa.ArrowException, pl.exceptions.PolarsError) as exc:
+        rows = pq.read_metadata(path).num_rows
+        arrow = pq.read_schema(path)
+    except Exception as exc:  # pyarrow has many error types for malformed bytes
         text = str(exc).strip().splitlines()
         return f"not a readable Parquet file ({text[0][:160] if text else type(exc).__name__})"
+    schema = {field.name: str(field.type) for field in arrow}
+    meta = {k.decode(errors="replace"): v.decode(errors="replace") for k, v in (arrow.metadata or {}).items()
+            if not k.startswith(b"ARROW:")}
+    return rows, schema, meta
 
 
 def _mode_schema(spec: RunSpec, problems: list[Problem], shown: str) -> dict | None:
@@ -365,7 +365,7 @@ def _mode_schema(spec: RunSpec, problems: list[Problem], shown: str) -> dict | N
         mode.RULES.from_dict(spec.rules)
     except (ValueError, TypeError) as exc:
         problems.append(Problem(shown, "metadata", f"its rules are not rule options of {spec.variant}: {exc}"))
-    return {t: {name: polars_dtype(dtype) for name, dtype, *_ in table_columns(t, mode)} for t in TABLES}
+    return {t: {name: ARROW_TYPES[dtype] for name, dtype, *_ in table_columns(t, mode)} for t in TABLES}
 
 
 def _schema_difference(schema: dict, expected: dict) -> str:

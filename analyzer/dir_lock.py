@@ -1,15 +1,15 @@
 """An exclusive lock on a run or study directory, so that two processes never write one directory at once.
 
-The lock is `DIR/.tsumolab.lock`, held with flock(2) while a run writes DIR; the file names its holder (pid,
-host, start time). The kernel releases a flock when its process dies, however it dies, so a lock file left by a
-killed run is recognised as stale (nobody holds it) and taken over. The file is removed when the lock is released.
+The lock is `DIR/.tsumolab.lock`, held with flock(2) (on Windows, msvcrt.locking) while a run writes DIR; the
+file names its holder (pid, host, start time). The operating system releases the lock when its process dies,
+however it dies, so a lock file left by a killed run is recognised as stale (nobody holds it) and taken over.
+The file is removed when the lock is released.
 """
 
 from __future__ import annotations
 
 import contextlib
 import errno
-import fcntl
 import json
 import os
 import socket
@@ -20,7 +20,15 @@ from pathlib import Path
 
 from analyzer.errors import InputError, WriteError, os_error_text
 
+try:
+    import fcntl
+except ImportError:  # Windows
+    fcntl = None
+    import msvcrt
+
 LOCK_FILE = ".tsumolab.lock"
+_WINDOWS_BYTE = 1 << 20
+"""on Windows the lock covers one byte this far into the file, so the holder's name stays readable"""
 
 
 @contextlib.contextmanager
@@ -41,46 +49,39 @@ def locked(directory: Path | str) -> Iterator[None]:
         if stale:
             print(f"tsumolab: taking over the lock of {directory}: {stale} no longer holds it (it was stopped "
                   "or killed)", file=sys.stderr)
-        with contextlib.suppress(OSError):  # the flock is the lock; naming the holder is a courtesy (disk full)
+        with contextlib.suppress(OSError):  # the lock is what counts; naming the holder is a courtesy (disk full)
             os.ftruncate(fd, 0)
-            os.pwrite(fd, json.dumps(_me()).encode(), 0)
+            os.lseek(fd, 0, os.SEEK_SET)
+            os.write(fd, json.dumps(_me()).encode())
         yield
     finally:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(path)
-        os.close(fd)  # after the unlink: whoever waits for this inode sees it is gone and retries
+        _release(fd, path)
 
 
 def holder(directory: Path | str) -> str | None:
     """"pid N on host H since T" when a live process holds the lock of `directory`, else None."""
     path = Path(directory) / LOCK_FILE
     try:
-        fd = os.open(path, os.O_RDONLY)
+        fd = os.open(path, os.O_RDWR)
     except OSError:
         return None
     try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-        except BlockingIOError:
-            return _holder(fd) or "another process"
-        except OSError:
+        if _try_lock(fd, shared=True):
+            _unlock(fd)
             return None
+        return _holder(fd) or "another process"
+    except OSError:
         return None
     finally:
         os.close(fd)
 
 
 def _acquire(path: Path, directory: Path) -> int | None:
-    """The descriptor of the lock file, flocked; None when the file system has no locks."""
+    """The descriptor of the lock file, locked; None when the file system has no locks."""
     while True:
         fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            who = _holder(fd) or "another process"
-            os.close(fd)
-            raise InputError(f"{directory} is in use by another tsumolab process ({who}); wait for it to "
-                             "finish or stop it, then repeat the command (with --resume to continue its run)") from None
+            acquired = _try_lock(fd)
         except OSError as exc:
             os.close(fd)
             if exc.errno in (errno.ENOLCK, errno.EOPNOTSUPP, errno.ENOSYS):
@@ -88,6 +89,11 @@ def _acquire(path: Path, directory: Path) -> int | None:
                       "process writes it at the same time", file=sys.stderr)
                 return None
             raise
+        if not acquired:
+            who = _holder(fd) or "another process"
+            os.close(fd)
+            raise InputError(f"{directory} is in use by another tsumolab process ({who}); wait for it to "
+                             "finish or stop it, then repeat the command (with --resume to continue its run)")
         try:
             same = os.path.samestat(os.fstat(fd), os.stat(path))
         except FileNotFoundError:
@@ -95,6 +101,44 @@ def _acquire(path: Path, directory: Path) -> int | None:
         if same:
             return fd
         os.close(fd)  # the holder removed the file while this process waited for it: lock the new one
+
+
+def _try_lock(fd: int, shared: bool = False) -> bool:
+    """Lock `fd` without waiting; False when another process holds the lock."""
+    if fcntl is not None:
+        try:
+            fcntl.flock(fd, (fcntl.LOCK_SH if shared else fcntl.LOCK_EX) | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False
+        return True
+    os.lseek(fd, _WINDOWS_BYTE, os.SEEK_SET)
+    try:
+        msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+    except OSError as exc:
+        if exc.errno in (errno.EACCES, errno.EDEADLK):
+            return False
+        raise
+    return True
+
+
+def _unlock(fd: int) -> None:
+    if fcntl is not None:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+    else:
+        os.lseek(fd, _WINDOWS_BYTE, os.SEEK_SET)
+        msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
+
+
+def _release(fd: int, path: Path) -> None:
+    if fcntl is not None:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(path)
+        os.close(fd)  # after the unlink: whoever waits for this inode sees it is gone and retries
+        return
+    _unlock(fd)
+    os.close(fd)  # Windows removes no open file
+    with contextlib.suppress(OSError):
+        os.unlink(path)
 
 
 def _me() -> dict:
@@ -105,7 +149,8 @@ def _me() -> dict:
 def _holder(fd: int) -> str | None:
     """The holder named in the lock file, as "pid N on host H since T", or None when it names nobody."""
     try:
-        info = json.loads(os.pread(fd, 4096, 0) or b"null")
+        os.lseek(fd, 0, os.SEEK_SET)
+        info = json.loads(os.read(fd, 4096) or b"null")
         if not isinstance(info, dict):
             return None
         return f"pid {int(info['pid'])} on host {info['host']} since {info['since']}"

@@ -118,7 +118,8 @@ def wait_for_holder(out: Path, proc: subprocess.Popen, timeout: float = 120) -> 
 
 def test_a_second_writer_gets_one_line_naming_the_holder(tmp_path, capsys):
     out = tmp_path / "run"
-    args = ["--matches", "300", "--chunk-size", "10", "--seed", "3"]
+    args = ["--matches", "600", "--chunk-size", "10", "--seed", "3"]
+    api.run_spec(matches=600, seed=3, chunk_size=10)  # load the policies here first: the second run asks at once
     first = start_run(out, args)
     holder = wait_for_holder(out, first)
     assert holder["pid"] == first.pid

@@ -256,7 +256,7 @@ def state_of(position: dict) -> tuple[np.ndarray, int]:
         default_draws = [int(s == dealer) for s in range(4)]
     else:
         default_draws = [discards[s] + int(kans[s]) - int(pons[s]) + (s == on_turn) for s in range(4)]
-    draws = p.ints("draws", 4, default_draws, low=0, bound=N_WALL)
+    draws = p.ints("draws", 4, default_draws, bound=N_WALL)
     for s in range(4):
         obs[s, O_SEAT] = s
         obs[s, O_DEALER] = dealer

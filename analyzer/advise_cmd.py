@@ -16,12 +16,9 @@ PROGRESS_FROM = 5_000  # rollouts (options × determinizations) from which a pro
 
 def load_position(source: str) -> dict:
     """The JSON object in file `source` (or stdin for `-`)."""
-    from analyzer.hand_cmd import _read_source
+    from analyzer.json_input import read_json
 
-    try:
-        position = json.loads(_read_source(source).decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise InputError(f"{source} is not a JSON position: {exc}") from None
+    position = read_json(source, "JSON position")
     if not isinstance(position, dict):
         raise InputError(f"{source}: a position is a JSON object")
     return position
@@ -30,7 +27,7 @@ def load_position(source: str) -> dict:
 def check_variant(variant: str) -> None:
     from sims.modes import MODES
 
-    if variant not in MODES:
+    if not isinstance(variant, str) or variant not in MODES:
         raise InputError(f"unknown mode {variant!r} (modes: {', '.join(MODES)})")
     if variant not in SUPPORTED:
         raise InputError(f"advise does not support mode {variant!r} yet (supported: {', '.join(SUPPORTED)})")
@@ -47,6 +44,8 @@ def run_advice(position: dict, rollouts: int, horizon: str, seat_policies: str, 
         state, seat, sampler_of, options, decision = _read(position)
     except PositionError as exc:
         raise InputError(f"bad position: {exc}") from None
+    except (TypeError, ValueError, KeyError, IndexError, OverflowError) as exc:  # a shape the checks did not foresee
+        raise InputError(f"bad position: {type(exc).__name__}: {exc}") from None
     try:
         sampler = sampler_of(seat_policies)
     except (PolicyError, KeyError, ValueError) as exc:
@@ -54,6 +53,8 @@ def run_advice(position: dict, rollouts: int, horizon: str, seat_policies: str, 
     if options is None:
         options = _options(sampler, state)
     wanted = options_filter if options_filter is not None else position.get("options")
+    if wanted is not None and not (isinstance(wanted, list) and all(isinstance(w, str) for w in wanted)):
+        raise InputError("bad position: options must be a list of option labels such as \"discard 5m\"")
     if wanted is not None:
         labels = dict(options)
         unknown = [w for w in wanted if w not in labels]

@@ -23,7 +23,7 @@ import polars as pl
 
 from analyzer.claims import DEFAULT_CHUNK_SIZE as CLAIMS_CHUNK_SIZE
 from analyzer.claims import ClaimsResult, run_experiments, with_overrides
-from analyzer.errors import InputError
+from analyzer.errors import InputError, WriteError, os_error_text
 from analyzer.experiment import Experiment, extra_experiment_ids, load_experiment, mode_experiments, select
 from analyzer.run_options import RuleOptions, build_spec, cards_rule, parse_rule_options, require_whole_number
 from analyzer.runner import DEFAULT_CHUNK_SIZE, RunSpec, RunSummary, combined_tables, execute
@@ -121,7 +121,7 @@ def experiment(file: Path | str, matches: int | None = None, seed: int | None = 
 
     try:
         mode_name = str(tomllib.loads(Path(file).read_text()).get("mode", "bloodshed"))
-    except (OSError, tomllib.TOMLDecodeError):
+    except (OSError, ValueError, RecursionError, AttributeError):
         mode_name = "bloodshed"  # load_experiment reports the problem
     overrides = {}
     if rules:
@@ -161,7 +161,10 @@ def reports(directory: Path | str, langs: Sequence[str] = ("en",)):
     langs = tuple(check_language(lang) for lang in langs)
     if not Path(directory).is_dir():
         raise InputError(f"{directory} is not a directory")
-    return render_reports(directory, langs)
+    try:
+        return render_reports(directory, langs)
+    except OSError as exc:
+        raise WriteError(f"cannot write the report in {directory}: {os_error_text(exc)}") from None
 
 
 def hand(hand: str, variant: str = "riichi", melds: Sequence[str] = (), win_tile: str | None = None,

@@ -3,7 +3,8 @@
 Outputs in the experiment directory DIR: `claims.parquet` (one row per claim and field, verdicts with a Holm
 correction across every row of the invocation), `arms.parquet` (the subject's per-match metrics by arm),
 `ev.parquet` (EV by policy and seat), and the raw cell runs under `DIR/runs/`. Run metadata (code version,
-rule options, seeds, matches, wall seeds) is stored in each table's Parquet file metadata.
+rule options, seeds, matches, wall seeds) is stored in each table's Parquet file metadata; `DIR/study.json`
+(analyzer.study_record) lists the cell runs and the tables' checksums. The study holds DIR's lock throughout.
 """
 
 from __future__ import annotations
@@ -16,12 +17,15 @@ from pathlib import Path
 import polars as pl
 
 from analyzer import claims_tables
-from analyzer.errors import InputError
+from analyzer.dir_lock import locked
+from analyzer.errors import DamagedError, InputError, WriteError, os_error_text
 from analyzer.experiment import Experiment, cells, experiment_wall_seeds
+from analyzer.experiment_run import ExecutionSummary, cell_dir, check_cells, execute_cells
+from analyzer.integrity import repair_advice
 from analyzer.measures import format_tsumo_loss
-from analyzer.experiment_run import ExecutionSummary, cell_dir, execute_cells
 from analyzer.runner import MAX_SEED, RunSpec
 from analyzer.stats import ALPHA
+from analyzer.study_record import finish_study_record, start_study_record, verified_table
 from analyzer.tables import read_file_metadata, replacing, write_parquet_atomic
 from analyzer.version import code_version
 
@@ -84,19 +88,37 @@ def run_experiments(experiments: list[Experiment], out_dir: Path | str, *, jobs:
     if out.exists() and not out.is_dir():
         raise InputError(f"--out {out} exists and is not a directory")
     specs = cell_specs(experiments, chunk_size)
-    execution = execute_cells(list(specs.values()), out, jobs=jobs, resume=resume, overwrite=overwrite,
-                              progress=progress, backend=backend, scheduler=scheduler, client=client)
+    check_cells(list(specs.values()), out, jobs=jobs, resume=resume, overwrite=overwrite, backend=backend,
+                scheduler=scheduler, client=client)
+    with locked(out):
+        return _run_locked(experiments, out, specs, jobs=jobs, resume=resume, overwrite=overwrite,
+                           progress=progress, backend=backend, scheduler=scheduler, client=client)
+
+
+def _run_locked(experiments: list[Experiment], out: Path, specs: dict, **options) -> ClaimsResult:
     dirs = {key: cell_dir(out, spec) for key, spec in specs.items()}
+    runs = {str(d.relative_to(out)): specs[key] for key, d in dirs.items()}
+    try:
+        record = start_study_record(out, experiments, runs, code_version())
+    except OSError as exc:
+        raise WriteError(f"cannot write {out}: {os_error_text(exc)}") from None
+    execution = execute_cells(list(specs.values()), out, **options)
     data = claims_tables.read_cells(experiments, specs, dirs)
     claims = claims_tables.claims_table(experiments, specs, dirs, data)
     arms = claims_tables.arms_table(experiments, specs, dirs, data)
     ev = claims_tables.ev_table(experiments, specs, dirs, data)
     metadata = run_metadata(experiments)
-    for name, df in (("claims", claims), ("arms", arms), ("ev", ev)):
-        write_parquet_atomic(df, out / f"{name}.parquet", {**metadata, "tsumolab.table": name})
-    # timings vary run to run, so they live beside the tables rather than in them
-    with replacing(out / EXECUTION_FILE) as tmp:
-        tmp.write_text(json.dumps(asdict(execution), indent=1))
+    tables = {"claims": claims, "arms": arms, "ev": ev}
+    try:
+        for name, df in tables.items():
+            write_parquet_atomic(df, out / f"{name}.parquet", {**metadata, "tsumolab.table": name})
+        # timings vary run to run, so they live beside the tables rather than in them
+        with replacing(out / EXECUTION_FILE) as tmp:
+            tmp.write_text(json.dumps(asdict(execution), indent=1))
+        finish_study_record(out, record, {name: df.height for name, df in tables.items()})
+    except OSError as exc:
+        raise WriteError(f"cannot write the tables in {out}: {os_error_text(exc)}; the simulated runs are kept, "
+                         "so once the problem is fixed the same command with --resume only writes the tables") from None
     return ClaimsResult(out, experiments, claims, arms, ev, execution)
 
 
@@ -114,12 +136,25 @@ def run_metadata(experiments: list[Experiment]) -> dict:
 
 def read_run_metadata(out_dir: Path | str) -> dict:
     """The metadata stored in DIR/claims.parquet (experiments decoded from JSON), plus the timings of the
-    last execution under META_EXECUTION when DIR/execution.json exists."""
-    raw = read_file_metadata(Path(out_dir) / "claims.parquet")
-    meta = {**raw, META_EXPERIMENTS: json.loads(raw[META_EXPERIMENTS])}
+    last execution under META_EXECUTION when DIR/execution.json exists. DamagedError when claims.parquet
+    differs from the study record or its metadata cannot be read."""
+    path = verified_table(out_dir, "claims")
+    try:
+        raw = read_file_metadata(path)
+        meta = {**raw, META_EXPERIMENTS: json.loads(raw[META_EXPERIMENTS])}
+        if not isinstance(meta[META_EXPERIMENTS], list):
+            raise ValueError(f"{META_EXPERIMENTS} is not a list")
+    except FileNotFoundError:
+        raise
+    except Exception as exc:  # pyarrow raises several types for a damaged file
+        raise DamagedError(f"{path} holds no readable study metadata ({type(exc).__name__}); "
+                           f"{repair_advice(out_dir)}") from None
     execution = Path(out_dir) / EXECUTION_FILE
     if execution.is_file():
-        meta[META_EXECUTION] = json.loads(execution.read_text())
+        try:
+            meta[META_EXECUTION] = json.loads(execution.read_bytes())
+        except (OSError, ValueError, RecursionError):
+            pass  # timings only: the report shows none
     return meta
 
 

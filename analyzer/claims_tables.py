@@ -21,7 +21,7 @@ from analyzer.ev import ev_from_sums, ev_sums
 from analyzer.experiment import ARMS, SEATS, Experiment, cells
 from analyzer.measures import measure_row
 from analyzer.runner import RunSpec
-from analyzer.tables import chunk_files, complete_chunks
+from analyzer.integrity import scan_dataset
 
 GIFT_BOX = {1: 260, 2: 130, 3: 95, 4: 60}
 """gift-box progress per match by final rank (CLAIMS.md, [000])"""
@@ -199,8 +199,7 @@ def _arm_arrays(exp: Experiment, field_index: int, cell_specs: dict, dirs: dict,
 
 
 def _scan(out: Path, table: str) -> pl.LazyFrame:
-    files = chunk_files(out, table)
-    return pl.scan_parquet([files[i] for i in complete_chunks(out)])
+    return scan_dataset(out, table)
 
 
 def _subject_metrics(out: Path, seat: int, wall_seeds: int, start: int) -> dict[str, np.ndarray]:

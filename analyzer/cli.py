@@ -1,6 +1,7 @@
 """`tsumolab` command line: one click group, one module per subcommand.
 
-Every failure caused by the user's input prints one line `tsumolab: error: …` and exits with code 2.
+Every failure caused by the user's input (a damaged run directory included) prints one line `tsumolab: error: …`
+and exits with code 2; a failed write (disk full) prints one line too and exits with code 1.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ import sys
 
 import click
 
-from analyzer.errors import InputError
+from analyzer.errors import InputError, WriteError
 from analyzer.version import code_version
 from sims.tiles import TileError
 
@@ -20,14 +21,23 @@ class _InputFailure(click.ClickException):
     exit_code = 2
 
 
+class _WriteFailure(click.ClickException):
+    """A WriteError raised inside a subcommand: one line, exit code 1."""
+
+    exit_code = 1
+
+
 class _Group(click.Group):
-    """The click group turning the library's InputError into click's own failure (also under CliRunner)."""
+    """The click group turning the library's InputError and WriteError into click's own failures (also under
+    CliRunner)."""
 
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
         except InputError as exc:
             raise _InputFailure(str(exc)) from exc
+        except WriteError as exc:
+            raise _WriteFailure(str(exc)) from exc
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -41,7 +51,7 @@ def _register_commands() -> None:
     import importlib
 
     for name in ("hand_cmd", "settle_cmd", "run_cmd", "bench_cmd", "demo_cmd", "policies_cmd", "replay_cmd",
-                 "claims_cmd", "regress_cmd", "report_cmd", "variants_cmd", "rules_cmd", "advise_cmd"):
+                 "claims_cmd", "regress_cmd", "report_cmd", "variants_cmd", "rules_cmd", "advise_cmd", "verify_cmd"):
         try:
             importlib.import_module(f"analyzer.{name}")
         except ModuleNotFoundError as exc:

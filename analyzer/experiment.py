@@ -122,16 +122,27 @@ def cells(experiment: Experiment) -> list[Cell]:
 def load_experiment(path: Path | str, rule_overrides: dict | None = None) -> Experiment:
     """Read and validate an experiment file; every problem is an InputError naming the file."""
     path = Path(path)
+    data = read_toml(path)
     try:
-        data = tomllib.loads(path.read_text())
+        return _from_dict(data, str(path), rule_overrides or {})
+    except (ValueError, TypeError, KeyError, ArithmeticError) as exc:
+        raise InputError(f"{path}: {exc}") from None
+
+
+def read_toml(path: Path) -> dict:
+    """The TOML document in `path`; InputError when the file is missing, unreadable or not TOML."""
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise InputError(f"experiment file not found: {path}") from None
     except tomllib.TOMLDecodeError as exc:
         raise InputError(f"{path}: not valid TOML ({exc})") from None
-    try:
-        return _from_dict(data, str(path), rule_overrides or {})
-    except (ValueError, TypeError, KeyError) as exc:
-        raise InputError(f"{path}: {exc}") from None
+    except UnicodeDecodeError:
+        raise InputError(f"{path}: not valid TOML (not UTF-8 text)") from None
+    except RecursionError:
+        raise InputError(f"{path}: not valid TOML (nested too deeply)") from None
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
 
 
 def mode_experiments(mode: str | None = "bloodshed", directory: Path = EXPERIMENTS_DIR,
@@ -143,10 +154,7 @@ def mode_experiments(mode: str | None = "bloodshed", directory: Path = EXPERIMEN
         paths += sorted((directory / EXTRA_DIR_NAME).glob("*.toml"))
     found = []
     for path in paths:
-        try:
-            data = tomllib.loads(path.read_text())
-        except tomllib.TOMLDecodeError as exc:
-            raise InputError(f"{path}: not valid TOML ({exc})") from None
+        data = read_toml(path)
         if mode is None or data.get("mode") == mode:
             found.append(load_experiment(path, rule_overrides))
     return sorted(found, key=lambda e: (e.beyond_sources, e.id))

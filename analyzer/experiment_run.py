@@ -2,8 +2,9 @@
 
 Each distinct cell run (variant, seats, wall seeds, seed, rules, chunk size) lives in its own run directory
 `DIR/runs/<hash of its RunSpec>/` laid out like `tsumolab run` (hands/, matches/, run.json), so cells shared
-by several claims (e.g. four baseline seats on the same walls) are simulated once, and --resume skips every
-chunk already written. Chunks are written atomically by analyzer.runner; the data depend only on the specs.
+by several claims (e.g. four baseline seats on the same walls) are simulated once, and --resume keeps every
+chunk whose files match its cell's record (a damaged one, or a cell whose run.json is damaged, is simulated
+again). Chunks are written and committed by analyzer.runner; the data depend only on the specs.
 """
 
 from __future__ import annotations
@@ -22,9 +23,11 @@ from joblib import Parallel, delayed
 from tqdm import tqdm
 
 from analyzer import runner
-from analyzer.errors import InputError
+from analyzer.errors import InputError, WriteError
+from analyzer.run_record import RUN_FILE
+from analyzer.run_store import RunStore, repair_line, report_repairs
 from analyzer.runner import RunInterrupted, RunSpec
-from analyzer.tables import TABLES, chunk_files, complete_chunks, remove_temp_files
+from analyzer.tables import TABLES, chunk_files, remove_temp_files
 from analyzer.version import code_version
 
 RUNS_DIR = "runs"
@@ -67,41 +70,31 @@ def execute_cells(specs: list[RunSpec], root: Path | str, *, jobs: int = 1, resu
     Dask cluster at `scheduler` (or the given distributed `client`) through joblib's Dask backend; the workers
     must see `root` (shared file system). Ctrl-C raises runner.RunInterrupted after keeping finished chunks.
     """
-    if backend not in BACKENDS:
-        raise InputError(f"--backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
-    if backend == "dask" and scheduler is None and client is None:
-        raise InputError("--backend dask needs --scheduler tcp://HOST:PORT")
-    if backend != "dask" and scheduler is not None:
-        raise InputError("--scheduler only applies with --backend dask")
-    if resume and overwrite:
-        raise InputError("--resume and --overwrite exclude each other")
-    n_jobs = runner._resolve_jobs(jobs)
+    n_jobs, unique = check_cells(specs, root, jobs=jobs, resume=resume, overwrite=overwrite, backend=backend,
+                                 scheduler=scheduler, client=client)
     root = Path(root)
-    unique = list({spec_key(s): s for s in specs}.values())
-    if not resume and not overwrite:
-        _refuse_existing_runs(root, unique)
     version = code_version()
-    tasks, records, done_chunks, total_matches, done_matches, older = [], {}, 0, 0, 0, set()
+    tasks, stores, done_chunks, total_matches, done_matches, older, repairs = [], {}, 0, 0, 0, set(), []
     for spec in unique:
         out = cell_dir(root, spec)
-        runner._load(spec, ())  # a bad policy or rule name fails here, before its run directory is made
-        previous = runner._prepare_out_dir(out, spec, resume, overwrite)
-        done = set(i for i in complete_chunks(out) if i < spec.n_chunks) if resume else set()
-        record = _cell_record(spec, version, previous)
-        if previous is not None and previous.get("code_version") != version:
-            older.add(previous.get("code_version"))
-        records[out] = record
-        runner._write_record(out, record)
+        store = RunStore.open(out, spec, version, resume=resume, overwrite=overwrite, rebuild_bad_record=True)
+        stores[str(out)] = store
+        if store.previous_version not in (None, version):
+            older.add(store.previous_version)
+        if store.repairs:
+            name = str(out.relative_to(root))
+            repairs.append((name, store.redone, [f"{name}/{note}" for note in store.repairs]))
         metadata = {runner.META_SPEC: json.dumps(spec.to_dict(), sort_keys=True), runner.META_CODE: version}
         for i in range(spec.n_chunks):
             size = len(spec.chunk_match_ids(i))
             total_matches += size
-            if i in done:
+            if i in set(store.done):
                 done_chunks += 1
                 done_matches += size
             else:
                 tasks.append(runner._ChunkTask(spec, (), i, str(out), metadata, os.getpid()))
-
+    report_repairs(repair_line(str(root), [(chunks, notes) for _name, chunks, notes in repairs],
+                               [name for name, _chunks, _notes in repairs]))
     if older:
         print(f"tsumolab: warning: resuming runs started with code version {', '.join(sorted(map(str, older)))}"
               f" under {version}", file=sys.stderr)
@@ -119,22 +112,59 @@ def execute_cells(specs: list[RunSpec], root: Path | str, *, jobs: int = 1, resu
                   file=sys.stderr, delay=1.0, dynamic_ncols=True,
                   disable=not progress or not sys.stderr.isatty()) as bar:
             for result in _run(tasks, n_jobs, backend, scheduler, client):
+                stores[result.out_dir].commit(result.files)
                 simulated += result.matches
                 bar.update(result.matches)
     except KeyboardInterrupt:
-        finished = sum(len([i for i in complete_chunks(cell_dir(root, s)) if i < s.n_chunks]) for s in unique)
-        _clean(root, unique)
+        finished = sum(len(s.record["files"]) // len(TABLES) for s in stores.values())
+        _close(stores, "interrupted")
         raise RunInterrupted(root, finished, sum(s.n_chunks for s in unique)) from None
-    finally:
-        _clean(root, unique)
+    except (WriteError, OSError) as exc:
+        finished = sum(len(s.record["files"]) // len(TABLES) for s in stores.values())
+        _close(stores, "failed")
+        raise runner.write_failure(exc, finished, sum(s.n_chunks for s in unique)) from None
+    except BaseException:
+        _close(stores, "failed")
+        raise
     seconds = time.perf_counter() - start
-    for out, record in records.items():
-        record["status"] = "complete"
-        runner._write_record(out, record)
+    _clean(root, unique)
+    for store in stores.values():
+        store.record["status"] = "complete"
+        store.write()
     return ExecutionSummary(
         cell_runs=len(unique), chunks=sum(s.n_chunks for s in unique), resumed_chunks=done_chunks,
         simulated_matches=simulated, seconds=seconds, warm_up_seconds=warm_up, jobs=n_jobs, backend=backend,
     )
+
+
+def _close(stores: dict, status: str) -> None:
+    """Record how the session ended in every cell's run.json, as far as the disk allows; remove temporaries."""
+    for store in stores.values():
+        remove_temp_files(store.out)
+        for table in TABLES:
+            remove_temp_files(store.out / table)
+        store.record["status"] = status
+        store.write_quietly()
+
+
+def check_cells(specs: list[RunSpec], root: Path | str, *, jobs: int, resume: bool, overwrite: bool, backend: str,
+                scheduler: str | None, client) -> tuple[int, list[RunSpec]]:
+    """InputError for options execute_cells cannot run with; else (worker count, the distinct specs)."""
+    if backend not in BACKENDS:
+        raise InputError(f"--backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+    if backend == "dask" and scheduler is None and client is None:
+        raise InputError("--backend dask needs --scheduler tcp://HOST:PORT")
+    if backend != "dask" and scheduler is not None:
+        raise InputError("--scheduler only applies with --backend dask")
+    if resume and overwrite:
+        raise InputError("--resume and --overwrite exclude each other")
+    n_jobs = runner._resolve_jobs(jobs)
+    unique = list({spec_key(s): s for s in specs}.values())
+    if not resume and not overwrite:
+        _refuse_existing_runs(Path(root), unique)
+    for spec in unique:
+        runner._load(spec, ())  # a bad policy or rule name fails here, before anything is written
+    return n_jobs, unique
 
 
 def _run(tasks: list, n_jobs: int, backend: str, scheduler: str | None, client):
@@ -167,21 +197,9 @@ def _run_dask(tasks: list, scheduler: str | None, client):
             yield from parallel(delayed(runner._simulate_chunk)(task) for task in tasks)
 
 
-def _cell_record(spec: RunSpec, version: str, previous: dict | None) -> dict:
-    """run.json contents of a cell (as analyzer.runner writes them), noting a change of code version."""
-    if previous is None:
-        return {"spec": spec.to_dict(), "code_version": version, "status": "running", "chunks": spec.n_chunks,
-                "sessions": []}
-    record = {**previous, "status": "running"}
-    if record.get("code_version") != version:
-        record["code_versions"] = [*record.get("code_versions", [record.get("code_version")]), version]
-        record["code_version"] = version
-    return record
-
-
 def _refuse_existing_runs(root: Path, specs: list[RunSpec]) -> None:
     """InputError before anything is written when a cell of this invocation already has a run in `root`."""
-    taken = [s for s in specs if (cell_dir(root, s) / runner.RUN_FILE).exists()
+    taken = [s for s in specs if (cell_dir(root, s) / RUN_FILE).exists()
              or any(chunk_files(cell_dir(root, s), t) for t in TABLES)]
     if taken:
         raise InputError(f"{root} already holds {len(taken)} of these {len(specs)} runs; "

@@ -20,7 +20,7 @@ import polars as pl
 
 from analyzer import stats
 from analyzer.experiment import SEATS, Experiment, cells, experiment_wall_seeds
-from analyzer.tables import chunk_files, complete_chunks
+from analyzer.integrity import scan_dataset
 from sims.riichi.table import RIICHI_COST
 
 EARLIER_WINNERS = (0, 1, 2)
@@ -29,8 +29,7 @@ WIN_HOWS = ("tsumo", "ron")
 
 def tsumo_loss_wins(run_dir: Path) -> pl.DataFrame:
     """Every win of the run: match_id, how ("tsumo" | "ron"), earlier (winners before it), received."""
-    files = chunk_files(run_dir, "hands")
-    hands = pl.scan_parquet([files[i] for i in complete_chunks(run_dir)])
+    hands = scan_dataset(run_dir, "hands")
     return (hands.filter(pl.col("won"))
             .select("match_id", pl.col("win_kind").alias("how"),
                     (pl.col("win_order").cast(pl.Int64) - 1).alias("earlier"),

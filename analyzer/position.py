@@ -132,12 +132,12 @@ def state_of(position: dict) -> tuple[np.ndarray, int]:
     seat = p.seat("seat")
     dec = p.obj("decision")
     kind = dec.get("kind")
-    if kind not in DECISIONS:
+    if not isinstance(kind, str) or kind not in DECISIONS:
         raise PositionError(f"decision.kind must be one of {', '.join(DECISIONS)}, got {kind!r}")
     decision = DECISIONS[kind]
     dealer = p.seat("dealer")
     hand_no = p.int_in("hand_no", 1, 4)
-    points = p.ints("points", 4)
+    points = p.ints("points", 4, bound=10**9)
     wall = p.int_in("wall", 0, N_WALL - 53)
     hand = p.tiles("hand")
     melds = np.zeros((4, 27), np.int64)
@@ -145,6 +145,8 @@ def state_of(position: dict) -> tuple[np.ndarray, int]:
     pons = np.zeros(4, np.int64)
     kans = np.zeros(4, np.int64)
     for s, seat_melds in enumerate(p.list_of("melds", 4, [[]] * 4)):
+        if not isinstance(seat_melds, list):
+            raise PositionError(f"melds[{s}] must be a list of melds such as \"pon 5m\"")
         for text in seat_melds:
             word, _, tile = str(text).partition(" ")
             if word not in MELD_CODES:
@@ -162,7 +164,7 @@ def state_of(position: dict) -> tuple[np.ndarray, int]:
     voids = np.full(4, -1, np.int64)
     for s, v in enumerate(p.list_of("voids", 4, [None] * 4)):
         if v is not None:
-            if v not in SUIT_LETTERS:
+            if not isinstance(v, str) or len(v) != 1 or v not in SUIT_LETTERS:
                 raise PositionError(f"voids[{s}] must be m, p, s or null, got {v!r}")
             voids[s] = SUIT_LETTERS.index(v)
     declared = voids >= 0
@@ -172,8 +174,9 @@ def state_of(position: dict) -> tuple[np.ndarray, int]:
         raise PositionError("after the void declarations every seat has a void suit (B-7)")
     winners = []
     for w in p.list_of("winners", None, []):
-        ws = int(w.get("seat", -1)) if isinstance(w, dict) else -1
-        if not 0 <= ws <= 3 or ws in [x for x, _ in winners] or w.get("kind") not in ("ron", "tsumo"):
+        ws = w.get("seat") if isinstance(w, dict) else None
+        if (not isinstance(ws, int) or isinstance(ws, bool) or not 0 <= ws <= 3 or ws in [x for x, _ in winners]
+                or w.get("kind") not in ("ron", "tsumo")):
             raise PositionError('winners: each entry is {"seat": 0..3, "kind": "ron" or "tsumo"}, once per seat; '
                                 f"got {w!r}")
         winners.append((ws, w["kind"]))
@@ -197,8 +200,8 @@ def state_of(position: dict) -> tuple[np.ndarray, int]:
             if hand[drawn] == 0:
                 raise PositionError(f"decision.drawn {dec['drawn']} is not in the hand")
     elif decision in (D_REACT, D_ROB):
-        cur = int(dec.get("from", -1))
-        if not 0 <= cur <= 3 or cur == seat or won[cur]:
+        cur = dec.get("from")
+        if not isinstance(cur, int) or isinstance(cur, bool) or not 0 <= cur <= 3 or cur == seat or won[cur]:
             raise PositionError("decision.from must be another seat still playing")
         tile = _kind(dec.get("tile"))
         if decision == D_REACT:
@@ -220,7 +223,7 @@ def state_of(position: dict) -> tuple[np.ndarray, int]:
                          + (dict(winners).get(s) == "tsumo") for s in range(4)]
         if decision == D_ROB:
             default_sizes[cur] += 1  # holds the tile being added
-    sizes = p.ints("hand_sizes", 4, default_sizes)
+    sizes = p.ints("hand_sizes", 4, default_sizes, low=0, bound=14)
     if sizes[seat] != int(hand.sum()):
         raise PositionError(f"hand has {int(hand.sum())} tiles but hand_sizes[{seat}] is {sizes[seat]}")
     if (decision == D_TURN) and int(hand.sum()) + 3 * int(n_melds[seat]) != 14:
@@ -248,12 +251,12 @@ def state_of(position: dict) -> tuple[np.ndarray, int]:
 
     S = np.zeros(ST.SIZE, np.int32)
     obs = S[ST.obs:ST.obs + 4 * OBS_SIZE].reshape(4, OBS_SIZE)
-    discards = p.ints("discards", 4, [int(rivers[s].sum()) for s in range(4)])
+    discards = p.ints("discards", 4, [int(rivers[s].sum()) for s in range(4)], low=0, bound=N_WALL)
     if decision in (D_EXCHANGE, D_VOID):
         default_draws = [int(s == dealer) for s in range(4)]
     else:
         default_draws = [discards[s] + int(kans[s]) - int(pons[s]) + (s == on_turn) for s in range(4)]
-    draws = p.ints("draws", 4, default_draws)
+    draws = p.ints("draws", 4, default_draws, bound=N_WALL)
     for s in range(4):
         obs[s, O_SEAT] = s
         obs[s, O_DEALER] = dealer
@@ -360,11 +363,13 @@ class _Reader:
             raise PositionError(f"{key} must be an integer in {lo}..{hi}, got {v!r}")
         return v
 
-    def ints(self, key, n, default=None):
+    def ints(self, key, n, default=None, low=None, bound=2**31 - 1):
+        """A list of `n` integers in low..bound (low defaults to -bound)."""
         v = self.get(key, default)
+        low = -bound if low is None else low
         if not isinstance(v, list) or len(v) != n or not all(isinstance(x, int) and not isinstance(x, bool)
-                                                             for x in v):
-            raise PositionError(f"{key} must be a list of {n} integers")
+                                                             and low <= x <= bound for x in v):
+            raise PositionError(f"{key} must be a list of {n} integers in {low}..{bound}")
         return list(v)
 
     def obj(self, key):

@@ -15,10 +15,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from analyzer.claims import ClaimsResult, run_experiments, with_overrides
+from analyzer.run_spec import MAX_SEED
 from analyzer.claims_tables import ARM_METRICS, PAIRED_METRICS
-from analyzer.errors import InputError
+from analyzer.errors import InputError, WriteError, os_error_text
 from analyzer.experiment import mode_experiments, select
 from analyzer.stats import combined_se_distance
+from analyzer.tables import replacing
 from analyzer.version import code_version
 
 REGRESS_CLAIMS = ("B1", "B4", "B5")
@@ -83,15 +85,32 @@ def run_regress(out_dir: Path, seed: int, *, rule_overrides: dict | None = None,
 
 
 def read_baseline(path: Path) -> dict:
-    try:
-        data = json.loads(Path(path).read_text())
-    except FileNotFoundError:
-        raise InputError(f"baseline file not found: {path} (create it with --update)") from None
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{path}: not valid JSON ({exc.msg})") from None
-    if data.get("format") != FORMAT or not isinstance(data.get("metrics"), dict):
-        raise InputError(f"{path}: not a tsumolab regress baseline (format {FORMAT})")
+    """The baseline document in `path`, checked: InputError when it is missing or not a baseline."""
+    from analyzer.json_input import read_json
+
+    if not Path(path).exists():
+        raise InputError(f"baseline file not found: {path} (create it with --update)")
+    data = read_json(str(path), "regress baseline")
+    problem = _baseline_problem(data)
+    if problem:
+        raise InputError(f"{path}: not a tsumolab regress baseline (format {FORMAT}): {problem}")
     return data
+
+
+def _baseline_problem(data: object) -> str | None:
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        return "no format number"
+    seed = data.get("seed")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < MAX_SEED:
+        return "its seed is not a seed"
+    metrics = data.get("metrics")
+    if not isinstance(metrics, dict) or not metrics:
+        return "no metrics"
+    for key, entry in metrics.items():
+        if not (isinstance(entry, dict) and all(isinstance(entry.get(k), (int, float))
+                                                and not isinstance(entry.get(k), bool) for k in ("value", "se"))):
+            return f"metric {key!r} is not {{value, se}}"
+    return None
 
 
 def baseline_document(result: ClaimsResult, seed: int, rule_overrides: dict) -> dict:
@@ -108,8 +127,13 @@ def baseline_document(result: ClaimsResult, seed: int, rule_overrides: dict) -> 
 
 
 def write_baseline(path: Path, document: dict) -> None:
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
-    Path(path).write_text(json.dumps(document, indent=1, sort_keys=True) + "\n")
+    """Write the baseline atomically; WriteError (one line) when it cannot be written."""
+    try:
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        with replacing(path) as temp:
+            temp.write_text(json.dumps(document, indent=1, sort_keys=True) + "\n")
+    except OSError as exc:
+        raise WriteError(f"cannot write {path}: {os_error_text(exc)}") from None
 
 
 def _entry(value: float, se: float, name: str, wall_seeds: int) -> dict:

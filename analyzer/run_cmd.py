@@ -9,7 +9,7 @@ import click
 
 from analyzer import api
 from analyzer.cli import cli
-from analyzer.errors import InputError
+from analyzer.errors import InputError, WriteError, os_error_text
 from analyzer.runner import DEFAULT_CHUNK_SIZE, RunInterrupted, RunSpec, RunSummary
 from policies.registry import parse_seats
 from sims.modes import MODES, get_mode
@@ -73,7 +73,10 @@ def run_command(variant: str, seats: str, matches: int, seed: int, jobs: int, ou
         click.echo(f"tsumolab: {exc}", err=True)
         click.get_current_context().exit(130)
     if record_events:
-        write_event_log(spec, out_dir, record_events, policy_paths)
+        try:
+            write_event_log(spec, out_dir, record_events, policy_paths)
+        except OSError as exc:
+            raise WriteError(f"cannot write {out_dir / 'events.parquet'}: {os_error_text(exc)}") from None
     if not quiet:
         click.echo(summary_text(summary))
 

@@ -2,98 +2,51 @@
 
 Matches 0..N-1 are cut into chunks of `chunk_size` consecutive match ids; chunk i holds the ids
 [i*chunk_size, (i+1)*chunk_size). Each chunk is simulated on its own (in-process, or in a joblib worker)
-and written as `OUT/hands/chunk-<i>.parquet` then `OUT/matches/chunk-<i>.parquet`, each atomically; a
-chunk is complete when both files exist. Since every match depends only on (root seed, match id), the
-dataset is the same whatever the number of jobs, the chunk size, or how often the run was resumed.
-`OUT/run.json` records the spec, the code version and the timings of each session of the run.
+and written as `OUT/hands/chunk-<i>.parquet` and `OUT/matches/chunk-<i>.parquet`: both files are written in
+full before either is renamed into place, then the chunk is committed by adding their sizes and checksums to
+`OUT/run.json` (analyzer.run_record), which also records the spec, the code version and the timings of each
+session. Since every match depends only on (root seed, match id), the dataset is the same whatever the number
+of jobs, the chunk size, or how often the run was resumed; `--resume` keeps only the chunks whose files match
+the record (analyzer.run_store). A run holds the directory's lock (analyzer.dir_lock) while it writes.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
-import math
 import os
 import signal
 import sys
 import threading
 import time
 import warnings
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
 
 import numpy as np
 import polars as pl
-import pyarrow.parquet as pq
 from joblib import Parallel, delayed
 from tqdm import tqdm
 
-from analyzer.errors import InputError
-from analyzer.tables import (
-    TABLES,
-    chunk_files,
-    chunk_path,
-    complete_chunks,
-    hand_table,
-    match_table,
-    read_dataset,
-    read_file_metadata,
-    remove_temp_files,
-    replacing,
-    write_parquet_atomic,
-)
+from analyzer.dir_lock import locked
+from analyzer.errors import InputError, WriteError, os_error_text
+from analyzer.integrity import file_entry, read_dataset
+from analyzer.run_record import RUN_FILE, entry_key, read_run_record
+from analyzer.run_spec import DEFAULT_CHUNK_SIZE, MAX_SEED, RunSpec
+from analyzer.run_store import RunStore, report_repairs
+from analyzer.tables import TABLES, chunk_path, hand_table, match_table, replacing, write_parquet
 from analyzer.version import code_version
 from policies import registry as policy_registry
 from policies.registry import parse_seats
 from sims.modes import get_mode
 from sims.records import HC, MC
 
-DEFAULT_CHUNK_SIZE = 1000
-RUN_FILE = "run.json"
 META_SPEC = "tsumolab.run_spec"
 META_CODE = "tsumolab.code_version"
 META_CHUNK = "tsumolab.chunk"
-MAX_SEED = 2**63 - 1
-
-
-@dataclass(frozen=True)
-class RunSpec:
-    """Everything that determines a run's dataset (and its file layout)."""
-
-    variant: str
-    seats: tuple[str, ...]
-    matches: int
-    seed: int
-    rules: dict = field(default_factory=dict)
-    """Full rule options of the variant, `RULES.as_dict()` (defaults included)."""
-    chunk_size: int = DEFAULT_CHUNK_SIZE
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "seats", tuple(self.seats))
-        if len(self.seats) != 4:
-            raise ValueError(f"a run needs 4 seat labels, got {len(self.seats)}")
-        if self.matches < 1:
-            raise ValueError(f"matches must be at least 1, got {self.matches}")
-        if self.chunk_size < 1:
-            raise ValueError(f"chunk size must be at least 1, got {self.chunk_size}")
-        if not 0 <= self.seed <= MAX_SEED:
-            raise ValueError(f"seed must be in 0..{MAX_SEED}, got {self.seed}")
-
-    @property
-    def n_chunks(self) -> int:
-        return math.ceil(self.matches / self.chunk_size)
-
-    def chunk_match_ids(self, index: int) -> np.ndarray:
-        lo = index * self.chunk_size
-        return np.arange(lo, min(lo + self.chunk_size, self.matches), dtype=np.int64)
-
-    def to_dict(self) -> dict:
-        """JSON-ready form; equal dicts mean the same dataset."""
-        return json.loads(json.dumps(asdict(self), sort_keys=True))
-
-    @classmethod
-    def from_dict(cls, values: dict) -> "RunSpec":
-        return cls(**values)
+__all__ = ["DEFAULT_CHUNK_SIZE", "MAX_SEED", "RUN_FILE", "RunInterrupted", "RunSpec", "RunSummary",
+           "combined_tables", "execute", "read_run_record"]
 
 
 @dataclass(frozen=True)
@@ -149,6 +102,9 @@ class _ChunkResult:
     matches: int
     hands: int
     hand_rows: int
+    out_dir: str = ""
+    files: dict | None = None
+    """record entries of the chunk's two files"""
 
 
 def execute(
@@ -164,9 +120,11 @@ def execute(
 ) -> RunSummary:
     """Simulate the run `spec` into `out_dir`; see the module docstring for the layout.
 
-    jobs: worker processes (-1 = all cores); 1 runs in this process. resume: skip complete chunks of the
-    same run (a different spec in `out_dir` is an InputError). overwrite: delete a previous run first.
-    Without either, a previous run in `out_dir` is an InputError. Ctrl-C raises RunInterrupted.
+    jobs: worker processes (-1 = all cores); 1 runs in this process. resume: keep the chunks of the same run
+    whose files match the run record and simulate the others (a different spec in `out_dir` is an InputError).
+    overwrite: delete a previous run first. Without either, a previous run in `out_dir` is an InputError.
+    Another process writing `out_dir` is an InputError naming it. Ctrl-C raises RunInterrupted; a failed write
+    (disk full) raises WriteError, keeping the complete chunks for --resume.
     """
     out = Path(out_dir)
     # workers may run in another directory: give them absolute paths
@@ -176,15 +134,25 @@ def execute(
         raise InputError("--resume and --overwrite exclude each other")
     mode, seats, rules = _load(spec, policy_paths)
     spec = replace(spec, rules=rules.as_dict())  # defaults made explicit, so equal runs compare equal
+    if out.exists() and not out.is_dir():
+        raise InputError(f"--out {out} exists and is not a directory")
+    with locked(out):
+        return _execute_locked(spec, out, mode, seats, n_jobs, resume, overwrite, policy_paths, progress, backend)
 
-    previous = _prepare_out_dir(out, spec, resume, overwrite)
-    done = [i for i in complete_chunks(out) if i < spec.n_chunks] if resume else []
-    todo = [i for i in range(spec.n_chunks) if i not in set(done)]
+
+def _execute_locked(spec: RunSpec, out: Path, mode, seats, n_jobs: int, resume: bool, overwrite: bool,
+                    policy_paths: tuple[str, ...], progress: bool, backend: str) -> RunSummary:
     version = code_version()
-    record = _new_record(spec, version, previous)
+    store = RunStore.open(out, spec, version, resume=resume, overwrite=overwrite)
+    report_repairs(store.repair_line())
+    if store.previous_version not in (None, version):
+        print(f"tsumolab: warning: resuming a run started with code version {store.previous_version}"
+              f" under {version}", file=sys.stderr)
+    done, todo = store.done, store.todo
+    record = store.record
     session = {"started": _now(), "jobs": n_jobs, "resumed_chunks": len(done), "status": "running"}
     record["sessions"].append(session)
-    _write_record(out, record)
+    store.write()
 
     file_metadata = {META_SPEC: json.dumps(spec.to_dict(), sort_keys=True), META_CODE: version}
     tasks = [_ChunkTask(spec, policy_paths, i, str(out), file_metadata, os.getpid()) for i in todo]
@@ -203,18 +171,21 @@ def execute(
             disable=not progress or not sys.stderr.isatty(),
         ) as bar:
             for result in _run_tasks(tasks, min(n_jobs, len(tasks)), backend):
+                store.commit(result.files)
                 results.append(result)
                 bar.update(result.matches)
     except KeyboardInterrupt:
-        _finish_session(out, record, session, "interrupted", start, results)
-        finished = [i for i in complete_chunks(out) if i < spec.n_chunks]
-        raise RunInterrupted(out, len(finished), spec.n_chunks) from None
+        _finish_session(store, session, "interrupted", start, results)
+        raise RunInterrupted(out, len(done) + len(results), spec.n_chunks) from None
+    except (WriteError, OSError) as exc:
+        _finish_session(store, session, "failed", start, results)
+        raise write_failure(exc, len(done) + len(results), spec.n_chunks) from None
     except BaseException:
-        _finish_session(out, record, session, "failed", start, results)
+        _finish_session(store, session, "failed", start, results)
         raise
-    seconds = _finish_session(out, record, session, "complete", start, results, write=False)
+    seconds = _finish_session(store, session, "complete", start, results, write=False)
 
-    totals = [_result_from_files(out, i) for i in done] + results
+    totals = [_result_from_record(store.record, spec, i) for i in done] + results
     summary = RunSummary(
         out_dir=out,
         matches=sum(r.matches for r in totals),
@@ -229,8 +200,18 @@ def execute(
     )
     record["status"] = "complete"
     record["totals"] = {"matches": summary.matches, "hands": summary.hands, "hand_rows": summary.hand_rows}
-    _write_record(out, record)
+    try:
+        store.write()
+    except WriteError as exc:
+        raise write_failure(exc, spec.n_chunks, spec.n_chunks) from None
     return summary
+
+
+def write_failure(exc: Exception, done_chunks: int, total_chunks: int) -> WriteError:
+    """The one-line WriteError for a write that failed during a run (a chunk's files, or run.json)."""
+    reason = str(exc) if isinstance(exc, WriteError) else f"cannot write: {os_error_text(exc)}"
+    return WriteError(f"{reason}; {done_chunks} of {total_chunks} chunks are complete and no partial chunk was "
+                      "kept; once the problem is fixed (e.g. disk space freed), run the same command with --resume")
 
 
 def combined_tables(out_dir: Path | str) -> tuple[pl.DataFrame, pl.DataFrame]:
@@ -238,17 +219,6 @@ def combined_tables(out_dir: Path | str) -> tuple[pl.DataFrame, pl.DataFrame]:
     hands = read_dataset(out_dir, "hands").sort(["match_id", "hand", "seat"])
     matches = read_dataset(out_dir, "matches").sort(["match_id", "seat"])
     return hands, matches
-
-
-def read_run_record(out_dir: Path | str) -> dict | None:
-    """Contents of OUT/run.json, or None when there is none."""
-    path = Path(out_dir) / RUN_FILE
-    if not path.exists():
-        return None
-    try:
-        return json.loads(path.read_text())
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{path} is not valid JSON ({exc.msg}); use --overwrite to replace the run") from None
 
 
 def _resolve_jobs(jobs: int) -> int:
@@ -306,10 +276,18 @@ def _simulate_chunk(task: _ChunkTask) -> _ChunkResult:
 
     chunk_info = {"index": task.index, "first_match": int(match_ids[0]), "matches": result.matches,
                   "hands": result.hands}
-    for table, df in (("hands", hands), ("matches", matches)):
-        meta = {**task.metadata, META_CHUNK: chunk_info, "tsumolab.table": table}
-        write_parquet_atomic(df, chunk_path(task.out_dir, table, task.index), meta)
-    return result
+    files = {}
+    target = None
+    try:
+        with contextlib.ExitStack() as stack:  # both files are written before either replaces its path
+            for table, df in (("hands", hands), ("matches", matches)):
+                target = chunk_path(task.out_dir, table, task.index)
+                temp = stack.enter_context(replacing(target))
+                write_parquet(df, temp, {**task.metadata, META_CHUNK: chunk_info, "tsumolab.table": table})
+                files[entry_key(table, task.index)] = file_entry(temp, df.height)
+    except OSError as exc:
+        raise WriteError(f"cannot write {target}: {os_error_text(exc)}") from None
+    return replace(result, out_dir=task.out_dir, files=files)
 
 
 def _quiet_engine_warnings() -> None:
@@ -337,86 +315,20 @@ def _run_tasks(tasks: list[_ChunkTask], n_jobs: int, backend: str):
     yield from parallel(delayed(_simulate_chunk)(task) for task in tasks)
 
 
-def _result_from_files(out: Path, index: int) -> _ChunkResult:
-    hands_file = chunk_path(out, "hands", index)
-    info = json.loads(read_file_metadata(hands_file).get(META_CHUNK, "{}"))
-    rows = pq.read_metadata(hands_file).num_rows
-    matches = info.get("matches", pq.read_metadata(chunk_path(out, "matches", index)).num_rows // 4)
-    return _ChunkResult(index, matches, info.get("hands", rows // 4), rows)
+def _result_from_record(record: dict, spec: RunSpec, index: int) -> _ChunkResult:
+    """Counts of a chunk kept from an earlier session, from its record entries."""
+    hand_rows = record["files"][entry_key("hands", index)]["rows"]
+    return _ChunkResult(index, len(spec.chunk_match_ids(index)), hand_rows // 4, hand_rows)
 
 
-def _prepare_out_dir(out: Path, spec: RunSpec, resume: bool, overwrite: bool) -> dict | None:
-    """Check OUT against the options; returns the previous run record to continue (resume) or None."""
-    if out.exists() and not out.is_dir():
-        raise InputError(f"--out {out} exists and is not a directory")
-    previous = read_run_record(out)
-    has_chunks = any(chunk_files(out, t) for t in TABLES)
-    if previous is None and not has_chunks:
-        pass
-    elif overwrite:
-        _remove_run(out)
-        previous = None
-    elif not resume:
-        raise InputError(
-            f"{out} already holds a run; add --resume to continue it or --overwrite to replace it"
-        )
-    elif previous is None:
-        raise InputError(f"{out} holds chunk files but no {RUN_FILE}; cannot resume it (use --overwrite)")
-    else:
-        _check_same_spec(out, previous.get("spec", {}), spec)
-    for table in TABLES:
-        (out / table).mkdir(parents=True, exist_ok=True)
-        remove_temp_files(out / table)
-    remove_temp_files(out)
-    return previous
-
-
-def _check_same_spec(out: Path, stored: dict, spec: RunSpec) -> None:
-    wanted = spec.to_dict()
-    if stored == wanted:
-        return
-    diffs = [
-        f"{key}: {json.dumps(stored.get(key))} there, {json.dumps(wanted.get(key))} now"
-        for key in sorted(set(stored) | set(wanted))
-        if stored.get(key) != wanted.get(key)
-    ]
-    raise InputError(
-        f"cannot resume: {out} holds a different run ({'; '.join(diffs)}); "
-        "repeat its options or use --overwrite"
-    )
-
-
-def _remove_run(out: Path) -> None:
-    for table in TABLES:
-        for path in chunk_files(out, table).values():
-            path.unlink()
-    (out / RUN_FILE).unlink(missing_ok=True)
-
-
-def _new_record(spec: RunSpec, version: str, previous: dict | None) -> dict:
-    if previous is not None:
-        record = dict(previous)
-        record.setdefault("sessions", [])
-        if record.get("code_version") != version:
-            record.setdefault("code_versions", [record.get("code_version")]).append(version)
-            print(
-                f"tsumolab: warning: resuming a run started with code version {record.get('code_version')}"
-                f" under {version}",
-                file=sys.stderr,
-            )
-        record["code_version"] = version
-        record["status"] = "running"
-        return record
-    return {"spec": spec.to_dict(), "code_version": version, "status": "running", "chunks": spec.n_chunks,
-            "sessions": []}
-
-
-def _finish_session(out: Path, record: dict, session: dict, status: str, start: float,
-                    results: list[_ChunkResult], write: bool = True) -> float:
-    """Record the end of this session in run.json; also removes temporaries a killed worker left."""
+def _finish_session(store: RunStore, session: dict, status: str, start: float, results: list[_ChunkResult],
+                    write: bool = True) -> float:
+    """Record the end of this session in run.json (if the disk still allows it); also removes temporaries a
+    killed worker left."""
     seconds = time.perf_counter() - start
     for table in TABLES:
-        remove_temp_files(out / table)
+        for temp in (store.out / table).glob(".*.tmp"):
+            temp.unlink(missing_ok=True)
     session.update(
         status=status,
         seconds=round(seconds, 3),
@@ -425,15 +337,10 @@ def _finish_session(out: Path, record: dict, session: dict, status: str, start: 
         simulated_hands=sum(r.hands for r in results),
         matches_per_s=round(sum(r.matches for r in results) / seconds, 1) if seconds > 0 else None,
     )
-    record["status"] = status
+    store.record["status"] = status
     if write:
-        _write_record(out, record)
+        store.write_quietly()
     return seconds
-
-
-def _write_record(out: Path, record: dict) -> None:
-    with replacing(out / RUN_FILE) as temp:
-        temp.write_text(json.dumps(record, indent=2, sort_keys=True) + "\n")
 
 
 def _now() -> str:

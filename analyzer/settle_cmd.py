@@ -8,7 +8,6 @@ Output: ``{"deltas": [...], "tenpai": [...], "flower_pig": [...], "max_value": [
 from __future__ import annotations
 
 import json
-import sys
 
 import click
 
@@ -16,24 +15,11 @@ from analyzer import api
 from analyzer.api import SETTLE_VARIANTS
 from analyzer.cli import cli
 from analyzer.errors import InputError
-
+from analyzer.json_input import read_json
 
 
 def _read_request(source: str) -> object:
-    try:
-        if source == "-":
-            text = sys.stdin.buffer.read()
-        else:
-            with open(source, "rb") as f:
-                text = f.read()
-    except OSError as exc:
-        raise InputError(f"cannot read {source}: {exc.strerror or exc}") from None
-    try:
-        request = json.loads(text)
-    except ValueError as exc:
-        name = "stdin" if source == "-" else source
-        raise InputError(f"{name}: invalid JSON: {exc}") from None
-    return request
+    return read_json(source)
 
 
 @cli.command("settle")

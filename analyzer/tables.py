@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import secrets
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -25,6 +26,7 @@ from sims.records import HAND_COLUMNS, MATCH_COLUMNS
 TABLES = ("hands", "matches")
 POLICY_COLUMN = ("policy", "Utf8", "policy of the seat: name, or name(param=value,…) with its parameters", None)
 CHUNK_GLOB = "chunk-*.parquet"
+CHUNK_PATTERN = re.compile(r"chunk-(\d{6,})\.parquet")
 TEMP_SUFFIX = ".tmp"
 
 _DTYPES = {
@@ -75,16 +77,21 @@ def chunk_path(out_dir: Path | str, table: str, index: int) -> Path:
     return Path(out_dir) / _check_table(table) / chunk_name(index)
 
 
-def chunk_index(path: Path) -> int:
-    """`chunk-000012.parquet` → 12."""
-    return int(path.name[len("chunk-") : -len(".parquet")])
+def chunk_index(path: Path) -> int | None:
+    """`chunk-000012.parquet` → 12; None for any other name (`chunk-12.parquet`, `chunk-000012 (1).parquet`)."""
+    match = CHUNK_PATTERN.fullmatch(path.name)
+    if match is None or path.name != chunk_name(int(match.group(1))):
+        return None
+    return int(match.group(1))
 
 
 @contextmanager
 def replacing(path: Path | str) -> Iterator[Path]:
     """Yield a temporary path beside `path`; on success it replaces `path` atomically, on any error it is removed.
 
-    Readers therefore only ever see the old file or the complete new one, never a partial write.
+    Readers therefore only ever see the old file or the complete new one, never a partial write. (Nothing is
+    fsync'ed: after a crash of the machine itself, `tsumolab verify` finds any file the disk lost and --resume
+    simulates it again.)
     """
     path = Path(path)
     temp = path.with_name(f".{path.name}.{os.getpid()}-{secrets.token_hex(4)}{TEMP_SUFFIX}")
@@ -112,11 +119,16 @@ def write_parquet_atomic(df: pl.DataFrame, path: Path | str, metadata: Mapping[s
 
     Non-string metadata values are stored as JSON. The bytes depend only on `df` and `metadata`.
     """
+    with replacing(path) as temp:
+        write_parquet(df, temp, metadata)
+
+
+def write_parquet(df: pl.DataFrame, path: Path | str, metadata: Mapping[str, object]) -> None:
+    """Write `df` to `path` as Parquet (zstd) with file-level key/value `metadata` (not atomic: see above)."""
     table = df.to_arrow()
     kv = {str(k): v if isinstance(v, str) else json.dumps(v, sort_keys=True) for k, v in metadata.items()}
     table = table.replace_schema_metadata({**(table.schema.metadata or {}), **kv})
-    with replacing(path) as temp:
-        pq.write_table(table, temp, compression="zstd")
+    pq.write_table(table, path, compression="zstd")
 
 
 def read_file_metadata(path: Path | str) -> dict[str, str]:
@@ -128,22 +140,18 @@ def read_file_metadata(path: Path | str) -> dict[str, str]:
 def chunk_files(out_dir: Path | str, table: str) -> dict[int, Path]:
     """Chunk index → Parquet file of `table` present in the run directory."""
     directory = Path(out_dir) / _check_table(table)
-    return {chunk_index(p): p for p in sorted(directory.glob(CHUNK_GLOB))}
+    found = {}
+    for path in sorted(directory.glob(CHUNK_GLOB)):
+        index = chunk_index(path)
+        if index is not None and path.is_file():
+            found[index] = path
+    return found
 
 
 def complete_chunks(out_dir: Path | str) -> list[int]:
     """Indices of the chunks whose files exist in every table (a chunk is complete only then)."""
     present = [set(chunk_files(out_dir, t)) for t in TABLES]
     return sorted(set.intersection(*present))
-
-
-def read_dataset(out_dir: Path | str, table: str) -> pl.DataFrame:
-    """All complete chunks of `table` ("hands" or "matches") in a run directory, concatenated in chunk order."""
-    files = chunk_files(out_dir, table)
-    chunks = complete_chunks(out_dir)
-    if not chunks:
-        raise FileNotFoundError(f"no complete chunks of the {table!r} table in {out_dir}")
-    return pl.concat([pl.read_parquet(files[i]) for i in chunks], how="vertical")
 
 
 def columns_markdown(mode=None) -> str:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import polars as pl
+import pyarrow as pa
 
 from analyzer.errors import InputError
 
@@ -97,24 +98,29 @@ def load_report_data(directory: Path | str) -> ReportData:
     directory = Path(directory)
     if not directory.is_dir():
         raise InputError(f"{directory} is not a directory")
-    if (directory / "claims.parquet").is_file():
-        return _load_study(directory)
-    if (directory / "run.json").is_file() and (directory / "matches").is_dir():
-        return _load_run(directory)
+    try:
+        if (directory / "claims.parquet").is_file():
+            return _load_study(directory)
+        if (directory / "run.json").is_file() and (directory / "matches").is_dir():
+            return _load_run(directory)
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError, OSError, pl.exceptions.PolarsError,
+            pa.ArrowException) as exc:
+        # files checked against their record never get here; older directories without checksums may
+        raise InputError(f"cannot read {directory} ({type(exc).__name__}: {str(exc)[:160]}); run `tsumolab "
+                         f"verify {directory}` to see what is damaged") from None
     raise InputError(f"{directory} holds neither a claims study (claims.parquet) nor a run (run.json, matches/)")
 
 
 def _load_study(directory: Path) -> ReportData:
     from analyzer.claims import META_EXPERIMENTS, read_run_metadata
+    from analyzer.integrity import read_chunks
+    from analyzer.study_record import verified_table
 
     missing = [t for t in STUDY_TABLES if not (directory / f"{t}.parquet").is_file()]
     if missing:
         raise InputError(f"{directory} lacks {', '.join(t + '.parquet' for t in missing)}")
-    try:
-        metadata = read_run_metadata(directory)
-        tables = {t: pl.read_parquet(directory / f"{t}.parquet") for t in STUDY_TABLES}
-    except (OSError, KeyError, ValueError) as exc:
-        raise InputError(f"cannot read the tables in {directory}: {exc}") from None
+    metadata = read_run_metadata(directory)
+    tables = {t: read_chunks([verified_table(directory, t)], directory) for t in STUDY_TABLES}
     experiments = {e["id"]: e for e in metadata[META_EXPERIMENTS]}
     runs = _run_index(directory / "runs")
     modes = list(dict.fromkeys(e["mode"] for e in experiments.values()))
@@ -200,7 +206,7 @@ def _claim_cells(exp: dict, runs: dict) -> list[Cell]:
 
 
 def _subject_frames(cells: list[Cell], start: int) -> tuple[pl.DataFrame, pl.DataFrame]:
-    from analyzer.tables import read_dataset
+    from analyzer.integrity import read_dataset
 
     matches, hands = [], []
     for cell in cells:

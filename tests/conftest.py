@@ -30,3 +30,42 @@ def report_page():
     from tests.report_html import parse
 
     return parse
+
+
+class TinyRun:
+    """An undisturbed `tsumolab run` (Bloodshed, the kernels that load fastest) to damage copies of and compare
+    repaired runs with, byte for byte."""
+
+    def __init__(self, reference, args):
+        self.reference, self.args = reference, list(args)
+
+    def copy(self, where):
+        import shutil
+
+        shutil.copytree(self.reference, where)
+        return where
+
+    def assert_same(self, out) -> None:
+        """The chunk files of `out` are those of the reference, byte for byte, and its record lists them alike."""
+        import json
+
+        def chunk_files(root):
+            return sorted(p.relative_to(root).as_posix() for t in ("hands", "matches") for p in (root / t).iterdir())
+
+        assert chunk_files(out) == chunk_files(self.reference)
+        for name in chunk_files(out):
+            assert (out / name).read_bytes() == (self.reference / name).read_bytes(), name
+        record, expected = (json.loads((d / "run.json").read_text()) for d in (out, self.reference))
+        assert record["files"] == expected["files"] and record["status"] == "complete"
+        assert sorted(p.name for p in out.iterdir()) == sorted(p.name for p in self.reference.iterdir())
+
+
+@pytest.fixture(scope="session")
+def tiny_run(tmp_path_factory):
+    """A 40-match run in 4 chunks of 10 (tiny_run.args are its `tsumolab run` options, without --out)."""
+    from analyzer import api
+
+    args = ["--matches", "40", "--chunk-size", "10", "--seed", "5"]
+    reference = tmp_path_factory.mktemp("tiny") / "reference"
+    api.simulate(api.run_spec(matches=40, seed=5, chunk_size=10), reference)
+    return TinyRun(reference, args)

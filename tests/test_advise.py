@@ -190,10 +190,10 @@ def test_error_illegal_option(capsys, tmp_path):
 
 
 def test_error_unsupported_mode(capsys, tmp_path):
-    err = _bad(lambda p: p.update(variant="riichi"), capsys, tmp_path)
-    assert "riichi" in err
-    err = _bad(lambda p: None, capsys, tmp_path, ("--variant", "shura"))
-    assert "shura" in err
+    err = _bad(lambda p: p.update(variant="fantasy"), capsys, tmp_path)
+    assert "fantasy" in err
+    err = _bad(lambda p: None, capsys, tmp_path, ("--variant", "mirror"))
+    assert "mirror" in err
 
 
 def test_error_winner_deciding(capsys, tmp_path):

@@ -12,13 +12,13 @@ import pytest
 
 from analyzer import tables
 from analyzer.errors import InputError
+from analyzer.integrity import read_dataset
 from analyzer.runner import RunInterrupted, RunSpec, combined_tables, execute, read_run_record
 from analyzer.tables import (
     columns_markdown,
     complete_chunks,
     hand_table,
     match_table,
-    read_dataset,
     read_file_metadata,
     table_columns,
     write_parquet_atomic,
@@ -208,8 +208,10 @@ def test_interrupt_while_writing_leaves_no_partial_file(reference, tmp_path, mon
         run(tmp_path)
     files = run_files(tmp_path)
     assert not [f for f in files if Path(f).name.startswith(".")]
-    assert "hands/chunk-000001.parquet" in files and "matches/chunk-000001.parquet" not in files
+    # both files of a chunk are written before either is renamed into place: no half chunk either
+    assert "hands/chunk-000001.parquet" not in files and "matches/chunk-000001.parquet" not in files
     assert complete_chunks(tmp_path) == [0]
+    assert sorted(read_run_record(tmp_path)["files"]) == ["hands/chunk-000000.parquet", "matches/chunk-000000.parquet"]
 
     monkeypatch.setattr(tables.pq, "write_table", real_write)
     run(tmp_path, resume=True)
@@ -312,13 +314,23 @@ def test_failed_write_keeps_the_old_file_and_no_temp(tmp_path, monkeypatch):
     assert [p.name for p in tmp_path.iterdir()] == ["x.parquet"]
 
 
-def test_read_dataset_reads_only_complete_chunks(reference, tmp_path):
+def test_read_dataset_reads_only_committed_chunks(reference, tmp_path):
     run(tmp_path)
-    (tmp_path / "hands" / "chunk-000000.parquet").unlink()
+    record = read_run_record(tmp_path)
+    for table in ("hands", "matches"):  # chunk 0 as an interrupted run leaves it: on disk, not committed
+        del record["files"][f"{table}/chunk-000000.parquet"]
+    (tmp_path / "run.json").write_text(json.dumps(record))
     matches = read_dataset(tmp_path, "matches")
     assert matches["match_id"].min() == 5 and matches.height == 4 * (MATCHES - 5)
     with pytest.raises(FileNotFoundError):
         read_dataset(tmp_path / "nothing", "hands")
+
+
+def test_read_dataset_names_a_missing_committed_chunk(reference, tmp_path):
+    run(tmp_path)
+    (tmp_path / "hands" / "chunk-000000.parquet").unlink()
+    with pytest.raises(InputError, match=r"hands/chunk-000000.parquet is missing.*tsumolab verify"):
+        read_dataset(tmp_path, "hands")
 
 
 # --- column reference for the README -----------------------------------------------------------------

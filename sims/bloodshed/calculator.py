@@ -63,7 +63,7 @@ def _void(obj: dict, where: str) -> int:
     if "void" not in obj:
         raise ValueError(f"{where}: 'void' is required (the declared void suit, 'm', 'p' or 's')")
     void = obj["void"]
-    if void not in SUIT_INDEX:
+    if not isinstance(void, str) or void not in SUIT_INDEX:
         raise ValueError(f"{where}: 'void' must be 'm', 'p' or 's', got {void!r}")
     return SUIT_INDEX[void]
 

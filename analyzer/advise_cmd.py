@@ -101,8 +101,8 @@ def _read(position: dict):
     from analyzer.advise_riichi import RiichiSampler
     from analyzer.riichi_position import build_position
 
-    variant, seat, _rules, pos = build_position(position)
-    return pos, seat, lambda spec: RiichiSampler(spec, variant), None, _decision_name(pos.decision)
+    variant, seat, rules, pos = build_position(position)
+    return pos, seat, lambda spec: RiichiSampler(spec, variant, rules.as_dict()), None, _decision_name(pos.decision)
 
 
 def _options(sampler, state):

@@ -34,6 +34,7 @@ class RiichiSampler:
 
     seats_spec: str
     variant: str = "riichi"
+    rule_values: dict = field(default_factory=dict)
     hooks: tuple = field(init=False)
     params: np.ndarray = field(init=False)
 
@@ -46,14 +47,14 @@ class RiichiSampler:
         seats = parse_seats(self.seats_spec)
         check_mode(seats, self.variant)
         self.hooks, self.params = seat_hooks(seats, "riichi")
-        rules = get_mode(self.variant).RULES()
+        rules = get_mode(self.variant).RULES.from_dict(self.rule_values)
         self.topts = rules.to_array()
         self.sopts = rules.scoring_array()
         self.tables = lookup_tables()
 
     def recipe(self):
         """How a worker process builds the same sampler."""
-        return RiichiSampler, (self.seats_spec, self.variant)
+        return RiichiSampler, (self.seats_spec, self.variant, self.rule_values)
 
     def rollouts(self, pos, seat, answers, seed, first, count, to_match_end):
         from sims.riichi.rollout import paired_rollouts

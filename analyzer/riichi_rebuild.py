@@ -1,0 +1,816 @@
+"""Rebuild a riichi / shura hand from one seat's view of its log (analyzer.riichi_position.SeatLog): choose the
+hidden tiles, lay out the 136-tile wall, and replay the logged actions through the engine up to the pending
+decision. The rules stay the engine's: this module only chooses tiles and answers decisions with the logged
+actions.
+
+Every tile of a hand is a wall position (sims.riichi.positions.RiichiTable.start): the deal (13 per seat from the
+dealer on), the dealer's first draw at 52, live draws from 53 on, replacement draws from 122 on, indicator i at
+126 + 2 i and its ura at 127 + 2 i. The view fixes the positions the seat saw (its deal and draws, the
+indicators); the others start unknown and get a tile when the log needs one:
+- a hidden seat's discard takes its last draw (tsumogiri) or a tile it held before; calls and kans take the
+  tiles they show; a tile the seat passed at the exchange is any of its tiles;
+- a winner's hidden tiles form a complete hand that the engine's scorer values at the logged han and fu (ura
+  indicators and red fives make up dora), with waits that leave the seat out of furiten (R-4); a riichi
+  declarer's tiles form a tenpai hand;
+- what is left gets the remaining tiles at random.
+Red fives follow the engine's choice of copy (R-1: a discard by kind gives up a plain copy first, calls, kans
+and the exchange put the red five in first): positions carry the tiles they may not be, so that the engine
+moves exactly the copies the log shows. Each replayed event is checked against the log; a failure caused by a
+hidden choice is retried with other random choices (ATTEMPTS), one caused by the view itself raises
+PositionError.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from analyzer.position import PositionError
+from analyzer.riichi_position import ACTION_TYPES, SeatLog, Tile, seat_view_events, tile_of
+from sims import tiles
+from sims.decisions import (
+    CHI_HIGH, CHI_LOW, CHI_MID, D_EXCHANGE, D_REACT, D_ROB, D_TURN, KAN, KAN_CALL, PASS, PON, RIICHI, RON, TSUMO,
+    TSUMOGIRI,
+)
+
+N_TILES = 136
+FIRST_DRAW = 52      # the dealer's 14th tile; live draws follow
+DEAD_START = 122     # replacement draws from here on (R-1)
+INDICATOR = 126      # indicator i at INDICATOR + 2 i, its ura right after it
+RED_KINDS = (4, 13, 22)
+RED_TILES = tuple((k, True) for k in RED_KINDS)
+ATTEMPTS = 12        # random arrangements tried before a view is declared impossible
+HAND_TRIES = 4_000   # candidate hands per winner (the first half must match han and fu exactly)
+DECISIONS = {"exchange": D_EXCHANGE, "turn": D_TURN, "react": D_REACT, "rob": D_ROB}
+CALL_WORDS = {"chi", "pon", "daiminkan"}
+
+
+class _Retry(Exception):
+    """A hidden choice made a logged action impossible: try another arrangement."""
+
+
+def _name(tile: Tile) -> str:
+    return tiles.tile_name(tile[0]) + ("r" if tile[1] else "")
+
+
+_TABLES: dict = {}
+
+
+def _table(rules):
+    """The engine bound to baseline seats (their answers are all replaced by the log's) under `rules`."""
+    from policies.registry import parse_seats
+    from sims.riichi.positions import RiichiTable
+
+    key = (tuple(rules.to_array().tolist()), tuple(rules.scoring_array().tolist()))
+    if key not in _TABLES:
+        _TABLES[key] = RiichiTable(parse_seats("baseline"), rules, keep_events=True)
+    return _TABLES[key]
+
+
+def shape_tables():
+    """The engine's shanten tables (suit rows, honor rows)."""
+    from sims.shanten_tables import get_tables
+
+    return get_tables()
+
+
+def rebuild(log: SeatLog, rules):
+    """The engine state at the log's pending decision (sims.riichi.positions.Position)."""
+    table = _table(rules)
+    sopts = table.sopts
+    reason = "no attempt"
+    for attempt in range(ATTEMPTS):
+        rng = np.random.default_rng(attempt)
+        try:
+            plan = Plan(log, rng, sopts)
+            plan.choose_hidden()
+            pos = _replay(table, plan, log)
+        except _Retry as exc:
+            reason = str(exc)
+            continue
+        mismatch = _compare_views(log, seat_view_events(pos, log.seat))
+        if mismatch is not None:
+            raise PositionError(mismatch)
+        return pos
+    raise PositionError(f"no arrangement of the hidden tiles makes this log possible ({reason})")
+
+
+# ----------------------------------------------------------------------------- the hidden tiles
+@dataclass
+class Win:
+    """A win of a hidden seat: what its hidden tiles must do."""
+
+    seat: int
+    tsumo: bool
+    tile: Tile
+    held: list[int]              # wall positions the seat holds (a tsumo's drawn tile included)
+    melds: list[tuple[int, int]]  # (sims.tiles meld type, lowest kind)
+    meld_counts: np.ndarray      # tiles in the melds per kind (a kan 4)
+    meld_reds: int
+    han: int | None
+    fu: int | None
+    riichi: int
+    ippatsu: bool
+    flags: int
+    dora: list[int]              # indicator kinds shown at the win
+    avoid: set[int]              # kinds that must not be waits (ron: furiten, R-4)
+    riichi_kans: list[int]       # kinds of the closed kans made in riichi (they must keep the waits)
+
+
+@dataclass
+class Riichi:
+    seat: int
+    held: list[int]              # positions after the declaration tile left
+    n_melds: int
+    kans: list[int] = field(default_factory=list)  # kinds of the closed kans made in riichi (waits kept)
+
+
+@dataclass
+class _Seat:
+    hand: list[int] = field(default_factory=list)  # wall positions held
+    drawn: int | None = None                       # position of the tile just drawn (None after a call)
+    melds: list[tuple[int, int]] = field(default_factory=list)
+    meld_counts: np.ndarray = field(default_factory=lambda: np.zeros(34, np.int64))
+    meld_reds: int = 0
+    discards: list[tuple[int, int]] = field(default_factory=list)  # (event index, kind)
+    riichi: int = 0              # 1 riichi, 2 double riichi (accepted)
+    riichi_at: int = -1          # event index of the declaration tile
+    riichi_kans: list[int] = field(default_factory=list)  # closed kans made in riichi
+    ippatsu: bool = False
+    won: bool = False
+
+
+class Plan:
+    """One arrangement of the hidden tiles consistent with the log, and the answers that replay it."""
+
+    def __init__(self, log: SeatLog, rng: np.random.Generator, sopts: np.ndarray):
+        self.log = log
+        self.rng = rng
+        self.sopts = sopts
+        self.seat = log.seat
+        self.value: list[Tile | None] = [None] * N_TILES
+        self.forbid: list[set[Tile]] = [set() for _ in range(N_TILES)]
+        self.pool = {(k, False): 4 - (k in RED_KINDS) for k in range(34)}
+        self.pool.update({t: 1 for t in RED_TILES})
+        self.seats = [_Seat() for _ in range(4)]
+        self.next_live = FIRST_DRAW
+        self.n_rinshan = 0
+        self.indicators: list[int] = []
+        self.no_call = True          # the first go-around is uninterrupted (tenhou, chiihou)
+        self.clear_ippatsu = False   # a kan or a win ended everyone's ippatsu once it settles
+        self.passing: list[tuple[int, int, int]] = []  # (event index, seat, kind) of discards and added kans
+        self.wins: list[Win] = []
+        self.riichis: list[Riichi] = []
+        self.exchange: dict[int, list[int]] = {}       # seat → the positions it passed
+        self.exchange_answer = [0] * 4
+        self.direction = 0
+        self.actions: list[tuple] = []                 # the log's actions, compared with the engine's
+        self.turn_answer: dict[int, int] = {}          # action index → answer of the acting seat's turn
+        self.react_answer: dict[tuple[int, int], int] = {}  # (action index of a discard or kan, seat) → answer
+        self._riichi_next = [False] * 4
+        self._double = [False] * 4
+        self._ronned: set[int] = set()                # event indices of discards someone won on
+        self._last = (-1, -1, -1, None, 0)            # the last discard or kan: action, event, seat, tile, wall
+        start = log.start
+        self.dealer = int(start["oya"])
+        self.round = (4 if start.get("bakaze", "E") == "S" else 0) + int(start.get("kyoku", 1)) - 1
+        if not 0 <= self.round <= 7:
+            raise PositionError(f"start_kyoku: no round {start.get('bakaze')}{start.get('kyoku')}")
+        self._read()
+
+    # ------------------------------------------------------------------ positions and tiles
+    def _assign(self, at: int, tile: Tile, public: bool = True) -> None:
+        if self.pool[tile] <= 0:
+            if public:
+                what = "a second red five " + _name(tile) if tile[1] else "more than four copies of " + _name(tile)
+                raise PositionError(f"the log shows {what}")
+            raise _Retry(f"no {_name(tile)} left")
+        self.pool[tile] -= 1
+        self.value[at] = tile
+
+    def _take(self, p: int, tile: Tile, where: str, exclude: int | None = None) -> int:
+        """Remove a position holding `tile` from seat p's hand (giving an unknown position that tile)."""
+        hand = self.seats[p].hand
+        for at in hand:
+            if at != exclude and self.value[at] == tile:
+                hand.remove(at)
+                return at
+        free = [at for at in hand if at != exclude and self.value[at] is None and tile not in self.forbid[at]]
+        if not free:
+            if p == self.seat or not any(at != exclude and self.value[at] is None for at in hand):
+                raise PositionError(f"{where}: seat {p} does not hold {_name(tile)}")
+            raise _Retry(f"{where}: seat {p} cannot hold {_name(tile)}")
+        at = free[int(self.rng.integers(len(free)))]
+        self._assign(at, tile)
+        hand.remove(at)
+        return at
+
+    def _no_other(self, p: int, tile: Tile, where: str, why: str) -> None:
+        """Seat p holds no (further) copy `tile` now: the engine would have moved that copy instead (R-1)."""
+        for at in self.seats[p].hand:
+            if self.value[at] == tile:
+                raise PositionError(f"{where}: {why}")
+            if self.value[at] is None:
+                self.forbid[at].add(tile)
+
+    def _draw_position(self, rinshan: bool, where: str) -> int:
+        if rinshan:
+            if self.n_rinshan >= 4:
+                raise PositionError(f"{where}: more than four replacement draws")
+            at = DEAD_START + self.n_rinshan
+            self.n_rinshan += 1
+        else:
+            if self.next_live >= DEAD_START - self.n_rinshan:
+                raise PositionError(f"{where}: the live wall is empty")
+            at = self.next_live
+            self.next_live += 1
+        return at
+
+    def wall_left(self) -> int:
+        return DEAD_START - self.n_rinshan - self.next_live
+
+    # ------------------------------------------------------------------ reading the log
+    def _read(self) -> None:
+        log = self.log
+        i = 0
+        while i < len(log.events):
+            e, t = log.events[i], log.tiles[i]
+            kind = e["type"]
+            where = f"event {i} ({kind})"
+            if kind in ("tsumo", "dahai", "chi", "pon", "daiminkan", "ankan", "kakan") and self.clear_ippatsu:
+                for s in self.seats:
+                    s.ippatsu = False
+                self.clear_ippatsu = False
+            if kind == "start_kyoku":
+                self._deal(t)
+            elif kind == "exchange":
+                j = i
+                while j < len(log.events) and log.events[j]["type"] == "exchange":
+                    j += 1
+                self._exchange(range(i, j))
+                i = j
+                continue
+            elif kind == "tsumo":
+                self._tsumo(i, e, t, where)
+            elif kind == "reach":
+                self._riichi_next[e["actor"]] = True
+                self._double[e["actor"]] = bool(e.get("double", False))
+            elif kind == "reach_accepted":
+                s = self.seats[e["actor"]]
+                s.riichi = 2 if self._double[e["actor"]] else 1
+                s.ippatsu = s.riichi_at not in self._ronned
+            elif kind == "dahai":
+                self._dahai(i, e, t, where)
+            elif kind in CALL_WORDS:
+                self._call(i, e, t, where)
+            elif kind in ("ankan", "kakan"):
+                self._kan(i, e, t, where)
+            elif kind == "dora":
+                self._dora(t["dora_marker"], where)
+            elif kind == "hora":
+                self._hora(i, e, t, where)
+            i += 1
+        for k, kind in enumerate(self.indicators):
+            at = INDICATOR + 2 * k
+            if self.value[at] is None:
+                self._assign(at, (kind, False) if self.pool[(kind, False)] > 0 else (kind, True))
+
+    def _deal(self, t: dict) -> None:
+        for i in range(4):
+            p = (self.dealer + i) % 4
+            hand = list(range(13 * i, 13 * i + 13))
+            self.seats[p].hand = hand
+            for at, tile in zip(hand, t["tehais"][p]):
+                if tile is not None:
+                    self._assign(at, tile)
+        if "dora_marker" in t:
+            self._dora(t["dora_marker"], "start_kyoku")
+
+    def _dora(self, tile: Tile, where: str) -> None:
+        if len(self.indicators) >= 5:
+            raise PositionError(f"{where}: more than five dora indicators")
+        self.indicators.append(tile[0])
+        if tile[1]:
+            self._assign(INDICATOR + 2 * (len(self.indicators) - 1), tile)
+
+    def _exchange(self, indices: range) -> None:
+        log = self.log
+        givers = sorted(log.events[i]["actor"] for i in indices)
+        if givers != [0, 1, 2, 3]:
+            raise PositionError(f"event {indices[0]} (exchange): every seat passes three tiles, once")
+        shifts = {(log.events[i]["target"] - log.events[i]["actor"]) % 4 for i in indices}
+        if len(shifts) != 1 or 0 in shifts:
+            raise PositionError(f"event {indices[0]} (exchange): all seats pass in one direction")
+        self.direction = {1: 0, 3: 1, 2: 2}[shifts.pop()]
+        moved = {}
+        for i in indices:
+            e, t = log.events[i], log.tiles[i]
+            p = e["actor"]
+            where = f"event {i} (exchange)"
+            shown = [tile for tile in t["pais"] if tile is not None]
+            passed = [self._take(p, tile, where) for tile in sorted(shown, key=lambda x: x[1])]
+            for tile in shown:
+                if tile[1]:
+                    self._no_other(p, (tile[0], False), where, f"seat {p} passes its red {_name(tile)} while "
+                                   "holding a plain copy (the engine passes the plain one first)")
+            hidden = len(t["pais"]) - len(shown)
+            free = [at for at in self.seats[p].hand if self.value[at] is None]
+            if len(free) < hidden:
+                raise PositionError(f"{where}: seat {p} holds too few tiles")
+            for at in self.rng.choice(free, hidden, replace=False).tolist():
+                self.seats[p].hand.remove(at)
+                self.forbid[at].update(RED_TILES)
+                passed.append(at)
+            moved[e["target"]] = passed
+            self.exchange[p] = passed
+        for target, passed in moved.items():
+            self.seats[target].hand += passed
+        self.seats[self.dealer].drawn = None  # the dealer's 14th tile may have been passed on
+
+    def _tsumo(self, i: int, e: dict, t: dict, where: str) -> None:
+        p = e["actor"]
+        s = self.seats[p]
+        if s.won:
+            raise PositionError(f"{where}: seat {p} has won and draws no more (S-3)")
+        at = self._draw_position(bool(e.get("rinshan", False)), where)
+        if t["pai"] is not None:
+            self._assign(at, t["pai"])
+        elif p == self.seat:
+            raise PositionError(f"{where}: the seat's own draws must be shown")
+        s.hand.append(at)
+        s.drawn = at
+        self.actions.append(("tsumo", p, t["pai"], bool(e.get("rinshan", False)) if "rinshan" in e else None))
+
+    def _dahai(self, i: int, e: dict, t: dict, where: str) -> None:
+        p = e["actor"]
+        s = self.seats[p]
+        tile = t["pai"]
+        tsumogiri = bool(e.get("tsumogiri", False))
+        riichi = self._riichi_next[p]
+        self._riichi_next[p] = False
+        if s.won:
+            raise PositionError(f"{where}: seat {p} has won and discards no more (S-3)")
+        if tsumogiri:
+            if s.drawn is None:
+                raise PositionError(f"{where}: a tsumogiri needs a tile just drawn")
+            at = s.drawn
+            if self.value[at] is None:
+                if tile in self.forbid[at]:
+                    raise _Retry(f"{where}: the draw cannot be {_name(tile)}")
+                self._assign(at, tile)
+            elif self.value[at] != tile:
+                raise PositionError(f"{where}: the tile drawn was {_name(self.value[at])}")
+            s.hand.remove(at)
+        else:
+            at = self._take(p, tile, where, exclude=s.drawn if p != self.seat else None)
+            if tile[1]:
+                self._no_other(p, (tile[0], False), where, f"seat {p} gives up its red {_name(tile)} while "
+                               "holding a plain copy (the engine gives up the plain one first, R-1)")
+            if s.drawn is not None and p != self.seat and self.value[s.drawn] is None:
+                self.forbid[s.drawn].add(tile)  # else the engine would call the discard a tsumogiri
+        s.drawn = None
+        s.discards.append((i, tile[0]))
+        if riichi:
+            s.riichi_at = i
+            if p != self.seat:
+                self.riichis.append(Riichi(p, list(s.hand), len(s.melds)))
+        else:
+            s.ippatsu = False
+        self.passing.append((i, p, tile[0]))
+        j = len(self.actions)
+        self.actions.append(("dahai", p, tile, tsumogiri, riichi))
+        self.turn_answer[j] = (RIICHI if riichi else 0) + (TSUMOGIRI if tsumogiri else tile[0])
+        self._last = (j, i, p, tile, self.wall_left())
+
+    def _call(self, i: int, e: dict, t: dict, where: str) -> None:
+        kind = e["type"]
+        p, target = e["actor"], t["target"]
+        if self.seats[p].won:
+            raise PositionError(f"{where}: seat {p} has won and calls no more (S-3)")
+        j_last, _, discarder, called, _ = self._last
+        if j_last != len(self.actions) - 1 or discarder != target or called != t["pai"]:
+            raise PositionError(f"{where}: the called tile must be seat {target}'s discard just made")
+        consumed = t["consumed"]
+        for tile in sorted(consumed, key=lambda x: not x[1]):
+            self._take(p, tile, where)
+        for k in {c[0] for c in consumed}:
+            if k in RED_KINDS and not any(c == (k, True) for c in consumed):
+                self._no_other(p, (k, True), where, f"seat {p} keeps its red five out of the meld (the engine "
+                               "puts it in first)")
+        s = self.seats[p]
+        if kind == "chi":
+            run = sorted([*(c[0] for c in consumed), called[0]])
+            meld = (tiles.CHI, run[0])
+            answer = (CHI_LOW, CHI_MID, CHI_HIGH)[called[0] - run[0]]
+        else:
+            meld = (tiles.PON if kind == "pon" else tiles.MINKAN, called[0])
+            answer = PON if kind == "pon" else KAN_CALL
+        s.melds.append(meld)
+        for c in (*consumed, called):
+            s.meld_counts[c[0]] += 1
+            s.meld_reds += c[1]
+        s.drawn = None
+        self.react_answer[(j_last, p)] = answer
+        for x in self.seats:
+            x.ippatsu = False
+        self.no_call = False
+        self.actions.append((kind, p, called, any(c[1] for c in consumed)))
+
+    def _kan(self, i: int, e: dict, t: dict, where: str) -> None:
+        kind = e["type"]
+        p = e["actor"]
+        s = self.seats[p]
+        if s.won:
+            raise PositionError(f"{where}: seat {p} has won and makes no kan (S-3)")
+        if kind == "ankan":
+            for tile in t["consumed"]:
+                self._take(p, tile, where)
+            k = t["consumed"][0][0]
+            if s.riichi_at >= 0:
+                s.riichi_kans.append(k)
+                for riichi in self.riichis:
+                    if riichi.seat == p:
+                        riichi.kans.append(k)
+            s.melds.append((tiles.ANKAN, k))
+            s.meld_counts[k] += 4
+            s.meld_reds += sum(c[1] for c in t["consumed"])
+            tile = (k, False)
+            red = any(c[1] for c in t["consumed"])
+        else:
+            tile = t["pai"]
+            k = tile[0]
+            if (tiles.PON, k) not in s.melds:
+                raise PositionError(f"{where}: seat {p} has no pon of {tiles.tile_name(k)} to add to")
+            self._take(p, tile, where)
+            if k in RED_KINDS and not tile[1]:
+                self._no_other(p, (k, True), where, f"seat {p} keeps its red five out of the kan (the engine "
+                               "puts it in first)")
+            s.melds[s.melds.index((tiles.PON, k))] = (tiles.KAKAN, k)
+            s.meld_counts[k] += 1
+            s.meld_reds += tile[1]
+            red = tile[1]
+            self.passing.append((i, p, k))
+        s.drawn = None
+        j = len(self.actions)
+        self.actions.append((kind, p, tile, red))
+        self.turn_answer[j] = KAN + k
+        self._last = (j, i, p, tile, self.wall_left())
+        self.clear_ippatsu = True
+        self.no_call = False
+
+    def _hora(self, i: int, e: dict, t: dict, where: str) -> None:
+        p, target = e["actor"], t["target"]
+        s = self.seats[p]
+        tile = t["pai"]
+        tsumo = p == target
+        if s.won:
+            raise PositionError(f"{where}: seat {p} has won already")
+        han, fu = e.get("han"), e.get("fu")
+        han = han if isinstance(han, int) and han > 0 else None
+        fu = fu if isinstance(fu, int) and han is not None else None
+        flags = 0
+        from sims.riichi.scoring import (FLAG_CHANKAN, FLAG_CHIIHOU, FLAG_HAITEI, FLAG_HOUTEI, FLAG_RINSHAN,
+                                         FLAG_TENHOU)
+
+        if tsumo:
+            if s.drawn is None:
+                raise PositionError(f"{where}: a tsumo needs a tile just drawn")
+            at = s.drawn
+            if self.value[at] is None:
+                if tile in self.forbid[at]:
+                    raise _Retry(f"{where}: the draw cannot be {_name(tile)}")
+                self._assign(at, tile)
+            elif self.value[at] != tile:
+                raise PositionError(f"{where}: the tile drawn was {_name(self.value[at])}")
+            rinshan = at >= DEAD_START
+            if rinshan:
+                flags |= FLAG_RINSHAN
+            elif self.wall_left() == 0:
+                flags |= FLAG_HAITEI
+            if self.no_call and not s.discards and not rinshan:
+                flags |= FLAG_TENHOU if p == self.dealer else FLAG_CHIIHOU
+            j = len(self.actions)
+            self.turn_answer[j] = TSUMO
+        else:
+            j_last, i_last, giver, given, left = self._last
+            if giver != target or given is None or given[0] != tile[0]:
+                raise PositionError(f"{where}: a ron is on the discard or kan just made by seat {target}")
+            if self.log.events[i_last]["type"] == "kakan":
+                flags |= FLAG_CHANKAN
+            elif self.log.events[i_last]["type"] == "dahai" and left == 0:
+                flags |= FLAG_HOUTEI
+            self.react_answer[(j_last, p)] = RON
+            self._ronned.add(i_last)
+            tile = given
+        if p != self.seat:
+            since = s.riichi_at if s.riichi else (s.discards[-1][0] if s.discards else -1)
+            avoid = {k for _, k in s.discards}
+            if not tsumo:
+                avoid |= {k for at, q, k in self.passing if since < at < i_last and q != p}
+            self.wins.append(Win(p, tsumo, tile, list(s.hand), list(s.melds), s.meld_counts.copy(), s.meld_reds,
+                                 han, fu, s.riichi, s.ippatsu, flags, list(self.indicators), avoid,
+                                 list(s.riichi_kans)))
+        s.won = True
+        self.clear_ippatsu = True
+        self.no_call = False
+        self.actions.append(("hora", p, tile[0], tsumo, han, fu))
+
+    # ------------------------------------------------------------------ choosing the hidden tiles
+    def choose_hidden(self) -> None:
+        for win in self.wins:
+            self._winning_hand(win)
+        for riichi in self.riichis:
+            if not self.seats[riichi.seat].won:
+                self._tenpai_hand(riichi)
+        in_hands = [at for s in self.seats for at in s.hand if self.value[at] is None]
+        rest = sorted(set(range(N_TILES)) - set(in_hands))
+        for at in in_hands + [at for at in rest if self.value[at] is None]:
+            self._fill(at)
+        for p in range(4):
+            passed = self.exchange.get(p)
+            if passed is None:  # asked before the seat's own exchange decision: any three of its tiles
+                passed = self.seats[p].hand[:3]
+            kinds = [self.value[at][0] for at in passed]
+            self.exchange_answer[p] = kinds[0] | kinds[1] << 8 | kinds[2] << 16
+
+    def _fill(self, at: int) -> None:
+        left = [t for t, n in self.pool.items() for _ in range(n) if t not in self.forbid[at]]
+        if not left:
+            raise _Retry("no tile fits a hidden position")
+        self._assign(at, left[int(self.rng.integers(len(left)))], public=False)
+
+    def _room(self) -> np.ndarray:
+        room = np.zeros(34, np.int64)
+        for (k, _), n in self.pool.items():
+            room[k] += n
+        return room
+
+    def _fixed(self, held: list[int]) -> tuple[np.ndarray, int, list[int]]:
+        counts = np.zeros(34, np.int64)
+        reds = 0
+        free = []
+        for at in held:
+            if self.value[at] is None:
+                free.append(at)
+            else:
+                counts[self.value[at][0]] += 1
+                reds += self.value[at][1]
+        return counts, reds, free
+
+    def _place(self, extra: np.ndarray, free: list[int]) -> list[tuple[int, Tile]] | None:
+        """Give the free positions the tiles of `extra` (kind counts), plain copies first; None if the
+        positions' constraints or the pool do not allow it."""
+        pool = dict(self.pool)
+        order = sorted(free, key=lambda at: -len(self.forbid[at]))
+        kinds = [k for k in range(34) for _ in range(int(extra[k]))]
+        self.rng.shuffle(kinds)
+        out = []
+        for at in order:
+            for idx, k in enumerate(kinds):
+                tile = next((x for x in ((k, False), (k, True)) if pool.get(x, 0) > 0 and x not in self.forbid[at]),
+                            None)
+                if tile is not None:
+                    pool[tile] -= 1
+                    out.append((at, tile))
+                    kinds.pop(idx)
+                    break
+            else:
+                return None
+        return out
+
+    def _tenpai_hand(self, riichi: Riichi) -> None:
+        from analyzer.riichi_hands import complete_hand, keeps_waits
+
+        fixed, _, free = self._fixed(riichi.held)
+        room = self._room()
+        for _ in range(HAND_TRIES):
+            counts = complete_hand(self.rng, fixed, 4 - riichi.n_melds, room, riichi.n_melds == 0)
+            if counts is None:
+                continue
+            extra = counts - fixed
+            choices = [k for k in range(34) if extra[k] > 0]
+            if not choices:
+                continue
+            extra[choices[int(self.rng.integers(len(choices)))]] -= 1  # the wait, left out
+            if not all(keeps_waits(fixed + extra, riichi.n_melds, k) for k in riichi.kans):
+                continue
+            placed = self._place(extra, free)
+            if placed is not None:
+                for at, tile in placed:
+                    self._assign(at, tile, public=False)
+                return
+        raise _Retry(f"no tenpai hand for seat {riichi.seat}'s riichi")
+
+    def _winning_hand(self, win: Win) -> None:
+        from analyzer.riichi_hands import WinValue, complete_hand
+
+        fixed, fixed_reds, free = self._fixed(win.held)
+        required = fixed.copy()
+        if not win.tsumo:
+            required[win.tile[0]] += 1
+        n_sets = 4 - len(win.melds)
+        value = WinValue(self, win, fixed_reds)
+        room = self._room()
+        for attempt in range(HAND_TRIES):
+            counts = complete_hand(self.rng, required, n_sets, room, not win.melds,
+                                   style=value.style(self.rng))
+            if counts is None:
+                continue
+            found = value.fit(counts, counts - required, free, exact=attempt < HAND_TRIES // 2)
+            if found is not None:
+                placed, ura = found
+                for at, tile in placed:
+                    self._assign(at, tile, public=False)
+                for at, tile in ura:
+                    self._assign(at, tile, public=False)
+                return
+        what = f"worth {win.han} han {win.fu} fu" if win.han else "with a yaku"
+        raise _Retry(f"no winning hand {what} for seat {win.seat}")
+
+    # ------------------------------------------------------------------ the wall
+    def wall(self) -> np.ndarray:
+        ids = {k: [i for i in range(4 * k, 4 * k + 4) if not (k in RED_KINDS and i == 4 * k)] for k in range(34)}
+        wall = np.zeros(N_TILES, np.int64)
+        for at, tile in enumerate(self.value):
+            wall[at] = 4 * tile[0] if tile[1] else ids[tile[0]].pop()
+        return wall
+
+    def context(self):
+        from sims.riichi.positions import HandContext
+
+        start = self.log.start
+        scores = start.get("scores")
+        if scores is not None and (not isinstance(scores, list) or len(scores) != 4
+                                   or not all(isinstance(x, int) for x in scores)):
+            raise PositionError("start_kyoku: scores must be 4 integers")
+        numbers = {k: start.get(k, 0) for k in ("honba", "kyotaku")}
+        for k, v in numbers.items():
+            if not isinstance(v, int) or v < 0:
+                raise PositionError(f"start_kyoku: {k} must be an integer ≥ 0, got {v!r}")
+        hand_no = start.get("hand", 1)
+        return HandContext(dealer=self.dealer, round=self.round, honba=numbers["honba"], sticks=numbers["kyotaku"],
+                           points=None if scores is None else tuple(scores),
+                           hand_no=hand_no if isinstance(hand_no, int) and hand_no >= 1 else 1)
+
+
+# ----------------------------------------------------------------------------- replay
+def _engine_action(row) -> tuple | None:
+    """The log action (as Plan.actions) of one engine event row, or None for other rows."""
+    from sims.events import EV_DISCARD, EV_DRAW, EV_KAN, EV_PON, EV_WIN
+    from sims.riichi.events import EV_CHI
+
+    kind, seat, tile, a, b, c = (int(x) for x in row[2:8])
+    if kind == EV_DRAW:
+        return ("tsumo", seat, (tile, bool(c & 2)), bool(a))
+    if kind == EV_DISCARD:
+        return ("dahai", seat, (tile, bool(c)), bool(a), bool(b))
+    if kind == EV_CHI:
+        return ("chi", seat, (a, bool(c & 1)), bool(c & 2))
+    if kind == EV_PON:
+        return ("pon", seat, (tile, bool(c & 1)), bool(c & 2))
+    if kind == EV_KAN:
+        if a == tiles.MINKAN:
+            return ("daiminkan", seat, (tile, bool(c & 1)), bool(c & 2))
+        if a == tiles.ANKAN:
+            return ("ankan", seat, (tile, False), bool(c & 2))
+        return ("kakan", seat, (tile, bool(c & 2)), bool(c & 2))
+    if kind == EV_WIN:
+        return ("hora", seat, tile, c == 2, a, b)
+    return None
+
+
+def _same_action(logged: tuple, done: tuple, own: bool, sopts) -> bool:
+    if logged[0] != done[0] or logged[1] != done[1]:
+        return False
+    word = logged[0]
+    if word == "tsumo":
+        return (logged[2] is None or logged[2] == done[2]) and (logged[3] is None or logged[3] == done[3])
+    if word == "dahai":
+        # the engine calls a discard a tsumogiri whenever the copy drawn left (R-1), also for a kind answer
+        tsumogiri_ok = logged[3] == done[3] or (own and done[3] and not logged[3])
+        return logged[2] == done[2] and tsumogiri_ok and logged[4] == done[4]
+    if word == "hora":
+        han, fu = logged[4], logged[5]
+        if logged[2] != done[2] or logged[3] != done[3]:
+            return False
+        return han is None or (done[4] == han and (han >= 5 or fu is None or done[5] == fu)) or \
+            _same_base(han, fu, done[4], done[5], sopts)
+    return logged[2:] == done[2:]
+
+
+def _same_base(han, fu, han2, fu2, sopts) -> bool:
+    """Do both wins pay the same (R-3 limits)?"""
+    from sims.riichi.scoring import base_points
+
+    return base_points(han, fu or 0, han // 13 if han >= 13 else 0, sopts)[0] == \
+        base_points(han2, fu2, han2 // 13 if han2 >= 13 else 0, sopts)[0]
+
+
+def _describe(action: tuple) -> str:
+    word, seat = action[0], action[1]
+    tile = action[2]
+    text = "?" if tile is None else (tiles.tile_name(tile) if isinstance(tile, int) else _name(tile))
+    return f"{word} {text} by seat {seat}"
+
+
+def _replay(table, plan: Plan, log: SeatLog):
+    from sims.riichi import engine
+
+    seat = log.seat
+    target = DECISIONS[log.decision]
+    actions = plan.actions
+    pos = table.start(wall=plan.wall(), direction=plan.direction, context=plan.context())
+    seen = cursor = 0
+    last_seat = -1
+    illegal = int(table.counters[engine.CNT_ILLEGAL])
+    stopped = table.advance(pos, None, pos.n_decisions)
+    while True:
+        n = min(int(pos.ev[0]), pos.events.shape[0])
+        for row in pos.events[seen:n]:
+            done = _engine_action(row)
+            if done is None:
+                continue
+            if cursor >= len(actions):
+                raise PositionError(f"seat {seat} has no {log.decision} decision at the end of the log (the "
+                                    f"engine goes on: {_describe(done)})")
+            logged = actions[cursor]
+            if not _same_action(logged, done, logged[1] == seat, table.sopts):
+                message = f"action {cursor} ({_describe(logged)}) cannot be replayed: the engine did {_describe(done)}"
+                if logged[1] == seat or done[1] == seat:
+                    raise PositionError(message)
+                raise _Retry(message)
+            cursor += 1
+        seen = n
+        if int(table.counters[engine.CNT_ILLEGAL]) != illegal:
+            illegal = int(table.counters[engine.CNT_ILLEGAL])
+            message = f"seat {last_seat}'s logged action before action {cursor} is not allowed there"
+            if last_seat == seat:
+                raise PositionError(message)
+            raise _Retry(message)
+        if not stopped:
+            raise PositionError(f"the hand ends before seat {seat}'s {log.decision} decision")
+        q, d = pos.seat, pos.decision
+        if cursor == len(actions) and q == seat and d == target:
+            return pos
+        if d == D_EXCHANGE:
+            answer = plan.exchange_answer[q]
+        elif d == D_TURN:
+            if cursor >= len(actions) or actions[cursor][1] != q or cursor not in plan.turn_answer:
+                raise PositionError(f"seat {seat} has no {log.decision} decision at the end of the log (seat {q} "
+                                    "is to play)")
+            answer = plan.turn_answer[cursor]
+        elif d in (D_REACT, D_ROB):
+            answer = plan.react_answer.get((cursor - 1, q), PASS)
+        else:
+            raise PositionError(f"decision kind {d} is not part of riichi or shura")
+        last_seat = q
+        stopped = table.advance(pos, answer, pos.n_decisions + 1)
+
+
+# ----------------------------------------------------------------------------- the views compared
+VIEW_FIELDS = {
+    "tsumo": ("actor", "pai", "rinshan"), "dahai": ("actor", "pai", "tsumogiri"), "reach": ("actor",),
+    "reach_accepted": ("actor",), "chi": ("actor", "target", "pai", "consumed"),
+    "pon": ("actor", "target", "pai", "consumed"), "daiminkan": ("actor", "target", "pai", "consumed"),
+    "ankan": ("actor", "consumed"), "kakan": ("actor", "pai"), "dora": ("dora_marker",),
+    "hora": ("actor", "target", "pai"), "payment": ("from", "to", "amount", "reason"),
+    "pass_win": ("actor", "pai", "tsumo"), "exchange": ("actor", "target", "pais"),
+}
+CORE_TYPES = set(ACTION_TYPES) | {"reach", "dora"}
+
+
+def _norm(value):
+    if isinstance(value, str):
+        try:
+            return tile_of(value)
+        except PositionError:
+            return value
+    if isinstance(value, list):
+        return sorted((_norm(v) for v in value), key=repr)
+    return value
+
+
+def _compare_views(log: SeatLog, rebuilt: list[dict]) -> str | None:
+    """None when the rebuilt hand shows the seat what the log shows, else a one-line difference."""
+    types = CORE_TYPES | {e["type"] for e in log.events}
+    mine = [e for e in log.events[1:] if e["type"] in VIEW_FIELDS]
+    theirs = [e for e in rebuilt[1:] if e["type"] in types and e["type"] in VIEW_FIELDS]
+    for n, (a, b) in enumerate(zip(mine, theirs)):
+        if a["type"] != b["type"]:
+            return f"event {n + 1}: the log has {a['type']}, the engine {b['type']}"
+        for key in VIEW_FIELDS[a["type"]]:
+            if key not in a:
+                continue
+            x, y = _norm(a[key]), _norm(b.get(key))
+            if x == y or x is None or y is None:
+                continue
+            if isinstance(x, list) and len(x) == len(y) and all(u is None or v is None or u == v
+                                                                for u, v in zip(x, y)):
+                continue
+            if key == "tsumogiri" and a.get("actor") == log.seat and y and not x:
+                continue
+            return f"event {n + 1} ({a['type']}): the log has {key} {a[key]!r}, the engine {b.get(key)!r}"
+    if len(mine) != len(theirs):
+        return f"the log has {len(mine)} events after start_kyoku, the engine {len(theirs)}"
+    return None

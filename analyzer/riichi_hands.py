@@ -153,6 +153,22 @@ class WinValue:
     def style(self, rng) -> str:
         return STYLES[int(rng.integers(len(STYLES)))]
 
+    def room(self, room: np.ndarray, rng) -> np.ndarray:
+        """The tiles a candidate may take beyond the required ones: half of the candidates of a win with a
+        logged value take no dora and no five whose only copy left is the red one (han are easy to add with
+        ura and red fives, impossible to take away)."""
+        from sims.riichi.scoring import dora_of
+
+        if self.win.han is None or rng.random() < 0.5:
+            return room
+        lean = room.copy()
+        for indicator in self.win.dora:
+            lean[dora_of(indicator)] = 0
+        for k in (4, 13, 22):
+            if self.plan.pool[(k, False)] == 0:
+                lean[k] = 0
+        return lean
+
     def _score(self, counts: np.ndarray, reds: int, ura: list[int]) -> tuple[int, int, int, int]:
         """(status, han, fu, base points) of the hand `counts` (the winning tile included)."""
         from sims.riichi.scoring import RES_BASE, RES_FU, RES_HAN, new_context, score_hand
@@ -214,7 +230,7 @@ class WinValue:
         open_slots = [at for at in self.ura_slots if plan.value[at] is None]
         by_gain: dict[int, list[int]] = {}
         for ind in range(34):
-            if pool[(ind, False)] + pool.get((ind, True), 0) > 0:
+            if pool[(ind, False)] + pool.get((ind, True), 0) > plan.reserved[ind]:
                 by_gain.setdefault(int(full[dora_of(ind)]), []).append(ind)
         target = win.han
         if exact and (han > target or (target < 5 and win.fu is not None and fu != win.fu)):
@@ -254,7 +270,8 @@ class WinValue:
         kinds, out = {}, []
         pool = dict(pool)
         for at, gain in zip(slots, combo):
-            choices = [k for k in by_gain.get(gain, []) if pool[(k, False)] + pool.get((k, True), 0) > 0]
+            choices = [k for k in by_gain.get(gain, [])
+                       if pool[(k, False)] + pool.get((k, True), 0) > self.plan.reserved[k]]
             if not choices:
                 return None, None
             k = choices[int(self.plan.rng.integers(len(choices)))]

@@ -42,6 +42,9 @@ RED_KINDS = (4, 13, 22)
 RED_TILES = tuple((k, True) for k in RED_KINDS)
 ATTEMPTS = 12        # random arrangements tried before a view is declared impossible
 HAND_TRIES = 4_000   # candidate hands per winner (the first half must match han and fu exactly)
+TENPAI_TRIES = 1_000  # candidate hands per riichi declarer
+ROUNDS = 10          # orders tried when several hands compete for the unseen tiles (each with 1/ROUNDS of the
+                     # candidates)
 DECISIONS = {"exchange": D_EXCHANGE, "turn": D_TURN, "react": D_REACT, "rob": D_ROB}
 CALL_WORDS = {"chi", "pon", "daiminkan"}
 
@@ -157,6 +160,7 @@ class Plan:
         self.next_live = FIRST_DRAW
         self.n_rinshan = 0
         self.indicators: list[int] = []
+        self.reserved = np.zeros(34, np.int64)  # copies kept for indicators whose red or plain is unknown
         self.no_call = True          # the first go-around is uninterrupted (tenhou, chiihou)
         self.clear_ippatsu = False   # a kan or a win ended everyone's ippatsu once it settles
         self.passing: list[tuple[int, int, int]] = []  # (event index, seat, kind) of discards and added kans
@@ -204,6 +208,19 @@ class Plan:
         at = free[int(self.rng.integers(len(free)))]
         self._assign(at, tile)
         hand.remove(at)
+        return at
+
+    def _drawn_is(self, p: int, tile: Tile, where: str) -> int:
+        """The position of seat p's tile just drawn, which the log shows to be `tile`."""
+        at = self.seats[p].drawn
+        if at is None:
+            raise PositionError(f"{where}: seat {p} has no tile just drawn")
+        if self.value[at] is None:
+            if tile in self.forbid[at]:
+                raise _Retry(f"{where}: the draw cannot be {_name(tile)}")
+            self._assign(at, tile)
+        elif self.value[at] != tile:
+            raise PositionError(f"{where}: the tile drawn was {_name(self.value[at])}")
         return at
 
     def _no_other(self, p: int, tile: Tile, where: str, why: str) -> None:
@@ -271,10 +288,12 @@ class Plan:
             elif kind == "hora":
                 self._hora(i, e, t, where)
             i += 1
-        for k, kind in enumerate(self.indicators):
-            at = INDICATOR + 2 * k
-            if self.value[at] is None:
-                self._assign(at, (kind, False) if self.pool[(kind, False)] > 0 else (kind, True))
+        for k, kind in enumerate(self.indicators):  # a copy each, plain or red as the hidden hands leave them
+            if self.value[INDICATOR + 2 * k] is None:
+                self.reserved[kind] += 1
+        over = np.nonzero(self._room() < 0)[0]
+        if over.size:
+            raise PositionError(f"the log shows more than four copies of {tiles.tile_name(int(over[0]))}")
 
     def _deal(self, t: dict) -> None:
         for i in range(4):
@@ -352,18 +371,9 @@ class Plan:
         if s.won:
             raise PositionError(f"{where}: seat {p} has won and discards no more (S-3)")
         if tsumogiri:
-            if s.drawn is None:
-                raise PositionError(f"{where}: a tsumogiri needs a tile just drawn")
-            at = s.drawn
-            if self.value[at] is None:
-                if tile in self.forbid[at]:
-                    raise _Retry(f"{where}: the draw cannot be {_name(tile)}")
-                self._assign(at, tile)
-            elif self.value[at] != tile:
-                raise PositionError(f"{where}: the tile drawn was {_name(self.value[at])}")
-            s.hand.remove(at)
+            s.hand.remove(self._drawn_is(p, tile, where))
         else:
-            at = self._take(p, tile, where, exclude=s.drawn if p != self.seat else None)
+            self._take(p, tile, where, exclude=s.drawn if p != self.seat else None)
             if tile[1]:
                 self._no_other(p, (tile[0], False), where, f"seat {p} gives up its red {_name(tile)} while "
                                "holding a plain copy (the engine gives up the plain one first, R-1)")
@@ -424,7 +434,12 @@ class Plan:
         if s.won:
             raise PositionError(f"{where}: seat {p} has won and makes no kan (S-3)")
         if kind == "ankan":
-            for tile in t["consumed"]:
+            consumed = list(t["consumed"])
+            if s.riichi_at >= 0 and s.drawn is not None:  # in riichi a closed kan takes the tile just drawn
+                drawn = next((c for c in consumed if self.value[s.drawn] in (c, None)), consumed[0])
+                s.hand.remove(self._drawn_is(p, drawn, where))
+                consumed.remove(drawn)
+            for tile in consumed:
                 self._take(p, tile, where)
             k = t["consumed"][0][0]
             if s.riichi_at >= 0:
@@ -474,15 +489,7 @@ class Plan:
                                          FLAG_TENHOU)
 
         if tsumo:
-            if s.drawn is None:
-                raise PositionError(f"{where}: a tsumo needs a tile just drawn")
-            at = s.drawn
-            if self.value[at] is None:
-                if tile in self.forbid[at]:
-                    raise _Retry(f"{where}: the draw cannot be {_name(tile)}")
-                self._assign(at, tile)
-            elif self.value[at] != tile:
-                raise PositionError(f"{where}: the tile drawn was {_name(self.value[at])}")
+            at = self._drawn_is(p, tile, where)
             rinshan = at >= DEAD_START
             if rinshan:
                 flags |= FLAG_RINSHAN
@@ -518,15 +525,40 @@ class Plan:
 
     # ------------------------------------------------------------------ choosing the hidden tiles
     def choose_hidden(self) -> None:
-        for win in self.wins:
-            self._winning_hand(win)
-        for riichi in self.riichis:
-            if not self.seats[riichi.seat].won:
-                self._tenpai_hand(riichi)
+        """Hands for the winners and riichi declarers, then every other hidden position at random. The hands
+        compete for the unseen tiles: when one fails, the others are undone and the failed one goes first, each
+        with a smaller budget of candidates, for several rounds."""
+        order: list = [*self.wins, *(r for r in self.riichis if not self.seats[r.seat].won)]
+        saved = (list(self.value), dict(self.pool))
+        rounds = 1 if len(order) < 2 else ROUNDS
+        for _ in range(rounds):
+            failed = None
+            for need in order:
+                try:
+                    if isinstance(need, Win):
+                        self._winning_hand(need, HAND_TRIES // rounds)
+                    else:
+                        self._tenpai_hand(need, TENPAI_TRIES // rounds)
+                except _Retry as exc:
+                    failed, reason = need, exc
+                    break
+            if failed is None:
+                break
+            self.value, self.pool = list(saved[0]), dict(saved[1])
+            order.remove(failed)
+            order.insert(0, failed)
+        else:
+            raise reason
+        for k, kind in enumerate(self.indicators):
+            at = INDICATOR + 2 * k
+            if self.value[at] is None:
+                self._assign(at, (kind, False) if self.pool[(kind, False)] > 0 else (kind, True), public=False)
         in_hands = [at for s in self.seats for at in s.hand if self.value[at] is None]
         rest = sorted(set(range(N_TILES)) - set(in_hands))
         for at in in_hands + [at for at in rest if self.value[at] is None]:
             self._fill(at)
+        if self.log.variant != "shura":
+            return
         for p in range(4):
             passed = self.exchange.get(p)
             if passed is None:  # asked before the seat's own exchange decision: any three of its tiles
@@ -541,7 +573,8 @@ class Plan:
         self._assign(at, left[int(self.rng.integers(len(left)))], public=False)
 
     def _room(self) -> np.ndarray:
-        room = np.zeros(34, np.int64)
+        """Copies per kind still free for hidden positions."""
+        room = -self.reserved
         for (k, _), n in self.pool.items():
             room[k] += n
         return room
@@ -579,12 +612,12 @@ class Plan:
                 return None
         return out
 
-    def _tenpai_hand(self, riichi: Riichi) -> None:
+    def _tenpai_hand(self, riichi: Riichi, tries: int) -> None:
         from analyzer.riichi_hands import complete_hand, keeps_waits
 
         fixed, _, free = self._fixed(riichi.held)
         room = self._room()
-        for _ in range(HAND_TRIES):
+        for _ in range(tries):
             counts = complete_hand(self.rng, fixed, 4 - riichi.n_melds, room, riichi.n_melds == 0)
             if counts is None:
                 continue
@@ -602,7 +635,7 @@ class Plan:
                 return
         raise _Retry(f"no tenpai hand for seat {riichi.seat}'s riichi")
 
-    def _winning_hand(self, win: Win) -> None:
+    def _winning_hand(self, win: Win, tries: int) -> None:
         from analyzer.riichi_hands import WinValue, complete_hand
 
         fixed, fixed_reds, free = self._fixed(win.held)
@@ -612,12 +645,12 @@ class Plan:
         n_sets = 4 - len(win.melds)
         value = WinValue(self, win, fixed_reds)
         room = self._room()
-        for attempt in range(HAND_TRIES):
-            counts = complete_hand(self.rng, required, n_sets, room, not win.melds,
+        for attempt in range(tries):
+            counts = complete_hand(self.rng, required, n_sets, value.room(room, self.rng), not win.melds,
                                    style=value.style(self.rng))
             if counts is None:
                 continue
-            found = value.fit(counts, counts - required, free, exact=attempt < HAND_TRIES // 2)
+            found = value.fit(counts, counts - required, free, exact=attempt < tries // 2)
             if found is not None:
                 placed, ura = found
                 for at, tile in placed:
@@ -711,6 +744,11 @@ def _describe(action: tuple) -> str:
     word, seat = action[0], action[1]
     tile = action[2]
     text = "?" if tile is None else (tiles.tile_name(tile) if isinstance(tile, int) else _name(tile))
+    if word == "dahai":
+        text += " (tsumogiri)" if action[3] else ""
+        text += " (riichi)" if action[4] else ""
+    elif word == "hora":
+        text += f" ({action[4]} han {action[5]} fu)" if action[4] else ""
     return f"{word} {text} by seat {seat}"
 
 

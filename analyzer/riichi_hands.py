@@ -1,10 +1,17 @@
-"""Hidden hands for rebuilt riichi positions (analyzer.riichi_rebuild): random complete hands around the tiles a
+"""Hidden hands for rebuilt riichi positions (analyzer.riichi_hidden): random complete hands around the tiles a
 seat must hold, and the value the engine's scorer gives a hidden winner's hand, made up to the logged han and
 fu with red fives and ura indicators."""
 
 from __future__ import annotations
 
 import numpy as np
+
+def shape_tables():
+    """The engine's shanten tables (suit rows, honor rows)."""
+    from sims.shanten_tables import get_tables
+
+    return get_tables()
+
 
 SIMPLES = np.array([k < 27 and 1 <= k % 9 <= 7 for k in range(34)])
 STYLES = ("any", "any", "simples", "flush")  # drawn at random per candidate; a flush is one suit with honors
@@ -119,7 +126,6 @@ def _seven_pairs(rng, required, room) -> np.ndarray | None:
 def keeps_waits(hand13: np.ndarray, n_melds: int, kind: int) -> bool:
     """Does a closed kan of `kind` in riichi leave the waits of this 13 - 3 n_melds tile hand (three of them
     `kind`) as they are? The engine allows it only then (sims.riichi.engine, own turn)."""
-    from analyzer.riichi_rebuild import shape_tables
     from sims.shanten import RIICHI_SHAPES, winning_tiles
 
     suit_t, honor_t = shape_tables()
@@ -134,7 +140,7 @@ def keeps_waits(hand13: np.ndarray, n_melds: int, kind: int) -> bool:
 
 
 class WinValue:
-    """The engine scorer's value of candidate hands for one hidden win (analyzer.riichi_rebuild.Win)."""
+    """The engine scorer's value of candidate hands for one hidden win (analyzer.riichi_hidden.Win)."""
 
     def __init__(self, plan, win, fixed_reds: int):
         from sims.riichi.scoring import N_RES
@@ -206,7 +212,7 @@ class WinValue:
             n_melds = len(win.melds) - 1
             if not all(keeps_waits(hand + 3 * (np.arange(34) == k), n_melds, k) for k in win.riichi_kans):
                 return None
-        placed = plan._place(extra, free)
+        placed = plan.place(extra, free)
         if placed is None:
             return None
         reds = win.meld_reds + self.fixed_reds + sum(t[1] for _, t in placed) + (0 if win.tsumo else win.tile[1])
@@ -257,7 +263,6 @@ class WinValue:
     def _furiten(self, counts: np.ndarray) -> bool:
         """Would the seat be furiten for this ron (R-4): a wait it discarded, or let pass since its last discard
         (since its riichi when in riichi)?"""
-        from analyzer.riichi_rebuild import shape_tables
         from sims.shanten import RIICHI_SHAPES, winning_tiles
 
         hand = counts.astype(np.int8)

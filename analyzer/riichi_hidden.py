@@ -131,9 +131,7 @@ class Plan:
         self._kan_by: int | None = None               # seat whose kan awaits its replacement draw
         start = log.start
         self.dealer = int(start["oya"])
-        self.round = (4 if start.get("bakaze", "E") == "S" else 0) + int(start.get("kyoku", 1)) - 1
-        if not 0 <= self.round <= 7:
-            raise PositionError(f"start_kyoku: no round {start.get('bakaze')}{start.get('kyoku')}")
+        self.round = (4 if start.get("bakaze", "E") == "S" else 0) + start.get("kyoku", 1) - 1
         self._read()
 
     # ------------------------------------------------------------------ positions and tiles
@@ -246,7 +244,7 @@ class Plan:
                 self.reserved[kind] += 1
         over = np.nonzero(self._room() < 0)[0]
         if over.size:
-            raise PositionError(f"the log shows more than four copies of {tiles.tiletile_text(int(over[0]))}")
+            raise PositionError(f"the log shows more than four copies of {tiles.tile_name(int(over[0]))}")
 
     def _deal(self, t: dict) -> None:
         for i in range(4):
@@ -413,7 +411,7 @@ class Plan:
             tile = t["pai"]
             k = tile[0]
             if (tiles.PON, k) not in s.melds:
-                raise PositionError(f"{where}: seat {p} has no pon of {tiles.tiletile_text(k)} to add to")
+                raise PositionError(f"{where}: seat {p} has no pon of {tiles.tile_name(k)} to add to")
             self._take(p, tile, where)
             if k in RED_KINDS and not tile[1]:
                 self._no_other(p, (k, True), where, f"seat {p} keeps its red five out of the kan (the engine "
@@ -621,18 +619,11 @@ class Plan:
         return wall
 
     def context(self):
+        """The hand's place in its match, as start_kyoku gives it (checked by analyzer.riichi_view)."""
         from sims.riichi.positions import HandContext
 
         start = self.log.start
         scores = start.get("scores")
-        if scores is not None and (not isinstance(scores, list) or len(scores) != 4
-                                   or not all(isinstance(x, int) for x in scores)):
-            raise PositionError("start_kyoku: scores must be 4 integers")
-        numbers = {k: start.get(k, 0) for k in ("honba", "kyotaku")}
-        for k, v in numbers.items():
-            if not isinstance(v, int) or v < 0:
-                raise PositionError(f"start_kyoku: {k} must be an integer ≥ 0, got {v!r}")
-        hand_no = start.get("hand", 1)
-        return HandContext(dealer=self.dealer, round=self.round, honba=numbers["honba"], sticks=numbers["kyotaku"],
-                           points=None if scores is None else tuple(scores),
-                           hand_no=hand_no if isinstance(hand_no, int) and hand_no >= 1 else 1)
+        return HandContext(dealer=self.dealer, round=self.round, honba=start.get("honba", 0),
+                           sticks=start.get("kyotaku", 0), points=None if scores is None else tuple(scores),
+                           hand_no=start.get("hand", 1))

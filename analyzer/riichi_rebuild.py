@@ -110,7 +110,7 @@ def _same_base(han, fu, han2, fu2, sopts) -> bool:
 def _describe(action: tuple) -> str:
     word, seat = action[0], action[1]
     tile = action[2]
-    text = "?" if tile is None else (tiles.tiletile_text(tile) if isinstance(tile, int) else tile_text(tile))
+    text = "?" if tile is None else (tiles.tile_name(tile) if isinstance(tile, int) else tile_text(tile))
     if word == "dahai":
         text += " (tsumogiri)" if action[3] else ""
         text += " (riichi)" if action[4] else ""

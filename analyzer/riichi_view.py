@@ -76,7 +76,6 @@ def read_events(events, variant: str | None = None, seat: int | None = None, dec
         raise PositionError("events must be a list of JSON objects (mjai events)")
     events = _this_hand(events)
     parsed = [_parse_event(i, e) for i, e in enumerate(events)]
-    start = events[0]
     if seat is None:
         seat = _seat_of(events, parsed)
     if variant is None:
@@ -92,8 +91,6 @@ def read_events(events, variant: str | None = None, seat: int | None = None, dec
     if decision is not None and decision != inferred:
         raise PositionError(f"the log ends at a {inferred} decision of seat {seat}, but the document says "
                             f"{decision!r}")
-    if start.get("oya") not in range(4):
-        raise PositionError(f"start_kyoku oya must be a seat 0..3, got {start.get('oya')!r}")
     return SeatLog(variant, seat, inferred, events, parsed, rules or {})
 
 
@@ -181,6 +178,18 @@ def _parse_event(i: int, e: dict) -> dict:
             raise PositionError(f"{where}: every tehai has 13 tiles")
         if e.get("dora_marker") is not None:
             out["dora_marker"] = _visible(tile_of(e["dora_marker"]), where)
+        _seat_field(e, "oya", where)
+        if e.get("bakaze", "E") not in ("E", "S"):
+            raise PositionError(f"{where}: bakaze must be E or S, got {e.get('bakaze')!r}")
+        for key, lo, hi, default in (("kyoku", 1, 4, 1), ("honba", 0, 999, 0), ("kyotaku", 0, 999, 0),
+                                     ("hand", 1, 999, 1)):
+            v = e.get(key, default)
+            if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
+                raise PositionError(f"{where}: {key} must be an integer in {lo}..{hi}, got {v!r}")
+        scores = e.get("scores")
+        if scores is not None and (not isinstance(scores, list) or len(scores) != 4
+                                   or not all(isinstance(x, int) and not isinstance(x, bool) for x in scores)):
+            raise PositionError(f"{where}: scores must be 4 integers")
         return out
     if kind in ("reach", "reach_accepted", "pass_win"):
         _seat_field(e, "actor", where)

@@ -41,6 +41,7 @@ def replay(variant, seed, match_id, hand_no, seats, run_dir, rules, policy_paths
       tsumolab replay --run runs/example --match 3 --hand 2 --json
       tsumolab replay --variant shura --seed 3 --match 0 --hand 1
       tsumolab replay --seed 7 --match 0 --hand 1 --advise 20 > position.json
+      tsumolab replay --variant shura --seed 3 --match 0 --hand 2 --advise 30 > position.json
     """
     if run_dir is not None:
         from analyzer.runner import read_run_record

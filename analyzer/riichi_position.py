@@ -14,8 +14,9 @@ A position is the deciding seat's view of one hand up to a pending decision, as 
 
 What the seat cannot see is written "?": the other seats' starting tiles (`tehais`) and draws (`tsumo` pai),
 and the three tiles other seats pass each other at the exchange. The seat's own exchange and what it received
-stay; the exchange direction shows in start_kyoku once the exchange is done. Other seats' `pass_win` events are
-left out. Everything else is public: discards with their tsumogiri flag, riichi (`reach`, `reach_accepted`),
+stay; the exchange direction shows in start_kyoku once the exchange is done (before it, at an exchange
+decision, it is unknown: the rebuilt state passes to the next seat). Other seats' `pass_win` events are left
+out. Everything else is public: discards with their tsumogiri flag, riichi (`reach`, `reach_accepted`),
 calls and kans with their tiles, dora indicators, wins (`hora` with han and fu) and every point transfer
 (`payment`).
 
@@ -80,8 +81,10 @@ def simulated_document(variant: str, seats_spec: str, seed: int, match_id: int, 
         return None
     document = position_document(variant, pos, f"seed {seed}, match {match_id}, hand {hand_no}, decision "
                                                 f"{decision}, seats {seats_spec}")
-    if rules:
-        document["rules"] = dict(rules)
+    defaults = mode.RULES()
+    changed = {k: v for k, v in (rules or {}).items() if getattr(defaults, k, None) != v}
+    if changed:
+        document["rules"] = changed
     return document
 
 

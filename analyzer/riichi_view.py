@@ -78,6 +78,8 @@ def read_events(events, variant: str | None = None, seat: int | None = None, dec
     parsed = [_parse_event(i, e) for i, e in enumerate(events)]
     if seat is None:
         seat = _seat_of(events, parsed)
+    elif not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat <= 3:
+        raise PositionError(f"seat must be an integer in 0..3, got {seat!r}")
     if variant is None:
         variant = "shura" if any(e["type"] == "exchange" for e in events) else "riichi"
     if variant not in VARIANTS:

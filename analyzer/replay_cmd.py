@@ -26,7 +26,8 @@ from analyzer.replay_match import decoder_for, replay_match
 @click.option("--json", "as_json", is_flag=True, help="JSON lines (mjai words where they exist) instead of text.")
 @click.option("--advise", "decision", type=int, default=None, metavar="N",
               help="Instead of the events, print the position (JSON, input of `tsumolab advise`) of the hand's "
-                   "decision number N (0-based, every seat's decisions counted) from the deciding seat's view.")
+                   "decision number N (0-based, every seat's decisions counted) from the deciding seat's view "
+                   "(riichi, shura: its mjai events up to the decision, analyzer/riichi_position.py).")
 def replay(variant, seed, match_id, hand_no, seats, run_dir, rules, policy_paths, as_json, decision):
     """Re-simulate one match from its seed and print every event: deal, exchange, voids, draws, discards,
     calls, passed wins, wins with pattern and fan, every payment, the exhaustive-draw settlement and the
@@ -40,6 +41,7 @@ def replay(variant, seed, match_id, hand_no, seats, run_dir, rules, policy_paths
       tsumolab replay --run runs/example --match 3 --hand 2 --json
       tsumolab replay --variant shura --seed 3 --match 0 --hand 1
       tsumolab replay --seed 7 --match 0 --hand 1 --advise 20 > position.json
+      tsumolab replay --variant shura --seed 3 --match 0 --hand 2 --advise 30 > position.json
     """
     if run_dir is not None:
         from analyzer.runner import read_run_record
@@ -80,14 +82,18 @@ def _position(variant, seed, match_id, hand_no, decision, seats_spec, rules, pol
     from analyzer.advise import Sampler, stopped_state
     from analyzer.advise_cmd import check_variant
     from analyzer.position import position_of
+    from analyzer.riichi_position import VARIANTS
     from analyzer.run_options import build_spec
 
-    check_variant(variant)
+    if variant not in VARIANTS:
+        check_variant(variant)
     if hand_no is None:
         raise InputError("--advise needs --hand")
     if decision < 0:
         raise InputError(f"--advise must be at least 0, got {decision}")
     spec = build_spec(variant, seats_spec, 1, seed, 1, rules, policy_paths)
+    if variant in VARIANTS:
+        return _riichi_position(variant, seed, match_id, hand_no, decision, spec, policy_paths)
     sampler = Sampler(",".join(spec.seats), dict(spec.rules))
     try:
         S = stopped_state(sampler, seed, match_id, hand_no, decision)
@@ -96,6 +102,18 @@ def _position(variant, seed, match_id, hand_no, decision, seats_spec, rules, pol
     if S is None:
         raise InputError(f"hand {hand_no} of match {match_id} has fewer than {decision + 1} decisions")
     position = position_of(S, sampler.pending_view(S), variant)
+    position["source"] = {"seed": seed, "match": match_id, "hand": hand_no, "decision": decision,
+                          "seats": list(spec.seats)}
+    return position
+
+
+def _riichi_position(variant, seed, match_id, hand_no, decision, spec, policy_paths) -> dict:
+    from analyzer.riichi_position import simulated_document
+
+    position = simulated_document(variant, ",".join(spec.seats), seed, match_id, hand_no, decision,
+                                  dict(spec.rules), policy_paths)
+    if position is None:
+        raise InputError(f"hand {hand_no} of match {match_id} has fewer than {decision + 1} decisions")
     position["source"] = {"seed": seed, "match": match_id, "hand": hand_no, "decision": decision,
                           "seats": list(spec.seats)}
     return position

@@ -9,6 +9,11 @@ the event counters; nothing else is remembered, so a copy can be resumed any num
     out = table.resume(pos.copy(), answer=RON)                    # play on to the end of the hand
     out.deltas                                                    # each seat's point change in the hand
 
+A hand can also start from a given wall and a given place in its match (a position rebuilt from a log):
+
+    pos = table.start(wall=wall, direction=2, context=HandContext(dealer=1, round=1, honba=0, sticks=1,
+                                                                  points=(24000, 27000, 25000, 23000)))
+
 Decisions are counted from 0 in each hand: exchanges (S-2), own turns, robbing a kan, reacting to a discard.
 A seat in riichi whose only move is to discard its draw makes no decision. The mode hooks (A's pick from the
 pool, D's opening and locking) are asked inside their phase and are not stopping points yet. A forced answer
@@ -29,6 +34,14 @@ from sims.riichi.play import ROWS_PER_MATCH, lookup_tables
 from sims.riichi.table import N_TILES
 
 EVENT_ROWS = 2_000  # room for one hand's events when a position keeps its log
+
+
+def _direct(kernel):
+    """The compiled entry of a kernel with one explicit signature, called without numba's dispatcher: the
+    dispatcher types the 20 policy hooks on every call (about 1 ms, most of the cost of a short resume). An
+    argument of another type raises TypeError, as through the dispatcher."""
+    compiled = list(kernel.overloads.values())
+    return compiled[0].entry_point if len(compiled) == 1 else kernel
 
 
 @dataclass
@@ -89,6 +102,36 @@ class Position:
         return self.events[:min(int(self.ev[0]), self.events.shape[0])]
 
 
+@dataclass(frozen=True)
+class HandContext:
+    """Where a hand stands in its match, as mjai's start_kyoku says: set by `RiichiTable.start` in place of a
+    new match's East 1 (the engine's match fields hs m_dealer, m_round, m_honba, m_sticks, hand_no and the
+    points, which begin_hand turns into the hand's dealer, winds, honba, sticks and points_before)."""
+
+    dealer: int = 0                                     # dealer seat
+    round: int = 0                                      # 0..7 = East 1..South 4
+    honba: int = 0
+    sticks: int = 0                                     # riichi sticks on the table
+    points: tuple[int, int, int, int] | None = None     # None: the mode's start points
+    hand_no: int = 1                                    # number of the hand in its match, from 1
+
+    def apply(self, hs: np.ndarray, obs: np.ndarray) -> None:
+        """Set the match fields of a state between begin_match and begin_hand."""
+        if not (0 <= self.dealer <= 3 and 0 <= self.round <= 7 and self.honba >= 0 and self.sticks >= 0
+                and self.hand_no >= 1):
+            raise ValueError(f"impossible hand context {self}")
+        hs[HS.m_dealer] = self.dealer
+        hs[HS.m_round] = self.round
+        hs[HS.m_honba] = self.honba
+        hs[HS.m_sticks] = self.sticks
+        hs[HS.hand_no] = self.hand_no - 1  # begin_hand counts the hand
+        hs[HS.hands_played] = self.hand_no - 1
+        if self.points is not None:
+            from sims.riichi.observation import O_POINTS
+
+            obs[:, O_POINTS:O_POINTS + 4] = np.asarray(self.points, np.int32)
+
+
 @dataclass
 class Outcome:
     deltas: np.ndarray       # each seat's point change in the hand the position was in
@@ -110,6 +153,8 @@ class RiichiTable:
         self.root_seed = int(root_seed) & 0x7FFF_FFFF_FFFF_FFFF
         self.keep_events = keep_events
         self.counters = np.zeros(engine.N_COUNTERS, np.int64)
+        self._resume = _direct(engine.resume)
+        self._to_decision = _direct(engine.play_to_decision)
 
     def _blank(self) -> Position:
         from sims.riichi.observation import R_OBS_SIZE
@@ -128,24 +173,28 @@ class RiichiTable:
         """Hand `hand_no` of match `match_id` (played from the match's start) stopped before its decision
         number `decision`; None when the hand ends first or the match before the hand."""
         pos = self._blank()
-        status = engine.play_to_decision(pos.hs, pos.obs, pos.view, pos.st, pos.wall, pos.rec, pos.ev, *self._rules(),
-                                         pos.events, self.root_seed, int(match_id), int(hand_no), int(decision))
+        status = self._to_decision(pos.hs, pos.obs, pos.view, pos.st, pos.wall, pos.rec, pos.ev, *self._rules(),
+                                   pos.events, self.root_seed, int(match_id), int(hand_no), int(decision))
         return pos if status == 1 else None
 
     def play_hand(self, match_id: int, hand_no: int) -> Position | None:
         """Hand `hand_no` of match `match_id` played to its end without stopping (its decisions counted in
         n_decisions, its events in the log); None when the match ends before it."""
         pos = self._blank()
-        status = engine.play_to_decision(pos.hs, pos.obs, pos.view, pos.st, pos.wall, pos.rec, pos.ev, *self._rules(),
-                                         pos.events, self.root_seed, int(match_id), int(hand_no), -1)
+        status = self._to_decision(pos.hs, pos.obs, pos.view, pos.st, pos.wall, pos.rec, pos.ev, *self._rules(),
+                                   pos.events, self.root_seed, int(match_id), int(hand_no), -1)
         return pos if status == 0 else None
 
-    def start(self, match_id: int = 0, wall=None, direction: int | None = None) -> Position:
-        """Hand 1 of a match, before its deal; `wall` (136 tile ids, kind = id // 4, red fives 16, 52, 88)
-        replaces the keyed wall: seats get wall[13 i: 13 i + 13] from the dealer on, the dealer then draws
-        wall[52], the live wall follows, the dead wall is wall[122:] (sims.riichi.tableau)."""
+    def start(self, match_id: int = 0, wall=None, direction: int | None = None,
+              context: HandContext | None = None) -> Position:
+        """Hand 1 of a match (or the hand `context` describes), before its deal; `wall` (136 tile ids, kind =
+        id // 4, red fives 16, 52, 88) replaces the keyed wall: seats get wall[13 i: 13 i + 13] from the dealer
+        on, the dealer then draws wall[52], the live wall follows, the dead wall is wall[122:]
+        (sims.riichi.tableau: replacement draws from 122 on, indicator i at 126 + 2 i, its ura at 127 + 2 i)."""
         pos = self._blank()
         engine.begin_match(pos.hs, pos.obs, self.root_seed, int(match_id), self.topts)
+        if context is not None:
+            context.apply(pos.hs, pos.obs)
         engine.begin_hand(pos.hs, pos.obs, pos.wall, pos.rec, pos.ev, self.topts)
         if wall is not None:
             wall = np.asarray(wall, np.int64)
@@ -162,9 +211,9 @@ class RiichiTable:
         if pos.over:
             return False
         rows = np.zeros((4, N_HAND_COLS), np.int32)
-        n = engine.resume(pos.hs, pos.obs, pos.view, pos.st, pos.wall, pos.rec, pos.ev, *self._rules(), pos.events,
-                          0 if answer is None else int(answer), 0 if answer is None else 1, int(stop_at), 0, rows,
-                          np.zeros((4, N_MATCH_COLS), np.int32))
+        n = self._resume(pos.hs, pos.obs, pos.view, pos.st, pos.wall, pos.rec, pos.ev, *self._rules(), pos.events,
+                         0 if answer is None else int(answer), 0 if answer is None else 1, int(stop_at), 0, rows,
+                         np.zeros((4, N_MATCH_COLS), np.int32))
         return n < 0
 
     def resume(self, pos: Position, answer: int | None = None, horizon: str = "hand") -> Outcome:
@@ -177,9 +226,9 @@ class RiichiTable:
         to_match = horizon == "match"
         hand_rows = np.zeros((ROWS_PER_MATCH if to_match else 4, N_HAND_COLS), np.int32)
         match_rows = np.zeros((4 if to_match else 0, N_MATCH_COLS), np.int32)
-        n = engine.resume(pos.hs, pos.obs, pos.view, pos.st, pos.wall, pos.rec, pos.ev, *self._rules(), pos.events,
-                          0 if answer is None else int(answer), 0 if answer is None else 1, -1, int(to_match),
-                          hand_rows, match_rows)
+        n = self._resume(pos.hs, pos.obs, pos.view, pos.st, pos.wall, pos.rec, pos.ev, *self._rules(), pos.events,
+                         0 if answer is None else int(answer), 0 if answer is None else 1, -1, int(to_match),
+                         hand_rows, match_rows)
         from sims.riichi.observation import O_POINTS
         from sims.riichi.columns import H_DELTA
 

@@ -163,3 +163,19 @@ def test_shura_riichi_or_dama_after_the_first_win():
     assert {r["option"] for r in result["options"]} == {riichi[0][0], dama[0][0]}
     assert result["determinizations"] >= 200 or result["stopped_early"]
     assert all(r["ci95"] > 0 for r in result["options"])
+
+
+def test_readme_shura_riichi_or_dama_example():
+    """README worked example 4 (S-3, claim S2's situation): riichi 8s beats dama 8s beyond the paired interval."""
+    import json
+    from pathlib import Path
+
+    from analyzer.advise_cmd import run_advice
+
+    example = Path(__file__).resolve().parent.parent / "examples" / "positions" / "shura-riichi.json"
+    position = json.loads(example.read_text())
+    result = run_advice(position, rollouts=1000, horizon="hand", seat_policies="baseline", seed=0, jobs=1)
+    best, other = result["options"]
+    assert (best["option"], other["option"]) == ("riichi 8s", "discard 8s")
+    assert other["diff_to_best"] + other["diff_ci95"] < 0
+    assert best["deal_in_rate"] < other["deal_in_rate"]

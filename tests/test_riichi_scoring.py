@@ -9,6 +9,7 @@ payments rounded up to 100).
 from __future__ import annotations
 
 import random
+import zlib
 import time
 
 import numpy as np
@@ -82,7 +83,7 @@ OPTION_VARIANTS = [
 @pytest.mark.parametrize("ours_options, their_options", OPTION_VARIANTS)
 def test_riichi_rule_options_agree_with_the_mahjong_package_r3(ours_options, their_options):
     """R-3 options switched away from the Mahjong Soul defaults score like the package's equivalent option."""
-    rng = random.Random(hash(tuple(ours_options)) % 1000)
+    rng = random.Random(zlib.crc32(repr(sorted(ours_options.items())).encode()) % 1000)  # the same every run
     opts = RiichiRules(**ours_options).to_array()
     for _ in range(5_000):
         hand = random_win(rng)

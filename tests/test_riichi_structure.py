@@ -1,19 +1,51 @@
-"""How the riichi engine is put together: the state block is documented field by field, no function is a wall
-of code, each mode packs its own options."""
+"""How the riichi engine is put together: the special modes act only through sims.riichi.mode_phases, the
+state block is documented field by field, no function is a wall of code, each mode packs its own options."""
 
 from __future__ import annotations
 
 import ast
 import importlib.resources
 import pathlib
+import re
 
 from sims.layout import describe
 from sims.riichi import table as T
 from sims.riichi.hand_state import HS
 
 
+SPECIAL_MODES = ("FATE", "OPEN_DEAL", "CHANT", "ASTROLOGY", "DARKNESS", "MIRROR", "HEAD_BUMP", "SOUL_STRIKE",
+                 "FANTASY", "DRAGON_EYE")
+MODE_MODULES = ("astrology_pool", "chant_streaks", "darkness_pot", "deal_shown", "dragon_eye_holder", "fantasy_cards",
+                "fate_tiles", "mirror_tiles", "soul_strike_turns")
+# table options of every riichi table (not modes) that the engine may still read: the red fives and the initial
+# indicators (R-1), honba and renchan (R-5), the number of hands and the extension (R-2), the start points,
+# pao (R-4), the four-riichi abort and honba rules (R-6 / S-16), Shura's bloodbath and exchange (S-*)
+ENGINE_TABLE_OPTIONS = {"START_POINTS", "BLOODBATH", "EXCHANGE", "RENCHAN", "HONBA", "EXTENSION", "PAO",
+                        "FOUR_RIICHI_ACTIVE", "N_HANDS", "RED_FIVES", "INITIAL_DORA", "HONBA_EVERY_WINNER"}
+
+
 def _source(module: str) -> str:
     return importlib.resources.files("sims.riichi").joinpath(f"{module}.py").read_text()
+
+
+def test_engine_names_no_special_mode():
+    """Every special mode (A, C, D, DE, F, FL, M, OD, SS) acts through sims.riichi.mode_phases: the engine
+    body tests no mode option and imports no mode module; the dispatch points run uncounted (`step`) or
+    become part of their caller (`inline`)."""
+    engine = _source("engine")
+    named = re.findall(r"T\.T_(" + "|".join(SPECIAL_MODES) + r")\b", engine)
+    assert named == []
+    assert set(re.findall(r"T\.T_([A-Z_0-9]+)", engine)) <= ENGINE_TABLE_OPTIONS
+    for module in MODE_MODULES:
+        assert f"sims.riichi.{module}" not in engine, module
+    phases = _source("mode_phases")
+    for module in MODE_MODULES:
+        assert f"sims.riichi.{module}" in phases, module
+    tree = ast.parse(phases)
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef):
+            decorators = {ast.unparse(d) for d in node.decorator_list}
+            assert decorators in ({"step"}, {"inline"}), (node.name, decorators)
 
 
 def test_engine_functions_stay_short():

@@ -3,9 +3,9 @@ DF, A, D, M, F, C, SS, FL, DE, OD).
 
 `play_matches` plays whole matches under the table options of sims.riichi.table (standard East game, Battle
 of Shura's bloodbath with exchange and tsumo loss, or any other special mode, whose rules live in one small
-kernel module each, imported at the end of the import block) and writes one record row per (match, hand, seat)
-and per (match, seat) in the layout of sims.riichi.columns. Seats decide through five tuples of four hooks
-(policies.riichi_api), so one compiled engine serves every combination of policies.
+kernel module each and act only through the dispatch points of sims.riichi.mode_phases) and writes one record
+row per (match, hand, seat) and per (match, seat) in the layout of sims.riichi.columns. Seats decide through five
+tuples of four hooks (policies.riichi_api), so one compiled engine serves every combination of policies.
 
 Public state and each seat's own tiles live in `obs[4, R_OBS_SIZE]`; hidden state is the wall and the
 `st` block of sims.riichi.tableau (waits, rivers, red fives, per-seat flags); everything else a match and a
@@ -24,11 +24,11 @@ import numpy as np
 from numba import types
 
 from sims.decisions import (
-    CHI_HIGH, CHI_LOW, CHI_MID, D_EXCHANGE, D_REACT, D_ROB, D_TURN, FACE_DOWN, HOOK_TYPE, KAN, KAN_CALL, NINE_TERMINALS,
+    CHI_HIGH, CHI_LOW, CHI_MID, D_EXCHANGE, D_REACT, D_ROB, D_TURN, HOOK_TYPE, KAN, KAN_CALL, NINE_TERMINALS,
     PON, RIICHI, RON, TSUMO, TSUMOGIRI,
 )
 from sims.riichi.observation import (
-    O_AFTER_CALL, O_ASTROLOGY, O_CAN_CHI, O_CAN_KAN, O_CAN_NINE, O_CAN_PON, O_CAN_RIICHI, O_CAN_WIN, O_DARKNESS,
+    O_AFTER_CALL, O_CAN_CHI, O_CAN_KAN, O_CAN_NINE, O_CAN_PON, O_CAN_RIICHI, O_CAN_WIN,
     O_DEALER, O_DECISION, O_DISCARDED, O_DORA, O_FORBID_A, O_FORBID_B, O_FROM, O_FURITEN, O_HAND, O_HONBA, O_KAN_DRAW,
     O_KAN_OPTIONS, O_MELDS, O_MELD_TILES, O_N_DISCARDS, O_N_MELDS, O_OPEN, O_POINTS, O_RIICHI, O_RIICHI_TILE, O_RNG,
     O_ROUND, O_ROUND_WIND, O_SAFE, O_SEAT, O_SEAT_WIND, O_SEEN, O_STICKS, O_TILE, O_TURN, O_WALL_LEFT, O_WIN_FU,
@@ -40,8 +40,8 @@ from sims.events import EV_DEAL, EV_DISCARD, EV_DRAW, EV_END, EV_EXCHANGE, EV_KA
     log_event
 from sims.riichi import table as T
 from sims.riichi.columns import (
-    H_BEFORE, H_CALLS, H_CHANT_HAN, H_DEALER, H_DELTA, H_DIR, H_DISC, H_END, H_HAND, H_HONBA, H_KANS, H_MATCH,
-    H_MULTIPLIER, H_NAGASHI, H_NOTEN, H_PASSED, H_POT0, H_POT1, H_RIICHI, H_RIICHI_TURN, H_ROUND, H_SEAT, H_STICKS0,
+    H_BEFORE, H_CALLS, H_DEALER, H_DELTA, H_DIR, H_DISC, H_END, H_HAND, H_HONBA, H_KANS, H_MATCH,
+    H_NAGASHI, H_NOTEN, H_PASSED, H_POT0, H_POT1, H_RIICHI, H_RIICHI_TURN, H_ROUND, H_SEAT, H_STICKS0,
     H_STICKS1, H_STRIKE_HAN, H_TENPAI, H_WALL, H_WINNERS, N_HAND_COLS,
 )
 from sims.riichi.events import PAY_NAGASHI
@@ -68,21 +68,15 @@ from sims.riichi.yaku import KOKUSHI, KOKUSHI_13
 from sims.shanten import RIICHI_SHAPES, is_complete, shanten, winning_tiles
 from sims.shanten_tables import SUIT_ROWS
 from sims.table_state import pub_add, pub_set, rank_of, write_match_rows
-# each special mode's rules, called under `if topts[T.T_<MODE>]:`
-from sims.riichi.astrology_pool import A_N, astro_add_dead, astro_floor, astro_left, astro_pick, astro_pool_open, \
-    astro_refill, astro_reset
-from sims.riichi.chant_streaks import chant_apply, chant_bonus, chant_discard
-from sims.riichi.darkness_pot import DK_POT, dark_discard, dark_face_down_ok, dark_start, dark_take_pot
-from sims.riichi.deal_shown import show_deal
-from sims.riichi.dragon_eye_holder import eye_discard, eye_due, eye_seed, eye_start
-from sims.riichi.fantasy_cards import (
-    fl_after_call, fl_draw_cards, fl_draw_sticks, fl_exaggerate, fl_honba, fl_hype_flip, fl_ippatsu_turns, fl_publish,
-    fl_record, fl_riichi_cost, fl_riichi_extra, fl_ron_banned,
+from sims.riichi.mode_phases import (  # every special mode acts through these (and nowhere else here)
+    modes_adjust_win, modes_after_deal, modes_after_discard, modes_after_draw, modes_after_win, modes_before_deal,
+    modes_before_draw_or_call, modes_begin_hand, modes_begin_match, modes_call, modes_claimants, modes_discard,
+    modes_draw, modes_draws_left, modes_exhaustive, modes_face_down_ok, modes_hand_end, modes_hide_discard,
+    modes_indicator_after_discard, modes_keeps_turn, modes_kan, modes_lose, modes_next_honba, modes_play_starts,
+    modes_pot, modes_record, modes_replacement_draw, modes_riichi_cost, modes_riichi_declared, modes_robbed,
+    modes_ron_allowed, modes_score, modes_strike_discard, modes_tiles_aside, modes_turn_answer, modes_turn_start,
+    transparent,
 )
-from sims.riichi.fate_tiles import fate_after_loss, fate_multiplier, fate_open_deal, fate_scale
-from sims.riichi.mirror_tiles import head_bump, mirror_dead, mirror_deal, mirror_discard, mirror_draw, mirror_lose, \
-    transparent
-from sims.riichi.soul_strike_turns import strike_active, strike_after_discard, strike_score, strike_turn
 
 CHI_MELD, PON_MELD, MINKAN_MELD, ANKAN_MELD, KAKAN_MELD = (tiles.CHI + 1, tiles.PON + 1, tiles.MINKAN + 1,
                                                            tiles.ANKAN + 1, tiles.KAKAN + 1)
@@ -313,10 +307,7 @@ def _settle_win(hs, obs, st, topts, sopts, rec, winner, discarder, res, take_sti
     dealer = hs[HS.dealer]
     if winner == dealer:
         hs[HS.dealer_won] = 1
-    if topts[T.T_CHANT]:
-        chant_apply(res, chant_bonus(_streaks(hs), winner), winner == dealer, discarder < 0, sopts)
-    if topts[T.T_FATE]:
-        fate_scale(res, fate_multiplier(obs, winner))
+    modes_adjust_win(obs, topts, sopts, res, _streaks(hs), winner, winner == dealer, discarder < 0)
     delta = hs[HS.delta:HS.delta + 4]
     if discarder < 0:
         settle_tsumo(obs, st, topts, sopts, rec, delta, winner, res, hs[HS.honba], hs[HS.winners], events, ev,
@@ -325,8 +316,7 @@ def _settle_win(hs, obs, st, topts, sopts, rec, winner, discarder, res, take_sti
         settle_ron(obs, st, topts, sopts, rec, delta, winner, discarder, res,
                    _honba_of(topts, hs[HS.honba], 0 if take_sticks else 1), take_sticks, hs[HS.winners], events, ev,
                    win_tile)
-    if topts[T.T_DARKNESS] and take_sticks:  # D: the pot goes with the sticks
-        dark_take_pot(obs, rec, delta, winner, events, ev)
+    modes_after_win(obs, rec, delta, topts, winner, take_sticks, events, ev)
 
 
 # ----------------------------------------------------------------------------- phases of a hand
@@ -338,7 +328,7 @@ def _deal(hs, obs, st, wall, topts, events, ev):
     hs[HS.round_wind] = obs[0, O_ROUND] // 4
     honba = obs[0, O_HONBA] if topts[T.T_HONBA] else 0
     hs[HS.honba] = honba
-    hs[HS.riichi_cost] = fl_riichi_cost(obs) if topts[T.T_FANTASY] else T.RIICHI_COST  # FL 过度准备
+    hs[HS.riichi_cost] = modes_riichi_cost(obs, topts)
     st[:, :] = 0
     st[ST_MISC, MS_NO_RED] = 1 - topts[T.T_RED_FIVES]
     st[ST_MISC, MS_LIVE_END] = DEAD_START
@@ -351,8 +341,7 @@ def _deal(hs, obs, st, wall, topts, events, ev):
         obs[s, O_ROUND_WIND] = hs[HS.round_wind]
         hs[HS.first_winds + s] = -1
     log_event(events, ev, EV_START, dealer, -1, hs[HS.direction], obs[0, O_ROUND], honba)
-    if topts[T.T_DRAGON_EYE]:
-        eye_start(obs, _eye_rng(hs), hs[HS.seeds + 4], topts, events, ev)
+    modes_before_deal(obs, topts, _eye_rng(hs), hs[HS.seeds:HS.seeds + 8], events, ev)
     pos = 0
     for i in range(4):
         seat = (dealer + i) % 4
@@ -361,12 +350,7 @@ def _deal(hs, obs, st, wall, topts, events, ev):
             log_event(events, ev, EV_DEAL, seat, wall[pos] // 4, 1 if red else 0, 0, 0)
             give_tile(obs, st, seat, wall[pos] // 4, red)
             pos += 1
-    if topts[T.T_FATE]:
-        fate_open_deal(obs, wall, dealer)
-    if topts[T.T_OPEN_DEAL]:
-        show_deal(obs, wall, dealer)
-    if topts[T.T_ASTROLOGY]:
-        astro_reset(obs)
+    modes_after_deal(obs, topts, wall, dealer)
     hs[HS.drawn] = _draw(obs, st, wall, pos, dealer, False, events, ev)
     pos += 1
     pub_set(obs, O_WALL_LEFT, _wall_left(st, pos))
@@ -447,8 +431,7 @@ def _after_deal(hs, obs, st, wall, topts, tables, events, ev):
     for s in range(4):
         if s != dealer:
             update_waits(obs, st, s, tables)
-    if topts[T.T_MIRROR]:
-        mirror_deal(obs, st, wall, dealer, hs[HS.pos])
+    modes_play_starts(obs, st, topts, wall, dealer, hs[HS.pos])
     hs[HS.phase] = PH_TURN
 
 
@@ -457,24 +440,21 @@ def _draw_phase(hs, obs, view, st, wall, hooks_mode, params, topts, tables, coun
     """PH_DRAW: cur draws from the live wall (A: picks from the pool), or the hand ends exhaustively."""
     cur = hs[HS.cur]
     pos = hs[HS.pos]
-    if topts[T.T_ASTROLOGY]:  # A: refill the pool, then pick a candidate
-        pos = astro_refill(obs, st, wall, pos, astro_floor(topts, T.T_ASTROLOGY), events, ev)
+    replaced, pos, drawn = modes_draw(obs, st, view, wall, pos, cur, hooks_mode[cur], params, tables, topts, counters,
+                                      CNT_ILLEGAL, events, ev)
+    if replaced:
         hs[HS.pos] = pos
-        if obs[0, O_ASTROLOGY + A_N] == 0:
+        if drawn < 0:
             _end_hand(hs, END_EXHAUSTIVE)
             return
-        drawn = astro_pick(obs, st, view, hooks_mode[cur], cur, params, tables, False, counters, CNT_ILLEGAL,
-                           events, ev)
     else:
         if pos >= st[ST_MISC, MS_LIVE_END]:
             _end_hand(hs, END_EXHAUSTIVE)
             return
-        if topts[T.T_DRAGON_EYE]:
-            eye_due(obs, _eye_rng(hs), topts, events, ev)
+        modes_before_draw_or_call(obs, topts, _eye_rng(hs), events, ev)
         drawn = _draw(obs, st, wall, pos, cur, False, events, ev)
         pos += 1
-        if topts[T.T_MIRROR]:
-            mirror_draw(obs, st, wall, cur, pos, False)
+        modes_after_draw(obs, st, wall, topts, cur, pos, False)
     pub_set(obs, O_WALL_LEFT, _wall_left(st, pos))
     hs[HS.pos] = pos
     hs[HS.drawn] = drawn
@@ -494,16 +474,13 @@ def _turn_options(hs, obs, view, st, wall, topts, sopts, tables, conc, melds8, c
     kan_draw = hs[HS.kan_draw] == 1
     after_call = hs[HS.after_call] == 1
     dealer = hs[HS.dealer]
-    wall_left = _wall_left(st, hs[HS.pos])
-    kan_room = wall_left
-    if topts[T.T_ASTROLOGY]:  # A: draws left = the pool + refills; no kan at or below the floor
-        wall_left, kan_room = astro_left(obs, wall_left, astro_floor(topts, T.T_ASTROLOGY))
+    wall_left, kan_room = modes_draws_left(obs, topts, _wall_left(st, hs[HS.pos]))
     hand = obs[cur, O_HAND:O_HAND + 34]
     n_melds = obs[0, O_N_MELDS + cur]
     in_riichi = obs[0, O_RIICHI + cur] > 0
     first_turn = st[ST_MISC, MS_NO_CALL] == 1 and obs[0, O_N_DISCARDS + cur] == 0
-    if topts[T.T_SOUL_STRIKE] and not after_call:
-        strike_turn(obs, st, topts, cur, kan_draw)
+    if not after_call:
+        modes_turn_start(obs, st, topts, cur, kan_draw)
 
     can_win = False
     complete = False
@@ -524,8 +501,8 @@ def _turn_options(hs, obs, view, st, wall, topts, sopts, tables, conc, melds8, c
         status = score_win(obs, st, wall, cur, win_kind, 0, True, flags, dealer, hs[HS.round_wind], sopts, conc,
                            melds8, ctx, res)
         can_win = status == SCORED
-        if can_win and topts[T.T_SOUL_STRIKE]:
-            hs[HS.ss_han] = strike_score(obs, topts, sopts, res, -1, False, cur == dealer)
+        if can_win:
+            hs[HS.ss_han] = modes_score(obs, topts, sopts, res, -1, False, cur == dealer)
     _copy(view, obs[cur])
     view[O_DECISION] = D_TURN
     view[O_TILE] = -1 if after_call else drawn
@@ -597,12 +574,7 @@ def _turn_action(hs, obs, view, st, wall, rec, hooks_mode, params, topts, sopts,
     hand = obs[cur, O_HAND:O_HAND + 34]
     n_melds = obs[0, O_N_MELDS + cur]
     in_riichi = obs[0, O_RIICHI + cur] > 0
-    face_down = topts[T.T_DARKNESS] == 1 and (FACE_DOWN <= action < FACE_DOWN + 34 or
-                                              FACE_DOWN + RIICHI <= action < FACE_DOWN + RIICHI + 34 or
-                                              action == FACE_DOWN + TSUMOGIRI or
-                                              action == FACE_DOWN + RIICHI + TSUMOGIRI)  # D
-    if face_down:
-        action -= FACE_DOWN
+    action, face_down = modes_turn_answer(topts, action)
     illegal_before = counters[CNT_ILLEGAL]
     riichi_now = False
     drawn_copy = False  # the discard is the copy just drawn (R-1: the red five or not, as drawn)
@@ -655,7 +627,7 @@ def _turn_action(hs, obs, view, st, wall, rec, hooks_mode, params, topts, sopts,
                 if hand[k] > 0 and not (after_call and (k == forbid_a or k == forbid_b)):
                     action = k
                     break
-    if not dark_face_down_ok(obs, cur, face_down, counters[CNT_ILLEGAL] == illegal_before and 0 <= action < 34,
+    if not modes_face_down_ok(obs, cur, face_down, counters[CNT_ILLEGAL] == illegal_before and 0 <= action < 34,
                              riichi_now):
         counters[CNT_ILLEGAL] += 1
         face_down = False
@@ -720,24 +692,13 @@ def _discard(hs, obs, view, st, wall, rec, hooks_mode, params, topts, tables, co
     red = st[ST_MISC, MS_DRAWN_RED] if drawn_copy else plain_first(obs, st, cur, tile)
     take_tile(obs, st, cur, tile, red)
     tsumogiri = tile == hs[HS.drawn] and hs[HS.after_call] == 0 and red == st[ST_MISC, MS_DRAWN_RED]  # drawn copy
-    if topts[T.T_MIRROR]:
-        clear = mirror_discard(obs, cur, tile, drawn_copy, st[ST_MISC, MS_DRAWN_CLEAR])
-        tsumogiri = tsumogiri and clear == st[ST_MISC, MS_DRAWN_CLEAR]
-    if topts[T.T_DRAGON_EYE]:
-        eye_discard(obs, cur)
-    if topts[T.T_FATE]:
-        fate_after_loss(obs, cur, tile, _called(hs))
-    if topts[T.T_CHANT]:
-        streaks = _streaks(hs)
-        chant_discard(obs, streaks, cur, tsumogiri)
-        rec[cur, H_CHANT_HAN] = chant_bonus(streaks, cur)
+    tsumogiri = modes_discard(obs, st, rec, topts, cur, tile, drawn_copy, st[ST_MISC, MS_DRAWN_CLEAR], tsumogiri,
+                              _called(hs), _streaks(hs))
     log_event(events, ev, EV_DISCARD, cur, tile, 1 if tsumogiri else 0, 1 if riichi_now else 0, red)
     st[ST_RIVER + cur, tile] += 1
     pub_add(obs, O_N_DISCARDS + cur, 1)
-    hidden = False
-    if face_down:
-        hidden = dark_discard(obs, view, cur, tile, riichi_now, hooks_mode, params, tables, rec,
-                              hs[HS.delta:HS.delta + 4], counters, events, ev)
+    hidden = modes_hide_discard(obs, view, cur, tile, riichi_now, face_down, hooks_mode, params, tables, rec,
+                                hs[HS.delta:HS.delta + 4], counters, events, ev)
     if not hidden:  # D: a tile still face down is in no public block, causes no furiten
         pub_add(obs, O_DISCARDED + 34 * cur + tile, 1)
         pub_add(obs, O_SEEN + tile, 1)
@@ -756,8 +717,7 @@ def _discard(hs, obs, view, st, wall, rec, hooks_mode, params, topts, tables, co
         pub_set(obs, O_RIICHI_TILE + cur, obs[0, O_N_DISCARDS + cur] - 1)
     if hs[HS.last_kan_seat] == cur:  # R-1: an open or added kan's indicator after the kan player's discard
         _flip_pending(obs, st, wall, events, ev)
-        if topts[T.T_MIRROR]:
-            mirror_dead(obs, st, wall)
+        modes_indicator_after_discard(obs, st, wall, topts)
     hs[HS.last_kan_seat] = -1
     update_waits(obs, st, cur, tables)
     hs[HS.after_call] = 0
@@ -789,7 +749,7 @@ def _rob_options(hs, obs, view, st, wall, topts, sopts, conc, melds8, ctx, res):
             continue
         status = score_win(obs, st, wall, p, kind, hs[HS.red], False, FLAG_CHANKAN if option == 2 else 0, dealer,
                            hs[HS.round_wind], sopts, conc, melds8, ctx, res)
-        if status != SCORED or (topts[T.T_FANTASY] and fl_ron_banned(obs, p, dealer)):  # FL 风纪
+        if status != SCORED or not modes_ron_allowed(obs, topts, p, dealer):
             if option == 2:
                 _let_pass(obs, st, p)  # R-4: shape only
             hs[HS.step] += 1
@@ -797,8 +757,7 @@ def _rob_options(hs, obs, view, st, wall, topts, sopts, conc, melds8, ctx, res):
         if option == 1 and not (has_yaku(res, KOKUSHI) or has_yaku(res, KOKUSHI_13)):
             hs[HS.step] += 1
             continue
-        if topts[T.T_SOUL_STRIKE]:
-            strike_score(obs, topts, sopts, res, cur, False, p == dealer)
+        modes_score(obs, topts, sopts, res, cur, False, p == dealer)
         _copy(view, obs[p])
         view[O_DECISION] = D_ROB
         view[O_TILE] = kind
@@ -840,21 +799,16 @@ def _rob_settle(hs, obs, view, st, wall, rec, hooks_mode, params, topts, sopts, 
     dealer = hs[HS.dealer]
     n_rob = hs[HS.n_claims]
     if n_rob > 0:
-        if topts[T.T_HEAD_BUMP]:
-            n_rob = head_bump(n_rob)
+        n_rob = modes_claimants(topts, n_rob)
         for i in range(n_rob):
             p = hs[HS.claimants + i]
             score_win(obs, st, wall, p, kind, kan_red, False, FLAG_CHANKAN if option == 2 else 0, dealer,
                       hs[HS.round_wind], sopts, conc, melds8, ctx, res)
-            if topts[T.T_SOUL_STRIKE]:
-                rec[p, H_STRIKE_HAN] = strike_score(obs, topts, sopts, res, cur, False, p == dealer)
+            rec[p, H_STRIKE_HAN] = modes_score(obs, topts, sopts, res, cur, False, p == dealer)
             _settle_win(hs, obs, st, topts, sopts, rec, p, cur, res, i == 0, events, ev, kind)
         if topts[T.T_BLOODBATH] != 1:
             take_tile(obs, st, cur, kind, kan_red)  # the robbed tile goes to the winners
-            if topts[T.T_MIRROR]:
-                mirror_lose(obs, cur, kind, 1)
-            if topts[T.T_FATE]:
-                fate_after_loss(obs, cur, kind, _called(hs))
+            modes_robbed(obs, topts, cur, kind, _called(hs))
             hs[HS.robbed_tiles] += 1
             _end_hand(hs, END_WIN)
             return
@@ -866,8 +820,7 @@ def _rob_settle(hs, obs, view, st, wall, rec, hooks_mode, params, topts, sopts, 
             return
         _after_bloodbath_win(obs, st)
         # S-11: the kan stands, its indicator is flipped at once, the robbed player draws the replacement
-    if topts[T.T_MIRROR]:
-        mirror_lose(obs, cur, kind, 4 if option == 1 else 1)
+    modes_lose(obs, topts, cur, kind, 4 if option == 1 else 1)
     if option == 1:
         take_for_meld(obs, st, cur, kind, 4)
         _add_meld(obs, cur, ANKAN_MELD, kind, 4)
@@ -883,8 +836,7 @@ def _rob_settle(hs, obs, view, st, wall, rec, hooks_mode, params, topts, sopts, 
         flip_dora(obs, wall, events, ev)
     else:
         st[ST_MISC, MS_PENDING_DORA] += 1
-    if topts[T.T_FANTASY]:  # FL 炒作
-        fl_hype_flip(obs, topts, wall, cur, dealer, events, ev)
+    modes_kan(obs, topts, wall, cur, dealer, events, ev)
     if _four_kans_by_several(st):
         if n_rob > 0:  # S-11: settle the rob, then abort
             _end_hand(hs, END_KANS)
@@ -921,11 +873,11 @@ def _react_options(hs, obs, view, st, wall, topts, sopts, conc, melds8, ctx, res
             flags = FLAG_HOUTEI if wall_left == 0 else 0
             can_ron = score_win(obs, st, wall, p, tile, hs[HS.red], False, flags, dealer, hs[HS.round_wind], sopts,
                                 conc, melds8, ctx, res) == SCORED
-            if can_ron and topts[T.T_FANTASY] and fl_ron_banned(obs, p, dealer):  # FL 风纪
+            if can_ron and not modes_ron_allowed(obs, topts, p, dealer):
                 can_ron = False
-            if can_ron and topts[T.T_SOUL_STRIKE]:
-                strike_score(obs, topts, sopts, res, cur, hs[HS.riichi_now] == 1 or strike_active(obs, cur),
-                             p == dealer)
+            if can_ron:
+                modes_score(obs, topts, sopts, res, cur, modes_strike_discard(obs, topts, cur, hs[HS.riichi_now] == 1),
+                            p == dealer)
         can_pon = (not p_riichi) and phand[tile] >= 2 and wall_left > 0
         if can_pon:
             phand[tile] -= 2
@@ -1002,9 +954,7 @@ def _after_react(hs, obs, view, st, wall, rec, hooks_mode, params, topts, sopts,
     red = hs[HS.red]
     riichi_now = hs[HS.riichi_now] == 1
     dealer = hs[HS.dealer]
-    n_ron = hs[HS.n_claims]
-    if n_ron > 0 and topts[T.T_HEAD_BUMP]:
-        n_ron = head_bump(n_ron)
+    n_ron = modes_claimants(topts, hs[HS.n_claims])
     if n_ron > 0:
         if topts[T.T_BLOODBATH] == 1:
             st[ST_FLAGS + cur, F_NAGASHI] = 0  # S-15
@@ -1015,12 +965,10 @@ def _after_react(hs, obs, view, st, wall, rec, hooks_mode, params, topts, sopts,
             flags = FLAG_HOUTEI if hs[HS.wall_left] == 0 else 0
             score_win(obs, st, wall, p, tile, red, False, flags, dealer, hs[HS.round_wind], sopts, conc, melds8, ctx,
                       res)
-            if topts[T.T_SOUL_STRIKE]:
-                rec[p, H_STRIKE_HAN] = strike_score(obs, topts, sopts, res, cur,
-                                                    riichi_now or strike_active(obs, cur), p == dealer)
+            rec[p, H_STRIKE_HAN] = modes_score(obs, topts, sopts, res, cur,
+                                               modes_strike_discard(obs, topts, cur, riichi_now), p == dealer)
             _settle_win(hs, obs, st, topts, sopts, rec, p, cur, res, i == 0, events, ev, tile)
-        if topts[T.T_SOUL_STRIKE]:
-            strike_after_discard(obs, st, topts, rec, cur, riichi_now, True)
+        modes_after_discard(obs, st, topts, rec, cur, riichi_now, True)
         if topts[T.T_BLOODBATH] != 1:
             if riichi_now:  # R-4: a declaration tile dealt in: no riichi, no stick
                 pub_set(obs, O_RIICHI + cur, 0)
@@ -1058,9 +1006,7 @@ def _after_react(hs, obs, view, st, wall, rec, hooks_mode, params, topts, sopts,
     if riichi_now:
         deposit_stick(obs, rec, hs[HS.delta:HS.delta + 4], cur, events, ev)
         st[ST_FLAGS + cur, F_IPPATSU] = 1
-        if topts[T.T_FANTASY]:  # FL 过度准备, 三倍速
-            fl_riichi_extra(obs, hs[HS.delta:HS.delta + 4], cur, events, ev)
-            st[ST_FLAGS + cur, F_IPPATSU] = fl_ippatsu_turns(obs)
+        modes_riichi_declared(obs, st, topts, hs[HS.delta:HS.delta + 4], cur, events, ev)
         if _four_riichi(obs, topts):
             log_event(events, ev, EV_ABORT, cur, -1, END_RIICHI, 0, 0)
             _end_hand(hs, END_RIICHI)
@@ -1077,12 +1023,11 @@ def _after_react(hs, obs, view, st, wall, rec, hooks_mode, params, topts, sopts,
         return
     call = hs[HS.call]
     caller = hs[HS.caller]
-    if topts[T.T_SOUL_STRIKE]:
-        strike_after_discard(obs, st, topts, rec, cur, riichi_now, call != 0)
-    if call != 0 and topts[T.T_DRAGON_EYE]:
-        eye_due(obs, _eye_rng(hs), topts, events, ev)
+    modes_after_discard(obs, st, topts, rec, cur, riichi_now, call != 0)
+    if call != 0:
+        modes_before_draw_or_call(obs, topts, _eye_rng(hs), events, ev)
     if call == 0:
-        hs[HS.cur] = cur if topts[T.T_SOUL_STRIKE] and strike_active(obs, cur) else _next_active(obs, cur)  # SS
+        hs[HS.cur] = cur if modes_keeps_turn(obs, topts, cur) else _next_active(obs, cur)
         hs[HS.phase] = PH_DRAW
         return
     _take_discard(hs, obs, view, st, wall, rec, hooks_mode, params, topts, tables, counters, events, ev, caller, call)
@@ -1098,8 +1043,7 @@ def _take_discard(hs, obs, view, st, wall, rec, hooks_mode, params, topts, table
     called = _called(hs)
     if call == PON or call == KAN_CALL:
         copies = 2 if call == PON else 3
-        if topts[T.T_MIRROR]:
-            mirror_lose(obs, caller, tile, copies)
+        modes_lose(obs, topts, caller, tile, copies)
         hand_red = take_for_meld(obs, st, caller, tile, copies)
         called[caller, tile] += 1
         if red:
@@ -1117,8 +1061,7 @@ def _take_discard(hs, obs, view, st, wall, rec, hooks_mode, params, topts, table
             log_event(events, ev, EV_PON, caller, tile, cur, 0, red + 2 * hand_red)
         else:
             log_event(events, ev, EV_KAN, caller, tile, tiles.MINKAN, cur, red + 2 * hand_red)
-        if topts[T.T_FANTASY]:  # FL 暗中交易, 爱的代价, 炒作
-            fl_after_call(obs, topts, wall, rec, delta, caller, cur, tile, red, True, hs[HS.dealer], events, ev)
+        modes_call(obs, topts, wall, rec, delta, caller, cur, tile, red, True, hs[HS.dealer], events, ev)
         hs[HS.cur] = caller
         hs[HS.phase] = PH_TURN
         if call == PON:
@@ -1142,8 +1085,7 @@ def _take_discard(hs, obs, view, st, wall, rec, hooks_mode, params, topts, table
     hand_red = 0
     for k in range(low, low + 3):
         if k != tile:
-            if topts[T.T_MIRROR]:
-                mirror_lose(obs, caller, k, 1)
+            modes_lose(obs, topts, caller, k, 1)
             hand_red += take_for_meld(obs, st, caller, k, 1)
             pub_add(obs, O_SEEN + k, 1)
     if red:
@@ -1155,8 +1097,7 @@ def _take_discard(hs, obs, view, st, wall, rec, hooks_mode, params, topts, table
     log_event(events, ev, EV_CHI, caller, low, tile, cur, red + 2 * hand_red)
     rec[caller, H_CALLS] += 1
     _after_call(obs, st)
-    if topts[T.T_FANTASY]:  # FL 暗中交易, 爱的代价
-        fl_after_call(obs, topts, wall, rec, delta, caller, cur, tile, red, False, hs[HS.dealer], events, ev)
+    modes_call(obs, topts, wall, rec, delta, caller, cur, tile, red, False, hs[HS.dealer], events, ev)
     hs[HS.cur] = caller
     hs[HS.after_call] = 1
     hs[HS.forbid_a] = tile
@@ -1175,9 +1116,8 @@ def _hand_end(hs, obs, st, rec, topts, tables, counters, events, ev, mask):
     dealer = hs[HS.dealer]
     pos = hs[HS.pos]
     delta = hs[HS.delta:HS.delta + 4]
-    if topts[T.T_FANTASY]:  # FL 没收
-        fl_draw_sticks(obs, topts, end == END_EXHAUSTIVE, end != END_WIN and end != END_EXHAUSTIVE, dealer, rec,
-                       delta, events, ev)
+    modes_hand_end(obs, topts, end == END_EXHAUSTIVE, end != END_WIN and end != END_EXHAUSTIVE, dealer, rec, delta,
+                   events, ev)
     dealer_tenpai = False
     if end == END_EXHAUSTIVE:
         tenpai = np.zeros(4, np.bool_)
@@ -1205,8 +1145,7 @@ def _hand_end(hs, obs, st, rec, topts, tables, counters, events, ev, mask):
                     pay(obs, p, s, share, delta, PAY_NAGASHI, events, ev)
         else:
             noten_payments(obs, topts, tenpai, delta, events, ev)
-        if topts[T.T_FANTASY]:  # FL 夸大其词
-            fl_exaggerate(obs, delta, before, any_nagashi, events, ev)
+        modes_exhaustive(obs, topts, delta, before, any_nagashi, events, ev)
         for s in range(4):
             rec[s, H_NOTEN] = delta[s] - before[s]
         if anyone_below_zero(obs):
@@ -1214,7 +1153,7 @@ def _hand_end(hs, obs, st, rec, topts, tables, counters, events, ev, mask):
 
     log_event(events, ev, EV_END, -1, -1, end, hs[HS.winners], 0)
     if _tiles_in_play(obs, st) + hs[HS.robbed_tiles] + st[ST_MISC, MS_LIVE_END] - pos + T.DEAD_WALL + \
-            obs[0, O_ASTROLOGY + A_N] != T.N_TILES:  # A: candidates in the pool
+            modes_tiles_aside(obs) != T.N_TILES:
         counters[CNT_TILE_ERRORS] += 1
     if topts[T.T_BLOODBATH] != 1 and end != END_BUST and anyone_below_zero(obs):
         end = END_BUST
@@ -1226,8 +1165,7 @@ def _hand_end(hs, obs, st, rec, topts, tables, counters, events, ev, mask):
         rec[s, H_DIR] = hs[HS.direction] + 1 if topts[T.T_EXCHANGE] else 0
         rec[s, H_RIICHI] = obs[0, O_RIICHI + s]
         rec[s, H_RIICHI_TURN] = obs[0, O_RIICHI_TILE + s]
-    if topts[T.T_FANTASY]:
-        fl_record(obs, rec)
+    modes_record(obs, topts, rec)
     aborted = end == END_NINE or end == END_WINDS or end == END_RIICHI or end == END_KANS
     dealer_keeps = hs[HS.dealer_won] == 1 or (end == END_EXHAUSTIVE and dealer_tenpai)
     keeps = aborted or (topts[T.T_RENCHAN] == 1 and dealer_keeps)
@@ -1378,15 +1316,12 @@ def _rinshan(obs, st, wall, seat, events, ev, topts, pos, view, hooks_mode, para
     at = DEAD_START + st[ST_MISC, MS_RINSHAN]
     st[ST_MISC, MS_RINSHAN] += 1
     st[ST_MISC, MS_LIVE_END] -= 1
-    if topts[T.T_ASTROLOGY] and astro_pool_open(obs):
-        pos = astro_add_dead(obs, st, wall, at, pos, astro_floor(topts, T.T_ASTROLOGY), events, ev)
-        drawn = astro_pick(obs, st, view, hooks_mode[seat], seat, params, tables, True, counters, CNT_ILLEGAL,
-                           events, ev)
-    else:
+    replaced, pos, drawn = modes_replacement_draw(obs, st, view, wall, at, pos, seat, hooks_mode[seat], params, tables,
+                                                  topts, counters, CNT_ILLEGAL, events, ev)
+    if not replaced:
         drawn = _draw(obs, st, wall, at, seat, True, events, ev)
     pub_set(obs, O_WALL_LEFT, _wall_left(st, pos))
-    if topts[T.T_MIRROR]:
-        mirror_draw(obs, st, wall, seat, pos, True)
+    modes_after_draw(obs, st, wall, topts, seat, pos, True)
     return drawn, pos
 
 
@@ -1439,8 +1374,7 @@ def begin_match(hs, obs, root_seed, match_id, topts):
     obs[:, :] = 0
     for s in range(4):
         obs[s, O_POINTS:O_POINTS + 4] = topts[T.T_START_POINTS]
-    if topts[T.T_FANTASY]:
-        fl_draw_cards(root_seed, match_id, topts, hs[HS.cards:HS.cards + 3])
+    modes_begin_match(root_seed, match_id, topts, hs[HS.cards:HS.cards + 3])
 
 
 @nb.njit(cache=True)
@@ -1454,15 +1388,11 @@ def begin_hand(hs, obs, wall, rec, ev, topts):
     hs[HS.n_decisions] = 0
     hs[HS.has_forced] = 0
     _reset_hand_state(obs, hs[HS.m_dealer], hs[HS.m_round], hs[HS.m_honba], hs[HS.m_sticks])
-    if topts[T.T_FANTASY]:
-        fl_publish(obs, hs[HS.cards:HS.cards + 3])
-    if topts[T.T_DARKNESS]:
-        dark_start(obs, hs[HS.m_pot])
     hs[HS.direction] = shuffled_wall(root_seed, match_id, hand_no, wall)
     for s in range(4):
         hs[HS.seeds + s] = np.int64(rng.key_seed(root_seed, match_id, hand_no, STREAM_SEAT + s) >> np.uint64(33))
-    if topts[T.T_DRAGON_EYE]:
-        hs[HS.seeds + 4] = eye_seed(root_seed, match_id, hand_no)
+    modes_begin_hand(obs, topts, hs[HS.cards:HS.cards + 3], hs[HS.m_pot], hs[HS.seeds:HS.seeds + 8], root_seed,
+                     match_id, hand_no)
     for s in range(4):
         hs[HS.points_before + s] = obs[0, O_POINTS + s]
     rec[:, :] = 0
@@ -1479,7 +1409,7 @@ def close_hand(hs, obs, rec, topts):
     keeps = hs[HS.keeps] == 1
     hand_no = hs[HS.hand_no]
     sticks_after = obs[0, O_STICKS]
-    pot_after = obs[0, O_DARKNESS + DK_POT]
+    pot_after = modes_pot(obs)
     for s in range(4):
         rec[s, H_MATCH] = hs[HS.match_id]
         rec[s, H_HAND] = hand_no
@@ -1490,7 +1420,6 @@ def close_hand(hs, obs, rec, topts):
         rec[s, H_STICKS0] = hs[HS.m_sticks]
         rec[s, H_STICKS1] = sticks_after
         rec[s, H_BEFORE] = hs[HS.points_before + s]
-        rec[s, H_MULTIPLIER] = fate_multiplier(obs, s)
         rec[s, H_POT0] = hs[HS.m_pot]
         rec[s, H_POT1] = pot_after
     hs[HS.hands_played] = hand_no
@@ -1506,8 +1435,7 @@ def close_hand(hs, obs, rec, topts):
         honba += 1
     elif not keeps:
         honba = 0
-    if topts[T.T_FANTASY]:  # FL 永夜
-        honba = fl_honba(obs, topts, honba, keeps, aborted)
+    honba = modes_next_honba(obs, topts, honba, keeps, aborted)
     hs[HS.m_honba] = honba
     if not keeps:
         hs[HS.m_dealer] = (hs[HS.m_dealer] + 1) % 4

@@ -50,6 +50,7 @@ from sims.riichi.observation import (
     O_DEALER, O_DORA, O_FANTASY, O_N_DISCARDS, O_N_DORA, O_OPEN, O_RIICHI, O_RIICHI_TILE, O_STICKS,
 )
 from sims import rng
+from sims.jit import allocates
 from sims.riichi import table as T
 from sims.riichi.columns import H_CARD_CHANCE, H_CARD_DEALER, H_CARD_FATE, H_CARD_POINTS, H_WINPTS
 from sims.riichi.events import (
@@ -94,7 +95,7 @@ LOVE_PRICE = 2000
 ETERNAL_RENCHAN_HONBA = 5
 
 
-@nb.njit(cache=True)
+@allocates
 def fl_draw_cards(root_seed, match_id, topts, cards):
     """FL: the match's (dealer, chance, fate) card codes into `cards`: a card fixed by the table options, else
     drawn uniformly from its deck. All three draws are always made from the keyed stream (root seed, match, 0,
@@ -249,7 +250,7 @@ def fl_draw_sticks(obs, topts, exhaustive, aborted, dealer, rec, delta, events, 
     rec[dealer, H_CARD_POINTS] += amount
 
 
-@nb.njit(cache=True)
+@allocates
 def fl_exaggerate(obs, delta, before, nagashi, events, ev):
     """FL 夸大其词: the exhaustive-draw settlement (noten payments or nagashi mangan, delta - before) is paid a
     second time, through the table as the noten payments are."""

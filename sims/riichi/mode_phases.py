@@ -1,0 +1,335 @@
+"""Where the special modes act on the riichi engine: one jit-compiled dispatch function per moment of play, and
+the only place that names the modes (RULES.md A, C, D, DE, F, FL, M, OD, SS).
+
+The engine (sims.riichi.engine) calls these at fixed points of its phases and never tests a mode option itself;
+each function asks the table options which modes are on and calls their rules, which live in one module each
+(sims.riichi.astrology_pool, chant_streaks, darkness_pot, dragon_eye_holder, fate_tiles, fantasy_cards,
+mirror_tiles, deal_shown, soul_strike_turns) with their own slice of the observation or of the hand state. A new
+mode adds its module, its options (sims.riichi.table) and its calls here; the engine body stays as it is.
+
+Moments, in the order of a hand: match start, hand start (before and after the deal, after the dealer's
+first draw and the exchange), draw (A replaces it), turn start, turn answer (D), kan, discard, call, scoring of
+a win, win adjustment, after a win, riichi, after a discard, next turn, exhaustive draw, hand records, next
+hand's honba.
+"""
+
+from __future__ import annotations
+
+from sims.decisions import FACE_DOWN, RIICHI, TSUMOGIRI
+from sims.jit import inline, step
+from sims.riichi import table as T
+from sims.riichi.astrology_pool import A_N, astro_add_dead, astro_floor, astro_left, astro_pick, astro_pool_open, \
+    astro_refill, astro_reset
+from sims.riichi.chant_streaks import chant_apply, chant_bonus, chant_discard
+from sims.riichi.columns import H_CHANT_HAN, H_MULTIPLIER
+from sims.riichi.darkness_pot import DK_POT, dark_discard, dark_face_down_ok, dark_start, dark_take_pot
+from sims.riichi.deal_shown import show_deal
+from sims.riichi.dragon_eye_holder import eye_discard, eye_due, eye_seed, eye_start
+from sims.riichi.fantasy_cards import (
+    fl_after_call, fl_draw_cards, fl_draw_sticks, fl_exaggerate, fl_honba, fl_hype_flip, fl_ippatsu_turns, fl_publish,
+    fl_record, fl_riichi_cost, fl_riichi_extra, fl_ron_banned,
+)
+from sims.riichi.fate_tiles import fate_after_loss, fate_multiplier, fate_open_deal, fate_scale
+from sims.riichi.mirror_tiles import (  # noqa: F401  (transparent: M's copies, re-exported for the engine's draw)
+    head_bump, mirror_dead, mirror_deal, mirror_discard, mirror_draw, mirror_lose, transparent,
+)
+from sims.riichi.observation import O_ASTROLOGY, O_DARKNESS
+from sims.riichi.soul_strike_turns import strike_active, strike_after_discard, strike_score, strike_turn
+from sims.riichi.tableau import F_IPPATSU, ST_FLAGS
+
+
+# ----------------------------------------------------------------------------- match and hand
+@step
+def modes_begin_match(root_seed, match_id, topts, cards):
+    """FL: the match's dealer, chance and fate card."""
+    if topts[T.T_FANTASY]:
+        fl_draw_cards(root_seed, match_id, topts, cards)
+
+
+@step
+def modes_begin_hand(obs, topts, cards, pot, seeds, root_seed, match_id, hand_no):
+    """After the hand's public reset: FL's cards shown, D's pot carried over, DE's keyed seed (seeds[4])."""
+    if topts[T.T_FANTASY]:
+        fl_publish(obs, cards)
+    if topts[T.T_DARKNESS]:
+        dark_start(obs, pot)
+    if topts[T.T_DRAGON_EYE]:
+        seeds[4] = eye_seed(root_seed, match_id, hand_no)
+
+
+@inline
+def modes_pot(obs):
+    """D: the pot on the table (0 in every other mode), carried to the next hand like the sticks."""
+    return obs[0, O_DARKNESS + DK_POT]
+
+
+@inline
+def modes_riichi_cost(obs, topts):
+    """Points a riichi costs and needs (FL 过度准备: 2000)."""
+    return fl_riichi_cost(obs) if topts[T.T_FANTASY] else T.RIICHI_COST
+
+
+@step
+def modes_before_deal(obs, topts, eye_rng, seeds, events, ev):
+    """DE: the hand's first eye."""
+    if topts[T.T_DRAGON_EYE]:
+        eye_start(obs, eye_rng, seeds[4], topts, events, ev)
+
+
+@step
+def modes_after_deal(obs, topts, wall, dealer):
+    """Once the 13 tiles are dealt: F's open deal tiles, OD's shown hands, A's empty pool."""
+    if topts[T.T_FATE]:
+        fate_open_deal(obs, wall, dealer)
+    if topts[T.T_OPEN_DEAL]:
+        show_deal(obs, wall, dealer)
+    if topts[T.T_ASTROLOGY]:
+        astro_reset(obs)
+
+
+@step
+def modes_play_starts(obs, st, topts, wall, dealer, pos):
+    """After the exchange, the first indicators and the waits: M's transparent tiles are shown."""
+    if topts[T.T_MIRROR]:
+        mirror_deal(obs, st, wall, dealer, pos)
+
+
+# ----------------------------------------------------------------------------- drawing
+@step
+def modes_draw(obs, st, view, wall, pos, seat, hook, params, tables, topts, counters, cnt_illegal, events, ev):
+    """A draw from the live wall, replaced by the mode's own (A: refill the pool, pick a candidate) →
+    (replaced, live-wall position, drawn kind or -1 when nothing is left to draw)."""
+    if topts[T.T_ASTROLOGY]:
+        pos = astro_refill(obs, st, wall, pos, astro_floor(topts, T.T_ASTROLOGY), events, ev)
+        if obs[0, O_ASTROLOGY + A_N] == 0:
+            return True, pos, -1
+        return True, pos, astro_pick(obs, st, view, hook, seat, params, tables, False, counters, cnt_illegal,
+                                     events, ev)
+    return False, pos, -1
+
+
+@step
+def modes_replacement_draw(obs, st, view, wall, at, pos, seat, hook, params, tables, topts, counters, cnt_illegal,
+                           events, ev):
+    """A kan's replacement draw from dead-wall position `at`, replaced by the mode's own (A: the tile joins
+    the open pool, the seat picks) → (replaced, live-wall position, drawn kind)."""
+    if topts[T.T_ASTROLOGY] and astro_pool_open(obs):
+        pos = astro_add_dead(obs, st, wall, at, pos, astro_floor(topts, T.T_ASTROLOGY), events, ev)
+        return True, pos, astro_pick(obs, st, view, hook, seat, params, tables, True, counters, cnt_illegal,
+                                     events, ev)
+    return False, pos, -1
+
+
+@step
+def modes_before_draw_or_call(obs, topts, eye_rng, events, ev):
+    """Right before a draw from the live wall or a chi / pon / open kan: DE's due eye moves."""
+    if topts[T.T_DRAGON_EYE]:
+        eye_due(obs, eye_rng, topts, events, ev)
+
+
+@step
+def modes_after_draw(obs, st, wall, topts, seat, pos, replacement):
+    """A tile drawn from the wall: M's transparent copies update."""
+    if topts[T.T_MIRROR]:
+        mirror_draw(obs, st, wall, seat, pos, replacement)
+
+
+@step
+def modes_draws_left(obs, topts, wall_left):
+    """(draws left, draws left for a kan's replacement): A counts the pool and refills, no kan at the floor."""
+    if topts[T.T_ASTROLOGY]:
+        return astro_left(obs, wall_left, astro_floor(topts, T.T_ASTROLOGY))
+    return wall_left, wall_left
+
+
+@inline
+def modes_tiles_aside(obs):
+    """Tiles out of the wall, hands, melds and rivers (A: the candidates in the pool), for the tile count."""
+    return obs[0, O_ASTROLOGY + A_N]
+
+
+# ----------------------------------------------------------------------------- the own turn
+@step
+def modes_turn_start(obs, st, topts, seat, kan_draw):
+    """A seat's turn on a fresh draw: SS's strike turns count down."""
+    if topts[T.T_SOUL_STRIKE]:
+        strike_turn(obs, st, topts, seat, kan_draw)
+
+
+@inline
+def modes_turn_answer(topts, action):
+    """D: a face-down discard answer → (the plain answer, face_down)."""
+    if topts[T.T_DARKNESS] == 1 and (FACE_DOWN <= action < FACE_DOWN + 34 or
+                                     FACE_DOWN + RIICHI <= action < FACE_DOWN + RIICHI + 34 or
+                                     action == FACE_DOWN + TSUMOGIRI or action == FACE_DOWN + RIICHI + TSUMOGIRI):
+        return action - FACE_DOWN, True
+    return action, False
+
+
+@inline
+def modes_face_down_ok(obs, seat, face_down, legal, riichi_now):
+    """D: may the seat discard face down now (points, a legal discard)? False when not face down."""
+    return dark_face_down_ok(obs, seat, face_down, legal, riichi_now)
+
+
+@step
+def modes_kan(obs, topts, wall, seat, dealer, events, ev):
+    """A kan stands: FL 炒作 flips extra indicators for the dealer."""
+    if topts[T.T_FANTASY]:
+        fl_hype_flip(obs, topts, wall, seat, dealer, events, ev)
+
+
+@step
+def modes_lose(obs, topts, seat, kind, copies):
+    """Copies of `kind` leave the seat's hand into a meld or to a robbing winner: M's transparent count."""
+    if topts[T.T_MIRROR]:
+        mirror_lose(obs, seat, kind, copies)
+
+
+@step
+def modes_discard(obs, st, rec, topts, seat, tile, drawn_copy, drawn_clear, tsumogiri, called, streaks):
+    """The seat discarded `tile`: M (which copy went; a tsumogiri is the drawn copy), DE's counter, F's open
+    tiles, C's runs. Returns whether the discard counts as tsumogiri."""
+    if topts[T.T_MIRROR]:
+        clear = mirror_discard(obs, seat, tile, drawn_copy, drawn_clear)
+        tsumogiri = tsumogiri and clear == drawn_clear
+    if topts[T.T_DRAGON_EYE]:
+        eye_discard(obs, seat)
+    if topts[T.T_FATE]:
+        fate_after_loss(obs, seat, tile, called)
+    if topts[T.T_CHANT]:
+        chant_discard(obs, streaks, seat, tsumogiri)
+        rec[seat, H_CHANT_HAN] = chant_bonus(streaks, seat)
+    return tsumogiri
+
+
+@step
+def modes_hide_discard(obs, view, seat, tile, riichi_now, face_down, hooks_mode, params, tables, rec, delta,
+                       counters, events, ev):
+    """D: a face-down discard is paid for, may be opened and locked. True when it stays hidden."""
+    if face_down:
+        return dark_discard(obs, view, seat, tile, riichi_now, hooks_mode, params, tables, rec, delta, counters,
+                            events, ev)
+    return False
+
+
+@step
+def modes_robbed(obs, topts, seat, kind, called):
+    """The robbed kan tile left the seat for the winners: M's transparent count, F's open tiles."""
+    if topts[T.T_MIRROR]:
+        mirror_lose(obs, seat, kind, 1)
+    if topts[T.T_FATE]:
+        fate_after_loss(obs, seat, kind, called)
+
+
+@step
+def modes_indicator_after_discard(obs, st, wall, topts):
+    """An open or added kan's indicator was flipped after the kan player's discard: M's dead wall."""
+    if topts[T.T_MIRROR]:
+        mirror_dead(obs, st, wall)
+
+
+# ----------------------------------------------------------------------------- wins
+@inline
+def modes_ron_allowed(obs, topts, seat, dealer):
+    """FL 风纪: may the seat ron (or rob a kan) at all?"""
+    return not (topts[T.T_FANTASY] and fl_ron_banned(obs, seat, dealer))
+
+
+@step
+def modes_score(obs, topts, sopts, res, discarder, strike_discard, is_dealer):
+    """A scored win (res) repriced by the mode: SS's riichi han and overload han. Returns the han added."""
+    if topts[T.T_SOUL_STRIKE]:
+        return strike_score(obs, topts, sopts, res, discarder, strike_discard, is_dealer)
+    return 0
+
+
+@inline
+def modes_strike_discard(obs, topts, seat, riichi_now):
+    """SS: is the seat's discard a strike discard (a declaration or a strike turn)?"""
+    return riichi_now or (topts[T.T_SOUL_STRIKE] != 0 and strike_active(obs, seat))
+
+
+@inline
+def modes_claimants(topts, n):
+    """How many of the n claimants of a multiple ron win (M head bump: only the first)."""
+    if n > 0 and topts[T.T_HEAD_BUMP]:
+        return head_bump(n)
+    return n
+
+
+@step
+def modes_adjust_win(obs, topts, sopts, res, streaks, winner, is_dealer, tsumo):
+    """The win's value before payment: C's bonus han, F's multiplier."""
+    if topts[T.T_CHANT]:
+        chant_apply(res, chant_bonus(streaks, winner), is_dealer, tsumo, sopts)
+    if topts[T.T_FATE]:
+        fate_scale(res, fate_multiplier(obs, winner))
+
+
+@step
+def modes_after_win(obs, rec, delta, topts, winner, take_sticks, events, ev):
+    """After a win's payments: D's pot goes with the sticks."""
+    if topts[T.T_DARKNESS] and take_sticks:
+        dark_take_pot(obs, rec, delta, winner, events, ev)
+
+
+# ----------------------------------------------------------------------------- after the discard
+@step
+def modes_riichi_declared(obs, st, topts, delta, seat, events, ev):
+    """A riichi stick was deposited: FL 过度准备's extra 1000, 三倍速's ippatsu over 3 discards."""
+    if topts[T.T_FANTASY]:
+        fl_riichi_extra(obs, delta, seat, events, ev)
+        st[ST_FLAGS + seat, F_IPPATSU] = fl_ippatsu_turns(obs)
+
+
+@step
+def modes_after_discard(obs, st, topts, rec, seat, riichi_now, taken):
+    """The seat's discard went through (`taken`: called or ronned): SS's strike turns and overload."""
+    if topts[T.T_SOUL_STRIKE]:
+        strike_after_discard(obs, st, topts, rec, seat, riichi_now, taken)
+
+
+@inline
+def modes_keeps_turn(obs, topts, seat):
+    """SS: a striker keeps the turn after its discard."""
+    return topts[T.T_SOUL_STRIKE] != 0 and strike_active(obs, seat)
+
+
+@step
+def modes_call(obs, topts, wall, rec, delta, caller, discarder, tile, red, pon_or_kan, dealer, events, ev):
+    """A chi, pon or open kan took the discard: FL 暗中交易, 爱的代价, 炒作."""
+    if topts[T.T_FANTASY]:
+        fl_after_call(obs, topts, wall, rec, delta, caller, discarder, tile, red, pon_or_kan, dealer, events, ev)
+
+
+# ----------------------------------------------------------------------------- hand end
+@step
+def modes_hand_end(obs, topts, end_exhaustive, aborted, dealer, rec, delta, events, ev):
+    """The hand is over, before any exhaustive-draw payment: FL 没收 (the dealer takes the sticks)."""
+    if topts[T.T_FANTASY]:
+        fl_draw_sticks(obs, topts, end_exhaustive, aborted, dealer, rec, delta, events, ev)
+
+
+@step
+def modes_exhaustive(obs, topts, delta, before, nagashi, events, ev):
+    """After the exhaustive-draw payments: FL 夸大其词."""
+    if topts[T.T_FANTASY]:
+        fl_exaggerate(obs, delta, before, nagashi, events, ev)
+
+
+@step
+def modes_record(obs, topts, rec):
+    """The modes' columns of the hand's record rows: FL's cards, F's multiplier."""
+    if topts[T.T_FANTASY]:
+        fl_record(obs, rec)
+    for s in range(4):
+        rec[s, H_MULTIPLIER] = fate_multiplier(obs, s)
+
+
+@step
+def modes_next_honba(obs, topts, honba, keeps, aborted):
+    """The next hand's honba (FL 永夜)."""
+    if topts[T.T_FANTASY]:
+        return fl_honba(obs, topts, honba, keeps, aborted)
+    return honba

@@ -16,3 +16,10 @@ import numba as nb
 step = nb.njit(cache=True, _nrt=False)
 allocates = nb.njit(cache=True, _nrt=True)
 inline = nb.njit(cache=True, inline="always")
+
+
+@inline
+def copy_row(dst, src):
+    """dst[:] = src for 1-d arrays, element by element (a slice assignment from an array needs counting)."""
+    for i in range(dst.size):
+        dst[i] = src[i]

@@ -25,6 +25,7 @@ from sims.bloodshed.observation import (
     O_TILE, O_TURN, O_VOID, O_WALL_LEFT, O_WIN_FAN, O_WIN_POINTS, O_WON,
 )
 from sims import rng
+from sims.jit import allocates, copy_row, step
 from sims.events import (
     EV_DEAL, EV_DISCARD, EV_DRAW, EV_DRAW_STATE, EV_END, EV_EXCHANGE, EV_KAN, EV_PASS, EV_PAY, EV_PON, EV_SETTLE,
     EV_START, EV_VOID, EV_WIN, PAY_ADDED_KAN, PAY_CLOSED_KAN, PAY_OPEN_KAN, PAY_RON, PAY_TSUMO, log_event,
@@ -76,7 +77,7 @@ H_ADDED_PAYERS, H_KAN_PAID = _C["added_kan_payers"], _C["kan_paid"]
 
 
 # ----------------------------------------------------------------------------- public state helpers
-@nb.njit(cache=True)
+@step
 def _pay(obs, payer, receiver, amount, delta_rec, reason, events, ev):
     """Move points between seats (public)."""
     log_event(events, ev, EV_PAY, payer, receiver, amount, reason, 0)
@@ -86,7 +87,7 @@ def _pay(obs, payer, receiver, amount, delta_rec, reason, events, ev):
     delta_rec[receiver] += amount
 
 
-@nb.njit(cache=True)
+@step
 def _pay_kan(obs, payer, receiver, amount, delta_rec, kan_ledger, rec, reason, events, ev):
     """A kan payment (B-14, B-15), entered in the ledger the refund reads (B-18, B-21)."""
     _pay(obs, payer, receiver, amount, delta_rec, reason, events, ev)
@@ -94,7 +95,7 @@ def _pay_kan(obs, payer, receiver, amount, delta_rec, kan_ledger, rec, reason, e
     rec[payer, H_KAN_PAID] += amount
 
 
-@nb.njit(cache=True)
+@step
 def _anyone_bust(obs):
     for s in range(4):
         if obs[0, O_POINTS + s] < 0:
@@ -102,17 +103,17 @@ def _anyone_bust(obs):
     return False
 
 
-@nb.njit(cache=True)
+@step
 def _next_active(obs, seat):
     """Next seat after `seat` in turn order that has not won (B-12)."""
-    for step in range(1, 4):
-        s = (seat + step) % 4
+    for k in range(1, 4):
+        s = (seat + k) % 4
         if obs[0, O_WON + s] == 0:
             return s
     return seat
 
 
-@nb.njit(cache=True)
+@step
 def _holds_void(obs, seat, extra_tile):
     """Whether the seat holds a void-suit tile in hand or melds, counting `extra_tile` (-1 = none)."""
     suit = obs[0, O_VOID + seat]
@@ -127,7 +128,7 @@ def _holds_void(obs, seat, extra_tile):
     return False
 
 
-@nb.njit(cache=True)
+@step
 def _win_check(obs, seat, extra_tile, tables):
     """Whether the seat's hand (plus `extra_tile`, or as it is for -1) is a legal win (B-10)."""
     if _holds_void(obs, seat, extra_tile):
@@ -141,7 +142,7 @@ def _win_check(obs, seat, extra_tile, tables):
     return ok
 
 
-@nb.njit(cache=True)
+@step
 def _score(obs, seat, extra_tile, tsumo, flags, rules):
     """Packed score (sims.bloodshed.scoring) of the seat's complete hand plus `extra_tile`."""
     hand = obs[seat, O_HAND:O_HAND + 34]
@@ -154,7 +155,7 @@ def _score(obs, seat, extra_tile, tsumo, flags, rules):
     return packed
 
 
-@nb.njit(cache=True)
+@step
 def _n_payers(obs, winner):
     n = 0
     for s in range(4):
@@ -163,7 +164,7 @@ def _n_payers(obs, winner):
     return n
 
 
-@nb.njit(cache=True)
+@allocates
 def _record_win(obs, seat, extra_tile, win_tile, packed, kind, points, rec, order, counters, events, ev):
     hand = obs[seat, O_HAND:O_HAND + 34].copy()
     if extra_tile >= 0:
@@ -198,7 +199,7 @@ def _tiles_in_play(obs):
     return n
 
 
-@nb.njit(cache=True)
+@step
 def _settle_rons(obs, discarder, claimants, n, tile, flags, rules, delta, rec, winners, counters, events, ev):
     """Every claimant (in turn order from the discarder) wins on `tile`, paid by the discarder (B-11,
     B-19); returns the number of winners of the hand so far."""
@@ -220,7 +221,7 @@ def _meld_slot(seat, kind):
     return O_MELDS + 34 * seat + kind
 
 
-@nb.njit(cache=True)
+@step
 def _draw(S, obs, seat, replacement, events, ev):
     """`seat` draws the next live-wall tile (a kan replacement draw when `replacement`, B-16)."""
     pos = S[ST.pos]
@@ -235,7 +236,7 @@ def _draw(S, obs, seat, replacement, events, ev):
     return tile
 
 
-@nb.njit(cache=True)
+@step
 def _ask(hook, seat, S, obs, view, params, tables):
     """Call a seat's hook on its prepared view; the seat's random stream is the only state kept back.
     A forced answer (ST.force_seat) replaces the hook's answer once, after the hook ran."""
@@ -248,7 +249,7 @@ def _ask(hook, seat, S, obs, view, params, tables):
     return answer
 
 
-@nb.njit(cache=True)
+@step
 def _stop_before(S, stop_at, n_asks, seat_of_first):
     """Whether the decision numbered `stop_at` lies in the phase about to ask `n_asks` seats; if so, record
     its seat (`seat_of_first` + index for the fixed-order phases) in ST.pend_seat."""
@@ -258,10 +259,10 @@ def _stop_before(S, stop_at, n_asks, seat_of_first):
     return True
 
 
-@nb.njit(cache=True)
+@step
 def prepare_simple_view(obs, seat, decision, view):
     """The view of an exchange or void decision: the seat's row and the decision kind."""
-    view[:] = obs[seat]
+    copy_row(view, obs[seat])
     view[O_DECISION] = decision
 
 
@@ -372,7 +373,7 @@ def _deal(S, obs, events, ev):
     S[ST.phase] = PH_EXCHANGE
 
 
-@nb.njit(cache=True)
+@step
 def _after_win(S, obs, rules, next_after):
     """The hand ends on a bust (B-4) or the last allowed winner (B-13), else the next non-won seat after
     `next_after` draws (B-12)."""
@@ -389,14 +390,14 @@ def _after_win(S, obs, rules, next_after):
 
 
 # ----------------------------------------------------------------------------- own turn
-@nb.njit(cache=True)
+@step
 def prepare_turn_view(S, obs, view, rules, tables):
     """Fill `view` for `cur`'s own-turn decision; returns the packed tsumo score (0 when it cannot win)."""
     cur = S[ST.cur]
     after_call = S[ST.after_call] == 1
     kan_draw = S[ST.kan_draw] == 1
     wall_left = WALL_SIZE - S[ST.pos]
-    view[:] = obs[cur]
+    copy_row(view, obs[cur])
     view[O_DECISION] = D_TURN
     view[O_TILE] = -1 if after_call else S[ST.drawn]
     view[O_AFTER_CALL] = 1 if after_call else 0
@@ -430,7 +431,7 @@ def prepare_turn_view(S, obs, view, rules, tables):
     return packed
 
 
-@nb.njit(cache=True)
+@step
 def _kan_made(S, obs, rec, cur, events, ev):
     """After a kan: the record, the bust check (B-4), then the replacement draw (B-16)."""
     rec[cur, H_KANS] += 1
@@ -447,18 +448,18 @@ def _kan_made(S, obs, rec, cur, events, ev):
 
 
 # ----------------------------------------------------------------------------- robbing an added kan (B-17)
-@nb.njit(cache=True)
+@step
 def can_rob(S, obs, p, tables):
     """Whether seat `p` may rob the added kan pending in PH_ROB."""
     return p != S[ST.cur] and obs[0, O_WON + p] == 0 and _win_check(obs, p, S[ST.tile], tables)
 
 
-@nb.njit(cache=True)
+@step
 def prepare_rob_view(S, obs, p, view, rules):
     """Fill `view` for seat `p`'s D_ROB decision (p must be able to rob)."""
     kind = S[ST.tile]
     rob_packed = _score(obs, p, kind, False, ROBBED_KAN, rules)
-    view[:] = obs[p]
+    copy_row(view, obs[p])
     view[O_DECISION] = D_ROB
     view[O_TILE] = kind
     view[O_FROM] = S[ST.cur]
@@ -467,7 +468,7 @@ def prepare_rob_view(S, obs, p, view, rules):
     view[O_WIN_POINTS] = fan_value(unpack_fan(rob_packed))
 
 
-@nb.njit(cache=True)
+@step
 def _stop_in_calls(S, obs, tables, stop_at, rob):
     """_stop_before for the react and rob phases, whose askers are the eligible seats in turn order."""
     if stop_at < 0:
@@ -475,8 +476,8 @@ def _stop_in_calls(S, obs, tables, stop_at, rob):
     n = S[ST.n_decisions]
     cur = S[ST.cur]
     wall_left = WALL_SIZE - S[ST.pos]
-    for step in range(1, 4):
-        p = (cur + step) % 4
+    for k in range(1, 4):
+        p = (cur + k) % 4
         if rob:
             ok = can_rob(S, obs, p, tables)
         else:
@@ -491,7 +492,7 @@ def _stop_in_calls(S, obs, tables, stop_at, rob):
 
 
 # ----------------------------------------------------------------------------- reactions to a discard
-@nb.njit(cache=True)
+@step
 def react_options(obs, p, tile, wall_left, tables):
     """(can ron, can pon, can open kan) of seat `p` on the discard `tile` (B-8, B-9)."""
     if obs[0, O_WON + p] == 1:
@@ -501,11 +502,11 @@ def react_options(obs, p, tile, wall_left, tables):
     return can_ron, held >= 2 and wall_left > 0, held == 3 and wall_left >= 1
 
 
-@nb.njit(cache=True)
+@step
 def prepare_react_view(S, obs, p, view, can_ron, can_pon, can_kan, rules):
     """Fill `view` for seat `p`'s D_REACT decision; returns the packed ron score (0 when it cannot ron)."""
     tile = S[ST.tile]
-    view[:] = obs[p]
+    copy_row(view, obs[p])
     view[O_DECISION] = D_REACT
     view[O_TILE] = tile
     view[O_FROM] = S[ST.cur]

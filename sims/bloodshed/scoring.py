@@ -19,6 +19,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from sims.jit import allocates
+
 from sims.bloodshed.rules import FAN_CAP, OPT_STACK_KNOWN_BUGS, OPT_TSUMO_FAN, TSUMO_EXTRA
 from sims.decompose import COL_N_SETS, COL_PAIR, MAX_DECOMPOSITIONS, N_COLS, SEQ_BASE, decompositions
 from sims.tiles import PON
@@ -271,7 +273,7 @@ def score_win_buf(concealed, meld_type, dealer, tsumo, flags, rules, buf):
     return best
 
 
-@njit(cache=True)
+@allocates
 def score_win(concealed, meld_type, dealer, tsumo, flags, rules):
     """Score a win (B-19 … B-19c); jit-compiled. Returns the packed result (module docstring), 0 if the
     14 tiles (kans counted as 3) are not a complete hand.

@@ -35,7 +35,7 @@ from sims.riichi.observation import (
     O_WIN_HAN, O_WIN_POINTS, O_WON, R_OBS_SIZE,
 )
 from sims import rng, tiles
-from sims.jit import inline, step
+from sims.jit import copy_row, inline, step
 from sims.events import EV_DEAL, EV_DISCARD, EV_DRAW, EV_END, EV_EXCHANGE, EV_KAN, EV_PASS, EV_PON, EV_START, \
     log_event
 from sims.riichi import table as T
@@ -270,12 +270,6 @@ def _decide(hs, hook, seat, obs, view, params, tables):
 
 
 @inline
-def _copy(dst, src):
-    for i in range(dst.size):
-        dst[i] = src[i]
-
-
-@inline
 def _eye_rng(hs):
     return hs[HS.eye_rng:HS.eye_rng + 1].view(np.uint64)
 
@@ -503,7 +497,7 @@ def _turn_options(hs, obs, view, st, wall, topts, sopts, tables, conc, melds8, c
         can_win = status == SCORED
         if can_win:
             hs[HS.ss_han] = modes_score(obs, topts, sopts, res, -1, False, cur == dealer)
-    _copy(view, obs[cur])
+    copy_row(view, obs[cur])
     view[O_DECISION] = D_TURN
     view[O_TILE] = -1 if after_call else drawn
     view[O_AFTER_CALL] = 1 if after_call else 0
@@ -545,7 +539,7 @@ def _turn_options(hs, obs, view, st, wall, topts, sopts, tables, conc, melds8, c
         view[O_WIN_HAN] = res[RES_HAN]
         view[O_WIN_FU] = res[RES_FU]
         view[O_WIN_POINTS] = res[RES_TOTAL]
-        _copy(hs[HS.best:HS.best + N_RES], res)
+        copy_row(hs[HS.best:HS.best + N_RES], res)
     view[O_CAN_RIICHI] = 1 if can_riichi else 0
     view[O_CAN_NINE] = 1 if can_nine else 0
     hs[HS.wall_left] = wall_left
@@ -758,7 +752,7 @@ def _rob_options(hs, obs, view, st, wall, topts, sopts, conc, melds8, ctx, res):
             hs[HS.step] += 1
             continue
         modes_score(obs, topts, sopts, res, cur, False, p == dealer)
-        _copy(view, obs[p])
+        copy_row(view, obs[p])
         view[O_DECISION] = D_ROB
         view[O_TILE] = kind
         view[O_FROM] = cur
@@ -892,7 +886,7 @@ def _react_options(hs, obs, view, st, wall, topts, sopts, conc, melds8, ctx, res
         if not (can_ron or can_pon or can_kan or chi):
             hs[HS.step] += 1
             continue
-        _copy(view, obs[p])
+        copy_row(view, obs[p])
         view[O_DECISION] = D_REACT
         view[O_TILE] = tile
         view[O_FROM] = cur

@@ -1,5 +1,8 @@
 """The resumable riichi engine (sims.riichi.positions): scripted hands from a given wall and given decisions,
-and stopping real runs at random decisions then resuming them with the answers the policies gave."""
+and stopping real runs at random decisions then resuming them with the answers the policies gave.
+
+The scripted-hand helpers (build_wall, default_answer, events_of) are fixtures of tests/conftest.py; the abortive
+draws and the triple ron are in tests/test_riichi_scenarios.py."""
 
 from __future__ import annotations
 
@@ -9,7 +12,7 @@ import pytest
 from policies.registry import parse_seats
 from policies.riichi_api import (
     CHI_LOW, D_REACT, D_ROB, D_TURN, KAN, O_AFTER_CALL, O_CAN_CHI, O_CAN_WIN, O_FORBID_A, O_FORBID_B, O_HAND,
-    O_KAN_OPTIONS, O_TILE, PASS, PON, RON,
+    O_KAN_OPTIONS, O_TILE, PON, RON,
 )
 from sims import tiles
 from sims.events import EV_DISCARD, EV_DRAW, EV_KAN, EV_WIN
@@ -20,51 +23,11 @@ from sims.riichi.events import EV_CHI
 from sims.riichi.positions import RiichiTable
 from sims.riichi.table import STANDARD
 
-EV_KIND, EV_SEAT, EV_TILE, EV_A = 2, 3, 4, 5  # columns of an event row (sims.events.log_event)
-RED_IDS = (16, 52, 88)
-
-
-def build_wall(hands: dict[int, list[int]], draws: list[int], seed: int = 0) -> np.ndarray:
-    """A wall dealing `hands[seat]` (kinds, 13 each; dealer seat 0 first) and then `draws` (kinds) from
-    position 52 on; every other position holds the unused tiles in a fixed random order. Plain fives first."""
-    free = {k: [i for i in range(4 * k, 4 * k + 4) if i not in RED_IDS] + [i for i in RED_IDS if i // 4 == k]
-            for k in range(34)}
-    wall = np.full(136, -1, np.int64)
-    for seat, kinds in hands.items():
-        assert len(kinds) == 13
-        for j, k in enumerate(kinds):
-            wall[13 * seat + j] = free[k].pop(0)
-    for j, k in enumerate(draws):
-        wall[52 + j] = free[k].pop(0)
-    rest = [i for k in range(34) for i in free[k]]
-    rest = list(np.random.default_rng(seed).permutation(rest))
-    for at in range(136):
-        if wall[at] < 0:
-            wall[at] = rest.pop()
-    return wall
-
-
-def default_answer(pos):
-    """Scripted seats: discard the drawn tile (else the first kind held), never call, never win."""
-    view = pos.view
-    if pos.decision == D_TURN:
-        if view[O_TILE] >= 0:
-            return int(view[O_TILE])
-        forbidden = (view[O_FORBID_A], view[O_FORBID_B]) if view[O_AFTER_CALL] else ()
-        return next(k for k in range(34) if view[O_HAND + k] > 0 and k not in forbidden)
-    return PASS
-
-
-def events_of(pos, kind, seat=None):
-    log = pos.logged()
-    rows = log[log[:, EV_KIND] == kind]
-    return rows if seat is None else rows[rows[:, EV_SEAT] == seat]
-
-
+EV_SEAT, EV_TILE, EV_A = 3, 4, 5  # columns of an event row (sims.events.log_event)
 JUNK = [9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33]  # 1p 9p 1s 9s and the honors
 
 
-def test_kuikae_swap_call_after_chi_is_replaced():
+def test_kuikae_swap_call_after_chi_is_replaced(build_wall, default_answer, events_of):
     """Swap-calling ban (kuikae) after a chi: seat 1 chis 3m with 4m5m, may then discard neither 3m nor 6m
     (the other end of the run); its 6m answer is illegal and replaced by the first legal kind."""
     m3, m4, m5, m6 = 2, 3, 4, 5
@@ -99,7 +62,7 @@ def test_kuikae_swap_call_after_chi_is_replaced():
     assert table.counters[engine.CNT_ILLEGAL] == illegal + 1
 
 
-def test_rule_r4_robbed_added_kan_chankan():
+def test_rule_r4_robbed_added_kan_chankan(build_wall, default_answer, events_of):
     """R-4 chankan: seat 1 pons 7s, draws the fourth 7s and adds it; seat 2, waiting on 7s (kanchan 6s8s),
     robs it. The added kan is logged, then robbed: it does not happen (no replacement draw), seat 1 pays, the
     hand ends with seat 2's win on 7s."""
@@ -140,7 +103,7 @@ def test_rule_r4_robbed_added_kan_chankan():
     assert pos.rec[0, H_END] == engine.END_WIN
 
 
-def test_rule_r3_multiple_ron_both_claimants_win():
+def test_rule_r3_multiple_ron_both_claimants_win(build_wall, default_answer, events_of):
     """R-3 multiple ron: the dealer's 3m completes seat 1 (4m5m) and seat 2 (33m shanpon); both ron, the
     discarder pays both, the hand ends."""
     m3 = 2

@@ -274,3 +274,81 @@ def test_determinization_is_uniform_chi_square(winner_void):
     keys = sorted(expected)
     p = _chi_square_p([seen[k] for k in keys], [n * expected[k] / total for k in keys])
     assert p > 0.001, p
+
+
+# --------------------------------------------------------------------------- scripted Bloodshed hands
+def _scripted_wall(hands: dict, draws: list, seed: int = 0) -> np.ndarray:
+    """A 108-tile Bloodshed wall of kinds (0..26): hands[seat] (13 kinds, seat 0 dealt first) then `draws`
+    from position 52, the unused tiles after them in a fixed random order."""
+    free = Counter({k: 4 for k in range(27)})
+    wall = []
+    for seat in range(4):
+        assert len(hands[seat]) == 13
+        wall += hands[seat]
+    wall += draws
+    free.subtract(wall)
+    assert min(free.values()) >= 0, free
+    rest = [k for k in range(27) for _ in range(free[k])]
+    return np.array(wall + list(np.random.default_rng(seed).permutation(rest)), np.int32)
+
+
+def _play_scripted(S, sampler, choose, until=None):
+    """Play the hand in S deciding by `choose(decision, seat, view)` (None: the seat's own hook answers); stop
+    before the first decision for which `until(decision, seat)` is true (returns True) or at the hand's end."""
+    counters, events, ev = np.zeros(N_COUNTERS, np.int64), np.zeros((2000, N_EVENT_COLS), np.int32), \
+        np.zeros(3, np.int64)
+    view = np.zeros(OBS_SIZE, np.int32)
+    n = int(S[ST.n_decisions])
+    while stop_at_decision(S, n, *sampler.play_args(), counters, events, ev):
+        decision, seat = int(pending_decision(S)), int(S[ST.pend_seat])
+        if until is not None and until(decision, seat):
+            return True
+        pending_view(S, sampler.rules, sampler.tables, view)
+        answer = choose(decision, seat, view)
+        S[ST.pend_seat] = -1
+        if answer is not None:
+            S[ST.force_seat] = seat
+            S[ST.force_answer] = answer
+        n += 1
+    assert counters[0] == 0  # no illegal answer
+    return False
+
+
+def test_rule_b12_b14_scripted_ron_then_play_goes_on_and_closed_kan_pays_2000(tile_kinds):
+    """B-6, B-7, B-12, B-14, B-19, a scripted hand (exchange to the next player; `disconnected` seats, whose
+    exchange and void follow B-24): the dealer passes 112p to seat 1 and gets 456p from seat 3; seat 1 passes its
+    three sou and, void in sou, waits on 1p / 4p with 123456789m 11p 23p. The dealer discards 4p: seat 1 rons,
+    a plain 底和 of 1 fan = 1000 (B-19). Play goes on with seat 2, the next player after the winner (B-12): it
+    draws the fourth 7p and makes a closed kan; the two other players still in the hand pay it 2000 each, the
+    winner nothing (B-14). Points before seat 2's next decision: 47000, 51000, 54000, 48000."""
+    from sims.bloodshed.observation import O_HAND, O_POINTS, O_VOID
+    from sims.bloodshed.state import obs_of
+    from sims.decisions import KAN, RON
+
+    hands = {0: tile_kinds("112p2345678m999m"), 1: tile_kinds("123456789m3p123s"),
+             2: tile_kinds("777889p6789s567m"), 3: tile_kinds("456p1122334455s")}
+    sampler = Sampler("disconnected")
+    S = np.zeros(ST.SIZE, np.int32)
+    start_match(S)
+    start_hand(S, 0, 0, 1, 0)
+    S[ST.wall:ST.wall + 108] = _scripted_wall(hands, tile_kinds("1m7p"))
+    S[ST.direction] = 0
+    seen = {}
+
+    def choose(decision, seat, view):
+        if decision == D_TURN and seat == 0:
+            seen["voids"] = [int(view[O_VOID + s]) for s in range(4)]
+            seen["dealer"] = [k for k in range(27) for _ in range(view[O_HAND + k])]
+            return 12  # 4p
+        if decision == D_REACT and seat == 1:
+            return RON
+        if decision == D_TURN and seat == 2:
+            seen["kan"] = True
+            return KAN + 15  # the closed kan of 7p
+        return None
+
+    # stop at seat 2's decision after its kan's replacement draw
+    assert _play_scripted(S, sampler, choose, until=lambda decision, seat: seat == 2 and "kan" in seen)
+    assert seen["dealer"] == sorted(tile_kinds("2345678m999m1m456p"))
+    assert seen["voids"] == [2, 2, 0, 1]  # sou, sou, man, pin (B-7: the suit each holds none of)
+    assert obs_of(S)[0, O_POINTS:O_POINTS + 4].tolist() == [47_000, 51_000, 54_000, 48_000]

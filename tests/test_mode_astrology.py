@@ -307,3 +307,38 @@ def test_rule_a_star_picker_safe_in_riichi_and_denies_while_folding():
         obs[O_SAFE + 34 * 1 + k] = 1
     assert star_pick(obs, tables, 1.0, 1.0, 2) == 1
     assert star_pick(obs, tables, 1.0, 1.0, 99) == 0  # too few safe tiles: the safe candidate
+
+
+def test_rule_a_scripted_draw_is_a_pick_from_three_face_up_candidates(build_wall, default_answer, events_of):
+    """A, a scripted hand: after the dealer's first discard the pool opens with the next 3 wall tiles (5z 6z 2s)
+    face up. Seat 1, one away from tenpai (23p 234m 678m 678s 2s 1z), takes the third candidate 2s (its seat
+    policy picks the candidate that lowers its shanten), not the next wall tile; 5z and 6z stay face up in the
+    pool. It discards 1z, and rons the dealer's 4p on the next go-around with tanyao + pinfu: 2 han 30 fu =
+    2000 (R-3)."""
+    from policies.riichi_api import D_REACT, D_TURN, O_CAN_WIN, RON
+    from sims.riichi.columns import H_DELTA
+    from sims.riichi.positions import RiichiTable
+
+    hands = {0: "4p111m999p111s9s55z", 1: "23p234m678m678s2s1z", 2: "3456789s3456m77p", 3: "2233445566778s"}
+    # the dealer's draw 7z; the pool 5z 6z 2s, refilled with 7z 7z 3z 3z … (nothing anyone can use)
+    wall = build_wall(hands, "7z" + "5z6z2s" + "7z7z3z3z3z4z4z4z", at={126: 30})
+    table = RiichiTable(parse_seats("baseline"), AstrologyRules(), keep_events=True)
+    pos = table.start(wall=wall)
+    pools = []
+
+    def choose(pos):
+        view = pos.view
+        if pos.decision == D_TURN and pos.seat == 1 and not pools:
+            pools.append((int(view[O_ASTROLOGY + A_N]), [int(view[O_ASTROLOGY + A_KIND + i]) for i in range(2)]))
+            return 27
+        if pos.decision == D_TURN and pos.seat == 0 and events_of(pos, EV_DISCARD, 0).shape[0] == 1:
+            return 12  # the dealer's second discard: its 4p
+        if pos.decision == D_REACT and pos.seat == 1 and view[O_CAN_WIN]:
+            return RON
+        return default_answer(pos)
+
+    table.play_scripted(pos, choose)
+    assert events_of(pos, EV_DRAW, 1)[0, 4] == 19  # seat 1 drew the 2s, the third candidate
+    assert pools == [(2, [31, 32])]
+    assert events_of(pos, EV_WIN)[:, 3].tolist() == [1]
+    assert pos.rec[:, H_DELTA].tolist() == [-2000, 2000, 0, 0]

@@ -123,3 +123,34 @@ def test_rule_c_bonus_is_zero_in_other_riichi_modes():
 
     hand_rows, _ = get_mode("riichi").simulate(1, np.arange(50), parse_seats("baseline"))
     assert (hand_rows[:, HC["chant_han"]] == 0).all()
+
+
+@pytest.mark.parametrize("run_length, paid", [(2, 2000), (3, 3900)])
+def test_rule_c_scripted_tsumogiri_run_of_three_adds_a_han(run_length, paid, build_wall, default_answer):
+    """C, a scripted hand: seat 1 waits on 1p / 4p with tanyao + pinfu (2 han 30 fu: 2000 for a non-dealer) and
+    discards every tile it draws (tsumogiri), then rons the dealer's 4p. After 3 tsumogiri (a run of 3) the win
+    has 1 bonus han: 3 han 30 fu = 3900; after only 2 there is no bonus: 2000. No hand discard, so no second
+    bonus."""
+    from policies.riichi_api import D_REACT, D_TURN, O_CAN_WIN, O_TILE, RON, TSUMOGIRI
+    from sims.riichi.columns import H_CHANT_HAN, H_DELTA
+    from sims.riichi.positions import RiichiTable
+
+    hands = {0: "111m999p111s9s555z", 1: "23p234m678m678s22s", 2: "3456789s3456m77p", 3: "2233445566778s"}
+    winds = "1z2z3z4z" * run_length  # one go-around per run step; no four-winds abort (different winds)
+    wall = build_wall(hands, winds + "4p", at={126: 30})  # the dealer's draw after the winds: 4p, discarded
+    table = RiichiTable(parse_seats("baseline"), ChantRules(), keep_events=True)
+    pos = table.start(wall=wall)
+    gone = []
+
+    def choose(pos):
+        if pos.decision == D_TURN and pos.seat == 1:
+            gone.append(int(pos.view[O_TILE]))
+            return TSUMOGIRI
+        if pos.decision == D_REACT and pos.seat == 1 and pos.view[O_CAN_WIN]:
+            return RON
+        return default_answer(pos)
+
+    table.play_scripted(pos, choose)
+    assert gone == [28] * run_length  # seat 1 let every South it drew go
+    assert pos.rec[1, H_CHANT_HAN] == (1 if run_length == 3 else 0)
+    assert pos.rec[:, H_DELTA].tolist() == [-paid, paid, 0, 0]

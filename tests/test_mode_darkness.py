@@ -388,3 +388,46 @@ def test_rule_d_other_modes_are_untouched():
     counters = np.zeros(engine.N_COUNTERS, np.int64)
     get_mode("riichi").simulate(1, np.arange(30), parse_seats("shadow-player"), counters=counters)
     assert counters[engine.CNT_ILLEGAL] == 0  # shadow-player plays baseline outside darkness
+
+
+@pytest.mark.parametrize("opener", ["test-dark-greedy", "baseline"], ids=["opened", "left-face-down"])
+def test_rule_d_scripted_face_down_discard_opened_then_ronned_takes_the_pot(opener, build_wall, default_answer,
+                                                                           events_of):
+    """D, a scripted hand: the dealer discards its 4p face down (pays 1000 to the pot). Seat 1 (baseline, never
+    opens) passes the chance to open; seat 2 pays 2000 to open it (the first in turn order after the discarder
+    who wants to); the dealer does not lock it. Opened, it is a normal discard: seat 1 rons it with tanyao +
+    pinfu, 2 han 30 fu = 2000 (R-3), and takes the pot, 3000. When nobody opens (seat 2 baseline too), the tile
+    stays face down: seat 1 is not offered the ron on it, and the dealer's 1000 stays in the pot."""
+    from policies.riichi_api import D_REACT, D_TURN, FACE_DOWN, O_CAN_WIN, O_HAND, RON
+    from sims.riichi.columns import H_DARK_PAID, H_DELTA, H_POT1, H_POT_WON
+    from sims.riichi.positions import RiichiTable
+
+    register_test_policies()
+    hands = {0: "4p111m999p111s9s55z", 1: "23p234m678m678s22s", 2: "3456789s3456m77p", 3: "2233445566778s"}
+    wall = build_wall(hands, "7z7z6z6z", at={126: 30})
+    table = RiichiTable(parse_seats(f"baseline,baseline,{opener},baseline"), DarknessRules(), keep_events=True)
+    pos = table.start(wall=wall)
+    offers = []
+
+    def choose(pos):
+        view = pos.view
+        if pos.decision == D_TURN and pos.seat == 0 and view[O_HAND + 12] and not offers:
+            offers.append("discard")
+            return FACE_DOWN + 12
+        if pos.decision == D_REACT and pos.seat == 1 and events_of(pos, EV_DISCARD).shape[0] == 1:
+            offers.append(int(view[O_CAN_WIN]))
+            if view[O_CAN_WIN]:
+                return RON
+        return default_answer(pos)
+
+    table.play_scripted(pos, choose)
+    if opener == "baseline":
+        assert offers == ["discard"]  # no reaction asked of seat 1 on the face-down tile
+        assert events_of(pos, EV_WIN).shape[0] == 0  # the scripted seats never win later: the pot is not taken
+        assert pos.rec[:, H_DARK_PAID].tolist() == [1000, 0, 0, 0] and pos.rec[0, H_POT1] == 1000
+        return
+    assert offers == ["discard", 1]
+    assert events_of(pos, EV_WIN)[:, 3].tolist() == [1]
+    assert pos.rec[:, H_DARK_PAID].tolist() == [1000, 0, 2000, 0]
+    assert pos.rec[1, H_POT_WON] == 3000
+    assert pos.rec[:, H_DELTA].tolist() == [-1000 - 2000, 2000 + 3000, -2000, 0]

@@ -157,3 +157,27 @@ def test_dora_keeper_keeps_the_last_red_five():
     assert discard_value(obs, hand, 13) == 1 and discard_value(obs, hand, 8) == 0
 
 
+
+
+def test_rule_df_scripted_three_indicators_count_kan_free_fourth_stays_hidden(build_wall, default_answer):
+    """DF, a scripted hand: the first three indicators 1p, 5m, 2p make 2p, 6m and 3p dora, one each in seat 1's
+    tanyao + pinfu hand; the fourth indicator position holds 1m (2m would be dora too, were it shown). Seat 1 rons
+    the dealer's 4p: 2 + 3 dora = 5 han, a mangan: 8000 (one indicator, as in riichi: 3 han = 3900; four: a
+    haneman 12000)."""
+    from policies.riichi_api import D_REACT, O_CAN_WIN, RON
+    from sims.riichi.columns import H_DELTA, H_DORA, H_HAN
+    from sims.riichi.positions import RiichiTable
+
+    hands = {0: "111m999p111s9s555z", 1: "23p234m678m678s22s", 2: "3456789s3456m77p", 3: "2233445566778s"}
+    wall = build_wall(hands, "4p", at={126: 9, 128: 4, 130: 10, 132: 0})
+    table = RiichiTable(parse_seats("baseline"), DoraFeverRules(), keep_events=True)
+    pos = table.start(wall=wall)
+
+    def choose(pos):
+        if pos.decision == D_REACT and pos.seat == 1 and pos.view[O_CAN_WIN]:
+            return RON
+        return default_answer(pos)
+
+    table.play_scripted(pos, choose)
+    assert pos.rec[1, H_HAN] == 5 and pos.rec[1, H_DORA] == 3
+    assert pos.rec[:, H_DELTA].tolist() == [-8000, 8000, 0, 0]

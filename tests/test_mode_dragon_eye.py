@@ -239,3 +239,38 @@ def test_rule_de_eye_pusher_pushes_while_holding():
         seat0 = hand_rows[hand_rows[:, HC["seat"]] == 0]
         calls[spec] = seat0[:, HC["calls"]].mean()
     assert calls["eye-pusher,baseline,baseline,baseline"] > calls["baseline"]
+
+
+@pytest.mark.parametrize("holder, factor", [(0, 2), (1, 2), (2, 1)], ids=["discarder", "winner", "bystander"])
+def test_rule_de_scripted_ron_with_the_eye_holder_pays_double(holder, factor, build_wall, default_answer):
+    """DE, a scripted hand (1 honba, 1 stick on the table; the 3 starting indicators 4z 5z 6z make no dora for the
+    winner): seat 1 rons the dealer's 4p with tanyao + pinfu, 2 han 30 fu = 2000 (R-3). With the eye on the
+    dealer (who pays) or on seat 1 (who wins) the win payment doubles to 4000; with the eye on seat 2 it stays
+    2000. Honba (300) and the stick (1000) are never doubled. The eye's seat comes from the keyed stream: the
+    test takes the first root seed that puts it on `holder`."""
+    from policies.riichi_api import D_REACT, O_CAN_WIN, O_DRAGON_EYE, RON
+    from sims.riichi.columns import H_DELTA
+    from sims.riichi.dragon_eye_holder import EYE_HOLDER
+    from sims.riichi.positions import HandContext, RiichiTable
+
+    hands = {0: "111m999p111s9s555z", 1: "23p234m678m678s22s", 2: "3456789s3456m77p", 3: "2233445566778s"}
+    wall = build_wall(hands, "4p", at={126: 30, 128: 31, 130: 32})
+    context = HandContext(honba=1, sticks=1)
+    for seed in range(64):
+        table = RiichiTable(parse_seats("baseline"), DragonEyeRules(), root_seed=seed, keep_events=True)
+        pos = table.start(wall=wall, context=context)
+        table.advance(pos, None, 0)
+        if pos.obs[0, O_DRAGON_EYE + EYE_HOLDER] == holder:
+            break
+    else:
+        raise AssertionError(f"no root seed below 64 puts the eye on seat {holder}")
+
+    def choose(pos):
+        if pos.decision == D_REACT and pos.seat == 1 and pos.view[O_CAN_WIN]:
+            return RON
+        return default_answer(pos)
+
+    table.play_scripted(pos, choose)
+    assert pos.obs[0, O_DRAGON_EYE + EYE_HOLDER] == holder
+    win = 2000 * factor
+    assert pos.rec[:, H_DELTA].tolist() == [-(win + 300), win + 300 + 1000, 0, 0]

@@ -530,3 +530,33 @@ def test_rule_fl_cards_flag_of_tsumolab_run(tmp_path):
     res = CliRunner().invoke(cli, ["run", "--variant", "riichi", "-n", "2", "--cards", "fuuki", "--out",
                                    str(tmp_path / "b")])
     assert res.exit_code == 2 and "--variant fantasy" in res.output
+
+
+@pytest.mark.parametrize("abortive", [True, False])
+def test_rule_fl_r5_scripted_confiscate_takes_the_sticks_at_nine_terminals(abortive, build_wall, default_answer,
+                                                                          next_hand):
+    """FL 没收 with R-5, a scripted hand (cards confiscate, golden, exaggeration; 1 honba, 2 sticks on the table):
+    seat 1 aborts with nine terminals on its first draw. With confiscate_abortive (the default: source 001's
+    流局 covers abortive draws) the dealer takes the 2 sticks, +2000, and none are left for the next hand; with
+    the option off nothing moves and the sticks stay. Either way the dealer keeps the deal, honba 1 → 2 (R-5)."""
+    from policies.riichi_api import D_TURN, NINE_TERMINALS, O_CAN_NINE
+    from sims.riichi.columns import H_CARD_POINTS, H_DELTA, H_END, HAND_ENDS
+    from sims.riichi.positions import HandContext, RiichiTable
+
+    hands = {0: "2345678m2345p88p", 1: "19m19p19s1234z567m", 2: "3456789s3456m77p", 3: "2233445566778s"}
+    rules = FantasyRules(cards="confiscate,golden,exaggeration", confiscate_abortive=abortive)
+    table = RiichiTable(parse_seats("baseline"), rules, keep_events=True)
+    pos = table.start(wall=build_wall(hands, "8p5z"),
+                      context=HandContext(honba=1, sticks=2, points=(25_000, 24_000, 25_000, 24_000)))
+
+    def choose(pos):
+        if pos.decision == D_TURN and pos.seat == 1 and pos.view[O_CAN_NINE]:
+            return NINE_TERMINALS
+        return default_answer(pos)
+
+    table.play_scripted(pos, choose)
+    assert (pos.rec[:, H_END] == HAND_ENDS.index("nine_terminals")).all()
+    taken = 2000 if abortive else 0
+    assert pos.rec[:, H_DELTA].tolist() == [taken, 0, 0, 0]
+    assert pos.rec[0, H_CARD_POINTS] == taken
+    assert next_hand(pos) == {"dealer": 0, "round": 0, "honba": 2, "sticks": 0 if abortive else 2}

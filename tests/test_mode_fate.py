@@ -185,3 +185,33 @@ def test_rule_f_fate_keeper_is_legal_and_keeps_more_open_tiles():
         seat0 = hand_rows[hand_rows[:, HC["seat"]] == 0]
         mean_mult[spec] = seat0[:, HC["multiplier"]].mean()
     assert mean_mult["fate-keeper,baseline,baseline,baseline"] > mean_mult["baseline"]
+
+
+def test_rule_f_scripted_win_pays_times_one_plus_open_tiles_held(build_wall, default_answer, events_of):
+    """F, a scripted hand: seat 1's first 4 deal tiles (1z 2p 3p 2m) are open. It draws 2s and discards the open
+    1z, keeping 3 open tiles (multiplier 4), then rons the dealer's 4p with tanyao + pinfu (2 han 30 fu, 2000 for
+    a non-dealer, R-3): the dealer pays 2000 × 4 = 8000, nobody else pays."""
+    from policies.riichi_api import D_REACT, D_TURN, O_CAN_WIN, RON
+    from sims.riichi.columns import H_DELTA, H_MULTIPLIER
+    from sims.riichi.positions import RiichiTable
+
+    hands = {0: "111m999p111s9s555z", 1: "1z23p2m34m678m678s2s", 2: "3456789s3456m77p", 3: "2233445566778s"}
+    # dealer 6z (discarded), seat 1 2s, seats 2 and 3 7z, dealer 4p; dora indicator 4z (dora 5z: the dealer's)
+    wall = build_wall(hands, "6z2s7z7z4p", at={126: 30})
+    table = RiichiTable(parse_seats("baseline"), FateRules(), keep_events=True)
+    pos = table.start(wall=wall)
+
+    def choose(pos):
+        if pos.decision == D_TURN and pos.seat == 1:
+            return 27  # the open 1z goes; 23p 234m 678m 678s 22s waits on 1p / 4p
+        if pos.decision == D_REACT and pos.seat == 1 and pos.view[O_CAN_WIN]:
+            return RON
+        return default_answer(pos)
+
+    table.play_scripted(pos, choose)
+    wins = events_of(pos, EV_WIN)
+    assert wins.shape[0] == 1 and (wins[0, 3], wins[0, 4]) == (1, 12)  # seat 1 on 4p
+    open_held = {k: int(pos.obs[0, O_FATE_OPEN + 34 * 1 + k]) for k in (27, 10, 11, 1)}
+    assert open_held == {27: 0, 10: 1, 11: 1, 1: 1}
+    assert pos.rec[1, H_MULTIPLIER] == 4
+    assert pos.rec[:, H_DELTA].tolist() == [-8000, 8000, 0, 0]

@@ -315,3 +315,31 @@ def test_rule_m_mirror_reader_rules_out_waits_from_visible_holdings():
     assert not possible_wait(obs, 1, 33, normal, 1)
     assert mirror_safety(obs, 33, mask, normal, tables) == 3
     assert obs[O_N_MELDS + 1] == 0
+
+
+@pytest.mark.parametrize("head_bump", [True, False])
+def test_rule_m_scripted_double_ron_head_bump(head_bump, build_wall, default_answer, events_of):
+    """M head bump, a scripted hand: the dealer's 4p completes seat 1 (23p) and seat 2 (56p), both with tanyao +
+    pinfu, 2 han 30 fu = 2000 each (R-3; no red fives in mirror). With head bump (the default) only seat 1, first
+    after the discarder, wins: the dealer pays 2000. Without it both win: the dealer pays 4000."""
+    from policies.riichi_api import D_REACT, O_CAN_WIN, RON
+    from sims.events import EV_WIN
+    from sims.riichi.columns import H_DELTA
+    from sims.riichi.positions import RiichiTable
+
+    hands = {0: "4p11z22z33z44z567z9m", 1: "23p234m678m678s22s", 2: "56p234s678p345m88m", 3: "23p456m345s678m77p"}
+    wall = build_wall(hands, "9s", at={126: 31})  # dora indicator 5z: dora 6z, held by no winner
+    table = RiichiTable(parse_seats("baseline"), MirrorRules(head_bump=head_bump), keep_events=True)
+    pos = table.start(wall=wall)
+
+    def choose(pos):
+        if pos.decision == D_REACT and pos.seat in (1, 2) and pos.view[O_CAN_WIN]:
+            return RON
+        if pos.decision == D_REACT:
+            return default_answer(pos)
+        return 12 if pos.seat == 0 and pos.view[O_HAND + 12] else default_answer(pos)
+
+    table.play_scripted(pos, choose)
+    winners = sorted(events_of(pos, EV_WIN)[:, 3].tolist())
+    assert winners == ([1] if head_bump else [1, 2])
+    assert pos.rec[:, H_DELTA].tolist() == ([-2000, 2000, 0, 0] if head_bump else [-4000, 2000, 2000, 0])

@@ -99,3 +99,35 @@ def test_rule_od_event_log_does_not_change_play(riichi_checks):
 def test_rule_od_run_command(tmp_path, capsys, riichi_checks):
     """`tsumolab run --variant open-deal` writes the riichi tables and an event log that rederives every delta."""
     riichi_checks.run_writes_tables_and_an_event_log_that_rederives_deltas(SLUG, tmp_path, capsys)
+
+
+@pytest.mark.parametrize("slug", ["open-deal", "riichi"])
+def test_rule_od_scripted_every_starting_hand_is_shown_and_stays_the_deal(slug, build_wall, default_answer,
+                                                                          tile_kinds):
+    """OD, a scripted hand: at seat 1's first turn and again at the dealer's second turn, the deciding seat's view
+    shows each seat's starting 13 tiles exactly as dealt from the wall (the block is the deal, not the current
+    hand: the dealer has discarded one of its dealt 1m by then); in `riichi` the block stays empty."""
+    from policies.riichi_api import D_TURN, O_HAND
+    from sims.riichi.positions import RiichiTable
+
+    hands = {0: "111m999p111s9s555z", 1: "23p234m678m678s22s", 2: "3456789s3456m77p", 3: "2233445566778s"}
+    dealt = np.zeros((4, 34), np.int32)
+    if slug == "open-deal":
+        for seat, text in hands.items():
+            for k in tile_kinds(text):
+                dealt[seat, k] += 1
+    table = RiichiTable(parse_seats("baseline"), get_mode(slug).RULES())
+    pos = table.start(wall=build_wall(hands, "1z2z3z4z5z"))
+    views = []
+
+    def choose(pos):
+        if pos.decision == D_TURN and pos.seat == 0 and pos.view[O_HAND + 0] == 3:
+            return 0  # the dealer's first discard is a dealt 1m
+        if pos.decision == D_TURN and len(views) < 2 and pos.seat in (0, 1):
+            views.append((pos.seat, pos.view[O_DEAL_SHOWN:O_DEAL_SHOWN + 4 * 34].reshape(4, 34).copy()))
+        return default_answer(pos)
+
+    table.play_scripted(pos, choose)
+    assert [seat for seat, _ in views] == [1, 0]
+    for _, block in views:
+        np.testing.assert_array_equal(block, dealt)

@@ -349,3 +349,35 @@ def test_rule_ss_strike_timer_is_legal_and_riichis_less_than_baseline():
         seat0 = hand_rows[hand_rows[:, HC["seat"]] == 0]
         riichi_rate[spec] = (seat0[:, HC["riichi"]] > 0).mean()
     assert riichi_rate["strike-timer,baseline,baseline,baseline"] < riichi_rate["baseline"]
+
+
+def test_rule_ss_scripted_six_strike_turns_then_overloaded_ron_gets_two_han(build_wall, default_answer, events_of):
+    """SS, a scripted hand: the dealer declares (double) riichi on its first discard and then draws and discards
+    6 times in a row (nobody else draws in between); after those strike turns it is overloaded. When the others
+    have drawn once each, the dealer's next draw, 4p, goes out and seat 1 rons it with tanyao + pinfu:
+    2 han + 2 overload han = 4 han 30 fu = 7700 for a non-dealer (R-3, no kiriage), plus the dealer's stick."""
+    from policies.riichi_api import D_REACT, D_TURN, O_CAN_RIICHI, O_CAN_WIN, RIICHI, RON
+    from sims.riichi.columns import H_DELTA, H_HAN, H_OVERLOADED, H_STRIKE_HAN
+    from sims.riichi.positions import RiichiTable
+
+    hands = {0: "111z222z777z99m99p", 1: "23p234m678m678s22s", 2: "3456789s3456m77p", 3: "2233445566778s"}
+    # the dealer: 5z (riichi tile), 6 strike draws; then seat 1, 2, 3 draw a North each; the dealer draws 4p
+    wall = build_wall(hands, "5z" + "6z6z6z6z3z3z" + "4z4z4z" + "4p", at={126: 30})
+    table = RiichiTable(parse_seats("baseline"), SoulStrikeRules(), keep_events=True)
+    pos = table.start(wall=wall)
+
+    def choose(pos):
+        view = pos.view
+        if pos.decision == D_TURN and pos.seat == 0 and view[O_CAN_RIICHI]:
+            return RIICHI + 31
+        if pos.decision == D_REACT and pos.seat == 1 and view[O_CAN_WIN]:
+            return RON
+        return default_answer(pos)
+
+    table.play_scripted(pos, choose)
+    draws = events_of(pos, EV_DRAW)[:, 3].tolist()
+    assert draws == [0] * 7 + [1, 2, 3, 0]  # the dealer's own draw, its 6 strike draws, then the others
+    assert events_of(pos, EV_WIN)[:, 3].tolist() == [1]
+    assert pos.rec[0, H_OVERLOADED] == 1
+    assert pos.rec[1, H_HAN] == 4 and pos.rec[1, H_STRIKE_HAN] == 2
+    assert pos.rec[:, H_DELTA].tolist() == [-7700 - 1000, 7700 + 1000, 0, 0]

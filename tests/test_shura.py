@@ -259,3 +259,108 @@ def test_rule_s4_s10_s11_in_the_event_log():
                 assert rows[j][2] == EV_DORA and ((rows[j + 1][2], rows[j + 1][3], rows[j + 1][5]) == (EV_DRAW, seat, 1)
                                                   or rows[j + 1][2] == EV_END), rows[i:j + 2]
     assert dealt_in_declarations > 10 and robbed > 0
+
+
+def test_rule_s3_s4_s5_scripted_hand_goes_on_after_a_win_to_three_winners(build_wall, default_answer, events_of,
+                                                                          tile_kinds):
+    """S-2 … S-5, a scripted hand (exchange to the next player; dora indicator 4z, dora 5z held by nobody):
+    after the exchange seat 1 waits on 1p / 4p, seat 2 on 5s / 8s, seat 3 on 2m / 5m, each with tanyao + pinfu.
+    Seat 1 rons the dealer's 4p: 2 han 30 fu = 2000 (R-3). The hand goes on (S-3) with seat 2, the next player
+    after the winner (S-4), who draws 8s and tsumos: the win cancelled its first-draw chiho (S-4), so menzen
+    tsumo + tanyao + pinfu, 3 han 20 fu = 700 / 1300, and seat 1, already won, pays nothing (S-5): 2000 in all.
+    Then seat 3 draws 2m and tsumos the same 3 han: only the dealer is left to pay, 1300. Three winners end the
+    hand (`three_wins`)."""
+    from policies.api import pack_exchange
+    from policies.riichi_api import D_EXCHANGE, D_REACT, D_TURN, O_CAN_WIN, O_HAND, RON, TSUMO
+    from sims.events import EV_DRAW, EV_WIN
+    from sims.riichi.columns import H_DELTA, H_END, H_HAN, HAND_ENDS
+    from sims.riichi.positions import RiichiTable as Table
+
+    # deals: each seat passes 3 tiles to the next (the dealer 678s to seat 1, seat 1 678p to seat 2, seat 2 456s
+    # to seat 3, seat 3 777z to the dealer)
+    hands = {0: "4p678s111z222z333z", 1: "23p234m678m22s678p", 2: "67s234m345p88m456s", 3: "34m567p234s66m777z"}
+    passes = {0: "678s", 1: "678p", 2: "456s", 3: "777z"}
+    wall = build_wall(hands, "9m8s2m", at={126: 30})  # the dealer's 14th tile 9m; then 8s for seat 2, 2m for 3
+    assert not {16, 52, 88} & set(wall[:55].tolist())  # no red five in play
+    table = Table(parse_seats("baseline"), SHURA, keep_events=True)
+    pos = table.start(wall=wall, direction=0)
+    after_exchange = {}
+
+    def choose(pos):
+        view = pos.view
+        if pos.decision == D_EXCHANGE:
+            return pack_exchange(*tile_kinds(passes[pos.seat]))
+        if pos.decision == D_TURN and pos.seat not in after_exchange:
+            after_exchange[pos.seat] = [k for k in range(34) for _ in range(view[O_HAND + k])]
+        if pos.decision == D_TURN and view[O_CAN_WIN]:
+            return TSUMO
+        if pos.decision == D_TURN and pos.seat == 0:
+            return 12
+        if pos.decision == D_REACT and view[O_CAN_WIN]:
+            return RON if pos.seat == 1 else default_answer(pos)
+        return default_answer(pos)
+
+    table.play_scripted(pos, choose)
+    assert after_exchange[0] == sorted(tile_kinds("4p111z222z333z777z9m"))
+    assert after_exchange[2] == sorted(tile_kinds("67s234m345p88m678p8s"))
+    wins = events_of(pos, EV_WIN)
+    assert wins[:, 3].tolist() == [1, 2, 3] and wins[:, 4].tolist() == [12, 25, 1]
+    assert events_of(pos, EV_DRAW)[:, 3].tolist() == [0, 2, 3]  # after the ron: seat 2, then seat 3
+    assert pos.rec[:, H_HAN].tolist() == [0, 2, 3, 3]
+    assert pos.rec[:, H_DELTA].tolist() == [-2000 - 1300 - 1300, 2000, 1300 + 700, -700 + 1300]
+    assert (pos.rec[:, H_END] == HAND_ENDS.index("three_wins")).all()
+
+
+@pytest.mark.parametrize("active_only", [True, False])
+def test_rule_s8_s7_scripted_four_riichi_with_a_won_riichi_player(active_only, build_wall, default_answer,
+                                                                   events_of, next_hand):
+    """S-8 (option four_riichi_active_only, on in shura) with R-5 and S-7, a scripted hand (every seat passes
+    its 789p and gets 789p back): the dealer and seat 1 declare (double) riichi; seat 1 rons seat 2's 5p
+    with double riichi + ippatsu + pinfu, 4 han 30 fu = 7700 (R-3), and takes both sticks on the table. Seats 2
+    and 3 then declare riichi: four riichi declared, but seat 1 has won. Only-active (the default): three are in
+    riichi, the hand goes on. Off: the fourth declaration aborts the hand (`four_riichi`); the payments made
+    before stand, the two new sticks stay on the table, and the same hand is replayed by the same dealer with no
+    honba (S-7)."""
+    import dataclasses
+
+    from policies.api import pack_exchange
+    from policies.riichi_api import (
+        D_EXCHANGE, D_REACT, D_TURN, O_CAN_RIICHI, O_CAN_WIN, O_HAND, O_TILE, RIICHI, RON,
+    )
+    from sims.events import EV_WIN
+    from sims.riichi.columns import H_DELTA, H_END, HAND_ENDS
+    from sims.riichi.events import EV_ABORT, EV_RIICHI
+    from sims.riichi.positions import RiichiTable as Table
+
+    hands = {0: "789p123m456m11z23s", 1: "789p234m567s22p34p", 2: "789p678m345s99s23m", 3: "789p345m678s33z44z"}
+    # riichi tiles 5z (dealer), 6z (seat 1); seat 2 draws 5p, then 7z after the ron; seat 3 draws 7z
+    wall = build_wall(hands, "5z6z5p7z7z", at={126: 27, 127: 27})  # dora and ura indicator 1z: dora 2z, unheld
+    table = Table(parse_seats("baseline"), dataclasses.replace(SHURA, four_riichi_active_only=active_only),
+                  keep_events=True)
+    pos = table.start(wall=wall, direction=0)
+
+    def choose(pos):
+        view = pos.view
+        if pos.decision == D_EXCHANGE:
+            return pack_exchange(15, 16, 17)
+        if pos.decision == D_TURN and view[O_TILE] == 13:
+            return 13  # seat 2 lets the 5p go
+        dragons = [k for k in (31, 32, 33) if view[O_HAND + k]]
+        if pos.decision == D_TURN and view[O_CAN_RIICHI] and dragons:
+            return RIICHI + dragons[0]  # the dragon just drawn (the dealer's 14th tile came before the exchange)
+        if pos.decision == D_REACT and pos.seat == 1 and view[O_CAN_WIN] and view[O_TILE] == 13:
+            return RON
+        return default_answer(pos)
+
+    table.play_scripted(pos, choose)
+    assert events_of(pos, EV_RIICHI)[:4, 3].tolist() == [0, 1, 2, 3]
+    assert events_of(pos, EV_WIN)[:1, 3].tolist() == [1]
+    if active_only:
+        assert events_of(pos, EV_ABORT).shape[0] == 0
+        assert pos.rec[0, H_END] != HAND_ENDS.index("four_riichi")
+        return
+    assert events_of(pos, EV_WIN).shape[0] == 1
+    assert events_of(pos, EV_ABORT)[:, 5].tolist() == [HAND_ENDS.index("four_riichi")]
+    assert (pos.rec[:, H_END] == HAND_ENDS.index("four_riichi")).all()
+    assert pos.rec[:, H_DELTA].tolist() == [-1000, -1000 + 7700 + 2000, -7700 - 1000, -1000]
+    assert next_hand(pos) == {"dealer": 0, "round": 0, "honba": 0, "sticks": 2}

@@ -294,7 +294,9 @@ def _scripted_wall(hands: dict, draws: list, seed: int = 0) -> np.ndarray:
 
 def _play_scripted(S, sampler, choose, until=None):
     """Play the hand in S deciding by `choose(decision, seat, view)` (None: the seat's own hook answers); stop
-    before the first decision for which `until(decision, seat)` is true (returns True) or at the hand's end."""
+    before the first decision for which `until(decision, seat)` is true (returns True) or at the hand's end.
+    The exchange and void phases ask all four seats at once, and the kernel keeps one forced answer: there at
+    most one seat's answer may be forced (the scripted tests let the seats' own B-24 hooks answer)."""
     counters, events, ev = np.zeros(N_COUNTERS, np.int64), np.zeros((2000, N_EVENT_COLS), np.int32), \
         np.zeros(3, np.int64)
     view = np.zeros(OBS_SIZE, np.int32)

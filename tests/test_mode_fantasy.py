@@ -560,3 +560,29 @@ def test_rule_fl_r5_scripted_confiscate_takes_the_sticks_at_nine_terminals(abort
     assert pos.rec[:, H_DELTA].tolist() == [taken, 0, 0, 0]
     assert pos.rec[0, H_CARD_POINTS] == taken
     assert next_hand(pos) == {"dealer": 0, "round": 0, "honba": 2, "sticks": 0 if abortive else 2}
+
+
+@pytest.mark.parametrize("renchan, honba", [(False, 2), (True, 6)])
+def test_rule_fl_r5_scripted_eternal_night_honba_after_nine_terminals(renchan, honba, build_wall, default_answer,
+                                                                      next_hand):
+    """FL 永夜 with R-5, a scripted hand (cards eternal-night, golden, exaggeration; 1 honba): seat 1 aborts with
+    nine terminals. By default (eternal_abortive off) the abortive draw adds R-5's 1 honba: 2; with the option on
+    it counts as a dealer renchan, which 永夜 makes +5: 6. No points move, the sticks stay, the dealer keeps."""
+    from policies.riichi_api import D_TURN, NINE_TERMINALS, O_CAN_NINE
+    from sims.riichi.columns import H_DELTA
+    from sims.riichi.positions import HandContext, RiichiTable
+
+    hands = {0: "2345678m2345p88p", 1: "19m19p19s1234z567m", 2: "3456789s3456m77p", 3: "2233445566778s"}
+    rules = FantasyRules(cards="eternal-night,golden,exaggeration", eternal_abortive=renchan)
+    table = RiichiTable(parse_seats("baseline"), rules, keep_events=True)
+    pos = table.start(wall=build_wall(hands, "8p5z"),
+                      context=HandContext(honba=1, sticks=2, points=(25_000, 24_000, 25_000, 24_000)))
+
+    def choose(pos):
+        if pos.decision == D_TURN and pos.seat == 1 and pos.view[O_CAN_NINE]:
+            return NINE_TERMINALS
+        return default_answer(pos)
+
+    table.play_scripted(pos, choose)
+    assert pos.rec[:, H_DELTA].tolist() == [0, 0, 0, 0]
+    assert next_hand(pos) == {"dealer": 0, "round": 0, "honba": honba, "sticks": 2}

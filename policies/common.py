@@ -10,24 +10,25 @@ import numba as nb
 import numpy as np
 
 from policies.api import O_HAND, O_MELDS, O_N_MELDS, O_RNG, O_SEAT, O_SEEN, O_VOID
-from sims.shanten import BLOODSHED_SHAPES, NOT_APPLICABLE, discard_shanten, shanten, ukeire
+from sims.jit import inline
+from sims.shanten import BLOODSHED_SHAPES, NOT_APPLICABLE, discard_shanten, shanten, ukeire_into
 from sims.shanten_tables import SUIT_ROWS
 
 SUITED = 27
 
 
-@nb.njit(cache=True)
+@inline
 def split_tables(tables):
     """(suit table, honor table) views of the combined lookup array."""
     return tables[:SUIT_ROWS], tables[SUIT_ROWS:]
 
 
-@nb.njit(cache=True)
+@inline
 def own_hand(obs):
     return obs[O_HAND:O_HAND + 34]
 
 
-@nb.njit(cache=True)
+@inline
 def own_melds(obs):
     """Meld type per kind of the observing seat (0 = none, else sims.tiles meld constant + 1)."""
     seat = obs[O_SEAT]
@@ -124,12 +125,13 @@ def efficient_discard(obs, tables, ignore_void):
     after = np.empty(34, np.int64)
     best = discard_shanten(hand, n_melds, BLOODSHED_SHAPES, suit_t, honor_t, after)
     unseen = unseen_counts(obs, own_void(obs) if ignore_void else -1)
+    scratch = np.empty(34, np.int64)
     choice, choice_accept, choice_edge = -1, -1, -1
     for k in range(34):
         if after[k] != best:
             continue
         hand[k] -= 1
-        accept = ukeire(hand, n_melds, BLOODSHED_SHAPES, unseen, suit_t, honor_t)
+        accept = ukeire_into(hand, n_melds, BLOODSHED_SHAPES, unseen, suit_t, honor_t, scratch)
         hand[k] += 1
         edge = edge_score(k)
         if accept > choice_accept or (accept == choice_accept and edge > choice_edge):

@@ -11,11 +11,12 @@ from policies.riichi_api import (
     CHI_HIGH, CHI_LOW, CHI_MID, O_CAN_CHI, O_DORA, O_HAND, O_MELD_TILES, O_N_DORA, O_N_MELDS, O_OPEN, O_RIICHI,
     O_ROUND_WIND, O_SAFE, O_SEAT, O_SEAT_WIND, O_SEEN, O_TILE, O_WON,
 )
-from sims.shanten import NOT_APPLICABLE, RIICHI_SHAPES, discard_shanten, draw_shanten, shanten
+from sims.jit import inline
+from sims.shanten import NOT_APPLICABLE, RIICHI_SHAPES, discard_shanten, draw_shanten_among, shanten
 from sims.shanten_tables import SUIT_ROWS
 
 
-@nb.njit(cache=True)
+@inline
 def hand_of(obs):
     return obs[O_HAND:O_HAND + 34]
 
@@ -73,7 +74,7 @@ def discard_acceptance(hand, k, n_melds, target, left, suit_t, honor_t, drawn):
     """Copies in `left` (per kind) of the draws that bring `hand` below `target` shanten once `k` is
     discarded; `drawn` is int64[34] scratch. Jit-compiled."""
     hand[k] -= 1
-    draw_shanten(hand, n_melds, RIICHI_SHAPES, suit_t, honor_t, drawn)
+    draw_shanten_among(hand, n_melds, RIICHI_SHAPES, left, suit_t, honor_t, drawn)
     hand[k] += 1
     accept = 0
     for j in range(34):

@@ -16,7 +16,7 @@ from numba import njit
 
 from sims.shanten_tables import get_tables
 from sims.tiles import N_KINDS, TileError
-from sims.jit import allocates
+from sims.jit import allocates, step
 
 SHAPE_PAIRS = 1       # seven pairs
 SHAPE_ORPHANS = 2     # thirteen orphans
@@ -30,6 +30,7 @@ POW5 = np.array([5**i for i in range(9)], np.int64)
 ORPHAN_KINDS = np.array([0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33], np.int64)
 IS_ORPHAN = np.zeros(N_KINDS, np.bool_)
 IS_ORPHAN[ORPHAN_KINDS] = True
+ALL_KINDS = np.ones(N_KINDS, np.int8)   # `wanted` of the after-each kernels: every kind
 
 # Helpers that take arrays are inlined by numba (inline="always"): calling a separate jitted function
 # with array arguments costs reference counting that LLVM cannot remove (about 2x slower). Helpers over
@@ -49,7 +50,7 @@ def _group_index(counts, group):
     return idx
 
 
-@njit(cache=True)
+@step
 def suit_index(counts, group):
     """Base-5 row index of group 0..2 (m, p, s: 9 kinds) or 3 (honors: 7 kinds) (jit-compiled).
 
@@ -113,13 +114,13 @@ def _regular(counts, n_melds, suit_t, honor_t):
                                  _group_index(counts, 3), n_melds, suit_t, honor_t)
 
 
-@njit(cache=True)
+@step
 def shanten_from_indices(idx_m, idx_p, idx_s, idx_z, n_melds, suit_t, honor_t):
     """Regular-shape shanten from the four group indices (see `suit_index`, `POW5`) (jit-compiled)."""
     return _regular_from_indices(idx_m, idx_p, idx_s, idx_z, n_melds, suit_t, honor_t)
 
 
-@njit(cache=True)
+@step
 def shanten_regular(counts, n_melds, suit_t, honor_t):
     """Shanten of the regular shape: 4 - n_melds sets and a pair from the concealed tiles (jit-compiled)."""
     return _regular(counts, n_melds, suit_t, honor_t)
@@ -150,7 +151,7 @@ def _pairs_from_stats(pairs, kinds, halves, identical_pairs):
     return 6 - pairs + max(0, 7 - kinds)
 
 
-@njit(cache=True)
+@step
 def shanten_pairs(counts, identical_pairs):
     """Seven-pairs shanten of a closed 13/14-tile hand, NOT_APPLICABLE for other tile counts (jit-compiled).
 
@@ -173,7 +174,7 @@ def _orphan_stats(counts):
     return present, paired
 
 
-@njit(cache=True)
+@step
 def shanten_orphans(counts):
     """Thirteen-orphans shanten of a closed 13/14-tile hand, NOT_APPLICABLE otherwise (jit-compiled)."""
     tiles = 0
@@ -207,13 +208,13 @@ def _shanten(counts, n_melds, hand_flags, suit_t, honor_t):
     return min(_regular(counts, n_melds, suit_t, honor_t), _special_shanten(counts, n_melds, hand_flags))
 
 
-@njit(cache=True)
+@step
 def shanten(counts, n_melds, hand_flags, suit_t, honor_t):
     """Shanten over the regular shape and the special shapes enabled in `hand_flags` (jit-compiled)."""
     return _shanten(counts, n_melds, hand_flags, suit_t, honor_t)
 
 
-@njit(cache=True)
+@step
 def is_complete(counts, n_melds, hand_flags, suit_t, honor_t):
     """True if the concealed tiles with n_melds fixed melds form a winning shape (jit-compiled)."""
     return _shanten(counts, n_melds, hand_flags, suit_t, honor_t) == -1
@@ -243,29 +244,29 @@ def _special_after_change(counts, k, delta, tiles, pairs, kinds, halves, present
 
 
 @njit(cache=True, inline="always")
-def _regular_after_each_in_group(counts, base, n_kinds, idx, others, table, n_sets, delta, out):
+def _regular_after_each_in_group(counts, base, n_kinds, idx, others, table, n_sets, delta, wanted, out):
     """out[base + r] for one group: its row index moves by delta * 5**r, the other groups stay combined."""
     for r in range(n_kinds):
         c = counts[base + r]
-        if (delta > 0 and c >= 4) or (delta < 0 and c <= 0):
+        if (delta > 0 and c >= 4) or (delta < 0 and c <= 0) or wanted[base + r] == 0:
             out[base + r] = NOT_APPLICABLE
         else:
             out[base + r] = _missing(_row(table, idx + delta * POW5[r]), others, n_sets) - 1
 
 
 @njit(cache=True, inline="always")
-def _shanten_after_each(counts, n_melds, hand_flags, suit_t, honor_t, delta, out):
+def _shanten_after_each(counts, n_melds, hand_flags, suit_t, honor_t, delta, wanted, out):
     """out[k] = shanten after adding (delta=+1) or removing (delta=-1) one tile of kind k, for every kind
-    where that is possible (count < 4, resp. > 0); NOT_APPLICABLE elsewhere."""
+    where that is possible (count < 4, resp. > 0) and wanted[k] != 0; NOT_APPLICABLE elsewhere."""
     n_sets = 4 - n_melds
     i0, i1 = _group_index(counts, 0), _group_index(counts, 1)
     i2, i3 = _group_index(counts, 2), _group_index(counts, 3)
     r0, r1, r2, r3 = _row(suit_t, i0), _row(suit_t, i1), _row(suit_t, i2), _row(honor_t, i3)
     r01, r23 = _combine(r0, r1), _combine(r2, r3)
-    _regular_after_each_in_group(counts, 0, 9, i0, _combine(r1, r23), suit_t, n_sets, delta, out)
-    _regular_after_each_in_group(counts, 9, 9, i1, _combine(r0, r23), suit_t, n_sets, delta, out)
-    _regular_after_each_in_group(counts, 18, 9, i2, _combine(r01, r3), suit_t, n_sets, delta, out)
-    _regular_after_each_in_group(counts, 27, 7, i3, _combine(r01, r2), honor_t, n_sets, delta, out)
+    _regular_after_each_in_group(counts, 0, 9, i0, _combine(r1, r23), suit_t, n_sets, delta, wanted, out)
+    _regular_after_each_in_group(counts, 9, 9, i1, _combine(r0, r23), suit_t, n_sets, delta, wanted, out)
+    _regular_after_each_in_group(counts, 18, 9, i2, _combine(r01, r3), suit_t, n_sets, delta, wanted, out)
+    _regular_after_each_in_group(counts, 27, 7, i3, _combine(r01, r2), honor_t, n_sets, delta, wanted, out)
     if n_melds != 0 or (hand_flags & (SHAPE_PAIRS | SHAPE_ORPHANS)) == 0:
         return
     tiles, pairs, kinds, halves = _pair_stats(counts)
@@ -276,22 +277,29 @@ def _shanten_after_each(counts, n_melds, hand_flags, suit_t, honor_t, delta, out
                                                        present, paired, n_melds, hand_flags))
 
 
-@njit(cache=True)
+@step
 def discard_shanten(counts, n_melds, hand_flags, suit_t, honor_t, out):
     """out[k] = shanten after discarding one tile of kind k (NOT_APPLICABLE for kinds not held);
     returns the best of them (jit-compiled)."""
-    _shanten_after_each(counts, n_melds, hand_flags, suit_t, honor_t, -1, out)
+    _shanten_after_each(counts, n_melds, hand_flags, suit_t, honor_t, -1, counts, out)
     best = NOT_APPLICABLE
     for k in range(N_KINDS):
         best = min(best, out[k])
     return best
 
 
-@njit(cache=True)
+@step
 def draw_shanten(counts, n_melds, hand_flags, suit_t, honor_t, out):
     """out[k] = shanten after drawing one tile of kind k (NOT_APPLICABLE where 4 are already in hand)
     (jit-compiled)."""
-    _shanten_after_each(counts, n_melds, hand_flags, suit_t, honor_t, 1, out)
+    _shanten_after_each(counts, n_melds, hand_flags, suit_t, honor_t, 1, ALL_KINDS, out)
+
+
+@step
+def draw_shanten_among(counts, n_melds, hand_flags, wanted, suit_t, honor_t, out):
+    """`draw_shanten` for the kinds with wanted[k] != 0 only (NOT_APPLICABLE elsewhere), e.g. the kinds with
+    copies left to draw (jit-compiled)."""
+    _shanten_after_each(counts, n_melds, hand_flags, suit_t, honor_t, 1, wanted, out)
 
 
 @allocates
@@ -300,7 +308,7 @@ def winning_tiles(counts13, n_melds, hand_flags, held, suit_t, honor_t, out_mask
     `held` (hand and melds) has 4 copies is not a winning tile (B-20). Returns the number of waits
     (jit-compiled)."""
     after = np.empty(N_KINDS, np.int64)
-    _shanten_after_each(counts13, n_melds, hand_flags, suit_t, honor_t, 1, after)
+    _shanten_after_each(counts13, n_melds, hand_flags, suit_t, honor_t, 1, ALL_KINDS, after)
     n_waits = 0
     for k in range(N_KINDS):
         wins = after[k] == -1 and held[k] < 4
@@ -313,8 +321,14 @@ def winning_tiles(counts13, n_melds, hand_flags, held, suit_t, honor_t, out_mask
 def ukeire(counts, n_melds, hand_flags, unseen, suit_t, honor_t):
     """Number of unseen tiles (unseen: copies not visible to the player, per kind) whose draw lowers the
     shanten of this 13 - 3*n_melds tile hand (jit-compiled)."""
-    after = np.empty(N_KINDS, np.int64)
-    _shanten_after_each(counts, n_melds, hand_flags, suit_t, honor_t, 1, after)
+    return ukeire_into(counts, n_melds, hand_flags, unseen, suit_t, honor_t, np.empty(N_KINDS, np.int64))
+
+
+@step
+def ukeire_into(counts, n_melds, hand_flags, unseen, suit_t, honor_t, after):
+    """`ukeire` with the caller's scratch array `after` (int64[34], overwritten; kinds with no unseen copy are
+    not evaluated) (jit-compiled)."""
+    _shanten_after_each(counts, n_melds, hand_flags, suit_t, honor_t, 1, unseen, after)
     base = _shanten(counts, n_melds, hand_flags, suit_t, honor_t)
     total = 0
     for k in range(N_KINDS):

@@ -17,9 +17,9 @@ import pytest
 
 from sims import shanten_tables
 from sims.shanten import (BLOODSHED_SHAPES, IDENTICAL_PAIRS, NOT_APPLICABLE, POW5, RIICHI_SHAPES,
-                          SHAPE_ORPHANS, SHAPE_PAIRS, discard_shanten, draw_shanten, hand_shanten, hand_waits,
-                          is_complete, shanten, shanten_from_indices, shanten_orphans, shanten_pairs,
-                          shanten_regular, suit_index, ukeire, winning_tiles)
+                          SHAPE_ORPHANS, SHAPE_PAIRS, discard_shanten, draw_shanten, draw_shanten_among,
+                          hand_shanten, hand_waits, is_complete, shanten, shanten_from_indices, shanten_orphans,
+                          shanten_pairs, shanten_regular, suit_index, ukeire, winning_tiles)
 from sims.tiles import parse_tiles
 
 Shanten = pytest.importorskip("mahjong.shanten").Shanten
@@ -358,7 +358,8 @@ def test_rule_b10_bloodshed_shapes_against_definition(generator):
 
 @pytest.mark.parametrize("flags", [0, RIICHI_SHAPES, BLOODSHED_SHAPES])
 def test_discard_draw_and_ukeire_agree_with_full_shanten(flags):
-    """discard_shanten / draw_shanten / ukeire (one group row updated) equal full `shanten` recomputation."""
+    """discard_shanten / draw_shanten / draw_shanten_among / ukeire (one group row updated) equal full `shanten`
+    recomputation; kinds nobody can draw are skipped without changing the acceptance."""
     rng = np.random.default_rng(21 + flags)
     out = np.zeros(34, np.int64)
     for i in range(1_500):
@@ -376,7 +377,11 @@ def test_discard_draw_and_ukeire_agree_with_full_shanten(flags):
         hand[np.nonzero(hand)[0][rng.integers(np.count_nonzero(hand))]] -= 1  # now 13 - 3 * n_melds tiles
         unseen = (4 - hand).astype(np.int8)
         unseen[rng.integers(34)] = 0
+        unseen[9 * rng.integers(4):][:9 * (i % 2)] = 0   # every other hand: a whole group out of sight
         draw_shanten(hand, n_melds, flags, SUIT_T, HONOR_T, out)
+        among = np.zeros(34, np.int64)
+        draw_shanten_among(hand, n_melds, flags, unseen, SUIT_T, HONOR_T, among)
+        assert np.array_equal(among, np.where(unseen > 0, out, NOT_APPLICABLE))
         base = shanten(hand, n_melds, flags, SUIT_T, HONOR_T)
         expected_ukeire = 0
         for k in range(34):

@@ -267,7 +267,7 @@ def prepare_simple_view(obs, seat, decision, view):
 
 
 # ----------------------------------------------------------------------------- the exchange (B-6, B-7)
-@nb.njit(cache=True)
+@allocates
 def _fallback_exchange(hand):
     for suit in range(3):
         n = 0
@@ -285,7 +285,7 @@ def _fallback_exchange(hand):
     return np.full(3, -1, np.int64)
 
 
-@nb.njit(cache=True)
+@allocates
 def legal_exchange(hand, packed):
     """(legal, the three kinds) of a packed D_EXCHANGE answer for `hand` (B-6)."""
     tiles = np.empty(3, np.int64)
@@ -534,7 +534,7 @@ def _ron_flags(S):
 LEFT, STOPPED, SETTLED = 0, 1, 2
 
 
-@nb.njit(cache=True)
+@step
 def _play_turns(S, obs, rec, view, hooks_turn, hooks_react, hooks_rob, params, rules, tables, counters, events, ev,
                 stop_at):
     """The draw, turn, react and rob phases in one compiled loop (the hot path: one frame, no array copies per
@@ -746,7 +746,7 @@ def _play_turns(S, obs, rec, view, hooks_turn, hooks_react, hooks_rob, params, r
             return LEFT
 
 # ----------------------------------------------------------------------------- the end of a hand
-@nb.njit(cache=True)
+@allocates
 def _end_hand(S, obs, rec, rules, counters, events, ev):
     """Kan income during play, then the exhaustive-draw settlement (B-20 … B-23) and the hand's record."""
     end = S[ST.end]
@@ -805,7 +805,7 @@ def _end_hand(S, obs, rec, rules, counters, events, ev):
 
 
 # ----------------------------------------------------------------------------- the step loop
-@nb.njit(cache=True)
+@step
 def _settled_winner(S, obs, seat):
     """Whether `seat` has won and paid no kan money this hand: its points cannot change any more (B-12, B-21)."""
     if obs[0, O_WON + seat] == 0:
@@ -816,7 +816,7 @@ def _settled_winner(S, obs, seat):
     return True
 
 
-@nb.njit(cache=True)
+@step
 def run_hand(S, view, hooks_ex, hooks_void, hooks_turn, hooks_react, hooks_rob, params, rules, tables, counters,
              events, ev, stop_at):
     """Play the hand in state block `S` from its phase until it is over (returns False) or, when

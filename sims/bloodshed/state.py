@@ -23,9 +23,8 @@ same random streams), so resuming the true state with the recorded answer reprod
 
 from __future__ import annotations
 
-import numba as nb
-
 from sims.bloodshed.observation import OBS_SIZE
+from sims.jit import inline
 from sims.layout import declare
 from sims.records import N_HAND_COLS
 
@@ -71,13 +70,13 @@ PH_DEAL, PH_EXCHANGE, PH_VOID, PH_DRAW, PH_TURN, PH_REACT, PH_ROB, PH_END, PH_DO
 PHASE_NAMES = ("deal", "exchange", "void", "draw", "turn", "react", "rob", "end", "done")
 
 
-@nb.njit(cache=True, inline="always")
+@inline
 def obs_of(S):
     """The four observation rows, a view into the block."""
     return S[ST.obs:ST.obs + 4 * OBS_SIZE].reshape((4, OBS_SIZE))
 
 
-@nb.njit(cache=True, inline="always")
+@inline
 def rec_of(S):
     """The four record rows being filled, a view into the block."""
     return S[ST.rec:ST.rec + 4 * N_HAND_COLS].reshape((4, N_HAND_COLS))

@@ -3,7 +3,7 @@
     tsumolab run --policy-path examples/my_policy.py --seats tsumo-only,baseline,baseline,baseline -n 1000
 """
 
-from policies.api import O_CAN_PON, O_TILE, PASS, PON, hook
+from policies.api import BOBS, PASS, PON, hook
 from policies.common import call_keeps_hand, own_void
 from policies.registry import Policy
 
@@ -11,10 +11,10 @@ from policies.registry import Policy
 @hook
 def react(obs, params, tables):
     # obs: this seat's observation (offsets O_* in policies.api); answer PASS, RON, PON or KAN_CALL.
-    tile = obs[O_TILE]
-    if obs[O_CAN_PON] and tile // 9 != own_void(obs) and call_keeps_hand(obs, tables, tile, 2):
+    tile = obs[BOBS.tile]
+    if obs[BOBS.can_pon] and tile // 9 != own_void(obs) and call_keeps_hand(obs, tables, tile, 2):
         return PON
-    return PASS  # also when obs[O_CAN_WIN] = 1: the ron is passed
+    return PASS  # also when obs[BOBS.can_win] = 1: the ron is passed
 
 
 @hook

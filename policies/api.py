@@ -8,15 +8,15 @@ shanten lookup `tables` (pass them on to the helpers in policies.common), and re
 engine builds `obs` from public information and the seat's own tiles only, so a hook cannot see other hands or
 the wall. Decorate hooks with `@hook` (compiled once, cached on disk).
 
-Decision points (obs[O_DECISION]) and their answers:
+Decision points (obs[BOBS.decision]) and their answers:
 - D_EXCHANGE: three tiles of one suit to pass (B-6) → `pack_exchange(t0, t1, t2)`.
 - D_VOID: the void suit (B-7) → VOID_MAN (0), VOID_PIN (1) or VOID_SOU (2).
-- D_TURN: own turn with 14 tiles (after a draw, or after a pon with obs[O_AFTER_CALL] = 1) →
-  a kind to discard, `KAN + kind` (closed or added kan, legal where obs[O_KAN_OPTIONS + kind] > 0),
-  or `TSUMO` (legal when obs[O_CAN_WIN] = 1).
-- D_REACT: another seat discarded obs[O_TILE] → PASS, RON (obs[O_CAN_WIN]), PON (obs[O_CAN_PON]),
-  KAN (open kan, obs[O_CAN_KAN]).
-- D_ROB: another seat adds obs[O_TILE] to a pon → PASS or RON (robbing the kan, B-17).
+- D_TURN: own turn with 14 tiles (after a draw, or after a pon with obs[BOBS.after_call] = 1) →
+  a kind to discard, `KAN + kind` (closed or added kan, legal where obs[BOBS.kan_options + kind] > 0),
+  or `TSUMO` (legal when obs[BOBS.can_win] = 1).
+- D_REACT: another seat discarded obs[BOBS.tile] → PASS, RON (obs[BOBS.can_win]), PON (obs[BOBS.can_pon]),
+  KAN (open kan, obs[BOBS.can_kan]).
+- D_ROB: another seat adds obs[BOBS.tile] to a pon → PASS or RON (robbing the kan, B-17).
 An illegal answer is replaced by a legal default and counted; the conformance tests require none.
 """
 

@@ -1,34 +1,34 @@
 """The policy API of the riichi-based modes (every riichi-core mode): the observation layout and the answers.
 
 Hooks have the same signature as in Bloodshed (policies.api.HOOK_SIG, decorate them with `policies.api.hook`):
-`(obs int32[R_OBS_SIZE], params float64[8], tables uint8[:, :]) -> int64`. The engine fills `obs` from
+`(obs int32[ROBS.SIZE], params float64[8], tables uint8[:, :]) -> int64`. The engine fills `obs` from
 public information and the seat's own tiles only. Hook names of the riichi family: RIICHI_HOOK_NAMES.
 
-Decision points (obs[O_DECISION], the codes of policies.api) and their answers:
+Decision points (obs[ROBS.decision], the codes of policies.api) and their answers:
 - D_EXCHANGE (shura, S-2): any three tiles of the hand → `pack_exchange(t0, t1, t2)` (kinds 0..33).
 - D_TURN: own turn → a kind to discard; RIICHI + kind to declare riichi discarding that kind (legal when
-  obs[O_CAN_RIICHI] = 1 and the discard leaves the hand tenpai); KAN + kind (closed or added kan, legal
-  where obs[O_KAN_OPTIONS + kind] > 0); TSUMO (obs[O_CAN_WIN] = 1); NINE_TERMINALS (abort the hand,
-  obs[O_CAN_NINE] = 1). After a chi/pon (obs[O_AFTER_CALL] = 1) kinds obs[O_FORBID_A] / obs[O_FORBID_B]
+  obs[ROBS.can_riichi] = 1 and the discard leaves the hand tenpai); KAN + kind (closed or added kan, legal
+  where obs[ROBS.kan_options + kind] > 0); TSUMO (obs[ROBS.can_win] = 1); NINE_TERMINALS (abort the hand,
+  obs[ROBS.can_nine] = 1). After a chi/pon (obs[ROBS.after_call] = 1) kinds obs[ROBS.forbid_a] / obs[ROBS.forbid_b]
   may not be discarded (swap-calling). A seat in riichi is asked only when it may tsumo or kan; any
   other answer then discards the drawn tile.
-- D_REACT: another seat discarded obs[O_TILE] → PASS, RON, PON, KAN_CALL, or CHI_LOW / CHI_MID / CHI_HIGH
-  (the discard is the lowest / middle / highest tile of the chi; legal where bit 1/2/4 of obs[O_CAN_CHI]).
-- D_ROB: another seat makes an added kan (or, for thirteen orphans, a closed kan) of obs[O_TILE] → PASS
+- D_REACT: another seat discarded obs[ROBS.tile] → PASS, RON, PON, KAN_CALL, or CHI_LOW / CHI_MID / CHI_HIGH
+  (the discard is the lowest / middle / highest tile of the chi; legal where bit 1/2/4 of obs[ROBS.can_chi]).
+- D_ROB: another seat makes an added kan (or, for thirteen orphans, a closed kan) of obs[ROBS.tile] → PASS
   or RON.
   darkness (D): FACE_DOWN + kind discards that kind face down (pays 1000; needs ≥ 1000 points),
-  FACE_DOWN + RIICHI + kind declares riichi with a face-down tile (needs ≥ 2000); obs[O_DARKNESS + DK_ON]
+  FACE_DOWN + RIICHI + kind declares riichi with a face-down tile (needs ≥ 2000); obs[ROBS.darkness + DK_ON]
   (sims.riichi.darkness_pot) is 1 where it is allowed; elsewhere it is an illegal answer.
 - D_PICK, D_DARK_OPEN, D_DARK_LOCK: a mode's own decisions, asked through the "mode" hook (the mode
-  modules say what they answer). darkness (D): D_DARK_OPEN = pay 2000 to open seat obs[O_FROM]'s face-down
-  discard (kind unknown, obs[O_TILE] = -1)? D_DARK_LOCK = pay 4000 to lock one's own discard obs[O_TILE],
-  just opened by seat obs[O_FROM], face down for good? Answer DARK_PAY (1) or DARK_DECLINE (0).
+  modules say what they answer). darkness (D): D_DARK_OPEN = pay 2000 to open seat obs[ROBS.from_seat]'s face-down
+  discard (kind unknown, obs[ROBS.tile] = -1)? D_DARK_LOCK = pay 4000 to lock one's own discard obs[ROBS.tile],
+  just opened by seat obs[ROBS.from_seat], face down for good? Answer DARK_PAY (1) or DARK_DECLINE (0).
 An illegal answer is replaced by a legal default and counted.
 
 Which copy of a kind moves (R-1: the red five is one copy of its kind):
 - A discard answered by a kind (kind, RIICHI + kind, FACE_DOWN + kind) gives up a plain copy while one is held,
   else the red five; TSUMOGIRI in place of the kind (TSUMOGIRI, RIICHI + TSUMOGIRI, FACE_DOWN + TSUMOGIRI,
-  FACE_DOWN + RIICHI + TSUMOGIRI) gives up the very copy just drawn (obs[O_TILE]; illegal after a call). In
+  FACE_DOWN + RIICHI + TSUMOGIRI) gives up the very copy just drawn (obs[ROBS.tile]; illegal after a call). In
   riichi the discard is always the copy drawn (the forced tsumogiri, and a kind answer equal to the drawn kind),
   as is the engine's default for an illegal answer. A discard is a tsumogiri (chant C, the log) when the copy
   drawn is the copy that left. mirror (M): a kind answer gives up a transparent copy first, TSUMOGIRI the drawn

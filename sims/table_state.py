@@ -1,4 +1,4 @@
-"""Compiled helpers shared by the engines for their `obs[4, OBS_SIZE]` table state.
+"""Compiled helpers shared by the engines for their `obs[4, BOBS.SIZE]` table state.
 
 Each seat's row repeats the public information, so a public change is written to all four rows.
 `points_at` is the offset of the four seats' points in the engine's observation layout.

@@ -19,7 +19,7 @@ import pytest
 from analyzer.advise import Sampler
 from analyzer.position import state_of
 from policies.registry import parse_seats
-from policies.api import D_EXCHANGE, D_REACT, D_ROB, D_TURN, D_VOID, O_HAND, O_RNG, OBS_SIZE
+from policies.api import BOBS, D_EXCHANGE, D_REACT, D_ROB, D_TURN, D_VOID
 from sims.bloodshed import simulate
 from sims.bloodshed.determinize import determinize, hidden_pool
 from sims.bloodshed.engine import N_COUNTERS, next_dealer, start_hand, start_match
@@ -64,7 +64,7 @@ class Run:
 
     def simulator_answer(self, S):
         """What the pending seat's own hook answers (the hook runs on a copy; S is not changed)."""
-        view = np.zeros(OBS_SIZE, np.int32)
+        view = np.zeros(BOBS.SIZE, np.int32)
         pending_view(S, self.sampler.rules, self.sampler.tables, view)
         seat = int(S[ST.pend_seat])
         hook = self.sampler.hooks[HOOK_INDEX[int(pending_decision(S))]][seat]
@@ -172,7 +172,7 @@ def _stopped_states(count, seed=21):
 
 
 def _obs(S):
-    return S[ST.obs:ST.obs + 4 * OBS_SIZE].reshape(4, OBS_SIZE)
+    return S[ST.obs:ST.obs + 4 * BOBS.SIZE].reshape(4, BOBS.SIZE)
 
 
 def test_determinization_keeps_the_view_and_counts():
@@ -184,11 +184,11 @@ def test_determinization_keeps_the_view_and_counts():
             assert determinize(S, seat, 9, k, out)
             o, o0 = _obs(out), _obs(S)
             for p in range(4):
-                assert o[p, O_HAND:O_HAND + 34].sum() == o0[p, O_HAND:O_HAND + 34].sum()
-            own = np.ones(OBS_SIZE, bool)
-            own[O_RNG] = False
+                assert o[p, BOBS.hand:BOBS.hand + 34].sum() == o0[p, BOBS.hand:BOBS.hand + 34].sum()
+            own = np.ones(BOBS.SIZE, bool)
+            own[BOBS.rng] = False
             assert np.array_equal(o[seat, own], o0[seat, own])
-            hidden = sum(o[p, O_HAND:O_HAND + 27] for p in range(4) if p != seat) + np.bincount(
+            hidden = sum(o[p, BOBS.hand:BOBS.hand + 27] for p in range(4) if p != seat) + np.bincount(
                 out[ST.wall + out[ST.pos]:ST.wall + 108], minlength=27)
             assert np.array_equal(hidden, hidden_pool(S, seat))
 
@@ -246,7 +246,7 @@ def tiny_position(hidden, winner_void=None):
 
 def _arrangement(out):
     o = _obs(out)
-    hands = tuple(tuple(np.repeat(np.arange(27), o[p, O_HAND:O_HAND + 27]).tolist()) for p in (1, 2, 3))
+    hands = tuple(tuple(np.repeat(np.arange(27), o[p, BOBS.hand:BOBS.hand + 27]).tolist()) for p in (1, 2, 3))
     return hands + (int(out[ST.wall + 107]),)
 
 

@@ -281,7 +281,7 @@ def test_rule_d_engine_refuses_face_down_below_the_thresholds_and_first_opener_p
 
 
 def test_rule_d_face_down_tiles_stay_out_of_public_blocks():
-    """D: a tile still face down never shows in O_DISCARDED / O_SEEN: the test-dark-spy seats check the public
+    """D: a tile still face down never shows in ROBS.discarded / ROBS.seen: the test-dark-spy seats check the public
     counts at every decision and answer illegally on a breach; with seats that pay only when they may, no
     illegal answer may occur."""
     register_test_policies()

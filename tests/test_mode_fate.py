@@ -11,7 +11,7 @@ import polars as pl
 import pytest
 
 from policies.registry import parse_seats
-from policies.riichi_api import O_FATE_OPEN, O_HAND, O_MELD_TILES, R_OBS_SIZE
+from policies.riichi_api import ROBS
 from sims.events import EV_DEAL, EV_DISCARD, EV_DRAW, EV_KAN, EV_PASS, EV_WIN
 from sims.modes import get_mode
 from sims.riichi import engine
@@ -38,24 +38,24 @@ def test_rule_f_rules_are_table_options():
 def test_rule_f_called_tiles_do_not_keep_an_open_tile():
     """F: a tile taken by a call from another seat does not count as the seat's open tile. Seat 0 holds one
     open 6m, chis 5m-6m-7m on another seat's 6m, then discards its own 6m: the open tile is gone."""
-    obs = np.zeros((4, R_OBS_SIZE), np.int32)
+    obs = np.zeros((4, ROBS.SIZE), np.int32)
     called = np.zeros((4, 34), np.int64)
     six = 5
-    obs[:, O_FATE_OPEN + six] = 1
-    obs[:, O_MELD_TILES + 4:O_MELD_TILES + 7] = 1  # the chi 5m6m7m
+    obs[:, ROBS.fate_open + six] = 1
+    obs[:, ROBS.meld_tiles + 4:ROBS.meld_tiles + 7] = 1  # the chi 5m6m7m
     called[0, six] = 1
-    obs[0, O_HAND + six] = 0  # after the discard of the own 6m
+    obs[0, ROBS.hand + six] = 0  # after the discard of the own 6m
     assert fate_multiplier(obs, 0) == 2
     fate_after_loss(obs, 0, six, called)
     assert fate_multiplier(obs, 0) == 1
-    assert (obs[:, O_FATE_OPEN + six] == 0).all()  # public: every seat's view drops it
+    assert (obs[:, ROBS.fate_open + six] == 0).all()  # public: every seat's view drops it
 
 
 def test_rule_f_discarding_a_spare_copy_keeps_the_open_tile():
     """F: with two copies of a kind, one of them open, discarding one keeps the open one (the seat chooses)."""
-    obs = np.zeros((4, R_OBS_SIZE), np.int32)
-    obs[:, O_FATE_OPEN + 30] = 1
-    obs[0, O_HAND + 30] = 1
+    obs = np.zeros((4, ROBS.SIZE), np.int32)
+    obs[:, ROBS.fate_open + 30] = 1
+    obs[0, ROBS.hand + 30] = 1
     fate_after_loss(obs, 0, 30, np.zeros((4, 34), np.int64))
     assert fate_multiplier(obs, 0) == 2
 

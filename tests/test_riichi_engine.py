@@ -189,14 +189,14 @@ def test_riichi_observation_layout_has_one_concealed_block():
     """policies.riichi_api: slots do not overlap, and the only concealed-tile block is the seat's own."""
     from policies import riichi_api as ra
 
-    widths = {"O_HAND": 34, "O_DORA": 5, "O_WON": 4, "O_POINTS": 4, "O_RIICHI": 4, "O_N_MELDS": 4, "O_N_DISCARDS": 4,
-              "O_OPEN": 4, "O_MELDS": 32, "O_MELD_TILES": 136, "O_DISCARDED": 136, "O_SAFE": 136, "O_SEEN": 34,
-              "O_RED": 3, "O_KAN_OPTIONS": 34, "O_RIICHI_TILE": 4, "O_FATE_OPEN": 136, "O_CHANT": 8}
+    widths = {"ROBS.hand": 34, "ROBS.dora": 5, "ROBS.won": 4, "ROBS.points": 4, "ROBS.riichi": 4, "ROBS.n_melds": 4, "ROBS.n_discards": 4,
+              "ROBS.open": 4, "ROBS.melds": 32, "ROBS.meld_tiles": 136, "ROBS.discarded": 136, "ROBS.safe": 136, "ROBS.seen": 34,
+              "ROBS.red": 3, "ROBS.kan_options": 34, "ROBS.riichi_tile": 4, "ROBS.fate_open": 136, "ROBS.chant": 8}
     slots = sorted((getattr(ra, n), widths.get(n, 1), n) for n in dir(ra) if n.startswith("O_"))
     for (start, width, name), (nxt, _, nxt_name) in zip(slots, slots[1:]):
         assert start + width <= nxt, f"{name} overlaps {nxt_name}"
-    assert slots[-1][0] + slots[-1][1] <= ra.R_OBS_SIZE
-    assert [n for _, w, n in slots if w == 34] == ["O_HAND", "O_SEEN", "O_KAN_OPTIONS"]
+    assert slots[-1][0] + slots[-1][1] <= ra.ROBS.SIZE
+    assert [n for _, w, n in slots if w == 34] == ["ROBS.hand", "ROBS.seen", "ROBS.kan_options"]
 
 
 @pytest.mark.parametrize("slug", MODES)

@@ -7,7 +7,7 @@ import polars as pl
 import pytest
 
 from policies.registry import parse_seats
-from policies.riichi_api import O_DEALER, O_POINTS, O_WON, R_OBS_SIZE
+from policies.riichi_api import ROBS
 from sims.events import N_EVENT_COLS
 from sims.riichi import engine
 from sims.riichi.columns import N_HAND_COLS
@@ -19,11 +19,11 @@ from tests.riichi_runs import FAST_MATCHES, FULL_MATCHES, per_hand, run
 
 
 def _table(dealer=0, won=()):
-    obs = np.zeros((4, R_OBS_SIZE), np.int32)
-    obs[:, O_DEALER] = dealer
-    obs[:, O_POINTS:O_POINTS + 4] = 25000
+    obs = np.zeros((4, ROBS.SIZE), np.int32)
+    obs[:, ROBS.dealer] = dealer
+    obs[:, ROBS.points:ROBS.points + 4] = 25000
     for s in won:
-        obs[:, O_WON + s] = 1
+        obs[:, ROBS.won + s] = 1
     return obs
 
 

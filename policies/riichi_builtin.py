@@ -67,7 +67,8 @@ def random_turn(obs, params, tables):
             n += 1
         if in_riichi:
             continue
-        if obs[ROBS.hand + k] > 0 and not (obs[ROBS.after_call] and (k == obs[ROBS.forbid_a] or k == obs[ROBS.forbid_b])):
+        if obs[ROBS.hand + k] > 0 and not (obs[ROBS.after_call] and (k == obs[ROBS.forbid_a] or
+                                                                     k == obs[ROBS.forbid_b])):
             actions[n] = k
             n += 1
             if obs[ROBS.can_riichi] and after[k] == 0:

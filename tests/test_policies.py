@@ -234,17 +234,14 @@ def test_hooks_receive_only_the_observation():
 
 
 def test_observation_has_no_slot_for_other_concealed_hands():
-    """The O_* layout: one 34-slot block of concealed tiles (the seat's own); the per-seat 4×34 blocks are
-    the public melds and rivers. So two game states that differ only in other seats' concealed tiles (or
-    the wall) give the same observation."""
-    widths = {"BOBS.hand": 34, "BOBS.won": 4, "BOBS.points": 4, "BOBS.void": 4, "BOBS.n_melds": 4, "BOBS.n_discards": 4,
-              "BOBS.melds": 4 * 34, "BOBS.river": 4 * 34, "BOBS.seen": 34, "BOBS.kan_options": 34}
-    slots = sorted((getattr(api, n), widths.get(n, 1), n) for n in dir(api) if n.startswith("O_"))
-    for (start, width, name), (nxt, _, nxt_name) in zip(slots, slots[1:]):
-        assert start + width <= nxt, f"{name} overlaps {nxt_name}"
-    assert slots[-1][0] + slots[-1][1] <= api.BOBS.SIZE
-    assert [n for _, w, n in slots if w == 4 * 34] == ["BOBS.melds", "BOBS.river"]
-    assert [n for _, w, n in slots if w == 34] == ["BOBS.hand", "BOBS.seen", "BOBS.kan_options"]
+    """BOBS: one 34-slot block of concealed tiles (the seat's own); the per-seat 4×34 blocks are the public
+    melds and rivers. So two game states that differ only in other seats' concealed tiles (or the wall) give
+    the same observation. (That the fields tile the array: tests/test_observation_layouts.py.)"""
+    from sims.layout import describe
+
+    fields = describe(api.BOBS)
+    assert [name for name, _, width, _ in fields if width == 4 * 34] == ["melds", "river"]
+    assert [name for name, _, width, _ in fields if width == 34] == ["hand", "seen", "kan_options"]
 
 
 def _mid_game_observation() -> np.ndarray:
@@ -290,7 +287,8 @@ def test_hooks_answer_from_the_observation_alone(policy):
     assert 0 <= first < 34 and turn[api.BOBS.hand + first] > 0
 
     react = _mid_game_observation()
-    react[api.BOBS.decision], react[api.BOBS.tile], react[api.BOBS.from_seat], react[api.BOBS.can_pon] = api.D_REACT, 4, 0, 1
+    react[api.BOBS.decision], react[api.BOBS.tile] = api.D_REACT, 4
+    react[api.BOBS.from_seat], react[api.BOBS.can_pon] = 0, 1
     answer = hooks["react"](react.copy(), params, tables)
     assert answer in (api.PASS, api.PON) and answer == hooks["react"](react.copy(), params, tables)
 

@@ -186,17 +186,12 @@ def test_riichi_hooks_receive_only_the_observation():
 
 
 def test_riichi_observation_layout_has_one_concealed_block():
-    """policies.riichi_api: slots do not overlap, and the only concealed-tile block is the seat's own."""
+    """policies.riichi_api.ROBS: the only concealed-tile block is the seat's own (that the fields tile the array
+    without overlapping: tests/test_observation_layouts.py)."""
     from policies import riichi_api as ra
+    from sims.layout import describe
 
-    widths = {"ROBS.hand": 34, "ROBS.dora": 5, "ROBS.won": 4, "ROBS.points": 4, "ROBS.riichi": 4, "ROBS.n_melds": 4, "ROBS.n_discards": 4,
-              "ROBS.open": 4, "ROBS.melds": 32, "ROBS.meld_tiles": 136, "ROBS.discarded": 136, "ROBS.safe": 136, "ROBS.seen": 34,
-              "ROBS.red": 3, "ROBS.kan_options": 34, "ROBS.riichi_tile": 4, "ROBS.fate_open": 136, "ROBS.chant": 8}
-    slots = sorted((getattr(ra, n), widths.get(n, 1), n) for n in dir(ra) if n.startswith("O_"))
-    for (start, width, name), (nxt, _, nxt_name) in zip(slots, slots[1:]):
-        assert start + width <= nxt, f"{name} overlaps {nxt_name}"
-    assert slots[-1][0] + slots[-1][1] <= ra.ROBS.SIZE
-    assert [n for _, w, n in slots if w == 34] == ["ROBS.hand", "ROBS.seen", "ROBS.kan_options"]
+    assert [name for name, _, width, _ in describe(ra.ROBS) if width == 34] == ["hand", "seen", "kan_options"]
 
 
 @pytest.mark.parametrize("slug", MODES)

@@ -13,20 +13,18 @@ from analyzer.position import PositionError
 from analyzer.riichi_position import build_position, position_document, read_document, seat_view_events
 from policies.registry import parse_seats
 from sims.modes import get_mode
-from sims.riichi import observation
+from sims.layout import describe
 from sims.riichi.observation import ROBS
 from sims.riichi.positions import HandContext, RiichiTable
 from tests.cli_run import run_cli
 
-FIELDS = sorted((offset, name) for name, offset in vars(observation).items()
-                if name.startswith("O_") and isinstance(offset, int))
-SPANS = [(name, offset, nxt) for (offset, name), (nxt, _) in zip(FIELDS, FIELDS[1:] + [(ROBS.SIZE, "")])]
+SPANS = [(name, offset, offset + width) for name, offset, width, _ in describe(ROBS)]
 HIDDEN_FIELDS = {
-    "ROBS.rng": "the seat policy's random stream: keyed by the run's seed and hand, not game information",
+    "rng": "the seat policy's random stream: keyed by the run's seed and hand, not game information",
 }
 RIICHI_WIN_FIELDS = {
-    "ROBS.win_han": "a seat in riichi is offered a win whose han counts the ura indicators, which are hidden",
-    "ROBS.win_points": "the points of that win, likewise",
+    "win_han": "a seat in riichi is offered a win whose han counts the ura indicators, which are hidden",
+    "win_points": "the points of that win, likewise",
 }
 MIXES = {"riichi": ("baseline,random,majsoul-cpu,disconnected", "majsoul-cpu,baseline,dora-keeper,random"),
          "shura": ("baseline,majsoul-cpu,random,disconnected", "dama-after-win,baseline,shura-recommended-exchange,"
@@ -177,7 +175,8 @@ def test_hand_context_sets_the_hands_place_in_the_match():
                                           hand_no=9))
     assert table.advance(pos, None, 0)
     view = pos.view
-    assert (view[ROBS.dealer], view[ROBS.round], view[ROBS.honba], view[ROBS.sticks], view[ROBS.round_wind]) == (2, 6, 3, 2, 1)
+    assert (view[ROBS.dealer], view[ROBS.round], view[ROBS.honba], view[ROBS.sticks],
+            view[ROBS.round_wind]) == (2, 6, 3, 2, 1)
     assert view[ROBS.points:ROBS.points + 4].tolist() == [20000, 31000, 24000, 23000]
     assert pos.seat == 2 and view[ROBS.seat_wind] == 0
     start = seat_view_events(pos)[0]

@@ -1,12 +1,15 @@
 """What a Bloodshed seat sees: the int32 observation array the engine fills before each decision.
 
-Public information and the seat's own tiles only, so a hook cannot see other hands or the wall. The decision
-kinds and answers are sims.decisions; policy authors read both through policies.api.
+Public information and the seat's own tiles only, so a hook cannot see other hands or the wall. The array is
+laid out by `BOBS` (sims.layout): `obs[BOBS.can_win]`, `obs[BOBS.river + 34 * seat + kind]`, `BOBS.SIZE`; the
+riichi engine's layout is a different one, sims.riichi.observation.ROBS. The decision kinds and answers are
+sims.decisions; policy authors read both, and named accessors (own_hand(obs), river(obs, seat), …), through
+policies.api.
 """
 
 from sims.layout import declare, describe  # noqa: F401  (describe: documentation of the layout)
 
-# observation layout (int32 offsets)
+# observation layout (offsets into the int32 array); per-seat blocks are [4] or [4 * 34] indexed by seat
 BOBS = declare("BloodshedObs", [
     ("hand", 34, "own concealed tile counts"),
     ("seat", 1, "own seat 0..3"),
@@ -28,12 +31,12 @@ BOBS = declare("BloodshedObs", [
     ("can_win", 1, "1 if this decision may declare a win"),
     ("win_fan", 1, "capped fan of that win, bonuses included"),
     ("win_points", 1, "points that win would collect now"),
-    ("can_pon", 1, ""),
-    ("can_kan", 1, ""),
+    ("can_pon", 1, "1 if this decision (D_REACT) may pon the discard"),
+    ("can_kan", 1, "1 if this decision (D_REACT) may call an open kan on the discard"),
     ("kan_options", 34, "own turn: 1 = closed kan possible, 2 = added kan possible"),
     ("after_call", 1, "1 when this turn follows the seat's own pon (no draw, no kan, no tsumo)"),
     ("rng", 1, "per-seat random state for randomized policies (see policies.common.rand_below)"),
     ("turn", 1, "draws made so far in the hand, all seats together"),
     ("kan_draw", 1, "1 when this turn's tile is a kan replacement draw"),
-    ("reserved", 5, "unused (zero): keeps the offsets after it and SIZE as they were"),
+    ("reserved", 5, "unused, always 0 (the array was 416 wide before the layout was declared)"),
 ])

@@ -32,7 +32,7 @@ from sims.records import N_HAND_COLS
 N_WALL = 108
 
 ST = declare("BloodshedState", [
-    ("obs", 4 * BOBS.SIZE, "the four seats' observation rows (policies.api O_* layout): own concealed tiles, "
+    ("obs", 4 * BOBS.SIZE, "the four seats' observation rows (BOBS layout): own concealed tiles, "
                           "own random stream and a copy of all public information"),
     ("wall", N_WALL, "the tiles in draw order; wall[pos:] is the live wall (hidden)"),
     ("rec", 4 * N_HAND_COLS, "the hand's record row per seat (sims.records.HAND_COLUMNS) being filled"),

@@ -524,8 +524,8 @@ def _turn_options(hs, obs, view, st, wall, topts, sopts, tables, conc, melds8, c
                 view[ROBS.kan_options + k] = 2
                 any_kan = True
     can_riichi = False
-    if (not in_riichi and not after_call and obs[0, ROBS.open + cur] == 0 and obs[0, ROBS.points + cur] >= hs[HS.riichi_cost]
-            and obs[0, ROBS.wall_left] >= 4):
+    if (not in_riichi and not after_call and obs[0, ROBS.open + cur] == 0
+            and obs[0, ROBS.points + cur] >= hs[HS.riichi_cost] and obs[0, ROBS.wall_left] >= 4):
         can_riichi = shanten(hand, n_melds, RIICHI_SHAPES, suit_t, honor_t) <= 0  # tenpai after some discard
     can_nine = first_turn and not after_call and not kan_draw and _orphan_kinds(hand) >= 9
     if can_win:
@@ -1114,7 +1114,8 @@ def _hand_end(hs, obs, st, rec, topts, tables, counters, events, ev, mask):
         for s in range(4):
             if obs[0, ROBS.won + s]:
                 continue
-            tenpai[s] = tenpai_at_draw(obs[s, ROBS.hand:ROBS.hand + 34], obs[0, ROBS.n_melds + s], suit_t, honor_t, mask)
+            tenpai[s] = tenpai_at_draw(obs[s, ROBS.hand:ROBS.hand + 34], obs[0, ROBS.n_melds + s], suit_t, honor_t,
+                                       mask)
             rec[s, H_TENPAI] = 1 if tenpai[s] else 0
             if st[ST_FLAGS + s, F_NAGASHI] == 1 and obs[0, ROBS.n_discards + s] > 0:
                 nagashi[s] = True

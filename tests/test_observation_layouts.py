@@ -285,3 +285,16 @@ def test_the_reach_check_sees_a_wrong_layout():
     assert reach[("policies.riichi_common", "hand_of")] == {"ROBS"}
     assert reach[("policies.baseline", "play_turn")] == {"BOBS"}  # through policies.common
     assert reach[("policies.riichi_baseline", "riichi_turn")] == {"ROBS"}
+
+
+def test_mode_blocks_fit_their_fields():
+    """The special modes lay out their public blocks in their own modules (module-local offsets, e.g.
+    sims.riichi.darkness_pot DK_*); each fits the width ROBS declares for it."""
+    from sims.riichi import astrology_pool, darkness_pot, dragon_eye_holder, mirror_tiles, soul_strike_turns
+
+    rob = {name: width for name, _, width, _ in describe(LAYOUTS["ROBS"])}
+    assert astrology_pool.A_REFILL + 1 <= rob["astrology"]
+    assert darkness_pot.DK_SIZE <= rob["darkness"]
+    assert mirror_tiles.MIR_SIZE <= rob["mirror"]
+    assert soul_strike_turns.SS_KAN + 4 <= rob["soul_strike"]
+    assert dragon_eye_holder.EYE_PLACED + 1 <= rob["dragon_eye"]

@@ -83,10 +83,10 @@ class Sampler:
         return values, ranks, outcomes
 
     def pending_view(self, S):
-        from policies.api import OBS_SIZE
+        from policies.api import BOBS
         from sims.bloodshed.resume import pending_view
 
-        view = np.zeros(OBS_SIZE, np.int32)
+        view = np.zeros(BOBS.SIZE, np.int32)
         pending_view(S, self.rules, self.tables, view)
         return view
 

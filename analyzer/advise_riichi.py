@@ -18,10 +18,7 @@ from sims.decisions import (
     CHI_HIGH, CHI_LOW, CHI_MID, D_EXCHANGE, D_REACT, D_ROB, D_TURN, KAN, KAN_CALL, NINE_TERMINALS, PASS, PON, RIICHI,
     RON, TSUMO, TSUMOGIRI,
 )
-from sims.riichi.observation import (
-    O_AFTER_CALL, O_CAN_CHI, O_CAN_KAN, O_CAN_NINE, O_CAN_PON, O_CAN_RIICHI, O_CAN_WIN, O_DECISION, O_FORBID_A,
-    O_FORBID_B, O_HAND, O_KAN_OPTIONS, O_N_MELDS, O_RED, O_RIICHI, O_SEAT, O_TILE,
-)
+from sims.riichi.observation import ROBS
 from sims.tiles import tile_name
 
 RIICHI_MODES = ("riichi", "shura")
@@ -76,36 +73,36 @@ class RiichiSampler:
 
 def riichi_options(view: np.ndarray, tables: np.ndarray | None = None) -> list[tuple[str, int]]:
     """(label, engine answer) of every legal option of the decision whose hook input is `view`."""
-    decision = int(view[O_DECISION])
-    hand = view[O_HAND:O_HAND + 34]
+    decision = int(view[ROBS.decision])
+    hand = view[ROBS.hand:ROBS.hand + 34]
     if decision == D_TURN:
-        out = [("tsumo", TSUMO)] if view[O_CAN_WIN] else []
-        if view[O_CAN_NINE]:
+        out = [("tsumo", TSUMO)] if view[ROBS.can_win] else []
+        if view[ROBS.can_nine]:
             out.append(("nine terminals", NINE_TERMINALS))
-        out += [(f"kan {tile_name(k)}", KAN + k) for k in range(34) if view[O_KAN_OPTIONS + k] > 0]
-        drawn = int(view[O_TILE])
-        if view[O_RIICHI + int(view[O_SEAT])] > 0:
+        out += [(f"kan {tile_name(k)}", KAN + k) for k in range(34) if view[ROBS.kan_options + k] > 0]
+        drawn = int(view[ROBS.tile])
+        if view[ROBS.riichi + int(view[ROBS.seat])] > 0:
             return out + [(f"discard {tile_name(drawn)}", TSUMOGIRI)]
-        forbidden = (int(view[O_FORBID_A]), int(view[O_FORBID_B])) if view[O_AFTER_CALL] else ()
+        forbidden = (int(view[ROBS.forbid_a]), int(view[ROBS.forbid_b])) if view[ROBS.after_call] else ()
         kinds = [k for k in range(34) if hand[k] > 0 and k not in forbidden]
         out += [(f"discard {tile_name(k)}", k) for k in kinds]
-        if drawn >= 0 and drawn in (4, 13, 22) and hand[drawn] > 1 and view[O_RED + drawn // 9]:
+        if drawn >= 0 and drawn in (4, 13, 22) and hand[drawn] > 1 and view[ROBS.red + drawn // 9]:
             out.append((f"discard {tile_name(drawn)} (drawn copy)", TSUMOGIRI))
-        if view[O_CAN_RIICHI]:
+        if view[ROBS.can_riichi]:
             out += [(f"riichi {tile_name(k)}", RIICHI + k) for k in kinds if _tenpai_without(hand, view, k, tables)]
         return out
     if decision == D_REACT:
-        out = [("ron", RON)] if view[O_CAN_WIN] else []
-        out += [("pon", PON)] if view[O_CAN_PON] else []
-        out += [("kan", KAN_CALL)] if view[O_CAN_KAN] else []
+        out = [("ron", RON)] if view[ROBS.can_win] else []
+        out += [("pon", PON)] if view[ROBS.can_pon] else []
+        out += [("kan", KAN_CALL)] if view[ROBS.can_kan] else []
         for bit, answer, name in ((1, CHI_LOW, "chi low"), (2, CHI_MID, "chi middle"), (4, CHI_HIGH, "chi high")):
-            if view[O_CAN_CHI] & bit:
+            if view[ROBS.can_chi] & bit:
                 out.append((name, answer))
         return out + [("pass", PASS)]
     if decision == D_ROB:
         return [("ron", RON), ("pass", PASS)]
     if decision == D_EXCHANGE:
-        return exchange_options(hand, int(view[O_N_MELDS + int(view[O_SEAT])]), tables)
+        return exchange_options(hand, int(view[ROBS.n_melds + int(view[ROBS.seat])]), tables)
     raise ValueError(f"no decision of a riichi mode pending (code {decision})")
 
 
@@ -129,7 +126,7 @@ def _shanten(hand, n_melds, tables) -> int:
 def _tenpai_without(hand, view, kind, tables) -> bool:
     rest = np.array(hand, np.int32)
     rest[kind] -= 1
-    return _shanten(rest, int(view[O_N_MELDS + int(view[O_SEAT])]), tables) <= 0
+    return _shanten(rest, int(view[ROBS.n_melds + int(view[ROBS.seat])]), tables) <= 0
 
 
 def exchange_options(hand, n_melds, tables=None) -> list[tuple[str, int]]:

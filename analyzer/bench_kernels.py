@@ -176,7 +176,7 @@ def bench_advise(seats_spec: str = "baseline", jobs: int = 2, seed: int = 1, pos
 def _bloodshed_positions(seats_spec, variant, seed, positions):
     """The sampler and (state, seat, options, is an own turn) of mid-hand Bloodshed decisions."""
     from analyzer.advise import Sampler, legal_options, stopped_state
-    from policies.api import D_REACT, D_TURN, O_WALL_LEFT
+    from policies.api import BOBS, D_REACT, D_TURN
     from sims.bloodshed.resume import pending_decision
     from sims.bloodshed.state import ST
 
@@ -189,7 +189,7 @@ def _bloodshed_positions(seats_spec, variant, seed, positions):
             S = stopped_state(sampler, seed, match_id, 1, decision)
             if S is None:
                 break
-            wall = S[ST.obs + O_WALL_LEFT]
+            wall = S[ST.obs + BOBS.wall_left]
             kind = pending_decision(S)
             if kind in (D_TURN, D_REACT) and 25 <= wall <= 45:
                 found.append((S, int(S[ST.pend_seat]), legal_options(sampler, S), kind == D_TURN))
@@ -202,7 +202,7 @@ def _riichi_positions(seats_spec, variant, seed, positions):
     from policies.registry import parse_seats
     from sims.decisions import D_REACT, D_TURN
     from sims.modes import get_mode
-    from sims.riichi.observation import O_WALL_LEFT
+    from sims.riichi.observation import ROBS
     from sims.riichi.positions import RiichiTable
 
     sampler = RiichiSampler(seats_spec, variant)
@@ -215,7 +215,7 @@ def _riichi_positions(seats_spec, variant, seed, positions):
             pos = table.at_decision(match_id, 1, decision)
             if pos is None:
                 break
-            if pos.decision in (D_TURN, D_REACT) and 25 <= pos.view[O_WALL_LEFT] <= 45:
+            if pos.decision in (D_TURN, D_REACT) and 25 <= pos.view[ROBS.wall_left] <= 45:
                 found.append((pos, pos.seat, riichi_options(pos.view, sampler.tables), pos.decision == D_TURN))
     return sampler, found
 

@@ -36,9 +36,7 @@ import itertools
 import numpy as np
 
 from policies.api import (
-    D_EXCHANGE, D_REACT, D_ROB, D_TURN, D_VOID, KAN, KAN_CALL, O_CAN_KAN, O_CAN_PON, O_CAN_WIN, O_DEALER, O_HAND,
-    O_HAND_NO, O_KAN_OPTIONS, O_MELDS, O_N_DISCARDS, O_N_MELDS, O_N_WINNERS, O_POINTS, O_RIVER, O_SEAT, O_SEEN,
-    O_TURN, O_VOID, O_WALL_LEFT, O_WON, OBS_SIZE, PASS, PON, RON, TSUMO, pack_exchange,
+    BOBS, D_EXCHANGE, D_REACT, D_ROB, D_TURN, D_VOID, KAN, KAN_CALL, PASS, PON, RON, TSUMO, pack_exchange,
 )
 from sims.bloodshed.engine import ANKAN_MELD, END_EXHAUSTIVE, KAKAN_MELD, MINKAN_MELD, PON_MELD
 from sims.bloodshed.state import PH_EXCHANGE, PH_REACT, PH_ROB, PH_TURN, PH_VOID, ST
@@ -63,7 +61,7 @@ class PositionError(ValueError):
 def position_of(S: np.ndarray, view: np.ndarray, variant: str = "bloodshed") -> dict:
     """The pending seat's view of the stopped state S as a position dict (`view`: resume.pending_view)."""
     seat = int(S[ST.pend_seat])
-    obs = S[ST.obs:ST.obs + 4 * OBS_SIZE].reshape(4, OBS_SIZE)
+    obs = S[ST.obs:ST.obs + 4 * BOBS.SIZE].reshape(4, BOBS.SIZE)
     row = obs[seat]
     decision = int(S[ST.phase])
     kind = {PH_EXCHANGE: "exchange", PH_VOID: "void", PH_TURN: "turn", PH_REACT: "react", PH_ROB: "rob"}[decision]
@@ -75,23 +73,23 @@ def position_of(S: np.ndarray, view: np.ndarray, variant: str = "bloodshed") -> 
         dec.update(tile=_name(S[ST.tile]), **{"from": int(S[ST.cur])}, after_kan=bool(S[ST.kan_discard]))
     elif kind == "rob":
         dec.update(tile=_name(S[ST.tile]), **{"from": int(S[ST.cur])}, with_drawn_tile=bool(S[ST.drawn] == S[ST.tile]))
-    sizes = [int(obs[p, O_HAND:O_HAND + 34].sum()) for p in range(4)]
+    sizes = [int(obs[p, BOBS.hand:BOBS.hand + 34].sum()) for p in range(4)]
     winners = [int(s) for s in _win_order(S)]
     position = {
         "format": FORMAT, "variant": variant, "seat": seat,
-        "hand_no": int(row[O_HAND_NO]), "dealer": int(row[O_DEALER]),
-        "points": [int(row[O_POINTS + p]) for p in range(4)],
-        "wall": int(row[O_WALL_LEFT]),
-        "hand": _tiles(row[O_HAND:O_HAND + 27]),
-        "melds": [[f"{MELD_WORDS[int(row[O_MELDS + 34 * p + k])]} {tile_name(k)}" for k in range(27)
-                   if row[O_MELDS + 34 * p + k] > 0] for p in range(4)],
-        "rivers": [_tiles(row[O_RIVER + 34 * p:O_RIVER + 34 * p + 27]) for p in range(4)],
-        "voids": [SUIT_LETTERS[row[O_VOID + p]] if row[O_VOID + p] >= 0 else None for p in range(4)],
+        "hand_no": int(row[BOBS.hand_no]), "dealer": int(row[BOBS.dealer]),
+        "points": [int(row[BOBS.points + p]) for p in range(4)],
+        "wall": int(row[BOBS.wall_left]),
+        "hand": _tiles(row[BOBS.hand:BOBS.hand + 27]),
+        "melds": [[f"{MELD_WORDS[int(row[BOBS.melds + 34 * p + k])]} {tile_name(k)}" for k in range(27)
+                   if row[BOBS.melds + 34 * p + k] > 0] for p in range(4)],
+        "rivers": [_tiles(row[BOBS.river + 34 * p:BOBS.river + 34 * p + 27]) for p in range(4)],
+        "voids": [SUIT_LETTERS[row[BOBS.void + p]] if row[BOBS.void + p] >= 0 else None for p in range(4)],
         "winners": [{"seat": s, "kind": "tsumo" if _won_by_tsumo(S, s) else "ron"} for s in winners],
         "decision": dec,
         "hand_sizes": sizes,
         "draws": [int(S[ST.draws + p]) for p in range(4)],
-        "discards": [int(row[O_N_DISCARDS + p]) for p in range(4)],
+        "discards": [int(row[BOBS.n_discards + p]) for p in range(4)],
         "kan_income": [[int(S[ST.kan_ledger + 4 * r + p]) for p in range(4)] for r in range(4)],
         "robbed": [tile_name(int(S[ST.robbed_kind + i])) for i in range(int(S[ST.robbed_tiles]))],
     }
@@ -250,7 +248,7 @@ def state_of(position: dict) -> tuple[np.ndarray, int]:
                             f"places (other hands {sum(sizes) - sizes[seat]} + wall {wall})")
 
     S = np.zeros(ST.SIZE, np.int32)
-    obs = S[ST.obs:ST.obs + 4 * OBS_SIZE].reshape(4, OBS_SIZE)
+    obs = S[ST.obs:ST.obs + 4 * BOBS.SIZE].reshape(4, BOBS.SIZE)
     discards = p.ints("discards", 4, [int(rivers[s].sum()) for s in range(4)], low=0, bound=N_WALL)
     if decision in (D_EXCHANGE, D_VOID):
         default_draws = [int(s == dealer) for s in range(4)]
@@ -258,22 +256,22 @@ def state_of(position: dict) -> tuple[np.ndarray, int]:
         default_draws = [discards[s] + int(kans[s]) - int(pons[s]) + (s == on_turn) for s in range(4)]
     draws = p.ints("draws", 4, default_draws, bound=N_WALL)
     for s in range(4):
-        obs[s, O_SEAT] = s
-        obs[s, O_DEALER] = dealer
-        obs[s, O_HAND_NO] = hand_no
-        obs[s, O_WALL_LEFT] = wall
-        obs[s, O_N_WINNERS] = len(winners)
-        obs[s, O_TURN] = sum(draws)
+        obs[s, BOBS.seat] = s
+        obs[s, BOBS.dealer] = dealer
+        obs[s, BOBS.hand_no] = hand_no
+        obs[s, BOBS.wall_left] = wall
+        obs[s, BOBS.n_winners] = len(winners)
+        obs[s, BOBS.turn] = sum(draws)
         for q in range(4):
-            obs[s, O_WON + q] = won[q]
-            obs[s, O_POINTS + q] = points[q]
-            obs[s, O_VOID + q] = voids[q]
-            obs[s, O_N_MELDS + q] = n_melds[q]
-            obs[s, O_N_DISCARDS + q] = discards[q]
-            obs[s, O_MELDS + 34 * q:O_MELDS + 34 * q + 27] = melds[q]
-            obs[s, O_RIVER + 34 * q:O_RIVER + 34 * q + 27] = rivers[q]
-        obs[s, O_SEEN:O_SEEN + 27] = visible - hand - np.bincount(robbed, minlength=27)[:27]
-    obs[seat, O_HAND:O_HAND + 27] = hand
+            obs[s, BOBS.won + q] = won[q]
+            obs[s, BOBS.points + q] = points[q]
+            obs[s, BOBS.void + q] = voids[q]
+            obs[s, BOBS.n_melds + q] = n_melds[q]
+            obs[s, BOBS.n_discards + q] = discards[q]
+            obs[s, BOBS.melds + 34 * q:BOBS.melds + 34 * q + 27] = melds[q]
+            obs[s, BOBS.river + 34 * q:BOBS.river + 34 * q + 27] = rivers[q]
+        obs[s, BOBS.seen:BOBS.seen + 27] = visible - hand - np.bincount(robbed, minlength=27)[:27]
+    obs[seat, BOBS.hand:BOBS.hand + 27] = hand
     unseen_kinds = np.repeat(np.arange(27), 4 - visible)
     i = 0
     for s in range(4):
@@ -281,11 +279,11 @@ def state_of(position: dict) -> tuple[np.ndarray, int]:
             continue
         n = sizes[s]
         if decision == D_ROB and s == cur:
-            obs[s, O_HAND + tile] += 1  # the tile being added
+            obs[s, BOBS.hand + tile] += 1  # the tile being added
             unseen_kinds = np.delete(unseen_kinds, np.nonzero(unseen_kinds == tile)[0][:1])
             n -= 1
         for k in unseen_kinds[i:i + n]:
-            obs[s, O_HAND + k] += 1
+            obs[s, BOBS.hand + k] += 1
         i += n
     S[ST.wall + N_WALL - wall:ST.wall + N_WALL] = unseen_kinds[i:]
     S[ST.pos] = N_WALL - wall
@@ -391,7 +389,7 @@ class _Reader:
 # ----------------------------------------------------------------------------- options
 def options_of(view: np.ndarray, decision: int) -> list[tuple[str, int]]:
     """(label, engine answer) of every legal option of the decision whose hook input is `view`."""
-    hand = view[O_HAND:O_HAND + 27]
+    hand = view[BOBS.hand:BOBS.hand + 27]
     if decision == D_EXCHANGE:
         out = []
         for suit in range(3):
@@ -402,14 +400,14 @@ def options_of(view: np.ndarray, decision: int) -> list[tuple[str, int]]:
     if decision == D_VOID:
         return [(f"void {SUIT_LETTERS[s]}", s) for s in range(3)]
     if decision == D_TURN:
-        out = [("tsumo", TSUMO)] if view[O_CAN_WIN] else []
-        out += [(f"kan {tile_name(k)}", KAN + k) for k in range(27) if view[O_KAN_OPTIONS + k] > 0]
+        out = [("tsumo", TSUMO)] if view[BOBS.can_win] else []
+        out += [(f"kan {tile_name(k)}", KAN + k) for k in range(27) if view[BOBS.kan_options + k] > 0]
         out += [(f"discard {tile_name(k)}", k) for k in range(27) if hand[k] > 0]
         return out
     if decision == D_REACT:
-        out = [("ron", RON)] if view[O_CAN_WIN] else []
-        out += [("pon", PON)] if view[O_CAN_PON] else []
-        out += [("kan", KAN_CALL)] if view[O_CAN_KAN] else []
+        out = [("ron", RON)] if view[BOBS.can_win] else []
+        out += [("pon", PON)] if view[BOBS.can_pon] else []
+        out += [("kan", KAN_CALL)] if view[BOBS.can_kan] else []
         return out + [("pass", PASS)]
     if decision == D_ROB:
         return [("ron", RON), ("pass", PASS)]

@@ -3,18 +3,19 @@
     tsumolab run --policy-path examples/my_policy.py --seats tsumo-only,baseline,baseline,baseline -n 1000
 """
 
-from policies.api import O_CAN_PON, O_TILE, PASS, PON, hook
-from policies.common import call_keeps_hand, own_void
+from policies.api import PASS, PON, can_pon, hook, own_seat, tile, void_of
+from policies.common import call_keeps_hand
 from policies.registry import Policy
 
 
 @hook
 def react(obs, params, tables):
-    # obs: this seat's observation (offsets O_* in policies.api); answer PASS, RON, PON or KAN_CALL.
-    tile = obs[O_TILE]
-    if obs[O_CAN_PON] and tile // 9 != own_void(obs) and call_keeps_hand(obs, tables, tile, 2):
+    # Another seat discarded tile(obs). Read obs through the accessors of policies.api; answer PASS, RON, PON
+    # or KAN_CALL.
+    kind = tile(obs)
+    if can_pon(obs) and kind // 9 != void_of(obs, own_seat(obs)) and call_keeps_hand(obs, tables, kind, 2):
         return PON
-    return PASS  # also when obs[O_CAN_WIN] = 1: the ron is passed
+    return PASS  # also when can_win(obs) = 1: the ron is passed
 
 
 @hook

@@ -4,13 +4,13 @@ accepted after that discard, then a red five / dora, then the tile that connects
 in riichi takes a winning candidate if there is one, else the first (its hand cannot change). All functions are
 jit-compiled.
 
-The pool is read from obs[O_ASTROLOGY + …] (layout in sims.riichi.astrology_pool).
+The pool is read from obs[ROBS.astrology + …] (layout in sims.riichi.astrology_pool).
 """
 
 import numba as nb
 import numpy as np
 
-from policies.riichi_api import O_ASTROLOGY, O_RIICHI, O_SEAT
+from policies.riichi_api import ROBS
 from policies.riichi_common import discard_acceptance, hand_of, is_dora, isolation, n_melds_of, own_shanten, unseen
 from sims.riichi.astrology_pool import A_KIND, A_N, A_RED
 from sims.shanten import NOT_APPLICABLE, RIICHI_SHAPES, discard_shanten, shanten
@@ -19,12 +19,12 @@ from sims.shanten_tables import SUIT_ROWS
 
 @nb.njit(cache=True)
 def pool_size(obs):
-    return obs[O_ASTROLOGY + A_N]
+    return obs[ROBS.astrology + A_N]
 
 
 @nb.njit(cache=True)
 def candidate(obs, i):
-    return obs[O_ASTROLOGY + A_KIND + i]
+    return obs[ROBS.astrology + A_KIND + i]
 
 
 @nb.njit(cache=True)
@@ -84,7 +84,7 @@ def shape_key(obs, i):
     """Tie-break far from tenpai: red five / dora, then connection with the hand, then central tiles."""
     k = candidate(obs, i)
     key = 0
-    if obs[O_ASTROLOGY + A_RED + i] == 1:
+    if obs[ROBS.astrology + A_RED + i] == 1:
         key += 64
     if is_dora(obs, k):
         key += 64
@@ -120,7 +120,7 @@ def efficient_pick(obs, tables):
         return 0
     sh = np.empty(3, np.int64)
     best = candidate_shanten(obs, tables, sh)
-    if obs[O_RIICHI + obs[O_SEAT]] > 0:
+    if obs[ROBS.riichi + obs[ROBS.seat]] > 0:
         for i in range(n):
             if sh[i] < 0:
                 return i

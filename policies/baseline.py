@@ -7,10 +7,7 @@ then accept the most unseen tiles, and pon/kan are made when they do not worsen 
 import numba as nb
 import numpy as np
 
-from policies.api import (
-    KAN, KAN_CALL, O_CAN_KAN, O_CAN_PON, O_CAN_WIN, O_KAN_OPTIONS, O_TILE, PASS, PON, RON, TSUMO, hook,
-    pack_exchange,
-)
+from policies.api import BOBS, KAN, KAN_CALL, PASS, PON, RON, TSUMO, hook, pack_exchange
 from policies.common import (
     call_keeps_hand, edge_score, efficient_discard, fewest_exchangeable_suit, kan_keeps_hand, keep_score,
     own_hand, own_void, split_tables, suit_count, void_discard,
@@ -62,12 +59,12 @@ def value_void(obs, tables):
 def play_turn(obs, tables, kan_mode, void_first):
     """Own turn: tsumo when possible; kans by `kan_mode` (0 never, 1 when the hand keeps, 2 always);
     then a void tile if `void_first`, else the most efficient discard."""
-    if obs[O_CAN_WIN]:
+    if obs[BOBS.can_win]:
         return TSUMO
     if kan_mode > 0:
         void = own_void(obs)
         for k in range(27):
-            option = obs[O_KAN_OPTIONS + k]
+            option = obs[BOBS.kan_options + k]
             if option > 0 and k // 9 != void and (kan_mode == 2 or kan_keeps_hand(obs, tables, k, option)):
                 return KAN + k
     if void_first:
@@ -83,14 +80,14 @@ def react_to_discard(obs, tables, kan_mode, pon_mode):
     """Another seat's discard: ron when possible; open kan by `kan_mode` (0 never, 1 when the hand keeps,
     2 always); pon by `pon_mode` (0 never, 1 when the hand keeps, 2 whenever allowed). Never claims a
     void-suit tile."""
-    if obs[O_CAN_WIN]:
+    if obs[BOBS.can_win]:
         return RON
-    tile = obs[O_TILE]
+    tile = obs[BOBS.tile]
     if tile // 9 == own_void(obs):
         return PASS
-    if obs[O_CAN_KAN] and (kan_mode == 2 or (kan_mode == 1 and call_keeps_hand(obs, tables, tile, 3))):
+    if obs[BOBS.can_kan] and (kan_mode == 2 or (kan_mode == 1 and call_keeps_hand(obs, tables, tile, 3))):
         return KAN_CALL
-    if obs[O_CAN_PON] and (pon_mode == 2 or (pon_mode == 1 and call_keeps_hand(obs, tables, tile, 2))):
+    if obs[BOBS.can_pon] and (pon_mode == 2 or (pon_mode == 1 and call_keeps_hand(obs, tables, tile, 2))):
         return PON
     return PASS
 
@@ -117,7 +114,7 @@ def react(obs, params, tables):
 
 @hook
 def rob(obs, params, tables):
-    return RON if obs[O_CAN_WIN] else PASS
+    return RON if obs[BOBS.can_win] else PASS
 
 
 POLICY = Policy(

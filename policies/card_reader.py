@@ -1,5 +1,5 @@
 """`card-reader` for `fantasy` (RULES.md FL): baseline riichi play adjusted to the match's three cards, read from
-the public block obs[O_FANTASY] (sims.riichi.fantasy_cards):
+the public block obs[ROBS.fantasy] (sims.riichi.fantasy_cards):
 
 - riichi: always when tenpai and allowed under 胜负手 / 里世界 / 三倍速 (riichi is worth more), and as the dealer
   under 风纪 (a closed dama dealer cannot ron); otherwise under 过度准备 (riichi costs 2000) only with a good
@@ -19,10 +19,7 @@ import numpy as np
 from policies.api import hook
 from policies.chanter import acceptance, keeps_acceptance
 from policies.registry import Policy
-from policies.riichi_api import (
-    O_AFTER_CALL, O_CAN_PON, O_CAN_WIN, O_DEALER, O_FANTASY, O_FORBID_A, O_FORBID_B, O_HAND, O_RIICHI, O_SEAT,
-    O_TILE, PASS, PON, RIICHI, RON,
-)
+from policies.riichi_api import PASS, PON, RIICHI, ROBS, RON
 from policies.riichi_baseline import riichi_react, riichi_turn
 from policies.riichi_common import (
     best_discard_shanten, call_improves, chi_choice, hand_of, is_dora, is_open, is_yakuhai, n_melds_of,
@@ -48,7 +45,7 @@ def has_own_yaku(obs, discard):
     """After discarding `discard`, a closed hand with a yaku besides riichi: all simples, or a yakuhai triplet."""
     simples = True
     for k in range(34):
-        c = obs[O_HAND + k] - (1 if k == discard else 0)
+        c = obs[ROBS.hand + k] - (1 if k == discard else 0)
         if c <= 0:
             continue
         if _terminal_or_honor(k):
@@ -61,10 +58,10 @@ def has_own_yaku(obs, discard):
 @nb.njit(cache=True)
 def wants_riichi(obs, tables, discard):
     """Declare riichi discarding `discard` (baseline would) under the match's cards?"""
-    dealer_card = obs[O_FANTASY]
-    chance = obs[O_FANTASY + 1]
-    fate = obs[O_FANTASY + 2]
-    if dealer_card == FUUKI and obs[O_DEALER] == obs[O_SEAT]:
+    dealer_card = obs[ROBS.fantasy]
+    chance = obs[ROBS.fantasy + 1]
+    fate = obs[ROBS.fantasy + 2]
+    if dealer_card == FUUKI and obs[ROBS.dealer] == obs[ROBS.seat]:
         return True
     if chance == SHOWDOWN or chance == OTHERWORLD or chance == TRIPLE_SPEED:
         return True
@@ -87,8 +84,8 @@ def tanyao_discard(obs, tables, kind):
     hand = hand_of(obs).copy()
     after = np.empty(34, np.int64)
     discard_shanten(hand, n_melds_of(obs), RIICHI_SHAPES, tables[:SUIT_ROWS], tables[SUIT_ROWS:], after)
-    forbid_a = obs[O_FORBID_A] if obs[O_AFTER_CALL] else -1
-    forbid_b = obs[O_FORBID_B] if obs[O_AFTER_CALL] else -1
+    forbid_a = obs[ROBS.forbid_a] if obs[ROBS.after_call] else -1
+    forbid_b = obs[ROBS.forbid_b] if obs[ROBS.after_call] else -1
     for k in range(34):
         if hand[k] > 0 and _terminal_or_honor(k) and k != forbid_a and k != forbid_b and after[k] == after[kind] \
                 and keeps_acceptance(obs, tables, hand, kind, k, after[kind]):
@@ -99,22 +96,22 @@ def tanyao_discard(obs, tables, kind):
 @hook
 def card_reader_turn(obs, params, tables):
     answer = riichi_turn(obs, tables, True, False)
-    if obs[O_FANTASY] == 0:
+    if obs[ROBS.fantasy] == 0:
         return answer
     folding = threats(obs) != 0 and best_discard_shanten(obs, tables) >= 2
     if RIICHI <= answer < RIICHI + 34:
         kind = answer - RIICHI
         return answer if wants_riichi(obs, tables, kind) else kind
-    in_riichi = obs[O_RIICHI + obs[O_SEAT]] > 0  # R-4: a seat in riichi discards its draw, no swap
-    if 0 <= answer < 34 and not folding and not in_riichi and obs[O_FANTASY + 1] == SUPER_TANYAO:
+    in_riichi = obs[ROBS.riichi + obs[ROBS.seat]] > 0  # R-4: a seat in riichi discards its draw, no swap
+    if 0 <= answer < 34 and not folding and not in_riichi and obs[ROBS.fantasy + 1] == SUPER_TANYAO:
         return tanyao_discard(obs, tables, answer)
     return answer
 
 
 @nb.njit(cache=True)
 def yakuhai_pon_only(obs, tables):
-    tile = obs[O_TILE]
-    if obs[O_CAN_PON] and threats(obs) == 0 and is_yakuhai(obs, tile) and call_improves(obs, tables, tile, tile,
+    tile = obs[ROBS.tile]
+    if obs[ROBS.can_pon] and threats(obs) == 0 and is_yakuhai(obs, tile) and call_improves(obs, tables, tile, tile,
                                                                                          tile):
         return PON
     return PASS
@@ -122,11 +119,11 @@ def yakuhai_pon_only(obs, tables):
 
 @hook
 def card_reader_react(obs, params, tables):
-    if obs[O_CAN_WIN]:
+    if obs[ROBS.can_win]:
         return RON
-    chance = obs[O_FANTASY + 1]
-    fate = obs[O_FANTASY + 2]
-    tile = obs[O_TILE]
+    chance = obs[ROBS.fantasy + 1]
+    fate = obs[ROBS.fantasy + 2]
+    tile = obs[ROBS.tile]
     if fate == LOVE_PRICE and is_dora(obs, tile):
         return PASS
     if fate == SHADY_DEAL or fate == LOVE_PRICE:
@@ -135,7 +132,7 @@ def card_reader_react(obs, params, tables):
         return yakuhai_pon_only(obs, tables)
     if chance == SUPER_TANYAO and threats(obs) == 0 and not _terminal_or_honor(tile) and \
             open_hand_has_yaku_path(obs, tile):
-        if obs[O_CAN_PON]:
+        if obs[ROBS.can_pon]:
             now = own_shanten(obs, tables)
             if shanten_after_call(obs, tables, tile, tile) < now:
                 return PON

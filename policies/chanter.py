@@ -1,4 +1,4 @@
-"""`chanter` for `chant` (RULES.md C): baseline riichi play that keeps its longer discard run alive (obs[O_CHANT]:
+"""`chanter` for `chant` (RULES.md C): baseline riichi play that keeps its longer discard run alive (obs[ROBS.chant]:
 current tsumogiri run, current hand-discard run) when that costs no shanten and
 keeps three quarters of the baseline discard's acceptance: it discards the drawn tile to extend
 a tsumogiri run, or another tile of the same shanten to extend a hand-discard run. Folds, riichi and wins as
@@ -10,7 +10,7 @@ import numpy as np
 
 from policies.api import hook
 from policies.registry import Policy
-from policies.riichi_api import O_AFTER_CALL, O_CHANT, O_RIICHI, O_SEAT, O_TILE, RIICHI, TSUMOGIRI
+from policies.riichi_api import RIICHI, ROBS, TSUMOGIRI
 from policies.riichi_baseline import riichi_turn
 from policies.riichi_common import best_discard_shanten, discard_acceptance, hand_of, n_melds_of, threats, unseen
 from sims.shanten import RIICHI_SHAPES, discard_shanten
@@ -34,11 +34,11 @@ def keeps_acceptance(obs, tables, hand, kind, alt, target):
 def chant_discard_choice(obs, tables, kind):
     """`kind`, or a discard of the same shanten that extends the seat's longer current run (TSUMOGIRI for the
     drawn copy, so a drawn red five goes rather than a plain one held)."""
-    seat = obs[O_SEAT]
-    drawn = obs[O_TILE]
-    run_tsumogiri = obs[O_CHANT + 2 * seat]
-    run_hand = obs[O_CHANT + 2 * seat + 1]
-    if obs[O_AFTER_CALL] or drawn < 0 or (run_tsumogiri == 0 and run_hand == 0):
+    seat = obs[ROBS.seat]
+    drawn = obs[ROBS.tile]
+    run_tsumogiri = obs[ROBS.chant + 2 * seat]
+    run_hand = obs[ROBS.chant + 2 * seat + 1]
+    if obs[ROBS.after_call] or drawn < 0 or (run_tsumogiri == 0 and run_hand == 0):
         return kind
     hand = hand_of(obs).copy()
     after = np.empty(34, np.int64)
@@ -60,7 +60,7 @@ def chant_discard_choice(obs, tables, kind):
 @hook
 def chanter_turn(obs, params, tables):
     answer = riichi_turn(obs, tables, True, False)
-    if obs[O_RIICHI + obs[O_SEAT]] > 0 or (threats(obs) != 0 and best_discard_shanten(obs, tables) >= 2):
+    if obs[ROBS.riichi + obs[ROBS.seat]] > 0 or (threats(obs) != 0 and best_discard_shanten(obs, tables) >= 2):
         return answer
     if 0 <= answer < 34:
         return chant_discard_choice(obs, tables, answer)

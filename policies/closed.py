@@ -5,7 +5,7 @@ open kan only when the hand keeps its shanten)."""
 
 import numba as nb
 
-from policies.api import O_CAN_WIN, PASS, RON, hook
+from policies.api import BOBS, PASS, RON, hook
 from policies.baseline import react_to_discard
 from policies.common import n_own_melds, own_hand
 from policies.registry import Param, Policy
@@ -24,7 +24,7 @@ def aims_at_seven_pairs(obs, min_pairs):
 
 @hook
 def react(obs, params, tables):
-    if obs[O_CAN_WIN]:
+    if obs[BOBS.can_win]:
         return RON
     if aims_at_seven_pairs(obs, params[0]):
         return PASS

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from policies.api import O_HAND, O_MELDS, O_N_MELDS, O_RNG, O_SEAT, O_SEEN, O_VOID
+from policies.api import BOBS, own_hand
 from sims.jit import inline
 from sims.shanten import BLOODSHED_SHAPES, NOT_APPLICABLE, discard_shanten, shanten, ukeire_into
 from sims.shanten_tables import SUIT_ROWS
@@ -24,25 +24,20 @@ def split_tables(tables):
 
 
 @inline
-def own_hand(obs):
-    return obs[O_HAND:O_HAND + 34]
-
-
-@inline
 def own_melds(obs):
     """Meld type per kind of the observing seat (0 = none, else sims.tiles meld constant + 1)."""
-    seat = obs[O_SEAT]
-    return obs[O_MELDS + 34 * seat:O_MELDS + 34 * seat + 34]
+    seat = obs[BOBS.seat]
+    return obs[BOBS.melds + 34 * seat:BOBS.melds + 34 * seat + 34]
 
 
 @nb.njit(cache=True)
 def n_own_melds(obs):
-    return obs[O_N_MELDS + obs[O_SEAT]]
+    return obs[BOBS.n_melds + obs[BOBS.seat]]
 
 
 @nb.njit(cache=True)
 def own_void(obs):
-    return obs[O_VOID + obs[O_SEAT]]
+    return obs[BOBS.void + obs[BOBS.seat]]
 
 
 @nb.njit(cache=True)
@@ -55,14 +50,14 @@ def suit_count(hand, suit):
 
 @nb.njit(cache=True)
 def rand_below(obs, n):
-    """Uniform integer in [0, n) from the seat's own random stream in the Bloodshed layout (obs[O_RNG])."""
-    return rand_below_at(obs, O_RNG, n)
+    """Uniform integer in [0, n) from the seat's own random stream in the Bloodshed layout (obs[BOBS.rng])."""
+    return rand_below_at(obs, BOBS.rng, n)
 
 
 @nb.njit(cache=True)
 def rand_below_at(obs, slot, n):
     """Uniform integer in [0, n) from the xorshift32 state kept in obs[slot] (each layout has its own slot:
-    policies.api.O_RNG, policies.riichi_api.O_RNG)."""
+    policies.api.BOBS.rng, policies.riichi_api.ROBS.rng)."""
     x = np.int64(obs[slot]) & 0xFFFFFFFF
     if x == 0:
         x = 1
@@ -79,7 +74,7 @@ def unseen_counts(obs, skip_suit):
     out = np.zeros(34, np.int64)
     for k in range(SUITED):
         if k // 9 != skip_suit:
-            out[k] = max(0, 4 - obs[O_HAND + k] - obs[O_SEEN + k])
+            out[k] = max(0, 4 - obs[BOBS.hand + k] - obs[BOBS.seen + k])
     return out
 
 
@@ -104,7 +99,7 @@ def void_discard(obs):
         return -1
     best, best_key = -1, 1 << 30
     for k in range(suit * 9, suit * 9 + 9):
-        c = obs[O_HAND + k]
+        c = obs[BOBS.hand + k]
         if c > 0:
             key = c * 16 - edge_score(k)
             if key < best_key:

@@ -2,8 +2,8 @@
 
 On its own turn it plays like `baseline` (wins, kans, riichi, folding against riichi at 2+ shanten), but among
 the discards that keep shanten lowest it avoids tiles that complete a shape of an opponent's shown starting
-hand (obs O_DEAL_SHOWN) of an opponent in riichi: a pair (a triplet wait), or two tiles a sequence needs
-(ryanmen, kanchan, penchan). Tiles already safe against that opponent (O_SAFE) cost nothing; with nobody in
+hand (obs ROBS.deal_shown) of an opponent in riichi: a pair (a triplet wait), or two tiles a sequence needs
+(ryanmen, kanchan, penchan). Tiles already safe against that opponent (ROBS.safe) cost nothing; with nobody in
 riichi it discards exactly like baseline.
 """
 
@@ -12,9 +12,7 @@ import numpy as np
 
 from policies.api import hook
 from policies.registry import Policy
-from policies.riichi_api import (
-    O_AFTER_CALL, O_DEAL_SHOWN, O_FORBID_A, O_FORBID_B, O_RIICHI, O_SAFE, O_SEAT, O_WON, RIICHI,
-)
+from policies.riichi_api import RIICHI, ROBS
 from policies.riichi_baseline import riichi_turn
 from policies.riichi_common import best_discard_shanten, threats
 from policies.riichi_tiebreak import least_cost_discard
@@ -41,13 +39,13 @@ def completes_shape(deal, k):
 def deal_danger(obs):
     """Per-kind cost of discarding it: the shapes it completes in the shown starting hands of opponents in riichi."""
     cost = np.zeros(34, np.int64)
-    me = obs[O_SEAT]
+    me = obs[ROBS.seat]
     for opp in range(4):
-        if opp == me or obs[O_WON + opp] or obs[O_RIICHI + opp] == 0:
+        if opp == me or obs[ROBS.won + opp] or obs[ROBS.riichi + opp] == 0:
             continue
-        deal = obs[O_DEAL_SHOWN + 34 * opp:O_DEAL_SHOWN + 34 * opp + 34]
+        deal = obs[ROBS.deal_shown + 34 * opp:ROBS.deal_shown + 34 * opp + 34]
         for k in range(34):
-            if obs[O_SAFE + 34 * opp + k] == 0:
+            if obs[ROBS.safe + 34 * opp + k] == 0:
                 cost[k] += completes_shape(deal, k)
     return cost
 
@@ -56,12 +54,12 @@ def deal_danger(obs):
 def turn(obs, params, tables):
     action = riichi_turn(obs, tables, True, True)
     is_discard = action < 34 or RIICHI <= action < RIICHI + 34
-    if not is_discard or obs[O_RIICHI + obs[O_SEAT]] > 0:
+    if not is_discard or obs[ROBS.riichi + obs[ROBS.seat]] > 0:
         return action
     if threats(obs) != 0 and best_discard_shanten(obs, tables) >= 2:
         return action  # baseline's fold stands
-    forbid_a = obs[O_FORBID_A] if obs[O_AFTER_CALL] else -1
-    forbid_b = obs[O_FORBID_B] if obs[O_AFTER_CALL] else -1
+    forbid_a = obs[ROBS.forbid_a] if obs[ROBS.after_call] else -1
+    forbid_b = obs[ROBS.forbid_b] if obs[ROBS.after_call] else -1
     kind, _after = least_cost_discard(obs, tables, forbid_a, forbid_b, deal_danger(obs))
     return RIICHI + kind if action >= RIICHI else kind
 

@@ -2,7 +2,7 @@
 calls, discards the drawn tile (so it keeps its void tiles). It declares no wins unless `take_wins` = 1
 (the sources do not say; auto-play holding void tiles cannot win anyway)."""
 
-from policies.api import O_CAN_WIN, O_HAND, O_TILE, PASS, RON, TSUMO, hook
+from policies.api import BOBS, PASS, RON, TSUMO, hook
 from policies.recommended_exchange import exchange, void
 from policies import riichi_builtin
 from policies.registry import Param, Policy
@@ -10,25 +10,25 @@ from policies.registry import Param, Policy
 
 @hook
 def turn(obs, params, tables):
-    if obs[O_CAN_WIN] and params[0] > 0:
+    if obs[BOBS.can_win] and params[0] > 0:
         return TSUMO
-    tile = obs[O_TILE]
+    tile = obs[BOBS.tile]
     if tile >= 0:
         return tile
     for k in range(34):  # the dealer's first turn has no drawn tile: the last tile of the hand
-        if obs[O_HAND + 33 - k] > 0:
+        if obs[BOBS.hand + 33 - k] > 0:
             return 33 - k
     return 0
 
 
 @hook
 def react(obs, params, tables):
-    return RON if obs[O_CAN_WIN] and params[0] > 0 else PASS
+    return RON if obs[BOBS.can_win] and params[0] > 0 else PASS
 
 
 @hook
 def rob(obs, params, tables):
-    return RON if obs[O_CAN_WIN] and params[0] > 0 else PASS
+    return RON if obs[BOBS.can_win] and params[0] > 0 else PASS
 
 
 POLICY = Policy(

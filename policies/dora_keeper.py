@@ -11,7 +11,7 @@ import numpy as np
 
 from policies.api import hook
 from policies.registry import Policy
-from policies.riichi_api import O_AFTER_CALL, O_DORA, O_FORBID_A, O_FORBID_B, O_N_DORA, O_RED, O_RIICHI, O_SEAT, RIICHI
+from policies.riichi_api import RIICHI, ROBS
 from policies.riichi_baseline import riichi_turn
 from policies.riichi_common import best_discard_shanten, hand_of, threats
 from policies.riichi_tiebreak import least_cost_discard
@@ -30,10 +30,10 @@ def dora_of(indicator):
 def discard_value(obs, hand, k):
     """Dora given up by discarding one tile of kind k: indicators pointing at k, plus a red five that leaves."""
     lost = 0
-    for i in range(obs[O_N_DORA]):
-        if dora_of(obs[O_DORA + i]) == k:
+    for i in range(obs[ROBS.n_dora]):
+        if dora_of(obs[ROBS.dora + i]) == k:
             lost += 1
-    if k < 27 and k % 9 == 4 and hand[k] == 1 and obs[O_RED + k // 9] > 0:
+    if k < 27 and k % 9 == 4 and hand[k] == 1 and obs[ROBS.red + k // 9] > 0:
         lost += 1
     return lost
 
@@ -54,12 +54,12 @@ def value_discard(obs, tables, forbid_a, forbid_b):
 def turn(obs, params, tables):
     action = riichi_turn(obs, tables, True, True)
     is_discard = action < 34 or RIICHI <= action < RIICHI + 34
-    if not is_discard or obs[O_RIICHI + obs[O_SEAT]] > 0:
+    if not is_discard or obs[ROBS.riichi + obs[ROBS.seat]] > 0:
         return action
     if threats(obs) != 0 and best_discard_shanten(obs, tables) >= 2:
         return action  # baseline's fold stands
-    forbid_a = obs[O_FORBID_A] if obs[O_AFTER_CALL] else -1
-    forbid_b = obs[O_FORBID_B] if obs[O_AFTER_CALL] else -1
+    forbid_a = obs[ROBS.forbid_a] if obs[ROBS.after_call] else -1
+    forbid_b = obs[ROBS.forbid_b] if obs[ROBS.after_call] else -1
     kind, _after = value_discard(obs, tables, forbid_a, forbid_b)
     return RIICHI + kind if action >= RIICHI else kind
 

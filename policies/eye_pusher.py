@@ -1,5 +1,5 @@
 """`eye-pusher` for `dragon-eye` 龙之目玉 (RULES.md DE): baseline riichi play that reads the eye
-(obs[O_DRAGON_EYE …], laid out by sims.riichi.dragon_eye_holder).
+(obs[ROBS.dragon_eye …], laid out by sims.riichi.dragon_eye_holder).
 
 - While holding the eye (its wins pay ×2): never folds, and calls toward a fast win: any chi / pon that lowers
   shanten with a yaku in reach, even facing a riichi and even to open a closed hand.
@@ -12,10 +12,7 @@ import numba as nb
 
 from policies.api import hook
 from policies.registry import Param, Policy
-from policies.riichi_api import (
-    O_AFTER_CALL, O_CAN_PON, O_CAN_WIN, O_DRAGON_EYE, O_FORBID_A, O_FORBID_B, O_RIICHI, O_SEAT, O_TILE, PASS,
-    PON, RIICHI, RON,
-)
+from policies.riichi_api import PASS, PON, RIICHI, ROBS, RON
 from policies.riichi_baseline import riichi_react, riichi_turn
 from policies.riichi_common import (
     best_discard_shanten, chi_choice, fold_discard, open_hand_has_yaku_path, own_shanten,
@@ -26,44 +23,44 @@ from sims.riichi.dragon_eye_holder import EYE_HOLDER
 
 @nb.njit(cache=True)
 def holder_of(obs):
-    return obs[O_DRAGON_EYE + EYE_HOLDER]
+    return obs[ROBS.dragon_eye + EYE_HOLDER]
 
 
 @nb.njit(cache=True)
 def holder_in_riichi(obs):
     h = holder_of(obs)
-    return h >= 0 and h != obs[O_SEAT] and (threats(obs) >> h) & 1 == 1
+    return h >= 0 and h != obs[ROBS.seat] and (threats(obs) >> h) & 1 == 1
 
 
 @hook
 def turn(obs, params, tables):
-    me = obs[O_SEAT]
+    me = obs[ROBS.seat]
     if holder_of(obs) == me and params[0] != 0:
         return riichi_turn(obs, tables, False, True)  # holding the eye: push
     action = riichi_turn(obs, tables, True, True)
     is_discard = action < 34 or RIICHI <= action < RIICHI + 34
-    if is_discard and params[2] != 0 and obs[O_RIICHI + me] == 0 and holder_in_riichi(obs) and \
+    if is_discard and params[2] != 0 and obs[ROBS.riichi + me] == 0 and holder_in_riichi(obs) and \
             best_discard_shanten(obs, tables) >= 1:
-        forbid_a = obs[O_FORBID_A] if obs[O_AFTER_CALL] else -1
-        forbid_b = obs[O_FORBID_B] if obs[O_AFTER_CALL] else -1
+        forbid_a = obs[ROBS.forbid_a] if obs[ROBS.after_call] else -1
+        forbid_b = obs[ROBS.forbid_b] if obs[ROBS.after_call] else -1
         return fold_discard(obs, forbid_a, forbid_b)
     return action
 
 
 @hook
 def react(obs, params, tables):
-    if obs[O_CAN_WIN]:
+    if obs[ROBS.can_win]:
         return RON
-    me = obs[O_SEAT]
+    me = obs[ROBS.seat]
     if holder_of(obs) != me or params[1] == 0:
         if holder_in_riichi(obs) and params[2] != 0:
             return PASS
         return riichi_react(obs, tables, True)
-    tile = obs[O_TILE]
+    tile = obs[ROBS.tile]
     if not open_hand_has_yaku_path(obs, tile):
         return PASS
     now = own_shanten(obs, tables)
-    if obs[O_CAN_PON] and shanten_after_call(obs, tables, tile, tile) < now:
+    if obs[ROBS.can_pon] and shanten_after_call(obs, tables, tile, tile) < now:
         return PON
     return chi_choice(obs, tables, 8)
 

@@ -1,5 +1,5 @@
 """`fate-keeper` for `fate` (RULES.md F): baseline riichi play that, when the baseline discard would give up
-one of its own open deal tiles (obs[O_FATE_OPEN], each one +1 on the win multiplier), discards another tile
+one of its own open deal tiles (obs[ROBS.fate_open], each one +1 on the win multiplier), discards another tile
 with the same shanten instead (the one accepting most unseen tiles), unless that costs over a quarter of the
 baseline discard's acceptance. Defensive folds (baseline's) are kept. In
 other riichi modes nothing is open: plays baseline.
@@ -10,9 +10,7 @@ import numpy as np
 
 from policies.api import hook
 from policies.registry import Policy
-from policies.riichi_api import (
-    O_AFTER_CALL, O_FATE_OPEN, O_FORBID_A, O_FORBID_B, O_MELD_TILES, O_RIICHI, O_SEAT, RIICHI,
-)
+from policies.riichi_api import RIICHI, ROBS
 from policies.riichi_baseline import riichi_turn
 from policies.riichi_common import best_discard_shanten, discard_acceptance, hand_of, n_melds_of, threats, unseen
 from sims.shanten import RIICHI_SHAPES, discard_shanten
@@ -22,9 +20,9 @@ from sims.shanten_tables import SUIT_ROWS
 @nb.njit(cache=True)
 def loses_open_tile(obs, kind):
     """Discarding `kind` leaves fewer own copies than open deal tiles of that kind."""
-    seat = obs[O_SEAT]
-    held_after = obs[kind] - 1 + obs[O_MELD_TILES + 34 * seat + kind]
-    return held_after < obs[O_FATE_OPEN + 34 * seat + kind]
+    seat = obs[ROBS.seat]
+    held_after = obs[kind] - 1 + obs[ROBS.meld_tiles + 34 * seat + kind]
+    return held_after < obs[ROBS.fate_open + 34 * seat + kind]
 
 
 @nb.njit(cache=True)
@@ -35,8 +33,8 @@ def keeper_discard(obs, tables, kind):
     hand = hand_of(obs).copy()
     after = np.empty(34, np.int64)
     discard_shanten(hand, n_melds_of(obs), RIICHI_SHAPES, tables[:SUIT_ROWS], tables[SUIT_ROWS:], after)
-    forbid_a = obs[O_FORBID_A] if obs[O_AFTER_CALL] else -1
-    forbid_b = obs[O_FORBID_B] if obs[O_AFTER_CALL] else -1
+    forbid_a = obs[ROBS.forbid_a] if obs[ROBS.after_call] else -1
+    forbid_b = obs[ROBS.forbid_b] if obs[ROBS.after_call] else -1
     left = unseen(obs)
     drawn = np.empty(34, np.int64)
     choice, choice_key = -1, -1
@@ -58,7 +56,7 @@ def keeper_discard(obs, tables, kind):
 @hook
 def fate_keeper_turn(obs, params, tables):
     answer = riichi_turn(obs, tables, True, False)
-    if obs[O_RIICHI + obs[O_SEAT]] > 0 or (threats(obs) != 0 and best_discard_shanten(obs, tables) >= 2):
+    if obs[ROBS.riichi + obs[ROBS.seat]] > 0 or (threats(obs) != 0 and best_discard_shanten(obs, tables) >= 2):
         return answer  # in riichi the drawn tile goes; baseline folds: safety first
     if 0 <= answer < 34:
         alt = keeper_discard(obs, tables, answer)

@@ -8,7 +8,7 @@ outermost), and claims no pon or kan outside the target suit. Without a target i
 
 import numba as nb
 
-from policies.api import KAN, O_CAN_WIN, O_SEAT, O_TILE, PASS, RON, hook
+from policies.api import BOBS, KAN, PASS, RON, hook
 from policies.baseline import play_turn, react_to_discard
 from policies.common import keep_score, edge_score, own_hand, own_melds, own_void, suit_count
 from policies.registry import Param, Policy
@@ -19,7 +19,7 @@ from policies.threats import meld_suit_mask
 def target_suit(obs, min_tiles):
     """The suit to collect, or -1."""
     void = own_void(obs)
-    melds = meld_suit_mask(obs, obs[O_SEAT])
+    melds = meld_suit_mask(obs, obs[BOBS.seat])
     meld_kinds = own_melds(obs)
     best, best_n = -1, min_tiles - 1
     for s in range(3):
@@ -63,10 +63,10 @@ def turn(obs, params, tables):
 
 @hook
 def react(obs, params, tables):
-    if obs[O_CAN_WIN]:
+    if obs[BOBS.can_win]:
         return RON
     target = target_suit(obs, params[0])
-    if target >= 0 and obs[O_TILE] // 9 != target:
+    if target >= 0 and obs[BOBS.tile] // 9 != target:
         return PASS
     return react_to_discard(obs, tables, 1, 1)
 

@@ -11,7 +11,7 @@ pon or open kan, and still takes every win.
 
 import numba as nb
 
-from policies.api import KAN, O_CAN_WIN, O_WALL_LEFT, PASS, RON, hook
+from policies.api import BOBS, KAN, PASS, RON, hook
 from policies.baseline import play_turn, react_to_discard
 from policies.common import best_discard_shanten, hand_shanten, own_void
 from policies.registry import Param, Policy
@@ -24,7 +24,7 @@ def threats_to_fold_against(obs, params, shanten):
     if shanten <= params[3]:
         return 0
     mask = meld_threats(obs, params[0])
-    if mask == 0 and obs[O_WALL_LEFT] < params[1] and shanten >= params[2]:
+    if mask == 0 and obs[BOBS.wall_left] < params[1] and shanten >= params[2]:
         mask = all_opponents(obs)
     return mask
 
@@ -42,7 +42,7 @@ def turn(obs, params, tables):
 
 @hook
 def react(obs, params, tables):
-    if obs[O_CAN_WIN]:
+    if obs[BOBS.can_win]:
         return RON
     if threats_to_fold_against(obs, params, hand_shanten(obs, tables)) != 0:
         return PASS

@@ -1,7 +1,7 @@
 """`majsoul-cpu`: the game's own CPU (B-25): recommended exchange and void (B-24), never pons or open
 kans but makes closed kans, discards void tiles first, never passes a win."""
 
-from policies.api import KAN, O_CAN_WIN, O_KAN_OPTIONS, PASS, RON, TSUMO, hook
+from policies.api import BOBS, KAN, PASS, RON, TSUMO, hook
 from policies.common import efficient_discard, void_discard
 from policies.recommended_exchange import exchange, void
 from policies import riichi_builtin
@@ -10,10 +10,10 @@ from policies.registry import Policy
 
 @hook
 def turn(obs, params, tables):
-    if obs[O_CAN_WIN]:
+    if obs[BOBS.can_win]:
         return TSUMO
     for k in range(27):
-        if obs[O_KAN_OPTIONS + k] == 1:
+        if obs[BOBS.kan_options + k] == 1:
             return KAN + k
     v = void_discard(obs)
     if v >= 0:
@@ -24,7 +24,7 @@ def turn(obs, params, tables):
 
 @hook
 def react(obs, params, tables):
-    return RON if obs[O_CAN_WIN] else PASS
+    return RON if obs[BOBS.can_win] else PASS
 
 
 POLICY = Policy(

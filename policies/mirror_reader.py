@@ -1,5 +1,5 @@
 """`mirror-reader` for `mirror` 明镜之战 (RULES.md M): baseline riichi play that reads the transparent tiles
-(obs[O_MIRROR …], laid out by sims.riichi.mirror_tiles).
+(obs[ROBS.mirror …], laid out by sims.riichi.mirror_tiles).
 
 - Acceptance counts tiles really still available: the transparent copies left in the live wall, plus a kind's
   normal copy when this seat cannot locate it (weighted by the chance it lies in the live wall rather than in an
@@ -19,10 +19,7 @@ import numpy as np
 
 from policies.api import hook
 from policies.registry import Policy
-from policies.riichi_api import (
-    O_AFTER_CALL, O_FORBID_A, O_FORBID_B, O_HAND, O_MIRROR, O_N_MELDS, O_RIICHI, O_SAFE, O_SEAT, O_SEEN,
-    O_WALL_LEFT, O_WON, RIICHI,
-)
+from policies.riichi_api import RIICHI, ROBS
 from policies.riichi_baseline import riichi_turn
 from policies.riichi_common import (
     discard_acceptance, efficient_discard, hand_of, isolation, n_melds_of, safety, threats,
@@ -38,20 +35,20 @@ UNIT = 16           # acceptance in 1/16 copies
 @nb.njit(cache=True)
 def unlocated_normal(obs):
     """1 for each kind whose normal copy this seat cannot locate (not in its hand, rivers, melds, indicators)."""
-    me = obs[O_SEAT]
+    me = obs[ROBS.seat]
     out = np.zeros(34, np.int64)
     vis = np.zeros(34, np.int64)
     for k in range(34):
-        vis[k] = obs[O_SEEN + k] + obs[O_HAND + k] + obs[O_MIRROR + MIR_WALL + k]
+        vis[k] = obs[ROBS.seen + k] + obs[ROBS.hand + k] + obs[ROBS.mirror + MIR_WALL + k]
         for p in range(4):
             if p != me:
-                vis[k] += obs[O_MIRROR + MIR_HAND + 34 * p + k]
-    for i in range(obs[O_WALL_LEFT], N_NEXT):  # live tiles moved to the dead wall by kans
-        v = obs[O_MIRROR + MIR_NEXT + i]
+                vis[k] += obs[ROBS.mirror + MIR_HAND + 34 * p + k]
+    for i in range(obs[ROBS.wall_left], N_NEXT):  # live tiles moved to the dead wall by kans
+        v = obs[ROBS.mirror + MIR_NEXT + i]
         if v >= 0:
             vis[v] += 1
     for i in range(N_DEAD):
-        v = obs[O_MIRROR + MIR_DEAD + i]
+        v = obs[ROBS.mirror + MIR_DEAD + i]
         if v >= 0:
             vis[v] += 1
     for k in range(34):
@@ -62,30 +59,30 @@ def unlocated_normal(obs):
 @nb.njit(cache=True)
 def hidden_count(obs, p):
     """Concealed tiles of seat p that are not transparent (its normal copies, unknown to the others)."""
-    n = 13 - 3 * obs[O_N_MELDS + p]
+    n = 13 - 3 * obs[ROBS.n_melds + p]
     for k in range(34):
-        n -= obs[O_MIRROR + MIR_HAND + 34 * p + k]
+        n -= obs[ROBS.mirror + MIR_HAND + 34 * p + k]
     return max(n, 0)
 
 
 @nb.njit(cache=True)
 def available(obs, normal):
     """Expected drawable copies per kind, in 1/UNIT copies."""
-    me = obs[O_SEAT]
-    wall_left = obs[O_WALL_LEFT]
+    me = obs[ROBS.seat]
+    wall_left = obs[ROBS.wall_left]
     elsewhere = 7  # face-down dead-wall tiles, roughly
     for p in range(4):
-        if p != me and obs[O_WON + p] == 0:
+        if p != me and obs[ROBS.won + p] == 0:
             elsewhere += hidden_count(obs, p)
     out = np.zeros(34, np.int64)
     for k in range(34):
-        out[k] = UNIT * obs[O_MIRROR + MIR_WALL + k]
+        out[k] = UNIT * obs[ROBS.mirror + MIR_WALL + k]
         if normal[k] and wall_left > 0:
             out[k] += UNIT * wall_left // (wall_left + elsewhere)
     for j in range(OWN_SLOTS):
         i = 3 + 4 * j
         if i < wall_left:
-            v = obs[O_MIRROR + MIR_NEXT + i]
+            v = obs[ROBS.mirror + MIR_NEXT + i]
             if v >= 0:
                 out[v] += UNIT
     return out
@@ -94,7 +91,7 @@ def available(obs, normal):
 @nb.njit(cache=True)
 def _could_hold(obs, p, k, normal):
     """Copies of kind k seat p may hold: its transparent ones, +1 if the normal copy is unlocated (-1 hidden)."""
-    return obs[O_MIRROR + MIR_HAND + 34 * p + k], normal[k]
+    return obs[ROBS.mirror + MIR_HAND + 34 * p + k], normal[k]
 
 
 @nb.njit(cache=True)
@@ -106,7 +103,7 @@ def possible_wait(obs, p, k, normal, hidden):
         return True  # pair / triplet / seven pairs on k
     orphans_only = True
     for j in range(34):
-        if obs[O_MIRROR + MIR_HAND + 34 * p + j] > 0 and not (j >= 27 or j % 9 == 0 or j % 9 == 8):
+        if obs[ROBS.mirror + MIR_HAND + 34 * p + j] > 0 and not (j >= 27 or j % 9 == 0 or j % 9 == 8):
             orphans_only = False
     if orphans_only and (k >= 27 or k % 9 == 0 or k % 9 == 8):
         return True  # thirteen orphans not ruled out
@@ -132,14 +129,14 @@ def mirror_safety(obs, k, mask, normal, tables):
     worst = 3
     waits = np.zeros(34, np.int64)
     for p in range(4):
-        if not (mask >> p) & 1 or obs[O_SAFE + 34 * p + k]:
+        if not (mask >> p) & 1 or obs[ROBS.safe + 34 * p + k]:
             continue
         hidden = hidden_count(obs, p)
         if hidden == 0:
             hand = np.zeros(34, np.int64)
             for j in range(34):
-                hand[j] = obs[O_MIRROR + MIR_HAND + 34 * p + j]
-            winning_tiles(hand, obs[O_N_MELDS + p], RIICHI_SHAPES, hand, tables[:SUIT_ROWS], tables[SUIT_ROWS:],
+                hand[j] = obs[ROBS.mirror + MIR_HAND + 34 * p + j]
+            winning_tiles(hand, obs[ROBS.n_melds + p], RIICHI_SHAPES, hand, tables[:SUIT_ROWS], tables[SUIT_ROWS:],
                           waits)
             if waits[k] == 0:
                 continue
@@ -154,7 +151,7 @@ def mirror_fold(obs, tables, forbid_a, forbid_b, normal):
     mask = threats(obs)
     choice, choice_key = -1, -1
     for k in range(34):
-        c = obs[O_HAND + k]
+        c = obs[ROBS.hand + k]
         if c == 0 or k == forbid_a or k == forbid_b:
             continue
         key = mirror_safety(obs, k, mask, normal, tables) * 8 + c
@@ -199,10 +196,10 @@ def mirror_discard(obs, tables, forbid_a, forbid_b, normal):
 def turn(obs, params, tables):
     action = riichi_turn(obs, tables, True, True)
     is_discard = action < 34 or RIICHI <= action < RIICHI + 34
-    if not is_discard or obs[O_RIICHI + obs[O_SEAT]] > 0:
+    if not is_discard or obs[ROBS.riichi + obs[ROBS.seat]] > 0:
         return action
-    forbid_a = obs[O_FORBID_A] if obs[O_AFTER_CALL] else -1
-    forbid_b = obs[O_FORBID_B] if obs[O_AFTER_CALL] else -1
+    forbid_a = obs[ROBS.forbid_a] if obs[ROBS.after_call] else -1
+    forbid_b = obs[ROBS.forbid_b] if obs[ROBS.after_call] else -1
     normal = unlocated_normal(obs)
     if action < 34 and threats(obs) != 0:
         after = np.empty(34, np.int64)

@@ -9,7 +9,7 @@ everything else plays like baseline. B2 is `max_fan=1`, B3 is `escape=1`.
 
 import numba as nb
 
-from policies.api import O_CAN_WIN, O_N_WINNERS, O_WIN_FAN, PASS, RON, hook
+from policies.api import BOBS, PASS, RON, hook
 from policies.baseline import react_to_discard
 from policies.registry import Param, Policy
 from policies.threats import any_flush_threat
@@ -17,21 +17,21 @@ from policies.threats import any_flush_threat
 
 @nb.njit(cache=True)
 def _passes(obs, params):
-    if obs[O_WIN_FAN] > params[0] or obs[O_N_WINNERS] >= params[1]:
+    if obs[BOBS.win_fan] > params[0] or obs[BOBS.n_winners] >= params[1]:
         return False
     return not (params[2] > 0 and any_flush_threat(obs))
 
 
 @hook
 def react(obs, params, tables):
-    if obs[O_CAN_WIN] and _passes(obs, params):
+    if obs[BOBS.can_win] and _passes(obs, params):
         return PASS
     return react_to_discard(obs, tables, 1, 1)
 
 
 @hook
 def rob(obs, params, tables):
-    if obs[O_CAN_WIN] and not _passes(obs, params):
+    if obs[BOBS.can_win] and not _passes(obs, params):
         return RON
     return PASS
 

@@ -2,9 +2,7 @@
 
 import numpy as np
 
-from policies.api import (
-    KAN, KAN_CALL, O_CAN_KAN, O_CAN_PON, O_CAN_WIN, O_KAN_OPTIONS, PASS, PON, RON, TSUMO, hook, pack_exchange,
-)
+from policies.api import BOBS, KAN, KAN_CALL, PASS, PON, RON, TSUMO, hook, pack_exchange
 from policies.common import own_hand, rand_below, suit_count
 from policies import riichi_builtin
 from policies.registry import Policy
@@ -41,11 +39,11 @@ def void(obs, params, tables):
 def turn(obs, params, tables):
     actions = np.empty(64, np.int64)
     n = 0
-    if obs[O_CAN_WIN]:
+    if obs[BOBS.can_win]:
         actions[n] = TSUMO
         n += 1
     for k in range(34):
-        if obs[O_KAN_OPTIONS + k] > 0:
+        if obs[BOBS.kan_options + k] > 0:
             actions[n] = KAN + k
             n += 1
         if own_hand(obs)[k] > 0:
@@ -59,13 +57,13 @@ def react(obs, params, tables):
     actions = np.empty(4, np.int64)
     actions[0] = PASS
     n = 1
-    if obs[O_CAN_WIN]:
+    if obs[BOBS.can_win]:
         actions[n] = RON
         n += 1
-    if obs[O_CAN_PON]:
+    if obs[BOBS.can_pon]:
         actions[n] = PON
         n += 1
-    if obs[O_CAN_KAN]:
+    if obs[BOBS.can_kan]:
         actions[n] = KAN_CALL
         n += 1
     return actions[rand_below(obs, n)]
@@ -73,7 +71,7 @@ def react(obs, params, tables):
 
 @hook
 def rob(obs, params, tables):
-    return RON if obs[O_CAN_WIN] and rand_below(obs, 2) == 1 else PASS
+    return RON if obs[BOBS.can_win] and rand_below(obs, 2) == 1 else PASS
 
 
 POLICY = Policy(

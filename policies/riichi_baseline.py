@@ -9,11 +9,7 @@ import numba as nb
 
 from policies.api import hook
 from policies.riichi_mode_default import mode_default
-from policies.riichi_api import (
-    KAN, NINE_TERMINALS, O_AFTER_CALL, O_CAN_NINE, O_CAN_PON, O_CAN_RIICHI, O_CAN_WIN,
-    O_FORBID_A, O_FORBID_B, O_HAND, O_KAN_OPTIONS, O_N_WINNERS, O_RIICHI, O_SEAT, O_TILE, PASS, PON, RIICHI, RON,
-    TSUMO,
-)
+from policies.riichi_api import KAN, NINE_TERMINALS, PASS, PON, RIICHI, ROBS, RON, TSUMO
 from policies.riichi_common import (
     best_discard_shanten, call_improves, chi_choice, efficiency_exchange, efficient_discard, fold_discard, hand_of,
     is_open, is_yakuhai, n_melds_of, open_hand_has_yaku_path, own_shanten, shanten_after_call, threats,
@@ -26,23 +22,23 @@ from sims.shanten_tables import SUIT_ROWS
 def riichi_turn(obs, tables, defend, riichi_after_win):
     """Own turn. `defend`: fold against riichi at 2+ shanten; `riichi_after_win`: declare riichi even after
     somebody has won this hand (shura)."""
-    if obs[O_CAN_WIN]:
+    if obs[ROBS.can_win]:
         return TSUMO
-    if obs[O_CAN_NINE]:
+    if obs[ROBS.can_nine]:
         orphans = 0
         for k in range(34):
-            if obs[O_HAND + k] > 0 and (k >= 27 or k % 9 == 0 or k % 9 == 8):
+            if obs[ROBS.hand + k] > 0 and (k >= 27 or k % 9 == 0 or k % 9 == 8):
                 orphans += 1
         if orphans < 11:
             return NINE_TERMINALS
-    seat = obs[O_SEAT]
-    if obs[O_RIICHI + seat] > 0:
-        return obs[O_TILE]
-    forbid_a = obs[O_FORBID_A] if obs[O_AFTER_CALL] else -1
-    forbid_b = obs[O_FORBID_B] if obs[O_AFTER_CALL] else -1
-    if not obs[O_AFTER_CALL]:
+    seat = obs[ROBS.seat]
+    if obs[ROBS.riichi + seat] > 0:
+        return obs[ROBS.tile]
+    forbid_a = obs[ROBS.forbid_a] if obs[ROBS.after_call] else -1
+    forbid_b = obs[ROBS.forbid_b] if obs[ROBS.after_call] else -1
+    if not obs[ROBS.after_call]:
         for k in range(34):
-            option = obs[O_KAN_OPTIONS + k]
+            option = obs[ROBS.kan_options + k]
             if option == 1:
                 suit_t, honor_t = tables[:SUIT_ROWS], tables[SUIT_ROWS:]
                 hand = hand_of(obs).copy()
@@ -53,7 +49,7 @@ def riichi_turn(obs, tables, defend, riichi_after_win):
     if defend and threats(obs) != 0 and best_discard_shanten(obs, tables) >= 2:
         return fold_discard(obs, forbid_a, forbid_b)
     kind, after = efficient_discard(obs, tables, forbid_a, forbid_b)
-    if after == 0 and obs[O_CAN_RIICHI] and (riichi_after_win or obs[O_N_WINNERS] == 0):
+    if after == 0 and obs[ROBS.can_riichi] and (riichi_after_win or obs[ROBS.n_winners] == 0):
         return RIICHI + kind
     return kind
 
@@ -62,13 +58,13 @@ def riichi_turn(obs, tables, defend, riichi_after_win):
 def riichi_react(obs, tables, calls):
     """Another seat's discard: ron when possible; with `calls`, pon yakuhai and make calls that lower shanten
     and keep a yaku in reach (not while facing a riichi)."""
-    if obs[O_CAN_WIN]:
+    if obs[ROBS.can_win]:
         return RON
     if not calls or threats(obs) != 0:
         return PASS
-    tile = obs[O_TILE]
+    tile = obs[ROBS.tile]
     max_after = 3 if is_open(obs) else 0  # open up for tanyao only to reach tenpai
-    if obs[O_CAN_PON]:
+    if obs[ROBS.can_pon]:
         if is_yakuhai(obs, tile) and call_improves(obs, tables, tile, tile, tile):
             return PON
         if open_hand_has_yaku_path(obs, tile):
@@ -100,7 +96,7 @@ def react(obs, params, tables):
 
 @hook
 def rob(obs, params, tables):
-    return RON if obs[O_CAN_WIN] else PASS
+    return RON if obs[ROBS.can_win] else PASS
 
 
 HOOKS = {"exchange": exchange, "turn": turn, "react": react, "rob": rob, "mode": mode_default}

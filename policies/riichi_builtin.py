@@ -12,12 +12,10 @@ import numpy as np
 
 from policies.api import hook
 from policies.riichi_api import (
-    CHI_HIGH, CHI_LOW, CHI_MID, KAN, KAN_CALL, NINE_TERMINALS, O_AFTER_CALL, O_CAN_CHI, O_CAN_KAN, O_CAN_NINE,
-    O_CAN_PON, O_CAN_RIICHI, O_CAN_WIN, O_FORBID_A, O_FORBID_B, O_HAND, O_KAN_OPTIONS, O_RIICHI, O_SEAT, O_TILE,
-    PASS, PON, RIICHI, RON, TSUMO, TSUMOGIRI,
+    CHI_HIGH, CHI_LOW, CHI_MID, KAN, KAN_CALL, NINE_TERMINALS, PASS, PON, RIICHI, ROBS, RON, TSUMO, TSUMOGIRI,
 )
 from policies.common import rand_below_at
-from policies.riichi_api import D_PICK, O_ASTROLOGY, O_DECISION, O_RNG
+from policies.riichi_api import D_PICK
 from policies.riichi_mode_default import mode_default
 from policies.riichi_baseline import riichi_turn
 from policies.riichi_common import hand_of, n_melds_of, recommended_exchange
@@ -27,8 +25,8 @@ from sims.shanten_tables import SUIT_ROWS
 
 @nb.njit(cache=True)
 def riichi_rand_below(obs, n):
-    """Uniform integer in [0, n) from the seat's random stream at the riichi layout's O_RNG."""
-    return rand_below_at(obs, O_RNG, n)
+    """Uniform integer in [0, n) from the seat's random stream at the riichi layout's ROBS.rng."""
+    return rand_below_at(obs, ROBS.rng, n)
 
 
 @hook
@@ -53,30 +51,31 @@ def random_exchange(obs, params, tables):
 def random_turn(obs, params, tables):
     actions = np.empty(128, np.int64)
     n = 0
-    if obs[O_CAN_WIN]:
+    if obs[ROBS.can_win]:
         actions[n] = TSUMO
         n += 1
-    if obs[O_CAN_NINE]:
+    if obs[ROBS.can_nine]:
         actions[n] = NINE_TERMINALS
         n += 1
-    in_riichi = obs[O_RIICHI + obs[O_SEAT]] > 0
+    in_riichi = obs[ROBS.riichi + obs[ROBS.seat]] > 0
     after = np.empty(34, np.int64)
-    if obs[O_CAN_RIICHI]:
+    if obs[ROBS.can_riichi]:
         discard_shanten(hand_of(obs), n_melds_of(obs), RIICHI_SHAPES, tables[:SUIT_ROWS], tables[SUIT_ROWS:], after)
     for k in range(34):
-        if obs[O_KAN_OPTIONS + k] > 0:
+        if obs[ROBS.kan_options + k] > 0:
             actions[n] = KAN + k
             n += 1
         if in_riichi:
             continue
-        if obs[O_HAND + k] > 0 and not (obs[O_AFTER_CALL] and (k == obs[O_FORBID_A] or k == obs[O_FORBID_B])):
+        if obs[ROBS.hand + k] > 0 and not (obs[ROBS.after_call] and (k == obs[ROBS.forbid_a] or
+                                                                     k == obs[ROBS.forbid_b])):
             actions[n] = k
             n += 1
-            if obs[O_CAN_RIICHI] and after[k] == 0:
+            if obs[ROBS.can_riichi] and after[k] == 0:
                 actions[n] = RIICHI + k
                 n += 1
     if in_riichi:
-        actions[n] = obs[O_TILE]
+        actions[n] = obs[ROBS.tile]
         n += 1
     return actions[riichi_rand_below(obs, n)]
 
@@ -86,16 +85,16 @@ def random_react(obs, params, tables):
     actions = np.empty(8, np.int64)
     actions[0] = PASS
     n = 1
-    if obs[O_CAN_WIN]:
+    if obs[ROBS.can_win]:
         actions[n] = RON
         n += 1
-    if obs[O_CAN_PON]:
+    if obs[ROBS.can_pon]:
         actions[n] = PON
         n += 1
-    if obs[O_CAN_KAN]:
+    if obs[ROBS.can_kan]:
         actions[n] = KAN_CALL
         n += 1
-    bits = obs[O_CAN_CHI]
+    bits = obs[ROBS.can_chi]
     if bits & 1:
         actions[n] = CHI_LOW
         n += 1
@@ -115,41 +114,41 @@ def recommended_exchange_hook(obs, params, tables):
 
 @hook
 def cpu_turn(obs, params, tables):
-    if obs[O_CAN_WIN]:
+    if obs[ROBS.can_win]:
         return TSUMO
     for k in range(34):
-        if obs[O_KAN_OPTIONS + k] == 1:
+        if obs[ROBS.kan_options + k] == 1:
             return KAN + k
     return riichi_turn(obs, tables, False, True)
 
 
 @hook
 def win_only_react(obs, params, tables):
-    return RON if obs[O_CAN_WIN] else PASS
+    return RON if obs[ROBS.can_win] else PASS
 
 
 @hook
 def disconnected_turn(obs, params, tables):
-    if obs[O_CAN_WIN] and params[0] > 0:
+    if obs[ROBS.can_win] and params[0] > 0:
         return TSUMO
-    if obs[O_TILE] >= 0:
+    if obs[ROBS.tile] >= 0:
         return TSUMOGIRI  # auto-play discards the very copy drawn
     for k in range(33, -1, -1):  # the dealer's first turn after the exchange has no drawn tile
-        if obs[O_HAND + k] > 0:
+        if obs[ROBS.hand + k] > 0:
             return k
     return 0
 
 
 @hook
 def disconnected_react(obs, params, tables):
-    return RON if obs[O_CAN_WIN] and params[0] > 0 else PASS
+    return RON if obs[ROBS.can_win] and params[0] > 0 else PASS
 
 
 @hook
 def random_mode(obs, params, tables):
     """A mode's own decisions: a uniformly random candidate of the astrology pool (A); others as baseline."""
-    if obs[O_DECISION] == D_PICK:
-        return riichi_rand_below(obs, max(1, obs[O_ASTROLOGY]))  # obs[O_ASTROLOGY] = pool size
+    if obs[ROBS.decision] == D_PICK:
+        return riichi_rand_below(obs, max(1, obs[ROBS.astrology]))  # obs[ROBS.astrology] = pool size
     return mode_default(obs, params, tables)
 
 

@@ -7,23 +7,15 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from policies.riichi_api import (
-    CHI_HIGH, CHI_LOW, CHI_MID, O_CAN_CHI, O_DORA, O_HAND, O_MELD_TILES, O_N_DORA, O_N_MELDS, O_OPEN, O_RIICHI,
-    O_ROUND_WIND, O_SAFE, O_SEAT, O_SEAT_WIND, O_SEEN, O_TILE, O_WON,
-)
-from sims.jit import inline
+from policies.riichi_api import CHI_HIGH, CHI_LOW, CHI_MID, ROBS
+from policies.riichi_api import own_hand as hand_of  # noqa: F401  (for the policies importing it from here)
 from sims.shanten import NOT_APPLICABLE, RIICHI_SHAPES, discard_shanten, draw_shanten_among, shanten
 from sims.shanten_tables import SUIT_ROWS
 
 
-@inline
-def hand_of(obs):
-    return obs[O_HAND:O_HAND + 34]
-
-
 @nb.njit(cache=True)
 def n_melds_of(obs):
-    return obs[O_N_MELDS + obs[O_SEAT]]
+    return obs[ROBS.n_melds + obs[ROBS.seat]]
 
 
 @nb.njit(cache=True)
@@ -31,14 +23,14 @@ def unseen(obs):
     """Copies of each kind this seat cannot see."""
     out = np.zeros(34, np.int64)
     for k in range(34):
-        out[k] = max(0, 4 - obs[O_HAND + k] - obs[O_SEEN + k])
+        out[k] = max(0, 4 - obs[ROBS.hand + k] - obs[ROBS.seen + k])
     return out
 
 
 @nb.njit(cache=True)
 def is_dora(obs, k):
-    for i in range(obs[O_N_DORA]):
-        ind = obs[O_DORA + i]
+    for i in range(obs[ROBS.n_dora]):
+        ind = obs[ROBS.dora + i]
         if ind < 27:
             d = ind - ind % 9 + (ind % 9 + 1) % 9
         elif ind < 31:
@@ -52,7 +44,7 @@ def is_dora(obs, k):
 
 @nb.njit(cache=True)
 def is_yakuhai(obs, k):
-    return k >= 31 or k == 27 + obs[O_SEAT_WIND] or k == 27 + obs[O_ROUND_WIND]
+    return k >= 31 or k == 27 + obs[ROBS.seat_wind] or k == 27 + obs[ROBS.round_wind]
 
 
 @nb.njit(cache=True)
@@ -149,10 +141,10 @@ def best_discard_shanten(obs, tables):
 @nb.njit(cache=True)
 def threats(obs):
     """Bitmask of opponents in riichi who have not won."""
-    me = obs[O_SEAT]
+    me = obs[ROBS.seat]
     mask = 0
     for p in range(4):
-        if p != me and obs[O_RIICHI + p] > 0 and obs[O_WON + p] == 0:
+        if p != me and obs[ROBS.riichi + p] > 0 and obs[ROBS.won + p] == 0:
             mask |= 1 << p
     return mask
 
@@ -165,15 +157,15 @@ def safety(obs, k, mask):
     for p in range(4):
         if not (mask >> p) & 1:
             continue
-        if obs[O_SAFE + 34 * p + k]:
+        if obs[ROBS.safe + 34 * p + k]:
             continue
         level = 0
         if k >= 27:
-            level = 2 if obs[O_SEEN + k] + obs[O_HAND + k] >= 3 else 1
+            level = 2 if obs[ROBS.seen + k] + obs[ROBS.hand + k] >= 3 else 1
         else:
             r = k % 9
-            lo_safe = r < 3 or obs[O_SAFE + 34 * p + k - 3] > 0
-            hi_safe = r > 5 or obs[O_SAFE + 34 * p + k + 3] > 0
+            lo_safe = r < 3 or obs[ROBS.safe + 34 * p + k - 3] > 0
+            hi_safe = r > 5 or obs[ROBS.safe + 34 * p + k + 3] > 0
             if lo_safe and hi_safe:
                 level = 2
         worst = min(worst, level)
@@ -186,7 +178,7 @@ def fold_discard(obs, forbid_a, forbid_b):
     mask = threats(obs)
     choice, choice_key = -1, -1
     for k in range(34):
-        c = obs[O_HAND + k]
+        c = obs[ROBS.hand + k]
         if c == 0 or k == forbid_a or k == forbid_b:
             continue
         key = safety(obs, k, mask) * 8 + c
@@ -215,26 +207,26 @@ def shanten_after_call(obs, tables, used_a, used_b):
 @nb.njit(cache=True)
 def open_hand_has_yaku_path(obs, tile):
     """A cheap guarantee of a yaku for an open hand: a yakuhai meld (or this call), or all simples."""
-    seat = obs[O_SEAT]
+    seat = obs[ROBS.seat]
     for k in range(27, 34):
-        if obs[O_MELD_TILES + 34 * seat + k] >= 3 and is_yakuhai(obs, k):
+        if obs[ROBS.meld_tiles + 34 * seat + k] >= 3 and is_yakuhai(obs, k):
             return True
-    if is_yakuhai(obs, tile) and obs[O_HAND + tile] >= 2:
+    if is_yakuhai(obs, tile) and obs[ROBS.hand + tile] >= 2:
         return True
     if tile >= 27 or tile % 9 == 0 or tile % 9 == 8:
         return False
     outside = 0
     for k in range(34):
         if k >= 27 or k % 9 == 0 or k % 9 == 8:
-            outside += obs[O_HAND + k] + obs[O_MELD_TILES + 34 * seat + k]
+            outside += obs[ROBS.hand + k] + obs[ROBS.meld_tiles + 34 * seat + k]
     return outside <= 1
 
 
 @nb.njit(cache=True)
 def chi_choice(obs, tables, max_after):
     """A chi answer (CHI_LOW / MID / HIGH) that improves shanten to at most `max_after`, or 0."""
-    tile = obs[O_TILE]
-    bits = obs[O_CAN_CHI]
+    tile = obs[ROBS.tile]
+    bits = obs[ROBS.can_chi]
     now = own_shanten(obs, tables)
     options = ((1, CHI_LOW, tile + 1, tile + 2), (2, CHI_MID, tile - 1, tile + 1), (4, CHI_HIGH, tile - 2, tile - 1))
     for bit, answer, a, b in options:
@@ -250,7 +242,7 @@ def chi_choice(obs, tables, max_after):
 def _isolated_rank(obs, k):
     """S-16 order among isolated tiles: guest winds > dragons > terminals > seat/round winds > middle tiles."""
     if 27 <= k <= 30:
-        if k == 27 + obs[O_SEAT_WIND] or k == 27 + obs[O_ROUND_WIND]:
+        if k == 27 + obs[ROBS.seat_wind] or k == 27 + obs[ROBS.round_wind]:
             return 3
         return 0
     if k >= 31:
@@ -328,4 +320,4 @@ def efficiency_exchange(obs, tables):
 
 @nb.njit(cache=True)
 def is_open(obs):
-    return obs[O_OPEN + obs[O_SEAT]] == 1
+    return obs[ROBS.open + obs[ROBS.seat]] == 1

@@ -4,12 +4,12 @@ play. Each mode module of policies says what its decision means; this hook only 
 from policies.api import hook
 from policies.astrology_pick import efficient_pick
 from policies.darkness_choice import never_open, never_lock
-from policies.riichi_api import D_DARK_LOCK, D_DARK_OPEN, D_PICK, O_DECISION
+from policies.riichi_api import D_DARK_LOCK, D_DARK_OPEN, D_PICK, ROBS
 
 
 @hook
 def mode_default(obs, params, tables):
-    decision = obs[O_DECISION]
+    decision = obs[ROBS.decision]
     if decision == D_PICK:
         return efficient_pick(obs, tables)
     if decision == D_DARK_OPEN:

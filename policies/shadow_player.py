@@ -18,7 +18,7 @@ opening and the lock where they matter, keeping `reserve` points after any payme
 - D_DARK_LOCK: pays 4000 to keep its opened tile face down when the tile is dangerous against a riichi (the
   opener may well wait on it) or lies within two ranks of its own waits (it would show the wait, or make the
   seat furiten).
-In other riichi modes obs[O_DARKNESS + DK_ON] is 0 and it plays baseline.
+In other riichi modes obs[ROBS.darkness + DK_ON] is 0 and it plays baseline.
 """
 
 import numba as nb
@@ -26,10 +26,7 @@ import numpy as np
 
 from policies.api import hook
 from policies.registry import Param, Policy
-from policies.riichi_api import (
-    D_DARK_LOCK, D_DARK_OPEN, FACE_DOWN, O_DARKNESS, O_DEALER, O_DECISION, O_FURITEN, O_HAND, O_MELD_TILES, O_POINTS,
-    O_RIICHI, O_SEAT, O_STICKS, O_TILE, RIICHI,
-)
+from policies.riichi_api import D_DARK_LOCK, D_DARK_OPEN, FACE_DOWN, RIICHI, ROBS
 from policies.riichi_baseline import riichi_turn
 from policies.riichi_common import is_open, n_melds_of, safety, threats, unseen
 from policies.riichi_mode_default import mode_default
@@ -43,14 +40,14 @@ P_RESERVE, P_HIDE_DANGER, P_HIDE_RIICHI, P_HIDE_TENPAI, P_OPEN_FACTOR, P_WIN_EST
 @nb.njit(cache=True)
 def waits_of(obs, tables, without):
     """Wait mask of the seat's hand minus one tile of `without` (-1: the hand as it is); all 0 if not tenpai."""
-    hand = obs[O_HAND:O_HAND + 34].astype(np.int64)
+    hand = obs[ROBS.hand:ROBS.hand + 34].astype(np.int64)
     mask = np.zeros(34, np.int64)
     if without >= 0:
         hand[without] -= 1
     held = hand.copy()
-    seat = obs[O_SEAT]
+    seat = obs[ROBS.seat]
     for k in range(34):
-        held[k] += obs[O_MELD_TILES + 34 * seat + k]
+        held[k] += obs[ROBS.meld_tiles + 34 * seat + k]
     winning_tiles(hand, n_melds_of(obs), RIICHI_SHAPES, held, tables[:SUIT_ROWS], tables[SUIT_ROWS:], mask)
     return mask
 
@@ -77,11 +74,11 @@ def shadow_discard(obs, params, tables, answer):
         kind, riichi = answer - RIICHI, True
     else:
         return answer
-    seat = obs[O_SEAT]
-    if obs[O_RIICHI + seat] > 0:
+    seat = obs[ROBS.seat]
+    if obs[ROBS.riichi + seat] > 0:
         return answer
     need = FACE_DOWN_RIICHI_MIN if riichi else FACE_DOWN_COST
-    points = obs[O_POINTS + seat]
+    points = obs[ROBS.points + seat]
     if points < need or points - need < params[P_RESERVE]:
         return answer
     if riichi and params[P_HIDE_RIICHI] > 0:
@@ -93,7 +90,7 @@ def shadow_discard(obs, params, tables, answer):
         n_threats = 0
         for p in range(4):
             n_threats += (mask >> p) & 1
-        dealer_threat = (mask >> obs[O_DEALER]) & 1
+        dealer_threat = (mask >> obs[ROBS.dealer]) & 1
         if kind < 27 and 2 <= kind % 9 <= 6 and (n_threats >= 2 or dealer_threat == 1):
             return FACE_DOWN + answer
     if riichi:
@@ -108,10 +105,10 @@ def shadow_discard(obs, params, tables, answer):
 @nb.njit(cache=True)
 def open_choice(obs, params, tables):
     """D_DARK_OPEN: 1 to pay 2000 when the chance that the hidden tile wins, times its worth, beats the cost."""
-    seat = obs[O_SEAT]
-    if obs[O_POINTS + seat] - OPEN_COST < params[P_RESERVE] or obs[O_FURITEN] == 1:
+    seat = obs[ROBS.seat]
+    if obs[ROBS.points + seat] - OPEN_COST < params[P_RESERVE] or obs[ROBS.furiten] == 1:
         return 0
-    in_riichi = obs[O_RIICHI + seat] > 0
+    in_riichi = obs[ROBS.riichi + seat] > 0
     if not in_riichi and not is_open(obs):
         return 0
     waits = waits_of(obs, tables, -1)
@@ -125,17 +122,17 @@ def open_choice(obs, params, tables):
     if hits == 0 or total == 0:
         return 0
     factor = params[P_OPEN_FACTOR] if in_riichi else 1.0
-    worth = params[P_WIN_ESTIMATE] + obs[O_DARKNESS + DK_POT] + 1000 * obs[O_STICKS]
+    worth = params[P_WIN_ESTIMATE] + obs[ROBS.darkness + DK_POT] + 1000 * obs[ROBS.sticks]
     return 1 if factor * hits * worth > OPEN_COST * total else 0
 
 
 @nb.njit(cache=True)
 def lock_choice(obs, params, tables):
     """D_DARK_LOCK: 1 to pay 4000 when the opened tile is dangerous against a riichi or shows one's own wait."""
-    seat = obs[O_SEAT]
-    if params[P_LOCK] <= 0 or obs[O_POINTS + seat] - LOCK_COST < params[P_RESERVE]:
+    seat = obs[ROBS.seat]
+    if params[P_LOCK] <= 0 or obs[ROBS.points + seat] - LOCK_COST < params[P_RESERVE]:
         return 0
-    tile = obs[O_TILE]
+    tile = obs[ROBS.tile]
     mask = threats(obs)
     if mask != 0 and safety(obs, tile, mask) == 0:
         return 1
@@ -147,14 +144,14 @@ def lock_choice(obs, params, tables):
 @hook
 def shadow_turn(obs, params, tables):
     answer = riichi_turn(obs, tables, True, True)
-    if obs[O_DARKNESS + DK_ON] == 0:
+    if obs[ROBS.darkness + DK_ON] == 0:
         return answer
     return shadow_discard(obs, params, tables, answer)
 
 
 @hook
 def shadow_mode(obs, params, tables):
-    decision = obs[O_DECISION]
+    decision = obs[ROBS.decision]
     if decision == D_DARK_OPEN:
         return open_choice(obs, params, tables)
     if decision == D_DARK_LOCK:

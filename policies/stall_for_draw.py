@@ -9,7 +9,7 @@ opponent still in the hand, makes no pon or kan call, and takes every win. Other
 
 import numba as nb
 
-from policies.api import KAN, O_CAN_WIN, O_WALL_LEFT, PASS, RON, hook
+from policies.api import BOBS, KAN, PASS, RON, hook
 from policies.baseline import play_turn, react_to_discard
 from policies.common import best_discard_shanten, hand_shanten, own_void
 from policies.registry import Param, Policy
@@ -18,7 +18,7 @@ from policies.threats import all_opponents, safest_discard
 
 @nb.njit(cache=True)
 def stalling(obs, params, shanten):
-    return obs[O_WALL_LEFT] < params[1] and shanten >= params[0]
+    return obs[BOBS.wall_left] < params[1] and shanten >= params[0]
 
 
 @hook
@@ -33,7 +33,7 @@ def turn(obs, params, tables):
 
 @hook
 def react(obs, params, tables):
-    if obs[O_CAN_WIN]:
+    if obs[BOBS.can_win]:
         return RON
     if stalling(obs, params, hand_shanten(obs, tables)):
         return PASS

@@ -22,7 +22,7 @@ from policies.astrology_pick import (
     acceptance_after, candidate, candidate_shanten, needs_acceptance, pool_size, shape_key, visible_unseen,
 )
 from policies.registry import Param, Policy
-from policies.riichi_api import D_PICK, O_ASTROLOGY, O_DECISION, O_HAND, O_RIICHI, O_SEAT
+from policies.riichi_api import D_PICK, ROBS
 from policies.riichi_common import is_dora, is_yakuhai, safety, threats
 from policies.riichi_mode_default import mode_default
 from sims.riichi.astrology_pool import A_RED
@@ -32,8 +32,8 @@ from sims.riichi.astrology_pool import A_RED
 def _safe_tiles(obs, mask):
     n = 0
     for k in range(34):
-        if obs[O_HAND + k] > 0 and safety(obs, k, mask) == 3:
-            n += obs[O_HAND + k]
+        if obs[ROBS.hand + k] > 0 and safety(obs, k, mask) == 3:
+            n += obs[ROBS.hand + k]
     return n
 
 
@@ -48,7 +48,7 @@ def star_pick(obs, tables, value, deny, safe_keep):
         if sh[i] < 0:
             return i
     mask = threats(obs)
-    if obs[O_RIICHI + obs[O_SEAT]] > 0:  # the pick is the next discard: the safest one
+    if obs[ROBS.riichi + obs[ROBS.seat]] > 0:  # the pick is the next discard: the safest one
         choice, choice_key = 0, -1
         for i in range(n):
             key = safety(obs, candidate(obs, i), mask) if mask != 0 else 0
@@ -77,9 +77,9 @@ def star_pick(obs, tables, value, deny, safe_keep):
         bonus = 0.0
         if is_dora(obs, k):
             bonus += 1.0
-        if obs[O_ASTROLOGY + A_RED + i] == 1:
+        if obs[ROBS.astrology + A_RED + i] == 1:
             bonus += 1.0
-        if is_yakuhai(obs, k) and obs[O_HAND + k] >= 1:
+        if is_yakuhai(obs, k) and obs[ROBS.hand + k] >= 1:
             bonus += 1.0
         key += 256.0 * 4.0 * value * bonus
         if mask != 0:
@@ -91,7 +91,7 @@ def star_pick(obs, tables, value, deny, safe_keep):
 
 @hook
 def star_mode(obs, params, tables):
-    if obs[O_DECISION] == D_PICK:
+    if obs[ROBS.decision] == D_PICK:
         return star_pick(obs, tables, params[0], params[1], int(params[2]))
     return mode_default(obs, params, tables)
 

@@ -26,10 +26,7 @@ import numpy as np
 
 from policies.api import hook
 from policies.registry import Param, Policy
-from policies.riichi_api import (
-    CHI_HIGH, CHI_LOW, CHI_MID, O_CAN_CHI, O_CAN_PON, O_CAN_WIN, O_FROM, O_MELD_TILES, O_SEAT,
-    O_SOUL_STRIKE, O_TILE, O_WALL_LEFT, PON, RIICHI, RON,
-)
+from policies.riichi_api import CHI_HIGH, CHI_LOW, CHI_MID, PON, RIICHI, ROBS, RON
 from policies.riichi_baseline import riichi_react, riichi_turn
 from policies.riichi_common import (
     best_discard_shanten, hand_of, is_yakuhai, n_melds_of, open_hand_has_yaku_path, own_shanten, shanten_after_call,
@@ -51,12 +48,12 @@ def _simple(k):
 def dama_has_yaku(obs, hand, waits):
     """A closed tenpai hand (after its discard) that can ron without riichi: a yakuhai triplet, or all simples
     with simple waits only (tanyao)."""
-    seat = obs[O_SEAT]
+    seat = obs[ROBS.seat]
     for k in range(27, 34):
-        if is_yakuhai(obs, k) and hand[k] + obs[O_MELD_TILES + 34 * seat + k] >= 3:
+        if is_yakuhai(obs, k) and hand[k] + obs[ROBS.meld_tiles + 34 * seat + k] >= 3:
             return True
     for k in range(34):
-        if (hand[k] + obs[O_MELD_TILES + 34 * seat + k] > 0 or waits[k]) and not _simple(k):
+        if (hand[k] + obs[ROBS.meld_tiles + 34 * seat + k] > 0 or waits[k]) and not _simple(k):
             return False
     return True
 
@@ -64,15 +61,15 @@ def dama_has_yaku(obs, hand, waits):
 @nb.njit(cache=True)
 def riichi_now(obs, params, tables, kind):
     """Declare riichi discarding `kind` (legal, tenpai after it)? See the module docstring."""
-    if obs[O_WALL_LEFT] <= params[P_SHORT_WALL]:
+    if obs[ROBS.wall_left] <= params[P_SHORT_WALL]:
         return True
     hand = hand_of(obs).copy()
     hand[kind] -= 1
     waits = np.zeros(34, np.int64)
     held = hand.copy()
-    seat = obs[O_SEAT]
+    seat = obs[ROBS.seat]
     for k in range(34):
-        held[k] += obs[O_MELD_TILES + 34 * seat + k]
+        held[k] += obs[ROBS.meld_tiles + 34 * seat + k]
     winning_tiles(hand, n_melds_of(obs), RIICHI_SHAPES, held, tables[:SUIT_ROWS], tables[SUIT_ROWS:], waits)
     left = unseen(obs)
     live = 0
@@ -93,7 +90,7 @@ def only_overloaded_threats(obs):
     if mask == 0:
         return False
     for p in range(4):
-        if (mask >> p) & 1 and obs[O_SOUL_STRIKE + SS_OVER + p] == 0:
+        if (mask >> p) & 1 and obs[ROBS.soul_strike + SS_OVER + p] == 0:
             return False
     return True
 
@@ -113,15 +110,15 @@ def strike_timer_turn(obs, params, tables):
 def break_call(obs, tables, mode):
     """A pon or chi of the discard, or 0: mode 1 any call that does not worsen the hand's shanten; mode 2 only a
     call that lowers it and keeps a yaku in reach (policies.riichi_common.open_hand_has_yaku_path)."""
-    tile = obs[O_TILE]
+    tile = obs[ROBS.tile]
     now = own_shanten(obs, tables)
     strict = mode >= 2
     if strict and not open_hand_has_yaku_path(obs, tile):
         return 0
     slack = -1 if strict else 0
-    if obs[O_CAN_PON] and shanten_after_call(obs, tables, tile, tile) <= now + slack:
+    if obs[ROBS.can_pon] and shanten_after_call(obs, tables, tile, tile) <= now + slack:
         return PON
-    bits = obs[O_CAN_CHI]
+    bits = obs[ROBS.can_chi]
     options = ((1, CHI_LOW, tile + 1, tile + 2), (2, CHI_MID, tile - 1, tile + 1), (4, CHI_HIGH, tile - 2, tile - 1))
     for bit, answer, a, b in options:
         if bits & bit and shanten_after_call(obs, tables, a, b) <= now + slack:
@@ -131,11 +128,11 @@ def break_call(obs, tables, mode):
 
 @hook
 def strike_timer_react(obs, params, tables):
-    if obs[O_CAN_WIN]:
+    if obs[ROBS.can_win]:
         return RON
-    striker = obs[O_FROM]
-    if params[P_BREAK] != 0 and obs[O_SOUL_STRIKE + SS_ACTIVE + striker] == 1 and \
-            obs[O_SOUL_STRIKE + SS_LEFT + striker] >= params[P_BREAK_MIN_LEFT]:
+    striker = obs[ROBS.from_seat]
+    if params[P_BREAK] != 0 and obs[ROBS.soul_strike + SS_ACTIVE + striker] == 1 and \
+            obs[ROBS.soul_strike + SS_LEFT + striker] >= params[P_BREAK_MIN_LEFT]:
         answer = break_call(obs, tables, params[P_BREAK])
         if answer != 0:
             return answer

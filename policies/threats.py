@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numba as nb
 
-from policies.api import O_HAND, O_MELDS, O_N_MELDS, O_RIVER, O_SEAT, O_SEEN, O_VOID, O_WON
+from policies.api import BOBS
 from policies.common import keep_score, edge_score
 
 FLUSH_MELDS = 2   # melds, all of one suit, that make a flush look
@@ -19,7 +19,7 @@ FLUSH_RIVER = 5   # non-void discards, all of one suit, that make a flush look (
 @nb.njit(cache=True)
 def is_opponent(obs, p):
     """Seat p is another seat still playing this hand."""
-    return p != obs[O_SEAT] and obs[O_WON + p] == 0
+    return p != obs[BOBS.seat] and obs[BOBS.won + p] == 0
 
 
 @nb.njit(cache=True)
@@ -27,7 +27,7 @@ def meld_suit_mask(obs, p):
     """Bit s set when seat p has a meld in suit s."""
     mask = 0
     for k in range(27):
-        if obs[O_MELDS + 34 * p + k] > 0:
+        if obs[BOBS.melds + 34 * p + k] > 0:
             mask |= 1 << (k // 9)
     return mask
 
@@ -41,17 +41,17 @@ def collected_suit(obs, p):
     if any, are all in that kept suit.
     """
     melds = meld_suit_mask(obs, p)
-    if obs[O_N_MELDS + p] >= FLUSH_MELDS:
+    if obs[BOBS.n_melds + p] >= FLUSH_MELDS:
         for s in range(3):
             if melds == 1 << s:
                 return s
-    void = obs[O_VOID + p]
+    void = obs[BOBS.void + p]
     if void < 0:
         return -1
     river_mask = 0
     n_river = 0
     for k in range(27):
-        c = obs[O_RIVER + 34 * p + k]
+        c = obs[BOBS.river + 34 * p + k]
         if c > 0 and k // 9 != void:
             river_mask |= 1 << (k // 9)
             n_river += c
@@ -79,7 +79,7 @@ def meld_threats(obs, min_melds):
     """Bit p set for each opponent still in the hand with at least `min_melds` melds."""
     mask = 0
     for p in range(4):
-        if is_opponent(obs, p) and obs[O_N_MELDS + p] >= min_melds:
+        if is_opponent(obs, p) and obs[BOBS.n_melds + p] >= min_melds:
             mask |= 1 << p
     return mask
 
@@ -97,7 +97,7 @@ def all_opponents(obs):
 @nb.njit(cache=True)
 def unseen_copies(obs, kind):
     """Copies of `kind` outside our hand and the public view (held by others or in the wall)."""
-    return max(0, 4 - obs[O_HAND + kind] - obs[O_SEEN + kind])
+    return max(0, 4 - obs[BOBS.hand + kind] - obs[BOBS.seen + kind])
 
 
 @nb.njit(cache=True)
@@ -125,10 +125,10 @@ def tile_danger(obs, kind, p):
     (collected_suit).
     """
     suit = kind // 9
-    if suit == obs[O_VOID + p]:
+    if suit == obs[BOBS.void + p]:
         return 0
     danger = 1 + unseen_copies(obs, kind) + open_sequences(obs, kind)
-    if obs[O_RIVER + 34 * p + kind] > 0:
+    if obs[BOBS.river + 34 * p + kind] > 0:
         danger -= 1
     if collected_suit(obs, p) == suit:
         danger *= 2
@@ -139,7 +139,7 @@ def tile_danger(obs, kind, p):
 def safest_discard(obs, threat_mask):
     """The held kind with the least summed danger against the seats in `threat_mask`; ties go to the tile
     that least belongs to a shape, then the outermost."""
-    hand = obs[O_HAND:O_HAND + 34]
+    hand = obs[BOBS.hand:BOBS.hand + 34]
     best, best_key = -1, 1 << 30
     for k in range(27):
         if hand[k] == 0:

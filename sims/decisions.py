@@ -2,9 +2,10 @@
 
 The engines call a seat's policy through compiled hooks of one signature, `HOOK_SIG`:
 `(obs int32[::1], params float64[::1], tables uint8[:, ::1]) -> int64`. The observation layouts are
-sims.bloodshed.observation and sims.riichi.observation; obs[O_DECISION] holds one of the D_* kinds below and
-the hook answers with a code of that decision. Policy authors read these names through policies.api and
-policies.riichi_api, which re-export them.
+sims.bloodshed.observation.BOBS and sims.riichi.observation.ROBS; obs[BOBS.decision] (Bloodshed) or
+obs[ROBS.decision] (riichi) holds one of the D_* kinds below and the hook answers with a code of that
+decision. Policy authors read these names through policies.api (Bloodshed) and policies.riichi_api (riichi),
+which re-export them.
 
 Answers per decision (an illegal answer is replaced by a legal default and counted by the engine):
 - D_EXCHANGE: three tiles packed as t0 | t1 << 8 | t2 << 16 (policies.api.pack_exchange).
@@ -33,7 +34,7 @@ HOOK_NAMES = ("exchange", "void", "turn", "react", "rob")          # Bloodshed e
 RIICHI_HOOK_NAMES = ("exchange", "turn", "react", "rob", "mode")   # riichi engine's hooks, in call order
 MAX_PARAMS = 8                                                     # width of each seat's params row
 
-# decision kinds (obs[O_DECISION])
+# decision kinds (obs[BOBS.decision], obs[ROBS.decision])
 D_EXCHANGE, D_VOID, D_TURN, D_REACT, D_ROB = 0, 1, 2, 3, 4
 D_PICK = 5            # astrology (A): which candidate of the pool to draw
 D_DARK_OPEN = 6       # darkness (D): pay to open another seat's face-down discard?

@@ -1,4 +1,4 @@
-"""Compiled helpers shared by the engines for their `obs[4, OBS_SIZE]` table state.
+"""Compiled helpers shared by the engines for their `obs[4, BOBS.SIZE]` / `obs[4, ROBS.SIZE]` table state.
 
 Each seat's row repeats the public information, so a public change is written to all four rows.
 `points_at` is the offset of the four seats' points in the engine's observation layout.
@@ -27,8 +27,8 @@ def pub_set(obs, offset, value):
         obs[s, offset] = value
 
 
-# Explicit signatures: `points_at` is a literal constant in each engine (44 in Bloodshed, 57 in riichi), which
-# would otherwise compile one specialization per engine and per seat integer type.
+# Explicit signatures: `points_at` is each engine's offset of the points (BOBS.points in Bloodshed, ROBS.points in
+# riichi); without them a literal offset would compile one specialization per engine and per seat integer type.
 _OBS = types.int32[:, ::1]
 
 

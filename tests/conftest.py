@@ -127,14 +127,14 @@ def _build_wall(hands, draws, seed: int = 0, at=None):
 
 def _default_answer(pos):
     """Scripted seats: discard the drawn tile (else the first kind held), never call, never win."""
-    from policies.riichi_api import D_TURN, O_AFTER_CALL, O_FORBID_A, O_FORBID_B, O_HAND, O_TILE, PASS
+    from policies.riichi_api import D_TURN, PASS, ROBS
 
     view = pos.view
     if pos.decision == D_TURN:
-        if view[O_TILE] >= 0:
-            return int(view[O_TILE])
-        forbidden = (view[O_FORBID_A], view[O_FORBID_B]) if view[O_AFTER_CALL] else ()
-        return next(k for k in range(34) if view[O_HAND + k] > 0 and k not in forbidden)
+        if view[ROBS.tile] >= 0:
+            return int(view[ROBS.tile])
+        forbidden = (view[ROBS.forbid_a], view[ROBS.forbid_b]) if view[ROBS.after_call] else ()
+        return next(k for k in range(34) if view[ROBS.hand + k] > 0 and k not in forbidden)
     return PASS
 
 

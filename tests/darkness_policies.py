@@ -4,17 +4,14 @@
   cannot pay: the engine must refuse it), and always says yes to opening and locking. So the thresholds of D
   and the turn-order rule for several openers can be read off the event log.
 - `test-dark-spy`: baseline play whose turn and mode hooks check, on every decision, that the public blocks
-  hold no face-down tile: Σ O_DISCARDED[p] = O_N_DISCARDS[p] − face-down count[p] for every seat, and
-  Σ O_SEEN = visible discards + dora indicators + meld tiles − tiles called from rivers. On a breach it answers
+  hold no face-down tile: Σ ROBS.discarded[p] = ROBS.n_discards[p] − face-down count[p] for every seat, and
+  Σ ROBS.seen = visible discards + dora indicators + meld tiles − tiles called from rivers. On a breach it answers
   an illegal code, which the engine counts (CNT_ILLEGAL).
 """
 
 from policies.api import hook
 from policies.registry import Policy, get, register
-from policies.riichi_api import (
-    D_DARK_LOCK, D_DARK_OPEN, D_TURN, FACE_DOWN, O_DARKNESS, O_DECISION, O_DISCARDED, O_MELD_TILES, O_MELDS,
-    O_N_DISCARDS, O_N_DORA, O_N_MELDS, O_SEEN, RIICHI,
-)
+from policies.riichi_api import D_DARK_LOCK, D_DARK_OPEN, D_TURN, FACE_DOWN, RIICHI, ROBS
 from policies.riichi_baseline import riichi_turn
 from policies.riichi_mode_default import mode_default
 from sims import tiles
@@ -33,7 +30,7 @@ def greedy_turn(obs, params, tables):
 
 @hook
 def greedy_mode(obs, params, tables):
-    if obs[O_DECISION] == D_DARK_OPEN or obs[O_DECISION] == D_DARK_LOCK:
+    if obs[ROBS.decision] == D_DARK_OPEN or obs[ROBS.decision] == D_DARK_LOCK:
         return 1
     return mode_default(obs, params, tables)
 
@@ -45,27 +42,27 @@ def spy_check(obs, params, tables):
     for p in range(4):
         row = 0
         for k in range(34):
-            row += obs[O_DISCARDED + 34 * p + k]
-        if row != obs[O_N_DISCARDS + p] - obs[O_DARKNESS + DK_HIDDEN + p]:
+            row += obs[ROBS.discarded + 34 * p + k]
+        if row != obs[ROBS.n_discards + p] - obs[ROBS.darkness + DK_HIDDEN + p]:
             return 0
         visible += row
     meld_tiles = 0
     called = 0
     for p in range(4):
         for k in range(34):
-            meld_tiles += obs[O_MELD_TILES + 34 * p + k]
-        for i in range(obs[O_N_MELDS + p]):
-            if obs[O_MELDS + 8 * p + 2 * i] != tiles.ANKAN + 1:
+            meld_tiles += obs[ROBS.meld_tiles + 34 * p + k]
+        for i in range(obs[ROBS.n_melds + p]):
+            if obs[ROBS.melds + 8 * p + 2 * i] != tiles.ANKAN + 1:
                 called += 1
     seen = 0
     for k in range(34):
-        seen += obs[O_SEEN + k]
-    return 1 if seen == visible + obs[O_N_DORA] + meld_tiles - called else 0
+        seen += obs[ROBS.seen + k]
+    return 1 if seen == visible + obs[ROBS.n_dora] + meld_tiles - called else 0
 
 
 @hook
 def spy_turn(obs, params, tables):
-    if spy_check(obs, params, tables) == 0 and obs[O_DECISION] == D_TURN:
+    if spy_check(obs, params, tables) == 0 and obs[ROBS.decision] == D_TURN:
         return BREACH
     return riichi_turn(obs, tables, True, True)
 

@@ -15,9 +15,7 @@ from sims.decisions import D_REACT, D_TURN, RIICHI
 from sims.modes import get_mode
 from sims.riichi.determinize import determinize, hidden_tiles
 from sims.riichi.hand_state import HS
-from sims.riichi.observation import (
-    O_CAN_RIICHI, O_HAND, O_N_MELDS, O_N_WINNERS, O_RED, O_RIICHI, O_RNG, O_WON,
-)
+from sims.riichi.observation import ROBS
 from sims.riichi.play import lookup_tables
 from sims.riichi.positions import RiichiTable
 from sims.riichi.tableau import ST_RED_HAND, is_red
@@ -64,20 +62,20 @@ def test_determinize_keeps_the_view_and_the_tiles(slug, spec):
         hs, obs, st, wall = _copy_arrays(pos)
         before = sorted(hidden_tiles(pos.hs, pos.obs, pos.st, pos.wall, seat) // 4)
         assert determinize(hs, obs, st, wall, seat, 7, checked, TABLES) == 0
-        np.testing.assert_array_equal(obs[seat, :O_HAND + 34], pos.obs[seat, :O_HAND + 34])
-        np.testing.assert_array_equal(obs[seat, O_RED:O_RED + 3], pos.obs[seat, O_RED:O_RED + 3])
+        np.testing.assert_array_equal(obs[seat, :ROBS.hand + 34], pos.obs[seat, :ROBS.hand + 34])
+        np.testing.assert_array_equal(obs[seat, ROBS.red:ROBS.red + 3], pos.obs[seat, ROBS.red:ROBS.red + 3])
         for p in range(4):
-            assert obs[p, O_HAND:O_HAND + 34].sum() == pos.obs[p, O_HAND:O_HAND + 34].sum()
-            in_riichi = obs[0, O_RIICHI + p] and not obs[0, O_WON + p]
-            if p != seat and in_riichi and obs[p, O_HAND:O_HAND + 34].sum() % 3 == 1:
+            assert obs[p, ROBS.hand:ROBS.hand + 34].sum() == pos.obs[p, ROBS.hand:ROBS.hand + 34].sum()
+            in_riichi = obs[0, ROBS.riichi + p] and not obs[0, ROBS.won + p]
+            if p != seat and in_riichi and obs[p, ROBS.hand:ROBS.hand + 34].sum() % 3 == 1:
                 riichi_seen += 1
-                assert shanten(obs[p, O_HAND:O_HAND + 34], obs[0, O_N_MELDS + p], RIICHI_SHAPES,
+                assert shanten(obs[p, ROBS.hand:ROBS.hand + 34], obs[0, ROBS.n_melds + p], RIICHI_SHAPES,
                                TABLES[:SUIT_ROWS], TABLES[SUIT_ROWS:]) <= 0
         assert sorted(hidden_tiles(hs, obs, st, wall, seat) // 4) == before
         assert _red_total(obs, st, wall, hs, seat) == _red_total(pos.obs, pos.st, pos.wall, pos.hs, seat)
         for p in range(4):
             for suit in range(3):
-                assert st[ST_RED_HAND + p, suit] == obs[p, O_RED + suit]
+                assert st[ST_RED_HAND + p, suit] == obs[p, ROBS.red + suit]
         checked += 1
     assert checked >= 50 and riichi_seen > 0
 
@@ -94,7 +92,7 @@ def test_advice_ignores_how_the_hidden_tiles_lie():
         moved = pos.copy()
         assert determinize(moved.hs, moved.obs, moved.st, moved.wall, pos.seat, 99, 0, TABLES) >= 0
         moved.hs[:] = pos.hs  # the rearranged tiles only: phase, seeds and streams as in the source
-        moved.obs[:, O_RNG] = pos.obs[:, O_RNG]
+        moved.obs[:, ROBS.rng] = pos.obs[:, ROBS.rng]
         a = sampler.rollouts(pos, pos.seat, answers, 5, 0, 12, False)
         b = sampler.rollouts(moved, pos.seat, answers, 5, 0, 12, False)
         for x, y in zip(a, b):
@@ -111,7 +109,7 @@ def test_determinized_wall_is_uniform():
     for match_id in range(20):
         full = table.play_hand(match_id, 1)
         cand = table.at_decision(match_id, 1, max(full.n_decisions - 12, 0))
-        if cand is not None and cand.obs[0, O_RIICHI:O_RIICHI + 4].sum() == 0:
+        if cand is not None and cand.obs[0, ROBS.riichi:ROBS.riichi + 4].sum() == 0:
             pos = cand
             break
     assert pos is not None
@@ -148,7 +146,7 @@ def _first_decision(table, want, n_matches):
 
 
 def riichi_after_a_win(pos):
-    return pos.decision == D_TURN and pos.view[O_CAN_RIICHI] == 1 and pos.obs[0, O_N_WINNERS] >= 1
+    return pos.decision == D_TURN and pos.view[ROBS.can_riichi] == 1 and pos.obs[0, ROBS.n_winners] >= 1
 
 
 def test_shura_riichi_or_dama_after_the_first_win():

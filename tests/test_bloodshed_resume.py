@@ -19,7 +19,7 @@ import pytest
 from analyzer.advise import Sampler
 from analyzer.position import state_of
 from policies.registry import parse_seats
-from policies.api import D_EXCHANGE, D_REACT, D_ROB, D_TURN, D_VOID, O_HAND, O_RNG, OBS_SIZE
+from policies.api import BOBS, D_EXCHANGE, D_REACT, D_ROB, D_TURN, D_VOID
 from sims.bloodshed import simulate
 from sims.bloodshed.determinize import determinize, hidden_pool
 from sims.bloodshed.engine import N_COUNTERS, next_dealer, start_hand, start_match
@@ -64,7 +64,7 @@ class Run:
 
     def simulator_answer(self, S):
         """What the pending seat's own hook answers (the hook runs on a copy; S is not changed)."""
-        view = np.zeros(OBS_SIZE, np.int32)
+        view = np.zeros(BOBS.SIZE, np.int32)
         pending_view(S, self.sampler.rules, self.sampler.tables, view)
         seat = int(S[ST.pend_seat])
         hook = self.sampler.hooks[HOOK_INDEX[int(pending_decision(S))]][seat]
@@ -172,7 +172,7 @@ def _stopped_states(count, seed=21):
 
 
 def _obs(S):
-    return S[ST.obs:ST.obs + 4 * OBS_SIZE].reshape(4, OBS_SIZE)
+    return S[ST.obs:ST.obs + 4 * BOBS.SIZE].reshape(4, BOBS.SIZE)
 
 
 def test_determinization_keeps_the_view_and_counts():
@@ -184,11 +184,11 @@ def test_determinization_keeps_the_view_and_counts():
             assert determinize(S, seat, 9, k, out)
             o, o0 = _obs(out), _obs(S)
             for p in range(4):
-                assert o[p, O_HAND:O_HAND + 34].sum() == o0[p, O_HAND:O_HAND + 34].sum()
-            own = np.ones(OBS_SIZE, bool)
-            own[O_RNG] = False
+                assert o[p, BOBS.hand:BOBS.hand + 34].sum() == o0[p, BOBS.hand:BOBS.hand + 34].sum()
+            own = np.ones(BOBS.SIZE, bool)
+            own[BOBS.rng] = False
             assert np.array_equal(o[seat, own], o0[seat, own])
-            hidden = sum(o[p, O_HAND:O_HAND + 27] for p in range(4) if p != seat) + np.bincount(
+            hidden = sum(o[p, BOBS.hand:BOBS.hand + 27] for p in range(4) if p != seat) + np.bincount(
                 out[ST.wall + out[ST.pos]:ST.wall + 108], minlength=27)
             assert np.array_equal(hidden, hidden_pool(S, seat))
 
@@ -246,7 +246,7 @@ def tiny_position(hidden, winner_void=None):
 
 def _arrangement(out):
     o = _obs(out)
-    hands = tuple(tuple(np.repeat(np.arange(27), o[p, O_HAND:O_HAND + 27]).tolist()) for p in (1, 2, 3))
+    hands = tuple(tuple(np.repeat(np.arange(27), o[p, BOBS.hand:BOBS.hand + 27]).tolist()) for p in (1, 2, 3))
     return hands + (int(out[ST.wall + 107]),)
 
 
@@ -299,7 +299,7 @@ def _play_scripted(S, sampler, choose, until=None):
     most one seat's answer may be forced (the scripted tests let the seats' own B-24 hooks answer)."""
     counters, events, ev = np.zeros(N_COUNTERS, np.int64), np.zeros((2000, N_EVENT_COLS), np.int32), \
         np.zeros(3, np.int64)
-    view = np.zeros(OBS_SIZE, np.int32)
+    view = np.zeros(BOBS.SIZE, np.int32)
     n = int(S[ST.n_decisions])
     while stop_at_decision(S, n, *sampler.play_args(), counters, events, ev):
         decision, seat = int(pending_decision(S)), int(S[ST.pend_seat])
@@ -323,7 +323,6 @@ def test_rule_b12_b14_scripted_ron_then_play_goes_on_and_closed_kan_pays_2000(ti
     a plain 底和 of 1 fan = 1000 (B-19). Play goes on with seat 2, the next player after the winner (B-12): it
     draws the fourth 7p and makes a closed kan; the two other players still in the hand pay it 2000 each, the
     winner nothing (B-14). Points before seat 2's next decision: 47000, 51000, 54000, 48000."""
-    from sims.bloodshed.observation import O_HAND, O_POINTS, O_VOID
     from sims.bloodshed.state import obs_of
     from sims.decisions import KAN, RON
 
@@ -339,8 +338,8 @@ def test_rule_b12_b14_scripted_ron_then_play_goes_on_and_closed_kan_pays_2000(ti
 
     def choose(decision, seat, view):
         if decision == D_TURN and seat == 0:
-            seen["voids"] = [int(view[O_VOID + s]) for s in range(4)]
-            seen["dealer"] = [k for k in range(27) for _ in range(view[O_HAND + k])]
+            seen["voids"] = [int(view[BOBS.void + s]) for s in range(4)]
+            seen["dealer"] = [k for k in range(27) for _ in range(view[BOBS.hand + k])]
             return 12  # 4p
         if decision == D_REACT and seat == 1:
             return RON
@@ -353,4 +352,4 @@ def test_rule_b12_b14_scripted_ron_then_play_goes_on_and_closed_kan_pays_2000(ti
     assert _play_scripted(S, sampler, choose, until=lambda decision, seat: seat == 2 and "kan" in seen)
     assert seen["dealer"] == sorted(tile_kinds("2345678m999m1m456p"))
     assert seen["voids"] == [2, 2, 0, 1]  # sou, sou, man, pin (B-7: the suit each holds none of)
-    assert obs_of(S)[0, O_POINTS:O_POINTS + 4].tolist() == [47_000, 51_000, 54_000, 48_000]
+    assert obs_of(S)[0, BOBS.points:BOBS.points + 4].tolist() == [47_000, 51_000, 54_000, 48_000]

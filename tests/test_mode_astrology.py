@@ -17,8 +17,7 @@ import pytest
 from analyzer.tables import hand_table
 from policies.registry import parse_seats
 from policies.astrology_pick import efficient_pick
-from policies.riichi_api import O_ASTROLOGY, O_DEALER, O_DORA, O_HAND, O_N_DISCARDS, O_RIICHI, O_SAFE, O_SEAT, \
-    R_OBS_SIZE
+from policies.riichi_api import ROBS
 from policies.star_picker import star_pick
 from sims.events import EV_DISCARD, EV_DRAW, EV_END, EV_KAN, EV_WIN
 from sims.modes import get_mode
@@ -63,7 +62,7 @@ def test_rule_a_riichi_core_invariants(n, riichi_checks):
 def test_rule_a_pool_helpers_public_wall_order_and_floor():
     """A: the pool block is identical in all four seats' rows; refills take live-wall tiles in order up to 3
     and stop with ≤ 3 live tiles; a replacement adds the dead-wall tile; draws left = pool + refills."""
-    obs = np.zeros((4, R_OBS_SIZE), np.int32)
+    obs = np.zeros((4, ROBS.SIZE), np.int32)
     st = np.zeros((N_ST, 34), np.int64)
     st[ST_MISC, MS_LIVE_END] = DEAD_START
     wall = np.arange(136, dtype=np.int64)[::-1].copy()
@@ -73,37 +72,37 @@ def test_rule_a_pool_helpers_public_wall_order_and_floor():
     pos = astro_refill(obs, st, wall, FIRST_LIVE, FLOOR, events, ev)
     assert pos == FIRST_LIVE + 3
     assert (obs == obs[0]).all()
-    assert obs[0, O_ASTROLOGY + A_N] == 3 and obs[0, O_ASTROLOGY + A_OPEN] == 1
-    assert list(obs[0, O_ASTROLOGY + A_KIND:O_ASTROLOGY + A_KIND + 3]) == [wall[p] // 4 for p in range(53, 56)]
-    assert obs[0, O_ASTROLOGY + A_DRAWS_LEFT] == 3 + (DEAD_START - pos - FLOOR)
+    assert obs[0, ROBS.astrology + A_N] == 3 and obs[0, ROBS.astrology + A_OPEN] == 1
+    assert list(obs[0, ROBS.astrology + A_KIND:ROBS.astrology + A_KIND + 3]) == [wall[p] // 4 for p in range(53, 56)]
+    assert obs[0, ROBS.astrology + A_DRAWS_LEFT] == 3 + (DEAD_START - pos - FLOOR)
     # a full pool is not refilled; near the end of the wall nothing is refilled below the floor
     assert astro_refill(obs, st, wall, pos, FLOOR, events, ev) == pos
-    obs[:, O_ASTROLOGY + A_N] = 1
+    obs[:, ROBS.astrology + A_N] = 1
     pos = astro_refill(obs, st, wall, DEAD_START - 4, FLOOR, events, ev)
-    assert pos == DEAD_START - 3 and obs[0, O_ASTROLOGY + A_N] == 2
-    assert obs[0, O_ASTROLOGY + A_REFILL] == 0 and obs[0, O_ASTROLOGY + A_DRAWS_LEFT] == 2
+    assert pos == DEAD_START - 3 and obs[0, ROBS.astrology + A_N] == 2
+    assert obs[0, ROBS.astrology + A_REFILL] == 0 and obs[0, ROBS.astrology + A_DRAWS_LEFT] == 2
     # a replacement draw: the dead-wall tile joins the pool, marked as such
     st[ST_MISC, MS_LIVE_END] -= 1
     pos = astro_add_dead(obs, st, wall, DEAD_START, pos, FLOOR, events, ev)
-    assert obs[0, O_ASTROLOGY + A_N] == 3 and obs[0, O_ASTROLOGY + A_DEAD + 2] == 1
-    assert obs[0, O_ASTROLOGY + A_KIND + 2] == wall[DEAD_START] // 4
+    assert obs[0, ROBS.astrology + A_N] == 3 and obs[0, ROBS.astrology + A_DEAD + 2] == 1
+    assert obs[0, ROBS.astrology + A_KIND + 2] == wall[DEAD_START] // 4
     assert (obs == obs[0]).all()
 
 
 def test_rule_a_open_kan_on_the_dealers_first_discard_opens_a_pool_of_three():
     """A: if the first draw after the dealer's first discard is a replacement draw, the pool opens with 2
     live-wall tiles and the dead-wall tile (never more than 3)."""
-    obs = np.zeros((4, R_OBS_SIZE), np.int32)
+    obs = np.zeros((4, ROBS.SIZE), np.int32)
     st = np.zeros((N_ST, 34), np.int64)
     st[ST_MISC, MS_LIVE_END] = DEAD_START - 1
-    obs[:, O_DEALER] = 2
-    obs[:, O_N_DISCARDS + 2] = 1
+    obs[:, ROBS.dealer] = 2
+    obs[:, ROBS.n_discards + 2] = 1
     wall = np.arange(136, dtype=np.int64)
     ev = np.zeros(3, np.int64)
     astro_reset(obs)
     pos = astro_add_dead(obs, st, wall, DEAD_START, FIRST_LIVE, FLOOR, np.zeros((0, 8), np.int32), ev)
-    assert pos == FIRST_LIVE + 2 and obs[0, O_ASTROLOGY + A_N] == 3
-    assert list(obs[0, O_ASTROLOGY + A_DEAD:O_ASTROLOGY + A_DEAD + 3]) == [0, 0, 1]
+    assert pos == FIRST_LIVE + 2 and obs[0, ROBS.astrology + A_N] == 3
+    assert list(obs[0, ROBS.astrology + A_DEAD:ROBS.astrology + A_DEAD + 3]) == [0, 0, 1]
 
 
 def _replay(seed, n_matches, seats=EVENT_SEATS, rules=None, floor=FLOOR):
@@ -257,15 +256,15 @@ def test_rule_a_star_picker_and_random_picks_are_legal():
 
 
 def _obs(hand_kinds, pool_kinds, seat=0):
-    obs = np.zeros(R_OBS_SIZE, np.int32)
+    obs = np.zeros(ROBS.SIZE, np.int32)
     for k in hand_kinds:
-        obs[O_HAND + k] += 1
-    obs[O_SEAT] = seat
-    obs[O_DORA:O_DORA + 5] = -1
-    obs[O_ASTROLOGY + A_N] = len(pool_kinds)
-    obs[O_ASTROLOGY + A_KIND:O_ASTROLOGY + A_KIND + 3] = -1
+        obs[ROBS.hand + k] += 1
+    obs[ROBS.seat] = seat
+    obs[ROBS.dora:ROBS.dora + 5] = -1
+    obs[ROBS.astrology + A_N] = len(pool_kinds)
+    obs[ROBS.astrology + A_KIND:ROBS.astrology + A_KIND + 3] = -1
     for i, k in enumerate(pool_kinds):
-        obs[O_ASTROLOGY + A_KIND + i] = k
+        obs[ROBS.astrology + A_KIND + i] = k
     return obs
 
 
@@ -283,7 +282,7 @@ def test_rule_a_baseline_pick_takes_the_win_then_the_lower_shanten():
         obs = _obs(list(tiles[:13]), list(tiles[13:]))
         after = []
         for k in tiles[13:]:
-            hand = obs[O_HAND:O_HAND + 34].copy()
+            hand = obs[ROBS.hand:ROBS.hand + 34].copy()
             hand[k] += 1
             after.append(shanten(hand, 0, RIICHI_SHAPES, suit_t, honor_t))
         assert after[efficient_pick(obs, tables)] == min(after)
@@ -295,16 +294,16 @@ def test_rule_a_star_picker_safe_in_riichi_and_denies_while_folding():
     candidate most dangerous to the riichi seat and keeps it out of that seat's reach."""
     tables = lookup_tables()
     obs = _obs(TENPAI_5P, [22, 30])  # 5s (not safe), 4z
-    obs[O_RIICHI + 0] = 1
-    obs[O_RIICHI + 2] = 1
-    obs[O_SAFE + 34 * 2 + 30] = 1
+    obs[ROBS.riichi + 0] = 1
+    obs[ROBS.riichi + 2] = 1
+    obs[ROBS.safe + 34 * 2 + 30] = 1
     assert efficient_pick(obs, tables) == 0
     assert star_pick(obs, tables, 1.0, 1.0, 2) == 1
     far = [0, 4, 8, 9, 13, 17, 18, 22, 27, 28, 29, 30, 31]  # far from tenpai; 1z 2z 3z genbutsu below
     obs = _obs(far, [30, 23])  # 4z genbutsu, 6s dangerous
-    obs[O_RIICHI + 1] = 1
+    obs[ROBS.riichi + 1] = 1
     for k in (27, 28, 29, 30):
-        obs[O_SAFE + 34 * 1 + k] = 1
+        obs[ROBS.safe + 34 * 1 + k] = 1
     assert star_pick(obs, tables, 1.0, 1.0, 2) == 1
     assert star_pick(obs, tables, 1.0, 1.0, 99) == 0  # too few safe tiles: the safe candidate
 
@@ -315,7 +314,7 @@ def test_rule_a_scripted_draw_is_a_pick_from_three_face_up_candidates(build_wall
     policy picks the candidate that lowers its shanten), not the next wall tile; 5z and 6z stay face up in the
     pool. It discards 1z, and rons the dealer's 4p on the next go-around with tanyao + pinfu: 2 han 30 fu =
     2000 (R-3)."""
-    from policies.riichi_api import D_REACT, D_TURN, O_CAN_WIN, RON
+    from policies.riichi_api import D_REACT, D_TURN, RON
     from sims.riichi.columns import H_DELTA
     from sims.riichi.positions import RiichiTable
 
@@ -329,11 +328,11 @@ def test_rule_a_scripted_draw_is_a_pick_from_three_face_up_candidates(build_wall
     def choose(pos):
         view = pos.view
         if pos.decision == D_TURN and pos.seat == 1 and not pools:
-            pools.append((int(view[O_ASTROLOGY + A_N]), [int(view[O_ASTROLOGY + A_KIND + i]) for i in range(2)]))
+            pools.append((int(view[ROBS.astrology + A_N]), [int(view[ROBS.astrology + A_KIND + i]) for i in range(2)]))
             return 27
         if pos.decision == D_TURN and pos.seat == 0 and events_of(pos, EV_DISCARD, 0).shape[0] == 1:
             return 12  # the dealer's second discard: its 4p
-        if pos.decision == D_REACT and pos.seat == 1 and view[O_CAN_WIN]:
+        if pos.decision == D_REACT and pos.seat == 1 and view[ROBS.can_win]:
             return RON
         return default_answer(pos)
 

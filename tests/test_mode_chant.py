@@ -131,7 +131,7 @@ def test_rule_c_scripted_tsumogiri_run_of_three_adds_a_han(run_length, paid, bui
     discards every tile it draws (tsumogiri), then rons the dealer's 4p. After 3 tsumogiri (a run of 3) the win
     has 1 bonus han: 3 han 30 fu = 3900; after only 2 there is no bonus: 2000. No hand discard, so no second
     bonus."""
-    from policies.riichi_api import D_REACT, D_TURN, O_CAN_WIN, O_TILE, RON, TSUMOGIRI
+    from policies.riichi_api import D_REACT, D_TURN, ROBS, RON, TSUMOGIRI
     from sims.riichi.columns import H_CHANT_HAN, H_DELTA
     from sims.riichi.positions import RiichiTable
 
@@ -144,9 +144,9 @@ def test_rule_c_scripted_tsumogiri_run_of_three_adds_a_han(run_length, paid, bui
 
     def choose(pos):
         if pos.decision == D_TURN and pos.seat == 1:
-            gone.append(int(pos.view[O_TILE]))
+            gone.append(int(pos.view[ROBS.tile]))
             return TSUMOGIRI
-        if pos.decision == D_REACT and pos.seat == 1 and pos.view[O_CAN_WIN]:
+        if pos.decision == D_REACT and pos.seat == 1 and pos.view[ROBS.can_win]:
             return RON
         return default_answer(pos)
 

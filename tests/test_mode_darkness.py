@@ -281,7 +281,7 @@ def test_rule_d_engine_refuses_face_down_below_the_thresholds_and_first_opener_p
 
 
 def test_rule_d_face_down_tiles_stay_out_of_public_blocks():
-    """D: a tile still face down never shows in O_DISCARDED / O_SEEN: the test-dark-spy seats check the public
+    """D: a tile still face down never shows in ROBS.discarded / ROBS.seen: the test-dark-spy seats check the public
     counts at every decision and answer illegally on a breach; with seats that pay only when they may, no
     illegal answer may occur."""
     register_test_policies()
@@ -398,7 +398,7 @@ def test_rule_d_scripted_face_down_discard_opened_then_ronned_takes_the_pot(open
     who wants to); the dealer does not lock it. Opened, it is a normal discard: seat 1 rons it with tanyao +
     pinfu, 2 han 30 fu = 2000 (R-3), and takes the pot, 3000. When nobody opens (seat 2 baseline too), the tile
     stays face down: seat 1 is not offered the ron on it, and the dealer's 1000 stays in the pot."""
-    from policies.riichi_api import D_REACT, D_TURN, FACE_DOWN, O_CAN_WIN, O_HAND, RON
+    from policies.riichi_api import D_REACT, D_TURN, FACE_DOWN, ROBS, RON
     from sims.riichi.columns import H_DARK_PAID, H_DELTA, H_POT1, H_POT_WON
     from sims.riichi.positions import RiichiTable
 
@@ -411,12 +411,12 @@ def test_rule_d_scripted_face_down_discard_opened_then_ronned_takes_the_pot(open
 
     def choose(pos):
         view = pos.view
-        if pos.decision == D_TURN and pos.seat == 0 and view[O_HAND + 12] and not offers:
+        if pos.decision == D_TURN and pos.seat == 0 and view[ROBS.hand + 12] and not offers:
             offers.append("discard")
             return FACE_DOWN + 12
         if pos.decision == D_REACT and pos.seat == 1 and events_of(pos, EV_DISCARD).shape[0] == 1:
-            offers.append(int(view[O_CAN_WIN]))
-            if view[O_CAN_WIN]:
+            offers.append(int(view[ROBS.can_win]))
+            if view[ROBS.can_win]:
                 return RON
         return default_answer(pos)
 

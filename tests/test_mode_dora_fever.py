@@ -120,15 +120,15 @@ def test_rule_df_run_command(tmp_path, capsys, riichi_checks):
 
 
 def _obs_with(hand_tiles: str, indicators: list[int]):
-    from policies.riichi_api import O_DORA, O_HAND, O_N_DORA, R_OBS_SIZE
+    from policies.riichi_api import ROBS
     from sims.tiles import parse_tiles
 
-    obs = np.zeros(R_OBS_SIZE, np.int32)
+    obs = np.zeros(ROBS.SIZE, np.int32)
     counts, _reds = parse_tiles(hand_tiles)
-    obs[O_HAND:O_HAND + 34] = counts
-    obs[O_N_DORA] = len(indicators)
-    obs[O_DORA:O_DORA + 5] = -1
-    obs[O_DORA:O_DORA + len(indicators)] = indicators
+    obs[ROBS.hand:ROBS.hand + 34] = counts
+    obs[ROBS.n_dora] = len(indicators)
+    obs[ROBS.dora:ROBS.dora + 5] = -1
+    obs[ROBS.dora:ROBS.dora + len(indicators)] = indicators
     return obs
 
 
@@ -149,11 +149,11 @@ def test_dora_keeper_keeps_dora_when_shanten_ties():
 def test_dora_keeper_keeps_the_last_red_five():
     """DF policy: a held red five counts as a dora, so among tied discards the other isolated tile goes."""
     from policies.dora_keeper import discard_value
-    from policies.riichi_api import O_HAND, O_RED
+    from policies.riichi_api import ROBS
 
     obs = _obs_with("123m789p789s22z5p9m1z", [])
-    obs[O_RED + 1] = 1
-    hand = obs[O_HAND:O_HAND + 34].copy()
+    obs[ROBS.red + 1] = 1
+    hand = obs[ROBS.hand:ROBS.hand + 34].copy()
     assert discard_value(obs, hand, 13) == 1 and discard_value(obs, hand, 8) == 0
 
 
@@ -164,7 +164,7 @@ def test_rule_df_scripted_three_indicators_count_kan_free_fourth_stays_hidden(bu
     tanyao + pinfu hand; the fourth indicator position holds 1m (2m would be dora too, were it shown). Seat 1 rons
     the dealer's 4p: 2 + 3 dora = 5 han, a mangan: 8000 (one indicator, as in riichi: 3 han = 3900; four: a
     haneman 12000)."""
-    from policies.riichi_api import D_REACT, O_CAN_WIN, RON
+    from policies.riichi_api import D_REACT, ROBS, RON
     from sims.riichi.columns import H_DELTA, H_DORA, H_HAN
     from sims.riichi.positions import RiichiTable
 
@@ -174,7 +174,7 @@ def test_rule_df_scripted_three_indicators_count_kan_free_fourth_stays_hidden(bu
     pos = table.start(wall=wall)
 
     def choose(pos):
-        if pos.decision == D_REACT and pos.seat == 1 and pos.view[O_CAN_WIN]:
+        if pos.decision == D_REACT and pos.seat == 1 and pos.view[ROBS.can_win]:
             return RON
         return default_answer(pos)
 

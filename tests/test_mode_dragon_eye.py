@@ -248,7 +248,7 @@ def test_rule_de_scripted_ron_with_the_eye_holder_pays_double(holder, factor, bu
     dealer (who pays) or on seat 1 (who wins) the win payment doubles to 4000; with the eye on seat 2 it stays
     2000. Honba (300) and the stick (1000) are never doubled. The eye's seat comes from the keyed stream: the
     test takes the first root seed that puts it on `holder`."""
-    from policies.riichi_api import D_REACT, O_CAN_WIN, O_DRAGON_EYE, RON
+    from policies.riichi_api import D_REACT, ROBS, RON
     from sims.riichi.columns import H_DELTA
     from sims.riichi.dragon_eye_holder import EYE_HOLDER
     from sims.riichi.positions import HandContext, RiichiTable
@@ -260,17 +260,17 @@ def test_rule_de_scripted_ron_with_the_eye_holder_pays_double(holder, factor, bu
         table = RiichiTable(parse_seats("baseline"), DragonEyeRules(), root_seed=seed, keep_events=True)
         pos = table.start(wall=wall, context=context)
         table.advance(pos, None, 0)
-        if pos.obs[0, O_DRAGON_EYE + EYE_HOLDER] == holder:
+        if pos.obs[0, ROBS.dragon_eye + EYE_HOLDER] == holder:
             break
     else:
         raise AssertionError(f"no root seed below 64 puts the eye on seat {holder}")
 
     def choose(pos):
-        if pos.decision == D_REACT and pos.seat == 1 and pos.view[O_CAN_WIN]:
+        if pos.decision == D_REACT and pos.seat == 1 and pos.view[ROBS.can_win]:
             return RON
         return default_answer(pos)
 
     table.play_scripted(pos, choose)
-    assert pos.obs[0, O_DRAGON_EYE + EYE_HOLDER] == holder
+    assert pos.obs[0, ROBS.dragon_eye + EYE_HOLDER] == holder
     win = 2000 * factor
     assert pos.rec[:, H_DELTA].tolist() == [-(win + 300), win + 300 + 1000, 0, 0]

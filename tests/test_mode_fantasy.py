@@ -539,7 +539,7 @@ def test_rule_fl_r5_scripted_confiscate_takes_the_sticks_at_nine_terminals(abort
     seat 1 aborts with nine terminals on its first draw. With confiscate_abortive (the default: source 001's
     流局 covers abortive draws) the dealer takes the 2 sticks, +2000, and none are left for the next hand; with
     the option off nothing moves and the sticks stay. Either way the dealer keeps the deal, honba 1 → 2 (R-5)."""
-    from policies.riichi_api import D_TURN, NINE_TERMINALS, O_CAN_NINE
+    from policies.riichi_api import D_TURN, NINE_TERMINALS, ROBS
     from sims.riichi.columns import H_CARD_POINTS, H_DELTA, H_END, HAND_ENDS
     from sims.riichi.positions import HandContext, RiichiTable
 
@@ -550,7 +550,7 @@ def test_rule_fl_r5_scripted_confiscate_takes_the_sticks_at_nine_terminals(abort
                       context=HandContext(honba=1, sticks=2, points=(25_000, 24_000, 25_000, 24_000)))
 
     def choose(pos):
-        if pos.decision == D_TURN and pos.seat == 1 and pos.view[O_CAN_NINE]:
+        if pos.decision == D_TURN and pos.seat == 1 and pos.view[ROBS.can_nine]:
             return NINE_TERMINALS
         return default_answer(pos)
 
@@ -568,7 +568,7 @@ def test_rule_fl_r5_scripted_eternal_night_honba_after_nine_terminals(renchan, h
     """FL 永夜 with R-5, a scripted hand (cards eternal-night, golden, exaggeration; 1 honba): seat 1 aborts with
     nine terminals. By default (eternal_abortive off) the abortive draw adds R-5's 1 honba: 2; with the option on
     it counts as a dealer renchan, which 永夜 makes +5: 6. No points move, the sticks stay, the dealer keeps."""
-    from policies.riichi_api import D_TURN, NINE_TERMINALS, O_CAN_NINE
+    from policies.riichi_api import D_TURN, NINE_TERMINALS, ROBS
     from sims.riichi.columns import H_DELTA
     from sims.riichi.positions import HandContext, RiichiTable
 
@@ -579,7 +579,7 @@ def test_rule_fl_r5_scripted_eternal_night_honba_after_nine_terminals(renchan, h
                       context=HandContext(honba=1, sticks=2, points=(25_000, 24_000, 25_000, 24_000)))
 
     def choose(pos):
-        if pos.decision == D_TURN and pos.seat == 1 and pos.view[O_CAN_NINE]:
+        if pos.decision == D_TURN and pos.seat == 1 and pos.view[ROBS.can_nine]:
             return NINE_TERMINALS
         return default_answer(pos)
 

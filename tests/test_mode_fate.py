@@ -11,7 +11,7 @@ import polars as pl
 import pytest
 
 from policies.registry import parse_seats
-from policies.riichi_api import O_FATE_OPEN, O_HAND, O_MELD_TILES, R_OBS_SIZE
+from policies.riichi_api import ROBS
 from sims.events import EV_DEAL, EV_DISCARD, EV_DRAW, EV_KAN, EV_PASS, EV_WIN
 from sims.modes import get_mode
 from sims.riichi import engine
@@ -38,24 +38,24 @@ def test_rule_f_rules_are_table_options():
 def test_rule_f_called_tiles_do_not_keep_an_open_tile():
     """F: a tile taken by a call from another seat does not count as the seat's open tile. Seat 0 holds one
     open 6m, chis 5m-6m-7m on another seat's 6m, then discards its own 6m: the open tile is gone."""
-    obs = np.zeros((4, R_OBS_SIZE), np.int32)
+    obs = np.zeros((4, ROBS.SIZE), np.int32)
     called = np.zeros((4, 34), np.int64)
     six = 5
-    obs[:, O_FATE_OPEN + six] = 1
-    obs[:, O_MELD_TILES + 4:O_MELD_TILES + 7] = 1  # the chi 5m6m7m
+    obs[:, ROBS.fate_open + six] = 1
+    obs[:, ROBS.meld_tiles + 4:ROBS.meld_tiles + 7] = 1  # the chi 5m6m7m
     called[0, six] = 1
-    obs[0, O_HAND + six] = 0  # after the discard of the own 6m
+    obs[0, ROBS.hand + six] = 0  # after the discard of the own 6m
     assert fate_multiplier(obs, 0) == 2
     fate_after_loss(obs, 0, six, called)
     assert fate_multiplier(obs, 0) == 1
-    assert (obs[:, O_FATE_OPEN + six] == 0).all()  # public: every seat's view drops it
+    assert (obs[:, ROBS.fate_open + six] == 0).all()  # public: every seat's view drops it
 
 
 def test_rule_f_discarding_a_spare_copy_keeps_the_open_tile():
     """F: with two copies of a kind, one of them open, discarding one keeps the open one (the seat chooses)."""
-    obs = np.zeros((4, R_OBS_SIZE), np.int32)
-    obs[:, O_FATE_OPEN + 30] = 1
-    obs[0, O_HAND + 30] = 1
+    obs = np.zeros((4, ROBS.SIZE), np.int32)
+    obs[:, ROBS.fate_open + 30] = 1
+    obs[0, ROBS.hand + 30] = 1
     fate_after_loss(obs, 0, 30, np.zeros((4, 34), np.int64))
     assert fate_multiplier(obs, 0) == 2
 
@@ -191,7 +191,7 @@ def test_rule_f_scripted_win_pays_times_one_plus_open_tiles_held(build_wall, def
     """F, a scripted hand: seat 1's first 4 deal tiles (1z 2p 3p 2m) are open. It draws 2s and discards the open
     1z, keeping 3 open tiles (multiplier 4), then rons the dealer's 4p with tanyao + pinfu (2 han 30 fu, 2000 for
     a non-dealer, R-3): the dealer pays 2000 × 4 = 8000, nobody else pays."""
-    from policies.riichi_api import D_REACT, D_TURN, O_CAN_WIN, RON
+    from policies.riichi_api import D_REACT, D_TURN, RON
     from sims.riichi.columns import H_DELTA, H_MULTIPLIER
     from sims.riichi.positions import RiichiTable
 
@@ -204,14 +204,14 @@ def test_rule_f_scripted_win_pays_times_one_plus_open_tiles_held(build_wall, def
     def choose(pos):
         if pos.decision == D_TURN and pos.seat == 1:
             return 27  # the open 1z goes; 23p 234m 678m 678s 22s waits on 1p / 4p
-        if pos.decision == D_REACT and pos.seat == 1 and pos.view[O_CAN_WIN]:
+        if pos.decision == D_REACT and pos.seat == 1 and pos.view[ROBS.can_win]:
             return RON
         return default_answer(pos)
 
     table.play_scripted(pos, choose)
     wins = events_of(pos, EV_WIN)
     assert wins.shape[0] == 1 and (wins[0, 3], wins[0, 4]) == (1, 12)  # seat 1 on 4p
-    open_held = {k: int(pos.obs[0, O_FATE_OPEN + 34 * 1 + k]) for k in (27, 10, 11, 1)}
+    open_held = {k: int(pos.obs[0, ROBS.fate_open + 34 * 1 + k]) for k in (27, 10, 11, 1)}
     assert open_held == {27: 0, 10: 1, 11: 1, 1: 1}
     assert pos.rec[1, H_MULTIPLIER] == 4
     assert pos.rec[:, H_DELTA].tolist() == [-8000, 8000, 0, 0]

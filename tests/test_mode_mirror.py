@@ -2,7 +2,7 @@
 1 normal; no red fives; no renchan; head bump on multiple ron (option `head_bump`).
 
 The riichi-core invariants (R-1 … R-4) over ≥ 10,000 hands (100,000 in the slow test), plus the mode's own: the
-public block obs[O_MIRROR] equals the true locations of the transparent tiles replayed from the wall and the
+public block obs[ROBS.mirror] equals the true locations of the transparent tiles replayed from the wall and the
 event log at every decision of a seat, and never locates a normal copy; head bump against the same walls
 without it.
 """
@@ -15,7 +15,7 @@ import pytest
 
 from policies.api import hook
 from policies.registry import parse_seats
-from policies.riichi_api import O_HAND, O_MIRROR, O_SEAT, O_WALL_LEFT, R_OBS_SIZE, RIICHI
+from policies.riichi_api import RIICHI, ROBS
 from policies.riichi_baseline import riichi_turn
 from sims import tiles as TL
 from sims.events import EV_DEAL, EV_DISCARD, EV_DRAW, EV_KAN, EV_PON, EV_START, N_EVENT_COLS
@@ -94,26 +94,26 @@ def _probe_turn(obs, params, tables):
     c1 = 0.0
     c2 = 0.0
     for i in range(MIR_SIZE):
-        v = obs[O_MIRROR + i] + 2
+        v = obs[ROBS.mirror + i] + 2
         c1 += (i + 1) * v
         c2 += (i + 1) * (i + 1) * v
     params[0] += c1
     params[1] += 1.0
     params[2] += c2
-    me = obs[O_SEAT]
+    me = obs[ROBS.seat]
     located = np.zeros(34, np.int64)
     for k in range(34):
         for p in range(4):
-            located[k] += obs[O_MIRROR + MIR_HAND + 34 * p + k]
-        located[k] += obs[O_MIRROR + MIR_WALL + k]
-        if obs[O_MIRROR + MIR_HAND + 34 * me + k] > obs[O_HAND + k]:
+            located[k] += obs[ROBS.mirror + MIR_HAND + 34 * p + k]
+        located[k] += obs[ROBS.mirror + MIR_WALL + k]
+        if obs[ROBS.mirror + MIR_HAND + 34 * me + k] > obs[ROBS.hand + k]:
             params[3] += 1.0
-    for i in range(obs[O_WALL_LEFT], N_NEXT):
-        if obs[O_MIRROR + MIR_NEXT + i] >= 0:
-            located[obs[O_MIRROR + MIR_NEXT + i]] += 1
+    for i in range(obs[ROBS.wall_left], N_NEXT):
+        if obs[ROBS.mirror + MIR_NEXT + i] >= 0:
+            located[obs[ROBS.mirror + MIR_NEXT + i]] += 1
     for i in range(N_DEAD):
-        if obs[O_MIRROR + MIR_DEAD + i] >= 0:
-            located[obs[O_MIRROR + MIR_DEAD + i]] += 1
+        if obs[ROBS.mirror + MIR_DEAD + i] >= 0:
+            located[obs[ROBS.mirror + MIR_DEAD + i]] += 1
     for k in range(34):
         if located[k] > 3:
             params[3] += 1.0
@@ -206,7 +206,7 @@ def _replayed_checksums(events, root_seed):
 
 
 def test_rule_m_obs_block_is_the_true_location_of_transparent_tiles():
-    """M: at every turn of every seat, obs[O_MIRROR] (transparent tiles per seat's hand, per kind in the live
+    """M: at every turn of every seat, obs[ROBS.mirror] (transparent tiles per seat's hand, per kind in the live
     wall, the kinds of the next wall positions and of the face-down dead wall) equals the truth replayed from the
     keyed wall and the event log (deal, draws, replacement draws, discards, chi, pon, kans, indicators); from
     inside, no kind is ever located more than 3 times (the normal copy never shows)."""
@@ -238,11 +238,11 @@ def test_rule_m_block_is_public_and_zero_in_other_modes():
     """M: the block is the same in every seat's row (public); `riichi` leaves it all zero."""
     from sims.riichi.mirror_tiles import mirror_gain
 
-    obs = np.zeros((4, R_OBS_SIZE), np.int32)
+    obs = np.zeros((4, ROBS.SIZE), np.int32)
     mirror_gain(obs, 2, 4 * 7 + 1)
     mirror_gain(obs, 2, 4 * 7 + 0)  # the normal copy: not shown
-    assert (obs[:, O_MIRROR + MIR_HAND + 34 * 2 + 7] == 1).all()
-    assert obs[:, O_MIRROR:O_MIRROR + MIR_SIZE].sum() == 4
+    assert (obs[:, ROBS.mirror + MIR_HAND + 34 * 2 + 7] == 1).all()
+    assert obs[:, ROBS.mirror:ROBS.mirror + MIR_SIZE].sum() == 4
 
 
 # ---------------------------------------------------------------------------- head bump
@@ -287,34 +287,33 @@ def test_rule_m_mirror_reader_rules_out_waits_from_visible_holdings():
     """mirror-reader: against a riichi seat whose concealed tiles are all transparent, exactly its waits are
     dangerous; with one hidden tile, a kind no pair or run can reach from its holdings is safe."""
     from policies.mirror_reader import mirror_safety, possible_wait, unlocated_normal
-    from policies.riichi_api import O_N_MELDS, O_RIICHI, O_SEEN
 
     tables = lookup_tables()
-    obs = np.zeros(R_OBS_SIZE, np.int32)
-    obs[O_SEAT] = 0
-    obs[O_RIICHI + 1] = 1
+    obs = np.zeros(ROBS.SIZE, np.int32)
+    obs[ROBS.seat] = 0
+    obs[ROBS.riichi + 1] = 1
     # seat 1: 123m 456m 789p 11s 34s, all transparent → waits 2s 5s
     held = [0, 1, 2, 3, 4, 5, 15, 16, 17, 18, 18, 20, 21]
     for k in held:
-        obs[O_MIRROR + MIR_HAND + 34 * 1 + k] += 1
-    obs[O_HAND + 30] = 1
-    obs[O_WALL_LEFT] = 30
+        obs[ROBS.mirror + MIR_HAND + 34 * 1 + k] += 1
+    obs[ROBS.hand + 30] = 1
+    obs[ROBS.wall_left] = 30
     normal = unlocated_normal(obs)
     mask = 1 << 1
     safe = [k for k in range(34) if mirror_safety(obs, k, mask, normal, tables) == 3]
     assert 19 not in safe and 22 not in safe
     assert 8 in safe and 33 in safe and 27 in safe
     # one tile hidden: drop the 1s pair's second copy from view → 1s (pair) and 2s/5s may be waits; 9p is not
-    obs[O_MIRROR + MIR_HAND + 34 * 1 + 18] -= 1
+    obs[ROBS.mirror + MIR_HAND + 34 * 1 + 18] -= 1
     normal = unlocated_normal(obs)
     assert possible_wait(obs, 1, 18, normal, 1) and possible_wait(obs, 1, 19, normal, 1)
     assert possible_wait(obs, 1, 33, normal, 1)  # the hidden tile may be the normal white dragon (tanki)
-    obs[O_SEEN + 33] = 1  # ... unless that normal copy is located elsewhere
-    obs[O_MIRROR + MIR_WALL + 33] = 3
+    obs[ROBS.seen + 33] = 1  # ... unless that normal copy is located elsewhere
+    obs[ROBS.mirror + MIR_WALL + 33] = 3
     normal = unlocated_normal(obs)
     assert not possible_wait(obs, 1, 33, normal, 1)
     assert mirror_safety(obs, 33, mask, normal, tables) == 3
-    assert obs[O_N_MELDS + 1] == 0
+    assert obs[ROBS.n_melds + 1] == 0
 
 
 @pytest.mark.parametrize("head_bump", [True, False])
@@ -322,7 +321,7 @@ def test_rule_m_scripted_double_ron_head_bump(head_bump, build_wall, default_ans
     """M head bump, a scripted hand: the dealer's 4p completes seat 1 (23p) and seat 2 (56p), both with tanyao +
     pinfu, 2 han 30 fu = 2000 each (R-3; no red fives in mirror). With head bump (the default) only seat 1, first
     after the discarder, wins: the dealer pays 2000. Without it both win: the dealer pays 4000."""
-    from policies.riichi_api import D_REACT, O_CAN_WIN, RON
+    from policies.riichi_api import D_REACT, RON
     from sims.events import EV_WIN
     from sims.riichi.columns import H_DELTA
     from sims.riichi.positions import RiichiTable
@@ -333,11 +332,11 @@ def test_rule_m_scripted_double_ron_head_bump(head_bump, build_wall, default_ans
     pos = table.start(wall=wall)
 
     def choose(pos):
-        if pos.decision == D_REACT and pos.seat in (1, 2) and pos.view[O_CAN_WIN]:
+        if pos.decision == D_REACT and pos.seat in (1, 2) and pos.view[ROBS.can_win]:
             return RON
         if pos.decision == D_REACT:
             return default_answer(pos)
-        return 12 if pos.seat == 0 and pos.view[O_HAND + 12] else default_answer(pos)
+        return 12 if pos.seat == 0 and pos.view[ROBS.hand + 12] else default_answer(pos)
 
     table.play_scripted(pos, choose)
     winners = sorted(events_of(pos, EV_WIN)[:, 3].tolist())

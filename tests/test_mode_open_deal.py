@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from policies.registry import parse_seats
-from policies.riichi_api import O_DEAL_SHOWN, R_OBS_SIZE
+from policies.riichi_api import ROBS
 from sims.modes import get_mode
 from sims.riichi.table import OpenDealRules, RiichiTable
 from tests.riichi_runs import FAST_MATCHES, FULL_MATCHES
@@ -25,13 +25,13 @@ def test_rule_od_show_deal_makes_every_starting_hand_public():
     from sims.riichi.deal_shown import show_deal
 
     wall = np.random.default_rng(4).permutation(136).astype(np.int64)
-    obs = np.zeros((4, R_OBS_SIZE), np.int32)
+    obs = np.zeros((4, ROBS.SIZE), np.int32)
     show_deal(obs, wall, 2)
     for i in range(4):
         seat = (2 + i) % 4
         expected = np.bincount(wall[13 * i:13 * i + 13] // 4, minlength=34)
         for viewer in range(4):
-            assert (obs[viewer, O_DEAL_SHOWN + 34 * seat:O_DEAL_SHOWN + 34 * seat + 34] == expected).all()
+            assert (obs[viewer, ROBS.deal_shown + 34 * seat:ROBS.deal_shown + 34 * seat + 34] == expected).all()
 
 
 @pytest.mark.parametrize("n", SIZES)
@@ -75,19 +75,18 @@ def test_deal_reader_avoids_completing_shown_shapes():
     """OD policy: against an opponent in riichi, a tile that fills a kanchan or matches a pair of their shown hand
     costs; safe ones (in that opponent's river) and unrelated tiles do not."""
     from policies.deal_reader import completes_shape, deal_danger
-    from policies.riichi_api import O_RIICHI, O_SAFE, O_SEAT
 
     deal = np.zeros(34, np.int32)
     deal[[2, 4]] = 1      # 3m 5m: 4m fills the kanchan, 1m … 6m extend nothing but 4m
     deal[30] = 2          # a pair of 4z
     assert completes_shape(deal, 3) == 1 and completes_shape(deal, 30) == 2
     assert completes_shape(deal, 8) == 0 and completes_shape(deal, 9) == 0
-    obs = np.zeros(R_OBS_SIZE, np.int32)
-    obs[O_SEAT] = 0
-    obs[O_DEAL_SHOWN + 34 * 1:O_DEAL_SHOWN + 34 * 2] = deal
-    obs[O_SAFE + 34 * 1 + 30] = 1
+    obs = np.zeros(ROBS.SIZE, np.int32)
+    obs[ROBS.seat] = 0
+    obs[ROBS.deal_shown + 34 * 1:ROBS.deal_shown + 34 * 2] = deal
+    obs[ROBS.safe + 34 * 1 + 30] = 1
     assert not deal_danger(obs).any()  # nobody in riichi: no defense needed
-    obs[O_RIICHI + 1] = 1
+    obs[ROBS.riichi + 1] = 1
     cost = deal_danger(obs)
     assert cost[3] == 1 and cost[30] == 0 and cost[20] == 0
 
@@ -107,7 +106,7 @@ def test_rule_od_scripted_every_starting_hand_is_shown_and_stays_the_deal(slug, 
     """OD, a scripted hand: at seat 1's first turn and again at the dealer's second turn, the deciding seat's view
     shows each seat's starting 13 tiles exactly as dealt from the wall (the block is the deal, not the current
     hand: the dealer has discarded one of its dealt 1m by then); in `riichi` the block stays empty."""
-    from policies.riichi_api import D_TURN, O_HAND
+    from policies.riichi_api import D_TURN
     from sims.riichi.positions import RiichiTable
 
     hands = {0: "111m999p111s9s555z", 1: "23p234m678m678s22s", 2: "3456789s3456m77p", 3: "2233445566778s"}
@@ -121,10 +120,10 @@ def test_rule_od_scripted_every_starting_hand_is_shown_and_stays_the_deal(slug, 
     views = []
 
     def choose(pos):
-        if pos.decision == D_TURN and pos.seat == 0 and pos.view[O_HAND + 0] == 3:
+        if pos.decision == D_TURN and pos.seat == 0 and pos.view[ROBS.hand + 0] == 3:
             return 0  # the dealer's first discard is a dealt 1m
         if pos.decision == D_TURN and len(views) < 2 and pos.seat in (0, 1):
-            views.append((pos.seat, pos.view[O_DEAL_SHOWN:O_DEAL_SHOWN + 4 * 34].reshape(4, 34).copy()))
+            views.append((pos.seat, pos.view[ROBS.deal_shown:ROBS.deal_shown + 4 * 34].reshape(4, 34).copy()))
         return default_answer(pos)
 
     table.play_scripted(pos, choose)

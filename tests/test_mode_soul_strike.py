@@ -14,7 +14,7 @@ import polars as pl
 import pytest
 
 from policies.registry import parse_seats
-from policies.riichi_api import O_SOUL_STRIKE, R_OBS_SIZE
+from policies.riichi_api import ROBS
 from sims import tiles as TL
 from sims.events import EV_DISCARD, EV_DRAW, EV_END, EV_KAN, EV_PON, EV_WIN
 from sims.modes import get_mode
@@ -68,10 +68,10 @@ def _scored(riichi, tsumo, overloaded_discarder, topts, dealer=False):
     res = new_result()
     assert score_hand(_PINFU.copy(), np.zeros((4, 2), np.int64), 0, ctx, OPTS, res) == SCORED
     plain = int(res[RES_HAN])
-    obs = np.zeros((4, R_OBS_SIZE), np.int32)
+    obs = np.zeros((4, ROBS.SIZE), np.int32)
     discarder = -1 if tsumo else 2
     if overloaded_discarder:
-        obs[:, O_SOUL_STRIKE + SS_OVER + 2] = 1
+        obs[:, ROBS.soul_strike + SS_OVER + 2] = 1
     added = strike_score(obs, topts, OPTS, res, discarder, False, dealer)
     return plain, int(res[RES_HAN]), int(res[RES_TOTAL]), added
 
@@ -114,8 +114,8 @@ def test_rule_ss_bonus_never_touches_a_yakuman():
                       res) == SCORED
     assert res[RES_YAKUMAN] >= 1
     before = res.copy()
-    obs = np.zeros((4, R_OBS_SIZE), np.int32)
-    obs[:, O_SOUL_STRIKE + SS_OVER + 2] = 1
+    obs = np.zeros((4, ROBS.SIZE), np.int32)
+    obs[:, ROBS.soul_strike + SS_OVER + 2] = 1
     assert strike_score(obs, SoulStrikeRules().to_array(), OPTS, res, 2, False, False) == 0
     assert (res == before).all()
 
@@ -127,16 +127,16 @@ def test_rule_ss_option_trigger_ron_bonus():
     score_hand(_PINFU.copy(), np.zeros((4, 2), np.int64), 0, new_context(win=1, seat_wind=1), OPTS, plain)
     for option, expected in ((False, 0), (True, 2)):
         res = plain.copy()
-        obs = np.zeros((4, R_OBS_SIZE), np.int32)  # the discarder (seat 2) is striking, not yet overloaded
+        obs = np.zeros((4, ROBS.SIZE), np.int32)  # the discarder (seat 2) is striking, not yet overloaded
         added = strike_score(obs, SoulStrikeRules(trigger_ron_bonus=option).to_array(), OPTS, res, 2, True, False)
         assert added == expected and res[RES_HAN] == plain[RES_HAN] + expected, option
 
 
 def _striker(left):
     """Seat 1 striking with `left` strike turns; every seat's ippatsu flag set."""
-    obs = np.zeros((4, R_OBS_SIZE), np.int32)
-    obs[:, O_SOUL_STRIKE + SS_ACTIVE + 1] = 1
-    obs[:, O_SOUL_STRIKE + SS_LEFT + 1] = left
+    obs = np.zeros((4, ROBS.SIZE), np.int32)
+    obs[:, ROBS.soul_strike + SS_ACTIVE + 1] = 1
+    obs[:, ROBS.soul_strike + SS_LEFT + 1] = left
     st = np.zeros((N_ST, 34), np.int64)
     st[ST_FLAGS:ST_FLAGS + 4, F_IPPATSU] = 1
     return obs, st
@@ -151,7 +151,7 @@ def test_rule_ss_option_ippatsu_ron_after_strike():
         rec = np.zeros((4, N_HAND_COLS), np.int64)
         strike_after_discard(obs, st, SoulStrikeRules(ippatsu_ron_after_strike=option).to_array(), rec, 1, False,
                              False)
-        assert obs[0, O_SOUL_STRIKE + SS_OVER + 1] == 1 and rec[1, HC["overloaded"]] == 1
+        assert obs[0, ROBS.soul_strike + SS_OVER + 1] == 1 and rec[1, HC["overloaded"]] == 1
         assert st[ST_FLAGS + 1, F_IPPATSU] == int(option), option
 
 
@@ -356,7 +356,7 @@ def test_rule_ss_scripted_six_strike_turns_then_overloaded_ron_gets_two_han(buil
     6 times in a row (nobody else draws in between); after those strike turns it is overloaded. When the others
     have drawn once each, the dealer's next draw, 4p, goes out and seat 1 rons it with tanyao + pinfu:
     2 han + 2 overload han = 4 han 30 fu = 7700 for a non-dealer (R-3, no kiriage), plus the dealer's stick."""
-    from policies.riichi_api import D_REACT, D_TURN, O_CAN_RIICHI, O_CAN_WIN, RIICHI, RON
+    from policies.riichi_api import D_REACT, D_TURN, RIICHI, RON
     from sims.riichi.columns import H_DELTA, H_HAN, H_OVERLOADED, H_STRIKE_HAN
     from sims.riichi.positions import RiichiTable
 
@@ -368,9 +368,9 @@ def test_rule_ss_scripted_six_strike_turns_then_overloaded_ron_gets_two_han(buil
 
     def choose(pos):
         view = pos.view
-        if pos.decision == D_TURN and pos.seat == 0 and view[O_CAN_RIICHI]:
+        if pos.decision == D_TURN and pos.seat == 0 and view[ROBS.can_riichi]:
             return RIICHI + 31
-        if pos.decision == D_REACT and pos.seat == 1 and view[O_CAN_WIN]:
+        if pos.decision == D_REACT and pos.seat == 1 and view[ROBS.can_win]:
             return RON
         return default_answer(pos)
 

@@ -234,39 +234,36 @@ def test_hooks_receive_only_the_observation():
 
 
 def test_observation_has_no_slot_for_other_concealed_hands():
-    """The O_* layout: one 34-slot block of concealed tiles (the seat's own); the per-seat 4×34 blocks are
-    the public melds and rivers. So two game states that differ only in other seats' concealed tiles (or
-    the wall) give the same observation."""
-    widths = {"O_HAND": 34, "O_WON": 4, "O_POINTS": 4, "O_VOID": 4, "O_N_MELDS": 4, "O_N_DISCARDS": 4,
-              "O_MELDS": 4 * 34, "O_RIVER": 4 * 34, "O_SEEN": 34, "O_KAN_OPTIONS": 34}
-    slots = sorted((getattr(api, n), widths.get(n, 1), n) for n in dir(api) if n.startswith("O_"))
-    for (start, width, name), (nxt, _, nxt_name) in zip(slots, slots[1:]):
-        assert start + width <= nxt, f"{name} overlaps {nxt_name}"
-    assert slots[-1][0] + slots[-1][1] <= api.OBS_SIZE
-    assert [n for _, w, n in slots if w == 4 * 34] == ["O_MELDS", "O_RIVER"]
-    assert [n for _, w, n in slots if w == 34] == ["O_HAND", "O_SEEN", "O_KAN_OPTIONS"]
+    """BOBS: one 34-slot block of concealed tiles (the seat's own); the per-seat 4×34 blocks are the public
+    melds and rivers. So two game states that differ only in other seats' concealed tiles (or the wall) give
+    the same observation. (That the fields tile the array: tests/test_observation_layouts.py.)"""
+    from sims.layout import describe
+
+    fields = describe(api.BOBS)
+    assert [name for name, _, width, _ in fields if width == 4 * 34] == ["melds", "river"]
+    assert [name for name, _, width, _ in fields if width == 34] == ["hand", "seen", "kan_options"]
 
 
 def _mid_game_observation() -> np.ndarray:
     """Seat 1's view of a mid-game state: own hand, rivers, one opponent pon, void declarations."""
-    obs = np.zeros(api.OBS_SIZE, np.int32)
+    obs = np.zeros(api.BOBS.SIZE, np.int32)
     own = [0, 1, 2, 4, 4, 10, 11, 12, 13, 15, 15, 16, 17]  # 123m 55m 2345p 77p 89p; void s (none held)
     for k in own:
-        obs[api.O_HAND + k] += 1
-    obs[api.O_SEAT], obs[api.O_DEALER], obs[api.O_HAND_NO] = 1, 0, 1
-    obs[api.O_WALL_LEFT], obs[api.O_TURN] = 30, 25
-    obs[api.O_POINTS:api.O_POINTS + 4] = 50000
-    obs[api.O_VOID:api.O_VOID + 4] = [1, 2, 0, 2]
+        obs[api.BOBS.hand + k] += 1
+    obs[api.BOBS.seat], obs[api.BOBS.dealer], obs[api.BOBS.hand_no] = 1, 0, 1
+    obs[api.BOBS.wall_left], obs[api.BOBS.turn] = 30, 25
+    obs[api.BOBS.points:api.BOBS.points + 4] = 50000
+    obs[api.BOBS.void:api.BOBS.void + 4] = [1, 2, 0, 2]
     for seat, river in ((0, [9, 14, 20, 21]), (1, [18, 19, 26]), (2, [1, 3, 8]), (3, [22, 24, 25, 5])):
         for k in river:
-            obs[api.O_RIVER + 34 * seat + k] += 1
-            obs[api.O_N_DISCARDS + seat] += 1
-            obs[api.O_SEEN + k] += 1
-    obs[api.O_MELDS + 34 * 0 + 6] = 2  # seat 0 ponned 7m (meld code PON + 1)
-    obs[api.O_N_MELDS + 0] = 1
-    obs[api.O_SEEN + 6] += 3
-    assert (obs[api.O_HAND:api.O_HAND + 34] + obs[api.O_SEEN:api.O_SEEN + 34] <= 4).all()
-    obs[api.O_RNG] = 12345
+            obs[api.BOBS.river + 34 * seat + k] += 1
+            obs[api.BOBS.n_discards + seat] += 1
+            obs[api.BOBS.seen + k] += 1
+    obs[api.BOBS.melds + 34 * 0 + 6] = 2  # seat 0 ponned 7m (meld code PON + 1)
+    obs[api.BOBS.n_melds + 0] = 1
+    obs[api.BOBS.seen + 6] += 3
+    assert (obs[api.BOBS.hand:api.BOBS.hand + 34] + obs[api.BOBS.seen:api.BOBS.seen + 34] <= 4).all()
+    obs[api.BOBS.rng] = 12345
     return obs
 
 
@@ -283,33 +280,34 @@ def test_hooks_answer_from_the_observation_alone(policy):
     tables = lookup_tables()
 
     turn = _mid_game_observation()
-    turn[api.O_DECISION], turn[api.O_TILE] = api.D_TURN, 17
-    turn[api.O_HAND + 17] += 1
+    turn[api.BOBS.decision], turn[api.BOBS.tile] = api.D_TURN, 17
+    turn[api.BOBS.hand + 17] += 1
     first = hooks["turn"](turn.copy(), params, tables)
     assert first == hooks["turn"](turn.copy(), params, tables)
-    assert 0 <= first < 34 and turn[api.O_HAND + first] > 0
+    assert 0 <= first < 34 and turn[api.BOBS.hand + first] > 0
 
     react = _mid_game_observation()
-    react[api.O_DECISION], react[api.O_TILE], react[api.O_FROM], react[api.O_CAN_PON] = api.D_REACT, 4, 0, 1
+    react[api.BOBS.decision], react[api.BOBS.tile] = api.D_REACT, 4
+    react[api.BOBS.from_seat], react[api.BOBS.can_pon] = 0, 1
     answer = hooks["react"](react.copy(), params, tables)
     assert answer in (api.PASS, api.PON) and answer == hooks["react"](react.copy(), params, tables)
 
 
 def test_random_riichi_seats_draw_from_the_riichi_random_slot():
-    """`random` in the riichi layout: its answers follow the seat's random state at riichi_api.O_RNG (and
+    """`random` in the riichi layout: its answers follow the seat's random state at riichi_api.ROBS.rng (and
     advance it), not a slot of the Bloodshed layout, so the same observation gives varied discards."""
     import policies.riichi_api as rapi
     from policies.riichi_builtin import random_turn
     from sims.bloodshed import lookup_tables
 
-    obs = np.zeros(rapi.R_OBS_SIZE, np.int32)
-    obs[rapi.O_HAND:rapi.O_HAND + 14] = 1  # 1m … 5p, one each
-    obs[rapi.O_TILE] = 13
-    obs[rapi.O_DECISION] = api.D_TURN
+    obs = np.zeros(rapi.ROBS.SIZE, np.int32)
+    obs[rapi.ROBS.hand:rapi.ROBS.hand + 14] = 1  # 1m … 5p, one each
+    obs[rapi.ROBS.tile] = 13
+    obs[rapi.ROBS.decision] = api.D_TURN
     answers = set()
     for seed in range(1, 40):
         view = obs.copy()
-        view[rapi.O_RNG] = seed * 7919
+        view[rapi.ROBS.rng] = seed * 7919
         answers.add(int(random_turn(view, np.zeros(8), lookup_tables())))
-        assert view[rapi.O_RNG] != seed * 7919
+        assert view[rapi.ROBS.rng] != seed * 7919
     assert len(answers) >= 5

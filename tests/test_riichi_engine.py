@@ -186,17 +186,12 @@ def test_riichi_hooks_receive_only_the_observation():
 
 
 def test_riichi_observation_layout_has_one_concealed_block():
-    """policies.riichi_api: slots do not overlap, and the only concealed-tile block is the seat's own."""
+    """policies.riichi_api.ROBS: the only concealed-tile block is the seat's own (that the fields tile the array
+    without overlapping: tests/test_observation_layouts.py)."""
     from policies import riichi_api as ra
+    from sims.layout import describe
 
-    widths = {"O_HAND": 34, "O_DORA": 5, "O_WON": 4, "O_POINTS": 4, "O_RIICHI": 4, "O_N_MELDS": 4, "O_N_DISCARDS": 4,
-              "O_OPEN": 4, "O_MELDS": 32, "O_MELD_TILES": 136, "O_DISCARDED": 136, "O_SAFE": 136, "O_SEEN": 34,
-              "O_RED": 3, "O_KAN_OPTIONS": 34, "O_RIICHI_TILE": 4, "O_FATE_OPEN": 136, "O_CHANT": 8}
-    slots = sorted((getattr(ra, n), widths.get(n, 1), n) for n in dir(ra) if n.startswith("O_"))
-    for (start, width, name), (nxt, _, nxt_name) in zip(slots, slots[1:]):
-        assert start + width <= nxt, f"{name} overlaps {nxt_name}"
-    assert slots[-1][0] + slots[-1][1] <= ra.R_OBS_SIZE
-    assert [n for _, w, n in slots if w == 34] == ["O_HAND", "O_SEEN", "O_KAN_OPTIONS"]
+    assert [name for name, _, width, _ in describe(ra.ROBS) if width == 34] == ["hand", "seen", "kan_options"]
 
 
 @pytest.mark.parametrize("slug", MODES)

@@ -13,20 +13,18 @@ from analyzer.position import PositionError
 from analyzer.riichi_position import build_position, position_document, read_document, seat_view_events
 from policies.registry import parse_seats
 from sims.modes import get_mode
-from sims.riichi import observation
-from sims.riichi.observation import O_RED, O_RIICHI, O_SEAT, R_OBS_SIZE
+from sims.layout import describe
+from sims.riichi.observation import ROBS
 from sims.riichi.positions import HandContext, RiichiTable
 from tests.cli_run import run_cli
 
-FIELDS = sorted((offset, name) for name, offset in vars(observation).items()
-                if name.startswith("O_") and isinstance(offset, int))
-SPANS = [(name, offset, nxt) for (offset, name), (nxt, _) in zip(FIELDS, FIELDS[1:] + [(R_OBS_SIZE, "")])]
+SPANS = [(name, offset, offset + width) for name, offset, width, _ in describe(ROBS)]
 HIDDEN_FIELDS = {
-    "O_RNG": "the seat policy's random stream: keyed by the run's seed and hand, not game information",
+    "rng": "the seat policy's random stream: keyed by the run's seed and hand, not game information",
 }
 RIICHI_WIN_FIELDS = {
-    "O_WIN_HAN": "a seat in riichi is offered a win whose han counts the ura indicators, which are hidden",
-    "O_WIN_POINTS": "the points of that win, likewise",
+    "win_han": "a seat in riichi is offered a win whose han counts the ura indicators, which are hidden",
+    "win_points": "the points of that win, likewise",
 }
 MIXES = {"riichi": ("baseline,random,majsoul-cpu,disconnected", "majsoul-cpu,baseline,dora-keeper,random"),
          "shura": ("baseline,majsoul-cpu,random,disconnected", "dama-after-win,baseline,shura-recommended-exchange,"
@@ -35,8 +33,8 @@ MIXES = {"riichi": ("baseline,random,majsoul-cpu,disconnected", "majsoul-cpu,bas
 
 def compared_fields(row: np.ndarray) -> list[tuple[str, int, int]]:
     """The observation fields compared for the seat of `row`: every field but the hidden ones."""
-    seat = int(row[O_SEAT])
-    skip = set(HIDDEN_FIELDS) | (set(RIICHI_WIN_FIELDS) if row[O_RIICHI + seat] > 0 else set())
+    seat = int(row[ROBS.seat])
+    skip = set(HIDDEN_FIELDS) | (set(RIICHI_WIN_FIELDS) if row[ROBS.riichi + seat] > 0 else set())
     return [span for span in SPANS if span[0] not in skip]
 
 
@@ -159,28 +157,28 @@ def test_red_fives_survive_the_round_trip():
     shows the red discard."""
     def wanted(pos, document):
         rivers = [e for e in document["events"] if e["type"] == "dahai" and e["pai"].endswith("r")]
-        return pos.view[O_RED:O_RED + 3].any() and rivers
+        return pos.view[ROBS.red:ROBS.red + 3].any() and rivers
 
     pos, document = _first("shura", "baseline,random,majsoul-cpu,baseline", 10, wanted)
     _, seat, _, rebuilt = build_position(document)
     assert view_difference(pos, rebuilt) is None
-    np.testing.assert_array_equal(rebuilt.view[O_RED:O_RED + 3], pos.view[O_RED:O_RED + 3])
+    np.testing.assert_array_equal(rebuilt.view[ROBS.red:ROBS.red + 3], pos.view[ROBS.red:ROBS.red + 3])
     red_discards = [e for e in seat_view_events(rebuilt, seat) if e["type"] == "dahai" and e["pai"].endswith("r")]
     assert red_discards == [e for e in document["events"] if e["type"] == "dahai" and e["pai"].endswith("r")]
 
 
 def test_hand_context_sets_the_hands_place_in_the_match():
     """RiichiTable.start(context=...) deals the hand with the given dealer, round, honba, sticks and points."""
-    from sims.riichi.observation import O_DEALER, O_HONBA, O_POINTS, O_ROUND, O_ROUND_WIND, O_SEAT_WIND, O_STICKS
 
     table = RiichiTable(parse_seats("baseline"), get_mode("riichi").RULES(), keep_events=True)
     pos = table.start(context=HandContext(dealer=2, round=6, honba=3, sticks=2, points=(20000, 31000, 24000, 23000),
                                           hand_no=9))
     assert table.advance(pos, None, 0)
     view = pos.view
-    assert (view[O_DEALER], view[O_ROUND], view[O_HONBA], view[O_STICKS], view[O_ROUND_WIND]) == (2, 6, 3, 2, 1)
-    assert view[O_POINTS:O_POINTS + 4].tolist() == [20000, 31000, 24000, 23000]
-    assert pos.seat == 2 and view[O_SEAT_WIND] == 0
+    assert (view[ROBS.dealer], view[ROBS.round], view[ROBS.honba], view[ROBS.sticks],
+            view[ROBS.round_wind]) == (2, 6, 3, 2, 1)
+    assert view[ROBS.points:ROBS.points + 4].tolist() == [20000, 31000, 24000, 23000]
+    assert pos.seat == 2 and view[ROBS.seat_wind] == 0
     start = seat_view_events(pos)[0]
     assert (start["bakaze"], start["kyoku"], start["honba"], start["kyotaku"], start["oya"]) == ("S", 3, 3, 2, 2)
 

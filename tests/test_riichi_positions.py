@@ -10,10 +10,7 @@ import numpy as np
 import pytest
 
 from policies.registry import parse_seats
-from policies.riichi_api import (
-    CHI_LOW, D_REACT, D_ROB, D_TURN, KAN, O_AFTER_CALL, O_CAN_CHI, O_CAN_WIN, O_FORBID_A, O_FORBID_B, O_HAND,
-    O_KAN_OPTIONS, O_TILE, PON, RON,
-)
+from policies.riichi_api import CHI_LOW, D_REACT, D_ROB, D_TURN, KAN, PON, ROBS, RON
 from sims import tiles
 from sims.events import EV_DISCARD, EV_DRAW, EV_KAN, EV_WIN
 from sims.modes import get_mode
@@ -41,13 +38,13 @@ def test_kuikae_swap_call_after_chi_is_replaced(build_wall, default_answer, even
 
     def choose(pos):
         view = pos.view
-        if pos.decision == D_TURN and pos.seat == 0 and view[O_HAND + m3] > 0:
+        if pos.decision == D_TURN and pos.seat == 0 and view[ROBS.hand + m3] > 0:
             return m3
-        if pos.decision == D_REACT and pos.seat == 1 and view[O_TILE] == m3:
-            seen["chi"] = int(view[O_CAN_CHI])
+        if pos.decision == D_REACT and pos.seat == 1 and view[ROBS.tile] == m3:
+            seen["chi"] = int(view[ROBS.can_chi])
             return CHI_LOW
-        if pos.decision == D_TURN and pos.seat == 1 and view[O_AFTER_CALL] == 1 and "forbid" not in seen:
-            seen["forbid"] = (int(view[O_FORBID_A]), int(view[O_FORBID_B]))
+        if pos.decision == D_TURN and pos.seat == 1 and view[ROBS.after_call] == 1 and "forbid" not in seen:
+            seen["forbid"] = (int(view[ROBS.forbid_a]), int(view[ROBS.forbid_b]))
             return m6
         return default_answer(pos)
 
@@ -77,15 +74,15 @@ def test_rule_r4_robbed_added_kan_chankan(build_wall, default_answer, events_of)
 
     def choose(pos):
         view = pos.view
-        if pos.decision == D_TURN and pos.seat == 0 and view[O_HAND + s7] > 0:
+        if pos.decision == D_TURN and pos.seat == 0 and view[ROBS.hand + s7] > 0:
             return s7
-        if pos.decision == D_REACT and pos.seat == 1 and view[O_TILE] == s7:
+        if pos.decision == D_REACT and pos.seat == 1 and view[ROBS.tile] == s7:
             return PON
-        if pos.decision == D_TURN and pos.seat == 1 and view[O_KAN_OPTIONS + s7] == 2:
+        if pos.decision == D_TURN and pos.seat == 1 and view[ROBS.kan_options + s7] == 2:
             seen["kan"] = True
             return KAN + s7
         if pos.decision == D_ROB:
-            seen["rob"] = (pos.seat, int(view[O_TILE]))
+            seen["rob"] = (pos.seat, int(view[ROBS.tile]))
             return RON
         return default_answer(pos)
 
@@ -97,7 +94,7 @@ def test_rule_r4_robbed_added_kan_chankan(build_wall, default_answer, events_of)
     assert kans.shape[0] == 1 and kans[0, EV_TILE] == s7 and kans[0, EV_A] == tiles.KAKAN
     draws = events_of(pos, EV_DRAW, 1)
     assert not (draws[:, EV_A] == 1).any()  # no replacement draw: the kan did not happen
-    assert pos.obs[1, O_HAND + s7] == 0  # the robbed tile went to the winner
+    assert pos.obs[1, ROBS.hand + s7] == 0  # the robbed tile went to the winner
     assert pos.rec[2, H_WON] == 1 and pos.rec[1, H_DELTA] < 0 and pos.rec[2, H_DELTA] == -pos.rec[1, H_DELTA]
     assert pos.rec[0, H_DELTA] == 0 and pos.rec[3, H_DELTA] == 0
     assert pos.rec[0, H_END] == engine.END_WIN
@@ -116,9 +113,9 @@ def test_rule_r3_multiple_ron_both_claimants_win(build_wall, default_answer, eve
 
     def choose(pos):
         view = pos.view
-        if pos.decision == D_TURN and pos.seat == 0 and view[O_HAND + m3] > 0:
+        if pos.decision == D_TURN and pos.seat == 0 and view[ROBS.hand + m3] > 0:
             return m3
-        if pos.decision == D_REACT and view[O_CAN_WIN]:
+        if pos.decision == D_REACT and view[ROBS.can_win]:
             asked.append(pos.seat)
             return RON
         return default_answer(pos)
@@ -135,10 +132,10 @@ def test_rule_r3_multiple_ron_both_claimants_win(build_wall, default_answer, eve
 def _turn_alternative(pos, answer):
     """Another legal discard than `answer` at an own-turn decision outside riichi, or None."""
     view = pos.view
-    if pos.decision != D_TURN or not 0 <= answer < 34 or view[O_AFTER_CALL]:
+    if pos.decision != D_TURN or not 0 <= answer < 34 or view[ROBS.after_call]:
         return None
     for k in range(34):
-        if k != answer and view[O_HAND + k] > 0:
+        if k != answer and view[ROBS.hand + k] > 0:
             return k
     return None
 

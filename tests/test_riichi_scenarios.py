@@ -13,10 +13,7 @@ from __future__ import annotations
 import pytest
 
 from policies.registry import parse_seats
-from policies.riichi_api import (
-    D_REACT, D_TURN, KAN, NINE_TERMINALS, O_CAN_NINE, O_CAN_RIICHI, O_CAN_WIN, O_HAND, O_KAN_OPTIONS, O_TILE,
-    PASS, RIICHI, RON,
-)
+from policies.riichi_api import D_REACT, D_TURN, KAN, NINE_TERMINALS, PASS, RIICHI, ROBS, RON
 from sims.events import EV_DISCARD, EV_DRAW, EV_KAN, EV_WIN
 from sims.riichi.columns import HAND_ENDS, H_DELTA, H_END, H_STICKS_WON, H_WINNERS, H_WON
 from sims.riichi.events import EV_ABORT, EV_RIICHI
@@ -52,7 +49,7 @@ NINE = "19m19p19s1234z567m"  # ten terminal / honor kinds and three simples (11 
 def test_rule_r5_nine_terminals_aborts_without_payment_dealer_keeps_honba_up(seat, build_wall, default_answer,
                                                                              events_of, next_hand):
     """R-5 nine terminals (player's choice): the seat's first draw gives it 11 terminal / honor kinds, it is
-    offered NINE_TERMINALS (O_CAN_NINE) and takes it: the hand ends `nine_terminals` at once (no discard by
+    offered NINE_TERMINALS (ROBS.can_nine) and takes it: the hand ends `nine_terminals` at once (no discard by
     the seat), no points move, and the next hand is the same round with the same dealer, honba 1 → 2 and the
     2 sticks still on the table. The dealer declares on its 14th tile, a non-dealer on its first draw."""
     hands = {0: "2345678m2345p88p", 1: "2345678p2345s66m", 2: "3456789s3456m77p", 3: "2233445566778s"}
@@ -64,7 +61,7 @@ def test_rule_r5_nine_terminals_aborts_without_payment_dealer_keeps_honba_up(sea
 
     def choose(pos):
         if pos.decision == D_TURN:
-            seen.append((pos.seat, int(pos.view[O_CAN_NINE])))
+            seen.append((pos.seat, int(pos.view[ROBS.can_nine])))
             if pos.seat == seat:
                 return NINE_TERMINALS
         return default_answer(pos)
@@ -88,7 +85,7 @@ def test_rule_r5_nine_terminals_is_the_players_choice(build_wall, default_answer
 
     def choose(pos):
         if pos.decision == D_TURN and pos.seat == 0:
-            offered.append(int(pos.view[O_CAN_NINE]))
+            offered.append(int(pos.view[ROBS.can_nine]))
         return default_answer(pos)
 
     table.play_scripted(pos, choose)
@@ -109,9 +106,9 @@ def test_rule_r5_four_winds_same_wind_by_all_four_on_the_first_go_around(last_wi
     pos = table.start(wall=build_wall(hands, "9m9p9s9m"), context=CONTEXT)
 
     def choose(pos):
-        if pos.decision == D_TURN and pos.view[O_HAND + 27] > 0 and pos.seat < 3:
+        if pos.decision == D_TURN and pos.view[ROBS.hand + 27] > 0 and pos.seat < 3:
             return 27
-        if pos.decision == D_TURN and pos.seat == 3 and pos.view[O_HAND + last_wind] > 0:
+        if pos.decision == D_TURN and pos.seat == 3 and pos.view[ROBS.hand + last_wind] > 0:
             return last_wind
         return default_answer(pos)
 
@@ -144,9 +141,9 @@ def test_rule_r5_four_riichi_aborts_sticks_stay_on_the_table(build_wall, default
 
     def choose(pos):
         view = pos.view
-        if pos.decision == D_TURN and view[O_CAN_RIICHI] and view[O_TILE] >= 27:
+        if pos.decision == D_TURN and view[ROBS.can_riichi] and view[ROBS.tile] >= 27:
             declared.append(pos.seat)
-            return RIICHI + int(view[O_TILE])
+            return RIICHI + int(view[ROBS.tile])
         return default_answer(pos)
 
     table.play_scripted(pos, choose)
@@ -179,7 +176,7 @@ def test_rule_r5_four_kans_by_more_than_one_player_abort(several, build_wall, de
         view = pos.view
         if pos.decision == D_TURN:
             for k in kans.get(pos.seat, ()):
-                if view[O_KAN_OPTIONS + k] == 1:
+                if view[ROBS.kan_options + k] == 1:
                     return KAN + k
         return default_answer(pos)
 
@@ -214,9 +211,9 @@ def test_rule_r3_triple_ron_is_a_win_not_an_abortive_draw(every, build_wall, def
 
     def choose(pos):
         view = pos.view
-        if pos.decision == D_TURN and pos.seat == 0 and view[O_HAND + 12] > 0:
+        if pos.decision == D_TURN and pos.seat == 0 and view[ROBS.hand + 12] > 0:
             return 12
-        if pos.decision == D_REACT and view[O_CAN_WIN]:
+        if pos.decision == D_REACT and view[ROBS.can_win]:
             asked.append(pos.seat)
             return RON
         return default_answer(pos) if pos.decision != D_REACT else PASS

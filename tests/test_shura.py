@@ -7,7 +7,7 @@ import polars as pl
 import pytest
 
 from policies.registry import parse_seats
-from policies.riichi_api import O_DEALER, O_POINTS, O_WON, R_OBS_SIZE
+from policies.riichi_api import ROBS
 from sims.events import N_EVENT_COLS
 from sims.riichi import engine
 from sims.riichi.columns import N_HAND_COLS
@@ -19,11 +19,11 @@ from tests.riichi_runs import FAST_MATCHES, FULL_MATCHES, per_hand, run
 
 
 def _table(dealer=0, won=()):
-    obs = np.zeros((4, R_OBS_SIZE), np.int32)
-    obs[:, O_DEALER] = dealer
-    obs[:, O_POINTS:O_POINTS + 4] = 25000
+    obs = np.zeros((4, ROBS.SIZE), np.int32)
+    obs[:, ROBS.dealer] = dealer
+    obs[:, ROBS.points:ROBS.points + 4] = 25000
     for s in won:
-        obs[:, O_WON + s] = 1
+        obs[:, ROBS.won + s] = 1
     return obs
 
 
@@ -271,7 +271,7 @@ def test_rule_s3_s4_s5_scripted_hand_goes_on_after_a_win_to_three_winners(build_
     Then seat 3 draws 2m and tsumos the same 3 han: only the dealer is left to pay, 1300. Three winners end the
     hand (`three_wins`)."""
     from policies.api import pack_exchange
-    from policies.riichi_api import D_EXCHANGE, D_REACT, D_TURN, O_CAN_WIN, O_HAND, RON, TSUMO
+    from policies.riichi_api import D_EXCHANGE, D_REACT, D_TURN, RON, TSUMO
     from sims.events import EV_DRAW, EV_WIN
     from sims.riichi.columns import H_DELTA, H_END, H_HAN, HAND_ENDS
     from sims.riichi.positions import RiichiTable as Table
@@ -291,12 +291,12 @@ def test_rule_s3_s4_s5_scripted_hand_goes_on_after_a_win_to_three_winners(build_
         if pos.decision == D_EXCHANGE:
             return pack_exchange(*tile_kinds(passes[pos.seat]))
         if pos.decision == D_TURN and pos.seat not in after_exchange:
-            after_exchange[pos.seat] = [k for k in range(34) for _ in range(view[O_HAND + k])]
-        if pos.decision == D_TURN and view[O_CAN_WIN]:
+            after_exchange[pos.seat] = [k for k in range(34) for _ in range(view[ROBS.hand + k])]
+        if pos.decision == D_TURN and view[ROBS.can_win]:
             return TSUMO
         if pos.decision == D_TURN and pos.seat == 0:
             return 12
-        if pos.decision == D_REACT and view[O_CAN_WIN]:
+        if pos.decision == D_REACT and view[ROBS.can_win]:
             return RON if pos.seat == 1 else default_answer(pos)
         return default_answer(pos)
 
@@ -324,9 +324,7 @@ def test_rule_s8_s7_scripted_four_riichi_with_a_won_riichi_player(active_only, b
     import dataclasses
 
     from policies.api import pack_exchange
-    from policies.riichi_api import (
-        D_EXCHANGE, D_REACT, D_TURN, O_CAN_RIICHI, O_CAN_WIN, O_HAND, O_TILE, RIICHI, RON,
-    )
+    from policies.riichi_api import D_EXCHANGE, D_REACT, D_TURN, RIICHI, RON
     from sims.events import EV_WIN
     from sims.riichi.columns import H_DELTA, H_END, HAND_ENDS
     from sims.riichi.events import EV_ABORT, EV_RIICHI
@@ -343,12 +341,12 @@ def test_rule_s8_s7_scripted_four_riichi_with_a_won_riichi_player(active_only, b
         view = pos.view
         if pos.decision == D_EXCHANGE:
             return pack_exchange(15, 16, 17)
-        if pos.decision == D_TURN and view[O_TILE] == 13:
+        if pos.decision == D_TURN and view[ROBS.tile] == 13:
             return 13  # seat 2 lets the 5p go
-        dragons = [k for k in (31, 32, 33) if view[O_HAND + k]]
-        if pos.decision == D_TURN and view[O_CAN_RIICHI] and dragons:
+        dragons = [k for k in (31, 32, 33) if view[ROBS.hand + k]]
+        if pos.decision == D_TURN and view[ROBS.can_riichi] and dragons:
             return RIICHI + dragons[0]  # the dragon just drawn (the dealer's 14th tile came before the exchange)
-        if pos.decision == D_REACT and pos.seat == 1 and view[O_CAN_WIN] and view[O_TILE] == 13:
+        if pos.decision == D_REACT and pos.seat == 1 and view[ROBS.can_win] and view[ROBS.tile] == 13:
             return RON
         return default_answer(pos)
 

@@ -27,7 +27,7 @@ import math
 import numba as nb
 import numpy as np
 
-from sims.bloodshed.observation import O_HAND, O_MELDS, O_RIVER, O_RNG, O_VOID, O_WON
+from sims.bloodshed.observation import BOBS
 from sims import rng
 from sims.bloodshed.engine import ANKAN_MELD, KAKAN_MELD, MINKAN_MELD, PON_MELD, seat_seed
 from sims.bloodshed.state import PH_EXCHANGE, PH_REACT, PH_ROB, ST, obs_of
@@ -42,10 +42,10 @@ def hidden_pool(S, seat):
     obs = obs_of(S)
     pool = np.full(27, 4, np.int64)
     for k in range(27):
-        pool[k] -= obs[seat, O_HAND + k]
+        pool[k] -= obs[seat, BOBS.hand + k]
         for p in range(4):
-            pool[k] -= obs[0, O_RIVER + 34 * p + k]
-            meld = obs[0, O_MELDS + 34 * p + k]
+            pool[k] -= obs[0, BOBS.river + 34 * p + k]
+            meld = obs[0, BOBS.melds + 34 * p + k]
             if meld == PON_MELD:
                 pool[k] -= 3
             elif meld == MINKAN_MELD or meld == ANKAN_MELD or meld == KAKAN_MELD:
@@ -138,15 +138,15 @@ def determinize(S0, seat, seed, index, out):
     for p in range(4):
         if p != seat:
             for k in range(27):
-                sizes[p] += obs[p, O_HAND + k]
-                obs[p, O_HAND + k] = 0
+                sizes[p] += obs[p, BOBS.hand + k]
+                obs[p, BOBS.hand + k] = 0
     phase = S0[ST.phase]
     adder = -1
     if phase == PH_ROB and S0[ST.cur] != seat:  # the seat adding a kan holds the added tile
         adder = S0[ST.cur]
         pool[S0[ST.tile]] -= 1
         sizes[adder] -= 1
-        obs[adder, O_HAND + S0[ST.tile]] = 1
+        obs[adder, BOBS.hand + S0[ST.tile]] = 1
         if pool[S0[ST.tile]] < 0:
             return False
     n_wall = N_WALL - S0[ST.pos]
@@ -158,8 +158,8 @@ def determinize(S0, seat, seed, index, out):
     w_voids = np.zeros(3, np.int64)
     n_w = 0
     for p in range(4):
-        if p != seat and obs[0, O_WON + p] == 1 and sizes[p] > 0:
-            winners[n_w], w_sizes[n_w], w_voids[n_w] = p, sizes[p], obs[0, O_VOID + p]
+        if p != seat and obs[0, BOBS.won + p] == 1 and sizes[p] > 0:
+            winners[n_w], w_sizes[n_w], w_voids[n_w] = p, sizes[p], obs[0, BOBS.void + p]
             n_w += 1
     if n_w > 0:
         rest = pool.sum() - w_sizes[:n_w].sum()
@@ -167,7 +167,7 @@ def determinize(S0, seat, seed, index, out):
         for w in range(n_w):
             for x in range(3):
                 for _ in range(counts[w, x]):
-                    obs[winners[w], O_HAND + _take(pool, x, state)] += 1
+                    obs[winners[w], BOBS.hand + _take(pool, x, state)] += 1
             sizes[winners[w]] = 0
 
     copies = np.empty(pool.sum(), np.int64)
@@ -180,14 +180,14 @@ def determinize(S0, seat, seed, index, out):
     i = 0
     for p in range(4):
         for _ in range(sizes[p]):
-            obs[p, O_HAND + copies[i]] += 1
+            obs[p, BOBS.hand + copies[i]] += 1
             i += 1
     for j in range(S0[ST.pos], N_WALL):
         out[ST.wall + j] = copies[i]
         i += 1
 
     for s in range(4):
-        obs[s, O_RNG] = seat_seed(seed, index, 0, s)
+        obs[s, BOBS.rng] = seat_seed(seed, index, 0, s)
     if phase == PH_EXCHANGE:
         out[ST.direction] = rng.below(state, 3)
     if (phase == PH_REACT or phase == PH_ROB) and S0[ST.cur] != seat:

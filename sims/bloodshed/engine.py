@@ -19,11 +19,7 @@ import numpy as np
 from numba import types
 
 from sims.decisions import D_EXCHANGE, D_REACT, D_ROB, D_TURN, D_VOID, HOOK_TYPE, KAN, KAN_CALL, PON, RON, TSUMO
-from sims.bloodshed.observation import (
-    OBS_SIZE, O_AFTER_CALL, O_CAN_KAN, O_CAN_PON, O_CAN_WIN, O_DEALER, O_DECISION, O_FROM, O_HAND, O_HAND_NO,
-    O_KAN_DRAW, O_KAN_OPTIONS, O_MELDS, O_N_DISCARDS, O_N_MELDS, O_N_WINNERS, O_POINTS, O_RIVER, O_RNG, O_SEAT, O_SEEN,
-    O_TILE, O_TURN, O_VOID, O_WALL_LEFT, O_WIN_FAN, O_WIN_POINTS, O_WON,
-)
+from sims.bloodshed.observation import BOBS
 from sims import rng
 from sims.jit import allocates, copy_row, step
 from sims.events import (
@@ -81,8 +77,8 @@ H_ADDED_PAYERS, H_KAN_PAID = _C["added_kan_payers"], _C["kan_paid"]
 def _pay(obs, payer, receiver, amount, delta_rec, reason, events, ev):
     """Move points between seats (public)."""
     log_event(events, ev, EV_PAY, payer, receiver, amount, reason, 0)
-    pub_add(obs, O_POINTS + payer, -amount)
-    pub_add(obs, O_POINTS + receiver, amount)
+    pub_add(obs, BOBS.points + payer, -amount)
+    pub_add(obs, BOBS.points + receiver, amount)
     delta_rec[payer] -= amount
     delta_rec[receiver] += amount
 
@@ -98,7 +94,7 @@ def _pay_kan(obs, payer, receiver, amount, delta_rec, kan_ledger, rec, reason, e
 @step
 def _anyone_bust(obs):
     for s in range(4):
-        if obs[0, O_POINTS + s] < 0:
+        if obs[0, BOBS.points + s] < 0:
             return True
     return False
 
@@ -108,7 +104,7 @@ def _next_active(obs, seat):
     """Next seat after `seat` in turn order that has not won (B-12)."""
     for k in range(1, 4):
         s = (seat + k) % 4
-        if obs[0, O_WON + s] == 0:
+        if obs[0, BOBS.won + s] == 0:
             return s
     return seat
 
@@ -116,14 +112,14 @@ def _next_active(obs, seat):
 @step
 def _holds_void(obs, seat, extra_tile):
     """Whether the seat holds a void-suit tile in hand or melds, counting `extra_tile` (-1 = none)."""
-    suit = obs[0, O_VOID + seat]
+    suit = obs[0, BOBS.void + seat]
     if suit < 0:
         return False
     if extra_tile >= 0 and extra_tile // 9 == suit:
         return True
     base = suit * 9
     for k in range(base, base + 9):
-        if obs[seat, O_HAND + k] > 0 or obs[0, O_MELDS + 34 * seat + k] > 0:
+        if obs[seat, BOBS.hand + k] > 0 or obs[0, BOBS.melds + 34 * seat + k] > 0:
             return True
     return False
 
@@ -133,10 +129,10 @@ def _win_check(obs, seat, extra_tile, tables):
     """Whether the seat's hand (plus `extra_tile`, or as it is for -1) is a legal win (B-10)."""
     if _holds_void(obs, seat, extra_tile):
         return False
-    hand = obs[seat, O_HAND:O_HAND + 34]
+    hand = obs[seat, BOBS.hand:BOBS.hand + 34]
     if extra_tile >= 0:
         hand[extra_tile] += 1
-    ok = is_complete(hand, obs[0, O_N_MELDS + seat], BLOODSHED_SHAPES, tables[:SUIT_ROWS], tables[SUIT_ROWS:])
+    ok = is_complete(hand, obs[0, BOBS.n_melds + seat], BLOODSHED_SHAPES, tables[:SUIT_ROWS], tables[SUIT_ROWS:])
     if extra_tile >= 0:
         hand[extra_tile] -= 1
     return ok
@@ -145,11 +141,11 @@ def _win_check(obs, seat, extra_tile, tables):
 @step
 def _score(obs, seat, extra_tile, tsumo, flags, rules):
     """Packed score (sims.bloodshed.scoring) of the seat's complete hand plus `extra_tile`."""
-    hand = obs[seat, O_HAND:O_HAND + 34]
+    hand = obs[seat, BOBS.hand:BOBS.hand + 34]
     if extra_tile >= 0:
         hand[extra_tile] += 1
-    packed = score_win(hand, obs[0, O_MELDS + 34 * seat:O_MELDS + 34 * seat + 34],
-                       obs[0, O_DEALER] == seat, tsumo, flags, rules)
+    packed = score_win(hand, obs[0, BOBS.melds + 34 * seat:BOBS.melds + 34 * seat + 34],
+                       obs[0, BOBS.dealer] == seat, tsumo, flags, rules)
     if extra_tile >= 0:
         hand[extra_tile] -= 1
     return packed
@@ -159,17 +155,17 @@ def _score(obs, seat, extra_tile, tsumo, flags, rules):
 def _n_payers(obs, winner):
     n = 0
     for s in range(4):
-        if s != winner and obs[0, O_WON + s] == 0:
+        if s != winner and obs[0, BOBS.won + s] == 0:
             n += 1
     return n
 
 
 @allocates
 def _record_win(obs, seat, extra_tile, win_tile, packed, kind, points, rec, order, counters, events, ev):
-    hand = obs[seat, O_HAND:O_HAND + 34].copy()
+    hand = obs[seat, BOBS.hand:BOBS.hand + 34].copy()
     if extra_tile >= 0:
         hand[extra_tile] += 1
-    if has_void_tile(hand, obs[0, O_MELDS + 34 * seat:O_MELDS + 34 * seat + 34], obs[0, O_VOID + seat]):
+    if has_void_tile(hand, obs[0, BOBS.melds + 34 * seat:BOBS.melds + 34 * seat + 34], obs[0, BOBS.void + seat]):
         counters[CNT_VOID_WINS] += 1
     log_event(events, ev, EV_WIN, seat, win_tile, unpack_fan(packed), unpack_pattern(packed) + 1, kind)
     rec[seat, H_WON] = 1
@@ -180,8 +176,8 @@ def _record_win(obs, seat, extra_tile, win_tile, packed, kind, points, rec, orde
     rec[seat, H_PATTERN] = unpack_pattern(packed) + 1  # 0 = none (sims.records.PATTERN_LABELS)
     rec[seat, H_VALUE] = fan_value(unpack_fan(packed))
     rec[seat, H_WINPTS] = points
-    pub_set(obs, O_WON + seat, 1)
-    pub_add(obs, O_N_WINNERS, 1)
+    pub_set(obs, BOBS.won + seat, 1)
+    pub_add(obs, BOBS.n_winners, 1)
 
 
 @nb.njit(cache=True)
@@ -190,8 +186,8 @@ def _tiles_in_play(obs):
     n = 0
     for s in range(4):
         for k in range(34):
-            n += obs[s, O_HAND + k] + obs[0, O_RIVER + 34 * s + k]
-            meld = obs[0, O_MELDS + 34 * s + k]
+            n += obs[s, BOBS.hand + k] + obs[0, BOBS.river + 34 * s + k]
+            meld = obs[0, BOBS.melds + 34 * s + k]
             if meld == PON_MELD:
                 n += 3
             elif meld > 0:
@@ -218,7 +214,7 @@ def _settle_rons(obs, discarder, claimants, n, tile, flags, rules, delta, rec, w
 # ----------------------------------------------------------------------------- moving tiles, asking seats
 @nb.njit(cache=True, inline="always")
 def _meld_slot(seat, kind):
-    return O_MELDS + 34 * seat + kind
+    return BOBS.melds + 34 * seat + kind
 
 
 @step
@@ -227,9 +223,9 @@ def _draw(S, obs, seat, replacement, events, ev):
     pos = S[ST.pos]
     tile = S[ST.wall + pos]
     log_event(events, ev, EV_DRAW, seat, tile, 1 if replacement else 0, 0, 0)
-    obs[seat, O_HAND + tile] += 1
-    pub_add(obs, O_WALL_LEFT, -1)
-    pub_add(obs, O_TURN, 1)
+    obs[seat, BOBS.hand + tile] += 1
+    pub_add(obs, BOBS.wall_left, -1)
+    pub_add(obs, BOBS.turn, 1)
     S[ST.pos] = pos + 1
     S[ST.draws + seat] += 1
     S[ST.drawn] = tile
@@ -241,7 +237,7 @@ def _ask(hook, seat, S, obs, view, params, tables):
     """Call a seat's hook on its prepared view; the seat's random stream is the only state kept back.
     A forced answer (ST.force_seat) replaces the hook's answer once, after the hook ran."""
     answer = hook(view, params[seat], tables)
-    obs[seat, O_RNG] = view[O_RNG]
+    obs[seat, BOBS.rng] = view[BOBS.rng]
     S[ST.n_decisions] += 1
     if S[ST.force_seat] == seat:
         S[ST.force_seat] = -1
@@ -263,7 +259,7 @@ def _stop_before(S, stop_at, n_asks, seat_of_first):
 def prepare_simple_view(obs, seat, decision, view):
     """The view of an exchange or void decision: the seat's row and the decision kind."""
     copy_row(view, obs[seat])
-    view[O_DECISION] = decision
+    view[BOBS.decision] = decision
 
 
 # ----------------------------------------------------------------------------- the exchange (B-6, B-7)
@@ -314,10 +310,10 @@ def _exchange(S, obs, view, ex_hooks, params, tables, counters, events, ev, stop
     for s in range(4):
         prepare_simple_view(obs, s, D_EXCHANGE, view)
         answer = _ask(ex_hooks[s], s, S, obs, view, params, tables)
-        ok, tiles = legal_exchange(obs[s, O_HAND:O_HAND + 34], answer)
+        ok, tiles = legal_exchange(obs[s, BOBS.hand:BOBS.hand + 34], answer)
         if not ok:
             counters[CNT_ILLEGAL] += 1
-            tiles = _fallback_exchange(obs[s, O_HAND:O_HAND + 34])
+            tiles = _fallback_exchange(obs[s, BOBS.hand:BOBS.hand + 34])
         for i in range(3):
             S[ST.given + 3 * s + i] = tiles[i]
     direction = S[ST.direction]
@@ -326,8 +322,8 @@ def _exchange(S, obs, view, ex_hooks, params, tables, counters, events, ev, stop
         g = ST.given + 3 * s
         log_event(events, ev, EV_EXCHANGE, s, S[g], S[g + 1], S[g + 2], (s + shift) % 4)
         for i in range(3):
-            obs[s, O_HAND + S[g + i]] -= 1
-            obs[(s + shift) % 4, O_HAND + S[g + i]] += 1
+            obs[s, BOBS.hand + S[g + i]] -= 1
+            obs[(s + shift) % 4, BOBS.hand + S[g + i]] += 1
     S[ST.phase] = PH_VOID
     return False
 
@@ -345,10 +341,10 @@ def _choose_voids(S, obs, rec, view, void_hooks, params, tables, counters, event
         S[ST.choices + s] = suit
     for s in range(4):
         log_event(events, ev, EV_VOID, s, -1, S[ST.choices + s], 0, 0)
-        pub_set(obs, O_VOID + s, S[ST.choices + s])
+        pub_set(obs, BOBS.void + s, S[ST.choices + s])
         rec[s, H_VOID] = S[ST.choices + s]
     S[ST.drawn] = -1  # the dealer's 14th tile may have been passed on
-    S[ST.cur] = obs[0, O_DEALER]
+    S[ST.cur] = obs[0, BOBS.dealer]
     S[ST.need_draw] = 0
     S[ST.phase] = PH_DRAW
     return False
@@ -357,7 +353,7 @@ def _choose_voids(S, obs, rec, view, void_hooks, params, tables, counters, event
 # ----------------------------------------------------------------------------- the deal and the draw
 @nb.njit(cache=True)
 def _deal(S, obs, events, ev):
-    dealer = obs[0, O_DEALER]
+    dealer = obs[0, BOBS.dealer]
     log_event(events, ev, EV_START, dealer, -1, S[ST.direction], 0, 0)
     pos = 0
     for i in range(4):
@@ -365,10 +361,10 @@ def _deal(S, obs, events, ev):
         for _ in range(R.DEAL_SIZE):
             tile = S[ST.wall + pos]
             log_event(events, ev, EV_DEAL, seat, tile, 0, 0, 0)
-            obs[seat, O_HAND + tile] += 1
+            obs[seat, BOBS.hand + tile] += 1
             pos += 1
     S[ST.pos] = pos
-    pub_set(obs, O_WALL_LEFT, WALL_SIZE - pos)
+    pub_set(obs, BOBS.wall_left, WALL_SIZE - pos)
     _draw(S, obs, dealer, False, events, ev)
     S[ST.phase] = PH_EXCHANGE
 
@@ -398,10 +394,10 @@ def prepare_turn_view(S, obs, view, rules, tables):
     kan_draw = S[ST.kan_draw] == 1
     wall_left = WALL_SIZE - S[ST.pos]
     copy_row(view, obs[cur])
-    view[O_DECISION] = D_TURN
-    view[O_TILE] = -1 if after_call else S[ST.drawn]
-    view[O_AFTER_CALL] = 1 if after_call else 0
-    view[O_KAN_DRAW] = 1 if kan_draw else 0
+    view[BOBS.decision] = D_TURN
+    view[BOBS.tile] = -1 if after_call else S[ST.drawn]
+    view[BOBS.after_call] = 1 if after_call else 0
+    view[BOBS.kan_draw] = 1 if kan_draw else 0
     can_win = (not after_call) and _win_check(obs, cur, -1, tables)
     packed = 0
     if can_win:
@@ -413,21 +409,21 @@ def prepare_turn_view(S, obs, view, rules, tables):
         if S[ST.draws + cur] == 1 and S[ST.any_call] == 0 and not kan_draw:
             flags |= FIRST_DRAW
         packed = _score(obs, cur, -1, True, flags, rules)
-        view[O_CAN_WIN] = 1
-        view[O_WIN_FAN] = unpack_fan(packed)
-        view[O_WIN_POINTS] = tsumo_payment(unpack_fan(packed), rules) * _n_payers(obs, cur)
+        view[BOBS.can_win] = 1
+        view[BOBS.win_fan] = unpack_fan(packed)
+        view[BOBS.win_points] = tsumo_payment(unpack_fan(packed), rules) * _n_payers(obs, cur)
     else:
-        view[O_CAN_WIN] = 0
-        view[O_WIN_FAN] = 0
-        view[O_WIN_POINTS] = 0
+        view[BOBS.can_win] = 0
+        view[BOBS.win_fan] = 0
+        view[BOBS.win_points] = 0
     for k in range(27):
         opt = 0
         if wall_left >= 1 and not after_call:
-            if obs[cur, O_HAND + k] == 4:
+            if obs[cur, BOBS.hand + k] == 4:
                 opt = 1
-            elif obs[0, _meld_slot(cur, k)] == PON_MELD and obs[cur, O_HAND + k] >= 1:
+            elif obs[0, _meld_slot(cur, k)] == PON_MELD and obs[cur, BOBS.hand + k] >= 1:
                 opt = 2
-        view[O_KAN_OPTIONS + k] = opt
+        view[BOBS.kan_options + k] = opt
     return packed
 
 
@@ -451,7 +447,7 @@ def _kan_made(S, obs, rec, cur, events, ev):
 @step
 def can_rob(S, obs, p, tables):
     """Whether seat `p` may rob the added kan pending in PH_ROB."""
-    return p != S[ST.cur] and obs[0, O_WON + p] == 0 and _win_check(obs, p, S[ST.tile], tables)
+    return p != S[ST.cur] and obs[0, BOBS.won + p] == 0 and _win_check(obs, p, S[ST.tile], tables)
 
 
 @step
@@ -460,12 +456,12 @@ def prepare_rob_view(S, obs, p, view, rules):
     kind = S[ST.tile]
     rob_packed = _score(obs, p, kind, False, ROBBED_KAN, rules)
     copy_row(view, obs[p])
-    view[O_DECISION] = D_ROB
-    view[O_TILE] = kind
-    view[O_FROM] = S[ST.cur]
-    view[O_CAN_WIN] = 1
-    view[O_WIN_FAN] = unpack_fan(rob_packed)
-    view[O_WIN_POINTS] = fan_value(unpack_fan(rob_packed))
+    view[BOBS.decision] = D_ROB
+    view[BOBS.tile] = kind
+    view[BOBS.from_seat] = S[ST.cur]
+    view[BOBS.can_win] = 1
+    view[BOBS.win_fan] = unpack_fan(rob_packed)
+    view[BOBS.win_points] = fan_value(unpack_fan(rob_packed))
 
 
 @step
@@ -495,9 +491,9 @@ def _stop_in_calls(S, obs, tables, stop_at, rob):
 @step
 def react_options(obs, p, tile, wall_left, tables):
     """(can ron, can pon, can open kan) of seat `p` on the discard `tile` (B-8, B-9)."""
-    if obs[0, O_WON + p] == 1:
+    if obs[0, BOBS.won + p] == 1:
         return False, False, False
-    held = obs[p, O_HAND + tile]
+    held = obs[p, BOBS.hand + tile]
     can_ron = _win_check(obs, p, tile, tables)
     return can_ron, held >= 2 and wall_left > 0, held == 3 and wall_left >= 1
 
@@ -507,21 +503,21 @@ def prepare_react_view(S, obs, p, view, can_ron, can_pon, can_kan, rules):
     """Fill `view` for seat `p`'s D_REACT decision; returns the packed ron score (0 when it cannot ron)."""
     tile = S[ST.tile]
     copy_row(view, obs[p])
-    view[O_DECISION] = D_REACT
-    view[O_TILE] = tile
-    view[O_FROM] = S[ST.cur]
-    view[O_CAN_PON] = 1 if can_pon else 0
-    view[O_CAN_KAN] = 1 if can_kan else 0
+    view[BOBS.decision] = D_REACT
+    view[BOBS.tile] = tile
+    view[BOBS.from_seat] = S[ST.cur]
+    view[BOBS.can_pon] = 1 if can_pon else 0
+    view[BOBS.can_kan] = 1 if can_kan else 0
     ron_packed = 0
     if can_ron:
         ron_packed = _score(obs, p, tile, False, _ron_flags(S), rules)
-        view[O_CAN_WIN] = 1
-        view[O_WIN_FAN] = unpack_fan(ron_packed)
-        view[O_WIN_POINTS] = fan_value(unpack_fan(ron_packed))
+        view[BOBS.can_win] = 1
+        view[BOBS.win_fan] = unpack_fan(ron_packed)
+        view[BOBS.win_points] = fan_value(unpack_fan(ron_packed))
     else:
-        view[O_CAN_WIN] = 0
-        view[O_WIN_FAN] = 0
-        view[O_WIN_POINTS] = 0
+        view[BOBS.can_win] = 0
+        view[BOBS.win_fan] = 0
+        view[BOBS.win_points] = 0
     return ron_packed
 
 
@@ -560,18 +556,18 @@ def _play_turns(S, obs, rec, view, hooks_turn, hooks_react, hooks_rob, params, r
             if _stop_before(S, stop_at, 1, cur):
                 return STOPPED
             packed = prepare_turn_view(S, obs, view, rules, tables)
-            can_win = view[O_CAN_WIN] == 1
+            can_win = view[BOBS.can_win] == 1
             drawn = S[ST.drawn]
             action = _ask(hooks_turn[cur], cur, S, obs, view, params, tables)
             legal = (action == TSUMO and can_win) or \
-                (KAN <= action < KAN + 27 and view[O_KAN_OPTIONS + action - KAN] > 0) or \
-                (0 <= action < 34 and obs[cur, O_HAND + action] > 0)
+                (KAN <= action < KAN + 27 and view[BOBS.kan_options + action - KAN] > 0) or \
+                (0 <= action < 34 and obs[cur, BOBS.hand + action] > 0)
             if not legal:
                 counters[CNT_ILLEGAL] += 1
-                action = drawn if (drawn >= 0 and obs[cur, O_HAND + drawn] > 0) else -1
+                action = drawn if (drawn >= 0 and obs[cur, BOBS.hand + drawn] > 0) else -1
                 if action < 0:
                     for k in range(34):
-                        if obs[cur, O_HAND + k] > 0:
+                        if obs[cur, BOBS.hand + k] > 0:
                             action = k
                             break
             if can_win and action != TSUMO:
@@ -585,7 +581,7 @@ def _play_turns(S, obs, rec, view, hooks_turn, hooks_react, hooks_rob, params, r
                 _record_win(obs, cur, -1, drawn, packed, WIN_TSUMO, each * _n_payers(obs, cur), rec, S[ST.winners],
                             counters, events, ev)
                 for p in range(4):
-                    if p != cur and obs[0, O_WON + p] == 0:
+                    if p != cur and obs[0, BOBS.won + p] == 0:
                         _pay(obs, p, cur, each, delta, PAY_TSUMO, events, ev)
                 if S[ST.first_winner] < 0:
                     S[ST.first_winner] = cur
@@ -595,19 +591,19 @@ def _play_turns(S, obs, rec, view, hooks_turn, hooks_react, hooks_rob, params, r
 
             if action >= KAN:
                 kind = action - KAN
-                if view[O_KAN_OPTIONS + kind] == 2:  # added kan: others may rob it first (B-17)
+                if view[BOBS.kan_options + kind] == 2:  # added kan: others may rob it first (B-17)
                     S[ST.tile] = kind
                     S[ST.phase] = PH_ROB
                     continue
-                obs[cur, O_HAND + kind] -= 4  # closed kan, B-14
+                obs[cur, BOBS.hand + kind] -= 4  # closed kan, B-14
                 log_event(events, ev, EV_KAN, cur, kind, tiles.ANKAN, -1, 0)
                 pub_set(obs, _meld_slot(cur, kind), ANKAN_MELD)
-                pub_add(obs, O_N_MELDS + cur, 1)
-                pub_add(obs, O_SEEN + kind, 4)
+                pub_add(obs, BOBS.n_melds + cur, 1)
+                pub_add(obs, BOBS.seen + kind, 4)
                 delta = S[ST.delta:ST.delta + 4]
                 ledger = S[ST.kan_ledger:ST.kan_ledger + 16].reshape((4, 4))
                 for p in range(4):
-                    if p != cur and obs[0, O_WON + p] == 0:
+                    if p != cur and obs[0, BOBS.won + p] == 0:
                         _pay_kan(obs, p, cur, R.CLOSED_KAN_PAY, delta, ledger, rec, PAY_CLOSED_KAN, events, ev)
                         rec[cur, H_CLOSED_PAYERS] += 1
                 _kan_made(S, obs, rec, cur, events, ev)
@@ -615,10 +611,10 @@ def _play_turns(S, obs, rec, view, hooks_turn, hooks_react, hooks_rob, params, r
 
             tile = action  # discard
             log_event(events, ev, EV_DISCARD, cur, tile, 0, 0, 0)
-            obs[cur, O_HAND + tile] -= 1
-            pub_add(obs, O_RIVER + 34 * cur + tile, 1)
-            pub_add(obs, O_N_DISCARDS + cur, 1)
-            pub_add(obs, O_SEEN + tile, 1)
+            obs[cur, BOBS.hand + tile] -= 1
+            pub_add(obs, BOBS.river + 34 * cur + tile, 1)
+            pub_add(obs, BOBS.n_discards + cur, 1)
+            pub_add(obs, BOBS.seen + tile, 1)
             rec[cur, H_DISC] += 1
             S[ST.kan_discard] = 1 if S[ST.last_kan_seat] == cur else 0
             S[ST.last_kan_seat] = -1
@@ -649,7 +645,7 @@ def _play_turns(S, obs, rec, view, hooks_turn, hooks_react, hooks_rob, params, r
                     continue
                 if can_ron:
                     rec[p, H_PASSED] += 1
-                    log_event(events, ev, EV_PASS, p, tile, view[O_WIN_FAN], 0, 0)
+                    log_event(events, ev, EV_PASS, p, tile, view[BOBS.win_fan], 0, 0)
                 if answer == PON and can_pon:
                     caller, call = p, PON
                 elif answer == KAN_CALL and can_kan:
@@ -668,11 +664,11 @@ def _play_turns(S, obs, rec, view, hooks_turn, hooks_react, hooks_rob, params, r
 
             if call == PON:
                 log_event(events, ev, EV_PON, caller, tile, cur, 0, 0)
-                obs[caller, O_HAND + tile] -= 2
-                pub_add(obs, O_RIVER + 34 * cur + tile, -1)
+                obs[caller, BOBS.hand + tile] -= 2
+                pub_add(obs, BOBS.river + 34 * cur + tile, -1)
                 pub_set(obs, _meld_slot(caller, tile), PON_MELD)
-                pub_add(obs, O_N_MELDS + caller, 1)
-                pub_add(obs, O_SEEN + tile, 2)
+                pub_add(obs, BOBS.n_melds + caller, 1)
+                pub_add(obs, BOBS.seen + tile, 2)
                 S[ST.any_call] = 1
                 S[ST.cur] = caller
                 S[ST.after_call] = 1
@@ -680,11 +676,11 @@ def _play_turns(S, obs, rec, view, hooks_turn, hooks_react, hooks_rob, params, r
                 S[ST.phase] = PH_TURN
                 continue
             if call == KAN_CALL:  # open kan: the discarder pays 2000 (B-15), then a replacement draw (B-16)
-                obs[caller, O_HAND + tile] -= 3
-                pub_add(obs, O_RIVER + 34 * cur + tile, -1)
+                obs[caller, BOBS.hand + tile] -= 3
+                pub_add(obs, BOBS.river + 34 * cur + tile, -1)
                 pub_set(obs, _meld_slot(caller, tile), MINKAN_MELD)
-                pub_add(obs, O_N_MELDS + caller, 1)
-                pub_add(obs, O_SEEN + tile, 3)
+                pub_add(obs, BOBS.n_melds + caller, 1)
+                pub_add(obs, BOBS.seen + tile, 3)
                 log_event(events, ev, EV_KAN, caller, tile, tiles.MINKAN, cur, 0)
                 delta = S[ST.delta:ST.delta + 4]
                 ledger = S[ST.kan_ledger:ST.kan_ledger + 16].reshape((4, 4))
@@ -714,12 +710,12 @@ def _play_turns(S, obs, rec, view, hooks_turn, hooks_react, hooks_rob, params, r
                     n_rob += 1
                 else:
                     rec[p, H_PASSED] += 1
-                    log_event(events, ev, EV_PASS, p, kind, view[O_WIN_FAN], 0, 0)
+                    log_event(events, ev, EV_PASS, p, kind, view[BOBS.win_fan], 0, 0)
                     if answer != 0:
                         counters[CNT_ILLEGAL] += 1
             delta = S[ST.delta:ST.delta + 4]
             if n_rob > 0:
-                obs[cur, O_HAND + kind] -= 1  # the robbed tile goes to the winners; the pon stays
+                obs[cur, BOBS.hand + kind] -= 1  # the robbed tile goes to the winners; the pon stays
                 S[ST.robbed_kind + S[ST.robbed_tiles]] = kind
                 S[ST.robbed_tiles] += 1
                 S[ST.winners] = _settle_rons(obs, cur, S[ST.claimants:ST.claimants + 3], n_rob, kind, ROBBED_KAN, rules,
@@ -730,14 +726,14 @@ def _play_turns(S, obs, rec, view, hooks_turn, hooks_react, hooks_rob, params, r
                 _after_win(S, obs, rules, cur)
                 continue
             # B-15: added kan pays 1000 from each other non-won player only with the tile just drawn
-            obs[cur, O_HAND + kind] -= 1
+            obs[cur, BOBS.hand + kind] -= 1
             log_event(events, ev, EV_KAN, cur, kind, tiles.KAKAN, -1, 0)
             pub_set(obs, _meld_slot(cur, kind), KAKAN_MELD)
-            pub_add(obs, O_SEEN + kind, 1)
+            pub_add(obs, BOBS.seen + kind, 1)
             if kind == S[ST.drawn] and S[ST.after_call] == 0:
                 ledger = S[ST.kan_ledger:ST.kan_ledger + 16].reshape((4, 4))
                 for p in range(4):
-                    if p != cur and obs[0, O_WON + p] == 0:
+                    if p != cur and obs[0, BOBS.won + p] == 0:
                         _pay_kan(obs, p, cur, R.ADDED_KAN_PAY, delta, ledger, rec, PAY_ADDED_KAN, events, ev)
                         rec[cur, H_ADDED_PAYERS] += 1
             _kan_made(S, obs, rec, cur, events, ev)
@@ -763,10 +759,10 @@ def _end_hand(S, obs, rec, rules, counters, events, ev):
         voids = np.empty(4, np.int64)
         won = np.empty(4, np.bool_)
         for s in range(4):
-            hands[s] = obs[s, O_HAND:O_HAND + 34]
-            melds[s] = obs[0, O_MELDS + 34 * s:O_MELDS + 34 * s + 34]
-            voids[s] = obs[0, O_VOID + s]
-            won[s] = obs[0, O_WON + s] == 1
+            hands[s] = obs[s, BOBS.hand:BOBS.hand + 34]
+            melds[s] = obs[0, BOBS.melds + 34 * s:BOBS.melds + 34 * s + 34]
+            voids[s] = obs[0, BOBS.void + s]
+            won[s] = obs[0, BOBS.won + s] == 1
         deltas = np.zeros(4, np.int64)
         tenpai = np.zeros(4, np.bool_)
         pig = np.zeros(4, np.bool_)
@@ -780,7 +776,7 @@ def _end_hand(S, obs, rec, rules, counters, events, ev):
             log_event(events, ev, EV_SETTLE, s, -1, breakdown[ROW_REFUND, s], breakdown[ROW_PIG, s],
                       breakdown[ROW_DAJIAO, s])
             if deltas[s] != 0:
-                pub_add(obs, O_POINTS + s, deltas[s])
+                pub_add(obs, BOBS.points + s, deltas[s])
                 delta[s] += deltas[s]
             rec[s, H_REFUND] = breakdown[ROW_REFUND, s]
             rec[s, H_DRAWSET] = deltas[s] - breakdown[ROW_REFUND, s]
@@ -808,7 +804,7 @@ def _end_hand(S, obs, rec, rules, counters, events, ev):
 @step
 def _settled_winner(S, obs, seat):
     """Whether `seat` has won and paid no kan money this hand: its points cannot change any more (B-12, B-21)."""
-    if obs[0, O_WON + seat] == 0:
+    if obs[0, BOBS.won + seat] == 0:
         return False
     for r in range(4):
         if S[ST.kan_ledger + 4 * r + seat] != 0:
@@ -875,18 +871,18 @@ def start_hand(S, root_seed, match_id, hand_no, dealer):
     """Reset S for hand `hand_no` (the points carry over): the wall and exchange direction keyed by
     (root_seed, match_id, hand_no), the seats' random streams, phase PH_DEAL."""
     obs = obs_of(S)
-    points = obs[0, O_POINTS:O_POINTS + 4].copy()
+    points = obs[0, BOBS.points:BOBS.points + 4].copy()
     S[:] = 0
     for s in range(4):
-        obs[s, O_POINTS:O_POINTS + 4] = points
-        obs[s, O_SEAT] = s
-        obs[s, O_DEALER] = dealer
-        obs[s, O_HAND_NO] = hand_no
+        obs[s, BOBS.points:BOBS.points + 4] = points
+        obs[s, BOBS.seat] = s
+        obs[s, BOBS.dealer] = dealer
+        obs[s, BOBS.hand_no] = hand_no
         for p in range(4):
-            obs[s, O_VOID + p] = -1
+            obs[s, BOBS.void + p] = -1
     S[ST.direction] = shuffled_wall(root_seed, match_id, hand_no, S[ST.wall:ST.wall + WALL_SIZE])
     for s in range(4):
-        obs[s, O_RNG] = seat_seed(root_seed, match_id, hand_no, s)
+        obs[s, BOBS.rng] = seat_seed(root_seed, match_id, hand_no, s)
     S[ST.drawn] = -1
     S[ST.last_kan_seat] = -1
     S[ST.first_winner] = -1
@@ -903,13 +899,13 @@ def start_match(S):
     S[:] = 0
     obs = obs_of(S)
     for s in range(4):
-        obs[s, O_POINTS:O_POINTS + 4] = R.START_POINTS
+        obs[s, BOBS.points:BOBS.points + 4] = R.START_POINTS
 
 
 @nb.njit(cache=True)
 def next_dealer(S):
     """Dealer of the next hand (B-3): the first winner of this one, else the same dealer."""
-    return S[ST.first_winner] if S[ST.first_winner] >= 0 else obs_of(S)[0, O_DEALER]
+    return S[ST.first_winner] if S[ST.first_winner] >= 0 else obs_of(S)[0, BOBS.dealer]
 
 
 _HOOKS = types.UniTuple(HOOK_TYPE, 4)
@@ -930,7 +926,7 @@ def play_matches(root_seed, match_ids, hooks_ex, hooks_void, hooks_turn, hooks_r
     random streams of hand h of match m depend only on (root_seed, m, h) (common random numbers).
     """
     S = np.zeros(ST.SIZE, np.int32)
-    view = np.zeros(OBS_SIZE, np.int32)
+    view = np.zeros(BOBS.SIZE, np.int32)
     obs = obs_of(S)
     rec = rec_of(S)
     ev = np.zeros(3, np.int64)  # [events written, match id, hand number]
@@ -942,7 +938,7 @@ def play_matches(root_seed, match_ids, hooks_ex, hooks_void, hooks_turn, hooks_r
         hands_played = 0
         busted = False
         for hand_no in range(1, R.HANDS_PER_MATCH + 1):
-            points_before = obs[0, O_POINTS:O_POINTS + 4].copy()
+            points_before = obs[0, BOBS.points:BOBS.points + 4].copy()
             start_hand(S, root_seed, match_id, hand_no, dealer)
             ev[1] = match_id
             ev[2] = hand_no
@@ -962,6 +958,6 @@ def play_matches(root_seed, match_ids, hooks_ex, hooks_void, hooks_turn, hooks_r
                 busted = True
                 break
             dealer = next_dealer(S)  # B-3
-        write_match_rows(obs, O_POINTS, match_rows, mi * 4, match_id, busted, hands_played)  # B-4 ranks
+        write_match_rows(obs, BOBS.points, match_rows, mi * 4, match_id, busted, hands_played)  # B-4 ranks
     counters[CNT_EVENTS] = ev[0]
     return n_rows

@@ -12,7 +12,7 @@ import numba as nb
 import numpy as np
 from numba import types
 
-from sims.bloodshed.observation import O_HAND_NO, O_POINTS, OBS_SIZE
+from sims.bloodshed.observation import BOBS
 from sims.decisions import D_EXCHANGE, D_REACT, D_ROB, D_TURN, D_VOID, HOOK_TYPE
 from sims.bloodshed import rules as R
 from sims.bloodshed.engine import (
@@ -72,7 +72,7 @@ def pending_view(S, rules, tables, view):
 def resume_hand(S, seat, answer, hooks_ex, hooks_void, hooks_turn, hooks_react, hooks_rob, params, rules, tables,
                 counters, events, ev):
     """Play the stopped hand in S to its end with `answer` forced for `seat`'s pending decision."""
-    view = np.empty(OBS_SIZE, np.int32)
+    view = np.empty(BOBS.SIZE, np.int32)
     S[ST.force_seat] = seat
     S[ST.force_answer] = answer
     S[ST.pend_seat] = -1
@@ -85,9 +85,9 @@ def finish_match(S, root_seed, match_key, hooks_ex, hooks_void, hooks_turn, hook
                  tables, counters, events, ev):
     """After a finished hand in S, play the match's remaining hands (B-2 … B-4) on walls keyed by
     (root_seed, match_key, hand number)."""
-    view = np.empty(OBS_SIZE, np.int32)
+    view = np.empty(BOBS.SIZE, np.int32)
     obs = obs_of(S)
-    hand_no = obs[0, O_HAND_NO]
+    hand_no = obs[0, BOBS.hand_no]
     while S[ST.end] != END_BUST and hand_no < R.HANDS_PER_MATCH:
         hand_no += 1
         start_hand(S, root_seed, match_key, hand_no, next_dealer(S))
@@ -98,7 +98,7 @@ def finish_match(S, root_seed, match_key, hooks_ex, hooks_void, hooks_turn, hook
 @nb.njit(cache=True)
 def final_rank(S, seat):
     """Rank 1..4 of `seat` by the points in S (B-4)."""
-    return rank_of(obs_of(S), O_POINTS, seat)
+    return rank_of(obs_of(S), BOBS.points, seat)
 
 
 @nb.njit(types.boolean(STATE, types.int64, *PLAY_ARGS), cache=True)
@@ -106,6 +106,6 @@ def stop_at_decision(S, n, hooks_ex, hooks_void, hooks_turn, hooks_react, hooks_
                      counters, events, ev):
     """Play the hand in S until its decision number `n` (0-based, all seats); True if reached (S stopped
     there), False if the hand ended first."""
-    view = np.empty(OBS_SIZE, np.int32)
+    view = np.empty(BOBS.SIZE, np.int32)
     return run_hand(S, view, hooks_ex, hooks_void, hooks_turn, hooks_react, hooks_rob, params, rules, tables,
                     counters, events, ev, n)

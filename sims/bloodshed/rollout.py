@@ -12,7 +12,7 @@ import numba as nb
 import numpy as np
 from numba import types
 
-from sims.bloodshed.observation import O_POINTS
+from sims.bloodshed.observation import BOBS
 from sims import rng
 from sims.bloodshed.determinize import determinize
 from sims.bloodshed.engine import END_EXHAUSTIVE, H_DEALT, H_WON, N_COUNTERS
@@ -38,7 +38,7 @@ def paired_rollouts(S0, seat, answers, seed, first, count, to_match_end, hooks_e
     counters = np.zeros(N_COUNTERS, np.int64)
     events = np.zeros((0, N_EVENT_COLS), np.int32)
     ev = np.zeros(3, np.int64)
-    points_now = obs_of(S0)[0, O_POINTS + seat]
+    points_now = obs_of(S0)[0, BOBS.points + seat]
     dealt_before = rec_of(S0)[seat, H_DEALT]
     for j in range(count):
         k = first + j
@@ -62,8 +62,8 @@ def paired_rollouts(S0, seat, answers, seed, first, count, to_match_end, hooks_e
                 later = np.int64(rng.key_seed(seed, k, STREAM_LATER_HANDS, 0) >> np.uint64(1))
                 finish_match(S, later, k, hooks_ex, hooks_void, hooks_turn, hooks_react, hooks_rob, params, rules,
                              tables, counters, events, ev)
-                values[o, j] = obs_of(S)[0, O_POINTS + seat]
+                values[o, j] = obs_of(S)[0, BOBS.points + seat]
             else:
-                values[o, j] = obs_of(S)[0, O_POINTS + seat] - points_now
+                values[o, j] = obs_of(S)[0, BOBS.points + seat] - points_now
             ranks[o, j] = final_rank(S, seat)
     return True

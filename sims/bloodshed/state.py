@@ -23,7 +23,7 @@ same random streams), so resuming the true state with the recorded answer reprod
 
 from __future__ import annotations
 
-from sims.bloodshed.observation import OBS_SIZE
+from sims.bloodshed.observation import BOBS
 from sims.jit import inline
 from sims.layout import declare
 from sims.records import N_HAND_COLS
@@ -31,7 +31,7 @@ from sims.records import N_HAND_COLS
 N_WALL = 108
 
 ST = declare("BloodshedState", [
-    ("obs", 4 * OBS_SIZE, "the four seats' observation rows (policies.api O_* layout): own concealed tiles, "
+    ("obs", 4 * BOBS.SIZE, "the four seats' observation rows (BOBS layout): own concealed tiles, "
                           "own random stream and a copy of all public information"),
     ("wall", N_WALL, "the tiles in draw order; wall[pos:] is the live wall (hidden)"),
     ("rec", 4 * N_HAND_COLS, "the hand's record row per seat (sims.records.HAND_COLUMNS) being filled"),
@@ -73,7 +73,7 @@ PHASE_NAMES = ("deal", "exchange", "void", "draw", "turn", "react", "rob", "end"
 @inline
 def obs_of(S):
     """The four observation rows, a view into the block."""
-    return S[ST.obs:ST.obs + 4 * OBS_SIZE].reshape((4, OBS_SIZE))
+    return S[ST.obs:ST.obs + 4 * BOBS.SIZE].reshape((4, BOBS.SIZE))
 
 
 @inline

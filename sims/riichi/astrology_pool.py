@@ -15,14 +15,14 @@ Rule A as implemented:
 - With the live wall at or below the floor nobody may kan; the draws left are the candidates still in the
   pool: the last one taken is haitei, the discard after it houtei (no call on it), and a draw due with an
   empty pool ends the hand in an exhaustive draw.
-- obs[O_WALL_LEFT] is the live wall without the candidates; riichi needs ≥ 4 there (R-4 counted as rule A
+- obs[ROBS.wall_left] is the live wall without the candidates; riichi needs ≥ 4 there (R-4 counted as rule A
   counts the wall).
 
-Public block obs[O_ASTROLOGY + …] (identical in every seat's row, pub_set/pub_add):
+Public block obs[ROBS.astrology + …] (identical in every seat's row, pub_set/pub_add):
 A_N pool size; A_KIND [3] candidate kinds in pool order (oldest first, -1 empty); A_RED [3] 1 for a red
 five; A_DEAD [3] 1 for the dead-wall candidate of a replacement draw; A_OPEN 1 once the pool is open;
 A_DRAWS_LEFT draws still possible in the hand (pool + refills); A_REFILL 1 while the pool is still refilled
-(and kans allowed). Candidates do not count in O_SEEN (they are in this block until drawn).
+(and kans allowed). Candidates do not count in ROBS.seen (they are in this block until drawn).
 """
 
 from __future__ import annotations
@@ -30,8 +30,7 @@ from __future__ import annotations
 import numba as nb
 
 from sims.decisions import D_PICK
-from sims.riichi.observation import O_ASTROLOGY, O_DEALER, O_DECISION, O_KAN_DRAW, O_N_DISCARDS, O_RNG, O_TILE, \
-    O_TURN
+from sims.riichi.observation import ROBS
 from sims.events import EV_DRAW, log_event
 from sims.riichi.events import EV_POOL
 from sims.riichi.tableau import F_DRAWS, MS_DRAWN_RED, MS_LIVE_END, ST_FLAGS, ST_MISC, give_tile, is_red
@@ -64,17 +63,17 @@ def _publish_left(obs, live, floor):
     room = live - floor
     if room < 0:
         room = 0
-    pub_set(obs, O_ASTROLOGY + A_DRAWS_LEFT, obs[0, O_ASTROLOGY + A_N] + room)
-    pub_set(obs, O_ASTROLOGY + A_REFILL, 1 if live > floor else 0)
+    pub_set(obs, ROBS.astrology + A_DRAWS_LEFT, obs[0, ROBS.astrology + A_N] + room)
+    pub_set(obs, ROBS.astrology + A_REFILL, 1 if live > floor else 0)
 
 
 @nb.njit(cache=True)
 def _add(obs, tile_id, dead, where, events, ev):
-    n = obs[0, O_ASTROLOGY + A_N]
-    pub_set(obs, O_ASTROLOGY + A_KIND + n, tile_id // 4)
-    pub_set(obs, O_ASTROLOGY + A_RED + n, 1 if is_red(tile_id) else 0)
-    pub_set(obs, O_ASTROLOGY + A_DEAD + n, 1 if dead else 0)
-    pub_add(obs, O_ASTROLOGY + A_N, 1)
+    n = obs[0, ROBS.astrology + A_N]
+    pub_set(obs, ROBS.astrology + A_KIND + n, tile_id // 4)
+    pub_set(obs, ROBS.astrology + A_RED + n, 1 if is_red(tile_id) else 0)
+    pub_set(obs, ROBS.astrology + A_DEAD + n, 1 if dead else 0)
+    pub_add(obs, ROBS.astrology + A_N, 1)
     log_event(events, ev, EV_POOL, -1, tile_id // 4, 1 if dead else 0, where, n + 1)
 
 
@@ -82,8 +81,8 @@ def _add(obs, tile_id, dead, where, events, ev):
 def astro_refill(obs, st, wall, pos, floor, events, ev):
     """A: before a normal draw, open the pool (first time) and refill it to 3 from the live wall in wall order
     while the live wall holds more than `floor` tiles. Returns the new wall position (jit-compiled)."""
-    pub_set(obs, O_ASTROLOGY + A_OPEN, 1)
-    while obs[0, O_ASTROLOGY + A_N] < POOL and st[ST_MISC, MS_LIVE_END] - pos > floor:
+    pub_set(obs, ROBS.astrology + A_OPEN, 1)
+    while obs[0, ROBS.astrology + A_N] < POOL and st[ST_MISC, MS_LIVE_END] - pos > floor:
         _add(obs, wall[pos], False, pos, events, ev)
         pos += 1
     _publish_left(obs, st[ST_MISC, MS_LIVE_END] - pos, floor)
@@ -93,7 +92,7 @@ def astro_refill(obs, st, wall, pos, floor, events, ev):
 @nb.njit(cache=True)
 def astro_pool_open(obs):
     """The pool is open, or about to open: the dealer has made its first discard."""
-    return obs[0, O_ASTROLOGY + A_OPEN] == 1 or obs[0, O_N_DISCARDS + obs[0, O_DEALER]] > 0
+    return obs[0, ROBS.astrology + A_OPEN] == 1 or obs[0, ROBS.n_discards + obs[0, ROBS.dealer]] > 0
 
 
 @nb.njit(cache=True)
@@ -101,9 +100,9 @@ def astro_add_dead(obs, st, wall, at, pos, floor, events, ev):
     """A: a replacement draw adds the dead-wall tile at `at` to the pool. When this is the first draw after the
     dealer's first discard (an open kan on it), the pool opens with 2 live-wall tiles and the dead-wall tile.
     Returns the new wall position (jit-compiled)."""
-    if obs[0, O_ASTROLOGY + A_OPEN] == 0:
-        pub_set(obs, O_ASTROLOGY + A_OPEN, 1)
-        while obs[0, O_ASTROLOGY + A_N] < POOL - 1 and st[ST_MISC, MS_LIVE_END] - pos > floor:
+    if obs[0, ROBS.astrology + A_OPEN] == 0:
+        pub_set(obs, ROBS.astrology + A_OPEN, 1)
+        while obs[0, ROBS.astrology + A_N] < POOL - 1 and st[ST_MISC, MS_LIVE_END] - pos > floor:
             _add(obs, wall[pos], False, pos, events, ev)
             pos += 1
     _add(obs, wall[at], True, at, events, ev)
@@ -117,39 +116,39 @@ def astro_left(obs, live, floor):
     room = live - floor
     if room < 0:
         room = 0
-    return obs[0, O_ASTROLOGY + A_N] + room, room
+    return obs[0, ROBS.astrology + A_N] + room, room
 
 
 @allocates
 def astro_pick(obs, st, view, hook, seat, params, tables, replacement, counters, cnt_illegal, events, ev):
     """A: the seat chooses one candidate through its mode hook (D_PICK); the tile joins its hand as a draw.
     Returns the drawn kind (jit-compiled)."""
-    n = obs[0, O_ASTROLOGY + A_N]
+    n = obs[0, ROBS.astrology + A_N]
     view[:] = obs[seat]
-    view[O_DECISION] = D_PICK
-    view[O_TILE] = -1
-    view[O_KAN_DRAW] = 1 if replacement else 0
+    view[ROBS.decision] = D_PICK
+    view[ROBS.tile] = -1
+    view[ROBS.kan_draw] = 1 if replacement else 0
     i = hook(view, params[seat], tables)
-    obs[seat, O_RNG] = view[O_RNG]
+    obs[seat, ROBS.rng] = view[ROBS.rng]
     if i < 0 or i >= n:
         counters[cnt_illegal] += 1
         i = 0
-    kind = obs[0, O_ASTROLOGY + A_KIND + i]
-    red = obs[0, O_ASTROLOGY + A_RED + i]
-    dead = obs[0, O_ASTROLOGY + A_DEAD + i]
+    kind = obs[0, ROBS.astrology + A_KIND + i]
+    red = obs[0, ROBS.astrology + A_RED + i]
+    dead = obs[0, ROBS.astrology + A_DEAD + i]
     for j in range(i, n - 1):
-        pub_set(obs, O_ASTROLOGY + A_KIND + j, obs[0, O_ASTROLOGY + A_KIND + j + 1])
-        pub_set(obs, O_ASTROLOGY + A_RED + j, obs[0, O_ASTROLOGY + A_RED + j + 1])
-        pub_set(obs, O_ASTROLOGY + A_DEAD + j, obs[0, O_ASTROLOGY + A_DEAD + j + 1])
-    pub_set(obs, O_ASTROLOGY + A_KIND + n - 1, -1)
-    pub_set(obs, O_ASTROLOGY + A_RED + n - 1, 0)
-    pub_set(obs, O_ASTROLOGY + A_DEAD + n - 1, 0)
-    pub_add(obs, O_ASTROLOGY + A_N, -1)
-    pub_add(obs, O_ASTROLOGY + A_DRAWS_LEFT, -1)
+        pub_set(obs, ROBS.astrology + A_KIND + j, obs[0, ROBS.astrology + A_KIND + j + 1])
+        pub_set(obs, ROBS.astrology + A_RED + j, obs[0, ROBS.astrology + A_RED + j + 1])
+        pub_set(obs, ROBS.astrology + A_DEAD + j, obs[0, ROBS.astrology + A_DEAD + j + 1])
+    pub_set(obs, ROBS.astrology + A_KIND + n - 1, -1)
+    pub_set(obs, ROBS.astrology + A_RED + n - 1, 0)
+    pub_set(obs, ROBS.astrology + A_DEAD + n - 1, 0)
+    pub_add(obs, ROBS.astrology + A_N, -1)
+    pub_add(obs, ROBS.astrology + A_DRAWS_LEFT, -1)
     log_event(events, ev, EV_DRAW, seat, kind, 1 if replacement else 0, i + 1, dead + 2 * red)
     give_tile(obs, st, seat, kind, red == 1)
     st[ST_MISC, MS_DRAWN_RED] = red
-    pub_add(obs, O_TURN, 1)
+    pub_add(obs, ROBS.turn, 1)
     st[ST_FLAGS + seat, F_DRAWS] += 1
     return kind
 
@@ -158,4 +157,4 @@ def astro_pick(obs, st, view, hook, seat, params, tables, replacement, counters,
 def astro_reset(obs):
     """Empty pool at the start of a hand (kinds -1)."""
     for i in range(POOL):
-        pub_set(obs, O_ASTROLOGY + A_KIND + i, -1)
+        pub_set(obs, ROBS.astrology + A_KIND + i, -1)

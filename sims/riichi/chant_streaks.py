@@ -2,7 +2,7 @@
 the riichi engine calls when the table option `chant` is on.
 
 `streaks[seat]` holds (current tsumogiri run, longest tsumogiri run, current hand-discard run, longest
-hand-discard run) over the seat's discards of this hand; obs[O_CHANT + 2 * seat] (public) the two current runs.
+hand-discard run) over the seat's discards of this hand; obs[ROBS.chant + 2 * seat] (public) the two current runs.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from sims.riichi.observation import O_CHANT
+from sims.riichi.observation import ROBS
 from sims.riichi.scoring import (
     RES_BASE, RES_FU, RES_HAN, RES_LIMIT, RES_RECEIVED, RES_RON, RES_TOTAL, RES_TSUMO_DEALER, RES_TSUMO_OTHER,
     RES_YAKUMAN, base_points, payments,
@@ -52,8 +52,8 @@ def chant_discard(obs, streaks, seat, tsumogiri):
         streaks[seat, S_HAND] += 1
         streaks[seat, S_TSUMOGIRI] = 0
         streaks[seat, S_HAND_MAX] = max(streaks[seat, S_HAND_MAX], streaks[seat, S_HAND])
-    pub_set(obs, O_CHANT + 2 * seat, streaks[seat, S_TSUMOGIRI])
-    pub_set(obs, O_CHANT + 2 * seat + 1, streaks[seat, S_HAND])
+    pub_set(obs, ROBS.chant + 2 * seat, streaks[seat, S_TSUMOGIRI])
+    pub_set(obs, ROBS.chant + 2 * seat + 1, streaks[seat, S_HAND])
 
 
 @nb.njit(cache=True)

@@ -6,29 +6,29 @@ silent):
 - A seat answers FACE_DOWN + kind (or FACE_DOWN + RIICHI + kind) on its turn (policies.riichi_api) to pay 1000
   into the pot and discard that tile face down; it needs ≥ 1000 points, and ≥ 2000 for a riichi declaration
   made with a face-down tile (1000 for the face-down tile + the 1000 riichi stick).
-- The other three seats are then asked at once (mode hook, decision D_DARK_OPEN, O_TILE = -1, O_FROM = the
+- The other three seats are then asked at once (mode hook, decision D_DARK_OPEN, ROBS.tile = -1, ROBS.from_seat = the
   discarder; answer DARK_PAY or DARK_DECLINE of sims.decisions) whether to pay 2000 to open it; only seats
   with ≥ 2000 points are asked (seed 002 rule 8; a seat that has won (S-3) is not asked). If several say
   yes, the first in turn order after the discarder pays (the others pay nothing).
-- When it is opened the discarder is asked (decision D_DARK_LOCK, O_TILE = the kind, O_FROM = the opener)
+- When it is opened the discarder is asked (decision D_DARK_LOCK, ROBS.tile = the kind, ROBS.from_seat = the opener)
   whether to pay 4000 to lock it face down for good; only with ≥ 4000 points (seed 002 rule 10: below 4000
   no lock). The opener's 2000 stays in the pot either way.
 - A tile still face down (not opened, or locked) is never callable or ronnable, causes no furiten for anyone
-  (it is not in the discarder's O_DISCARDED), and does not count for nagashi mangan (only face-up discards
+  (it is not in the discarder's ROBS.discarded), and does not count for nagashi mangan (only face-up discards
   are judged; all face-down qualifies) nor for the four-winds abort. Its kind is never shown: it enters
-  neither O_DISCARDED, O_SEEN nor O_SAFE. An opened, unlocked tile is a normal discard from then on.
+  neither ROBS.discarded, ROBS.seen nor ROBS.safe. An opened, unlocked tile is a normal discard from then on.
 - A seat in riichi is asked on its turn only when it may tsumo or kan (policies.riichi_api); its other
   discards (the drawn tile) go face up.
 - All payments go to the pot (points), separate from the riichi sticks. The next winner takes it (a multiple
   ron: the winner first in turn order after the discarder, who also takes the sticks, seed 002 rule 12); it
   carries over hands like riichi sticks; what is left at match end goes to first place (seed 002 rule 13).
 
-Observation block obs[O_DARKNESS + DK_*] (public, in every seat's row): DK_ON (1 in this mode), DK_POT (points
+Observation block obs[ROBS.darkness + DK_*] (public, in every seat's row): DK_ON (1 in this mode), DK_POT (points
 in the pot), DK_HIDDEN + seat (that seat's discards face down now, locked ones included), DK_PENDING (1 +
 discarder of the face-down tile under decision, 0 none), DK_OPENER (1 + the seat paying to open it during the
 lock decision, 0 none), DK_OPENED + seat (its face-down discards that were opened and stayed open),
 DK_LOCKED + seat (its discards locked), DK_RIICHI_HIDDEN + seat (1 if its riichi declaration tile is face
-down now). A seat's own face-down kinds are in no slot (only the lock decision shows the tile, in O_TILE).
+down now). A seat's own face-down kinds are in no slot (only the lock decision shows the tile, in ROBS.tile).
 
 Events: every action is one EV_PAY row with a darkness reason (sims.riichi.events: PAY_FACE_DOWN,
 PAY_DARK_OPEN, PAY_DARK_LOCK, PAY_POT) to or from seat -1 (the table); field c is the kind of the tile
@@ -40,7 +40,7 @@ from __future__ import annotations
 import numba as nb
 
 from sims.decisions import D_DARK_LOCK, D_DARK_OPEN, DARK_DECLINE, DARK_PAY
-from sims.riichi.observation import O_DARKNESS, O_DECISION, O_FROM, O_POINTS, O_RNG, O_TILE, O_WON
+from sims.riichi.observation import ROBS
 from sims.events import EV_PAY, log_event
 from sims.riichi.columns import H_DARK_LOCKS, H_DARK_OPENS, H_DARK_PAID, H_FACE_DOWN, H_POT_WON
 from sims.riichi.events import PAY_DARK_LOCK, PAY_DARK_OPEN, PAY_FACE_DOWN, PAY_POT
@@ -67,17 +67,17 @@ CNT_ILLEGAL = 0            # = sims.riichi.engine.CNT_ILLEGAL (other answers tha
 @nb.njit(cache=True)
 def dark_start(obs, pot):
     """D: at the start of a hand the block shows the mode and the pot carried over from earlier hands."""
-    pub_set(obs, O_DARKNESS + DK_ON, 1)
-    pub_set(obs, O_DARKNESS + DK_POT, pot)
+    pub_set(obs, ROBS.darkness + DK_ON, 1)
+    pub_set(obs, ROBS.darkness + DK_POT, pot)
 
 
 @nb.njit(cache=True)
 def dark_pay(obs, seat, amount, reason, kind, rec, delta, events, ev):
     """`seat` pays `amount` into the pot (one EV_PAY row to the table, c = kind)."""
     log_event(events, ev, EV_PAY, seat, -1, amount, reason, kind)
-    pub_add(obs, O_POINTS + seat, -amount)
+    pub_add(obs, ROBS.points + seat, -amount)
     delta[seat] -= amount
-    pub_add(obs, O_DARKNESS + DK_POT, amount)
+    pub_add(obs, ROBS.darkness + DK_POT, amount)
     rec[seat, H_DARK_PAID] += amount
 
 
@@ -90,7 +90,7 @@ def dark_face_down_ok(obs, seat, face_down, legal, riichi_now):
     if not legal:
         return False
     need = FACE_DOWN_RIICHI_MIN if riichi_now else FACE_DOWN_COST
-    return obs[0, O_POINTS + seat] >= need
+    return obs[0, ROBS.points + seat] >= need
 
 
 @allocates
@@ -100,19 +100,19 @@ def dark_discard(obs, view, cur, tile, riichi_now, hooks_mode, params, tables, r
     shown), False when it was opened and is a normal discard."""
     dark_pay(obs, cur, FACE_DOWN_COST, PAY_FACE_DOWN, tile, rec, delta, events, ev)
     rec[cur, H_FACE_DOWN] += 1
-    pub_add(obs, O_DARKNESS + DK_HIDDEN + cur, 1)
-    pub_set(obs, O_DARKNESS + DK_PENDING, cur + 1)
+    pub_add(obs, ROBS.darkness + DK_HIDDEN + cur, 1)
+    pub_set(obs, ROBS.darkness + DK_PENDING, cur + 1)
     opener = -1
     for step in range(1, 4):  # D: the three decide at once; none sees another's answer
         p = (cur + step) % 4
-        if obs[0, O_WON + p] == 1 or obs[0, O_POINTS + p] < OPEN_COST:
+        if obs[0, ROBS.won + p] == 1 or obs[0, ROBS.points + p] < OPEN_COST:
             continue
         view[:] = obs[p]
-        view[O_DECISION] = D_DARK_OPEN
-        view[O_TILE] = -1
-        view[O_FROM] = cur
+        view[ROBS.decision] = D_DARK_OPEN
+        view[ROBS.tile] = -1
+        view[ROBS.from_seat] = cur
         answer = hooks_mode[p](view, params[p], tables)
-        obs[p, O_RNG] = view[O_RNG]
+        obs[p, ROBS.rng] = view[ROBS.rng]
         if answer != DARK_DECLINE and answer != DARK_PAY:
             counters[CNT_ILLEGAL] += 1
         if answer == DARK_PAY and opener < 0:
@@ -122,29 +122,29 @@ def dark_discard(obs, view, cur, tile, riichi_now, hooks_mode, params, tables, r
         dark_pay(obs, opener, OPEN_COST, PAY_DARK_OPEN, tile, rec, delta, events, ev)
         rec[opener, H_DARK_OPENS] += 1
         locked = False
-        if obs[0, O_POINTS + cur] >= LOCK_COST:
-            pub_set(obs, O_DARKNESS + DK_OPENER, opener + 1)
+        if obs[0, ROBS.points + cur] >= LOCK_COST:
+            pub_set(obs, ROBS.darkness + DK_OPENER, opener + 1)
             view[:] = obs[cur]
-            view[O_DECISION] = D_DARK_LOCK
-            view[O_TILE] = tile
-            view[O_FROM] = opener
+            view[ROBS.decision] = D_DARK_LOCK
+            view[ROBS.tile] = tile
+            view[ROBS.from_seat] = opener
             answer = hooks_mode[cur](view, params[cur], tables)
-            obs[cur, O_RNG] = view[O_RNG]
+            obs[cur, ROBS.rng] = view[ROBS.rng]
             if answer != DARK_DECLINE and answer != DARK_PAY:
                 counters[CNT_ILLEGAL] += 1
             locked = answer == DARK_PAY
-            pub_set(obs, O_DARKNESS + DK_OPENER, 0)
+            pub_set(obs, ROBS.darkness + DK_OPENER, 0)
         if locked:
             dark_pay(obs, cur, LOCK_COST, PAY_DARK_LOCK, tile, rec, delta, events, ev)
             rec[cur, H_DARK_LOCKS] += 1
-            pub_add(obs, O_DARKNESS + DK_LOCKED + cur, 1)
+            pub_add(obs, ROBS.darkness + DK_LOCKED + cur, 1)
         else:
             hidden = False
-            pub_add(obs, O_DARKNESS + DK_HIDDEN + cur, -1)
-            pub_add(obs, O_DARKNESS + DK_OPENED + cur, 1)
-    pub_set(obs, O_DARKNESS + DK_PENDING, 0)
+            pub_add(obs, ROBS.darkness + DK_HIDDEN + cur, -1)
+            pub_add(obs, ROBS.darkness + DK_OPENED + cur, 1)
+    pub_set(obs, ROBS.darkness + DK_PENDING, 0)
     if hidden and riichi_now:
-        pub_set(obs, O_DARKNESS + DK_RIICHI_HIDDEN + cur, 1)
+        pub_set(obs, ROBS.darkness + DK_RIICHI_HIDDEN + cur, 1)
     return hidden
 
 
@@ -152,11 +152,11 @@ def dark_discard(obs, view, cur, tile, riichi_now, hooks_mode, params, tables, r
 def dark_take_pot(obs, rec, delta, winner, events, ev):
     """D: the winner takes the whole pot (the first winner in turn order after the discarder on a multiple
     ron: the engine calls this for that one only)."""
-    pot = obs[0, O_DARKNESS + DK_POT]
+    pot = obs[0, ROBS.darkness + DK_POT]
     if pot == 0:
         return
     log_event(events, ev, EV_PAY, -1, winner, pot, PAY_POT, 0)
-    pub_add(obs, O_POINTS + winner, pot)
+    pub_add(obs, ROBS.points + winner, pot)
     delta[winner] += pot
-    pub_set(obs, O_DARKNESS + DK_POT, 0)
+    pub_set(obs, ROBS.darkness + DK_POT, 0)
     rec[winner, H_POT_WON] += pot

@@ -1,11 +1,11 @@
 """`open-deal` (RULES.md OD): the jit-compiled helper the riichi engine calls when the table option `open_deal`
-is on: every seat's starting hand becomes public in obs[O_DEAL_SHOWN + 34 * seat + kind]."""
+is on: every seat's starting hand becomes public in obs[ROBS.deal_shown + 34 * seat + kind]."""
 
 from __future__ import annotations
 
 import numba as nb
 
-from sims.riichi.observation import O_DEAL_SHOWN
+from sims.riichi.observation import ROBS
 from sims.riichi.table import DEAL_SIZE
 from sims.table_state import pub_add
 
@@ -16,4 +16,4 @@ def show_deal(obs, wall, dealer):
     for i in range(4):
         seat = (dealer + i) % 4
         for j in range(DEAL_SIZE):
-            pub_add(obs, O_DEAL_SHOWN + 34 * seat + wall[DEAL_SIZE * i + j] // 4, 1)
+            pub_add(obs, ROBS.deal_shown + 34 * seat + wall[DEAL_SIZE * i + j] // 4, 1)

@@ -38,7 +38,7 @@ import numpy as np
 
 from sims import rng
 from sims.riichi.hand_state import HS, PH_EXCHANGE, PH_REACT, PH_REACT_ASK, PH_ROB, PH_ROB_ASK
-from sims.riichi.observation import O_HAND, O_N_DORA, O_N_MELDS, O_RED, O_RIICHI, O_RNG, O_SAFE, O_DISCARDED
+from sims.riichi.observation import ROBS
 from sims.riichi.tableau import (
     DEAD_START, F_DISCARD_FURITEN, F_RIICHI_FURITEN, F_TEMP_FURITEN, MS_RINSHAN, ST_FLAGS, ST_MISC,
     ST_RED_HAND, ST_WAITS, is_red, refresh_furiten, update_waits,
@@ -65,7 +65,7 @@ def _hidden_wall_slot(hs, obs, st, i):
     j = i - DEAD_START
     if j < 4:
         return j >= st[ST_MISC, MS_RINSHAN]
-    return (j - 4) % 2 == 1 or (j - 4) // 2 >= obs[0, O_N_DORA]
+    return (j - 4) % 2 == 1 or (j - 4) // 2 >= obs[0, ROBS.n_dora]
 
 
 @nb.njit(cache=True)
@@ -88,7 +88,7 @@ def hidden_tiles(hs, obs, st, wall, seat):
         if p == seat:
             continue
         for k in range(34):
-            counts[k] += obs[p, O_HAND + k]
+            counts[k] += obs[p, ROBS.hand + k]
         for suit in range(3):
             red[suit] += st[ST_RED_HAND + p, suit]
     for i in range(wall.size):
@@ -120,27 +120,27 @@ def hidden_tiles(hs, obs, st, wall, seat):
 @nb.njit(cache=True)
 def _fill_hand(obs, st, p, ids, first, size, kept_kind, kept):
     for k in range(34):
-        obs[p, O_HAND + k] = 0
+        obs[p, ROBS.hand + k] = 0
     for suit in range(3):
         st[ST_RED_HAND + p, suit] = 0
-        obs[p, O_RED + suit] = 0
+        obs[p, ROBS.red + suit] = 0
     for i in range(first, first + size):
-        obs[p, O_HAND + ids[i] // 4] += 1
+        obs[p, ROBS.hand + ids[i] // 4] += 1
         if is_red(ids[i]):
             st[ST_RED_HAND + p, ids[i] // 36] = 1
-            obs[p, O_RED + ids[i] // 36] = 1
+            obs[p, ROBS.red + ids[i] // 36] = 1
     if kept_kind >= 0:
-        obs[p, O_HAND + kept_kind] += kept
+        obs[p, ROBS.hand + kept_kind] += kept
         if kept == 4 and (kept_kind == 4 or kept_kind == 13 or kept_kind == 22):
             st[ST_RED_HAND + p, kept_kind // 9] = 1
-            obs[p, O_RED + kept_kind // 9] = 1
+            obs[p, ROBS.red + kept_kind // 9] = 1
 
 
 @nb.njit(cache=True)
 def _hand_size(obs, p):
     n = 0
     for k in range(34):
-        n += obs[p, O_HAND + k]
+        n += obs[p, ROBS.hand + k]
     return n
 
 
@@ -211,12 +211,12 @@ def determinize(hs, obs, st, wall, seat, seed, sample, tables):
     first = 0
     for riichi_pass in range(2):  # seats in riichi first, so that their tenpai draws see the whole pool
         for p in range(4):
-            if p == seat or (obs[0, O_RIICHI + p] > 0) != (riichi_pass == 0):
+            if p == seat or (obs[0, ROBS.riichi + p] > 0) != (riichi_pass == 0):
                 continue
             keep = kept if p == hs[HS.cur] else 0
             kind = kept_kind if keep > 0 else -1
             if riichi_pass == 0 and (sizes[p] + keep) % 3 == 1:
-                if not _walk_to_tenpai(ids, first, sizes[p], obs[0, O_N_MELDS + p], state, tables):
+                if not _walk_to_tenpai(ids, first, sizes[p], obs[0, ROBS.n_melds + p], state, tables):
                     failed += 1
             _fill_hand(obs, st, p, ids, first, sizes[p], kind, keep)
             first += sizes[p]
@@ -235,13 +235,13 @@ def determinize(hs, obs, st, wall, seat, seed, sample, tables):
             for k in range(34):
                 st[ST_WAITS + p, k] = 0
             st[ST_FLAGS + p, F_DISCARD_FURITEN] = 0
-        if obs[0, O_RIICHI + p] > 0:
+        if obs[0, ROBS.riichi + p] > 0:
             for k in range(34):
-                if st[ST_WAITS + p, k] and obs[0, O_SAFE + 34 * p + k] and obs[0, O_DISCARDED + 34 * p + k] == 0:
+                if st[ST_WAITS + p, k] and obs[0, ROBS.safe + 34 * p + k] and obs[0, ROBS.discarded + 34 * p + k] == 0:
                     st[ST_FLAGS + p, F_RIICHI_FURITEN] = 1
         refresh_furiten(obs, st, p)
     for p in range(4):
-        obs[p, O_RNG] = np.int64(rng.key_seed(seed, sample, STREAM_SEATS, p) >> np.uint64(33))
+        obs[p, ROBS.rng] = np.int64(rng.key_seed(seed, sample, STREAM_SEATS, p) >> np.uint64(33))
     hs[HS.root_seed] = np.int64(rng.key_seed(seed, sample, STREAM_LATER, 0) >> np.uint64(1))
     _restart_round(hs, state)
     return failed

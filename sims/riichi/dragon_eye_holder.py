@@ -18,7 +18,7 @@ Doubling: every ron, tsumo or pao payment between the holder and another seat is
 riichi sticks, noten and nagashi payments are not. The `value` column keeps the scorer's R-3 value; the points
 actually received are in `win_points` and `delta`.
 
-Observation block obs[O_DRAGON_EYE …] (public): EYE_HOLDER (seat, −1 none), EYE_COUNTER (discards left),
+Observation block obs[ROBS.dragon_eye …] (public): EYE_HOLDER (seat, −1 none), EYE_COUNTER (discards left),
 EYE_PENDING (1: the counter is 0, the eye moves at the next draw or call), EYE_MULT (the multiplier), EYE_PLACED
 (eyes placed so far in this hand). Events: EV_EYE (sims.riichi.events).
 """
@@ -28,7 +28,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from sims.riichi.observation import O_DRAGON_EYE
+from sims.riichi.observation import ROBS
 from sims import rng
 from sims.events import log_event
 from sims.riichi.events import EV_EYE
@@ -54,18 +54,18 @@ def eye_seed(root_seed, match_id, hand_no):
 @nb.njit(cache=True)
 def _set(obs, slot, value):
     for s in range(4):
-        obs[s, O_DRAGON_EYE + slot] = value
+        obs[s, ROBS.dragon_eye + slot] = value
 
 
 @nb.njit(cache=True)
 def eye_place(obs, state, topts, reason, events, ev):
     """Put a new eye with a full counter on a seat drawn from the stream; returns the seat."""
-    old = obs[0, O_DRAGON_EYE + EYE_HOLDER]
+    old = obs[0, ROBS.dragon_eye + EYE_HOLDER]
     if topts[T_DRAGON_EYE + 3] and reason == EYE_MOVE and old >= 0:
         seat = (old + 1 + rng.below(state, 3)) % 4
     else:
         seat = rng.below(state, 4)
-    placed = obs[0, O_DRAGON_EYE + EYE_PLACED] + 1
+    placed = obs[0, ROBS.dragon_eye + EYE_PLACED] + 1
     _set(obs, EYE_HOLDER, seat)
     _set(obs, EYE_COUNTER, topts[T_DRAGON_EYE + 1])
     _set(obs, EYE_PENDING, 0)
@@ -87,8 +87,8 @@ def eye_start(obs, state, seed, topts, events, ev):
 @nb.njit(cache=True)
 def eye_discard(obs, seat):
     """A discard by `seat`: the holder's counter drops by 1; at 0 the eye is due to move."""
-    if seat == obs[0, O_DRAGON_EYE + EYE_HOLDER] and obs[0, O_DRAGON_EYE + EYE_PENDING] == 0:
-        left = obs[0, O_DRAGON_EYE + EYE_COUNTER] - 1
+    if seat == obs[0, ROBS.dragon_eye + EYE_HOLDER] and obs[0, ROBS.dragon_eye + EYE_PENDING] == 0:
+        left = obs[0, ROBS.dragon_eye + EYE_COUNTER] - 1
         _set(obs, EYE_COUNTER, left)
         if left <= 0:
             _set(obs, EYE_PENDING, 1)
@@ -97,7 +97,7 @@ def eye_discard(obs, seat):
 @nb.njit(cache=True)
 def eye_due(obs, state, topts, events, ev):
     """Before a draw from the live wall or a chi / pon / open kan: a due eye moves now."""
-    if obs[0, O_DRAGON_EYE + EYE_PENDING]:
+    if obs[0, ROBS.dragon_eye + EYE_PENDING]:
         eye_place(obs, state, topts, EYE_MOVE, events, ev)
 
 
@@ -105,7 +105,7 @@ def eye_due(obs, state, topts, events, ev):
 def eye_factor(obs, topts, payer, receiver):
     """DE: the factor on a win payment from payer to receiver (×multiplier when the holder is one of them)."""
     if topts[T_DRAGON_EYE] and payer >= 0 and receiver >= 0 and payer != receiver:
-        holder = obs[0, O_DRAGON_EYE + EYE_HOLDER]
+        holder = obs[0, ROBS.dragon_eye + EYE_HOLDER]
         if holder == payer or holder == receiver:
             return topts[T_DRAGON_EYE + 2]
     return 1

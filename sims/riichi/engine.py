@@ -7,7 +7,7 @@ kernel module each and act only through the dispatch points of sims.riichi.mode_
 row per (match, hand, seat) and per (match, seat) in the layout of sims.riichi.columns. Seats decide through five
 tuples of four hooks (policies.riichi_api), so one compiled engine serves every combination of policies.
 
-Public state and each seat's own tiles live in `obs[4, R_OBS_SIZE]`; hidden state is the wall and the
+Public state and each seat's own tiles live in `obs[4, ROBS.SIZE]`; hidden state is the wall and the
 `st` block of sims.riichi.tableau (waits, rivers, red fives, per-seat flags); everything else a match and a
 hand in play hold is the `hs` block of sims.riichi.hand_state. Payments: sims.riichi.settle.
 
@@ -27,13 +27,7 @@ from sims.decisions import (
     CHI_HIGH, CHI_LOW, CHI_MID, D_EXCHANGE, D_REACT, D_ROB, D_TURN, HOOK_TYPE, KAN, KAN_CALL, NINE_TERMINALS,
     PON, RIICHI, RON, TSUMO, TSUMOGIRI,
 )
-from sims.riichi.observation import (
-    O_AFTER_CALL, O_CAN_CHI, O_CAN_KAN, O_CAN_NINE, O_CAN_PON, O_CAN_RIICHI, O_CAN_WIN,
-    O_DEALER, O_DECISION, O_DISCARDED, O_DORA, O_FORBID_A, O_FORBID_B, O_FROM, O_FURITEN, O_HAND, O_HONBA, O_KAN_DRAW,
-    O_KAN_OPTIONS, O_MELDS, O_MELD_TILES, O_N_DISCARDS, O_N_MELDS, O_OPEN, O_POINTS, O_RIICHI, O_RIICHI_TILE, O_RNG,
-    O_ROUND, O_ROUND_WIND, O_SAFE, O_SEAT, O_SEAT_WIND, O_SEEN, O_STICKS, O_TILE, O_TURN, O_WALL_LEFT, O_WIN_FU,
-    O_WIN_HAN, O_WIN_POINTS, O_WON, R_OBS_SIZE,
-)
+from sims.riichi.observation import ROBS
 from sims import rng, tiles
 from sims.jit import copy_row, inline, step
 from sims.events import EV_DEAL, EV_DISCARD, EV_DRAW, EV_END, EV_EXCHANGE, EV_KAN, EV_PASS, EV_PON, EV_START, \
@@ -99,7 +93,7 @@ def _next_active(obs, seat):
     """Next seat after `seat` that has not won (S-3, S-4)."""
     for k in range(1, 4):
         s = (seat + k) % 4
-        if obs[0, O_WON + s] == 0:
+        if obs[0, ROBS.won + s] == 0:
             return s
     return seat
 
@@ -107,7 +101,7 @@ def _next_active(obs, seat):
 @nb.njit(cache=True)
 def _ask(hook, seat, obs, view, params, tables):
     answer = hook(view, params[seat], tables)
-    obs[seat, O_RNG] = view[O_RNG]
+    obs[seat, ROBS.rng] = view[ROBS.rng]
     return answer
 
 
@@ -127,23 +121,23 @@ def _terminal_or_honor(k):
 
 @nb.njit(cache=True)
 def _add_meld(obs, seat, mtype, kind, copies_shown):
-    n = obs[0, O_N_MELDS + seat]
-    pub_set(obs, O_MELDS + 8 * seat + 2 * n, mtype)
-    pub_set(obs, O_MELDS + 8 * seat + 2 * n + 1, kind)
-    pub_add(obs, O_N_MELDS + seat, 1)
+    n = obs[0, ROBS.n_melds + seat]
+    pub_set(obs, ROBS.melds + 8 * seat + 2 * n, mtype)
+    pub_set(obs, ROBS.melds + 8 * seat + 2 * n + 1, kind)
+    pub_add(obs, ROBS.n_melds + seat, 1)
     if mtype == CHI_MELD:
         for d in range(3):
-            pub_add(obs, O_MELD_TILES + 34 * seat + kind + d, 1)
+            pub_add(obs, ROBS.meld_tiles + 34 * seat + kind + d, 1)
     else:
-        pub_add(obs, O_MELD_TILES + 34 * seat + kind, 4 if mtype != PON_MELD else 3)
+        pub_add(obs, ROBS.meld_tiles + 34 * seat + kind, 4 if mtype != PON_MELD else 3)
     if mtype != ANKAN_MELD:
-        pub_set(obs, O_OPEN + seat, 1)
+        pub_set(obs, ROBS.open + seat, 1)
 
 
 @nb.njit(cache=True)
 def _pon_slot(obs, seat, kind):
-    for i in range(obs[0, O_N_MELDS + seat]):
-        if obs[0, O_MELDS + 8 * seat + 2 * i] == PON_MELD and obs[0, O_MELDS + 8 * seat + 2 * i + 1] == kind:
+    for i in range(obs[0, ROBS.n_melds + seat]):
+        if obs[0, ROBS.melds + 8 * seat + 2 * i] == PON_MELD and obs[0, ROBS.melds + 8 * seat + 2 * i + 1] == kind:
             return i
     return -1
 
@@ -202,9 +196,9 @@ def _liable_after_call(obs, seat):
     """R-3 pao: does the seat now hold 3 dragon melds (1) or 4 wind melds (2)? 0 otherwise."""
     dragons = 0
     winds = 0
-    for i in range(obs[0, O_N_MELDS + seat]):
-        mtype = obs[0, O_MELDS + 8 * seat + 2 * i]
-        kind = obs[0, O_MELDS + 8 * seat + 2 * i + 1]
+    for i in range(obs[0, ROBS.n_melds + seat]):
+        mtype = obs[0, ROBS.melds + 8 * seat + 2 * i]
+        kind = obs[0, ROBS.melds + 8 * seat + 2 * i + 1]
         if mtype == CHI_MELD:
             continue
         if kind >= 31:
@@ -223,7 +217,7 @@ def _tiles_in_play(obs, st):
     n = 0
     for s in range(4):
         for k in range(34):
-            n += obs[s, O_HAND + k] + st[ST_RIVER + s, k] + obs[0, O_MELD_TILES + 34 * s + k]
+            n += obs[s, ROBS.hand + k] + st[ST_RIVER + s, k] + obs[0, ROBS.meld_tiles + 34 * s + k]
     return n
 
 
@@ -238,7 +232,7 @@ def _draw(obs, st, wall, at, seat, replacement, events, ev):
     give_tile(obs, st, seat, kind, red == 1)
     st[ST_MISC, MS_DRAWN_RED] = red
     st[ST_MISC, MS_DRAWN_CLEAR] = 1 if transparent(tile_id) else 0
-    pub_add(obs, O_TURN, 1)
+    pub_add(obs, ROBS.turn, 1)
     st[ST_FLAGS + seat, F_DRAWS] += 1
     return kind
 
@@ -317,10 +311,10 @@ def _settle_win(hs, obs, st, topts, sopts, rec, winner, discarder, res, take_sti
 @nb.njit(cache=True)
 def _deal(hs, obs, st, wall, topts, events, ev):
     """PH_DEAL: 13 tiles each from the wall, the dealer's 14th, the modes' start-of-hand rules."""
-    dealer = obs[0, O_DEALER]
+    dealer = obs[0, ROBS.dealer]
     hs[HS.dealer] = dealer
-    hs[HS.round_wind] = obs[0, O_ROUND] // 4
-    honba = obs[0, O_HONBA] if topts[T.T_HONBA] else 0
+    hs[HS.round_wind] = obs[0, ROBS.round] // 4
+    honba = obs[0, ROBS.honba] if topts[T.T_HONBA] else 0
     hs[HS.honba] = honba
     hs[HS.riichi_cost] = modes_riichi_cost(obs, topts)
     st[:, :] = 0
@@ -328,13 +322,13 @@ def _deal(hs, obs, st, wall, topts, events, ev):
     st[ST_MISC, MS_LIVE_END] = DEAD_START
     st[ST_MISC, MS_NO_CALL] = 1
     for s in range(4):
-        obs[s, O_RNG] = hs[HS.seeds + s]
+        obs[s, ROBS.rng] = hs[HS.seeds + s]
         st[ST_FLAGS + s, F_NAGASHI] = 1
-        pub_set(obs, O_RIICHI_TILE + s, -1)
-        obs[s, O_SEAT_WIND] = (s - dealer) % 4
-        obs[s, O_ROUND_WIND] = hs[HS.round_wind]
+        pub_set(obs, ROBS.riichi_tile + s, -1)
+        obs[s, ROBS.seat_wind] = (s - dealer) % 4
+        obs[s, ROBS.round_wind] = hs[HS.round_wind]
         hs[HS.first_winds + s] = -1
-    log_event(events, ev, EV_START, dealer, -1, hs[HS.direction], obs[0, O_ROUND], honba)
+    log_event(events, ev, EV_START, dealer, -1, hs[HS.direction], obs[0, ROBS.round], honba)
     modes_before_deal(obs, topts, _eye_rng(hs), hs[HS.seeds:HS.seeds + 8], events, ev)
     pos = 0
     for i in range(4):
@@ -347,7 +341,7 @@ def _deal(hs, obs, st, wall, topts, events, ev):
     modes_after_deal(obs, topts, wall, dealer)
     hs[HS.drawn] = _draw(obs, st, wall, pos, dealer, False, events, ev)
     pos += 1
-    pub_set(obs, O_WALL_LEFT, _wall_left(st, pos))
+    pub_set(obs, ROBS.wall_left, _wall_left(st, pos))
     hs[HS.pos] = pos
     hs[HS.cur] = dealer
     hs[HS.forbid_a] = -1
@@ -366,7 +360,7 @@ def _exchange_ask(hs, obs, view, st, hooks_ex, params, tables, counters, events,
     seat + 4 × (bit i: tile i is the red five)). True when stopped."""
     s = hs[HS.ex_seat]
     view[:] = obs[s]
-    view[O_DECISION] = D_EXCHANGE
+    view[ROBS.decision] = D_EXCHANGE
     stopped, answer = _decide(hs, hooks_ex[s], s, obs, view, params, tables)
     if stopped:
         return True
@@ -383,13 +377,13 @@ def _exchange_ask(hs, obs, view, st, hooks_ex, params, tables, counters, events,
             for j in range(3):
                 if given[j] == given[i]:
                     need += 1
-            if obs[s, O_HAND + given[i]] < need:
+            if obs[s, ROBS.hand + given[i]] < need:
                 ok = False
     if not ok:
         counters[CNT_ILLEGAL] += 1
         i = 0
         for k in range(33, -1, -1):
-            for _ in range(obs[s, O_HAND + k]):
+            for _ in range(obs[s, ROBS.hand + k]):
                 if i < 3:
                     given[i] = k
                     i += 1
@@ -449,7 +443,7 @@ def _draw_phase(hs, obs, view, st, wall, hooks_mode, params, topts, tables, coun
         drawn = _draw(obs, st, wall, pos, cur, False, events, ev)
         pos += 1
         modes_after_draw(obs, st, wall, topts, cur, pos, False)
-    pub_set(obs, O_WALL_LEFT, _wall_left(st, pos))
+    pub_set(obs, ROBS.wall_left, _wall_left(st, pos))
     hs[HS.pos] = pos
     hs[HS.drawn] = drawn
     hs[HS.kan_draw] = 0
@@ -469,17 +463,17 @@ def _turn_options(hs, obs, view, st, wall, topts, sopts, tables, conc, melds8, c
     after_call = hs[HS.after_call] == 1
     dealer = hs[HS.dealer]
     wall_left, kan_room = modes_draws_left(obs, topts, _wall_left(st, hs[HS.pos]))
-    hand = obs[cur, O_HAND:O_HAND + 34]
-    n_melds = obs[0, O_N_MELDS + cur]
-    in_riichi = obs[0, O_RIICHI + cur] > 0
-    first_turn = st[ST_MISC, MS_NO_CALL] == 1 and obs[0, O_N_DISCARDS + cur] == 0
+    hand = obs[cur, ROBS.hand:ROBS.hand + 34]
+    n_melds = obs[0, ROBS.n_melds + cur]
+    in_riichi = obs[0, ROBS.riichi + cur] > 0
+    first_turn = st[ST_MISC, MS_NO_CALL] == 1 and obs[0, ROBS.n_discards + cur] == 0
     if not after_call:
         modes_turn_start(obs, st, topts, cur, kan_draw)
 
     can_win = False
     complete = False
     if not after_call:
-        if drawn >= 0 and (kan_draw or obs[0, O_N_DISCARDS + cur] > 0):
+        if drawn >= 0 and (kan_draw or obs[0, ROBS.n_discards + cur] > 0):
             complete = st[ST_WAITS + cur, drawn] != 0  # the waits of the 13 tiles before this draw
         else:
             complete = is_complete(hand, n_melds, RIICHI_SHAPES, suit_t, honor_t)
@@ -498,12 +492,12 @@ def _turn_options(hs, obs, view, st, wall, topts, sopts, tables, conc, melds8, c
         if can_win:
             hs[HS.ss_han] = modes_score(obs, topts, sopts, res, -1, False, cur == dealer)
     copy_row(view, obs[cur])
-    view[O_DECISION] = D_TURN
-    view[O_TILE] = -1 if after_call else drawn
-    view[O_AFTER_CALL] = 1 if after_call else 0
-    view[O_KAN_DRAW] = 1 if kan_draw else 0
-    view[O_FORBID_A] = hs[HS.forbid_a] if after_call else -1
-    view[O_FORBID_B] = hs[HS.forbid_b] if after_call else -1
+    view[ROBS.decision] = D_TURN
+    view[ROBS.tile] = -1 if after_call else drawn
+    view[ROBS.after_call] = 1 if after_call else 0
+    view[ROBS.kan_draw] = 1 if kan_draw else 0
+    view[ROBS.forbid_a] = hs[HS.forbid_a] if after_call else -1
+    view[ROBS.forbid_b] = hs[HS.forbid_b] if after_call else -1
     any_kan = False
     kan_opts = hs[HS.kan_opts:HS.kan_opts + 34]
     kan_opts[:] = 0
@@ -523,25 +517,25 @@ def _turn_options(hs, obs, view, st, wall, topts, sopts, tables, conc, melds8, c
                     if not same:
                         continue
                 kan_opts[k] = 1
-                view[O_KAN_OPTIONS + k] = 1
+                view[ROBS.kan_options + k] = 1
                 any_kan = True
             elif hand[k] >= 1 and not in_riichi and _pon_slot(obs, cur, k) >= 0:
                 kan_opts[k] = 2
-                view[O_KAN_OPTIONS + k] = 2
+                view[ROBS.kan_options + k] = 2
                 any_kan = True
     can_riichi = False
-    if (not in_riichi and not after_call and obs[0, O_OPEN + cur] == 0 and obs[0, O_POINTS + cur] >= hs[HS.riichi_cost]
-            and obs[0, O_WALL_LEFT] >= 4):
+    if (not in_riichi and not after_call and obs[0, ROBS.open + cur] == 0
+            and obs[0, ROBS.points + cur] >= hs[HS.riichi_cost] and obs[0, ROBS.wall_left] >= 4):
         can_riichi = shanten(hand, n_melds, RIICHI_SHAPES, suit_t, honor_t) <= 0  # tenpai after some discard
     can_nine = first_turn and not after_call and not kan_draw and _orphan_kinds(hand) >= 9
     if can_win:
-        view[O_CAN_WIN] = 1
-        view[O_WIN_HAN] = res[RES_HAN]
-        view[O_WIN_FU] = res[RES_FU]
-        view[O_WIN_POINTS] = res[RES_TOTAL]
+        view[ROBS.can_win] = 1
+        view[ROBS.win_han] = res[RES_HAN]
+        view[ROBS.win_fu] = res[RES_FU]
+        view[ROBS.win_points] = res[RES_TOTAL]
         copy_row(hs[HS.best:HS.best + N_RES], res)
-    view[O_CAN_RIICHI] = 1 if can_riichi else 0
-    view[O_CAN_NINE] = 1 if can_nine else 0
+    view[ROBS.can_riichi] = 1 if can_riichi else 0
+    view[ROBS.can_nine] = 1 if can_nine else 0
     hs[HS.wall_left] = wall_left
     hs[HS.kan_room] = kan_room
     hs[HS.first_turn] = 1 if first_turn else 0
@@ -565,9 +559,9 @@ def _turn_action(hs, obs, view, st, wall, rec, hooks_mode, params, topts, sopts,
     forbid_a = hs[HS.forbid_a]
     forbid_b = hs[HS.forbid_b]
     can_win = hs[HS.can_win] == 1
-    hand = obs[cur, O_HAND:O_HAND + 34]
-    n_melds = obs[0, O_N_MELDS + cur]
-    in_riichi = obs[0, O_RIICHI + cur] > 0
+    hand = obs[cur, ROBS.hand:ROBS.hand + 34]
+    n_melds = obs[0, ROBS.n_melds + cur]
+    in_riichi = obs[0, ROBS.riichi + cur] > 0
     action, face_down = modes_turn_answer(topts, action)
     illegal_before = counters[CNT_ILLEGAL]
     riichi_now = False
@@ -690,13 +684,13 @@ def _discard(hs, obs, view, st, wall, rec, hooks_mode, params, topts, tables, co
                               _called(hs), _streaks(hs))
     log_event(events, ev, EV_DISCARD, cur, tile, 1 if tsumogiri else 0, 1 if riichi_now else 0, red)
     st[ST_RIVER + cur, tile] += 1
-    pub_add(obs, O_N_DISCARDS + cur, 1)
+    pub_add(obs, ROBS.n_discards + cur, 1)
     hidden = modes_hide_discard(obs, view, cur, tile, riichi_now, face_down, hooks_mode, params, tables, rec,
                                 hs[HS.delta:HS.delta + 4], counters, events, ev)
     if not hidden:  # D: a tile still face down is in no public block, causes no furiten
-        pub_add(obs, O_DISCARDED + 34 * cur + tile, 1)
-        pub_add(obs, O_SEEN + tile, 1)
-        pub_set(obs, O_SAFE + 34 * cur + tile, 1)
+        pub_add(obs, ROBS.discarded + 34 * cur + tile, 1)
+        pub_add(obs, ROBS.seen + tile, 1)
+        pub_set(obs, ROBS.safe + 34 * cur + tile, 1)
     rec[cur, H_DISC] += 1
     st[ST_FLAGS + cur, F_IPPATSU] = max(st[ST_FLAGS + cur, F_IPPATSU] - 1, 0)  # FL 三倍速: 3 discards
     st[ST_FLAGS + cur, F_TEMP_FURITEN] = 0
@@ -707,8 +701,8 @@ def _discard(hs, obs, view, st, wall, rec, hooks_mode, params, topts, tables, co
     if riichi_now:
         riichi_kind = 2 if first_turn else 1
         log_event(events, ev, EV_RIICHI, cur, tile, riichi_kind, 0, 0)
-        pub_set(obs, O_RIICHI + cur, riichi_kind)
-        pub_set(obs, O_RIICHI_TILE + cur, obs[0, O_N_DISCARDS + cur] - 1)
+        pub_set(obs, ROBS.riichi + cur, riichi_kind)
+        pub_set(obs, ROBS.riichi_tile + cur, obs[0, ROBS.n_discards + cur] - 1)
     if hs[HS.last_kan_seat] == cur:  # R-1: an open or added kan's indicator after the kan player's discard
         _flip_pending(obs, st, wall, events, ev)
         modes_indicator_after_discard(obs, st, wall, topts)
@@ -738,7 +732,7 @@ def _rob_options(hs, obs, view, st, wall, topts, sopts, conc, melds8, ctx, res):
     dealer = hs[HS.dealer]
     while hs[HS.step] <= 3:
         p = (cur + hs[HS.step]) % 4
-        if obs[0, O_WON + p] == 1 or st[ST_WAITS + p, kind] == 0 or obs[p, O_FURITEN] == 1:
+        if obs[0, ROBS.won + p] == 1 or st[ST_WAITS + p, kind] == 0 or obs[p, ROBS.furiten] == 1:
             hs[HS.step] += 1
             continue
         status = score_win(obs, st, wall, p, kind, hs[HS.red], False, FLAG_CHANKAN if option == 2 else 0, dealer,
@@ -753,13 +747,13 @@ def _rob_options(hs, obs, view, st, wall, topts, sopts, conc, melds8, ctx, res):
             continue
         modes_score(obs, topts, sopts, res, cur, False, p == dealer)
         copy_row(view, obs[p])
-        view[O_DECISION] = D_ROB
-        view[O_TILE] = kind
-        view[O_FROM] = cur
-        view[O_CAN_WIN] = 1
-        view[O_WIN_HAN] = res[RES_HAN]
-        view[O_WIN_FU] = res[RES_FU]
-        view[O_WIN_POINTS] = res[RES_TOTAL]
+        view[ROBS.decision] = D_ROB
+        view[ROBS.tile] = kind
+        view[ROBS.from_seat] = cur
+        view[ROBS.can_win] = 1
+        view[ROBS.win_han] = res[RES_HAN]
+        view[ROBS.win_fu] = res[RES_FU]
+        view[ROBS.win_points] = res[RES_TOTAL]
         hs[HS.opt_han] = res[RES_HAN]
         hs[HS.phase] = PH_ROB_ASK
         return
@@ -821,9 +815,9 @@ def _rob_settle(hs, obs, view, st, wall, rec, hooks_mode, params, topts, sopts, 
     else:
         slot = _pon_slot(obs, cur, kind)
         take_for_meld(obs, st, cur, kind, 1)
-        pub_set(obs, O_MELDS + 8 * cur + 2 * slot, KAKAN_MELD)
-        pub_add(obs, O_MELD_TILES + 34 * cur + kind, 1)
-    pub_add(obs, O_SEEN + kind, 4 if option == 1 else 1)
+        pub_set(obs, ROBS.melds + 8 * cur + 2 * slot, KAKAN_MELD)
+        pub_add(obs, ROBS.meld_tiles + 34 * cur + kind, 1)
+    pub_add(obs, ROBS.seen + kind, 4 if option == 1 else 1)
     rec[cur, H_KANS] += 1
     _after_kan(obs, st, cur)
     if option == 1 or n_rob > 0:
@@ -856,14 +850,14 @@ def _react_options(hs, obs, view, st, wall, topts, sopts, conc, melds8, ctx, res
     chi_seat = _next_active(obs, cur)
     while hs[HS.step] <= 3:
         p = (cur + hs[HS.step]) % 4
-        if obs[0, O_WON + p] == 1 or hs[HS.hidden]:  # D: no call, no ron on a face-down tile
+        if obs[0, ROBS.won + p] == 1 or hs[HS.hidden]:  # D: no call, no ron on a face-down tile
             hs[HS.step] += 1
             continue
-        phand = obs[p, O_HAND:O_HAND + 34]
-        p_riichi = obs[0, O_RIICHI + p] > 0
+        phand = obs[p, ROBS.hand:ROBS.hand + 34]
+        p_riichi = obs[0, ROBS.riichi + p] > 0
         can_ron = False
         completes = st[ST_WAITS + p, tile] != 0
-        if completes and obs[p, O_FURITEN] == 0:
+        if completes and obs[p, ROBS.furiten] == 0:
             flags = FLAG_HOUTEI if wall_left == 0 else 0
             can_ron = score_win(obs, st, wall, p, tile, hs[HS.red], False, flags, dealer, hs[HS.round_wind], sopts,
                                 conc, melds8, ctx, res) == SCORED
@@ -887,17 +881,17 @@ def _react_options(hs, obs, view, st, wall, topts, sopts, conc, melds8, ctx, res
             hs[HS.step] += 1
             continue
         copy_row(view, obs[p])
-        view[O_DECISION] = D_REACT
-        view[O_TILE] = tile
-        view[O_FROM] = cur
-        view[O_CAN_PON] = 1 if can_pon else 0
-        view[O_CAN_KAN] = 1 if can_kan else 0
-        view[O_CAN_CHI] = chi
+        view[ROBS.decision] = D_REACT
+        view[ROBS.tile] = tile
+        view[ROBS.from_seat] = cur
+        view[ROBS.can_pon] = 1 if can_pon else 0
+        view[ROBS.can_kan] = 1 if can_kan else 0
+        view[ROBS.can_chi] = chi
         if can_ron:
-            view[O_CAN_WIN] = 1
-            view[O_WIN_HAN] = res[RES_HAN]
-            view[O_WIN_FU] = res[RES_FU]
-            view[O_WIN_POINTS] = res[RES_TOTAL]
+            view[ROBS.can_win] = 1
+            view[ROBS.win_han] = res[RES_HAN]
+            view[ROBS.win_fu] = res[RES_FU]
+            view[ROBS.win_points] = res[RES_TOTAL]
         hs[HS.opt_ron] = 1 if can_ron else 0
         hs[HS.opt_pon] = 1 if can_pon else 0
         hs[HS.opt_kan] = 1 if can_kan else 0
@@ -922,7 +916,7 @@ def _react_answer(hs, obs, view, st, rec, counters, events, ev, answer):
         hs[HS.n_claims] += 1
         return
     if can_ron:
-        _passed_ron(obs, st, rec, p, hs[HS.tile], view[O_WIN_HAN], events, ev)
+        _passed_ron(obs, st, rec, p, hs[HS.tile], view[ROBS.win_han], events, ev)
     if answer == PON and hs[HS.opt_pon]:
         if call != KAN_CALL and call != PON:
             hs[HS.caller] = p
@@ -954,7 +948,7 @@ def _after_react(hs, obs, view, st, wall, rec, hooks_mode, params, topts, sopts,
             st[ST_FLAGS + cur, F_NAGASHI] = 0  # S-15
         for i in range(n_ron):
             p = hs[HS.claimants + i]
-            if obs[p, O_FURITEN] == 1:
+            if obs[p, ROBS.furiten] == 1:
                 counters[CNT_FURITEN_RONS] += 1
             flags = FLAG_HOUTEI if hs[HS.wall_left] == 0 else 0
             score_win(obs, st, wall, p, tile, red, False, flags, dealer, hs[HS.round_wind], sopts, conc, melds8, ctx,
@@ -965,19 +959,19 @@ def _after_react(hs, obs, view, st, wall, rec, hooks_mode, params, topts, sopts,
         modes_after_discard(obs, st, topts, rec, cur, riichi_now, True)
         if topts[T.T_BLOODBATH] != 1:
             if riichi_now:  # R-4: a declaration tile dealt in: no riichi, no stick
-                pub_set(obs, O_RIICHI + cur, 0)
-                pub_set(obs, O_RIICHI_TILE + cur, -1)
+                pub_set(obs, ROBS.riichi + cur, 0)
+                pub_set(obs, ROBS.riichi_tile + cur, -1)
             _end_hand(hs, END_WIN)
             return
         if anyone_below_zero(obs):
             _end_hand(hs, END_BUST)
             return
         if riichi_now:  # S-10
-            if obs[0, O_POINTS + cur] >= T.RIICHI_COST:
+            if obs[0, ROBS.points + cur] >= T.RIICHI_COST:
                 deposit_stick(obs, rec, hs[HS.delta:HS.delta + 4], cur, events, ev)
             else:
-                pub_set(obs, O_RIICHI + cur, 0)
-                pub_set(obs, O_RIICHI_TILE + cur, -1)
+                pub_set(obs, ROBS.riichi + cur, 0)
+                pub_set(obs, ROBS.riichi_tile + cur, -1)
         if hs[HS.winners] >= 3:
             _end_hand(hs, END_THREE_WINS)
             return
@@ -995,8 +989,8 @@ def _after_react(hs, obs, view, st, wall, rec, hooks_mode, params, topts, sopts,
     # nobody won on the discard
     hidden = hs[HS.hidden] == 1
     for p in range(4):
-        if p != cur and obs[0, O_RIICHI + p] > 0 and obs[0, O_WON + p] == 0 and not hidden:
-            pub_set(obs, O_SAFE + 34 * p + tile, 1)
+        if p != cur and obs[0, ROBS.riichi + p] > 0 and obs[0, ROBS.won + p] == 0 and not hidden:
+            pub_set(obs, ROBS.safe + 34 * p + tile, 1)
     if riichi_now:
         deposit_stick(obs, rec, hs[HS.delta:HS.delta + 4], cur, events, ev)
         st[ST_FLAGS + cur, F_IPPATSU] = 1
@@ -1005,7 +999,7 @@ def _after_react(hs, obs, view, st, wall, rec, hooks_mode, params, topts, sopts,
             log_event(events, ev, EV_ABORT, cur, -1, END_RIICHI, 0, 0)
             _end_hand(hs, END_RIICHI)
             return
-    if hs[HS.first_turn] == 1 and obs[0, O_TURN] == 4 and st[ST_MISC, MS_NO_CALL] == 1 and hs[HS.winners] == 0:
+    if hs[HS.first_turn] == 1 and obs[0, ROBS.turn] == 4 and st[ST_MISC, MS_NO_CALL] == 1 and hs[HS.winners] == 0:
         w = HS.first_winds
         if hs[w] >= 0 and hs[w] == hs[w + 1] == hs[w + 2] == hs[w + 3]:
             log_event(events, ev, EV_ABORT, cur, -1, END_WINDS, 0, 0)
@@ -1044,7 +1038,7 @@ def _take_discard(hs, obs, view, st, wall, rec, hooks_mode, params, topts, table
             st[ST_FLAGS + caller, F_RED_MELD] += 1
         st[ST_RIVER + cur, tile] -= 1
         st[ST_FLAGS + cur, F_NAGASHI] = 0
-        pub_add(obs, O_SEEN + tile, copies)
+        pub_add(obs, ROBS.seen + tile, copies)
         _add_meld(obs, caller, PON_MELD if call == PON else MINKAN_MELD, tile, copies + 1)
         rec[caller, H_CALLS] += 1
         _after_call(obs, st)
@@ -1081,7 +1075,7 @@ def _take_discard(hs, obs, view, st, wall, rec, hooks_mode, params, topts, table
         if k != tile:
             modes_lose(obs, topts, caller, k, 1)
             hand_red += take_for_meld(obs, st, caller, k, 1)
-            pub_add(obs, O_SEEN + k, 1)
+            pub_add(obs, ROBS.seen + k, 1)
     if red:
         st[ST_FLAGS + caller, F_RED_MELD] += 1
     st[ST_RIVER + cur, tile] -= 1
@@ -1118,11 +1112,12 @@ def _hand_end(hs, obs, st, rec, topts, tables, counters, events, ev, mask):
         nagashi = np.zeros(4, np.bool_)
         any_nagashi = False
         for s in range(4):
-            if obs[0, O_WON + s]:
+            if obs[0, ROBS.won + s]:
                 continue
-            tenpai[s] = tenpai_at_draw(obs[s, O_HAND:O_HAND + 34], obs[0, O_N_MELDS + s], suit_t, honor_t, mask)
+            tenpai[s] = tenpai_at_draw(obs[s, ROBS.hand:ROBS.hand + 34], obs[0, ROBS.n_melds + s], suit_t, honor_t,
+                                       mask)
             rec[s, H_TENPAI] = 1 if tenpai[s] else 0
-            if st[ST_FLAGS + s, F_NAGASHI] == 1 and obs[0, O_N_DISCARDS + s] > 0:
+            if st[ST_FLAGS + s, F_NAGASHI] == 1 and obs[0, ROBS.n_discards + s] > 0:
                 nagashi[s] = True
                 any_nagashi = True
                 rec[s, H_NAGASHI] = 1
@@ -1133,7 +1128,7 @@ def _hand_end(hs, obs, st, rec, topts, tables, counters, events, ev, mask):
                 if not nagashi[s]:
                     continue
                 for p in range(4):
-                    if p == s or obs[0, O_WON + p]:
+                    if p == s or obs[0, ROBS.won + p]:
                         continue
                     share = 4000 if (s == dealer or p == dealer) else 2000
                     pay(obs, p, s, share, delta, PAY_NAGASHI, events, ev)
@@ -1157,8 +1152,8 @@ def _hand_end(hs, obs, st, rec, topts, tables, counters, events, ev, mask):
         rec[s, H_END] = end
         rec[s, H_WALL] = _wall_left(st, pos)
         rec[s, H_DIR] = hs[HS.direction] + 1 if topts[T.T_EXCHANGE] else 0
-        rec[s, H_RIICHI] = obs[0, O_RIICHI + s]
-        rec[s, H_RIICHI_TURN] = obs[0, O_RIICHI_TILE + s]
+        rec[s, H_RIICHI] = obs[0, ROBS.riichi + s]
+        rec[s, H_RIICHI_TURN] = obs[0, ROBS.riichi_tile + s]
     modes_record(obs, topts, rec)
     aborted = end == END_NINE or end == END_WINDS or end == END_RIICHI or end == END_KANS
     dealer_keeps = hs[HS.dealer_won] == 1 or (end == END_EXHAUSTIVE and dealer_tenpai)
@@ -1234,7 +1229,7 @@ def _four_riichi(obs, topts):
     """R-5 four riichi; S-8: four players in riichi at once, won ones not counting."""
     n = 0
     for s in range(4):
-        if obs[0, O_RIICHI + s] > 0 and not (topts[T.T_FOUR_RIICHI_ACTIVE] and obs[0, O_WON + s]):
+        if obs[0, ROBS.riichi + s] > 0 and not (topts[T.T_FOUR_RIICHI_ACTIVE] and obs[0, ROBS.won + s]):
             n += 1
     return n == 4
 
@@ -1269,7 +1264,7 @@ def _let_pass(obs, st, seat):
     """R-4: a tile that completes the seat's shape went by (a ron passed, or a win without yaku): temporary
     furiten; in riichi, furiten for the rest of the hand. Furiten looks at the shape only."""
     st[ST_FLAGS + seat, F_TEMP_FURITEN] = 1
-    if obs[0, O_RIICHI + seat] > 0:
+    if obs[0, ROBS.riichi + seat] > 0:
         st[ST_FLAGS + seat, F_RIICHI_FURITEN] = 1
     refresh_furiten(obs, st, seat)
 
@@ -1314,7 +1309,7 @@ def _rinshan(obs, st, wall, seat, events, ev, topts, pos, view, hooks_mode, para
                                                   topts, counters, CNT_ILLEGAL, events, ev)
     if not replaced:
         drawn = _draw(obs, st, wall, at, seat, True, events, ev)
-    pub_set(obs, O_WALL_LEFT, _wall_left(st, pos))
+    pub_set(obs, ROBS.wall_left, _wall_left(st, pos))
     modes_after_draw(obs, st, wall, topts, seat, pos, True)
     return drawn, pos
 
@@ -1337,22 +1332,22 @@ def shuffled_wall(root_seed, match_id, hand_no, wall):
 @nb.njit(cache=True)
 def _reset_hand_state(obs, dealer, round_idx, honba, sticks):
     for s in range(4):
-        points = obs[s, O_POINTS:O_POINTS + 4].copy()
+        points = obs[s, ROBS.points:ROBS.points + 4].copy()
         obs[s, :] = 0
-        obs[s, O_POINTS:O_POINTS + 4] = points
-        obs[s, O_SEAT] = s
-        obs[s, O_DEALER] = dealer
-        obs[s, O_ROUND] = round_idx
-        obs[s, O_HONBA] = honba
-        obs[s, O_STICKS] = sticks
+        obs[s, ROBS.points:ROBS.points + 4] = points
+        obs[s, ROBS.seat] = s
+        obs[s, ROBS.dealer] = dealer
+        obs[s, ROBS.round] = round_idx
+        obs[s, ROBS.honba] = honba
+        obs[s, ROBS.sticks] = sticks
         for i in range(5):
-            obs[s, O_DORA + i] = -1
+            obs[s, ROBS.dora + i] = -1
 
 
 @nb.njit(cache=True)
 def _someone_reached(obs, target):
     for s in range(4):
-        if obs[0, O_POINTS + s] >= target:
+        if obs[0, ROBS.points + s] >= target:
             return True
     return False
 
@@ -1367,7 +1362,7 @@ def begin_match(hs, obs, root_seed, match_id, topts):
     hs[HS.forced_seat] = -1
     obs[:, :] = 0
     for s in range(4):
-        obs[s, O_POINTS:O_POINTS + 4] = topts[T.T_START_POINTS]
+        obs[s, ROBS.points:ROBS.points + 4] = topts[T.T_START_POINTS]
     modes_begin_match(root_seed, match_id, topts, hs[HS.cards:HS.cards + 3])
 
 
@@ -1388,7 +1383,7 @@ def begin_hand(hs, obs, wall, rec, ev, topts):
     modes_begin_hand(obs, topts, hs[HS.cards:HS.cards + 3], hs[HS.m_pot], hs[HS.seeds:HS.seeds + 8], root_seed,
                      match_id, hand_no)
     for s in range(4):
-        hs[HS.points_before + s] = obs[0, O_POINTS + s]
+        hs[HS.points_before + s] = obs[0, ROBS.points + s]
     rec[:, :] = 0
     ev[1] = match_id
     ev[2] = hand_no
@@ -1402,7 +1397,7 @@ def close_hand(hs, obs, rec, topts):
     end = hs[HS.end]
     keeps = hs[HS.keeps] == 1
     hand_no = hs[HS.hand_no]
-    sticks_after = obs[0, O_STICKS]
+    sticks_after = obs[0, ROBS.sticks]
     pot_after = modes_pot(obs)
     for s in range(4):
         rec[s, H_MATCH] = hs[HS.match_id]
@@ -1438,8 +1433,8 @@ def close_hand(hs, obs, rec, topts):
     # dealer who keeps the deal plays on unless then first with 30000 (the same agari-yame)
     n_base = topts[T.T_N_HANDS]
     if played_round >= n_base - 1:
-        if keeps and not aborted and rank_of(obs, O_POINTS, obs[0, O_DEALER]) == 1 and \
-                obs[0, O_POINTS + obs[0, O_DEALER]] >= T.TARGET_POINTS:
+        if keeps and not aborted and rank_of(obs, ROBS.points, obs[0, ROBS.dealer]) == 1 and \
+                obs[0, ROBS.points + obs[0, ROBS.dealer]] >= T.TARGET_POINTS:
             return True
         if not keeps:
             if not topts[T.T_EXTENSION] or _someone_reached(obs, T.TARGET_POINTS) or hs[HS.m_round] >= 8:
@@ -1451,10 +1446,10 @@ def close_hand(hs, obs, rec, topts):
 def finish_match(hs, obs, match_rows, row):
     """Unclaimed sticks (and the darkness pot, D) go to first place (R-2), then the final ranks into match_rows."""
     for s in range(4):
-        if rank_of(obs, O_POINTS, s) == 1:
-            pub_add(obs, O_POINTS + s, 1000 * hs[HS.m_sticks] + hs[HS.m_pot])
+        if rank_of(obs, ROBS.points, s) == 1:
+            pub_add(obs, ROBS.points + s, 1000 * hs[HS.m_sticks] + hs[HS.m_pot])
             break
-    write_match_rows(obs, O_POINTS, match_rows, row, hs[HS.match_id], hs[HS.busted] == 1, hs[HS.hands_played])
+    write_match_rows(obs, ROBS.points, match_rows, row, hs[HS.match_id], hs[HS.busted] == 1, hs[HS.hands_played])
 
 
 @nb.njit(cache=True)
@@ -1501,8 +1496,8 @@ def play_matches(root_seed, match_ids, hooks_ex, hooks_turn, hooks_react, hooks_
     seats' random streams of hand h of match m depend only on (root_seed, m, h).
     """
     hs = np.zeros(HS.SIZE, np.int64)
-    obs = np.zeros((4, R_OBS_SIZE), np.int32)
-    view = np.zeros(R_OBS_SIZE, np.int32)
+    obs = np.zeros((4, ROBS.SIZE), np.int32)
+    view = np.zeros(ROBS.SIZE, np.int32)
     st = np.zeros((N_ST, 34), np.int64)
     rec = np.zeros((4, N_HAND_COLS), np.int64)
     wall = np.empty(T.N_TILES, np.int64)

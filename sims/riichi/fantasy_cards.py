@@ -12,7 +12,7 @@ The han changes of the chance cards (超断幺, 胜负手, 金闪闪, 里世界)
 (sims.riichi.scoring.chance_han / chance_dora, ctx[CTX_CHANCE] = the chance card); 三倍速 by the engine's
 ippatsu counter (st F_IPPATSU counts the seat's discards left with ippatsu: 3 under 三倍速, else 1).
 
-Public observation block O_FANTASY (policies.riichi_api), the same for every hand of the match:
+Public observation block ROBS.fantasy (policies.riichi_api), the same for every hand of the match:
     +FL_DEALER / +FL_CHANCE / +FL_FATE  the three card codes
     +FL_IPPATSU_TURNS  own discards after riichi during which ippatsu lasts (3 under 三倍速, else 1)
     +FL_RIICHI_COST    points a riichi costs (2000 under 过度准备, else 1000)
@@ -46,9 +46,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from sims.riichi.observation import (
-    O_DEALER, O_DORA, O_FANTASY, O_N_DISCARDS, O_N_DORA, O_OPEN, O_RIICHI, O_RIICHI_TILE, O_STICKS,
-)
+from sims.riichi.observation import ROBS
 from sims import rng
 from sims.jit import allocates
 from sims.riichi import table as T
@@ -112,54 +110,54 @@ def fl_draw_cards(root_seed, match_id, topts, cards):
 def fl_publish(obs, cards):
     """FL: write the match's cards and their static numbers into the public block (after each hand's reset)."""
     for d in range(3):
-        pub_set(obs, O_FANTASY + d, cards[d])
-    pub_set(obs, O_FANTASY + FL_IPPATSU_TURNS, 3 if cards[1] == CHANCE_TRIPLE_SPEED else 1)
-    pub_set(obs, O_FANTASY + FL_RIICHI_COST, 2 * T.RIICHI_COST if cards[2] == FATE_OVER_PREPARED else T.RIICHI_COST)
-    pub_set(obs, O_FANTASY + FL_HYPE_FLIPS, 0)
+        pub_set(obs, ROBS.fantasy + d, cards[d])
+    pub_set(obs, ROBS.fantasy + FL_IPPATSU_TURNS, 3 if cards[1] == CHANCE_TRIPLE_SPEED else 1)
+    pub_set(obs, ROBS.fantasy + FL_RIICHI_COST, 2 * T.RIICHI_COST if cards[2] == FATE_OVER_PREPARED else T.RIICHI_COST)
+    pub_set(obs, ROBS.fantasy + FL_HYPE_FLIPS, 0)
 
 
 @nb.njit(cache=True)
 def fl_riichi_cost(obs):
     """FL 过度准备: points a riichi costs (and needs)."""
-    return obs[0, O_FANTASY + FL_RIICHI_COST]
+    return obs[0, ROBS.fantasy + FL_RIICHI_COST]
 
 
 @nb.njit(cache=True)
 def fl_ippatsu_turns(obs):
     """FL 三倍速: own discards after the riichi tile during which ippatsu lasts (3; 1 without the card)."""
-    return obs[0, O_FANTASY + FL_IPPATSU_TURNS]
+    return obs[0, ROBS.fantasy + FL_IPPATSU_TURNS]
 
 
 @nb.njit(cache=True)
 def fl_ron_banned(obs, seat, dealer):
     """FL 风纪: the dealer may ron only in riichi or with an open hand (a closed kan keeps the hand closed)."""
-    return obs[0, O_FANTASY + FL_DEALER] == DEALER_FUUKI and seat == dealer and obs[0, O_RIICHI + seat] == 0 \
-        and obs[0, O_OPEN + seat] == 0
+    return obs[0, ROBS.fantasy + FL_DEALER] == DEALER_FUUKI and seat == dealer and obs[0, ROBS.riichi + seat] == 0 \
+        and obs[0, ROBS.open + seat] == 0
 
 
 @nb.njit(cache=True)
 def fl_riichi_extra(obs, delta, seat, events, ev):
     """FL 过度准备: the second 1000 stick of a 2000 riichi (the engine deposits the first)."""
-    if obs[0, O_FANTASY + FL_FATE] == FATE_OVER_PREPARED:
+    if obs[0, ROBS.fantasy + FL_FATE] == FATE_OVER_PREPARED:
         pay(obs, seat, -1, T.RIICHI_COST, delta, PAY_RIICHI, events, ev)
-        pub_add(obs, O_STICKS, 1)
+        pub_add(obs, ROBS.sticks, 1)
 
 
 @nb.njit(cache=True)
 def fl_hype_flip(obs, topts, wall, seat, dealer, events, ev):
     """FL 炒作: a dealer pon/kan flips one extra indicator at once (at most hype_max per hand, 5 in all)."""
-    if obs[0, O_FANTASY + FL_DEALER] != DEALER_HYPE or seat != dealer:
+    if obs[0, ROBS.fantasy + FL_DEALER] != DEALER_HYPE or seat != dealer:
         return
-    if obs[0, O_FANTASY + FL_HYPE_FLIPS] >= (topts[T.T_FANTASY] >> FLB_HYPE_SHIFT) or obs[0, O_N_DORA] >= 5:
+    if obs[0, ROBS.fantasy + FL_HYPE_FLIPS] >= (topts[T.T_FANTASY] >> FLB_HYPE_SHIFT) or obs[0, ROBS.n_dora] >= 5:
         return
     flip_dora(obs, wall, events, ev)
-    pub_add(obs, O_FANTASY + FL_HYPE_FLIPS, 1)
+    pub_add(obs, ROBS.fantasy + FL_HYPE_FLIPS, 1)
 
 
 @nb.njit(cache=True)
 def _is_face_up_dora(obs, kind):
-    for i in range(obs[0, O_N_DORA]):
-        if dora_of(obs[0, O_DORA + i]) == kind:
+    for i in range(obs[0, ROBS.n_dora]):
+        if dora_of(obs[0, ROBS.dora + i]) == kind:
             return True
     return False
 
@@ -168,7 +166,7 @@ def _is_face_up_dora(obs, kind):
 def fl_after_call(obs, topts, wall, rec, delta, caller, discarder, tile, red, pon_or_kan, dealer, events, ev):
     """FL after a chi / pon / open kan of `discarder`'s tile: 暗中交易 500 to the discarder, 爱的代价 2000 for
     a dora (face-up indicator or red five) to the sticks or the discarder, 炒作 for a dealer pon/kan."""
-    fate = obs[0, O_FANTASY + FL_FATE]
+    fate = obs[0, ROBS.fantasy + FL_FATE]
     if fate == FATE_SHADY_DEAL:
         pay(obs, caller, discarder, SHADY_DEAL_FEE, delta, PAY_SHADY_DEAL, events, ev)
         rec[caller, H_CARD_POINTS] -= SHADY_DEAL_FEE
@@ -180,7 +178,7 @@ def fl_after_call(obs, topts, wall, rec, delta, caller, discarder, tile, red, po
             rec[discarder, H_CARD_POINTS] += LOVE_PRICE
         else:
             pay(obs, caller, -1, LOVE_PRICE, delta, PAY_LOVE_PRICE, events, ev)
-            pub_add(obs, O_STICKS, LOVE_PRICE // 1000)
+            pub_add(obs, ROBS.sticks, LOVE_PRICE // 1000)
     if pon_or_kan:
         fl_hype_flip(obs, topts, wall, caller, dealer, events, ev)
 
@@ -198,23 +196,23 @@ def _dora_of_win(res):
 @nb.njit(cache=True)
 def fl_hourglass_discards(obs, seat):
     """FL 厄运沙漏: the seat's discards after its riichi tile (0 without riichi)."""
-    if obs[0, O_RIICHI + seat] == 0:
+    if obs[0, ROBS.riichi + seat] == 0:
         return 0
-    return obs[0, O_N_DISCARDS + seat] - obs[0, O_RIICHI_TILE + seat] - 1
+    return obs[0, ROBS.n_discards + seat] - obs[0, ROBS.riichi_tile + seat] - 1
 
 
 @nb.njit(cache=True)
 def fl_win_adjust(obs, topts, rec, delta, winner, discarder, res, honba, events, ev):
     """FL after a win is settled (discarder -1 = tsumo): 赠品 +1000 per dora on a dealer ron, 厄运沙漏 the cut
     of 300 per discard after riichi. Both show in the winner's `win_points` and in `card_points`."""
-    dealer = obs[0, O_DEALER]
+    dealer = obs[0, ROBS.dealer]
     bonus = 0
-    if discarder >= 0 and winner == dealer and obs[0, O_FANTASY + FL_DEALER] == DEALER_GIVEAWAY:
+    if discarder >= 0 and winner == dealer and obs[0, ROBS.fantasy + FL_DEALER] == DEALER_GIVEAWAY:
         bonus = GIVEAWAY_PER_DORA * _dora_of_win(res)
         pay(obs, discarder, winner, bonus, delta, PAY_GIVEAWAY, events, ev)
         rec[discarder, H_CARD_POINTS] -= bonus
     cut_total = 0
-    if obs[0, O_FANTASY + FL_FATE] == FATE_HOURGLASS:
+    if obs[0, ROBS.fantasy + FL_FATE] == FATE_HOURGLASS:
         n = fl_hourglass_discards(obs, winner)
         floor = (topts[T.T_FANTASY] & FLB_HOURGLASS_FLOOR) != 0
         for p in range(4):
@@ -240,13 +238,13 @@ def fl_win_adjust(obs, topts, rec, delta, winner, discarder, res, honba, events,
 def fl_draw_sticks(obs, topts, exhaustive, aborted, dealer, rec, delta, events, ev):
     """FL 没收: at a draw (exhaustive; abortive too with confiscate_abortive) every stick on the table goes to
     the dealer."""
-    if obs[0, O_FANTASY + FL_DEALER] != DEALER_CONFISCATE:
+    if obs[0, ROBS.fantasy + FL_DEALER] != DEALER_CONFISCATE:
         return
     if not (exhaustive or (aborted and topts[T.T_FANTASY] & FLB_CONFISCATE_ABORTIVE)):
         return
-    amount = 1000 * obs[0, O_STICKS]
+    amount = 1000 * obs[0, ROBS.sticks]
     pay(obs, -1, dealer, amount, delta, PAY_CONFISCATE, events, ev)
-    pub_set(obs, O_STICKS, 0)
+    pub_set(obs, ROBS.sticks, 0)
     rec[dealer, H_CARD_POINTS] += amount
 
 
@@ -254,7 +252,7 @@ def fl_draw_sticks(obs, topts, exhaustive, aborted, dealer, rec, delta, events, 
 def fl_exaggerate(obs, delta, before, nagashi, events, ev):
     """FL 夸大其词: the exhaustive-draw settlement (noten payments or nagashi mangan, delta - before) is paid a
     second time, through the table as the noten payments are."""
-    if obs[0, O_FANTASY + FL_FATE] != FATE_EXAGGERATION:
+    if obs[0, ROBS.fantasy + FL_FATE] != FATE_EXAGGERATION:
         return
     reason = PAY_NAGASHI if nagashi else PAY_NOTEN
     net = delta - before
@@ -270,7 +268,7 @@ def fl_exaggerate(obs, delta, before, nagashi, events, ev):
 def fl_honba(obs, topts, honba, keeps, aborted):
     """FL 永夜: the honba after a hand, given R-2's update: dealer renchan adds 5 in all (an abortive draw only
     with eternal_abortive); a non-renchan exhaustive draw keeps R-2's +1."""
-    if obs[0, O_FANTASY + FL_DEALER] == DEALER_ETERNAL and topts[T.T_HONBA] and keeps and \
+    if obs[0, ROBS.fantasy + FL_DEALER] == DEALER_ETERNAL and topts[T.T_HONBA] and keeps and \
             (not aborted or topts[T.T_FANTASY] & FLB_ETERNAL_ABORTIVE):
         return honba + ETERNAL_RENCHAN_HONBA - 1
     return honba
@@ -280,6 +278,6 @@ def fl_honba(obs, topts, honba, keeps, aborted):
 def fl_record(obs, rec):
     """FL: the match's card codes in every seat's hand row."""
     for s in range(4):
-        rec[s, H_CARD_DEALER] = obs[0, O_FANTASY + FL_DEALER]
-        rec[s, H_CARD_CHANCE] = obs[0, O_FANTASY + FL_CHANCE]
-        rec[s, H_CARD_FATE] = obs[0, O_FANTASY + FL_FATE]
+        rec[s, H_CARD_DEALER] = obs[0, ROBS.fantasy + FL_DEALER]
+        rec[s, H_CARD_CHANCE] = obs[0, ROBS.fantasy + FL_CHANCE]
+        rec[s, H_CARD_FATE] = obs[0, ROBS.fantasy + FL_FATE]

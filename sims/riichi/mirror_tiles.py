@@ -10,16 +10,16 @@ melds or loses to a robbed kan a kind of which it holds both kinds of copies giv
 (it keeps its normal copy hidden, the better play; its transparent copies are public either way), except a
 discard of the drawn copy (a tsumogiri, the forced one in riichi included), which gives up that very copy.
 
-Observation block obs[O_MIRROR …] (public, 256 int32 slots, identical in every seat's row):
+Observation block obs[ROBS.mirror …] (public, 256 int32 slots, identical in every seat's row):
 - MIR_HAND + 34·seat + kind [136]: transparent copies in each seat's concealed hand.
 - MIR_WALL + kind [34]: transparent copies still in the live wall (the tiles that can still be drawn).
 - MIR_NEXT + i [72]: the kind of the tile at wall position pos + i (pos = the next tile to be drawn), −1 when
-  that copy is normal or past the wall. i < obs[O_WALL_LEFT] are the live wall in draw order (with no calls the
-  drawer of slot i is the seat i + 1 turns after the current one); slots from O_WALL_LEFT on are live tiles that
+  that copy is normal or past the wall. i < obs[ROBS.wall_left] are the live wall in draw order (with no calls the
+  drawer of slot i is the seat i + 1 turns after the current one); slots from ROBS.wall_left on are live tiles that
   kans moved to the dead wall (never drawn).
 - MIR_DEAD + i [14]: the kind of dead-wall position i (0..3 replacement tiles, 4 + 2j dora indicator j,
   5 + 2j its ura indicator) while it lies face down and is transparent, −1 otherwise (normal copy, drawn, or
-  an indicator already shown: it is in O_DORA). So transparent ura indicators are known in advance.
+  an indicator already shown: it is in ROBS.dora). So transparent ura indicators are known in advance.
 The normal copy of a kind is never shown anywhere in this block.
 """
 
@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numba as nb
 
-from sims.riichi.observation import O_MIRROR, O_N_DORA
+from sims.riichi.observation import ROBS
 from sims.riichi.tableau import DEAD_START, MS_LIVE_END, MS_RINSHAN, ST_MISC
 
 MIR_HAND = 0
@@ -50,14 +50,14 @@ def mirror_gain(obs, seat, tile_id):
     """The seat received tile `tile_id` (deal or draw): a transparent copy shows in its hand."""
     if tile_id % 4 != 0:
         for s in range(4):
-            obs[s, O_MIRROR + MIR_HAND + 34 * seat + tile_id // 4] += 1
+            obs[s, ROBS.mirror + MIR_HAND + 34 * seat + tile_id // 4] += 1
 
 
 @nb.njit(cache=True)
 def mirror_lose(obs, seat, kind, copies):
     """The seat gave up `copies` concealed tiles of `kind` (discard, meld, robbed kan tile): transparent copies
     go first, so a normal copy it holds stays hidden."""
-    at = O_MIRROR + MIR_HAND + 34 * seat + kind
+    at = ROBS.mirror + MIR_HAND + 34 * seat + kind
     trans = obs[0, at]
     if trans > 0:
         new = trans - copies if trans > copies else 0
@@ -69,7 +69,7 @@ def mirror_lose(obs, seat, kind, copies):
 def mirror_discard(obs, seat, kind, drawn_copy, drawn_clear):
     """The seat discards one `kind`: the drawn copy (`drawn_copy`, transparent when `drawn_clear`) or else a
     transparent copy first; returns 1 if the copy discarded is transparent."""
-    clear = drawn_clear if drawn_copy else (1 if obs[0, O_MIRROR + MIR_HAND + 34 * seat + kind] > 0 else 0)
+    clear = drawn_clear if drawn_copy else (1 if obs[0, ROBS.mirror + MIR_HAND + 34 * seat + kind] > 0 else 0)
     if clear:
         mirror_lose(obs, seat, kind, 1)
     return clear
@@ -79,13 +79,13 @@ def mirror_discard(obs, seat, kind, drawn_copy, drawn_clear):
 def mirror_dead(obs, st, wall):
     """Refresh MIR_DEAD: transparent dead-wall tiles still face down (not drawn, not a shown indicator)."""
     drawn = st[ST_MISC, MS_RINSHAN]
-    shown = obs[0, O_N_DORA]
+    shown = obs[0, ROBS.n_dora]
     for i in range(N_DEAD):
         tid = wall[DEAD_START + i]
         v = tid // 4
         if tid % 4 == 0 or (i < 4 and i < drawn) or (i >= 4 and (i - 4) % 2 == 0 and (i - 4) // 2 < shown):
             v = -1
-        at = O_MIRROR + MIR_DEAD + i
+        at = ROBS.mirror + MIR_DEAD + i
         if obs[0, at] != v:
             for s in range(4):
                 obs[s, at] = v
@@ -97,18 +97,18 @@ def mirror_wall(obs, st, wall, pos):
     live_end = st[ST_MISC, MS_LIVE_END]
     for k in range(34):
         for s in range(4):
-            obs[s, O_MIRROR + MIR_WALL + k] = 0
+            obs[s, ROBS.mirror + MIR_WALL + k] = 0
     for p in range(pos, live_end):
         if wall[p] % 4 != 0:
             for s in range(4):
-                obs[s, O_MIRROR + MIR_WALL + wall[p] // 4] += 1
+                obs[s, ROBS.mirror + MIR_WALL + wall[p] // 4] += 1
     for i in range(N_NEXT):
         p = pos + i
         v = -1
         if p < DEAD_START and wall[p] % 4 != 0:
             v = wall[p] // 4
         for s in range(4):
-            obs[s, O_MIRROR + MIR_NEXT + i] = v
+            obs[s, ROBS.mirror + MIR_NEXT + i] = v
     mirror_dead(obs, st, wall)
 
 

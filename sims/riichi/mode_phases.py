@@ -33,7 +33,7 @@ from sims.riichi.fate_tiles import fate_after_loss, fate_multiplier, fate_open_d
 from sims.riichi.mirror_tiles import (  # noqa: F401  (transparent: M's copies, re-exported for the engine's draw)
     head_bump, mirror_dead, mirror_deal, mirror_discard, mirror_draw, mirror_lose, transparent,
 )
-from sims.riichi.observation import O_ASTROLOGY, O_DARKNESS
+from sims.riichi.observation import ROBS
 from sims.riichi.soul_strike_turns import strike_active, strike_after_discard, strike_score, strike_turn
 from sims.riichi.tableau import F_IPPATSU, ST_FLAGS
 
@@ -60,7 +60,7 @@ def modes_begin_hand(obs, topts, cards, pot, seeds, root_seed, match_id, hand_no
 @inline
 def modes_pot(obs):
     """D: the pot on the table (0 in every other mode), carried to the next hand like the sticks."""
-    return obs[0, O_DARKNESS + DK_POT]
+    return obs[0, ROBS.darkness + DK_POT]
 
 
 @inline
@@ -101,7 +101,7 @@ def modes_draw(obs, st, view, wall, pos, seat, hook, params, tables, topts, coun
     (replaced, live-wall position, drawn kind or -1 when nothing is left to draw)."""
     if topts[T.T_ASTROLOGY]:
         pos = astro_refill(obs, st, wall, pos, astro_floor(topts, T.T_ASTROLOGY), events, ev)
-        if obs[0, O_ASTROLOGY + A_N] == 0:
+        if obs[0, ROBS.astrology + A_N] == 0:
             return True, pos, -1
         return True, pos, astro_pick(obs, st, view, hook, seat, params, tables, False, counters, cnt_illegal,
                                      events, ev)
@@ -145,7 +145,7 @@ def modes_draws_left(obs, topts, wall_left):
 @inline
 def modes_tiles_aside(obs):
     """Tiles out of the wall, hands, melds and rivers (A: the candidates in the pool), for the tile count."""
-    return obs[0, O_ASTROLOGY + A_N]
+    return obs[0, ROBS.astrology + A_N]
 
 
 # ----------------------------------------------------------------------------- the own turn

@@ -73,9 +73,9 @@ class Position:
     @property
     def decision(self) -> int:
         """The kind of decision (policies.api D_*), as the seat's observation `view` says."""
-        from sims.riichi.observation import O_DECISION
+        from sims.riichi.observation import ROBS
 
-        return int(self.view[O_DECISION])
+        return int(self.view[ROBS.decision])
 
     @property
     def n_decisions(self) -> int:
@@ -127,9 +127,9 @@ class HandContext:
         hs[HS.hand_no] = self.hand_no - 1  # begin_hand counts the hand
         hs[HS.hands_played] = self.hand_no - 1
         if self.points is not None:
-            from sims.riichi.observation import O_POINTS
+            from sims.riichi.observation import ROBS
 
-            obs[:, O_POINTS:O_POINTS + 4] = np.asarray(self.points, np.int32)
+            obs[:, ROBS.points:ROBS.points + 4] = np.asarray(self.points, np.int32)
 
 
 @dataclass
@@ -157,12 +157,12 @@ class RiichiTable:
         self._to_decision = _direct(engine.play_to_decision)
 
     def _blank(self) -> Position:
-        from sims.riichi.observation import R_OBS_SIZE
+        from sims.riichi.observation import ROBS
         from sims.events import N_EVENT_COLS
         from sims.riichi.tableau import N_ST
 
-        return Position(np.zeros(HS.SIZE, np.int64), np.zeros((4, R_OBS_SIZE), np.int32),
-                        np.zeros(R_OBS_SIZE, np.int32), np.zeros((N_ST, 34), np.int64),
+        return Position(np.zeros(HS.SIZE, np.int64), np.zeros((4, ROBS.SIZE), np.int32),
+                        np.zeros(ROBS.SIZE, np.int32), np.zeros((N_ST, 34), np.int64),
                         np.zeros(N_TILES, np.int64), np.zeros((4, N_HAND_COLS), np.int64), np.zeros(3, np.int64),
                         np.zeros((EVENT_ROWS if self.keep_events else 0, N_EVENT_COLS), np.int32))
 
@@ -229,11 +229,11 @@ class RiichiTable:
         n = self._resume(pos.hs, pos.obs, pos.view, pos.st, pos.wall, pos.rec, pos.ev, *self._rules(), pos.events,
                          0 if answer is None else int(answer), 0 if answer is None else 1, -1, int(to_match),
                          hand_rows, match_rows)
-        from sims.riichi.observation import O_POINTS
+        from sims.riichi.observation import ROBS
         from sims.riichi.columns import H_DELTA
 
         return Outcome(hand_rows[:4, H_DELTA].astype(np.int64), hand_rows[:n], match_rows,
-                       pos.obs[0, O_POINTS:O_POINTS + 4].astype(np.int64))
+                       pos.obs[0, ROBS.points:ROBS.points + 4].astype(np.int64))
 
     def play_scripted(self, pos: Position, choose) -> Position:
         """Play `pos` to the end of its hand, stopping at every decision: `choose(pos)` returns the answer, or

@@ -16,7 +16,7 @@ from sims.riichi import engine
 from sims.riichi.columns import H_DEALT, H_WON, N_HAND_COLS, N_MATCH_COLS
 from sims.riichi.determinize import determinize
 from sims.riichi.hand_state import HS
-from sims.riichi.observation import O_POINTS
+from sims.riichi.observation import ROBS
 from sims.riichi.play import ROWS_PER_MATCH
 from sims.table_state import rank_of
 
@@ -85,8 +85,8 @@ def paired_rollouts(hs0, obs0, st0, wall0, rec0, seat, answers, seed, first, cou
                                      hand_rows, 0, match_rows, 0)
                 else:
                     engine.finish_match(hs, obs, match_rows, 0)
-                values[o, j] = obs[0, O_POINTS + seat]
+                values[o, j] = obs[0, ROBS.points + seat]
             else:
                 values[o, j] = hs[HS.delta + seat] - delta_now
-            ranks[o, j] = rank_of(obs, O_POINTS, seat)
+            ranks[o, j] = rank_of(obs, ROBS.points, seat)
     return not_tenpai

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numba as nb
 
-from sims.riichi.observation import O_DEALER, O_N_WINNERS, O_STICKS, O_WON
+from sims.riichi.observation import ROBS
 from sims.events import EV_WIN, PAY_RON, PAY_TSUMO, log_event
 from sims.riichi import table as T
 from sims.riichi.dragon_eye_holder import eye_factor
@@ -54,8 +54,8 @@ def record_win(obs, rec, seat, res, kind, order, received, events, ev, win_tile)
     rec[seat, H_DORA] = dora
     rec[seat, H_YAKU] = lo
     rec[seat, H_YAKU_EXT] = hi
-    pub_set(obs, O_WON + seat, 1)
-    pub_add(obs, O_N_WINNERS, 1)
+    pub_set(obs, ROBS.won + seat, 1)
+    pub_add(obs, ROBS.n_winners, 1)
 
 
 @nb.njit(cache=True)
@@ -87,7 +87,7 @@ def settle_ron(obs, st, topts, sopts, rec, delta, winner, discarder, res, honba,
     if topts[T.T_PAO] and liable >= 0 and liable != discarder:
         mult = _pao_mult(res, sopts)
         if mult > 0:
-            pao_value = payments(8000 * mult, winner == obs[0, O_DEALER], False)[1]
+            pao_value = payments(8000 * mult, winner == obs[0, ROBS.dealer], False)[1]
             half = pao_value // 2
             liable_pays = half * eye_factor(obs, topts, liable, winner)  # DE: × multiplier with the eye's holder
             pay(obs, liable, winner, liable_pays, delta, PAY_RON, events, ev)
@@ -99,9 +99,9 @@ def settle_ron(obs, st, topts, sopts, rec, delta, winner, discarder, res, honba,
     pay(obs, discarder, winner, honba_pay, delta, PAY_HONBA, events, ev)
     received += value
     if take_sticks:
-        sticks = obs[0, O_STICKS]
+        sticks = obs[0, ROBS.sticks]
         pay(obs, -1, winner, 1000 * sticks, delta, PAY_STICKS, events, ev)
-        pub_set(obs, O_STICKS, 0)
+        pub_set(obs, ROBS.sticks, 0)
         received += 1000 * sticks
         rec[winner, H_STICKS_WON] = sticks
     rec[discarder, H_DEALT] += 1
@@ -114,7 +114,7 @@ def settle_ron(obs, st, topts, sopts, rec, delta, winner, discarder, res, honba,
 def settle_tsumo(obs, st, topts, sopts, rec, delta, winner, res, honba, order, events, ev, win_tile):
     """Every other (non-won, with S-5 tsumo loss) seat pays its share, 100 × honba each; the winner takes the
     sticks. A liable player (R-3 pao) pays the liable yakuman in full."""
-    dealer = obs[0, O_DEALER]
+    dealer = obs[0, ROBS.dealer]
     liable = st[ST_FLAGS + winner, F_PAO] - 1
     is_dealer = winner == dealer
     mult = _pao_mult(res, sopts) if (topts[T.T_PAO] and liable >= 0) else 0
@@ -129,23 +129,23 @@ def settle_tsumo(obs, st, topts, sopts, rec, delta, winner, res, honba, order, e
         if rest > 0:
             _, _, share_dealer, share_other = payments(8000 * rest, is_dealer, True)
             for p in range(4):
-                if p != winner and not (topts[T.T_TSUMO_LOSS] and obs[0, O_WON + p]):
+                if p != winner and not (topts[T.T_TSUMO_LOSS] and obs[0, ROBS.won + p]):
                     share = share_dealer if (p == dealer and not is_dealer) else share_other
                     share *= eye_factor(obs, topts, p, winner)
                     pay(obs, p, winner, share, delta, PAY_TSUMO, events, ev)
                     received += share
     else:
         for p in range(4):
-            if p == winner or (topts[T.T_TSUMO_LOSS] and obs[0, O_WON + p]):
+            if p == winner or (topts[T.T_TSUMO_LOSS] and obs[0, ROBS.won + p]):
                 continue
             share = res[RES_TSUMO_DEALER] if (p == dealer and not is_dealer) else res[RES_TSUMO_OTHER]
             share *= eye_factor(obs, topts, p, winner)  # DE: × multiplier with the eye's holder (1 otherwise)
             pay(obs, p, winner, share, delta, PAY_TSUMO, events, ev)
             pay(obs, p, winner, 100 * honba, delta, PAY_HONBA, events, ev)
             received += share + 100 * honba
-    sticks = obs[0, O_STICKS]
+    sticks = obs[0, ROBS.sticks]
     pay(obs, -1, winner, 1000 * sticks, delta, PAY_STICKS, events, ev)
-    pub_set(obs, O_STICKS, 0)
+    pub_set(obs, ROBS.sticks, 0)
     received += 1000 * sticks
     rec[winner, H_STICKS_WON] = sticks
     record_win(obs, rec, winner, res, WIN_TSUMO, order, received, events, ev, win_tile)
@@ -167,7 +167,7 @@ def noten_payments(obs, topts, tenpai, delta, events, ev):
     n_active = 0
     n_tenpai = 0
     for s in range(4):
-        if obs[0, O_WON + s] == 0:
+        if obs[0, ROBS.won + s] == 0:
             n_active += 1
             if tenpai[s]:
                 n_tenpai += 1
@@ -176,22 +176,22 @@ def noten_payments(obs, topts, tenpai, delta, events, ev):
         return
     if topts[T.T_BLOODBATH] and topts[T.T_NOTEN_EACH]:
         for p in range(4):
-            if obs[0, O_WON + p] or tenpai[p]:
+            if obs[0, ROBS.won + p] or tenpai[p]:
                 continue
             for s in range(4):
-                if tenpai[s] and obs[0, O_WON + s] == 0:
+                if tenpai[s] and obs[0, ROBS.won + s] == 0:
                     pay(obs, p, s, 1000, delta, PAY_NOTEN, events, ev)
         return
     total = T.NOTEN_TOTAL if not topts[T.T_BLOODBATH] else 1000 * (n_active - 1)
     for p in range(4):
-        if obs[0, O_WON + p] == 0 and not tenpai[p]:
+        if obs[0, ROBS.won + p] == 0 and not tenpai[p]:
             pay(obs, p, -1, total // n_noten, delta, PAY_NOTEN, events, ev)
     for s in range(4):
-        if obs[0, O_WON + s] == 0 and tenpai[s]:
+        if obs[0, ROBS.won + s] == 0 and tenpai[s]:
             pay(obs, -1, s, total // n_tenpai, delta, PAY_NOTEN, events, ev)
 
 
 @nb.njit(cache=True)
 def deposit_stick(obs, rec, delta, seat, events, ev):
     pay(obs, seat, -1, T.RIICHI_COST, delta, PAY_RIICHI, events, ev)
-    pub_add(obs, O_STICKS, 1)
+    pub_add(obs, ROBS.sticks, 1)

@@ -4,7 +4,7 @@ helpers the riichi engine calls when the table option `soul_strike` is on (topts
 The whole mode configuration is packed into the single table slot topts[T_SOUL_STRIKE] (`pack_options`):
 bit 0 on, SSB_* choice bits, and the strike turns / overload han / riichi han / double riichi han in bytes.
 
-Public state, obs[O_SOUL_STRIKE + …] (every seat's row, see policies.riichi_api):
+Public state, obs[ROBS.soul_strike + …] (every seat's row, see policies.riichi_api):
   SS_LEFT + seat     strike turns the seat has left (0 when not striking)
   SS_OVER + seat     1 once the seat is overloaded (rons on its discards get + overload han)
   SS_ACTIVE + seat   1 while the seat is in its strike turns (it keeps the turn after its discard)
@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import numba as nb
 
-from sims.riichi.observation import O_SOUL_STRIKE
+from sims.riichi.observation import ROBS
 from sims.riichi import table as T
 from sims.riichi.columns import H_OVERLOADED
 from sims.riichi.scoring import (
@@ -84,7 +84,7 @@ def _opt(topts, shift):
 @nb.njit(cache=True)
 def strike_active(obs, seat):
     """The seat is in its strike turns (it keeps the turn after its discard); jit-compiled."""
-    return obs[0, O_SOUL_STRIKE + SS_ACTIVE + seat] == 1
+    return obs[0, ROBS.soul_strike + SS_ACTIVE + seat] == 1
 
 
 @nb.njit(cache=True)
@@ -95,13 +95,13 @@ def strike_turn(obs, st, topts, seat, kan_draw):
     if not strike_active(obs, seat):
         return
     flags = topts[T.T_SOUL_STRIKE]
-    left = obs[0, O_SOUL_STRIKE + SS_LEFT + seat]
+    left = obs[0, ROBS.soul_strike + SS_LEFT + seat]
     if flags & SSB_COUNT_DRAWS:
         if left > 0:
-            pub_set(obs, O_SOUL_STRIKE + SS_LEFT + seat, left - 1)
-    elif kan_draw and left == 1 and obs[0, O_SOUL_STRIKE + SS_KAN + seat] == 0:
-        pub_set(obs, O_SOUL_STRIKE + SS_LEFT + seat, 2)
-        pub_set(obs, O_SOUL_STRIKE + SS_KAN + seat, 1)
+            pub_set(obs, ROBS.soul_strike + SS_LEFT + seat, left - 1)
+    elif kan_draw and left == 1 and obs[0, ROBS.soul_strike + SS_KAN + seat] == 0:
+        pub_set(obs, ROBS.soul_strike + SS_LEFT + seat, 2)
+        pub_set(obs, ROBS.soul_strike + SS_KAN + seat, 1)
     st[ST_FLAGS + seat, F_IPPATSU] = 1
     if flags & SSB_STRIKE_ENDS_IPPATSU:
         for p in range(4):
@@ -111,9 +111,9 @@ def strike_turn(obs, st, topts, seat, kan_draw):
 
 @nb.njit(cache=True)
 def _overload(obs, rec, seat):
-    pub_set(obs, O_SOUL_STRIKE + SS_ACTIVE + seat, 0)
-    pub_set(obs, O_SOUL_STRIKE + SS_LEFT + seat, 0)
-    pub_set(obs, O_SOUL_STRIKE + SS_OVER + seat, 1)
+    pub_set(obs, ROBS.soul_strike + SS_ACTIVE + seat, 0)
+    pub_set(obs, ROBS.soul_strike + SS_LEFT + seat, 0)
+    pub_set(obs, ROBS.soul_strike + SS_OVER + seat, 1)
     rec[seat, H_OVERLOADED] = 1
 
 
@@ -127,18 +127,18 @@ def strike_after_discard(obs, st, topts, rec, seat, riichi_now, taken):
         if taken or turns == 0:
             _overload(obs, rec, seat)
         else:
-            pub_set(obs, O_SOUL_STRIKE + SS_ACTIVE + seat, 1)
-            pub_set(obs, O_SOUL_STRIKE + SS_LEFT + seat, turns)
+            pub_set(obs, ROBS.soul_strike + SS_ACTIVE + seat, 1)
+            pub_set(obs, ROBS.soul_strike + SS_LEFT + seat, turns)
         return
     if not strike_active(obs, seat):
         return
     if taken:
         _overload(obs, rec, seat)
         return
-    left = obs[0, O_SOUL_STRIKE + SS_LEFT + seat]
+    left = obs[0, ROBS.soul_strike + SS_LEFT + seat]
     if not topts[T.T_SOUL_STRIKE] & SSB_COUNT_DRAWS:
         left -= 1
-        pub_set(obs, O_SOUL_STRIKE + SS_LEFT + seat, left)
+        pub_set(obs, ROBS.soul_strike + SS_LEFT + seat, left)
     if left <= 0:
         _overload(obs, rec, seat)
         if topts[T.T_SOUL_STRIKE] & SSB_IPPATSU_RON_AFTER:
@@ -164,7 +164,7 @@ def strike_score(obs, topts, sopts, res, discarder, strike_discard, dealer):
             continue
         res[RES_YAKU + 2 * i + 1] += add
         extra += add
-    if discarder >= 0 and (obs[0, O_SOUL_STRIKE + SS_OVER + discarder] == 1 or
+    if discarder >= 0 and (obs[0, ROBS.soul_strike + SS_OVER + discarder] == 1 or
                            (strike_discard and topts[T.T_SOUL_STRIKE] & SSB_TRIGGER_BONUS)):
         extra += _opt(topts, SHIFT_OVER_HAN)
     if extra == 0:

@@ -132,7 +132,7 @@ class RiichiTable:
     initial_dora: int = 1
     """Dora indicators (and ura) shown at the start of a hand; kans add more up to 5 in all (R-1; DF: 3)."""
     open_deal: bool = False
-    """OD: every seat's starting 13 tiles are shown to all (observation block O_DEAL_SHOWN)."""
+    """OD: every seat's starting 13 tiles are shown to all (observation block ROBS.deal_shown)."""
     fate: bool = False
     """F: the first 4 deal tiles of each seat are open; a win pays its points × (1 + own open tiles held)."""
     chant: bool = False

@@ -1,7 +1,7 @@
 """Compiled helpers over the riichi table state shared by the engine's steps: public updates, payments,
 waits and furiten, scoring a win in place. All functions are jit-compiled.
 
-Private state besides `obs[4, R_OBS_SIZE]` (policies.riichi_api) lives in `st`, an int64[N_ST, 34] block:
+Private state besides `obs[4, ROBS.SIZE]` (policies.riichi_api) lives in `st`, an int64[N_ST, 34] block:
 rows ST_WAITS + seat (waits of the seat's 13-tile hand), ST_RIVER + seat (tiles lying in its river now),
 and the scalar row ST_MISC with the MS_* slots.
 """
@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import numba as nb
 
-from sims.riichi.observation import (
-    O_DISCARDED, O_DORA, O_FANTASY, O_FURITEN, O_HAND, O_MELDS, O_N_DORA, O_N_MELDS, O_POINTS, O_RED, O_RIICHI, O_SEEN,
-)
+from sims.riichi.observation import ROBS
 from sims.events import EV_PAY, log_event
 from sims.riichi.events import EV_ABORT, EV_CHI, EV_DORA, EV_RIICHI  # noqa: F401
 from sims.riichi.scoring import (
@@ -51,17 +49,17 @@ def pay(obs, payer, receiver, amount, delta, reason, events, ev):
         return
     log_event(events, ev, EV_PAY, payer, receiver, amount, reason, 0)
     if payer >= 0:
-        pub_add(obs, O_POINTS + payer, -amount)
+        pub_add(obs, ROBS.points + payer, -amount)
         delta[payer] -= amount
     if receiver >= 0:
-        pub_add(obs, O_POINTS + receiver, amount)
+        pub_add(obs, ROBS.points + receiver, amount)
         delta[receiver] += amount
 
 
 @nb.njit(cache=True)
 def anyone_below_zero(obs):
     for s in range(4):
-        if obs[0, O_POINTS + s] < 0:
+        if obs[0, ROBS.points + s] < 0:
             return True
     return False
 
@@ -85,14 +83,14 @@ def ura_indicator(wall, i):
 @nb.njit(cache=True)
 def flip_dora(obs, wall, events, ev):
     """Show the next dora indicator (at most 5, R-1)."""
-    n = obs[0, O_N_DORA]
+    n = obs[0, ROBS.n_dora]
     if n >= 5:
         return
     kind = dora_indicator(wall, n)
     log_event(events, ev, EV_DORA, -1, kind, n + 1, 0, 0)
-    pub_set(obs, O_DORA + n, kind)
-    pub_set(obs, O_N_DORA, n + 1)
-    pub_add(obs, O_SEEN + kind, 1)
+    pub_set(obs, ROBS.dora + n, kind)
+    pub_set(obs, ROBS.n_dora, n + 1)
+    pub_add(obs, ROBS.seen + kind, 1)
 
 
 @nb.njit(cache=True)
@@ -105,27 +103,27 @@ def holds_red(st, seat, kind):
 def plain_first(obs, st, seat, kind):
     """The copy a bare kind names (policies.riichi_api): the plain one while one is held, else the red five;
     returns 1 for the red five."""
-    return 1 if holds_red(st, seat, kind) and obs[seat, O_HAND + kind] == 1 else 0
+    return 1 if holds_red(st, seat, kind) and obs[seat, ROBS.hand + kind] == 1 else 0
 
 
 @nb.njit(cache=True)
 def take_tile(obs, st, seat, kind, red):
     """Remove one tile of `kind` from the seat's concealed hand: the red five if `red` is 1 (the caller checked
     that it is held), else a plain copy."""
-    obs[seat, O_HAND + kind] -= 1
+    obs[seat, ROBS.hand + kind] -= 1
     if red:
         st[ST_RED_HAND + seat, kind // 9] = 0
-        obs[seat, O_RED + kind // 9] = 0
+        obs[seat, ROBS.red + kind // 9] = 0
 
 
 @nb.njit(cache=True)
 def take_for_meld(obs, st, seat, kind, copies):
     """Move `copies` tiles of `kind` from the hand into a meld (a red five goes into the meld first); returns 1
     if the red five went in."""
-    obs[seat, O_HAND + kind] -= copies
+    obs[seat, ROBS.hand + kind] -= copies
     if holds_red(st, seat, kind):
         st[ST_RED_HAND + seat, kind // 9] = 0
-        obs[seat, O_RED + kind // 9] = 0
+        obs[seat, ROBS.red + kind // 9] = 0
         st[ST_FLAGS + seat, F_RED_MELD] += 1
         return 1
     return 0
@@ -133,18 +131,18 @@ def take_for_meld(obs, st, seat, kind, copies):
 
 @nb.njit(cache=True)
 def give_tile(obs, st, seat, kind, red):
-    obs[seat, O_HAND + kind] += 1
+    obs[seat, ROBS.hand + kind] += 1
     if red:
         st[ST_RED_HAND + seat, kind // 9] = 1
-        obs[seat, O_RED + kind // 9] = 1
+        obs[seat, ROBS.red + kind // 9] = 1
 
 
 @nb.njit(cache=True)
 def update_waits(obs, st, seat, tables):
-    """Waits of the seat's 13-tile hand and its discard furiten (R-4); refreshes obs[seat, O_FURITEN]."""
-    hand = obs[seat, O_HAND:O_HAND + 34]
+    """Waits of the seat's 13-tile hand and its discard furiten (R-4); refreshes obs[seat, ROBS.furiten]."""
+    hand = obs[seat, ROBS.hand:ROBS.hand + 34]
     waits = st[ST_WAITS + seat]
-    n_melds = obs[0, O_N_MELDS + seat]
+    n_melds = obs[0, ROBS.n_melds + seat]
     if shanten(hand, n_melds, RIICHI_SHAPES, tables[:SUIT_ROWS], tables[SUIT_ROWS:]) > 0:
         waits[:] = 0  # not tenpai: no waits, no discard furiten
         st[ST_FLAGS + seat, F_DISCARD_FURITEN] = 0
@@ -153,7 +151,7 @@ def update_waits(obs, st, seat, tables):
     winning_tiles(hand, n_melds, RIICHI_SHAPES, hand, tables[:SUIT_ROWS], tables[SUIT_ROWS:], waits)
     furiten = 0
     for k in range(34):
-        if waits[k] and obs[0, O_DISCARDED + 34 * seat + k] > 0:
+        if waits[k] and obs[0, ROBS.discarded + 34 * seat + k] > 0:
             furiten = 1
     st[ST_FLAGS + seat, F_DISCARD_FURITEN] = furiten
     refresh_furiten(obs, st, seat)
@@ -162,7 +160,7 @@ def update_waits(obs, st, seat, tables):
 @nb.njit(cache=True)
 def refresh_furiten(obs, st, seat):
     f = st[ST_FLAGS + seat]
-    obs[seat, O_FURITEN] = 1 if (f[F_RIICHI_FURITEN] or f[F_TEMP_FURITEN] or f[F_DISCARD_FURITEN]) else 0
+    obs[seat, ROBS.furiten] = 1 if (f[F_RIICHI_FURITEN] or f[F_TEMP_FURITEN] or f[F_DISCARD_FURITEN]) else 0
 
 
 @nb.njit(cache=True)
@@ -170,33 +168,33 @@ def score_win(obs, st, wall, seat, win_tile, extra_red, tsumo, flags, dealer, ro
               ctx, out):
     """Score the seat's hand (plus `win_tile` when not a tsumo) into `out`; returns the scorer's status."""
     for k in range(34):
-        conc[k] = obs[seat, O_HAND + k]
+        conc[k] = obs[seat, ROBS.hand + k]
     if not tsumo:
         conc[win_tile] += 1
-    n_melds = obs[0, O_N_MELDS + seat]
+    n_melds = obs[0, ROBS.n_melds + seat]
     for i in range(n_melds):
-        melds[i, 0] = obs[0, O_MELDS + 8 * seat + 2 * i] - 1
-        melds[i, 1] = obs[0, O_MELDS + 8 * seat + 2 * i + 1]
+        melds[i, 0] = obs[0, ROBS.melds + 8 * seat + 2 * i] - 1
+        melds[i, 1] = obs[0, ROBS.melds + 8 * seat + 2 * i + 1]
     ctx[:] = 0
     ctx[CTX_WIN] = win_tile
     ctx[CTX_TSUMO] = 1 if tsumo else 0
     ctx[CTX_SEAT_WIND] = (seat - dealer) % 4
     ctx[CTX_ROUND_WIND] = round_wind
     ctx[CTX_DEALER] = 1 if seat == dealer else 0
-    ctx[CTX_RIICHI] = obs[0, O_RIICHI + seat]
+    ctx[CTX_RIICHI] = obs[0, ROBS.riichi + seat]
     ctx[CTX_IPPATSU] = st[ST_FLAGS + seat, F_IPPATSU]
     ctx[CTX_FLAGS] = flags
     red = st[ST_FLAGS + seat, F_RED_MELD] + extra_red
     for suit in range(3):
         red += st[ST_RED_HAND + seat, suit]
     ctx[CTX_RED] = red
-    n_dora = obs[0, O_N_DORA]
+    n_dora = obs[0, ROBS.n_dora]
     ctx[CTX_N_DORA] = n_dora
     ctx[CTX_N_URA] = n_dora
     for i in range(n_dora):
-        ctx[CTX_DORA + i] = obs[0, O_DORA + i]
+        ctx[CTX_DORA + i] = obs[0, ROBS.dora + i]
         ctx[CTX_URA + i] = ura_indicator(wall, i)
-    ctx[CTX_CHANCE] = obs[0, O_FANTASY + 1]  # FL: the match's chance card (0 in other modes)
+    ctx[CTX_CHANCE] = obs[0, ROBS.fantasy + 1]  # FL: the match's chance card (0 in other modes)
     return score_hand(conc, melds, n_melds, ctx, sopts, out)
 
 

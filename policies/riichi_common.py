@@ -8,7 +8,7 @@ import numba as nb
 import numpy as np
 
 from policies.riichi_api import CHI_HIGH, CHI_LOW, CHI_MID, ROBS
-from policies.riichi_api import own_hand as hand_of  # noqa: F401  (for the policies importing it from here)
+from policies.riichi_api import own_hand as hand_of
 from sims.shanten import NOT_APPLICABLE, RIICHI_SHAPES, discard_shanten, draw_shanten_among, shanten
 from sims.shanten_tables import SUIT_ROWS
 

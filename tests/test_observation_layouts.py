@@ -282,7 +282,7 @@ def test_the_reach_check_sees_a_wrong_layout():
     """The check above would catch a riichi hook that reads the Bloodshed layout through a helper."""
     reach = _layout_reach()
     assert reach[("policies.common", "own_void")] == {"BOBS"}
-    assert reach[("policies.riichi_common", "hand_of")] == {"ROBS"}
+    assert reach[("policies.riichi_common", "n_melds_of")] == {"ROBS"}
     assert reach[("policies.baseline", "play_turn")] == {"BOBS"}  # through policies.common
     assert reach[("policies.riichi_baseline", "riichi_turn")] == {"ROBS"}
 

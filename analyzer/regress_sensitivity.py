@@ -36,17 +36,33 @@ ALTERNATIVES = {
 SKIPPED = {"cards": "cards are drawn per match from the seed; a fixed set is a different sample, not a rule change"}
 
 
+def _owner(help_text: str) -> str | None:
+    """The rule id an option's help starts with ("SS: …", "FL 炒作: …", "S-6 (bloodbath only): …"), if any."""
+    words = help_text.split()
+    token = words[0].rstrip(":") if words else ""
+    return token if token in _special_ids() else None
+
+
+def _special_ids() -> set[str]:
+    return {i for mode in mode_listing() if mode["name"] != "bloodshed" for i in mode["rule_ids"]
+            if not i.startswith("R-")}
+
+
 def option_changes(mode: str) -> list[tuple[str, object]]:
-    """(option, changed value) for every option of the mode's rules (riichi modes: the options that cite one of
-    the mode's rule ids or that the mode sets differently from riichi)."""
+    """(option, changed value) for every option of the mode's rules. Riichi-based modes: the options of the
+    riichi core (citing R-*) and of the mode's own rule (help starting with one of its rule ids), and those the
+    mode sets differently from riichi; options of other special modes (no effect here) are left out."""
     listing = mode_listing([mode])[0]
     ids = set(listing["rule_ids"])
     defaults = get_mode(mode).RULES().as_dict()
     changes = []
     for option in listing["options"]:
         name = option["name"]
-        if mode != "bloodshed" and not (set(option["rule_ids"]) & ids or option.get("changed")):
-            continue
+        if mode != "bloodshed":
+            owner = _owner(option["help"])
+            mine = owner in ids if owner else bool(set(option["rule_ids"]) & ids)
+            if not (mine or option.get("changed")):
+                continue
         if name in SKIPPED:
             continue
         default = defaults[name]

@@ -145,3 +145,26 @@ def test_bloodbath_winners_to_end_fails(capsys):
     """B-13: the hand ending at the first win instead of the bloodbath must be caught."""
     code, out, _ = main_exit(capsys, "--mode", "bloodshed", "--rule", "winners_to_end=1", "--jobs", "2")
     assert code == 1 and "DIFFERS" in out
+
+
+def test_sensitivity_lists_each_modes_own_options_and_not_other_modes():
+    """Each mode's power table covers its own rule's options (SS, FL, DE, S-*) and the R-* core, not the
+    options of another special mode, which do nothing there."""
+    from analyzer.regress_sensitivity import option_changes
+
+    shura = dict(option_changes("shura"))
+    assert shura["noten_rule"] == "each" and shura["tsumo_loss"] is False and shura["bloodbath"] is False
+    assert "overload_han" not in shura and "eye_multiplier" not in shura
+    riichi = dict(option_changes("riichi"))
+    assert riichi["start_points"] == 30000 and "noten_rule" not in riichi and "hype_max" not in riichi
+    assert {"love_pot", "hourglass_floor", "confiscate_abortive"} <= set(dict(option_changes("fantasy")))
+    assert dict(option_changes("bloodshed"))["tsumo_bonus"] == "fan"
+
+
+def test_false_alarm_upper_bound_is_the_exact_binomial_one():
+    from analyzer.regress_sensitivity import _upper
+
+    assert _upper(0, 200) == pytest.approx(1 - 0.05 ** (1 / 200))     # 0.0149
+    p = _upper(2, 200)   # P(X <= 2; n=200, p) = 0.05 at the bound
+    from math import comb
+    assert sum(comb(200, i) * p ** i * (1 - p) ** (200 - i) for i in range(3)) == pytest.approx(0.05, abs=1e-6)

@@ -163,7 +163,31 @@ def _riichi() -> list[Metric]:
         Metric("dark_opens", _f(_c("dark_opens")), _f(ROW), 1, help="darkness (D): openings per seat-hand"),
         Metric("dark_locks", _f(_c("dark_locks")), _f(ROW), 1, help="darkness (D): locks per seat-hand"),
     ] + [_per_win(f"tsumo_points_order{k}", _c("win_points"), TSUMO & (_c("win_order") == k), u,
-                  f"points per tsumo of winner number {k}") for k in (1, 2, 3)]
+                  f"points per tsumo of winner number {k}") for k in (1, 2, 3)] + _value_cells(u)
+
+
+VALUE_CELLS = ((1, 30), (2, 30), (3, 30), (4, 30), (2, 40), (3, 40), (3, 60), (4, 40), (5, 30), (6, 30))
+"""(han, fu) of the commonest wins: the value of a win in one cell is fixed by R-3's table (times a special
+mode's factor), so a change of the payment table (kiriage mangan moves 4 han 30 fu from 7700 to 8000) moves
+it by many standard errors even when it touches a few percent of the wins"""
+
+
+def _value_cells(u: float) -> list[Metric]:
+    out = []
+    for han, fu in VALUE_CELLS:
+        for who, cond in (("child", ~_c("dealer")), ("dealer", _c("dealer"))):
+            cell = RON & cond & (_c("han") == han) & (_c("fu") == fu) & (_c("yakuman") == 0)
+            out.append(_per_win(f"ron_value_{who}_{han}h{fu}fu", _c("value"), cell, u,
+                                f"value of a {who} ron at {han} han {fu} fu (R-3)"))
+        cell = TSUMO & ~_c("dealer") & (_c("han") == han) & (_c("fu") == fu) & (_c("yakuman") == 0)
+        received = _c("win_points") - _c("sticks_won").cast(pl.Int32) * 1000
+        out.append(_per_win(f"tsumo_points_child_{han}h{fu}fu", received, cell, u,
+                            f"points received by a child tsumo at {han} han {fu} fu, sticks excluded"))
+    high = WON & (_c("yakuman") == 0) & (_c("han") >= 13)
+    out.append(_per_win("value_13han", _c("value"), high, u, "value of a non-yakuman win of 13 han or more"))
+    out.append(_per_win("yakuman_value", _c("value") / _c("yakuman").clip(1), WON & (_c("yakuman") > 0), u,
+                        "value of a yakuman win per yakuman multiple"))
+    return out
 
 
 def _matches(points_unit: float) -> list[Metric]:

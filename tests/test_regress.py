@@ -168,3 +168,22 @@ def test_false_alarm_upper_bound_is_the_exact_binomial_one():
     p = _upper(2, 200)   # P(X <= 2; n=200, p) = 0.05 at the bound
     from math import comb
     assert sum(comb(200, i) * p ** i * (1 - p) ** (200 - i) for i in range(3)) == pytest.approx(0.05, abs=1e-6)
+
+
+def test_value_cells_catch_a_payment_table_change_that_touches_few_wins():
+    """R-3: kiriage mangan pays 8000 instead of 7700 for a child's 4 han 30 fu ron — a few percent of the wins,
+    invisible in the mean points per win at CI size, but the (han, fu) cell moves by far more than 4.5 SEs."""
+    from analyzer import api
+
+    hands, matches = api.run("riichi", "baseline", 400, seed=5)
+    cell = ((pl.col("win_kind") == "ron") & ~pl.col("dealer") & (pl.col("han") == 4) & (pl.col("fu") == 30)
+            & (pl.col("yakuman") == 0))
+    kiriage = hands.with_columns(pl.when(cell).then(8000).otherwise(pl.col("value")).alias("value"))
+    base = economy_metrics(hands, matches, "riichi", 25000)
+    changed = economy_metrics(kiriage, matches, "riichi", 25000)
+    other, _ = api.run("riichi", "baseline", 400, seed=6)
+    fresh = economy_metrics(other, _, "riichi", 25000)
+    key = "econ/ron_value_child_4h30fu"
+    assert base[key]["value"] == 7700 and base[key]["n"] >= 30
+    assert [c.key for c in regress.compare(fresh, changed) if c.failed] == [key]
+    assert not [c.key for c in regress.compare(fresh, base) if c.failed]

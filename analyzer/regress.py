@@ -82,6 +82,15 @@ def modes_for(mode: str) -> list[str]:
     return [mode]
 
 
+def start_points(mode: str, rules: dict) -> int:
+    """Points of each seat at the start (bloodshed: B-2's fixed 50,000; riichi modes: the start_points option)."""
+    if mode == "bloodshed":
+        from sims.bloodshed.rules import START_POINTS
+
+        return START_POINTS
+    return get_mode(mode).RULES.from_dict(rules).start_points
+
+
 def rule_keys(mode: str) -> set[str]:
     from dataclasses import fields
 
@@ -131,13 +140,12 @@ def run_mode(mode: str, seed: int, *, matches: int | None = None, rules: dict | 
     matches = mode_matches(mode) if matches is None else matches
     rules = rules or {}
     spec = build_spec(mode, seats_of(policy), matches, seed, 1000, rules, policy_paths)
-    options = get_mode(mode).RULES.from_dict(spec.rules)
     with tempfile.TemporaryDirectory(prefix="tsumolab-regress-") as temp:
         base = Path(out_dir) if out_dir is not None else Path(temp)
         run_dir = base / mode
         execute(spec, run_dir, jobs=jobs, progress=progress, overwrite=True, policy_paths=policy_paths)
         hands, match_rows = combined_tables(run_dir)
-        metrics = economy_metrics(hands, match_rows, engine_of(mode), getattr(options, "start_points", 0))
+        metrics = economy_metrics(hands, match_rows, engine_of(mode), start_points(mode, spec.rules))
         if claims if claims is not None else (mode == "bloodshed" and not policy):
             result = run_claims(base / "claims", seed, rule_overrides=rules, jobs=jobs, progress=progress,
                                 matches=round(REGRESS_MATCHES * matches / mode_matches(mode)))

@@ -85,13 +85,15 @@ def mode_rules(modes: list[str], rules: tuple[str, ...], explicit: bool) -> dict
               help="--sensitivity: reruns at the defaults for the false-alarm rate.")
 @click.option("--null-matches", type=int, default=None,
               help="--sensitivity: matches per check of the false-alarm pairs (default: --matches).")
+@click.option("--option", "only_options", multiple=True, metavar="NAME",
+              help="--sensitivity: only these rule options (default: every option of the mode).")
 @click.option("--table", "table_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="--sensitivity: write the Markdown table here too.")
 def regress_command(mode: str, baseline_path: Path | None, update: bool, reason: str | None, seed: int | None,
                     matches: int | None, rules: tuple[str, ...], policy: str | None, policy_paths: tuple[str, ...],
                     threshold: float, jobs: int, out_dir: Path | None, verbose: bool, sensitivity: bool,
                     repeats: int, null_repeats: int, null_matches: int | None,
-                    table_path: Path | None) -> None:
+                    only_options: tuple[str, ...], table_path: Path | None) -> None:
     """Rerun each mode on fresh walls and exit 1 when a metric moved beyond --threshold standard errors.
 
     A mode's check simulates four baseline seats (or --policy at seat 0) and compares about 65 economy metrics
@@ -112,7 +114,8 @@ def regress_command(mode: str, baseline_path: Path | None, update: bool, reason:
     if sensitivity:
         from analyzer.regress_sensitivity import sensitivity_command
 
-        sensitivity_command(mode, matches, repeats, null_repeats, threshold, jobs, table_path, null_matches)
+        sensitivity_command(mode, matches, repeats, null_repeats, threshold, jobs, table_path, null_matches,
+                            only_options)
         return
     explicit = mode != "all"
     modes = regress.modes_for(mode)

@@ -163,7 +163,29 @@ def _riichi() -> list[Metric]:
         Metric("dark_opens", _f(_c("dark_opens")), _f(ROW), 1, help="darkness (D): openings per seat-hand"),
         Metric("dark_locks", _f(_c("dark_locks")), _f(ROW), 1, help="darkness (D): locks per seat-hand"),
     ] + [_per_win(f"tsumo_points_order{k}", _c("win_points"), TSUMO & (_c("win_order") == k), u,
-                  f"points per tsumo of winner number {k}") for k in (1, 2, 3)] + _value_cells(u)
+                  f"points per tsumo of winner number {k}") for k in (1, 2, 3)] + _value_cells(u) + _noten_cells(u)
+
+
+NOTEN_CELLS = ((4, 1), (4, 2), (4, 3), (3, 1), (3, 2))
+"""(players still in the hand, tenpai among them) at an exhaustive draw: the noten payment a tenpai seat receives
+is fixed by R-6 / S-6 in each cell (4 in, 2 tenpai: 1500 each under `split`, 2000 under `each`)"""
+
+
+def _noten_cells(u: float) -> list[Metric]:
+    out = []
+    for still_in, tenpai in NOTEN_CELLS:
+        cell = EXHAUSTIVE & _c("tenpai_at_draw") & (_c("_in_hand") == still_in) & (_c("_tenpai") == tenpai)
+        out.append(_per_win(f"noten_received_{still_in}in_{tenpai}tenpai", _c("noten_payment"), cell, u,
+                            f"noten payment received by a tenpai seat at an exhaustive draw with {still_in} "
+                            f"players not won, {tenpai} of them tenpai (R-6, S-6)"))
+    return out
+
+
+def _hand_counts(hands: pl.DataFrame) -> pl.DataFrame:
+    """Per row: players of its hand who have not won (`_in_hand`) and tenpai ones among them (`_tenpai`)."""
+    by_hand = ["match_id", "hand"]
+    return hands.with_columns((~_c("won")).cast(pl.Int32).sum().over(by_hand).alias("_in_hand"),
+                              (_c("tenpai_at_draw") & ~_c("won")).cast(pl.Int32).sum().over(by_hand).alias("_tenpai"))
 
 
 VALUE_CELLS = ((1, 30), (2, 30), (3, 30), (4, 30), (2, 40), (3, 40), (3, 60), (4, 40), (5, 30), (6, 30))
@@ -246,6 +268,8 @@ def _ratio(num: np.ndarray, den: np.ndarray, unit: float, sqrt: bool) -> dict:
 def economy_metrics(hands: pl.DataFrame, matches: pl.DataFrame, engine: str, start_points: int) -> dict[str, dict]:
     """`econ/<metric>` → {value, se} over the run's tables (match-clustered standard errors)."""
     specs = metric_specs(engine)
+    if engine != "bloodshed":
+        hands = _hand_counts(hands)
     frames = {"hands": hands, "matches": matches.with_columns(pl.lit(float(start_points)).alias("start"))}
     out = {}
     for table, frame in frames.items():

@@ -91,7 +91,7 @@ def _simulate(mode: str, seed: int, matches: int, rules: dict, jobs: int) -> tup
 def block_metrics(mode: str, hands: pl.DataFrame, matches: pl.DataFrame, block: int, n_blocks: int,
                   rules: dict) -> list[dict[str, dict]]:
     """Economy metrics of each block of `block` consecutive match ids."""
-    start = getattr(get_mode(mode).RULES.from_dict(rules), "start_points", 0)
+    start = regress.start_points(mode, rules)
     hands = hands.with_columns((pl.col("match_id") // block).alias("_block"))
     matches = matches.with_columns((pl.col("match_id") // block).alias("_block"))
     out = []
@@ -172,7 +172,8 @@ def _upper(k: int, n: int) -> float:
 
 
 def sensitivity_command(mode: str, matches: int | None, repeats: int, null_repeats: int, threshold: float,
-                        jobs: int, table_path: Path | None, null_matches: int | None = None) -> None:
+                        jobs: int, table_path: Path | None, null_matches: int | None = None,
+                        only_options: tuple[str, ...] = ()) -> None:
     rows, nulls = [], []
     for name in regress.modes_for(mode):
         m = matches or regress.mode_matches(name)
@@ -182,7 +183,8 @@ def sensitivity_command(mode: str, matches: int | None, repeats: int, null_repea
             nulls.append({"mode": name, "alarms": alarms, "pairs": pairs})
             click.echo(f"{name}: false alarms {alarms}/{pairs} ({time.monotonic() - began:.0f} s)")
         if repeats:
-            rows += power(name, 8_000_000, m, repeats, threshold, jobs, option_changes(name), click.echo)
+            changes = [c for c in option_changes(name) if not only_options or c[0] in only_options]
+            rows += power(name, 8_000_000, m, repeats, threshold, jobs, changes, click.echo)
     settings = (f"Settings: threshold {threshold:g} combined SEs; power at {matches or 'the default'} matches per "
                 f"check × {repeats} seeds per option; false alarms over {null_repeats} disjoint default pairs of "
                 f"{null_matches or matches or 'the default'} matches each.")

@@ -187,3 +187,17 @@ def test_value_cells_catch_a_payment_table_change_that_touches_few_wins():
     assert base[key]["value"] == 7700 and base[key]["n"] >= 30
     assert [c.key for c in regress.compare(fresh, changed) if c.failed] == [key]
     assert not [c.key for c in regress.compare(fresh, base) if c.failed]
+
+
+def test_noten_cells_catch_the_noten_rule_of_shura():
+    """S-6: with 4 players still in and 2 tenpai at the draw, `split` pays each tenpai seat 1500 and `each`
+    2000; a mean over every draw barely moves, the cell moves by hundreds of standard errors."""
+    from analyzer import api
+
+    key = "econ/noten_received_4in_2tenpai"
+    base = economy_metrics(*api.run("shura", "baseline", 400, seed=5), "riichi", 25000)
+    fresh = economy_metrics(*api.run("shura", "baseline", 400, seed=6), "riichi", 25000)
+    each = economy_metrics(*api.run("shura", "baseline", 400, seed=6, rules={"noten_rule": "each"}), "riichi", 25000)
+    assert base[key]["value"] == 1500 and each[key]["value"] == 2000 and base[key]["n"] >= 30
+    assert key in [c.key for c in regress.compare(base, each) if c.failed]
+    assert not [c.key for c in regress.compare(base, fresh) if c.failed]

@@ -182,15 +182,21 @@ def _baseline_problem(data: object) -> str | None:
     seed = data.get("seed")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < MAX_SEED:
         return "its seed is not a seed"
-    if data.get("mode") not in MODES:
+    if not isinstance(data.get("mode"), str) or data["mode"] not in MODES:
         return "no mode"
+    matches = data.get("matches")
+    if isinstance(matches, bool) or not isinstance(matches, int) or matches < 1:
+        return "its matches is not a count"
+    if not isinstance(data.get("history", []), list):
+        return "its history is not a list"
     metrics = data.get("metrics")
     if not isinstance(metrics, dict) or not metrics:
         return "no metrics"
     for key, entry in metrics.items():
         if not (isinstance(entry, dict) and all(isinstance(entry.get(k), (int, float))
-                                                and not isinstance(entry.get(k), bool) for k in ("value", "se"))):
-            return f"metric {key!r} is not {{value, se}}"
+                                                and not isinstance(entry.get(k), bool) for k in ("value", "se"))
+                and isinstance(entry.get("n", 0), (int, float)) and not isinstance(entry.get("n", 0), bool)):
+            return f"metric {key!r} is not {{value, se, n}}"
     return None
 
 

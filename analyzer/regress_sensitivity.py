@@ -126,7 +126,9 @@ def power(mode: str, seed: int, m: int, repeats: int, threshold: float, jobs: in
             echo(f"{mode} {name}={value}: error {exc}")
             continue
         changed = block_metrics(mode, hands, matches, m, repeats, rules)
-        fails = [_fails(b, c, threshold) for b, c in zip(base, changed)]
+        comparisons = [regress.compare(b, c, threshold) for b, c in zip(base, changed)]
+        fails = [[c for c in pair if c.failed] for pair in comparisons]
+        largest = min(max((c.distance for c in pair), default=0.0) for pair in comparisons)
         counts = sorted(len(f) for f in fails)
         top = {}
         for f in fails:
@@ -134,23 +136,26 @@ def power(mode: str, seed: int, m: int, repeats: int, threshold: float, jobs: in
                 top[c.key] = top.get(c.key, 0) + 1
         row = {"mode": mode, "option": name, "value": value, "detected": sum(bool(f) for f in fails),
                "repeats": repeats, "median_metrics": counts[len(counts) // 2],
-               "top_metric": max(top, key=top.get) if top else "", "seconds": time.monotonic() - began}
+               "top_metric": max(top, key=top.get) if top else "", "seconds": time.monotonic() - began,
+               "largest": largest}
         rows.append(row)
         echo(f"{mode} {name}={value}: detected {row['detected']}/{repeats}, median {row['median_metrics']} "
-             f"metrics, top {row['top_metric']} ({row['seconds']:.0f} s)")
+             f"metrics, top {row['top_metric']}, largest distance {largest:.1f} SE ({row['seconds']:.0f} s)")
     return rows
 
 
 def markdown(rows: list[dict], nulls: list[dict], settings: str) -> str:
     lines = [settings, "", "| mode | option | changed to | detected | P(detect) | metrics moved (median) | "
-             "most often moved |", "| --- | --- | --- | --- | --- | --- | --- |"]
+             "largest distance, smallest over seeds (SE) | most often moved |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- |"]
     for r in rows:
         if "error" in r:
-            lines.append(f"| {r['mode']} | `{r['option']}` | `{r['value']}` | error: {r['error']} | | | |")
+            lines.append(f"| {r['mode']} | `{r['option']}` | `{r['value']}` | error: {r['error']} | | | | |")
             continue
         value = str(r["value"]).lower() if isinstance(r["value"], bool) else r["value"]
-        lines.append(f"| {r['mode']} | `{r['option']}` | `{value}` | "
-                     f"{r['detected']}/{r['repeats']} | {r['detected'] / r['repeats']:.2f} | {r['median_metrics']} | "
+        largest = f"{r['largest']:.1f}" if "largest" in r else "–"
+        lines.append(f"| {r['mode']} | `{r['option']}` | `{value}` | {r['detected']}/{r['repeats']} | "
+                     f"{r['detected'] / r['repeats']:.2f} | {r['median_metrics']} | {largest} | "
                      f"{r['top_metric'].removeprefix('econ/')} |")
     lines += ["", "| mode | false alarms at the defaults | rate | 95% upper bound |", "| --- | --- | --- | --- |"]
     for n in nulls:

@@ -135,6 +135,10 @@ def _riichi() -> list[Metric]:
         Metric("stick_flow", _where(FIRST_ROW, stick_change), _f(FIRST_ROW), 1,
                help="change of the riichi-stick pile per hand"),
         Metric("honba", _where(FIRST_ROW, _c("honba")), _f(FIRST_ROW), 1, help="honba counters per hand"),
+        *[_per_win(f"honba_bonus_order{k}", _c("win_points") - _c("value") - _c("sticks_won").cast(pl.Int32) * 1000,
+                   WON & (_c("win_order") == k) & (_c("honba") > 0), u,
+                   f"win points beyond the value and the sticks (the honba bonus) of winner number {k} in a hand "
+                   f"with honba (R-3: on a multiple ron only the first winner gets it)") for k in (1, 2)],
         Metric("calls", _f(_c("calls")), _f(ROW), 1, help="calls per seat-hand"),
         Metric("kans", _f(_c("kans")), _f(ROW), 1, help="kans per seat-hand"),
         Metric("pao_paid", _f(_c("pao_paid")), _f(ROW), u, help="pao payments per seat-hand"),

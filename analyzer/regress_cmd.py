@@ -123,8 +123,6 @@ def regress_command(mode: str, baseline_path: Path | None, update: bool, reason:
         raise InputError("--baseline names one mode's file: add --mode MODE")
     if update and not (reason and reason.strip()):
         raise InputError("--update needs --reason TEXT (why the baseline changes; it is recorded in the file)")
-    if policy is not None and not update and baseline_path is None and not explicit:
-        raise InputError("--policy needs --mode MODE (its baseline is per mode)")
     chosen = mode_rules(modes, rules, explicit) if rules else {m: {} for m in modes}
     if rules and not explicit and len(chosen) < len(modes):
         click.echo(f"regress: --rule applies to {', '.join(chosen)}; the other modes are not checked")

@@ -167,7 +167,27 @@ def _riichi() -> list[Metric]:
         Metric("dark_opens", _f(_c("dark_opens")), _f(ROW), 1, help="darkness (D): openings per seat-hand"),
         Metric("dark_locks", _f(_c("dark_locks")), _f(ROW), 1, help="darkness (D): locks per seat-hand"),
     ] + [_per_win(f"tsumo_points_order{k}", _c("win_points"), TSUMO & (_c("win_order") == k), u,
-                  f"points per tsumo of winner number {k}") for k in (1, 2, 3)] + _value_cells(u) + _noten_cells(u)
+                  f"points per tsumo of winner number {k}") for k in (1, 2, 3)] + _value_cells(u) + _noten_cells(u) \
+        + _card_cells(u)
+
+
+FANTASY_CARDS = {"card_dealer": ("fuuki", "eternal-night", "confiscate", "hype", "giveaway"),
+                 "card_chance": ("otherworld", "triple-speed", "golden", "super-tanyao", "showdown"),
+                 "card_fate": ("exaggeration", "over-prepared", "hourglass", "shady-deal", "love-price")}
+"""fantasy (FL): a card rules only the matches that drew it (one in five per deck), so its payments are read in
+those matches alone; in the other modes every card column is `none` and these metrics have no events"""
+
+
+def _card_cells(u: float) -> list[Metric]:
+    out = []
+    for column, cards in FANTASY_CARDS.items():
+        for card in cards:
+            held = _c(column) == card
+            out.append(_per_win(f"card_{card}_abs", _c("card_points").abs(), held, u,
+                                f"fantasy (FL): mean |card payments| per seat-hand in matches with {card}"))
+            out.append(_per_win(f"card_{card}_received", _c("card_points").clip(0), held, u,
+                                f"fantasy (FL): card payments received per seat-hand in matches with {card}"))
+    return out
 
 
 NOTEN_CELLS = ((4, 1), (4, 2), (4, 3), (3, 1), (3, 2))

@@ -201,3 +201,14 @@ def test_noten_cells_catch_the_noten_rule_of_shura():
     assert base[key]["value"] == 1500 and each[key]["value"] == 2000 and base[key]["n"] >= 30
     assert key in [c.key for c in regress.compare(base, each) if c.failed]
     assert not [c.key for c in regress.compare(base, fresh) if c.failed]
+
+
+def test_card_cells_read_a_fantasy_card_in_its_own_matches_only():
+    """FL: a card's payments are averaged over the matches that drew it; other modes have no such events."""
+    from analyzer import api
+
+    fantasy = economy_metrics(*api.run("fantasy", "baseline", 60, seed=3), "riichi", 25000)
+    riichi = economy_metrics(*api.run("riichi", "baseline", 30, seed=3), "riichi", 25000)
+    assert sum(fantasy[f"econ/card_{c}_abs"]["n"] for c in ("fuuki", "eternal-night", "confiscate", "hype",
+                                                            "giveaway")) == fantasy["econ/card_points_abs"]["n"]
+    assert riichi["econ/card_giveaway_abs"]["n"] == 0 and riichi["econ/card_giveaway_abs"]["value"] == 0

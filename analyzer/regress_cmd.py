@@ -96,7 +96,7 @@ def regress_command(mode: str, baseline_path: Path | None, update: bool, reason:
                     only_options: tuple[str, ...], table_path: Path | None) -> None:
     """Rerun each mode on fresh walls and exit 1 when a metric moved beyond --threshold standard errors.
 
-    A mode's check simulates four baseline seats (or --policy at seat 0) and compares about 100 economy
+    A mode's check simulates four baseline seats (or --policy at seat 0) and compares about 130 economy
     metrics (points per ron and per tsumo, per (han, fu) cell and per order of winning, deal-in cost, spread
     of hand deltas, busts, draw settlements, noten payments, kans, riichi sticks, the special modes' own
     columns, placement) with the mode's committed baseline; bloodshed adds claims B1, B4, B5. Standard

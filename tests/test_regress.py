@@ -89,7 +89,7 @@ def test_every_mode_has_a_committed_baseline_in_the_package():
         assert document["history"] and document["history"][-1]["reason"]
 
 
-def test_rule_of_another_mode_is_a_one_line_input_error(capsys):
+def test_an_option_of_another_mode_is_a_one_line_input_error(capsys):
     code, _, err = main_exit(capsys, "--mode", "riichi", "--rule", "tsumo_bonus=fan")
     assert code == 2 and "not an option of riichi" in err and err.count("\n") == 1
     code, _, err = main_exit(capsys, "--mode", "bloodshed", "--rule", "winners_to_end=7")

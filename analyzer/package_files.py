@@ -13,7 +13,8 @@ from pathlib import Path
 
 PACKAGE = "analyzer"
 EXPERIMENTS = "experiments"
-REGRESS_BASELINE = "regress-baseline.json"
+REGRESS_BASELINE = "regress-{mode}.json"
+"""one baseline per mode: regress-bloodshed.json, regress-riichi.json, …"""
 LOCALE = "locale"
 CATALOG_DOMAIN = "tsumolab"
 DATA_GLOBS = ("experiments/*.toml", "experiments/extra/*.toml", "experiments/*.json", "locale/*/LC_MESSAGES/*.po")
@@ -36,9 +37,9 @@ def experiments_dir() -> Path:
     return package_path(EXPERIMENTS)
 
 
-def regress_baseline_path() -> Path:
-    """The stored baseline of `tsumolab regress`."""
-    return package_path(EXPERIMENTS, REGRESS_BASELINE)
+def regress_baseline_path(mode: str = "bloodshed") -> Path:
+    """The stored baseline of `tsumolab regress` for one mode."""
+    return package_path(EXPERIMENTS, REGRESS_BASELINE.format(mode=mode))
 
 
 def catalog_path(lang: str) -> Path:

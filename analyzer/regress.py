@@ -1,36 +1,54 @@
-"""Statistical regression check: rerun a small experiment set and compare it with a stored baseline.
+"""Statistical regression check of every mode: rerun on fresh walls and compare with a stored baseline.
+
+One check of a mode simulates `matches` matches of four seats (the baseline policy, or `--policy` at seat 0
+against three baseline seats) and reduces the hands and matches tables to the economy metrics of
+analyzer.regress_economy: spread of hand deltas, points per win by kind and by order of winning, deal-in and
+tsumo-payer costs, bust and draw rates, draw settlement flows, kans and kan income, riichi sticks, the special
+modes' own columns, placement. Bloodshed's default check also reruns claims B1, B4 and B5 (paired effects and
+per-arm means of analyzer.claims_tables) as before.
 
 The rerun uses a fresh seed (the baseline's seed + 1 unless given), so it plays different walls: a metric
-"differs" when |new − stored| exceeds THRESHOLD combined standard errors, sqrt(se_stored² + se_new²). Each
-standard error is floored at one unit step of its metric spread over the wall seeds (UNIT / wall seeds), so
-metrics that happened to be constant in one sample (e.g. no flower pig at all) do not fail on a single event.
-With about 160 metrics at 4 standard errors, a correct build fails by chance in roughly 1% of runs.
+"differs" when |new − stored| exceeds THRESHOLD combined standard errors, sqrt(se_stored² + se_new²). Every
+standard error is match-clustered (or per wall seed for the claims) and floored at one unit step of its metric
+over the sample, so metrics constant in one sample do not fail on a single event. The threshold and sizes are
+chosen from the measured false-alarm rate and detection power (`tsumolab regress --sensitivity`, README).
 """
 
 from __future__ import annotations
 
 import json
 import math
+import tempfile
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from pathlib import Path
 
 from analyzer.claims import ClaimsResult, run_experiments, with_overrides
-from analyzer.run_spec import MAX_SEED
 from analyzer.claims_tables import ARM_METRICS, PAIRED_METRICS
 from analyzer.errors import InputError, WriteError, os_error_text
 from analyzer.experiment import mode_experiments, select
+from analyzer.regress_economy import MIN_EVENTS, economy_metrics
+from analyzer.run_options import build_spec
+from analyzer.run_spec import MAX_SEED
 from analyzer.stats import combined_se_distance
 from analyzer.tables import replacing
 from analyzer.version import code_version
+from sims.modes import MODES, get_mode
 
 REGRESS_CLAIMS = ("B1", "B4", "B5")
-"""tsumo/ron passing and scoring, kans and their payments, void tiles and the draw settlement"""
+"""bloodshed: tsumo/ron passing and scoring, kans and their payments, void tiles and the draw settlement"""
 REGRESS_MATCHES = 4000
+"""matches of each bloodshed claim"""
+MODE_MATCHES = {"bloodshed": 8000}
+"""matches of the economy run per mode (DEFAULT_MODE_MATCHES for the others): sized so that `--mode all`
+takes a few minutes on 2 cores (README, Regression)"""
+DEFAULT_MODE_MATCHES = 10000
 DEFAULT_SEED = 1000
-THRESHOLD = 4.0
-FORMAT = 1
+THRESHOLD = 4.5
+FORMAT = 2
+POLICY = "baseline"
 _UNIT = {"effect": 1000.0, "points": 1000.0, "kan_income": 1000.0, "giftbox": 35.0, "giftbox_diff": 35.0}
-"""smallest natural step of a metric (points move in 1000s, gift-box progress in steps of 35); default 1"""
+"""claims: smallest natural step of a metric (points move in 1000s, gift-box progress in steps of 35); default 1"""
 
 
 @dataclass(frozen=True)
@@ -40,48 +58,109 @@ class Comparison:
     new: float
     distance: float
     """|new − stored| in combined standard errors"""
+    threshold: float = THRESHOLD
 
     @property
     def failed(self) -> bool:
-        return self.distance > THRESHOLD
+        return self.distance > self.threshold
 
 
-def regress_metrics(result: ClaimsResult) -> dict[str, dict]:
-    """`claim/field/metric` (paired differences) and `claim/field/arm/metric` (per-arm means) → value, se."""
+def mode_matches(mode: str) -> int:
+    return MODE_MATCHES.get(mode, DEFAULT_MODE_MATCHES)
+
+
+def engine_of(mode: str) -> str:
+    return "bloodshed" if mode == "bloodshed" else "riichi"
+
+
+def modes_for(mode: str) -> list[str]:
+    """`all` → every mode of sims.modes (riichi first, then the registry order); else the one mode."""
+    if mode == "all":
+        return list(MODES)
+    if mode not in MODES:
+        raise InputError(f"unknown mode {mode!r} (known: all, {', '.join(sorted(MODES))})")
+    return [mode]
+
+
+def start_points(mode: str, rules: dict) -> int:
+    """Points of each seat at the start (bloodshed: B-2's fixed 50,000; riichi modes: the start_points option)."""
+    if mode == "bloodshed":
+        from sims.bloodshed.rules import START_POINTS
+
+        return START_POINTS
+    return get_mode(mode).RULES.from_dict(rules).start_points
+
+
+def rule_keys(mode: str) -> set[str]:
+    from dataclasses import fields
+
+    return {f.name for f in fields(get_mode(mode).RULES)}
+
+
+def claim_metrics(result: ClaimsResult) -> dict[str, dict]:
+    """`claims/claim/field/metric` (paired differences) and `claims/claim/field/arm/metric` (per-arm means)."""
     metrics = {}
     for row in result.claims.iter_rows(named=True):
         floor_n = row["wall_seeds"]
         for name in PAIRED_METRICS:
             se = row["effect_se"] if name == "effect" else row[f"{name}_se"]
-            metrics[f"{row['claim']}/{row['field']}/{name}"] = _entry(row[name], se, name, floor_n)
+            metrics[f"claims/{row['claim']}/{row['field']}/{name}"] = _entry(row[name], se, name, floor_n)
     wall = {(r["claim"], r["field"]): r["wall_seeds"] for r in result.claims.iter_rows(named=True)}
     for row in result.arms.iter_rows(named=True):
         floor_n = wall[(row["claim"], row["field"])]
         for name in ARM_METRICS:
-            metrics[f"{row['claim']}/{row['field']}/{row['arm']}/{name}"] = _entry(
+            metrics[f"claims/{row['claim']}/{row['field']}/{row['arm']}/{name}"] = _entry(
                 row[name], row[f"{name}_se"], name, floor_n)
     return metrics
 
 
-def compare(stored: dict[str, dict], new: dict[str, dict]) -> list[Comparison]:
-    """One Comparison per metric of the stored baseline; a metric missing from `new` is an InputError."""
+def compare(stored: dict[str, dict], new: dict[str, dict], threshold: float = THRESHOLD) -> list[Comparison]:
+    """One Comparison per metric of the stored baseline; a metric missing from `new` is an InputError. A metric
+    with fewer than MIN_EVENTS events (its `n`) in either sample gets distance 0 (not compared)."""
     missing = sorted(set(stored) - set(new))
     if missing:
         raise InputError(f"the rerun lacks baseline metrics {', '.join(missing[:5])}…; refresh with --update")
     return [Comparison(key, s["value"], new[key]["value"],
-                       combined_se_distance(s["value"], s["se"], new[key]["value"], new[key]["se"]))
+                       combined_se_distance(s["value"], s["se"], new[key]["value"], new[key]["se"])
+                       if min(s.get("n", MIN_EVENTS), new[key].get("n", MIN_EVENTS)) >= MIN_EVENTS else 0.0,
+                       threshold)
             for key, s in stored.items()]
 
 
-def run_regress(out_dir: Path, seed: int, *, rule_overrides: dict | None = None, jobs: int = 1,
-                resume: bool = False, progress: bool = False, claims: tuple[str, ...] | None = None,
-                matches: int | None = None) -> ClaimsResult:
-    """Run the regression claims (default REGRESS_CLAIMS at REGRESS_MATCHES matches each) into `out_dir`."""
+def seats_of(policy: str | None) -> str:
+    return POLICY if not policy else f"{policy},{POLICY},{POLICY},{POLICY}"
+
+
+def run_mode(mode: str, seed: int, *, matches: int | None = None, rules: dict | None = None,
+             policy: str | None = None, policy_paths: tuple[str, ...] = (), jobs: int = 1,
+             out_dir: Path | None = None, claims: bool | None = None, progress: bool = False) -> dict[str, dict]:
+    """Simulate one mode's check and return its metrics (economy, and bloodshed's claims when `claims`)."""
+    from analyzer.runner import combined_tables, execute
+
+    matches = mode_matches(mode) if matches is None else matches
+    rules = rules or {}
+    spec = build_spec(mode, seats_of(policy), matches, seed, 1000, rules, policy_paths)
+    with tempfile.TemporaryDirectory(prefix="tsumolab-regress-") as temp:
+        base = Path(out_dir) if out_dir is not None else Path(temp)
+        run_dir = base / mode
+        execute(spec, run_dir, jobs=jobs, progress=progress, overwrite=True, policy_paths=policy_paths)
+        hands, match_rows = combined_tables(run_dir)
+        metrics = economy_metrics(hands, match_rows, engine_of(mode), start_points(mode, spec.rules))
+        if claims if claims is not None else (mode == "bloodshed" and not policy):
+            result = run_claims(base / "claims", seed, rule_overrides=rules, jobs=jobs, progress=progress,
+                                matches=round(REGRESS_MATCHES * matches / mode_matches(mode)))
+            metrics.update(claim_metrics(result))
+    return metrics
+
+
+def run_claims(out_dir: Path, seed: int, *, rule_overrides: dict | None = None, jobs: int = 1,
+               progress: bool = False, claims: tuple[str, ...] | None = None,
+               matches: int | None = None) -> ClaimsResult:
+    """Run bloodshed's regression claims (REGRESS_CLAIMS at REGRESS_MATCHES matches each) into `out_dir`."""
     claims = claims or REGRESS_CLAIMS
     experiments = select(mode_experiments("bloodshed", rule_overrides=rule_overrides or {}), ",".join(claims))
-    experiments = with_overrides(experiments, REGRESS_MATCHES if matches is None else matches, seed)
-    return run_experiments(experiments, out_dir, jobs=jobs, resume=resume, overwrite=not resume,
-                           progress=progress)
+    experiments = with_overrides(experiments, REGRESS_MATCHES if matches is None else max(matches, 2), seed)
+    return run_experiments(experiments, out_dir, jobs=jobs, resume=False, overwrite=True, progress=progress)
 
 
 def read_baseline(path: Path) -> dict:
@@ -89,7 +168,7 @@ def read_baseline(path: Path) -> dict:
     from analyzer.json_input import read_json
 
     if not Path(path).exists():
-        raise InputError(f"baseline file not found: {path} (create it with --update)")
+        raise InputError(f"baseline file not found: {path} (create it with --update --reason TEXT)")
     data = read_json(str(path), "regress baseline")
     problem = _baseline_problem(data)
     if problem:
@@ -103,26 +182,42 @@ def _baseline_problem(data: object) -> str | None:
     seed = data.get("seed")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < MAX_SEED:
         return "its seed is not a seed"
+    if not isinstance(data.get("mode"), str) or data["mode"] not in MODES:
+        return "no mode"
+    matches = data.get("matches")
+    if isinstance(matches, bool) or not isinstance(matches, int) or matches < 1:
+        return "its matches is not a count"
+    if not isinstance(data.get("history", []), list):
+        return "its history is not a list"
     metrics = data.get("metrics")
     if not isinstance(metrics, dict) or not metrics:
         return "no metrics"
     for key, entry in metrics.items():
         if not (isinstance(entry, dict) and all(isinstance(entry.get(k), (int, float))
-                                                and not isinstance(entry.get(k), bool) for k in ("value", "se"))):
-            return f"metric {key!r} is not {{value, se}}"
+                                                and not isinstance(entry.get(k), bool) for k in ("value", "se"))
+                and isinstance(entry.get("n", 0), (int, float)) and not isinstance(entry.get("n", 0), bool)):
+            return f"metric {key!r} is not {{value, se, n}}"
     return None
 
 
-def baseline_document(result: ClaimsResult, seed: int, rule_overrides: dict) -> dict:
+def baseline_document(mode: str, metrics: dict[str, dict], seed: int, matches: int, rules: dict,
+                      policy: str | None, reason: str, previous: dict | None = None) -> dict:
+    """The baseline of one mode; `history` keeps every update's date, seed, code version and reason."""
+    entry = {"date": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"), "seed": seed,
+             "code_version": code_version(), "reason": reason}
+    history = list((previous or {}).get("history", []))[-49:] + [entry]
     return {
         "format": FORMAT,
-        "claims": [e.id for e in result.experiments],
-        "matches": result.experiments[0].matches,
+        "mode": mode,
+        "seats": seats_of(policy),
+        "matches": matches,
         "seed": seed,
-        "rules": rule_overrides,
+        "rules": rules,
         "code_version": code_version(),
         "threshold_se": THRESHOLD,
-        "metrics": regress_metrics(result),
+        "reason": reason,
+        "history": history,
+        "metrics": metrics,
     }
 
 

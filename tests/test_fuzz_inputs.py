@@ -332,7 +332,7 @@ def baseline_target(tmp_path, capsys):
             pass
         else:
             assume(False)  # a usable baseline: regress would run its claims
-        fails_cleanly(["regress", "--baseline", str(path)], capsys)
+        fails_cleanly(["regress", "--mode", "bloodshed", "--baseline", str(path)], capsys)
         assert path.read_bytes() == data
     return json_inputs([seed]), check
 

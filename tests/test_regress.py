@@ -1,15 +1,22 @@
-"""`tsumolab regress`: a fresh-seed rerun passes against the committed baseline and fails when metrics move."""
+"""`tsumolab regress`: per-mode baselines, economy metrics, failures that name what moved, --rule/--policy/--update.
+
+The fast tests run small checks (a few hundred matches) against baselines written in tmp_path; the committed
+baselines at their full size are checked by `make regress` (.ci/run), rule changes under the `slow` marker."""
 
 from __future__ import annotations
 
 import json
 
+import numpy as np
+import polars as pl
 import pytest
 
 import analyzer.regress_cmd  # noqa: F401  (registers `regress`)
 from analyzer import regress
 from analyzer.cli import main
-from analyzer.regress_cmd import DEFAULT_BASELINE
+from analyzer.package_files import regress_baseline_path
+from analyzer.regress_economy import _ratio, economy_metrics
+from sims.modes import MODES
 
 
 def main_exit(capsys, *args: str) -> tuple[int, str, str]:
@@ -19,52 +26,189 @@ def main_exit(capsys, *args: str) -> tuple[int, str, str]:
     return info.value.code, captured.out, captured.err
 
 
-def test_compare_flags_only_metrics_beyond_four_combined_standard_errors():
+def test_compare_flags_only_metrics_beyond_the_threshold():
     stored = {"a": {"value": 10.0, "se": 3.0}, "b": {"value": 0.0, "se": 0.3}}
     new = {"a": {"value": 29.0, "se": 4.0}, "b": {"value": 2.0, "se": 0.4}}   # a: 19/5 = 3.8, b: 2/0.5 = 4
-    result = {c.key: c for c in regress.compare(stored, new)}
+    result = {c.key: c for c in regress.compare(stored, new, 4.0)}
     assert result["a"].distance == pytest.approx(3.8) and not result["a"].failed
     new["b"]["value"] = 2.1
-    assert [c.key for c in regress.compare(stored, new) if c.failed] == ["b"]
+    assert [c.key for c in regress.compare(stored, new, 4.0) if c.failed] == ["b"]
 
 
-def test_committed_baseline_passes_and_a_perturbed_one_fails(tmp_path, capsys):
-    out = tmp_path / "rerun"
-    code, stdout, _ = main_exit(capsys, "--jobs", "2", "--out", str(out))
-    stored = json.loads(DEFAULT_BASELINE.read_text())
-    assert code == 0, stdout
-    assert f"seed {stored['seed'] + 1}" in stdout  # fresh walls, not the baseline's own
-
-    # a baseline whose B4 kan effect moved by 20 standard errors (about 14 combined ones) must fail, naming that metric
-    key = "B4/baseline/effect"
-    stored["metrics"][key]["value"] += 20 * stored["metrics"][key]["se"]
-    perturbed = tmp_path / "perturbed.json"
-    perturbed.write_text(json.dumps(stored))
-    code, stdout, _ = main_exit(capsys, "--baseline", str(perturbed), "--jobs", "2", "--out", str(out),
-                                "--resume")
-    assert code == 1
-    assert key in stdout and "DIFFERS" in stdout
+def test_ratio_se_is_the_cluster_se_and_is_floored():
+    num = np.array([1.0, 3.0, 2.0, 6.0])
+    den = np.array([1.0, 2.0, 1.0, 2.0])
+    r = num.sum() / den.sum()
+    expected = np.sqrt(4 / 3 * ((num - r * den) ** 2).sum()) / den.sum()
+    got = _ratio(num, den, 0.01, False)
+    assert got["value"] == pytest.approx(r) and got["se"] == pytest.approx(expected)
+    assert _ratio(np.zeros(4), den, 100.0, False)["se"] == pytest.approx(100.0 / 6)   # floor: one unit / Σ den
 
 
-def test_a_flipped_rule_option_fails(tmp_path, capsys):
-    """B-13: rerunning with the hand ending at the first win instead of the bloodbath must be caught."""
-    code, stdout, _ = main_exit(capsys, "--jobs", "2", "--out", str(tmp_path / "flipped"),
-                                "--rule", "winners_to_end=1")
-    assert code == 1 and "DIFFERS" in stdout
+def _hands(rows):
+    columns = ["match_id", "seat", "dealer", "delta", "won", "win_order", "win_kind", "value", "win_points",
+               "dealt_in", "winners", "hand_end", "tenpai_at_draw", "passed_wins"]
+    return pl.DataFrame([dict(zip(columns, r)) for r in rows])
 
 
-def test_update_writes_a_baseline_that_the_same_seed_reproduces(tmp_path, capsys, monkeypatch):
-    monkeypatch.setattr(regress, "REGRESS_CLAIMS", ("B4",))
-    monkeypatch.setattr(regress, "REGRESS_MATCHES", 160)
-    path = tmp_path / "base.json"
-    code, stdout, _ = main_exit(capsys, "--baseline", str(path), "--update", "--seed", "3")
-    assert code is None or code == 0
+def test_points_per_win_by_kind_and_order_see_a_payment_change():
+    """B-19: a tsumo paid more per payer moves tsumo_points (and the payers' cost) but not ron_points."""
+    def table(tsumo_each):
+        rows = []
+        for match in range(4):
+            rows += [(match, 0, True, 8000, True, 1, "ron", 8000, 8000, 0, 2, "exhaustive", False, 0),
+                     (match, 1, False, -8000 + 3 * tsumo_each, True, 2, "tsumo", tsumo_each, 3 * tsumo_each, 1, 2,
+                      "exhaustive", False, 0),
+                     (match, 2, False, -tsumo_each, False, 0, "none", 0, 0, 0, 2, "exhaustive", True, 0),
+                     (match, 3, False, -tsumo_each, False, 0, "none", 0, 0, 0, 2, "exhaustive", False, 0)]
+        return _hands(rows)
+
+    from analyzer.regress_economy import metric_specs
+
+    names = {m.name for m in metric_specs("bloodshed") if m.table == "hands"}
+    hands = table(2000).with_columns([pl.lit(0).alias(c) for c in
+                                      ("fan", "kans", "kan_income", "kan_paid", "refund", "draw_settlement")]
+                                     + [pl.lit(False).alias("flower_pig")])
+    matches = pl.DataFrame({"match_id": [0, 0, 0, 0], "seat": [0, 1, 2, 3], "final_points": [1, 2, 3, 4],
+                            "rank": [4, 3, 2, 1], "busted": [False] * 4, "hands_played": [1] * 4})
+    base = economy_metrics(hands, matches, "bloodshed", 0)
+    more = economy_metrics(hands.with_columns(
+        pl.when(pl.col("win_kind") == "tsumo").then(9000).otherwise(pl.col("win_points")).alias("win_points")),
+        matches, "bloodshed", 0)
+    assert {f"econ/{n}" for n in names} <= set(base)
+    assert base["econ/tsumo_points"]["value"] == 6000 and more["econ/tsumo_points"]["value"] == 9000
+    assert base["econ/ron_points"] == more["econ/ron_points"]
+    assert base["econ/win_points_order2"]["value"] == 6000 and base["econ/win_points_order1"]["value"] == 8000
+    assert base["econ/tsumo_payer_cost"]["value"] == 2000
+
+
+def test_every_mode_has_a_committed_baseline_in_the_package():
+    for mode in MODES:
+        document = regress.read_baseline(regress_baseline_path(mode))
+        assert document["mode"] == mode and len(document["metrics"]) >= 60
+        assert document["history"] and document["history"][-1]["reason"]
+
+
+def test_an_option_of_another_mode_is_a_one_line_input_error(capsys):
+    code, _, err = main_exit(capsys, "--mode", "riichi", "--rule", "tsumo_bonus=fan")
+    assert code == 2 and "not an option of riichi" in err and err.count("\n") == 1
+    code, _, err = main_exit(capsys, "--mode", "bloodshed", "--rule", "winners_to_end=7")
+    assert code == 2 and "winners_to_end" in err
+    code, _, err = main_exit(capsys, "--rule", "no_such_option=1")
+    assert code == 2 and "no mode has this option" in err
+
+
+def test_update_needs_a_reason(tmp_path, capsys):
+    code, _, err = main_exit(capsys, "--mode", "riichi", "--baseline", str(tmp_path / "b.json"), "--update")
+    assert code == 2 and "--reason" in err
+
+
+def test_small_riichi_check_passes_fresh_walls_and_fails_a_changed_payment(tmp_path, capsys):
+    """R-3 (riichi scoring): a 2000-match baseline, a fresh-seed rerun passes; start_points and tsumo_loss
+    (S-5: only non-won players pay a tsumo) fail, naming the metrics and the update command."""
+    path = tmp_path / "riichi.json"
+    code, out, _ = main_exit(capsys, "--mode", "riichi", "--baseline", str(path), "--update", "--reason", "test",
+                             "--matches", "1500", "--seed", "11")
+    assert code in (None, 0) and path.exists()
     document = json.loads(path.read_text())
-    assert document["seed"] == 3 and document["claims"] == ["B4"]
-    code, stdout, _ = main_exit(capsys, "--baseline", str(path), "--seed", "3")
-    assert code == 0 and "0 of" in stdout
+    assert document["history"][-1]["reason"] == "test" and document["seed"] == 11
+    code, out, _ = main_exit(capsys, "--mode", "riichi", "--baseline", str(path))
+    assert code == 0, out
+    assert "seed 12 vs baseline seed 11" in out
+    code, out, _ = main_exit(capsys, "--mode", "riichi", "--baseline", str(path), "--rule", "start_points=35000")
+    assert code == 1 and "econ/rank1_points" in out and "DIFFERS" in out
+    assert "--update --reason" in out
 
 
-def test_missing_baseline_is_an_input_error(tmp_path, capsys):
-    code, _, err = main_exit(capsys, "--baseline", str(tmp_path / "none.json"))
-    assert code == 2 and "--update" in err
+def test_a_policy_is_regressed_against_its_own_numbers(tmp_path, capsys, monkeypatch):
+    """--policy: seat 0 plays the policy; its stored numbers pass, and another policy at seat 0 fails."""
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = main_exit(capsys, "--mode", "riichi", "--policy", "random", "--update", "--reason", "v1",
+                             "--matches", "600")
+    assert code in (None, 0) and (tmp_path / "regress-baselines" / "riichi.random.json").exists()
+    code, out, _ = main_exit(capsys, "--mode", "riichi", "--policy", "random")
+    assert code == 0, out
+    code, out, _ = main_exit(capsys, "--mode", "riichi", "--policy", "baseline", "--baseline",
+                             str(tmp_path / "regress-baselines" / "riichi.random.json"))
+    assert code == 1 and "econ/seat0/" in out
+
+
+@pytest.mark.slow
+def test_tsumo_bonus_fan_fails_bloodshed(capsys):
+    """B-19 (自摸加番 instead of 自摸加底) must fail: it was invisible to the claims-only check (issue 20)."""
+    code, out, _ = main_exit(capsys, "--mode", "bloodshed", "--rule", "tsumo_bonus=fan", "--jobs", "2")
+    assert code == 1 and "econ/tsumo_points" in out
+
+
+@pytest.mark.slow
+def test_bloodbath_winners_to_end_fails(capsys):
+    """B-13: the hand ending at the first win instead of the bloodbath must be caught."""
+    code, out, _ = main_exit(capsys, "--mode", "bloodshed", "--rule", "winners_to_end=1", "--jobs", "2")
+    assert code == 1 and "DIFFERS" in out
+
+
+def test_sensitivity_lists_each_modes_own_options_and_not_other_modes():
+    """Each mode's power table covers its own rule's options (SS, FL, DE, S-*) and the R-* core, not the
+    options of another special mode, which do nothing there."""
+    from analyzer.regress_sensitivity import option_changes
+
+    shura = dict(option_changes("shura"))
+    assert shura["noten_rule"] == "each" and shura["tsumo_loss"] is False and shura["bloodbath"] is False
+    assert "overload_han" not in shura and "eye_multiplier" not in shura
+    riichi = dict(option_changes("riichi"))
+    assert riichi["start_points"] == 30000 and "noten_rule" not in riichi and "hype_max" not in riichi
+    assert {"love_pot", "hourglass_floor", "confiscate_abortive"} <= set(dict(option_changes("fantasy")))
+    assert dict(option_changes("bloodshed"))["tsumo_bonus"] == "fan"
+
+
+def test_false_alarm_upper_bound_is_the_exact_binomial_one():
+    from analyzer.regress_sensitivity import _upper
+
+    assert _upper(0, 200) == pytest.approx(1 - 0.05 ** (1 / 200))     # 0.0149
+    p = _upper(2, 200)   # P(X <= 2; n=200, p) = 0.05 at the bound
+    from math import comb
+    assert sum(comb(200, i) * p ** i * (1 - p) ** (200 - i) for i in range(3)) == pytest.approx(0.05, abs=1e-6)
+
+
+def test_value_cells_catch_a_payment_table_change_that_touches_few_wins():
+    """R-3: kiriage mangan pays 8000 instead of 7700 for a child's 4 han 30 fu ron — a few percent of the wins,
+    invisible in the mean points per win at CI size, but the (han, fu) cell moves by far more than 4.5 SEs."""
+    from analyzer import api
+
+    hands, matches = api.run("riichi", "baseline", 400, seed=5)
+    cell = ((pl.col("win_kind") == "ron") & ~pl.col("dealer") & (pl.col("han") == 4) & (pl.col("fu") == 30)
+            & (pl.col("yakuman") == 0))
+    kiriage = hands.with_columns(pl.when(cell).then(8000).otherwise(pl.col("value")).alias("value"))
+    base = economy_metrics(hands, matches, "riichi", 25000)
+    changed = economy_metrics(kiriage, matches, "riichi", 25000)
+    other, _ = api.run("riichi", "baseline", 400, seed=6)
+    fresh = economy_metrics(other, _, "riichi", 25000)
+    key = "econ/ron_value_child_4h30fu"
+    assert base[key]["value"] == 7700 and base[key]["n"] >= 30
+    assert [c.key for c in regress.compare(fresh, changed) if c.failed] == [key]
+    assert not [c.key for c in regress.compare(fresh, base) if c.failed]
+
+
+def test_noten_cells_catch_the_noten_rule_of_shura():
+    """S-6: with 4 players still in and 2 tenpai at the draw, `split` pays each tenpai seat 1500 and `each`
+    2000; a mean over every draw barely moves, the cell moves by hundreds of standard errors."""
+    from analyzer import api
+
+    key = "econ/noten_received_4in_2tenpai"
+    base = economy_metrics(*api.run("shura", "baseline", 400, seed=5), "riichi", 25000)
+    fresh = economy_metrics(*api.run("shura", "baseline", 400, seed=6), "riichi", 25000)
+    each = economy_metrics(*api.run("shura", "baseline", 400, seed=6, rules={"noten_rule": "each"}), "riichi", 25000)
+    assert base[key]["value"] == 1500 and each[key]["value"] == 2000 and base[key]["n"] >= 30
+    assert key in [c.key for c in regress.compare(base, each) if c.failed]
+    assert not [c.key for c in regress.compare(base, fresh) if c.failed]
+
+
+def test_card_cells_read_a_fantasy_card_in_its_own_matches_only():
+    """FL: a card's payments are averaged over the matches that drew it; other modes have no such events."""
+    from analyzer import api
+
+    fantasy = economy_metrics(*api.run("fantasy", "baseline", 60, seed=3), "riichi", 25000)
+    riichi = economy_metrics(*api.run("riichi", "baseline", 30, seed=3), "riichi", 25000)
+    assert sum(fantasy[f"econ/card_{c}_abs"]["n"] for c in ("fuuki", "eternal-night", "confiscate", "hype",
+                                                            "giveaway")) == fantasy["econ/card_points_abs"]["n"]
+    assert riichi["econ/card_giveaway_abs"]["n"] == 0 and riichi["econ/card_giveaway_abs"]["value"] == 0

@@ -33,12 +33,13 @@ def _step(name: str, action) -> None:
     print(f"  {time.perf_counter() - wall:7.1f} s wall {_cpu() - cpu:7.1f} s CPU  {name}", flush=True)
 
 
-def _import_all(package: str) -> None:
-    """Every module of `package`: kernels with an explicit signature (the engines, every policy hook) compile
-    or load when their module is imported."""
+def _import_all(package: str, skip: str = "") -> None:
+    """Every module of `package` (but those under `skip`): kernels with an explicit signature (the engines,
+    every policy hook) compile or load when their module is imported."""
     root = importlib.import_module(package)
     for info in pkgutil.walk_packages(root.__path__, f"{package}."):
-        importlib.import_module(info.name)
+        if not (skip and info.name.startswith(skip)):
+            importlib.import_module(info.name)
 
 
 def _simulate_every_mode() -> None:
@@ -62,7 +63,8 @@ def _analyze_hands() -> None:
 
 
 def _compile_in_parallel() -> None:
-    """The riichi engine in one process; the Bloodshed engine, the policy hooks and the shanten tables in another."""
+    """The riichi engine, the riichi modules and the hand analysis in one process; the Bloodshed engine, the
+    policy hooks, the shanten tables and the other modules in another."""
     with ProcessPoolExecutor(max_workers=2, mp_context=get_context("spawn")) as pool:
         for line in pool.map(_compile_group, ("riichi", "bloodshed")):
             print(line, flush=True)
@@ -72,10 +74,13 @@ def _compile_group(group: str) -> str:
     wall, cpu = time.perf_counter(), _cpu()
     if group == "riichi":
         importlib.import_module("sims.riichi.engine")
+        _import_all("sims.riichi")
+        _analyze_hands()
     else:
         importlib.import_module("sims.shanten_tables").load_or_build_tables()
         importlib.import_module("sims.bloodshed.engine")
         _import_all("policies")
+        _import_all("sims", skip="sims.riichi")
     return f"  {time.perf_counter() - wall:7.1f} s wall {_cpu() - cpu:7.1f} s CPU  {group} engine (own process)"
 
 

@@ -80,6 +80,7 @@ def test_determinize_keeps_the_view_and_the_tiles(slug, spec):
     assert checked >= 50 and riichi_seen > 0
 
 
+@pytest.mark.slow
 def test_advice_ignores_how_the_hidden_tiles_lie():
     """Issue 15: rearranging the hidden tiles of the source state consistently with the view (here: by a
     determinization with another seed) leaves every rollout value identical for the same seed."""

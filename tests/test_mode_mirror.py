@@ -255,6 +255,7 @@ def _hand_outcomes(hands):
     return out
 
 
+@pytest.mark.slow  # the fast suite has this rule's scripted hand
 def test_rule_m_head_bump_first_claimant_after_the_discarder_wins():
     """M head bump: on the same walls and policies, every hand that had several ron winners without head bump has
     exactly one winner with it: the claimant first in turn order after the discarder (play is identical up to

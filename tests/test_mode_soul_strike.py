@@ -304,6 +304,7 @@ def _log(seats, n, rules=None, seed=5):
     return hand_rows, events
 
 
+@pytest.mark.slow  # the fast suite has this rule's scripted hand
 def test_rule_ss_strike_turns_overload_and_mode_han_replayed_from_the_event_log():
     """SS from the event log: the declarer's next (up to 6) draws are consecutive, nobody else draws in between;
     the 6th strike discard or a called / ronned strike discard overloads; tsumo in strike turns is ippatsu; every

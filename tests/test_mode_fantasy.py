@@ -532,19 +532,13 @@ def test_rule_fl_cards_flag_of_tsumolab_run(tmp_path):
     assert res.exit_code == 2 and "--variant fantasy" in res.output
 
 
-@pytest.mark.parametrize("abortive", [True, False])
-def test_rule_fl_r5_scripted_confiscate_takes_the_sticks_at_nine_terminals(abortive, build_wall, default_answer,
-                                                                          next_hand):
-    """FL 没收 with R-5, a scripted hand (cards confiscate, golden, exaggeration; 1 honba, 2 sticks on the table):
-    seat 1 aborts with nine terminals on its first draw. With confiscate_abortive (the default: source 001's
-    流局 covers abortive draws) the dealer takes the 2 sticks, +2000, and none are left for the next hand; with
-    the option off nothing moves and the sticks stay. Either way the dealer keeps the deal, honba 1 → 2 (R-5)."""
+def _nine_terminals_by_seat_1(rules, build_wall, default_answer):
+    """A scripted fantasy hand (1 honba, 2 sticks on the table) in which seat 1 declares nine terminals (R-5) on
+    its first draw; every other decision is the scripted default."""
     from policies.riichi_api import D_TURN, NINE_TERMINALS, ROBS
-    from sims.riichi.columns import H_CARD_POINTS, H_DELTA, H_END, HAND_ENDS
     from sims.riichi.positions import HandContext, RiichiTable
 
     hands = {0: "2345678m2345p88p", 1: "19m19p19s1234z567m", 2: "3456789s3456m77p", 3: "2233445566778s"}
-    rules = FantasyRules(cards="confiscate,golden,exaggeration", confiscate_abortive=abortive)
     table = RiichiTable(parse_seats("baseline"), rules, keep_events=True)
     pos = table.start(wall=build_wall(hands, "8p5z"),
                       context=HandContext(honba=1, sticks=2, points=(25_000, 24_000, 25_000, 24_000)))
@@ -554,7 +548,20 @@ def test_rule_fl_r5_scripted_confiscate_takes_the_sticks_at_nine_terminals(abort
             return NINE_TERMINALS
         return default_answer(pos)
 
-    table.play_scripted(pos, choose)
+    return table.play_scripted(pos, choose)
+
+
+@pytest.mark.parametrize("abortive", [True, False])
+def test_rule_fl_r5_scripted_confiscate_takes_the_sticks_at_nine_terminals(abortive, build_wall, default_answer,
+                                                                          next_hand):
+    """FL 没收 with R-5, a scripted hand (cards confiscate, golden, exaggeration; 1 honba, 2 sticks on the table):
+    seat 1 aborts with nine terminals on its first draw. With confiscate_abortive (the default: source 001's
+    流局 covers abortive draws) the dealer takes the 2 sticks, +2000, and none are left for the next hand; with
+    the option off nothing moves and the sticks stay. Either way the dealer keeps the deal, honba 1 → 2 (R-5)."""
+    from sims.riichi.columns import H_CARD_POINTS, H_DELTA, H_END, HAND_ENDS
+
+    pos = _nine_terminals_by_seat_1(FantasyRules(cards="confiscate,golden,exaggeration", confiscate_abortive=abortive),
+                                    build_wall, default_answer)
     assert (pos.rec[:, H_END] == HAND_ENDS.index("nine_terminals")).all()
     taken = 2000 if abortive else 0
     assert pos.rec[:, H_DELTA].tolist() == [taken, 0, 0, 0]
@@ -568,21 +575,9 @@ def test_rule_fl_r5_scripted_eternal_night_honba_after_nine_terminals(renchan, h
     """FL 永夜 with R-5, a scripted hand (cards eternal-night, golden, exaggeration; 1 honba): seat 1 aborts with
     nine terminals. By default (eternal_abortive off) the abortive draw adds R-5's 1 honba: 2; with the option on
     it counts as a dealer renchan, which 永夜 makes +5: 6. No points move, the sticks stay, the dealer keeps."""
-    from policies.riichi_api import D_TURN, NINE_TERMINALS, ROBS
     from sims.riichi.columns import H_DELTA
-    from sims.riichi.positions import HandContext, RiichiTable
 
-    hands = {0: "2345678m2345p88p", 1: "19m19p19s1234z567m", 2: "3456789s3456m77p", 3: "2233445566778s"}
-    rules = FantasyRules(cards="eternal-night,golden,exaggeration", eternal_abortive=renchan)
-    table = RiichiTable(parse_seats("baseline"), rules, keep_events=True)
-    pos = table.start(wall=build_wall(hands, "8p5z"),
-                      context=HandContext(honba=1, sticks=2, points=(25_000, 24_000, 25_000, 24_000)))
-
-    def choose(pos):
-        if pos.decision == D_TURN and pos.seat == 1 and pos.view[ROBS.can_nine]:
-            return NINE_TERMINALS
-        return default_answer(pos)
-
-    table.play_scripted(pos, choose)
+    pos = _nine_terminals_by_seat_1(FantasyRules(cards="eternal-night,golden,exaggeration", eternal_abortive=renchan),
+                                    build_wall, default_answer)
     assert pos.rec[:, H_DELTA].tolist() == [0, 0, 0, 0]
     assert next_hand(pos) == {"dealer": 0, "round": 0, "honba": honba, "sticks": 2}

@@ -129,7 +129,10 @@ def run_metadata(experiments: list[Experiment]) -> dict:
         "fields": [{"label": f.label, "opponents": list(f.opponents)} for f in e.fields], "headline": e.headline,
         "rules": e.rules, "seed": e.seed, "matches": e.matches, "wall_seeds": experiment_wall_seeds(e),
         "file": Path(e.path).name, **({"kind": e.kind, "measure": e.measure} if e.kind != "compare" else {}),
-        "beyond_sources": e.beyond_sources,
+        "beyond_sources": e.beyond_sources, "objective": e.objective,
+        "variants": [{"label": v.label, "treatment": v.treatment,
+                      "fields": [{"label": f.label, "opponents": list(f.opponents)} for f in v.fields]}
+                     for v in e.variants],
     } for e in experiments]
     return {META_CODE: code_version(), META_ALPHA: ALPHA, META_EXPERIMENTS: described}
 
@@ -159,32 +162,55 @@ def read_run_metadata(out_dir: Path | str) -> dict:
 
 
 def format_verdicts(claims: pl.DataFrame) -> str:
-    """Fixed-width verdict table; `*` marks each claim's headline field."""
-    lines = [f"{'claim':<5} {'field':<30} {'verdict':<12} {'effect':>8} {'Holm 95% interval':>21} "
-             f"{'matches':>8} {'p_holm':>8} {'rank':>6} {'gift':>6} {'VR':>5}"]
+    """Fixed-width verdict table; `*` marks each claim's headline row. Verdicts on both objectives (points,
+    placement = average rank), the headline objective's in capitals; per claim a line with its claim-level
+    verdict over the variants tested and its robustness across fields."""
+    lines = [f"{'claim':<5} {'variant · field':<34} {'points':<12} {'effect':>8} {'Holm 95% interval':>21} "
+             f"{'placement':<12} {'rank':>6} {'gift':>6} {'matches':>8} {'VR':>5}"]
     beyond_heading = False
-    for r in claims.iter_rows(named=True):
-        if r.get("beyond_sources") and not beyond_heading:
+    for claim_id in claims["claim"].unique(maintain_order=True).to_list():
+        rows = claims.filter(pl.col("claim") == claim_id)
+        first = rows.row(0, named=True)
+        if first.get("beyond_sources") and not beyond_heading:
             beyond_heading = True
             lines.append("beyond the sources: tsumolab's own questions, not claims from the sources "
                          "(their own Holm family)")
-        mark = "*" if r["headline"] else " "
-        field = r["field"] if len(r["field"]) <= 29 else r["field"][:28] + "…"
-        measured = r.get("kind") == "measure"
-        rank = "-" if measured else f"{r['rank_diff']:>+6.3f}"
-        gift = "-" if measured else f"{r['giftbox_diff']:>+6.1f}"
-        lines.append(
-            f"{r['claim']:<5} {mark}{field:<29} {r['verdict']:<12} {r['effect']:>+8.0f} "
-            f"[{r['ci_low']:>+8.0f}, {r['ci_high']:>+8.0f}] {r['matches']:>8,} {_p(r['p_holm']):>8} "
-            f"{rank:>6} {gift:>6} {_vr(r['variance_reduction']):>5}")
+        for r in rows.iter_rows(named=True):
+            lines.append(_verdict_line(r))
+        if first.get("kind") != "measure":
+            lines.append(f"      → {claim_line(first)}")
     lines.append("effect = treatment − control final points per match (paired over the same walls and seats); "
-                 "rank, gift = paired differences; VR = unpaired/paired variance; * = headline field")
+                 "rank, gift = paired differences; VR = unpaired/paired variance; * = headline row; the headline "
+                 "objective's verdict is in capitals")
     if "kind" in claims.columns and (claims["kind"] == "measure").any():
         lines.append("measure rows: effect = mean tsumo − mean ron win value received with ≥1 earlier winner "
                      "(points per win, all seats of every match; matches = distinct matches)")
         for r in claims.filter(pl.col("kind") == "measure").iter_rows(named=True):
             lines.append(format_tsumo_loss(r))
     return "\n".join(lines)
+
+
+def _verdict_line(r: dict) -> str:
+    mark = "*" if r["headline"] else " "
+    where = " · ".join(x for x in (r.get("variant") or "", r["field"]) if x)
+    where = where if len(where) <= 33 else where[:32] + "…"
+    measured = r.get("kind") == "measure"
+    points = r["points_verdict"].upper() if r["objective"] == "points" else r["points_verdict"]
+    placement = "-" if measured else (r["placement_verdict"].upper() if r["objective"] == "placement"
+                                      else r["placement_verdict"])
+    rank = "-" if measured else f"{r['rank_diff']:>+6.3f}"
+    gift = "-" if measured else f"{r['giftbox_diff']:>+6.1f}"
+    return (f"{r['claim']:<5} {mark}{where:<33} {points:<12} {r['effect']:>+8.0f} "
+            f"[{r['ci_low']:>+8.0f}, {r['ci_high']:>+8.0f}] {placement:<12} {rank:>6} {gift:>6} "
+            f"{r['matches']:>8,} {_vr(r['variance_reduction']):>5}")
+
+
+def claim_line(row: dict) -> str:
+    """"claim: supported on points (best variant max_fan=2); robustness across fields: depends" (English)."""
+    text = f"claim {row['claim_verdict']} on {row['objective']}"
+    if row.get("best_variant"):
+        text += f" (best variant {row['best_variant']})"
+    return f"{text}; across fields: {row['robustness']}"
 
 
 def format_summary(result: ClaimsResult) -> str:
@@ -200,10 +226,6 @@ def format_summary(result: ClaimsResult) -> str:
         lines.append(f"resumed: {ex.resumed_chunks} of {ex.chunks} chunks were already complete")
     lines.append("tables: " + ", ".join(str(result.table_path(n)) for n in OUTPUT_TABLES))
     return "\n".join(lines)
-
-
-def _p(p: float) -> str:
-    return "<1e-4" if p < 1e-4 else f"{p:.4f}"
 
 
 def _vr(v: float) -> str:

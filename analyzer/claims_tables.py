@@ -20,6 +20,7 @@ from analyzer import stats
 from analyzer.ev import ev_from_sums, ev_sums
 from analyzer.experiment import ARMS, SEATS, Experiment, cells
 from analyzer.measures import measure_row
+from analyzer.verdicts import claim_level
 from analyzer.runner import RunSpec
 from analyzer.integrity import scan_dataset
 
@@ -43,7 +44,7 @@ OPTIONAL_HAND_METRICS = (("fan_sum", "fan"), ("han_sum", "han"), ("flower_pigs",
 """(per-match subject metric, `hands` column it sums), each present only when the mode has the column"""
 _PAIRED_SOURCE = {"effect": "points", "rank_diff": "rank", "first_rate_diff": "first",
                   "fourth_rate_diff": "fourth", "giftbox_diff": "giftbox"}
-EV_KEYS = ["claim", "field", "arm", "role", "policy", "seat"]
+EV_KEYS = ["claim", "variant", "field", "arm", "role", "policy", "seat"]
 
 
 @dataclass
@@ -92,83 +93,125 @@ def read_cells(experiments: list[Experiment], cell_specs: dict, dirs: dict) -> C
 
 def claims_table(experiments: list[Experiment], cell_specs: dict, dirs: dict, data: CellData,
                  alpha: float = stats.ALPHA) -> pl.DataFrame:
-    """One row per (claim, field): paired metrics with 95% intervals, Holm-adjusted verdict on final points.
-    `beyond_sources` marks tsumolab's own questions (experiments/extra/); Holm adjusts the source claims and
-    those as two separate families."""
+    """One row per (claim, variant, field): paired metrics with 95% intervals and Holm-adjusted verdicts on both
+    objectives, final points (`points_verdict`, interval `ci_low`/`ci_high`) and placement (average rank,
+    `placement_verdict`, interval `placement_ci_low`/`placement_ci_high`); `verdict` is the one on the claim's
+    headline objective. Every tested row and objective is one hypothesis of the Holm family; `beyond_sources`
+    marks tsumolab's own questions (experiments/extra/), which form a family of their own. The claim-level
+    columns (same on each row of a claim) are described in verdicts.claim_level."""
     rows, estimates = [], []
     for exp in experiments:
         if exp.kind == "measure":
             row, est = measure_row(exp, dirs, alpha)
-            row["beyond_sources"] = exp.beyond_sources
+            row.update(beyond_sources=exp.beyond_sources, objective="points", variant="", headline_variant=True)
             rows.append(row)
-            estimates.append(est)
+            estimates.append({"points": est})
             continue
-        for f, fld in enumerate(exp.fields):
-            arms = _arm_arrays(exp, f, cell_specs, dirs, data)
-            wall_seeds = arms["treatment"]["points"].shape[1]
-            row = {
-                "claim": exp.id, "field": fld.label, "headline": fld.label == exp.headline,
-                "field_policies": ",".join(fld.opponents), "treatment": exp.treatment, "control": exp.control,
-                "direction": exp.direction, "matches": 2 * SEATS * wall_seeds, "wall_seeds": wall_seeds,
-                "beyond_sources": exp.beyond_sources,
-            }
-            for name, metric in _PAIRED_SOURCE.items():
-                diff = (arms["treatment"][metric] - arms["control"][metric]).mean(axis=0)
-                est = stats.mean_estimate(diff)
-                lo, hi = est.interval(alpha)
-                prefix = "" if name == "effect" else f"{name}_"
-                if name == "effect":
-                    estimates.append(est)
-                    row.update(effect=est.mean, effect_se=est.se, ci95_low=lo, ci95_high=hi)
-                else:
-                    row.update({name: est.mean, f"{prefix}se": est.se, f"{prefix}ci_low": lo, f"{prefix}ci_high": hi})
-            unpaired = stats.unpaired_estimate(arms["treatment"]["points"], arms["control"]["points"])
-            row["unpaired_ci_low"], row["unpaired_ci_high"] = unpaired.interval(alpha)
-            row["unpaired_se"] = unpaired.se
-            row["variance_reduction"] = stats.variance_reduction(unpaired, estimates[-1])
-            row["treatment_points"] = float(arms["treatment"]["points"].mean())
-            row["control_points"] = float(arms["control"]["points"].mean())
-            row["claim_text"], row["source"] = exp.claim, exp.source
-            rows.append(row)
-    p = np.array([stats.p_value(e) for e in estimates])
-    # two Holm families: the claims of the sources, and tsumolab's own questions beyond them, so that running
-    # the latter (claims --extra) never changes a verdict on the former
-    p_holm, multipliers = np.empty_like(p), np.empty_like(p)
-    for beyond in (False, True):
-        family = np.array([row["beyond_sources"] is beyond for row in rows], dtype=bool)
-        if family.any():
-            p_holm[family], multipliers[family] = stats.holm(p[family])
-    for row, est, p_k, ph, c in zip(rows, estimates, p, p_holm, multipliers):
-        lo, hi = stats.holm_interval(est, c, alpha)
-        row.update(p_value=float(p_k), p_holm=float(ph), ci_low=lo, ci_high=hi,
-                   verdict=stats.verdict(lo, hi, row["direction"]))
-    first = ["claim", "field", "headline", "verdict", "effect", "ci_low", "ci_high", "matches", "p_value", "p_holm",
+        for v, variant in enumerate(exp.variants):
+            for f, fld in enumerate(variant.fields):
+                row, est = _compared_row(exp, v, f, cell_specs, dirs, data, alpha)
+                rows.append(row)
+                estimates.append(est)
+    _holm_verdicts(rows, estimates, alpha)
+    df = claim_level(pl.from_dicts(rows, infer_schema_length=None))  # a measure row lacks the paired metrics
+    first = ["claim", "variant", "field", "headline", "verdict", "objective", "points_verdict", "placement_verdict",
+             "effect", "ci_low", "ci_high", "placement_ci_low", "placement_ci_high", "matches", "p_value", "p_holm",
              "unpaired_ci_low", "unpaired_ci_high", "variance_reduction", "beyond_sources"]
-    df = pl.from_dicts(rows, infer_schema_length=None)  # a measure row lacks the paired metrics: null there
     return df.select(first + [c for c in df.columns if c not in first])
 
 
+def _compared_row(exp: Experiment, v: int, f: int, cell_specs: dict, dirs: dict, data: CellData,
+                  alpha: float) -> tuple[dict, dict]:
+    """The row of one (variant, field) of a compared claim and its two tested estimates by objective."""
+    variant, fld = exp.variants[v], exp.variants[v].fields[f]
+    arms = _arm_arrays(exp, v, f, cell_specs, dirs, data)
+    wall_seeds = arms["treatment"]["points"].shape[1]
+    row = {
+        "claim": exp.id, "variant": variant.label, "field": fld.label,
+        "headline": fld.label == exp.headline and variant.treatment == exp.treatment,
+        "headline_variant": variant.treatment == exp.treatment,
+        "field_policies": ",".join(fld.opponents), "treatment": variant.treatment, "control": exp.control,
+        "direction": exp.direction, "objective": exp.objective, "matches": 2 * SEATS * wall_seeds,
+        "wall_seeds": wall_seeds, "beyond_sources": exp.beyond_sources,
+    }
+    tested = {}
+    for name, metric in _PAIRED_SOURCE.items():
+        diff = (arms["treatment"][metric] - arms["control"][metric]).mean(axis=0)
+        est = stats.mean_estimate(diff)
+        lo, hi = est.interval(alpha)
+        if name == "effect":
+            tested["points"] = est
+            row.update(effect=est.mean, effect_se=est.se, ci95_low=lo, ci95_high=hi)
+        else:
+            if name == "rank_diff":
+                tested["placement"] = est
+            row.update({name: est.mean, f"{name}_se": est.se, f"{name}_ci_low": lo, f"{name}_ci_high": hi})
+    unpaired = stats.unpaired_estimate(arms["treatment"]["points"], arms["control"]["points"])
+    row["unpaired_ci_low"], row["unpaired_ci_high"] = unpaired.interval(alpha)
+    row["unpaired_se"] = unpaired.se
+    row["variance_reduction"] = stats.variance_reduction(unpaired, tested["points"])
+    row["treatment_points"] = float(arms["treatment"]["points"].mean())
+    row["control_points"] = float(arms["control"]["points"].mean())
+    row["claim_text"], row["source"] = exp.claim, exp.source
+    return row, tested
+
+
+def _holm_verdicts(rows: list[dict], estimates: list[dict], alpha: float) -> None:
+    """Holm over every (row, objective) estimate of a family — the claims of the sources, and tsumolab's own
+    questions beyond them, so that running the latter (claims --extra) never changes a verdict on the former —
+    then each row's adjusted intervals and verdicts. Placement is average rank, so a claim that the treatment
+    does better (direction "greater") says its rank difference is below 0."""
+    tests = [(i, objective, est) for i, row in enumerate(rows) for objective, est in estimates[i].items()]
+    p = np.array([stats.p_value(est) for _, _, est in tests])
+    p_holm, multipliers = np.empty_like(p), np.empty_like(p)
+    for beyond in (False, True):
+        family = np.array([rows[i]["beyond_sources"] is beyond for i, _, _ in tests], dtype=bool)
+        if family.any():
+            p_holm[family], multipliers[family] = stats.holm(p[family])
+    flipped = {"greater": "less", "less": "greater"}
+    for (i, objective, est), p_k, ph, c in zip(tests, p, p_holm, multipliers):
+        row = rows[i]
+        lo, hi = stats.holm_interval(est, c, alpha)
+        if objective == "points":
+            row.update(p_value=float(p_k), p_holm=float(ph), ci_low=lo, ci_high=hi,
+                       points_verdict=stats.verdict(lo, hi, row["direction"]))
+        else:
+            row.update(placement_p_value=float(p_k), placement_p_holm=float(ph), placement_ci_low=lo,
+                       placement_ci_high=hi, placement_verdict=stats.verdict(lo, hi, flipped[row["direction"]]))
+    for row in rows:
+        row["verdict"] = row[f"{row['objective']}_verdict"]
+
+
 def arms_table(experiments: list[Experiment], cell_specs: dict, dirs: dict, data: CellData) -> pl.DataFrame:
-    """One row per (claim, field, arm): the subject's mean per-match metrics with standard errors over wall seeds."""
+    """One row per (claim, variant, field, arm): the subject's mean per-match metrics with standard errors over
+    wall seeds."""
     parts = []
     for exp in experiments:
         rows = []
-        for f, fld in enumerate(exp.fields):
-            arms = _arm_arrays(exp, f, cell_specs, dirs, data)
-            for arm in ARMS:
-                row = {"claim": exp.id, "field": fld.label, "arm": arm,
-                       "policy": exp.treatment if arm == "treatment" else exp.control}
-                for metric in arms[arm]:
-                    est = stats.mean_estimate(arms[arm][metric].mean(axis=0))
-                    row[metric], row[f"{metric}_se"] = est.mean, est.se
-                rows.append(row)
+        for v, variant in enumerate(exp.variants):
+            for f, fld in enumerate(variant.fields):
+                rows += _arm_rows(exp, v, f, cell_specs, dirs, data)
         parts.append(pl.DataFrame(rows))
     return pl.concat(parts, how="diagonal_relaxed")  # a metric a mode lacks is null in its rows
 
 
+def _arm_rows(exp: Experiment, v: int, f: int, cell_specs: dict, dirs: dict, data: CellData) -> list[dict]:
+    variant = exp.variants[v]
+    arms = _arm_arrays(exp, v, f, cell_specs, dirs, data)
+    rows = []
+    for arm in ARMS:
+        row = {"claim": exp.id, "variant": variant.label, "field": variant.fields[f].label, "arm": arm,
+               "policy": variant.treatment if arm == "treatment" else exp.control}
+        for metric in arms[arm]:
+            est = stats.mean_estimate(arms[arm][metric].mean(axis=0))
+            row[metric], row[f"{metric}_se"] = est.mean, est.se
+        rows.append(row)
+    return rows
+
+
 def ev_table(experiments: list[Experiment], cell_specs: dict, dirs: dict, data: CellData) -> pl.DataFrame:
-    """EV by (claim, field, arm, role, policy, seat): role "subject" is the arm's policy in its rotation seat,
-    "field" the three others; each row sums the 4 rotations of that arm."""
+    """EV by (claim, variant, field, arm, role, policy, seat): role "subject" is the arm's policy in its rotation
+    seat, "field" the three others; each row sums the 4 rotations of that arm."""
     per_experiment = []
     for exp in experiments:
         parts = []
@@ -176,7 +219,8 @@ def ev_table(experiments: list[Experiment], cell_specs: dict, dirs: dict, data: 
             out = dirs[(exp.id, cell)]
             parts.append(data.ev[out].with_columns(
                 pl.lit(exp.id).alias("claim"),
-                pl.lit(exp.fields[cell.field_index].label).alias("field"),
+                pl.lit(exp.variants[cell.variant].label).alias("variant"),
+                pl.lit(exp.variants[cell.variant].fields[cell.field_index].label).alias("field"),
                 pl.lit(cell.arm).alias("arm"),
                 pl.when(pl.col("seat") == cell.subject_seat).then(pl.lit("subject")).otherwise(pl.lit("field"))
                 .alias("role"),
@@ -186,11 +230,12 @@ def ev_table(experiments: list[Experiment], cell_specs: dict, dirs: dict, data: 
     return pl.concat(per_experiment, how="diagonal_relaxed").sort(EV_KEYS)
 
 
-def _arm_arrays(exp: Experiment, field_index: int, cell_specs: dict, dirs: dict, data: CellData) -> dict:
-    """arm → metric → float64[4 subject seats, W]."""
+def _arm_arrays(exp: Experiment, variant: int, field_index: int, cell_specs: dict, dirs: dict,
+                data: CellData) -> dict:
+    """arm → metric → float64[4 subject seats, W] of one variant and field."""
     arms = {arm: {} for arm in ARMS}
     for cell in cells(exp):
-        if cell.field_index != field_index:
+        if cell.field_index != field_index or cell.variant != variant:
             continue
         metrics = data.subject[(dirs[(exp.id, cell)], cell.subject_seat)]
         for m, values in metrics.items():

@@ -9,6 +9,7 @@ match ids 0..W-1. The format is documented in README.md, "Experiments and claims
 
 from __future__ import annotations
 
+import itertools
 import math
 import tomllib
 from dataclasses import dataclass
@@ -17,6 +18,7 @@ from pathlib import Path
 from analyzer.errors import InputError
 from analyzer.package_files import experiments_dir
 from policies.registry import PolicyError, parse_seat
+from policies.registry import get as get_policy
 from sims.modes import get_mode
 
 EXPERIMENTS_DIR = experiments_dir()
@@ -31,12 +33,16 @@ SEATS = 4
 MATCHES_PER_WALL_SEED = 2 * SEATS  # both arms, subject in each seat
 HEADLINE_FIELD = "baseline"
 _REQUIRED = ("id", "claim", "mode", "treatment", "control", "fields", "direction")
-_OPTIONAL = ("source", "rules", "matches", "seed", "headline", "kind", "measure", "beyond_sources")
+_OPTIONAL = ("source", "rules", "matches", "seed", "headline", "kind", "measure", "beyond_sources", "objective",
+             "sweep")
 KINDS = ("compare", "measure")
 """compare: treatment vs control (the duplicate design); measure: a fact measured on one field, no policy
 comparison (treatment = control = the field's policy)"""
 MEASURES = ("tsumo_loss",)
 """what a `measure` experiment measures: tsumo_loss = mean win value received by tsumo vs ron by earlier winners"""
+OBJECTIVES = ("points", "placement")
+"""what a claim's headline verdict is on: final points per match, or placement (average rank; gift-box progress
+is reported beside it)"""
 DEFAULT_MATCHES = 20_000
 DEFAULT_SEED = 1
 
@@ -49,6 +55,17 @@ class Field:
 
     label: str
     opponents: tuple[str, str, str]
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One treatment of a claim: the file's own, or one point of its `[sweep]` grid. `label` names the swept
+    parameter values ("max_fan=2,until_winners=1"; "" without a sweep); `fields` are the experiment's fields
+    with the word "treatment" resolved to this variant's treatment."""
+
+    label: str
+    treatment: str
+    fields: tuple[Field, ...]
 
 
 @dataclass(frozen=True)
@@ -74,6 +91,19 @@ class Experiment:
     beyond_sources: bool = False
     """tsumolab's own question, not a claim from the sources: the file's `beyond_sources` key, by default true
     for the files in experiments/extra/. Such claims form their own Holm family and report section."""
+    objective: str = "points"
+    """the objective of the headline verdict (one of OBJECTIVES), following the claim's wording"""
+    variants: tuple[Variant, ...] = ()
+    """every treatment tested (the `[sweep]` grid, or the file's treatment alone); `treatment` and `fields`
+    above are those of the headline variant"""
+
+    def __post_init__(self):
+        if not self.variants:
+            object.__setattr__(self, "variants", (Variant("", self.treatment, self.fields),))
+
+    @property
+    def headline_variant(self) -> str:
+        return next(v.label for v in self.variants if v.treatment == self.treatment)
 
 
 @dataclass(frozen=True)
@@ -85,10 +115,13 @@ class Cell:
     arm: str
     subject_seat: int
     seats: tuple[str, str, str, str]
+    variant: int = 0
+    """index into Experiment.variants"""
 
 
 def wall_seeds(matches: int, n_fields: int) -> int:
-    """Wall seeds per field for a budget of `matches` matches over the whole experiment (rounded up)."""
+    """Wall seeds per field for a budget of `matches` matches over the whole experiment (rounded up); with a
+    sweep `n_fields` counts every (variant, field) row."""
     if matches < 1:
         raise InputError(f"--matches must be at least 1, got {matches}")
     return math.ceil(matches / (MATCHES_PER_WALL_SEED * n_fields))
@@ -101,21 +134,23 @@ def experiment_wall_seeds(experiment: Experiment) -> int:
         if experiment.matches < 1:
             raise InputError(f"--matches must be at least 1, got {experiment.matches}")
         return experiment.matches
-    return wall_seeds(experiment.matches, len(experiment.fields))
+    return wall_seeds(experiment.matches, len(experiment.fields) * len(experiment.variants))
 
 
 def cells(experiment: Experiment) -> list[Cell]:
-    """Every (field, arm, subject seat) configuration, in a fixed order."""
+    """Every (variant, field, arm, subject seat) configuration, in a fixed order. Variants share the cells
+    whose seats are the same (the control arm outside the "treatment" field)."""
     out = []
-    for f, fld in enumerate(experiment.fields):
-        for arm in ARMS:
-            subject = experiment.treatment if arm == "treatment" else experiment.control
-            for seat in range(SEATS):
-                seats = [""] * SEATS
-                seats[seat] = subject
-                for k, opponent in enumerate(fld.opponents, start=1):
-                    seats[(seat + k) % SEATS] = opponent
-                out.append(Cell(experiment.id, f, arm, seat, tuple(seats)))
+    for v, variant in enumerate(experiment.variants):
+        for f, fld in enumerate(variant.fields):
+            for arm in ARMS:
+                subject = variant.treatment if arm == "treatment" else experiment.control
+                for seat in range(SEATS):
+                    seats = [""] * SEATS
+                    seats[seat] = subject
+                    for k, opponent in enumerate(fld.opponents, start=1):
+                        seats[(seat + k) % SEATS] = opponent
+                    out.append(Cell(experiment.id, f, arm, seat, tuple(seats), v))
     return out
 
 
@@ -207,6 +242,10 @@ def _from_dict(data: dict, path: str, rule_overrides: dict) -> Experiment:
     if not isinstance(data["fields"], list) or not data["fields"]:
         raise ValueError("fields must be a non-empty list")
     fields = tuple(_field(spec, treatment) for spec in data["fields"])
+    variants = _variants(data, treatment)
+    if not any(v.treatment == treatment for v in variants):
+        treatment = variants[0].treatment
+        fields = variants[0].fields
     labels = [f.label for f in fields]
     if len(set(labels)) != len(labels):
         raise ValueError(f"fields are listed twice: {labels}")
@@ -219,6 +258,9 @@ def _from_dict(data: dict, path: str, rule_overrides: dict) -> Experiment:
     beyond = data.get("beyond_sources", Path(path).parent.name == EXTRA_DIR_NAME)
     if not isinstance(beyond, bool):
         raise ValueError(f"beyond_sources must be true or false, got {beyond!r}")
+    objective = data.get("objective", "points")
+    if objective not in OBJECTIVES:
+        raise ValueError(f"objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
     matches, seed = int(data.get("matches", DEFAULT_MATCHES)), int(data.get("seed", DEFAULT_SEED))
     if matches < 1 or seed < 0:
         raise ValueError("matches must be at least 1 and seed at least 0")
@@ -226,8 +268,34 @@ def _from_dict(data: dict, path: str, rule_overrides: dict) -> Experiment:
         id=str(data["id"]), claim=str(data["claim"]), source=str(data.get("source", "")), mode=str(data["mode"]),
         rules=rules, treatment=treatment, control=control, fields=fields, direction=direction,
         matches=matches, seed=seed, headline=headline, path=path, kind=kind, measure=str(data.get("measure", "")),
-        beyond_sources=beyond,
+        beyond_sources=beyond, objective=objective, variants=variants,
     )
+
+
+def _variants(data: dict, treatment: str) -> tuple[Variant, ...]:
+    """The treatment of every point of the file's `[sweep]` grid (parameter → list of values, the product
+    of the lists in the file's order), each with its fields; without a sweep the file's treatment alone."""
+    sweep = data.get("sweep", {})
+    if not isinstance(sweep, dict):
+        raise ValueError("sweep must be a table of treatment parameter = [values]")
+    if not sweep:
+        return (Variant("", treatment, tuple(_field(spec, treatment) for spec in data["fields"])),)
+    if data.get("kind", "compare") != "compare":
+        raise ValueError("a measure has no treatment to sweep")
+    seat = parse_seat(treatment)
+    declared = {p.name for p in get_policy(seat.name).params}
+    for name, values in sweep.items():
+        if name not in declared:
+            raise ValueError(f"sweep: {seat.name} has no parameter {name!r} (it has {', '.join(sorted(declared))})")
+        if not isinstance(values, list) or not values or len(set(map(repr, values))) != len(values):
+            raise ValueError(f"sweep: {name} must be a non-empty list of distinct values, got {values!r}")
+    out = []
+    for point in itertools.product(*sweep.values()):
+        params = {**seat.params, **dict(zip(sweep, point))}
+        label = _policy_label(seat.name + "(" + ",".join(f"{k}={v}" for k, v in params.items()) + ")", "sweep")
+        out.append(Variant(",".join(f"{k}={v}" for k, v in zip(sweep, point)), label,
+                           tuple(_field(spec, label) for spec in data["fields"])))
+    return tuple(out)
 
 
 def _measure_defaults(data: dict) -> dict:

@@ -231,8 +231,10 @@ def beyond_figures(data: ReportData, tr: Translator = EN) -> list[FigureSpec]:
 
 
 def group_rows(claims: pl.DataFrame, beyond: bool) -> pl.DataFrame:
-    """The claims-table rows of the sources' claims, or with `beyond` of tsumolab's own questions (tables
-    written before the column existed hold only the former)."""
+    """The claims-table rows (of each claim's headline variant) of the sources' claims, or with `beyond` of
+    tsumolab's own questions (tables written before the column existed hold only the former)."""
+    if "headline_variant" in claims.columns:
+        claims = claims.filter(pl.col("headline_variant"))
     if "beyond_sources" not in claims.columns:
         return claims if not beyond else claims.clear()
     flag = pl.col("beyond_sources").fill_null(False)
@@ -311,7 +313,9 @@ def metric_table(claim: ClaimData, tr: Translator = EN) -> Table:
         return signed(x, 1, tr)
 
     spec = [
-        (tr("verdict"), lambda r: Verdict(r["verdict"], tr)),
+        (tr("verdict on final points"), lambda r: Verdict(r.get("points_verdict") or r["verdict"], tr)),
+        (tr("verdict on placement (average rank)"), lambda r: Verdict(r["placement_verdict"], tr)
+         if r.get("placement_verdict") else tr("n/a")),
         (tr("effect, final points / match"), lambda r: pts(r["effect"])),
         (tr("Holm-adjusted interval"), lambda r: interval(r["ci_low"], r["ci_high"], tr=tr)),
         (tr("95% interval"), lambda r: interval(r["ci95_low"], r["ci95_high"], tr=tr)),
@@ -321,6 +325,9 @@ def metric_table(claim: ClaimData, tr: Translator = EN) -> Table:
         (tr("p (Holm)"), lambda r: p_text(r["p_holm"], tr)),
         (tr("average rank Δ [95%]"), lambda r: f"{sg(r['rank_diff'])} "
                                               f"{interval(r['rank_diff_ci_low'], r['rank_diff_ci_high'], sg)}"),
+        (tr("average rank Δ, Holm-adjusted interval"),
+         lambda r: interval(r["placement_ci_low"], r["placement_ci_high"], sg)
+         if r.get("placement_ci_low") is not None else tr("n/a")),
         (tr("1st-place rate Δ, pp [95%]"), lambda r: pp(r["first_rate_diff"]) + " "
          + interval(r["first_rate_diff_ci_low"], r["first_rate_diff_ci_high"], pp)),
         (tr("4th-place rate Δ, pp [95%]"), lambda r: pp(r["fourth_rate_diff"]) + " "
@@ -375,18 +382,32 @@ def arm_table(claim: ClaimData, tr: Translator = EN) -> Table:
     return Table(columns, body)
 
 
+ROBUSTNESS_WORDS = {"holds": N_("holds in every field"), "fails": N_("fails in every field"),
+                    "unsettled": N_("inconclusive in every field"), "depends": N_("depends on the field")}
+
+
 def summary_table(data: ReportData, beyond: bool = False, tr: Translator = EN) -> Table:
-    """Headline verdict per claim from the sources, or with `beyond` per question beyond the sources."""
+    """Per claim from the sources (or with `beyond` per question beyond the sources): the claim-level verdict on
+    its headline objective (over every variant tested), the headline row's effect on both objectives, and the
+    robustness across fields."""
     rows = []
     for claim in (data.beyond_claims if beyond else data.source_claims):
         r = claim.headline
         effect = points(r["effect"], tr)
         if r.get("kind") == "measure":
             effect = tr("{effect} per win (tsumo − ron)", effect=effect)
-        rows.append([claim.id, Verdict(r["verdict"], tr), effect, interval(r["ci_low"], r["ci_high"], tr=tr),
-                     tr.number(r["matches"]), tr.number(sum(claim.rows["matches"])), field_name(r["field"], tr)])
-    return Table([tr("question") if beyond else tr("claim"), tr("verdict"), tr("effect (points / match)"),
-                  tr("Holm-adjusted interval"), tr("matches"), tr("all fields"), tr("headline field")], rows)
+            placement = robustness = "–"
+        else:
+            placement = (f"{signed(r['rank_diff'], tr=tr)} "
+                         f"{interval(r['placement_ci_low'], r['placement_ci_high'], lambda x: signed(x, tr=tr))}")
+            robustness = tr(ROBUSTNESS_WORDS[r["robustness"]])
+        objective = tr("final points") if r.get("objective", "points") == "points" else tr("placement")
+        rows.append([claim.id, Verdict(r.get("claim_verdict") or r["verdict"], tr), objective, effect,
+                     interval(r["ci_low"], r["ci_high"], tr=tr), placement, robustness,
+                     tr.number(sum(claim.all_rows["matches"])), field_name(r["field"], tr)])
+    return Table([tr("question") if beyond else tr("claim"), tr("verdict"), tr("headline objective"),
+                  tr("effect (points / match)"), tr("Holm-adjusted interval"), tr("average rank Δ [Holm]"),
+                  tr("across fields"), tr("matches, all rows"), tr("headline field")], rows)
 
 
 def policy_table(data: ReportData, tr: Translator = EN) -> Table:
@@ -475,9 +496,14 @@ def _rules_text(rules: dict, tr: Translator = EN) -> str:
     return ", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in sorted(rules.items())) or tr("defaults")
 
 
+def claim_verdict(claim: ClaimData) -> str:
+    """The claim's verdict on its headline objective over every variant tested (analyzer.verdicts)."""
+    return claim.headline.get("claim_verdict") or claim.headline["verdict"]
+
+
 def verdict_counts(claims: list[ClaimData], tr: Translator = EN) -> str:
-    """"2 supported, 1 inconclusive" over the claims' headline verdicts."""
-    counts = {v: sum(c.headline["verdict"] == v for c in claims) for v in VERDICTS}
+    """"2 supported, 1 inconclusive" over the claims' verdicts."""
+    counts = {v: sum(claim_verdict(c) == v for c in claims) for v in VERDICTS}
     return tr(", ").join(tr("{count} {verdict}", count=tr.number(n), verdict=verdict_word(v, tr))
                          for v, n in counts.items() if n)
 

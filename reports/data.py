@@ -35,15 +35,29 @@ class ClaimData:
     id: str
     experiment: dict
     """the experiment as stored in the Parquet metadata (treatment, control, fields, rules, seed, …)"""
-    rows: pl.DataFrame
-    """claims.parquet rows of this claim, one per field"""
-    arms: pl.DataFrame
+    all_rows: pl.DataFrame
+    """claims.parquet rows of this claim, one per (variant, field)"""
+    all_arms: pl.DataFrame
     ev: pl.DataFrame
     cells: list[Cell]
     matches: pl.DataFrame
     """the subject seat's matches: field, arm, policy, subject_seat, match_id, points, rank"""
     hands: pl.DataFrame
     """the subject seat's hands, with the same keys"""
+
+    @property
+    def rows(self) -> pl.DataFrame:
+        """the rows of the headline variant (the experiment file's own treatment), one per field"""
+        return _headline_variant(self.all_rows)
+
+    @property
+    def arms(self) -> pl.DataFrame:
+        return _headline_variant(self.all_arms, self.all_rows)
+
+    @property
+    def swept(self) -> bool:
+        """the experiment tests several variants of its treatment (a `[sweep]`)"""
+        return len(self.experiment.get("variants", ())) > 1
 
     @property
     def text(self) -> str:
@@ -62,6 +76,15 @@ class ClaimData:
     def headline(self) -> dict:
         rows = self.rows.filter(pl.col("headline"))
         return (rows if rows.height else self.rows).row(0, named=True)
+
+
+def _headline_variant(frame: pl.DataFrame, claims: pl.DataFrame | None = None) -> pl.DataFrame:
+    """The rows of `frame` of the headline variant (tables written before sweeps existed have one variant)."""
+    claims = frame if claims is None else claims
+    if "headline_variant" not in claims.columns:
+        return frame
+    labels = claims.filter(pl.col("headline_variant"))["variant"].unique().to_list()
+    return frame.filter(pl.col("variant").is_in(labels))
 
 
 @dataclass
@@ -135,8 +158,8 @@ def _load_study(directory: Path) -> ReportData:
         cells = _claim_cells(exp, runs)
         matches, hands = _subject_frames(cells, _start_points(exp["mode"], exp.get("rules")))
         claims.append(ClaimData(
-            id=claim_id, experiment=exp, rows=tables["claims"].filter(pl.col("claim") == claim_id),
-            arms=tables["arms"].filter(pl.col("claim") == claim_id),
+            id=claim_id, experiment=exp, all_rows=tables["claims"].filter(pl.col("claim") == claim_id),
+            all_arms=tables["arms"].filter(pl.col("claim") == claim_id),
             ev=tables["ev"].filter(pl.col("claim") == claim_id), cells=cells, matches=matches, hands=hands))
     records = [rec for _key, (_dir, rec) in sorted(runs.items())]
     return ReportData(kind="study", directory=directory, mode=mode, start_points=start,

@@ -68,7 +68,7 @@ def draw_forest(ax: Axes, claims: pl.DataFrame, title: str | None = None, tr: Tr
     rows = list(claims.iter_rows(named=True))
     ys = np.arange(len(rows))[::-1]
     for y, r in zip(ys, rows):
-        colour = VERDICT_COLOURS.get(r["verdict"], "#444444")
+        colour = VERDICT_COLOURS.get(r.get("points_verdict") or r["verdict"], "#444444")
         ax.plot([r["ci_low"], r["ci_high"]], [y, y], color=colour, linewidth=5, alpha=0.55, solid_capstyle="butt")
         ax.plot([r["ci95_low"], r["ci95_high"]], [y, y], color="#222222", linewidth=1.2)
         ax.plot([r["effect"]], [y], marker="o", color=colour, markeredgecolor="#222222", markersize=6)
@@ -85,7 +85,8 @@ def draw_forest(ax: Axes, claims: pl.DataFrame, title: str | None = None, tr: Tr
     ax.set_title(title or tr("Effect of each claim, with intervals"))
     handles = [Patch(color=VERDICT_COLOURS[v], alpha=0.55,
                      label=tr("Holm-adjusted interval, {verdict}", verdict=tr.p("verdict", v)))
-               for v in VERDICT_COLOURS if v in set(claims["verdict"].to_list())]
+               for v in VERDICT_COLOURS
+               if v in set(claims["points_verdict" if "points_verdict" in claims.columns else "verdict"].to_list())]
     handles += [Line2D([], [], color="#222222", linewidth=1.2, label=tr("unadjusted 95% interval")),
                 Line2D([], [], color="#888888", marker="o", linestyle="", markeredgecolor="#222222",
                        label=tr("effect (mean paired difference)"))]

@@ -12,7 +12,7 @@ from matplotlib import rc_context
 from matplotlib.figure import Figure
 
 from analyzer.i18n import Translator
-from reports import content, example_text
+from reports import content, example_text, sweeps, verdict_lines
 from reports.content import EN, FigureSpec, Table, Verdict
 from reports.data import ClaimData, ReportData
 from reports.examples import ExampleHand, NoExample
@@ -39,6 +39,7 @@ section.beyond{border-left:5px solid #e0b85c}
 blockquote{margin:.4em 0;padding:.4em .8em;border-left:4px solid #1f5fa8;background:#f1f5fb}
 cite{display:block;font-size:.85rem;color:#555;margin-top:.3em}
 .effect{font-size:1.02rem}
+.lead{font-size:1.08rem;font-weight:600}
 .scroll{overflow-x:auto;-webkit-overflow-scrolling:touch;margin:.4em 0}
 table{border-collapse:collapse;font-size:.85rem;min-width:100%%}
 th,td{border:1px solid #ddd;padding:.3em .5em;text-align:left;vertical-align:top}
@@ -79,14 +80,14 @@ def render_html(data: ReportData, examples: dict[str, ExampleHand | NoExample], 
         sections.append(_summary_section(data, tr))
         for claim in data.source_claims:
             toc.append((f"claim-{claim.id}", tr("{claim}: {verdict}", claim=claim.id,
-                                                verdict=content.verdict_word(claim.headline["verdict"], tr))))
+                                                verdict=content.verdict_word(content.claim_verdict(claim), tr))))
             sections.append(_claim_section(claim, examples.get(claim.id), tr))
         if data.beyond_claims:
             toc.append(("beyond-sources", tr("{title}: tsumolab's own questions", title=tr(content.BEYOND_TITLE))))
             sections.append(_beyond_section(data, tr))
             for claim in data.beyond_claims:
                 toc.append((f"claim-{claim.id}", tr("{claim} (beyond the sources): {verdict}", claim=claim.id,
-                                                    verdict=content.verdict_word(claim.headline["verdict"], tr))))
+                                                    verdict=content.verdict_word(content.claim_verdict(claim), tr))))
                 sections.append(_claim_section(claim, examples.get(claim.id), tr))
     else:
         toc.append(("results", tr("Results by policy")))
@@ -177,17 +178,30 @@ def _claim_section(claim: ClaimData, example, tr: Translator) -> str:
     own = tr("beyond the sources: tsumolab's own question")
     label = f'<span class="tag">{e(own)}</span>' if beyond else ""
     measured = tr("Measured values") if content.is_measure(claim) else tr("Metrics: treatment − control, by field")
+    verdict = content.claim_verdict(claim)
+    robustness = "" if content.is_measure(claim) else f"<p>{e(verdict_lines.robustness_line(claim, tr))}</p>"
     return (f'<section id="claim-{e(claim.id)}" class="claim{" beyond" if beyond else ""}" '
-            f'data-verdict="{e(row["verdict"])}">'
-            f"<h2>{e(claim.id)} {_badge(Verdict(row['verdict'], tr))}{label}</h2>"
+            f'data-verdict="{e(verdict)}">'
+            f"<h2>{e(claim.id)} {_badge(Verdict(verdict, tr))}{label}</h2>"
+            f'<p class="lead">{e(verdict_lines.first_line(claim, tr))}</p>{robustness}'
             f"<blockquote>{e(content.claim_text(claim, tr))}"
             f"<cite>{e(tr('Source: {source}', source=content.source_text(claim, tr)))}</cite></blockquote>"
             f"<p>{e(content.design_sentence(claim, tr))}</p>"
             f'<p class="effect">{e(content.effect_sentence(row, tr))}</p>'
             f"<h3>{e(measured)}</h3>{_table(content.metric_table(claim, tr))}"
             f"<h3>{e(tr('Per-match means of the subject seat'))}</h3>{_table(content.arm_table(claim, tr))}"
+            f"{_sweep(claim, tr)}"
             f"<h3>{e(tr('Figures'))}</h3>{figs}"
             f"<h3>{e(tr('Example hand'))}</h3>{_example(example, tr)}</section>")
+
+
+def _sweep(claim: ClaimData, tr: Translator) -> str:
+    if not claim.swept:
+        return ""
+    e = html.escape
+    figs = "".join(_figure(spec, claim.id, tr) for spec in sweeps.sweep_figures(claim, tr))
+    return (f"<h3>{e(tr('Variants tested'))}</h3><p>{e(verdict_lines.sweep_line(claim, tr))}</p>"
+            f"{_table(sweeps.sweep_table(claim, tr))}{figs}")
 
 
 def _example(example, tr: Translator) -> str:

@@ -14,7 +14,7 @@ from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.figure import Figure
 
 from analyzer.i18n import Translator
-from reports import content, example_text, figures
+from reports import content, example_text, figures, sweeps, verdict_lines
 from reports.content import EN, Table, Verdict
 from reports.data import ClaimData, ReportData
 from reports.examples import ExampleHand, NoExample
@@ -29,12 +29,22 @@ EXCERPT_LINES = 16
 
 def render_pdf(data: ReportData, examples: dict, path: Path, tr: Translator = EN) -> int:
     """Write the PDF to `path` (a temporary file the caller moves into place); returns the number of pages."""
-    pages = (summary_pages(data, tr) + [_claim_page(c, examples.get(c.id), tr) for c in data.source_claims]
-             + beyond_pages(data, tr) + [_claim_page(c, examples.get(c.id), tr) for c in data.beyond_claims])
+    pages = (summary_pages(data, tr) + _claim_pages(data.source_claims, examples, tr)
+             + beyond_pages(data, tr) + _claim_pages(data.beyond_claims, examples, tr))
     with PdfPages(path, metadata=PDF_METADATA) as pdf:
         for page in pages:
             pdf.savefig(page)
         return pdf.get_pagecount()
+
+
+def _claim_pages(claims: list[ClaimData], examples: dict, tr: Translator) -> list[Figure]:
+    """One page per claim, and after a swept claim's page the page of its variants."""
+    pages = []
+    for claim in claims:
+        pages.append(_claim_page(claim, examples.get(claim.id), tr))
+        if claim.swept:
+            pages.append(_sweep_page(claim, tr))
+    return pages
 
 
 def summary_pages(data: ReportData, tr: Translator = EN) -> list[Figure]:
@@ -196,13 +206,13 @@ def _run_page(data: ReportData, tr: Translator) -> Figure:
 
 
 PLOT_LEFT = (0.8, 4.9)
-PLOT_WIDTH, PLOT_HEIGHT, PLOT_TOP, PLOT_STEP = 2.95, 1.12, 4.3, 1.74
+PLOT_WIDTH, PLOT_HEIGHT, PLOT_TOP, PLOT_STEP = 2.95, 1.05, 5.05, 1.6
 
 
 def _claim_page(claim: ClaimData, example: ExampleHand | NoExample | None, tr: Translator = EN) -> Figure:
     fig = _page()
     row = claim.headline
-    verdict = Verdict(row["verdict"], tr)
+    verdict = Verdict(content.claim_verdict(claim), tr)
     fig.text(0.45 / A4[0], 1 - 0.4 / A4[1], claim.id, size=18, weight="bold", va="top")
     # the badge starts after the id, however long the id is
     badge_left = max(1.25, 0.45 + 0.17 * len(claim.id) + 0.25)
@@ -215,7 +225,10 @@ def _claim_page(claim: ClaimData, example: ExampleHand | NoExample | None, tr: T
                  va="top", ha="right", color="#7a4b00",
                  bbox={"boxstyle": "round,pad=0.3", "facecolor": "#fff3d6", "edgecolor": "#e0b85c"})
     quote_style = {"size": 9.5, "wrap": 105} if tr.lang != "en" else {"size": 9.5, "style": "italic", "wrap": 105}
-    used = _text_block(fig, 0.85, [
+    lead = [(verdict_lines.first_line(claim, tr), {"size": 9, "weight": "bold", "wrap": 112})]
+    if not content.is_measure(claim):
+        lead.append((verdict_lines.robustness_line(claim, tr), {"size": 8.5, "wrap": 118}))
+    used = _text_block(fig, 0.85, lead + [
         (tr("“{text}”", text=content.claim_text(claim, tr)), quote_style),
         (tr("Source: {source}. {design}", source=content.source_text(claim, tr),
             design=content.design_sentence(claim, tr)), {"size": 8, "wrap": 125}),
@@ -254,6 +267,27 @@ def _claim_page(claim: ClaimData, example: ExampleHand | NoExample | None, tr: T
             for text in ax.get_legend().get_texts():
                 text.set_fontsize(5.5)
     _draw_example(fig, PLOT_TOP + 3 * PLOT_STEP + 0.05, example, tr)
+    return fig
+
+
+def _sweep_page(claim: ClaimData, tr: Translator = EN) -> Figure:
+    """A swept claim's variants: which were tested, the table of every variant × field, the effect figure."""
+    fig = _page()
+    fig.text(0.45 / A4[0], 1 - 0.4 / A4[1], tr("{claim}: variants tested", claim=claim.id), size=16,
+             weight="bold", va="top")
+    used = _text_block(fig, 0.85, [(verdict_lines.sweep_line(claim, tr), {"size": 8.5, "wrap": 118})])
+    table = sweeps.sweep_table(claim, tr)
+    height = 0.22 * (len(table.rows) + 1)
+    draw_table(_axes(fig, 0.45, used + 0.1, A4[0] - 0.9, height), table, size=7,
+               widths=[28] + [max(14, len(c)) for c in table.columns[1:]])
+    plot_top = used + 0.45 + height
+    fields = sweeps.sweep_fields(claim)
+    panel = min(2.6, (A4[1] - plot_top - 0.4) / len(fields) - 0.55)
+    axes = [_axes(fig, 1.0, plot_top + k * (panel + 0.55), A4[0] - 1.6, panel) for k in range(len(fields))]
+    sweeps.draw_sweep(axes, claim, tr)
+    for ax in axes:
+        ax.title.set_fontsize(8.5)
+        ax.tick_params(labelsize=7)
     return fig
 
 

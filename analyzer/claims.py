@@ -163,8 +163,8 @@ def read_run_metadata(out_dir: Path | str) -> dict:
 
 def format_verdicts(claims: pl.DataFrame) -> str:
     """Fixed-width verdict table; `*` marks each claim's headline row. Verdicts on both objectives (points,
-    placement = average rank), the headline objective's in capitals; per claim a line with its claim-level
-    verdict over the variants tested and its robustness across fields."""
+    placement = average rank); per claim a line with its claim-level verdict on its headline objective over the
+    variants tested and its robustness across fields."""
     lines = [f"{'claim':<5} {'variant · field':<34} {'points':<12} {'effect':>8} {'Holm 95% interval':>21} "
              f"{'placement':<12} {'rank':>6} {'gift':>6} {'matches':>8} {'VR':>5}"]
     beyond_heading = False
@@ -180,8 +180,7 @@ def format_verdicts(claims: pl.DataFrame) -> str:
         if first.get("kind") != "measure":
             lines.append(f"      → {claim_line(first)}")
     lines.append("effect = treatment − control final points per match (paired over the same walls and seats); "
-                 "rank, gift = paired differences; VR = unpaired/paired variance; * = headline row; the headline "
-                 "objective's verdict is in capitals")
+                 "rank, gift = paired differences; VR = unpaired/paired variance; * = headline row")
     if "kind" in claims.columns and (claims["kind"] == "measure").any():
         lines.append("measure rows: effect = mean tsumo − mean ron win value received with ≥1 earlier winner "
                      "(points per win, all seats of every match; matches = distinct matches)")
@@ -195,9 +194,8 @@ def _verdict_line(r: dict) -> str:
     where = " · ".join(x for x in (r.get("variant") or "", r["field"]) if x)
     where = where if len(where) <= 33 else where[:32] + "…"
     measured = r.get("kind") == "measure"
-    points = r["points_verdict"].upper() if r["objective"] == "points" else r["points_verdict"]
-    placement = "-" if measured else (r["placement_verdict"].upper() if r["objective"] == "placement"
-                                      else r["placement_verdict"])
+    points = r["points_verdict"]
+    placement = "-" if measured else r["placement_verdict"]
     rank = "-" if measured else f"{r['rank_diff']:>+6.3f}"
     gift = "-" if measured else f"{r['giftbox_diff']:>+6.1f}"
     return (f"{r['claim']:<5} {mark}{where:<33} {points:<12} {r['effect']:>+8.0f} "

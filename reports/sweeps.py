@@ -91,9 +91,9 @@ def draw_sweep(axes, claim: ClaimData, tr: Translator = EN) -> None:
                         color=colours[",".join(group)])
         ax.axhline(0, color="#222222", linewidth=0.8, linestyle="--")
         ax.set_xticks(range(len(xs)), xs)
-        ax.set_xlabel(names[0])
-        ax.set_ylabel(tr("treatment − control, average rank") if objective == "placement"
-                      else tr("treatment − control, points / match"))
+        ax.set_xlabel(tr("{parameter} (treatment parameter)", parameter=names[0]))
+        ax.set_ylabel(tr("treatment − control (average rank)") if objective == "placement"
+                      else tr("treatment − control (points per match)"))
         ax.set_title(tr("{field} field", field=field_name(f, tr)))
         if len(groups) > 1:
             ax.legend(fontsize="small", frameon=False)

@@ -52,16 +52,17 @@ def test_every_bloodshed_claim_has_an_experiment_file_with_two_fields():
 def test_design_rotates_the_subject_through_every_seat_with_the_field_around_it():
     b9 = load_experiment(EXPERIMENTS_DIR / "b9.toml")
     all_cells = cells(b9)
-    assert len(all_cells) == 2 * 2 * 4  # fields x arms x seats
+    assert len(all_cells) == len(b9.variants) * 2 * 2 * 4  # variants x fields x arms x seats
     for cell in all_cells:
-        field = b9.fields[cell.field_index]
-        subject = b9.treatment if cell.arm == "treatment" else b9.control
+        variant = b9.variants[cell.variant]
+        field = variant.fields[cell.field_index]
+        subject = variant.treatment if cell.arm == "treatment" else b9.control
         assert cell.seats[cell.subject_seat] == subject
         # the disconnected opponent always sits right after the subject in turn order
         assert cell.seats[(cell.subject_seat + 1) % 4].startswith("disconnected")
         assert [cell.seats[(cell.subject_seat + k) % 4] for k in (1, 2, 3)] == list(field.opponents)
-    treatment_field = b9.fields[1]
-    assert treatment_field.opponents[1:] == (b9.treatment, b9.treatment)
+    for variant in b9.variants:
+        assert variant.fields[1].opponents[1:] == (variant.treatment, variant.treatment)
 
 
 def test_wall_seeds_count_every_match_of_the_claim_rounded_up():
@@ -161,8 +162,8 @@ def test_pairing_reduces_variance_on_a_real_experiment(tmp_path):
 
 
 def test_cells_shared_between_claims_are_simulated_once(tmp_path):
-    # B1, B4 and X1 share the control cells "baseline in every seat" on the baseline field
-    result = run_experiments(small("B1,B4", matches=80), tmp_path, chunk_size=100, progress=False)
+    # B2, B4 and X1 share the control cells "baseline in every seat" on the baseline field
+    result = run_experiments(small("B2,B4", matches=80), tmp_path, chunk_size=100, progress=False)
     assert result.execution.cell_runs < 2 * 16
     assert len(list((tmp_path / "runs").iterdir())) == result.execution.cell_runs
 

@@ -15,6 +15,7 @@ from pypdf import PdfReader
 import analyzer.claims_cmd  # noqa: F401  (registers `claims`)
 from analyzer.cli import cli, main
 from analyzer.experiment import BEYOND_SOURCES, EXPERIMENTS_DIR, EXTRA_DIR_NAME, load_experiment, mode_experiments
+from analyzer.stats import holm
 from policies.registry import check_mode, parse_seats
 from reports import pdf
 from reports.data import load_report_data
@@ -132,7 +133,9 @@ def test_source_claims_keep_their_verdicts_when_extra_claims_join(study, tmp_pat
     for column in ("effect", "p_value", "p_holm", "ci_low", "ci_high", "verdict"):
         assert alone[column].to_list() == joined[column].to_list(), column
     df1 = pl.read_parquet(study / "claims.parquet").filter(pl.col("claim") == "DF1").row(0, named=True)
-    assert df1["p_holm"] == pytest.approx(df1["p_value"])  # alone in its family: no adjustment
+    # alone in its family with its own two objectives: Holm over those two p-values only
+    expected, _ = holm([df1["p_value"], df1["placement_p_value"]])
+    assert [df1["p_holm"], df1["placement_p_holm"]] == pytest.approx(list(expected))
 
 
 def test_report_has_a_separate_beyond_the_sources_section(study, report_page):

@@ -16,7 +16,7 @@ from analyzer.cli import main
 from analyzer.experiment import mode_experiments, select
 from analyzer.runner import RunSpec, execute
 from policies.registry import parse_seats
-from reports import content, fonts, pdf
+from reports import content, fonts, pdf, sweeps
 from reports.data import load_report_data
 from reports.examples import ExampleHand, NoExample, find_example
 from reports.render import render_report
@@ -83,7 +83,7 @@ def test_html_embeds_every_figure_as_inline_svg(study, report_page):
     page = report_page(study / "report.html")
     data = load_report_data(study)
     expected = {"summary": len(content.summary_figures(data)), "run": 0}
-    expected.update({f"claim-{c.id}": len(content.claim_figures(c)) for c in data.claims})
+    expected.update({f"claim-{c.id}": len(content.claim_figures(c)) + len(sweeps.sweep_figures(c)) for c in data.claims})
     for section, count in expected.items():
         images = page.section_imgs[section]
         assert len(images) == count, section
@@ -97,7 +97,9 @@ def test_html_embeds_every_figure_as_inline_svg(study, report_page):
 def test_pdf_has_summary_pages_then_one_page_per_claim(study):
     data = load_report_data(study)
     reader = PdfReader(study / "report.pdf")
-    assert len(reader.pages) == len(pdf.summary_pages(data)) + len(CLAIM_IDS)
+    swept = sum(c.swept for c in data.claims)  # B1's variants get a page of their own
+    assert swept == 1
+    assert len(reader.pages) == len(pdf.summary_pages(data)) + len(CLAIM_IDS) + swept
     assert "CreationDate" not in str(reader.metadata)
 
 
@@ -124,8 +126,9 @@ def _check_axes_labelled(fig, where: str) -> None:
 def test_every_figure_has_a_title_axis_labels_and_a_legend_for_several_series(study, plain_run):
     data = load_report_data(study)
     specs = content.summary_figures(data) + [s for c in data.claims for s in content.claim_figures(c)]
+    specs += [s for c in data.claims for s in sweeps.sweep_figures(c)]
     specs += content.run_figures(load_report_data(plain_run))
-    assert {s.key for s in specs} >= {"forest", "convergence", "ranks", "points", "win-value", "rates"}
+    assert {s.key for s in specs} >= {"forest", "convergence", "ranks", "points", "win-value", "rates", "sweep"}
     for spec in specs:
         _check_axes_labelled(spec.build(), spec.key)
     forest = content.summary_figures(data)[0].build()

@@ -92,8 +92,12 @@ def test_claims_rows_of_s1_s2_s3_have_verdicts_in_one_holm_family(study):
     claims = pl.read_parquet(study / "claims.parquet")
     assert claims["claim"].to_list() == ["B4", "B4", "S1", "S2", "S2", "S3", "S3"]
     assert set(claims["verdict"]) <= VERDICTS
-    # Holm over all 7 rows: the smallest p is multiplied by 7 (capped at 1)
-    assert claims["p_holm"].min() == pytest.approx(min(1.0, 7 * claims["p_value"].min()))
+    # Holm over every row and objective: 6 compared rows test points and placement, S1 (a measure) points only,
+    # so the smallest of the 13 p-values is multiplied by 13 (capped at 1)
+    p = pl.concat([claims["p_value"], claims["placement_p_value"].drop_nulls()])
+    p_holm = pl.concat([claims["p_holm"], claims["placement_p_holm"].drop_nulls()])
+    assert p.len() == 13
+    assert p_holm.min() == pytest.approx(min(1.0, 13 * p.min()))
     s1 = claims.filter(pl.col("claim") == "S1").row(0, named=True)
     assert s1["kind"] == "measure" and s1["headline"] and s1["matches"] == 64
     assert s1["effect"] == pytest.approx(s1["tsumo_value_1plus"] - s1["ron_value_1plus"])

@@ -83,7 +83,8 @@ def test_html_embeds_every_figure_as_inline_svg(study, report_page):
     page = report_page(study / "report.html")
     data = load_report_data(study)
     expected = {"summary": len(content.summary_figures(data)), "run": 0}
-    expected.update({f"claim-{c.id}": len(content.claim_figures(c)) + len(sweeps.sweep_figures(c)) for c in data.claims})
+    expected.update({f"claim-{c.id}": len(content.claim_figures(c)) + len(sweeps.sweep_figures(c))
+                     for c in data.claims})
     for section, count in expected.items():
         images = page.section_imgs[section]
         assert len(images) == count, section

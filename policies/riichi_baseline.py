@@ -58,12 +58,19 @@ def riichi_turn(obs, tables, defend, riichi_after_win):
 def riichi_react(obs, tables, calls):
     """Another seat's discard: ron when possible; with `calls`, pon yakuhai and make calls that lower shanten
     and keep a yaku in reach (not while facing a riichi)."""
+    return react_opening_at(obs, tables, calls, 0)
+
+
+@nb.njit(cache=True)
+def react_opening_at(obs, tables, calls, closed_max_after):
+    """`riichi_react`, where a closed hand opens for a yaku-keeping call (other than a yakuhai pon) when the call
+    leaves it `closed_max_after` or fewer shanten from tenpai (baseline: 0, only to reach tenpai)."""
     if obs[ROBS.can_win]:
         return RON
     if not calls or threats(obs) != 0:
         return PASS
     tile = obs[ROBS.tile]
-    max_after = 3 if is_open(obs) else 0  # open up for tanyao only to reach tenpai
+    max_after = 3 if is_open(obs) else closed_max_after
     if obs[ROBS.can_pon]:
         if is_yakuhai(obs, tile) and call_improves(obs, tables, tile, tile, tile):
             return PON

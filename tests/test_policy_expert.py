@@ -38,7 +38,7 @@ def riichi_tables():
 
 
 def _bloodshed_obs(hand: str, decision: int, tile: int = -1, wall: int = 50, winners: int = 0,
-                   voids=(1, 2, 0, 2), melds=None, rivers=None) -> np.ndarray:
+                   voids=(2, 1, 0, 2), melds=None, rivers=None) -> np.ndarray:
     """Seat 0's view: `hand` (mpsz), void suits per seat, `melds` {seat: [pon kinds]}, `rivers` {seat: mpsz}."""
     B = api.BOBS
     obs = np.zeros(B.SIZE, np.int32)
@@ -73,8 +73,8 @@ def _ron_answer(obs, fan, tables, spec="expert"):
 
 
 def test_expert_passes_a_cheap_early_ron_on_a_wide_wait(bloodshed_tables):
-    """A 1-fan ron with nobody out, 50 wall tiles and 3 waits (14 unseen copies) is passed for the tsumo."""
-    hand = "123456m234p5678p"  # void s; waits 4p 5p 6p 9p
+    """A 1-fan ron with nobody out, 50 wall tiles and waits 2p 5p 8p (8 unseen copies) is passed for the tsumo."""
+    hand = "123456m234p5678p"  # void s
     assert _ron_answer(_react(hand, "5p"), 1, bloodshed_tables) == api.PASS
 
 
@@ -96,20 +96,19 @@ def test_expert_takes_a_ron_on_a_thin_wait_and_with_pass_fan_0(bloodshed_tables)
 
 
 def test_expert_folds_a_slow_hand_against_a_flush_look(bloodshed_tables):
-    """A 3-shanten hand facing two sou pons (seat 2, void m) gives up a man tile, safe against its void, where
-    baseline's efficiency discards the isolated 9p."""
-    obs = _bloodshed_obs("1469m1358p25s5s9p", api.D_TURN, tile=17, voids=(2, 2, 0, 2), melds={2: [20, 23]})
+    """A 3-shanten hand facing two sou pons (seat 2, void m) gives up a man tile, safe against that void, where
+    baseline's efficiency discards the 9p; with `fold_shanten=99` it keeps attacking."""
+    obs = _bloodshed_obs("24578m113344679p", api.D_TURN, tile=17, melds={2: [20, 23]})
     expert = get("expert").hooks["turn"](obs.copy(), _params(), bloodshed_tables)
     baseline = get("baseline").hooks["turn"](obs.copy(), _params("baseline"), bloodshed_tables)
-    assert expert // 9 == 0 and baseline // 9 != 0
-    no_fold = get("expert").hooks["turn"](obs.copy(), _params("expert(fold_shanten=99)"), bloodshed_tables)
-    assert no_fold // 9 != 0
+    assert expert // 9 == 0 and baseline == 17
+    assert get("expert").hooks["turn"](obs.copy(), _params("expert(fold_shanten=99)"), bloodshed_tables) // 9 == 1
 
 
 def test_expert_steers_to_a_flush_with_ten_tiles_of_a_suit(bloodshed_tables):
     """Ten pin tiles and a connected 45m pair-free pair of man (void s): the man tiles go, though keeping them
     is as fast; baseline keeps the man shape."""
-    obs = _bloodshed_obs("45m12345p6789p19p", api.D_TURN, tile=17, voids=(2, 2, 0, 2))
+    obs = _bloodshed_obs("45m12345p6789p19p", api.D_TURN, tile=17)
     expert = get("expert").hooks["turn"](obs.copy(), _params(), bloodshed_tables)
     baseline = get("baseline").hooks["turn"](obs.copy(), _params("baseline"), bloodshed_tables)
     assert expert in (3, 4) and baseline not in (3, 4)
@@ -118,8 +117,7 @@ def test_expert_steers_to_a_flush_with_ten_tiles_of_a_suit(bloodshed_tables):
 
 def test_expert_stays_closed_for_seven_pairs(bloodshed_tables):
     """With five pairs and no meld, a pon (which baseline makes) would give up the seven-pairs route."""
-    obs = _react("1155m2299p33s", "5m", voids=(2, 2, 0, 2))
-    obs = _react("115566m2299p47p8p", "6m", voids=(2, 2, 0, 2))
+    obs = _react("115566m2299p47p8p", "6m")
     obs[api.BOBS.can_pon] = 1
     assert get("baseline").hooks["react"](obs.copy(), _params("baseline"), bloodshed_tables) == api.PON
     assert get("expert").hooks["react"](obs.copy(), _params(), bloodshed_tables) == api.PASS
@@ -155,31 +153,33 @@ def _riichi_turn(obs, tables, spec="expert"):
         else get("baseline").riichi_hooks["turn"](obs, _params(spec), tables)
 
 
-def test_expert_folds_a_cheap_one_shanten_hand_against_riichi(riichi_tables):
-    """1-shanten, no dora: against a riichi the genbutsu 9s goes, where baseline (folding from 2-shanten only)
-    keeps attacking with its efficient discard."""
-    obs = _riichi_obs("123m456p78s11z239s5p", riichi_seat=2, safe="9s1z")
+def test_expert_folds_a_slow_hand_against_riichi(riichi_tables):
+    """A 3-shanten hand facing a riichi gives up the genbutsu 5m out of its 456m run."""
+    obs = _riichi_obs("456m19p19s1234z7p3s", riichi_seat=2, safe="5m")
     obs[rapi.ROBS.can_riichi] = 0
-    assert _riichi_turn(obs.copy(), riichi_tables) in (26, 27)
-    assert _riichi_turn(obs.copy(), riichi_tables, "baseline") not in (26, 27)
+    assert _riichi_turn(obs.copy(), riichi_tables) == 4
 
 
-def test_expert_pushes_a_valuable_one_shanten_hand(riichi_tables):
-    """The same shape with two dora (indicator 6s makes 7s dora; 7s and 8s are held once: 1 dora) plus a red
-    five keeps attacking."""
-    obs = _riichi_obs("123m406p78s11z239s5p", dora=[23], riichi_seat=2, safe="9s1z")
-    obs[rapi.ROBS.can_riichi] = 0
-    assert _riichi_turn(obs.copy(), riichi_tables) not in (26, 27)
+def test_expert_weighs_a_one_shanten_hand_by_value_with_riichi_fold_1(riichi_tables):
+    """With `riichi_fold=1` a cheap 1-shanten hand folds against a riichi (breaking its East pair, the only genbutsu), where
+    baseline and the default expert keep attacking; the same shape with a dora (6s) and a red five pushes."""
+    cheap = _riichi_obs("123m456p68s11z239s5p", riichi_seat=2, safe="1z")
+    cheap[rapi.ROBS.can_riichi] = 0
+    assert _riichi_turn(cheap.copy(), riichi_tables, "expert(riichi_fold=1)") == 27
+    assert _riichi_turn(cheap.copy(), riichi_tables) != 27
+    assert _riichi_turn(cheap.copy(), riichi_tables, "baseline") != 27
+    valuable = _riichi_obs("123m406p68s11z239s5p", dora=[22], riichi_seat=2, safe="1z")  # indicator 5s: 6s is dora
+    valuable[rapi.ROBS.can_riichi] = 0
+    assert _riichi_turn(valuable.copy(), riichi_tables, "expert(riichi_fold=1)") != 27
 
 
 def test_expert_stays_dama_with_a_big_tanyao_hand(riichi_tables):
-    """Tenpai tanyao with three dora: dama (riichi adds little); without the dora it declares riichi."""
-    big = _riichi_obs("234m567p345s5577s8p", dora=[22])   # dora 6s? no: indicator 5s -> 6s; use 4s -> 5s
-    big[rapi.ROBS.dora] = 21  # indicator 4s: 5s is dora, held twice; tanyao, + 1 more below
-    answer = _riichi_turn(big.copy(), riichi_tables)
-    assert answer < rapi.RIICHI
-    plain = _riichi_obs("234m567p345s5577s8p", dora=[])
-    assert _riichi_turn(plain.copy(), riichi_tables) >= rapi.RIICHI
+    """Tenpai tanyao (shanpon 5s/7s after the 9p) with three dora 5s and the red one: dama, riichi adds little;
+    the same shape without dora or red five declares riichi."""
+    big = _riichi_obs("234m567p340s5577s9p", dora=[21])  # indicator 4s: 5s is dora
+    assert _riichi_turn(big.copy(), riichi_tables) == 17
+    plain = _riichi_obs("234m567p345s5577s9p")
+    assert _riichi_turn(plain.copy(), riichi_tables) == rapi.RIICHI + 17
 
 
 def test_expert_skips_riichi_on_a_thin_late_wait(riichi_tables):

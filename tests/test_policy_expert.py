@@ -161,8 +161,8 @@ def test_expert_folds_a_slow_hand_against_riichi(riichi_tables):
 
 
 def test_expert_weighs_a_one_shanten_hand_by_value_with_riichi_fold_1(riichi_tables):
-    """With `riichi_fold=1` a cheap 1-shanten hand folds against a riichi (breaking its East pair, the only genbutsu), where
-    baseline and the default expert keep attacking; the same shape with a dora (6s) and a red five pushes."""
+    """With `riichi_fold=1` a cheap 1-shanten hand folds against a riichi (breaking its East pair, the only
+    genbutsu), where baseline and the default expert keep attacking; with a dora (6s) and a red five it pushes."""
     cheap = _riichi_obs("123m456p68s11z239s5p", riichi_seat=2, safe="1z")
     cheap[rapi.ROBS.can_riichi] = 0
     assert _riichi_turn(cheap.copy(), riichi_tables, "expert(riichi_fold=1)") == 27

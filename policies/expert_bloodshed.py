@@ -19,10 +19,10 @@
 import numba as nb
 import numpy as np
 
-from policies.api import BOBS, KAN, PASS, PON, RON, TSUMO, hook
-from policies.baseline import play_turn, react_to_discard
+from policies.api import BOBS, PASS, PON, RON, hook
+from policies.baseline import react_to_discard, turn_before_discard
 from policies.common import (
-    hand_shanten, own_hand, own_melds, own_void, n_own_melds, split_tables, unseen_counts, void_discard,
+    hand_shanten, own_hand, own_melds, own_void, n_own_melds, split_tables, unseen_counts,
 )
 from policies.flush_seeker import off_suit_discard, target_suit
 from policies.threats import collected_suit, is_opponent, safest_discard
@@ -91,13 +91,13 @@ def aims_at_seven_pairs(obs):
 
 
 @nb.njit(cache=True)
-def value_discard(obs, tables):
+def value_discard(obs, tables, after):
     """Among the discards that keep shanten lowest and accept at least 3/4 of the best acceptance: a single
-    before a pair once the hand is open or aims at seven pairs, then the most accepting, then the outermost."""
+    before a pair once the hand is open or aims at seven pairs, then the most accepting, then the outermost.
+    Fills `after` (shanten per discard) and returns (kind, lowest shanten)."""
     suit_t, honor_t = split_tables(tables)
     hand = own_hand(obs).copy()
     n_melds = n_own_melds(obs)
-    after = np.empty(34, np.int64)
     best = discard_shanten(hand, n_melds, BLOODSHED_SHAPES, suit_t, honor_t, after)
     unseen = unseen_counts(obs, own_void(obs))
     scratch = np.empty(34, np.int64)
@@ -124,34 +124,29 @@ def value_discard(obs, tables):
 
 
 @nb.njit(cache=True)
-def flush_discard(obs, tables, min_tiles, best):
-    """An off-suit discard toward the flush target when it costs at most one step of shanten, or -1."""
+def flush_discard(obs, min_tiles, after, best):
+    """An off-suit discard toward the flush target when it costs at most one step of shanten (`after`: shanten
+    per discard), or -1."""
     target = target_suit(obs, min_tiles)
     if target < 0:
         return -1
     off = off_suit_discard(obs, target)
-    if off < 0:
-        return -1
-    suit_t, honor_t = split_tables(tables)
-    after = np.empty(34, np.int64)
-    discard_shanten(own_hand(obs), n_own_melds(obs), BLOODSHED_SHAPES, suit_t, honor_t, after)
-    return off if after[off] <= best + 1 else -1
+    return off if off >= 0 and after[off] <= best + 1 else -1
 
 
 @hook
 def turn(obs, params, tables):
-    action = play_turn(obs, tables, 1, True)  # tsumo, kans that keep the hand, void tiles first
-    if action == TSUMO or action >= KAN or void_discard(obs) >= 0:
+    action = turn_before_discard(obs, tables, 1, True)  # tsumo, kans that keep the hand, void tiles first
+    if action >= 0:
         return action
-    kind, best = value_discard(obs, tables)
+    after = np.empty(34, np.int64)
+    kind, best = value_discard(obs, tables, after)
     if best >= params[P_FOLD_SHANTEN]:
         mask = threat_seats(obs, THREAT_MELDS)
         if mask != 0:
             return safest_discard(obs, mask)
-    flush = flush_discard(obs, tables, params[P_FLUSH_TILES], best)
-    if flush >= 0:
-        return flush
-    return kind if kind >= 0 else action
+    flush = flush_discard(obs, params[P_FLUSH_TILES], after, best)
+    return flush if flush >= 0 else kind
 
 
 @hook

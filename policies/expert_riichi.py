@@ -16,11 +16,10 @@ import numba as nb
 import numpy as np
 
 from policies.api import hook
-from policies.riichi_api import KAN, NINE_TERMINALS, RIICHI, ROBS, TSUMO
-from policies.riichi_baseline import riichi_turn
-from policies.riichi_baseline import react_opening_at
+from policies.riichi_api import RIICHI, ROBS
+from policies.riichi_baseline import react_opening_at, riichi_turn_before_discard
 from policies.riichi_common import (
-    best_discard_shanten, dama_has_yaku, discard_acceptance, hand_of, is_dora, is_simple, is_yakuhai,
+    dama_has_yaku, discard_acceptance, efficient_discard, hand_of, is_dora, is_simple, is_yakuhai,
     live_waits_after, n_melds_of, threats, unseen,
 )
 from sims.shanten import NOT_APPLICABLE, RIICHI_SHAPES, discard_shanten
@@ -111,18 +110,12 @@ def tile_value(obs, k):
 
 
 @nb.njit(cache=True)
-def window_discard(obs, tables, forbid_a, forbid_b, cost):
-    """Among the discards that keep the shanten lowest and accept at least 3/4 of the most unseen tiles, the
-    one of lowest cost[kind], then the most accepting. Returns (kind, shanten after)."""
+def window_discard(obs, tables, forbid_a, forbid_b, after, best, cost):
+    """Among the discards that keep the shanten at `best` (`after`: shanten per discard) and accept at least 3/4
+    of the most unseen tiles, the one of lowest cost[kind], then the most accepting."""
     suit_t, honor_t = tables[:SUIT_ROWS], tables[SUIT_ROWS:]
     hand = hand_of(obs).copy()
     n_melds = n_melds_of(obs)
-    after = np.empty(34, np.int64)
-    discard_shanten(hand, n_melds, RIICHI_SHAPES, suit_t, honor_t, after)
-    best = NOT_APPLICABLE
-    for k in range(34):
-        if hand[k] > 0 and k != forbid_a and k != forbid_b:
-            best = min(best, after[k])
     left = unseen(obs)
     drawn = np.empty(34, np.int64)
     accept = np.full(34, -1, np.int64)
@@ -138,7 +131,7 @@ def window_discard(obs, tables, forbid_a, forbid_b, cost):
         key = -cost[k] * 1024 + accept[k]
         if key > choice_key:
             choice, choice_key = k, key
-    return choice, best
+    return choice
 
 
 @nb.njit(cache=True)
@@ -157,25 +150,31 @@ def safest_discard(obs, forbid_a, forbid_b, mask):
 
 @hook
 def turn(obs, params, tables):
-    answer = riichi_turn(obs, tables, False, True)
-    if answer == TSUMO or answer == NINE_TERMINALS or KAN <= answer < KAN + 34 or obs[ROBS.riichi + obs[ROBS.seat]]:
-        return answer
-    declare = answer >= RIICHI
+    action = riichi_turn_before_discard(obs, tables)
+    if action >= 0:
+        return action
     forbid_a = obs[ROBS.forbid_a] if obs[ROBS.after_call] else -1
     forbid_b = obs[ROBS.forbid_b] if obs[ROBS.after_call] else -1
+    after = np.empty(34, np.int64)
+    discard_shanten(hand_of(obs), n_melds_of(obs), RIICHI_SHAPES, tables[:SUIT_ROWS], tables[SUIT_ROWS:], after)
+    best = NOT_APPLICABLE
+    for k in range(34):
+        if obs[ROBS.hand + k] > 0 and k != forbid_a and k != forbid_b:
+            best = min(best, after[k])
     mask = threats(obs)
-    if mask != 0 and not pushes(obs, params, best_discard_shanten(obs, tables)):
+    if mask != 0 and not pushes(obs, params, best):
         return safest_discard(obs, forbid_a, forbid_b, mask)
+    if best >= 3:  # far from tenpai: baseline's shape order
+        kind, _ = efficient_discard(obs, tables, forbid_a, forbid_b)
+        return kind
     cost = np.zeros(34, np.int64)
     for k in range(34):
         if obs[ROBS.hand + k] > 0:
             cost[k] = danger(obs, k, mask) if mask != 0 else tile_value(obs, k)
-    kind, after = window_discard(obs, tables, forbid_a, forbid_b, cost)
-    if after >= 3:  # far from tenpai: baseline's shape order
-        return answer
-    if declare and (after != 0 or stays_dama(obs, params, tables, kind)):
-        declare = False
-    return RIICHI + kind if declare else kind
+    kind = window_discard(obs, tables, forbid_a, forbid_b, after, best, cost)
+    if best == 0 and obs[ROBS.can_riichi] and not stays_dama(obs, params, tables, kind):
+        return RIICHI + kind
+    return kind
 
 
 @hook

@@ -1,13 +1,14 @@
 """Bloodshed hooks of `expert` (policies.expert): what the decision analyses teach, at compiled speed.
 
 - Ron or pass: a ron is passed only while nobody has won the hand (a first tsumo collects value + 1000 from
-  three payers, B-19), when it is worth at most `pass_fan` fan, the wall still holds 40 tiles, at
-  least `pass_live` winning tiles are unseen, and no opponent shows a threat (policies.threats). Tsumo and
-  robbing a kan are always taken.
+  three payers, B-19), when it is worth at most `pass_fan` fan, the wall still holds PASS_WALL tiles, at least
+  `pass_live` winning tiles are unseen, and no opponent shows a threat (`threat_seats`). Tsumo and robbing a kan
+  are always taken. `tsumolab advise examples/positions/b1-ron.json` (2 fan, 42 tiles, 3 live) agrees: pass.
 - Kans as baseline: closed and added kans that keep the shanten (each is paid at once, B-14, B-15).
-- Push or fold: against an opponent still in the hand with a flush look or two melds, a hand
+- Push or fold: against an opponent still in the hand with a flush look or two melds (policies.threats), a hand
   `fold_shanten` or more from tenpai discards the safest tile (policies.threats.safest_discard) once the void
-  suit is gone, and calls nothing; a tenpai or near hand keeps attacking (查大叫 punishes the noten hand, B-23).
+  suit is gone, and calls nothing; a nearer hand keeps attacking (no furiten, B-8, and 查大叫 punishes the noten
+  hand, B-23: folding earlier measured worse).
 - Value steering: a non-void suit with `flush_tiles` or more of the seat's tiles (3 per meld) and no meld
   outside it is collected for 清一色 (off-suit tiles go first while that costs at most one step of shanten,
   no pon outside the suit); a closed hand with five or more pairs stays closed for seven pairs (七对子, 3 fan);

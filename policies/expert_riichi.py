@@ -1,15 +1,18 @@
-"""Riichi-family hooks of `expert` (policies.expert): baseline's riichi play with value-aware defense and riichi
-judgment. Every riichi-core mode plays them as plain riichi.
+"""Riichi-family hooks of `expert` (policies.expert): baseline's riichi play with value-aware discards, defense and
+riichi judgment. Every riichi-core mode plays them as plain riichi.
 
 - Push or fold against a riichi (an opponent in riichi who has not won): a hand `riichi_fold` or more from
-  tenpai after its best discard folds (genbutsu, then suji, then honors: policies.riichi_common.fold_discard),
-  except a 1-shanten hand worth two or more of dora, red fives and yakuhai triplets; a pushing hand gives up the
-  safest of the discards that keep its shanten (policies.riichi_tiebreak.least_cost_discard).
+  tenpai after its best discard folds, giving up its least dangerous tile (`danger`: genbutsu, then honors by
+  copies visible, suji, outer tiles), except a 1-shanten hand worth PUSH_VALUE of dora, red fives and yakuhai
+  triplets; a pushing hand gives up the safest of the discards that keep its shanten and 3/4 of its acceptance.
+- Without a threat the same window of discards keeps dora, the last red five of a suit and yakuhai pairs; far
+  from tenpai (3+ shanten) baseline's shape order decides.
 - Riichi judgment on a tenpai discard: stay dama when the closed hand has a yaku without riichi (tanyao or a
   yakuhai triplet) and already counts `dama_value` or more of yaku, dora and red fives (riichi adds little to a
   big hand and shows the wait), and when the wait has at most two unseen winning tiles with `late_wall` or fewer
   tiles left in the wall; otherwise riichi whenever allowed, also after another seat's win (shura, claim S2).
-- Exchange (shura), calls, kans, wins and everything else as baseline.
+- Calls as baseline, but a closed hand may open for a yaku-keeping call that leaves it `call_shanten` from
+  tenpai; exchange (shura), kans, wins and the modes' own decisions as baseline.
 """
 
 import numba as nb

@@ -56,9 +56,9 @@ def value_void(obs, tables):
 
 
 @nb.njit(cache=True)
-def play_turn(obs, tables, kan_mode, void_first):
-    """Own turn: tsumo when possible; kans by `kan_mode` (0 never, 1 when the hand keeps, 2 always);
-    then a void tile if `void_first`, else the most efficient discard."""
+def turn_before_discard(obs, tables, kan_mode, void_first):
+    """Own turn up to the choice of a discard: TSUMO when possible; KAN + kind by `kan_mode` (0 never, 1 when
+    the hand keeps, 2 always); a void tile if `void_first`; -1 when a discard is still to choose."""
     if obs[BOBS.can_win]:
         return TSUMO
     if kan_mode > 0:
@@ -68,9 +68,16 @@ def play_turn(obs, tables, kan_mode, void_first):
             if option > 0 and k // 9 != void and (kan_mode == 2 or kan_keeps_hand(obs, tables, k, option)):
                 return KAN + k
     if void_first:
-        v = void_discard(obs)
-        if v >= 0:
-            return v
+        return void_discard(obs)
+    return -1
+
+
+@nb.njit(cache=True)
+def play_turn(obs, tables, kan_mode, void_first):
+    """Own turn: turn_before_discard, else the most efficient discard."""
+    action = turn_before_discard(obs, tables, kan_mode, void_first)
+    if action >= 0:
+        return action
     kind, _ = efficient_discard(obs, tables, True)
     return kind
 

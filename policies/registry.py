@@ -44,6 +44,7 @@ BUILTIN_MODULES = (
     "policies.star_picker",
     "policies.mirror_reader",
     "policies.eye_pusher",
+    "policies.expert",
 )
 ENTRY_POINT_GROUP = "tsumolab.policies"
 

@@ -22,6 +22,24 @@ from sims.shanten_tables import SUIT_ROWS
 def riichi_turn(obs, tables, defend, riichi_after_win):
     """Own turn. `defend`: fold against riichi at 2+ shanten; `riichi_after_win`: declare riichi even after
     somebody has won this hand (shura)."""
+    action = riichi_turn_before_discard(obs, tables)
+    if action >= 0:
+        return action
+    forbid_a = obs[ROBS.forbid_a] if obs[ROBS.after_call] else -1
+    forbid_b = obs[ROBS.forbid_b] if obs[ROBS.after_call] else -1
+    if defend and threats(obs) != 0 and best_discard_shanten(obs, tables) >= 2:
+        return fold_discard(obs, forbid_a, forbid_b)
+    kind, after = efficient_discard(obs, tables, forbid_a, forbid_b)
+    if after == 0 and obs[ROBS.can_riichi] and (riichi_after_win or obs[ROBS.n_winners] == 0):
+        return RIICHI + kind
+    return kind
+
+
+@nb.njit(cache=True)
+def riichi_turn_before_discard(obs, tables):
+    """Own turn up to the choice of a discard: TSUMO when possible, nine terminals with fewer than 11 kinds of
+    terminals and honors, the drawn tile in riichi, a closed kan that keeps the shanten; -1 when a discard is
+    still to choose."""
     if obs[ROBS.can_win]:
         return TSUMO
     if obs[ROBS.can_nine]:
@@ -34,8 +52,6 @@ def riichi_turn(obs, tables, defend, riichi_after_win):
     seat = obs[ROBS.seat]
     if obs[ROBS.riichi + seat] > 0:
         return obs[ROBS.tile]
-    forbid_a = obs[ROBS.forbid_a] if obs[ROBS.after_call] else -1
-    forbid_b = obs[ROBS.forbid_b] if obs[ROBS.after_call] else -1
     if not obs[ROBS.after_call]:
         for k in range(34):
             option = obs[ROBS.kan_options + k]
@@ -46,24 +62,26 @@ def riichi_turn(obs, tables, defend, riichi_after_win):
                 hand[k] -= 4
                 if shanten(hand, n_melds_of(obs) + 1, RIICHI_SHAPES, suit_t, honor_t) <= before:
                     return KAN + k
-    if defend and threats(obs) != 0 and best_discard_shanten(obs, tables) >= 2:
-        return fold_discard(obs, forbid_a, forbid_b)
-    kind, after = efficient_discard(obs, tables, forbid_a, forbid_b)
-    if after == 0 and obs[ROBS.can_riichi] and (riichi_after_win or obs[ROBS.n_winners] == 0):
-        return RIICHI + kind
-    return kind
+    return -1
 
 
 @nb.njit(cache=True)
 def riichi_react(obs, tables, calls):
     """Another seat's discard: ron when possible; with `calls`, pon yakuhai and make calls that lower shanten
     and keep a yaku in reach (not while facing a riichi)."""
+    return react_opening_at(obs, tables, calls, 0)
+
+
+@nb.njit(cache=True)
+def react_opening_at(obs, tables, calls, closed_max_after):
+    """`riichi_react`, where a closed hand opens for a yaku-keeping call (other than a yakuhai pon) when the call
+    leaves it `closed_max_after` or fewer shanten from tenpai (baseline: 0, only to reach tenpai)."""
     if obs[ROBS.can_win]:
         return RON
     if not calls or threats(obs) != 0:
         return PASS
     tile = obs[ROBS.tile]
-    max_after = 3 if is_open(obs) else 0  # open up for tanyao only to reach tenpai
+    max_after = 3 if is_open(obs) else closed_max_after
     if obs[ROBS.can_pon]:
         if is_yakuhai(obs, tile) and call_improves(obs, tables, tile, tile, tile):
             return PON

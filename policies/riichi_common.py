@@ -9,7 +9,7 @@ import numpy as np
 
 from policies.riichi_api import CHI_HIGH, CHI_LOW, CHI_MID, ROBS
 from policies.riichi_api import own_hand as hand_of
-from sims.shanten import NOT_APPLICABLE, RIICHI_SHAPES, discard_shanten, draw_shanten_among, shanten
+from sims.shanten import NOT_APPLICABLE, RIICHI_SHAPES, discard_shanten, draw_shanten_among, shanten, winning_tiles
 from sims.shanten_tables import SUIT_ROWS
 
 
@@ -170,6 +170,44 @@ def safety(obs, k, mask):
                 level = 2
         worst = min(worst, level)
     return worst
+
+
+@nb.njit(cache=True)
+def live_waits_after(obs, tables, kind, waits):
+    """Unseen copies of the winning tiles once `kind` is discarded from the turn's hand (0 if not tenpai);
+    `waits` (int64[34]) gets 1 per winning kind."""
+    hand = hand_of(obs).copy()
+    hand[kind] -= 1
+    held = hand.copy()
+    seat = obs[ROBS.seat]
+    for k in range(34):
+        held[k] += obs[ROBS.meld_tiles + 34 * seat + k]
+    winning_tiles(hand, n_melds_of(obs), RIICHI_SHAPES, held, tables[:SUIT_ROWS], tables[SUIT_ROWS:], waits)
+    left = unseen(obs)
+    live = 0
+    for k in range(34):
+        if waits[k]:
+            live += left[k]  # the kind discarded now is seen after the discard: unseen counts stay right
+    return live
+
+
+@nb.njit(cache=True)
+def is_simple(k):
+    return k < 27 and 0 < k % 9 < 8
+
+
+@nb.njit(cache=True)
+def dama_has_yaku(obs, hand, waits):
+    """A closed tenpai hand (after its discard) that can ron without riichi: a yakuhai triplet, or all simples
+    with simple waits only (tanyao)."""
+    seat = obs[ROBS.seat]
+    for k in range(27, 34):
+        if is_yakuhai(obs, k) and hand[k] + obs[ROBS.meld_tiles + 34 * seat + k] >= 3:
+            return True
+    for k in range(34):
+        if (hand[k] + obs[ROBS.meld_tiles + 34 * seat + k] > 0 or waits[k]) and not is_simple(k):
+            return False
+    return True
 
 
 @nb.njit(cache=True)

@@ -29,33 +29,12 @@ from policies.registry import Param, Policy
 from policies.riichi_api import CHI_HIGH, CHI_LOW, CHI_MID, PON, RIICHI, ROBS, RON
 from policies.riichi_baseline import riichi_react, riichi_turn
 from policies.riichi_common import (
-    best_discard_shanten, hand_of, is_yakuhai, n_melds_of, open_hand_has_yaku_path, own_shanten, shanten_after_call,
-    threats, unseen,
+    best_discard_shanten, dama_has_yaku, hand_of, live_waits_after, open_hand_has_yaku_path, own_shanten,
+    shanten_after_call, threats,
 )
 from sims.riichi.soul_strike_turns import SS_ACTIVE, SS_LEFT, SS_OVER
-from sims.shanten import RIICHI_SHAPES, winning_tiles
-from sims.shanten_tables import SUIT_ROWS
 
 P_MIN_LIVE, P_SHORT_WALL, P_YAKULESS_RIICHI, P_BREAK, P_BREAK_MIN_LEFT, P_PUSH, P_CLOSED = 0, 1, 2, 3, 4, 5, 6
-
-
-@nb.njit(cache=True)
-def _simple(k):
-    return k < 27 and 0 < k % 9 < 8
-
-
-@nb.njit(cache=True)
-def dama_has_yaku(obs, hand, waits):
-    """A closed tenpai hand (after its discard) that can ron without riichi: a yakuhai triplet, or all simples
-    with simple waits only (tanyao)."""
-    seat = obs[ROBS.seat]
-    for k in range(27, 34):
-        if is_yakuhai(obs, k) and hand[k] + obs[ROBS.meld_tiles + 34 * seat + k] >= 3:
-            return True
-    for k in range(34):
-        if (hand[k] + obs[ROBS.meld_tiles + 34 * seat + k] > 0 or waits[k]) and not _simple(k):
-            return False
-    return True
 
 
 @nb.njit(cache=True)
@@ -66,17 +45,7 @@ def riichi_now(obs, params, tables, kind):
     hand = hand_of(obs).copy()
     hand[kind] -= 1
     waits = np.zeros(34, np.int64)
-    held = hand.copy()
-    seat = obs[ROBS.seat]
-    for k in range(34):
-        held[k] += obs[ROBS.meld_tiles + 34 * seat + k]
-    winning_tiles(hand, n_melds_of(obs), RIICHI_SHAPES, held, tables[:SUIT_ROWS], tables[SUIT_ROWS:], waits)
-    left = unseen(obs)
-    live = 0
-    for k in range(34):
-        if waits[k]:
-            live += left[k]  # the kind discarded now is seen after the discard: unseen counts stay right
-    if live >= params[P_MIN_LIVE]:
+    if live_waits_after(obs, tables, kind, waits) >= params[P_MIN_LIVE]:
         return True
     if dama_has_yaku(obs, hand, waits):
         return False

@@ -33,13 +33,14 @@ def test_sweep_expands_the_grid_in_file_order_and_keeps_the_files_treatment_as_h
 
 def test_swept_variants_share_the_control_cells_outside_the_treatment_field():
     b3 = load_experiment(EXPERIMENTS_DIR / "b3.toml")
+    assert [f.label for f in b3.fields] == ["baseline", "treatment", "expert"]
     all_cells = cells(b3)
-    assert len(all_cells) == 3 * 2 * 2 * 4
+    assert len(all_cells) == 3 * 3 * 2 * 4
     distinct = {c.seats for c in all_cells}
-    # per variant: 4 treatment cells in the baseline field, 1 in its own treatment field (the variant in every
-    # seat, whatever the rotation) and 4 control cells there; the 4 control cells of the baseline field are one
-    # set for all three variants
-    assert len(distinct) == 3 * (4 + 1 + 4) + 4
+    # per variant: 4 treatment cells in the baseline and expert fields each, 1 in its own treatment field (the
+    # variant in every seat, whatever the rotation) and 4 control cells there; the 4 control cells of the
+    # baseline field and of the expert field are one set each for all three variants
+    assert len(distinct) == 3 * (4 + 4 + 1 + 4) + 4 + 4
 
 
 @pytest.mark.parametrize("extra, message", [
@@ -121,9 +122,9 @@ def test_a_tiny_swept_study_has_a_row_per_variant_and_field_and_prints_the_claim
     experiments = with_overrides(select(mode_experiments("bloodshed"), "B3"), 96, 11)
     result = run_experiments(experiments, tmp_path, progress=False)
     claims = result.claims
-    assert claims.height == 3 * 2
+    assert claims.height == 3 * 3
     assert claims.filter(pl.col("headline")).select("variant", "field").row(0) == ("escape=1", "baseline")
-    assert claims["headline_variant"].sum() == 2
+    assert claims["headline_variant"].sum() == 3
     assert set(claims["placement_verdict"]) <= {"supported", "refuted", "inconclusive"}
     assert (claims["p_holm"] >= claims["p_value"]).all()
     assert claims.select("claim_verdict", "best_variant", "robustness").unique().height == 1

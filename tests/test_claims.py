@@ -24,7 +24,7 @@ from analyzer.experiment import (
 from analyzer.runner import RunInterrupted
 from sims.modes import get_mode
 
-SMALL = 200  # matches per claim: 2 fields -> 13 wall seeds each
+SMALL = 200  # matches per claim: 3 fields -> 9 wall seeds each
 
 
 def small(ids: str, matches: int = SMALL, seed: int = 7):

@@ -26,7 +26,7 @@ BUILT = {"dora-fever": ("DF1", "dora-keeper"), "open-deal": ("OD1", "deal-reader
          "chant": ("C1", "chanter"), "astrology": ("A1", "star-picker"), "darkness": ("D1", "shadow-player"),
          "mirror": ("M1", "mirror-reader"), "soul-strike": ("SS1", "strike-timer"), "fantasy": ("FL1", "card-reader"),
          "dragon-eye": ("DE1", "eye-pusher")}
-MATCHES = "48"  # B4: 2 fields -> 3 wall seeds each; an extra claim: 1 field -> 6 wall seeds
+MATCHES = "48"  # B4: 3 fields -> 2 wall seeds each; an extra claim: 1 field -> 6 wall seeds
 
 
 def claims(*args: str):

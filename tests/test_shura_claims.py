@@ -43,7 +43,7 @@ def test_shura_experiment_files_load_with_their_design():
     assert (s2.treatment, s2.control, s2.direction) == ("dama-after-win", "baseline", "greater")
     assert (s3.treatment, s3.control, s3.direction) == ("shura-recommended-exchange", "baseline", "greater")
     for e in (s2, s3):
-        assert e.kind == "compare" and [f.label for f in e.fields] == ["baseline", "treatment"]
+        assert e.kind == "compare" and [f.label for f in e.fields] == ["baseline", "treatment", "expert"]
     assert s1.rules["tsumo_loss"] and s1.rules["bloodbath"]  # S-5 and S-3 are the shura defaults
 
 
@@ -90,14 +90,14 @@ def test_clustered_mean_of_one_value_per_cluster_is_the_plain_mean_and_se():
 
 def test_claims_rows_of_s1_s2_s3_have_verdicts_in_one_holm_family(study):
     claims = pl.read_parquet(study / "claims.parquet")
-    assert claims["claim"].to_list() == ["B4", "B4", "S1", "S2", "S2", "S3", "S3"]
+    assert claims["claim"].to_list() == ["B4"] * 3 + ["S1"] + ["S2"] * 3 + ["S3"] * 3
     assert set(claims["verdict"]) <= VERDICTS
-    # Holm over every row and objective: 6 compared rows test points and placement, S1 (a measure) points only,
-    # so the smallest of the 13 p-values is multiplied by 13 (capped at 1)
+    # Holm over every row and objective: 9 compared rows test points and placement, S1 (a measure) points only,
+    # so the smallest of the 19 p-values is multiplied by 19 (capped at 1)
     p = pl.concat([claims["p_value"], claims["placement_p_value"].drop_nulls()])
     p_holm = pl.concat([claims["p_holm"], claims["placement_p_holm"].drop_nulls()])
-    assert p.len() == 13
-    assert p_holm.min() == pytest.approx(min(1.0, 13 * p.min()))
+    assert p.len() == 19
+    assert p_holm.min() == pytest.approx(min(1.0, 19 * p.min()))
     s1 = claims.filter(pl.col("claim") == "S1").row(0, named=True)
     assert s1["kind"] == "measure" and s1["headline"] and s1["matches"] == 64
     assert s1["effect"] == pytest.approx(s1["tsumo_value_1plus"] - s1["ron_value_1plus"])

@@ -52,7 +52,7 @@ def test_every_bloodshed_claim_has_an_experiment_file_with_two_fields():
 def test_design_rotates_the_subject_through_every_seat_with_the_field_around_it():
     b9 = load_experiment(EXPERIMENTS_DIR / "b9.toml")
     all_cells = cells(b9)
-    assert len(all_cells) == len(b9.variants) * 2 * 2 * 4  # variants x fields x arms x seats
+    assert len(all_cells) == len(b9.variants) * len(b9.fields) * 2 * 4  # variants x fields x arms x seats
     for cell in all_cells:
         variant = b9.variants[cell.variant]
         field = variant.fields[cell.field_index]

@@ -27,9 +27,10 @@ CLAIM_IDS = ("B1", "B4")
 
 @pytest.fixture(scope="module")
 def study(tmp_path_factory) -> Path:
-    """A tiny claims study (B1 and B4, 160 matches each) with its report rendered."""
+    """A tiny claims study (B1 and B4, 480 matches each: 3 wall seeds for each of B1's 9 variants × 3 fields) with
+    its report rendered."""
     out = tmp_path_factory.mktemp("study")
-    experiments = with_overrides(select(mode_experiments("bloodshed"), ",".join(CLAIM_IDS)), 160, 3)
+    experiments = with_overrides(select(mode_experiments("bloodshed"), ",".join(CLAIM_IDS)), 480, 3)
     run_experiments(experiments, out, jobs=1, progress=False)
     render_report(out)
     return out

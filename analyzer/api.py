@@ -152,6 +152,24 @@ def report(directory: Path | str, lang: str = "en"):
     return reports(directory, (lang,))[0]
 
 
+def decision_reports(directory: Path | str, langs: Sequence[str] = ("en",)):
+    """The decision-level report of DIRECTORY (decisions.html and decisions.pdf, `tsumolab decisions`) in each
+    language of `langs`, and the claims report too when DIRECTORY also holds a claims study; a list of (html
+    path, pdf path)."""
+    from analyzer.i18n import check_language
+    from analyzer.study_record import STUDY_FILE
+    from reports.decisions import render_decisions
+
+    langs = tuple(check_language(lang) for lang in langs)
+    try:
+        written = render_decisions(directory, langs)
+    except OSError as exc:
+        raise WriteError(f"cannot write the report in {directory}: {os_error_text(exc)}") from None
+    if (Path(directory) / STUDY_FILE).exists():
+        written += reports(directory, langs)
+    return written
+
+
 def reports(directory: Path | str, langs: Sequence[str] = ("en",)):
     """The report of DIRECTORY in each language of `langs` (the data read and the example hands replayed once);
     a list of (html path, pdf path)."""

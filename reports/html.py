@@ -12,7 +12,7 @@ from matplotlib import rc_context
 from matplotlib.figure import Figure
 
 from analyzer.i18n import Translator
-from reports import content, example_text
+from reports import content, decisions, example_text
 from reports.content import EN, FigureSpec, Table, Verdict
 from reports.data import ClaimData, ReportData
 from reports.examples import ExampleHand, NoExample
@@ -81,6 +81,10 @@ def render_html(data: ReportData, examples: dict[str, ExampleHand | NoExample], 
             toc.append((f"claim-{claim.id}", tr("{claim}: {verdict}", claim=claim.id,
                                                 verdict=content.verdict_word(claim.headline["verdict"], tr))))
             sections.append(_claim_section(claim, examples.get(claim.id), tr))
+            decided = decisions.claim_section_html(data.directory, claim.id, tr)
+            if decided:
+                toc.append((f"decisions-{claim.id}", tr("{claim} decision by decision", claim=claim.id)))
+                sections.append(decided)
         if data.beyond_claims:
             toc.append(("beyond-sources", tr("{title}: tsumolab's own questions", title=tr(content.BEYOND_TITLE))))
             sections.append(_beyond_section(data, tr))

@@ -14,7 +14,7 @@ from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.figure import Figure
 
 from analyzer.i18n import Translator
-from reports import content, example_text, figures
+from reports import content, decisions, example_text, figures
 from reports.content import EN, Table, Verdict
 from reports.data import ClaimData, ReportData
 from reports.examples import ExampleHand, NoExample
@@ -29,7 +29,10 @@ EXCERPT_LINES = 16
 
 def render_pdf(data: ReportData, examples: dict, path: Path, tr: Translator = EN) -> int:
     """Write the PDF to `path` (a temporary file the caller moves into place); returns the number of pages."""
-    pages = (summary_pages(data, tr) + [_claim_page(c, examples.get(c.id), tr) for c in data.source_claims]
+    pages = (summary_pages(data, tr)
+             + [page for c in data.source_claims
+                for page in [_claim_page(c, examples.get(c.id), tr),
+                             *decisions.decision_pages(data.directory, [c.id], tr)]]
              + beyond_pages(data, tr) + [_claim_page(c, examples.get(c.id), tr) for c in data.beyond_claims])
     with PdfPages(path, metadata=PDF_METADATA) as pdf:
         for page in pages:

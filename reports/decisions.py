@@ -1,0 +1,297 @@
+"""The decision-level sections of a report (issue 16): read from DIR/decisions.parquet only.
+
+Per claim: what was sampled, the share of situations where the claim's action is better and the mean difference
+per situation (points, rank, gift box) overall and by field, the breakdown by each feature the claim names as a
+table and a figure, and the sentence of the conditions under which the claim's action is better.
+
+Used twice: inside the claims report (a section after each claim's policy-level section, when the study's
+directory holds decisions.parquet) and as the report of a decisions study alone (DIR/decisions.html,
+DIR/decisions.pdf; `tsumolab decisions`).
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+from matplotlib.figure import Figure
+
+from analyzer.decision_claims import CLAIMS
+from analyzer.decision_stats import claim_result, condition_sentence
+from analyzer.i18n import DEFAULT_LANGUAGE, Translator
+from reports.content import EN, FigureSpec, Table
+
+TABLE = "decisions.parquet"
+
+
+@lru_cache(maxsize=4)
+def _read(path: str, mtime: float) -> pl.DataFrame:
+    return pl.read_parquet(path)
+
+
+def load_decisions(directory: Path | str) -> pl.DataFrame | None:
+    """DIR/decisions.parquet, or None when the directory has none."""
+    path = Path(directory) / TABLE
+    if not path.is_file():
+        return None
+    return _read(str(path), path.stat().st_mtime)
+
+
+def claim_rows(directory: Path | str, claim_id: str) -> pl.DataFrame | None:
+    table = load_decisions(directory)
+    if table is None:
+        return None
+    rows = table.filter(pl.col("claim") == claim_id)
+    return rows if rows.height else None
+
+
+# --- text and tables ------------------------------------------------------------------------------------------
+
+def _ci(e, digits: int, tr: Translator) -> str:
+    if math.isnan(e.mean):
+        return tr("n/a")
+    return f"{tr.signed(e.mean, digits)} [{tr.signed(e.low, digits)}, {tr.signed(e.high, digits)}]"
+
+
+def _share(e, tr: Translator) -> str:
+    if math.isnan(e.mean):
+        return tr("n/a")
+    return f"{tr.percent(e.mean, 0)} [{tr.percent(e.low, 0)}, {tr.percent(e.high, 0)}]"
+
+
+def design_text(rows: pl.DataFrame, claim, tr: Translator = EN) -> str:
+    rollouts = int(rows["rollouts"].min())
+    return tr("{n} situations from simulated play ({fields}) where the claim's policy would “{action}” and the "
+              "alternative policy would “{alternative}”. At each, both answers were played out {rollouts} times to "
+              "the end of the match on the same resampled hidden tiles (paired rollouts); after its answer the "
+              "seat plays on with the policy that gave it.", n=rows.height,
+              fields=tr(", ").join(rows["field"].unique(maintain_order=True).to_list()),
+              action=tr(claim.action), alternative=tr(claim.alternative), rollouts=rollouts)
+
+
+def summary_text(result: dict, claim, tr: Translator = EN) -> str:
+    s = result["summary"]
+    return tr("“{action}” is better in {share} of the situations on final points ({rank_share} on rank). Mean "
+              "difference per situation: {points} points, {rank} in rank (lower is better), {gift} gift-box "
+              "progress.", action=tr(claim.action), share=_share(s["share_points"], tr),
+              rank_share=_share(s["share_rank"], tr), points=_ci(s["mean_points"], 0, tr),
+              rank=_ci(s["mean_rank"], 3, tr), gift=_ci(s["mean_gift"], 1, tr))
+
+
+def field_table(result: dict, tr: Translator = EN) -> Table:
+    columns = [tr("Field"), tr("Situations"), tr("Share better (points)"), tr("Share better (rank)"),
+               tr("Points difference"), tr("Rank difference"), tr("Gift-box difference")]
+    rows = []
+    for name, s in [*result["by_field"].items(), (tr("all fields"), result["summary"])]:
+        rows.append([name, str(s["situations"]), _share(s["share_points"], tr), _share(s["share_rank"], tr),
+                     _ci(s["mean_points"], 0, tr), _ci(s["mean_rank"], 3, tr), _ci(s["mean_gift"], 1, tr)])
+    return Table(columns, rows)
+
+
+def _bin_label(feature: str, low: float, high: float, tr: Translator) -> str:
+    from analyzer.decision_claims import FEATURE_CODES
+
+    codes = FEATURE_CODES.get(feature)
+    if codes and low == high and 0 <= int(low) < len(codes):
+        return tr(codes[int(low)])
+    return tr.number(low) if low == high else f"{tr.number(low)}–{tr.number(high)}"
+
+
+def breakdown_table(result: dict, claim, tr: Translator = EN) -> Table:
+    columns = [tr("Feature"), tr("Values"), tr("Situations"), tr("Share better (points)"),
+               tr("Points difference"), tr("Rank difference")]
+    rows = []
+    for feature in claim.features:
+        for b in result["breakdown"][feature.name]:
+            rows.append([tr(feature.words), _bin_label(feature.name, b["low"], b["high"], tr), str(b["situations"]),
+                         _share(b["share_points"], tr), _ci(b["mean_points"], 0, tr), _ci(b["mean_rank"], 3, tr)])
+    return Table(columns, rows)
+
+
+def condition_texts(result: dict, claim, tr: Translator = EN) -> list[str]:
+    return [condition_sentence(result["conditions"]["points"], claim, tr),
+            condition_sentence(result["conditions"]["rank"], claim, tr)]
+
+
+def caveat_text(tr: Translator = EN) -> str:
+    return tr("Conditions are the one or two feature thresholds with the most certain total gain; they are chosen "
+              "from the same situations, so their intervals are optimistic: confirm one with another --seed.")
+
+
+# --- figure ---------------------------------------------------------------------------------------------------
+
+def breakdown_figure(result: dict, claim, tr: Translator = EN) -> Figure:
+    """Mean point difference (claim's action − alternative) with its 95% interval per value of each feature."""
+    from reports.figures import _number_axis
+
+    features = claim.features
+    cols = 2
+    rows = math.ceil(len(features) / cols)
+    fig = Figure(figsize=(7.0, 1.9 * rows + 0.5), layout="constrained")
+    axes = np.atleast_1d(fig.subplots(rows, cols)).ravel()
+    for ax, feature in zip(axes, features):
+        bins = result["breakdown"][feature.name]
+        x = np.arange(len(bins))
+        means = np.array([b["mean_points"].mean for b in bins])
+        low = np.array([b["mean_points"].low for b in bins])
+        high = np.array([b["mean_points"].high for b in bins])
+        finite = np.isfinite(low) & np.isfinite(high)
+        colours = ["#1a7f37" if lo > 0 else "#c62828" if hi < 0 else "#1f5fa8" for lo, hi in zip(low, high)]
+        ax.axhline(0, color="#888888", lw=0.8)
+        ax.errorbar(x[finite], means[finite], yerr=[means[finite] - low[finite], high[finite] - means[finite]],
+                    fmt="none", ecolor="#999999", capsize=2, lw=1)
+        ax.scatter(x, means, c=colours, s=18, zorder=3)
+        ax.set_xticks(x, [_bin_label(feature.name, b["low"], b["high"], tr) for b in bins], fontsize=7)
+        ax.set_title(tr(feature.words), fontsize=8.5)
+        ax.tick_params(labelsize=7)
+        _number_axis(ax.yaxis, tr)
+        for i, b in enumerate(bins):
+            ax.annotate(f"n={b['situations']}", (x[i], 0), xytext=(0, -10), textcoords="offset points",
+                        ha="center", fontsize=5.5, color="#555555")
+    for ax in axes[len(features):]:
+        ax.axis("off")
+    fig.suptitle(tr("{claim}: points difference per situation by feature (“{action}” − “{alternative}”)",
+                    claim=claim.id, action=tr(claim.action), alternative=tr(claim.alternative)), fontsize=9.5)
+    fig.supylabel(tr("final points per situation"), fontsize=8)
+    return fig
+
+
+# --- HTML -----------------------------------------------------------------------------------------------------
+
+def claim_section_html(directory: Path | str, claim_id: str, tr: Translator = EN) -> str:
+    """The decision-level section of one claim, or "" when DIR holds no situations of it."""
+    from reports.html import _figure, _table
+
+    rows = claim_rows(directory, claim_id)
+    if rows is None or claim_id not in CLAIMS:
+        return ""
+    e = html.escape
+    claim = CLAIMS[claim_id]
+    result = claim_result(rows, claim)
+    spec = FigureSpec(f"decisions-{claim_id}", tr("Points difference per situation by feature, with 95% "
+                                                  "intervals; green: the claim's action is better, red: worse."),
+                      lambda: breakdown_figure(result, claim, tr))
+    sentences = "".join(f'<p class="effect">{e(text)}</p>' for text in condition_texts(result, claim, tr))
+    return (f'<section id="decisions-{e(claim_id)}" class="decisions">'
+            f"<h2>{e(tr('{claim} decision by decision', claim=claim_id))}</h2>"
+            f"<p>{e(design_text(rows, claim, tr))}</p><p>{e(summary_text(result, claim, tr))}</p>"
+            f"<h3>{e(tr('When it holds'))}</h3>{sentences}<p>{e(caveat_text(tr))}</p>"
+            f"<h3>{e(tr('By field'))}</h3>{_table(field_table(result, tr))}"
+            f"<h3>{e(tr('By feature'))}</h3>{_table(breakdown_table(result, claim, tr))}"
+            f"{_figure(spec, claim_id, tr)}</section>")
+
+
+def decisions_html(directory: Path | str, tr: Translator = EN) -> str:
+    """The report of a decisions study alone: an overview table, then one section per claim."""
+    from reports.fonts import css_font_face
+    from reports.html import CSS, _table
+
+    e = html.escape
+    table = load_decisions(directory)
+    ids = [c for c in CLAIMS if table is not None and c in set(table["claim"].to_list())]
+    title = tr("tsumolab: decision claims tested decision by decision")
+    overview = _table(overview_table(table, ids, tr)) if ids else f"<p>{e(tr('No situations.'))}</p>"
+    nav = "".join(f'<li><a href="#decisions-{c}">{e(tr("{claim} decision by decision", claim=c))}</a></li>'
+                  for c in ids)
+    body = (f"<header><h1>{e(title)}</h1></header>"
+            f'<section id="overview"><h2>{e(tr("Overview"))}</h2>{overview}<ol>{nav}</ol></section>'
+            + "".join(claim_section_html(directory, c, tr) for c in ids))
+    style = css_font_face(body + title, tr.lang) + CSS
+    return (f"<!DOCTYPE html>\n<html lang=\"{tr.html_lang}\"><head><meta charset=\"utf-8\">"
+            '<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f"<title>{e(title)}</title><style>{style}</style></head>\n<body><main>{body}</main></body></html>\n")
+
+
+def overview_table(table: pl.DataFrame, ids: list[str], tr: Translator = EN) -> Table:
+    columns = [tr("Claim"), tr("Situations"), tr("Share better (points)"), tr("Points difference"),
+               tr("Rank difference"), tr("When it holds")]
+    rows = []
+    for cid in ids:
+        claim = CLAIMS[cid]
+        result = claim_result(table.filter(pl.col("claim") == cid), claim)
+        s = result["summary"]
+        rows.append([cid, str(s["situations"]), _share(s["share_points"], tr), _ci(s["mean_points"], 0, tr),
+                     _ci(s["mean_rank"], 3, tr), condition_sentence(result["conditions"]["points"], claim, tr)])
+    return Table(columns, rows)
+
+
+# --- PDF ------------------------------------------------------------------------------------------------------
+
+def claim_page(directory: Path | str, claim_id: str, tr: Translator = EN) -> Figure | None:
+    """The decision-level PDF page of one claim, or None when DIR holds no situations of it."""
+    from reports.pdf import A4, _axes, _page, _text_block, draw_table
+
+    rows = claim_rows(directory, claim_id)
+    if rows is None or claim_id not in CLAIMS:
+        return None
+    claim = CLAIMS[claim_id]
+    result = claim_result(rows, claim)
+    fig = _page()
+    used = _text_block(fig, 0.4, [
+        (tr("{claim} decision by decision", claim=claim_id), {"size": 15, "weight": "bold"}),
+        (design_text(rows, claim, tr), {"size": 8, "wrap": 125}),
+        (summary_text(result, claim, tr), {"size": 8.5, "wrap": 118}),
+        *[(text, {"size": 8.5, "wrap": 118, "weight": "bold"}) for text in condition_texts(result, claim, tr)],
+        (caveat_text(tr), {"size": 7.5, "wrap": 130}),
+    ])
+    fields = field_table(result, tr)
+    height = 0.3 + 0.25 * (len(fields.rows) + 1)
+    draw_table(_axes(fig, 0.45, used + 0.05, A4[0] - 0.9, height), fields, size=7,
+               widths=[16, 9, 18, 18, 22, 22, 18])
+    top = used + height + 0.25
+    breakdown = breakdown_table(result, claim, tr)
+    plot_height = 3.6
+    table_height = A4[1] - top - plot_height - 0.6
+    draw_table(_axes(fig, 0.45, top, A4[0] - 0.9, table_height), breakdown, size=6.5,
+               widths=[30, 10, 9, 18, 22, 22])
+    plot = breakdown_figure(result, claim, tr)
+    # the breakdown figure is drawn as an image at the bottom of the page
+    import io
+
+    from matplotlib.image import imread
+
+    buffer = io.BytesIO()
+    plot.savefig(buffer, format="png", dpi=160)
+    buffer.seek(0)
+    image = _axes(fig, 0.45, A4[1] - plot_height - 0.4, A4[0] - 0.9, plot_height)
+    image.imshow(imread(buffer))
+    image.axis("off")
+    return fig
+
+
+def decision_pages(directory: Path | str, claim_ids, tr: Translator = EN) -> list[Figure]:
+    return [page for page in (claim_page(directory, c, tr) for c in claim_ids) if page is not None]
+
+
+def render_decisions(directory: Path | str, langs=(DEFAULT_LANGUAGE,)) -> list:
+    """DIR/decisions.html and DIR/decisions.pdf (decisions.<lang>.* for other languages), written atomically."""
+    from matplotlib import rc_context
+    from matplotlib.backends.backend_pdf import PdfPages
+
+    from analyzer.i18n import translator
+    from analyzer.tables import replacing
+    from reports.fonts import font_rc
+    from reports.pdf import PDF_METADATA
+    from reports.render import ReportPaths
+
+    out = Path(directory)
+    table = load_decisions(out)
+    ids = [c for c in CLAIMS if table is not None and c in set(table["claim"].to_list())]
+    written = []
+    for lang in langs:
+        tr = translator(lang)
+        stem = "decisions" if lang == DEFAULT_LANGUAGE else f"decisions.{lang}"
+        html_path, pdf_path = out / f"{stem}.html", out / f"{stem}.pdf"
+        with rc_context(font_rc(lang)):
+            text = decisions_html(out, tr)
+            with replacing(html_path) as temp:
+                temp.write_text(text, encoding="utf-8")
+            with replacing(pdf_path) as temp, PdfPages(temp, metadata=PDF_METADATA) as pdf:
+                for page in decision_pages(out, ids, tr):
+                    pdf.savefig(page)
+        written.append(ReportPaths(html_path, pdf_path))
+    return written

@@ -286,7 +286,8 @@ CLAIMS = {c.id: c for c in (
 )}
 """every decision claim, by id"""
 
-FEATURE_CODES = {"kan_kind": ("closed", "added", "open"), "kind": ("exchange", "void")}
+FEATURE_CODES = {"kan_kind": (N_("closed kan"), N_("added kan"), N_("open kan")),
+                 "kind": (N_("exchange"), N_("void choice"))}
 ALL_FEATURES = tuple(dict.fromkeys(f.name for c in CLAIMS.values() for f in c.features))
 """every feature column of decisions.parquet, in a fixed order"""
 

@@ -118,6 +118,9 @@ def _scan_bloodshed(mode, field, arms, seed, matches, rules) -> list[Situation]:
     from sims.bloodshed.state import ST
     from sims.events import N_EVENT_COLS
 
+    from sims.riichi.positions import _direct
+
+    stop_at_decision = _direct(stop_at_decision)  # no per-call typing of the 20 hooks (most of a short step)
     sampler = Sampler(field_seats(field), rules)
     hooks = [(arm, _Hooks(arm.treatment, "bloodshed"), _Hooks(arm.control, "bloodshed")) for arm in arms]
     play = sampler.play_args()

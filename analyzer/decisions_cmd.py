@@ -8,7 +8,9 @@ import click
 
 from analyzer.cli import cli
 from analyzer.decision_claims import CLAIMS
-from analyzer.decisions_run import DEFAULT_CHUNK_SIZE, DEFAULT_FIELDS, DEFAULT_SEED, make_spec, run_decisions
+from analyzer.decisions_run import (
+    DEFAULT_CHUNK_SIZE, DEFAULT_FIELDS, DEFAULT_ROLLOUTS, DEFAULT_SEED, DEFAULT_SITUATIONS, make_spec, run_decisions,
+)
 from analyzer.experiment_run import BACKENDS
 from analyzer.report_cmd import lang_option
 
@@ -21,9 +23,10 @@ from analyzer.report_cmd import lang_option
                    "four seats or four comma-separated (repeatable; default: "
                    f"{' and '.join(DEFAULT_FIELDS)}).")
 @click.option("--situations", "-n", type=int, default=None,
-              help="Situations per claim and field (default: per claim, sized for 30 minutes on 2 cores).")
+              help=f"Situations per claim and field (default {DEFAULT_SITUATIONS}: every claim in about 15 minutes on "
+                   "2 cores).")
 @click.option("--rollouts", type=int, default=None,
-              help="Rollouts per option and situation, played to the end of the match (default: per claim).")
+              help=f"Rollouts per option and situation, played to the end of the match (default {DEFAULT_ROLLOUTS}).")
 @click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True,
               help="Root seed of the sampled matches and of the rollouts.")
 @click.option("--jobs", "-j", type=int, default=1, show_default=True,

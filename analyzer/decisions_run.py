@@ -3,7 +3,8 @@
 Two steps (analyzer.decision_situations does the work):
 1. scan: per mode and field, matches 0, 1, 2, … (root seed) are played in blocks of SCAN_BLOCK; each claim keeps
    the first `situations` situations in (match, hand) order, scanning stops when every claim of the mode has them
-   or after `situations` × SCAN_MATCHES_PER_SITUATION matches. The list goes to DIR/situations.parquet.
+   or after max(SCAN_MIN_MATCHES, `situations` × SCAN_MATCHES_PER_SITUATION) matches (a rare situation may
+   so have fewer). The list goes to DIR/situations.parquet.
 2. evaluate: the situations, in (claim, field, order found), are cut into chunks of `chunk_size`; each chunk is
    evaluated (paired rollouts) and written to DIR/chunks/chunk-NNNNN.parquet atomically, with the study's
    spec in its metadata. --resume keeps every chunk whose file matches the spec and evaluates the rest.
@@ -38,11 +39,10 @@ DEFAULT_FIELDS = ("baseline", "majsoul-cpu")
 DEFAULT_SEED = 1
 DEFAULT_CHUNK_SIZE = 8
 SCAN_BLOCK = 4                    # matches per scan task
-SCAN_MATCHES_PER_SITUATION = 25   # scanning gives up after situations × this many matches of a field
-DEFAULT_SIZES = {                 # claim → (situations per field, rollouts per option): fit 30 min on 2 cores
-    "B1": (48, 64), "B2": (48, 64), "B3": (40, 64), "B4": (48, 64), "B5": (48, 64), "B6": (48, 64),
-    "B7": (48, 64), "B8": (48, 64), "S2": (32, 48), "S3": (32, 48), "X1": (48, 64),
-}
+SCAN_MATCHES_PER_SITUATION = 2    # scanning gives up after max(SCAN_MIN_MATCHES, situations × this) matches
+SCAN_MIN_MATCHES = 24
+DEFAULT_SITUATIONS = 100          # per claim and field: the default run of every claim fits 30 min on 2 cores
+DEFAULT_ROLLOUTS = 200            # per option and situation
 
 
 @dataclass(frozen=True)
@@ -101,8 +101,8 @@ def make_spec(only: str | None = None, fields=None, seed: int | None = None, sit
             raise InputError("--rule options belong to one mode: add --only with claims of that mode")
         rules = _rule_values(modes.pop(), rules)
     return DecisionsSpec(tuple(ids), fields, DEFAULT_SEED if seed is None else int(seed),
-                         {c: situations or DEFAULT_SIZES[c][0] for c in ids},
-                         {c: rollouts or DEFAULT_SIZES[c][1] for c in ids}, rules or {})
+                         {c: situations or DEFAULT_SITUATIONS for c in ids},
+                         {c: rollouts or DEFAULT_ROLLOUTS for c in ids}, rules or {})
 
 
 def _rule_values(mode: str, rules) -> dict:
@@ -232,7 +232,7 @@ def _situations(spec, arms, out, n_jobs, backend, scheduler, client, progress):
 def _scan_field(spec, mode, field, arms, n_jobs, backend, scheduler, client):
     """The first `situations` situations of each claim in `arms` on `field`, and the matches scanned."""
     need = {a.claim.id: spec.situations[a.claim.id] for a in arms}
-    cap = max(need.values()) * SCAN_MATCHES_PER_SITUATION
+    cap = max(SCAN_MIN_MATCHES, max(need.values()) * SCAN_MATCHES_PER_SITUATION)
     per_claim = {c: [] for c in need}
     first = 0
     while first < cap and any(len(per_claim[c]) < need[c] for c in need):

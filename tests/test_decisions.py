@@ -29,7 +29,7 @@ def test_every_decision_claim_of_issue_16_is_defined_with_its_experiment_arms():
     assert set(CLAIMS) == {"B1", "B2", "B3", "B4", "B5", "B6", "B7", "B8", "S2", "S3", "X1"}
     arms = {a.claim.id: a for a in claim_arms(list(CLAIMS))}
     assert arms["B1"].treatment.startswith("pass-cheap-ron") and arms["B1"].control == "baseline"
-    assert arms["B6"].control == "fold" and arms["S2"].treatment == "dama-after-win"
+    assert arms["B6"].control.startswith("fold") and arms["S2"].treatment.startswith("dama-after-win")
     for claim in CLAIMS.values():
         assert claim.features and claim.kinds
 
@@ -55,7 +55,7 @@ def test_claim_s2_situations_are_riichi_or_dama_after_the_first_win():
     found = scan_matches("shura", "baseline", claim_arms(["S2", "S3"]), 3, range(0, 2))
     s2 = [s for s in found if s.claim == "S2"]
     s3 = [s for s in found if s.claim == "S3"]
-    assert s3, "every shura hand starts with exchanges"
+    assert s2 and s3
     for s in s2:
         assert dict(s.features)["winners"] >= 1 and s.control_label.startswith("riichi")
         assert dict(s.features)["waits_left"] >= 0

@@ -6,11 +6,13 @@ its treatment and control hooks for their answers on that view (analyzer.decisio
 decisions of one hand where a claim applies, one is kept, drawn with a generator keyed by (seed, match, hand,
 claim), so consecutive decisions of one hand (a flush steered turn after turn) do not crowd the sample.
 
-Evaluating: the hand is stopped at the situation's decision again and both answers are played out by
-analyzer.advise's paired rollouts to the end of the match (final points and rank), on the same determinizations
-and random streams (common random numbers). After its forced answer the deciding seat plays on with the policy
-that gave it (treatment or control); the other seats play the field. The rollout seed is keyed by the situation,
-so a situation's numbers depend only on (seed, claim, field, match, hand, decision) and the rollout count.
+Evaluating: the hand is stopped at the situation's decision again and both answers are played out to the end
+of the match (final points and rank) on the same samples and random streams (common random numbers). A sample
+resamples only what no seat knows yet, keeping the other hands as play built them (analyzer.decision_rollouts),
+or, with resample "hidden", everything the deciding seat cannot see, as `tsumolab advise` does. After its forced
+answer the deciding seat plays on with the policy that gave it (treatment or control); the other seats play the
+field. The rollout seed is keyed by the situation, so a situation's numbers depend only on (seed, claim, field,
+match, hand, decision), the rollout count and what is resampled.
 """
 
 from __future__ import annotations
@@ -212,7 +214,13 @@ def rollout_seed(seed: int, s: Situation) -> int:
     return zlib.crc32(f"{seed}/{s.claim}/{s.field}/{s.match}/{s.hand}/{s.decision}".encode())
 
 
-def evaluate(mode: str, arm: ClaimArms, s: Situation, seed: int, rollouts: int, rules: dict | None = None) -> dict:
+RESAMPLE = ("unseen", "hidden")
+"""what a rollout resamples: what no seat knows yet (analyzer.decision_rollouts, the default), or everything the
+deciding seat cannot see (the determinization of `tsumolab advise`)"""
+
+
+def evaluate(mode: str, arm: ClaimArms, s: Situation, seed: int, rollouts: int, rules: dict | None = None,
+             resample: str = "unseen") -> dict:
     """Both options of `s` played out `rollouts` times to the match end; the row of decisions.parquet."""
     rules = rules or {}
     rseed = rollout_seed(seed, s)
@@ -232,8 +240,14 @@ def evaluate(mode: str, arm: ClaimArms, s: Situation, seed: int, rollouts: int, 
             return RiichiSampler(seats_with(s.field, s.seat, policy), mode, rules)
     if state is None:
         raise RuntimeError(f"situation {s} is not reached again")  # the scan and the replay disagree: a bug
-    vt, rt, _ = sampler(arm.treatment).rollouts(state, s.seat, [s.treatment], rseed, 0, rollouts, True)
-    vc, rc, _ = sampler(arm.control).rollouts(state, s.seat, [s.control], rseed, 0, rollouts, True)
+    if resample == "unseen":
+        from analyzer.decision_rollouts import state_rollouts
+
+        vt, rt = state_rollouts(mode, sampler(arm.treatment), state, s.seat, [s.treatment], rseed, rollouts)
+        vc, rc = state_rollouts(mode, sampler(arm.control), state, s.seat, [s.control], rseed, rollouts)
+    else:
+        vt, rt, _ = sampler(arm.treatment).rollouts(state, s.seat, [s.treatment], rseed, 0, rollouts, True)
+        vc, rc, _ = sampler(arm.control).rollouts(state, s.seat, [s.control], rseed, 0, rollouts, True)
     return situation_row(mode, seed, s, vt[0], rt[0], vc[0], rc[0])
 
 

@@ -8,6 +8,7 @@ import click
 
 from analyzer.cli import cli
 from analyzer.decision_claims import CLAIMS
+from analyzer.decision_situations import RESAMPLE
 from analyzer.decisions_run import (
     DEFAULT_CHUNK_SIZE, DEFAULT_FIELDS, DEFAULT_ROLLOUTS, DEFAULT_SEED, DEFAULT_SITUATIONS, make_spec, run_decisions,
 )
@@ -27,6 +28,10 @@ from analyzer.report_cmd import lang_option
                    "2 cores).")
 @click.option("--rollouts", type=int, default=None,
               help=f"Rollouts per option and situation, played to the end of the match (default {DEFAULT_ROLLOUTS}).")
+@click.option("--resample", type=click.Choice(RESAMPLE), default="unseen", show_default=True,
+              help="What each rollout resamples: unseen = only what no seat knows yet (the wall's order, the "
+                   "policies' streams, later hands), keeping the other hands as play built them; hidden = "
+                   "everything the deciding seat cannot see, as `tsumolab advise` (other hands dealt at random).")
 @click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True,
               help="Root seed of the sampled matches and of the rollouts.")
 @click.option("--jobs", "-j", type=int, default=1, show_default=True,
@@ -48,13 +53,14 @@ from analyzer.report_cmd import lang_option
 @click.option("--no-report", is_flag=True, help="Do not render the report after writing the table.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no summary.")
 @lang_option
-def decisions_command(only, fields, situations, rollouts, seed, jobs, out_dir, chunk_size, resume, overwrite, rules,
-                      backend, scheduler, no_report, quiet, langs) -> None:
+def decisions_command(only, fields, situations, rollouts, resample, seed, jobs, out_dir, chunk_size, resume, overwrite,
+                      rules, backend, scheduler, no_report, quiet, langs) -> None:
     """Test each decision claim (B1–B8, S2, S3, X1) decision by decision.
 
     Situations where the claim applies (its treatment and control policies would answer differently, plus the
     claim's own condition) are sampled from simulated play of each field; at each, the claim's action and the
-    alternative are played out to the end of the match on the same resampled hidden tiles (paired rollouts).
+    alternative are played out to the end of the match on the same samples of what is not known yet (paired
+    rollouts).
     Writes OUT/decisions.parquet (one row per situation) and prints, per claim, the share of situations where
     the claim's action is better, the mean difference in final points and rank, and the conditions under which
     it is better. The report (OUT/decisions.html, .pdf; and the claims report when OUT holds a claims study)
@@ -67,9 +73,15 @@ def decisions_command(only, fields, situations, rollouts, seed, jobs, out_dir, c
     """
     from analyzer.decision_stats import format_summary
 
-    spec = make_spec(only, fields, seed, situations, rollouts, rules)
-    result = run_decisions(spec, out_dir, jobs=jobs, chunk_size=chunk_size, resume=resume, overwrite=overwrite,
-                           backend=backend, scheduler=scheduler, progress=not quiet)
+    from analyzer.runner import RunInterrupted
+
+    spec = make_spec(only, fields, seed, situations, rollouts, rules, resample)
+    try:
+        result = run_decisions(spec, out_dir, jobs=jobs, chunk_size=chunk_size, resume=resume, overwrite=overwrite,
+                               backend=backend, scheduler=scheduler, progress=not quiet)
+    except RunInterrupted as exc:
+        click.echo(f"tsumolab: {exc}", err=True)
+        click.get_current_context().exit(130)
     if not quiet:
         click.echo(format_summary(result.table))
         click.echo(f"decisions: {result.table.height} situations in {result.seconds:.0f} s "

@@ -25,7 +25,7 @@ import polars as pl
 from tqdm import tqdm
 
 from analyzer.decision_claims import ALL_FEATURES, CLAIMS
-from analyzer.decision_situations import Situation, claim_arms, evaluate, field_seats, scan_matches
+from analyzer.decision_situations import RESAMPLE, Situation, claim_arms, evaluate, field_seats, scan_matches
 from analyzer.errors import InputError
 from analyzer.tables import read_file_metadata, remove_temp_files, write_parquet_atomic
 from analyzer.version import code_version
@@ -55,10 +55,13 @@ class DecisionsSpec:
     rollouts: dict
     """claim → rollouts per option"""
     rules: dict
+    resample: str = "unseen"
+    """analyzer.decision_situations.RESAMPLE"""
 
     def to_dict(self) -> dict:
         return {"format": FORMAT, "claims": list(self.claims), "fields": list(self.fields), "seed": self.seed,
-                "situations": self.situations, "rollouts": self.rollouts, "rules": self.rules}
+                "situations": self.situations, "rollouts": self.rollouts, "rules": self.rules,
+                "resample": self.resample}
 
     def key(self) -> str:
         return json.dumps(self.to_dict(), sort_keys=True)
@@ -75,7 +78,7 @@ class DecisionsResult:
 
 
 def make_spec(only: str | None = None, fields=None, seed: int | None = None, situations: int | None = None,
-              rollouts: int | None = None, rules=None) -> DecisionsSpec:
+              rollouts: int | None = None, rules=None, resample: str = "unseen") -> DecisionsSpec:
     """The study's spec from the command's options; InputError for anything it cannot run."""
     from policies.registry import PolicyError, check_mode, parse_seats
 
@@ -88,6 +91,8 @@ def make_spec(only: str | None = None, fields=None, seed: int | None = None, sit
         raise InputError(f"--situations must be at least 2, got {situations}")
     if rollouts is not None and rollouts < 2:
         raise InputError(f"--rollouts must be at least 2, got {rollouts}")
+    if resample not in RESAMPLE:
+        raise InputError(f"--resample must be one of {', '.join(RESAMPLE)}, got {resample!r}")
     fields = tuple(fields) if fields else DEFAULT_FIELDS
     for field in fields:
         for mode in sorted({CLAIMS[c].mode for c in ids}):
@@ -102,7 +107,7 @@ def make_spec(only: str | None = None, fields=None, seed: int | None = None, sit
         rules = _rule_values(modes.pop(), rules)
     return DecisionsSpec(tuple(ids), fields, DEFAULT_SEED if seed is None else int(seed),
                          {c: situations or DEFAULT_SITUATIONS for c in ids},
-                         {c: rollouts or DEFAULT_ROLLOUTS for c in ids}, rules or {})
+                         {c: rollouts or DEFAULT_ROLLOUTS for c in ids}, rules or {}, resample)
 
 
 def _rule_values(mode: str, rules) -> dict:
@@ -151,7 +156,7 @@ def _run_locked(spec, out, n_jobs, chunk_size, resume, overwrite, backend, sched
     if previous is not None and not resume and not overwrite:
         raise InputError(f"{out} already holds a decisions study; add --resume to continue it or --overwrite "
                          "to replace it")
-    if previous is not None and resume and previous.get("spec") != spec.to_dict():
+    if previous and resume and previous.get("spec") != spec.to_dict():  # an unreadable record: the chunks decide
         raise InputError(f"{out} holds a decisions study with other options; repeat its options to resume it "
                          "or use --overwrite")
     if overwrite:
@@ -166,13 +171,25 @@ def _run_locked(spec, out, n_jobs, chunk_size, resume, overwrite, backend, sched
     situations, scanned = _situations(spec, arms, out, n_jobs, backend, scheduler, client, progress)
     record["scanned_matches"] = scanned
     tasks = _chunk_tasks(spec, arms, situations, out, chunk_size)
+    wanted = {Path(t["path"]).name for t in tasks}
+    for stale in (out / CHUNKS).glob("*.parquet"):  # chunks of an earlier --chunk-size
+        if stale.name not in wanted:
+            stale.unlink()
     todo = [t for t in tasks if not _chunk_done(t)]
-    _warm_up(spec, arms)
-    with tqdm(total=len(situations), initial=sum(len(t["situations"]) for t in tasks if t not in todo),
-              unit=" situations", desc="evaluating", file=sys.stderr, delay=1.0, dynamic_ncols=True,
-              disable=not progress or not sys.stderr.isatty()) as bar:
-        for n in _map(evaluate_chunk, todo, n_jobs, backend, scheduler, client):
-            bar.update(n)
+    _warm_up(spec, arms, todo)
+    try:
+        with tqdm(total=len(situations), initial=sum(len(t["situations"]) for t in tasks if t not in todo),
+                  unit=" situations", desc="evaluating", file=sys.stderr, delay=1.0, dynamic_ncols=True,
+                  disable=not progress or not sys.stderr.isatty()) as bar:
+            for n in _map(evaluate_chunk, todo, n_jobs, backend, scheduler, client):
+                bar.update(n)
+    except KeyboardInterrupt:
+        from analyzer.runner import RunInterrupted
+
+        remove_temp_files(out / CHUNKS)
+        record["status"] = "interrupted"
+        _write_record(record_path, record)
+        raise RunInterrupted(out, sum(_chunk_done(t) for t in tasks), len(tasks)) from None
     frames = [pl.read_parquet(t["path"]) for t in tasks]
     table = pl.concat(frames, how="diagonal_relaxed") if frames else empty_table()
     table = _with_all_features(table)
@@ -305,8 +322,8 @@ def _chunk_done(task: dict) -> bool:
 def evaluate_chunk(task: dict) -> int:
     """Evaluate one chunk's situations and write its file; returns the number of situations."""
     spec: DecisionsSpec = task["spec"]
-    rows = [evaluate(CLAIMS[s.claim].mode, task["arms"][s.claim], s, spec.seed, spec.rollouts[s.claim], spec.rules)
-            for s in task["situations"]]
+    rows = [evaluate(CLAIMS[s.claim].mode, task["arms"][s.claim], s, spec.seed, spec.rollouts[s.claim], spec.rules,
+                     spec.resample) for s in task["situations"]]
     frame = _with_all_features(pl.DataFrame(rows))
     write_parquet_atomic(frame, task["path"], {"tsumolab_decisions_spec": spec.key(),
                                                "tsumolab_situations": json.dumps(task["keys"]),
@@ -333,13 +350,15 @@ def empty_table() -> pl.DataFrame:
                                     else pl.Float64) for c in COLUMNS})
 
 
-def _warm_up(spec, arms) -> None:
-    """Compile or load the rollout kernels once before workers fan out."""
-    modes = {CLAIMS[c].mode for c in spec.claims}
-    if "bloodshed" in modes:
-        from sims.bloodshed.rollout import paired_rollouts  # noqa: F401
-    if modes - {"bloodshed"}:
-        from sims.riichi.rollout import paired_rollouts as _riichi  # noqa: F401
+def _warm_up(spec, arms, tasks) -> None:
+    """Compile (or load) the rollout kernels of each mode once, here, before workers fan out: one rollout of the
+    first situation of each mode still to evaluate."""
+    first = {}
+    for task in tasks:
+        for s in task["situations"]:
+            first.setdefault(CLAIMS[s.claim].mode, s)
+    for mode, s in first.items():
+        evaluate(mode, arms[s.claim], s, spec.seed, 2, spec.rules, spec.resample)
 
 
 def _map(work, tasks, n_jobs, backend, scheduler, client, ordered=False):

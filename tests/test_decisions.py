@@ -142,3 +142,33 @@ def test_conditions_find_a_planted_threshold_and_say_so_when_none_supports_the_c
     assert not cond.supported
     assert condition_sentence(cond, CLAIMS["B1"], EN).startswith("No condition on")
     assert set(OBJECTIVES) == {"points", "rank"}
+
+
+@pytest.mark.slow
+def test_claims_report_has_a_decision_section_after_the_claim_when_the_study_holds_decisions(tmp_path):
+    from analyzer.claims import run_experiments, with_overrides
+    from analyzer.experiment import mode_experiments, select
+    from reports.data import load_report_data
+    from reports.html import render_html
+    from reports.pdf import render_pdf
+
+    out = tmp_path / "study"
+    run_experiments(with_overrides(select(mode_experiments("bloodshed"), "B1"), 16, 3), out, jobs=1, progress=False)
+    data = load_report_data(out)
+    assert 'id="decisions-B1"' not in render_html(data, {}, EN)
+    pages = render_pdf(data, {}, tmp_path / "plain.pdf", EN)
+    run_decisions(make_spec(only="B1", fields=["baseline"], seed=3, situations=3, rollouts=3), out, progress=False)
+    text = render_html(data, {}, EN)
+    assert text.index('id="claim-B1"') < text.index('id="decisions-B1"')
+    assert "When it holds" in text and "pass the ron" in text
+    assert render_pdf(data, {}, tmp_path / "decided.pdf", EN) == pages + 1
+
+
+@pytest.mark.slow
+def test_decision_rollouts_are_paired_the_difference_is_narrower_than_its_two_means(tmp_path):
+    """Common random numbers across the two options: per situation, the paired difference's interval is
+    narrower than the one two independent means would give."""
+    spec = make_spec(only="B1,B8", fields=["baseline"], seed=5, situations=30, rollouts=100)
+    table = run_decisions(spec, tmp_path / "crn", progress=False, jobs=2).table
+    unpaired = np.hypot(table["treatment_points_ci"].to_numpy(), table["control_points_ci"].to_numpy())
+    assert np.median(table["diff_points_ci"].to_numpy() / unpaired) < 0.8

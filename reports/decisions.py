@@ -63,14 +63,31 @@ def _share(e, tr: Translator) -> str:
     return f"{tr.percent(e.mean, 0)} [{tr.percent(e.low, 0)}, {tr.percent(e.high, 0)}]"
 
 
-def design_text(rows: pl.DataFrame, claim, tr: Translator = EN) -> str:
+def resample_of(directory: Path | str) -> str:
+    """What the study's rollouts resampled (analyzer.decision_situations.RESAMPLE), from the table's metadata."""
+    import json
+
+    from analyzer.tables import read_file_metadata
+
+    spec = read_file_metadata(Path(directory) / TABLE).get("tsumolab_decisions_spec", "{}")
+    return json.loads(spec).get("resample", "unseen")
+
+
+def design_text(rows: pl.DataFrame, claim, tr: Translator = EN, resample: str = "unseen") -> str:
     rollouts = int(rows["rollouts"].min())
+    fields = dict(n=rows.height, fields=tr(", ").join(rows["field"].unique(maintain_order=True).to_list()),
+                  action=tr(claim.action), alternative=tr(claim.alternative), rollouts=rollouts)
+    if resample == "hidden":
+        return tr("{n} situations from simulated play ({fields}) where the claim's policy would “{action}” and the "
+                  "alternative policy would “{alternative}”. At each, both answers were played out {rollouts} times "
+                  "to the end of the match on the same samples of everything the seat cannot see, the other hands "
+                  "dealt at random as `tsumolab advise` does; after its answer the seat plays on with the policy "
+                  "that gave it.", **fields)
     return tr("{n} situations from simulated play ({fields}) where the claim's policy would “{action}” and the "
               "alternative policy would “{alternative}”. At each, both answers were played out {rollouts} times to "
-              "the end of the match on the same resampled hidden tiles (paired rollouts); after its answer the "
-              "seat plays on with the policy that gave it.", n=rows.height,
-              fields=tr(", ").join(rows["field"].unique(maintain_order=True).to_list()),
-              action=tr(claim.action), alternative=tr(claim.alternative), rollouts=rollouts)
+              "the end of the match from the true state, on the same samples of what no seat knows yet (the wall's "
+              "order, the policies' random streams, the later hands); after its answer the seat plays on with the "
+              "policy that gave it.", **fields)
 
 
 def summary_text(result: dict, claim, tr: Translator = EN) -> str:
@@ -178,7 +195,7 @@ def claim_section_html(directory: Path | str, claim_id: str, tr: Translator = EN
     sentences = "".join(f'<p class="effect">{e(text)}</p>' for text in condition_texts(result, claim, tr))
     return (f'<section id="decisions-{e(claim_id)}" class="decisions">'
             f"<h2>{e(tr('{claim} decision by decision', claim=claim_id))}</h2>"
-            f"<p>{e(design_text(rows, claim, tr))}</p><p>{e(summary_text(result, claim, tr))}</p>"
+            f"<p>{e(design_text(rows, claim, tr, resample_of(directory)))}</p><p>{e(summary_text(result, claim, tr))}</p>"
             f"<h3>{e(tr('When it holds'))}</h3>{sentences}<p>{e(caveat_text(tr))}</p>"
             f"<h3>{e(tr('By field'))}</h3>{_table(field_table(result, tr))}"
             f"<h3>{e(tr('By feature'))}</h3>{_table(breakdown_table(result, claim, tr))}"
@@ -233,7 +250,7 @@ def claim_page(directory: Path | str, claim_id: str, tr: Translator = EN) -> Fig
     fig = _page()
     used = _text_block(fig, 0.4, [
         (tr("{claim} decision by decision", claim=claim_id), {"size": 15, "weight": "bold"}),
-        (design_text(rows, claim, tr), {"size": 8, "wrap": 125}),
+        (design_text(rows, claim, tr, resample_of(directory)), {"size": 8, "wrap": 125}),
         (summary_text(result, claim, tr), {"size": 8.5, "wrap": 118}),
         *[(text, {"size": 8.5, "wrap": 118, "weight": "bold"}) for text in condition_texts(result, claim, tr)],
         (caveat_text(tr), {"size": 7.5, "wrap": 130}),

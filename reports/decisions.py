@@ -12,6 +12,7 @@ DIR/decisions.pdf; `tsumolab decisions`).
 from __future__ import annotations
 
 import html
+import logging
 import math
 from functools import lru_cache
 from pathlib import Path
@@ -123,8 +124,9 @@ def breakdown_table(result: dict, claim, tr: Translator = EN) -> Table:
                tr("Points difference"), tr("Rank difference")]
     rows = []
     for feature in claim.features:
-        for b in result["breakdown"][feature.name]:
-            rows.append([tr(feature.words), _bin_label(feature.name, b["low"], b["high"], tr), str(b["situations"]),
+        for i, b in enumerate(result["breakdown"][feature.name]):
+            rows.append([tr(feature.words) if i == 0 else "", _bin_label(feature.name, b["low"], b["high"], tr),
+                         str(b["situations"]),
                          _share(b["share_points"], tr), _ci(b["mean_points"], 0, tr), _ci(b["mean_rank"], 3, tr)])
     return Table(columns, rows)
 
@@ -162,13 +164,12 @@ def breakdown_figure(result: dict, claim, tr: Translator = EN) -> Figure:
         ax.errorbar(x[finite], means[finite], yerr=[means[finite] - low[finite], high[finite] - means[finite]],
                     fmt="none", ecolor="#999999", capsize=2, lw=1)
         ax.scatter(x, means, c=colours, s=18, zorder=3)
-        ax.set_xticks(x, [_bin_label(feature.name, b["low"], b["high"], tr) for b in bins], fontsize=7)
+        ax.set_xticks(x, [f"{_bin_label(feature.name, b['low'], b['high'], tr)}\nn={b['situations']}" for b in bins],
+                      fontsize=6.5)
         ax.set_title(tr(feature.words), fontsize=8.5)
-        ax.tick_params(labelsize=7)
+        ax.tick_params(labelsize=6.5)
+        ax.set_xlim(-0.5, len(bins) - 0.5)
         _number_axis(ax.yaxis, tr)
-        for i, b in enumerate(bins):
-            ax.annotate(f"n={b['situations']}", (x[i], 0), xytext=(0, -10), textcoords="offset points",
-                        ha="center", fontsize=5.5, color="#555555")
     for ax in axes[len(features):]:
         ax.axis("off")
     fig.suptitle(tr("{claim}: points difference per situation by feature (“{action}” − “{alternative}”)",
@@ -195,7 +196,8 @@ def claim_section_html(directory: Path | str, claim_id: str, tr: Translator = EN
     sentences = "".join(f'<p class="effect">{e(text)}</p>' for text in condition_texts(result, claim, tr))
     return (f'<section id="decisions-{e(claim_id)}" class="decisions">'
             f"<h2>{e(tr('{claim} decision by decision', claim=claim_id))}</h2>"
-            f"<p>{e(design_text(rows, claim, tr, resample_of(directory)))}</p><p>{e(summary_text(result, claim, tr))}</p>"
+            f"<p>{e(design_text(rows, claim, tr, resample_of(directory)))}</p>"
+            f"<p>{e(summary_text(result, claim, tr))}</p>"
             f"<h3>{e(tr('When it holds'))}</h3>{sentences}<p>{e(caveat_text(tr))}</p>"
             f"<h3>{e(tr('By field'))}</h3>{_table(field_table(result, tr))}"
             f"<h3>{e(tr('By feature'))}</h3>{_table(breakdown_table(result, claim, tr))}"
@@ -285,30 +287,38 @@ def decision_pages(directory: Path | str, claim_ids, tr: Translator = EN) -> lis
 
 
 def render_decisions(directory: Path | str, langs=(DEFAULT_LANGUAGE,)) -> list:
-    """DIR/decisions.html and DIR/decisions.pdf (decisions.<lang>.* for other languages), written atomically."""
+    """DIR/decisions.html and DIR/decisions.pdf (decisions.<lang>.* for other languages), written atomically;
+    a list of (html path, pdf path)."""
+    from analyzer.i18n import translator
+
+    out = Path(directory)
+    table = load_decisions(out)
+    ids = [c for c in CLAIMS if table is not None and c in set(table["claim"].to_list())]
+    font_log = logging.getLogger("matplotlib.font_manager")
+    level = font_log.level
+    font_log.setLevel(logging.ERROR)  # bold text falls back to the regular CJK face, as in reports.render
+    try:
+        return [_render_language(out, ids, translator(lang)) for lang in langs]
+    finally:
+        font_log.setLevel(level)
+
+
+def _render_language(out: Path, ids: list[str], tr: Translator):
     from matplotlib import rc_context
     from matplotlib.backends.backend_pdf import PdfPages
 
-    from analyzer.i18n import translator
     from analyzer.tables import replacing
     from reports.fonts import font_rc
     from reports.pdf import PDF_METADATA
     from reports.render import ReportPaths
 
-    out = Path(directory)
-    table = load_decisions(out)
-    ids = [c for c in CLAIMS if table is not None and c in set(table["claim"].to_list())]
-    written = []
-    for lang in langs:
-        tr = translator(lang)
-        stem = "decisions" if lang == DEFAULT_LANGUAGE else f"decisions.{lang}"
-        html_path, pdf_path = out / f"{stem}.html", out / f"{stem}.pdf"
-        with rc_context(font_rc(lang)):
-            text = decisions_html(out, tr)
-            with replacing(html_path) as temp:
-                temp.write_text(text, encoding="utf-8")
-            with replacing(pdf_path) as temp, PdfPages(temp, metadata=PDF_METADATA) as pdf:
-                for page in decision_pages(out, ids, tr):
-                    pdf.savefig(page)
-        written.append(ReportPaths(html_path, pdf_path))
-    return written
+    stem = "decisions" if tr.lang == DEFAULT_LANGUAGE else f"decisions.{tr.lang}"
+    html_path, pdf_path = out / f"{stem}.html", out / f"{stem}.pdf"
+    with rc_context(font_rc(tr.lang)):
+        text = decisions_html(out, tr)
+        with replacing(html_path) as temp:
+            temp.write_text(text, encoding="utf-8")
+        with replacing(pdf_path) as temp, PdfPages(temp, metadata=PDF_METADATA) as pdf:
+            for page in decision_pages(out, ids, tr):
+                pdf.savefig(page)
+    return ReportPaths(html_path, pdf_path)

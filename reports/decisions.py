@@ -260,13 +260,13 @@ def claim_page(directory: Path | str, claim_id: str, tr: Translator = EN) -> Fig
     fields = field_table(result, tr)
     height = 0.3 + 0.25 * (len(fields.rows) + 1)
     draw_table(_axes(fig, 0.45, used + 0.05, A4[0] - 0.9, height), fields, size=7,
-               widths=[16, 9, 18, 18, 22, 22, 18])
+               widths=[12, 10, 18, 18, 25, 25, 21])
     top = used + height + 0.25
     breakdown = breakdown_table(result, claim, tr)
-    plot_height = 3.6
-    table_height = A4[1] - top - plot_height - 0.6
+    plot_height = 3.3
+    table_height = A4[1] - top - plot_height - 0.5
     draw_table(_axes(fig, 0.45, top, A4[0] - 0.9, table_height), breakdown, size=6.5,
-               widths=[30, 10, 9, 18, 22, 22])
+               widths=[26, 15, 10, 17, 26, 26])
     plot = breakdown_figure(result, claim, tr)
     # the breakdown figure is drawn as an image at the bottom of the page
     import io

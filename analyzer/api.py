@@ -158,7 +158,7 @@ def decision_reports(directory: Path | str, langs: Sequence[str] = ("en",)):
     path, pdf path)."""
     from analyzer.i18n import check_language
     from analyzer.study_record import STUDY_FILE
-    from reports.decisions import render_decisions
+    from reports.decisions_report import render_decisions
 
     langs = tuple(check_language(lang) for lang in langs)
     try:

@@ -4,18 +4,19 @@ Per claim: what was sampled, the share of situations where the claim's action is
 per situation (points, rank, gift box) overall and by field, the breakdown by each feature the claim names as a
 table and a figure, and the sentence of the conditions under which the claim's action is better.
 
-Used twice: inside the claims report (a section after each claim's policy-level section, when the study's
-directory holds decisions.parquet) and as the report of a decisions study alone (DIR/decisions.html,
-DIR/decisions.pdf; `tsumolab decisions`).
+Used twice: inside the claims report (reports.html and reports.pdf add a section after each claim's
+policy-level one when the study's directory holds decisions.parquet) and in the report of a decisions study
+alone (reports.decisions_report: DIR/decisions.html, DIR/decisions.pdf; `tsumolab decisions`).
 """
 
 from __future__ import annotations
 
 import html
-import logging
 import math
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 import polars as pl
@@ -23,7 +24,7 @@ from matplotlib.figure import Figure
 
 from analyzer.decision_claims import CLAIMS
 from analyzer.decision_stats import claim_result, condition_sentence
-from analyzer.i18n import DEFAULT_LANGUAGE, Translator
+from analyzer.i18n import Translator
 from reports.content import EN, FigureSpec, Table
 
 TABLE = "decisions.parquet"
@@ -180,10 +181,9 @@ def breakdown_figure(result: dict, claim, tr: Translator = EN) -> Figure:
 
 # --- HTML -----------------------------------------------------------------------------------------------------
 
-def claim_section_html(directory: Path | str, claim_id: str, tr: Translator = EN) -> str:
-    """The decision-level section of one claim, or "" when DIR holds no situations of it."""
-    from reports.html import _figure, _table
-
+def claim_section_html(directory: Path | str, claim_id: str, tr: Translator, table_html, figure_html) -> str:
+    """The decision-level section of one claim, or "" when DIR holds no situations of it; `table_html(Table)` and
+    `figure_html(FigureSpec, alt, tr)` are the HTML report's own (reports.html)."""
     rows = claim_rows(directory, claim_id)
     if rows is None or claim_id not in CLAIMS:
         return ""
@@ -199,30 +199,9 @@ def claim_section_html(directory: Path | str, claim_id: str, tr: Translator = EN
             f"<p>{e(design_text(rows, claim, tr, resample_of(directory)))}</p>"
             f"<p>{e(summary_text(result, claim, tr))}</p>"
             f"<h3>{e(tr('When it holds'))}</h3>{sentences}<p>{e(caveat_text(tr))}</p>"
-            f"<h3>{e(tr('By field'))}</h3>{_table(field_table(result, tr))}"
-            f"<h3>{e(tr('By feature'))}</h3>{_table(breakdown_table(result, claim, tr))}"
-            f"{_figure(spec, claim_id, tr)}</section>")
-
-
-def decisions_html(directory: Path | str, tr: Translator = EN) -> str:
-    """The report of a decisions study alone: an overview table, then one section per claim."""
-    from reports.fonts import css_font_face
-    from reports.html import CSS, _table
-
-    e = html.escape
-    table = load_decisions(directory)
-    ids = [c for c in CLAIMS if table is not None and c in set(table["claim"].to_list())]
-    title = tr("tsumolab: decision claims tested decision by decision")
-    overview = _table(overview_table(table, ids, tr)) if ids else f"<p>{e(tr('No situations.'))}</p>"
-    nav = "".join(f'<li><a href="#decisions-{c}">{e(tr("{claim} decision by decision", claim=c))}</a></li>'
-                  for c in ids)
-    body = (f"<header><h1>{e(title)}</h1></header>"
-            f'<section id="overview"><h2>{e(tr("Overview"))}</h2>{overview}<ol>{nav}</ol></section>'
-            + "".join(claim_section_html(directory, c, tr) for c in ids))
-    style = css_font_face(body + title, tr.lang) + CSS
-    return (f"<!DOCTYPE html>\n<html lang=\"{tr.html_lang}\"><head><meta charset=\"utf-8\">"
-            '<meta name="viewport" content="width=device-width, initial-scale=1">'
-            f"<title>{e(title)}</title><style>{style}</style></head>\n<body><main>{body}</main></body></html>\n")
+            f"<h3>{e(tr('By field'))}</h3>{table_html(field_table(result, tr))}"
+            f"<h3>{e(tr('By feature'))}</h3>{table_html(breakdown_table(result, claim, tr))}"
+            f"{figure_html(spec, claim_id, tr)}</section>")
 
 
 def overview_table(table: pl.DataFrame, ids: list[str], tr: Translator = EN) -> Table:
@@ -240,10 +219,21 @@ def overview_table(table: pl.DataFrame, ids: list[str], tr: Translator = EN) -> 
 
 # --- PDF ------------------------------------------------------------------------------------------------------
 
-def claim_page(directory: Path | str, claim_id: str, tr: Translator = EN) -> Figure | None:
-    """The decision-level PDF page of one claim, or None when DIR holds no situations of it."""
-    from reports.pdf import A4, _axes, _page, _text_block, draw_table
+@dataclass(frozen=True)
+class PdfLayout:
+    """The PDF report's page helpers (reports.pdf), handed in so that this module does not import it."""
 
+    A4: tuple
+    axes: Callable
+    page: Callable
+    text_block: Callable
+    draw_table: Callable
+
+
+def claim_page(directory: Path | str, claim_id: str, tr: Translator, layout: PdfLayout) -> Figure | None:
+    """The decision-level PDF page of one claim, or None when DIR holds no situations of it."""
+    A4, _axes, _page, _text_block, draw_table = (layout.A4, layout.axes, layout.page, layout.text_block,
+                                                 layout.draw_table)
     rows = claim_rows(directory, claim_id)
     if rows is None or claim_id not in CLAIMS:
         return None
@@ -282,43 +272,5 @@ def claim_page(directory: Path | str, claim_id: str, tr: Translator = EN) -> Fig
     return fig
 
 
-def decision_pages(directory: Path | str, claim_ids, tr: Translator = EN) -> list[Figure]:
-    return [page for page in (claim_page(directory, c, tr) for c in claim_ids) if page is not None]
-
-
-def render_decisions(directory: Path | str, langs=(DEFAULT_LANGUAGE,)) -> list:
-    """DIR/decisions.html and DIR/decisions.pdf (decisions.<lang>.* for other languages), written atomically;
-    a list of (html path, pdf path)."""
-    from analyzer.i18n import translator
-
-    out = Path(directory)
-    table = load_decisions(out)
-    ids = [c for c in CLAIMS if table is not None and c in set(table["claim"].to_list())]
-    font_log = logging.getLogger("matplotlib.font_manager")
-    level = font_log.level
-    font_log.setLevel(logging.ERROR)  # bold text falls back to the regular CJK face, as in reports.render
-    try:
-        return [_render_language(out, ids, translator(lang)) for lang in langs]
-    finally:
-        font_log.setLevel(level)
-
-
-def _render_language(out: Path, ids: list[str], tr: Translator):
-    from matplotlib import rc_context
-    from matplotlib.backends.backend_pdf import PdfPages
-
-    from analyzer.tables import replacing
-    from reports.fonts import font_rc
-    from reports.pdf import PDF_METADATA
-    from reports.render import ReportPaths
-
-    stem = "decisions" if tr.lang == DEFAULT_LANGUAGE else f"decisions.{tr.lang}"
-    html_path, pdf_path = out / f"{stem}.html", out / f"{stem}.pdf"
-    with rc_context(font_rc(tr.lang)):
-        text = decisions_html(out, tr)
-        with replacing(html_path) as temp:
-            temp.write_text(text, encoding="utf-8")
-        with replacing(pdf_path) as temp, PdfPages(temp, metadata=PDF_METADATA) as pdf:
-            for page in decision_pages(out, ids, tr):
-                pdf.savefig(page)
-    return ReportPaths(html_path, pdf_path)
+def decision_pages(directory: Path | str, claim_ids, tr: Translator, layout: PdfLayout) -> list[Figure]:
+    return [page for page in (claim_page(directory, c, tr, layout) for c in claim_ids) if page is not None]

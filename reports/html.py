@@ -81,7 +81,7 @@ def render_html(data: ReportData, examples: dict[str, ExampleHand | NoExample], 
             toc.append((f"claim-{claim.id}", tr("{claim}: {verdict}", claim=claim.id,
                                                 verdict=content.verdict_word(claim.headline["verdict"], tr))))
             sections.append(_claim_section(claim, examples.get(claim.id), tr))
-            decided = decisions.claim_section_html(data.directory, claim.id, tr)
+            decided = decisions.claim_section_html(data.directory, claim.id, tr, _table, _figure)
             if decided:
                 toc.append((f"decisions-{claim.id}", tr("{claim} decision by decision", claim=claim.id)))
                 sections.append(decided)

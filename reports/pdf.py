@@ -32,7 +32,7 @@ def render_pdf(data: ReportData, examples: dict, path: Path, tr: Translator = EN
     pages = (summary_pages(data, tr)
              + [page for c in data.source_claims
                 for page in [_claim_page(c, examples.get(c.id), tr),
-                             *decisions.decision_pages(data.directory, [c.id], tr)]]
+                             *decisions.decision_pages(data.directory, [c.id], tr, DECISIONS_LAYOUT)]]
              + beyond_pages(data, tr) + [_claim_page(c, examples.get(c.id), tr) for c in data.beyond_claims])
     with PdfPages(path, metadata=PDF_METADATA) as pdf:
         for page in pages:
@@ -270,3 +270,6 @@ def _draw_example(fig: Figure, top_in: float, example, tr: Translator) -> None:
     used = _text_block(fig, top_in, [heading, (example_text.short_summary(example, tr), {"size": 8, "wrap": 125})])
     fig.text(0.45 / A4[0], 1 - used / A4[1], "\n".join(cut(line, 118) for line in lines),
              va="top", ha="left", size=6.3, family=[MONO_FAMILY, *cjk_families(tr.lang)])
+
+
+DECISIONS_LAYOUT = decisions.PdfLayout(A4, _axes, _page, _text_block, draw_table)

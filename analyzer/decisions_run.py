@@ -41,7 +41,7 @@ DEFAULT_CHUNK_SIZE = 8
 SCAN_BLOCK = 4                    # matches per scan task
 SCAN_MATCHES_PER_SITUATION = 2    # scanning gives up after max(SCAN_MIN_MATCHES, situations × this) matches
 SCAN_MIN_MATCHES = 24
-DEFAULT_SITUATIONS = 100          # per claim and field: the default run of every claim fits 30 min on 2 cores
+DEFAULT_SITUATIONS = 250          # per claim and field: the default run of every claim fits 30 min on 2 cores
 DEFAULT_ROLLOUTS = 200            # per option and situation
 
 
@@ -168,7 +168,8 @@ def _run_locked(spec, out, n_jobs, chunk_size, resume, overwrite, backend, sched
     record = {"spec": spec.to_dict(), "code_version": code_version(), "status": "running"}
     _write_record(record_path, record)
     arms = {a.claim.id: a for a in claim_arms(spec.claims)}
-    situations, scanned = _situations(spec, arms, out, n_jobs, backend, scheduler, client, progress)
+    cpu_seconds = {"scan": 0.0, "evaluate": 0.0, "this process": time.process_time()}
+    situations, scanned = _situations(spec, arms, out, n_jobs, backend, scheduler, client, progress, cpu_seconds)
     record["scanned_matches"] = scanned
     tasks = _chunk_tasks(spec, arms, situations, out, chunk_size)
     wanted = {Path(t["path"]).name for t in tasks}
@@ -181,8 +182,9 @@ def _run_locked(spec, out, n_jobs, chunk_size, resume, overwrite, backend, sched
         with tqdm(total=len(situations), initial=sum(len(t["situations"]) for t in tasks if t not in todo),
                   unit=" situations", desc="evaluating", file=sys.stderr, delay=1.0, dynamic_ncols=True,
                   disable=not progress or not sys.stderr.isatty()) as bar:
-            for n in _map(evaluate_chunk, todo, n_jobs, backend, scheduler, client):
+            for n, cpu in _map(evaluate_chunk, todo, n_jobs, backend, scheduler, client):
                 bar.update(n)
+                cpu_seconds["evaluate"] += cpu
     except KeyboardInterrupt:
         from analyzer.runner import RunInterrupted
 
@@ -196,6 +198,8 @@ def _run_locked(spec, out, n_jobs, chunk_size, resume, overwrite, backend, sched
     write_parquet_atomic(table, out / TABLE, {"tsumolab_decisions_spec": spec.key(),
                                               "tsumolab_code_version": code_version()})
     seconds = time.perf_counter() - start
+    cpu_seconds["this process"] = time.process_time() - cpu_seconds["this process"]
+    record.update(cpu_seconds={k: round(v, 1) for k, v in cpu_seconds.items()})
     record.update(status="complete", situations=table.height, chunks=len(tasks), resumed_chunks=len(tasks) - len(todo),
                   seconds=round(seconds, 1), jobs=n_jobs, backend=backend)
     _write_record(record_path, record)
@@ -219,7 +223,7 @@ def _write_record(path: Path, record: dict) -> None:
 
 
 # ----------------------------------------------------------------------------- scanning
-def _situations(spec, arms, out, n_jobs, backend, scheduler, client, progress):
+def _situations(spec, arms, out, n_jobs, backend, scheduler, client, progress, cpu_seconds):
     """Every claim's situations per field (read back from DIR/situations.parquet when it matches the spec)."""
     path = out / SITUATIONS
     if path.exists() and read_file_metadata(path).get("tsumolab_decisions_spec") == spec.key():
@@ -234,7 +238,7 @@ def _situations(spec, arms, out, n_jobs, backend, scheduler, client, progress):
             ids = [c for c in spec.claims if CLAIMS[c].mode == mode]
             for field in spec.fields:
                 got, matches = _scan_field(spec, mode, field, [arms[c] for c in ids], n_jobs, backend, scheduler,
-                                           client)
+                                           client, cpu_seconds)
                 scanned[f"{mode}/{field}"] = matches
                 found += got
                 bar.update(1)
@@ -246,7 +250,7 @@ def _situations(spec, arms, out, n_jobs, backend, scheduler, client, progress):
     return found, scanned
 
 
-def _scan_field(spec, mode, field, arms, n_jobs, backend, scheduler, client):
+def _scan_field(spec, mode, field, arms, n_jobs, backend, scheduler, client, cpu_seconds):
     """The first `situations` situations of each claim in `arms` on `field`, and the matches scanned."""
     need = {a.claim.id: spec.situations[a.claim.id] for a in arms}
     cap = max(SCAN_MIN_MATCHES, max(need.values()) * SCAN_MATCHES_PER_SITUATION)
@@ -257,7 +261,8 @@ def _scan_field(spec, mode, field, arms, n_jobs, backend, scheduler, client):
                                                                     SCAN_BLOCK)]
         tasks = [(mode, field, arms, spec.seed, block, spec.rules) for block in wave]
         results = list(_map(_scan_task, tasks, n_jobs, backend, scheduler, client, ordered=True))
-        for block, got in zip(wave, results):
+        cpu_seconds["scan"] += sum(cpu for _got, cpu in results)
+        for block, (got, _cpu) in zip(wave, results):
             if all(len(per_claim[c]) >= need[c] for c in need):
                 break
             for s in got:
@@ -268,8 +273,10 @@ def _scan_field(spec, mode, field, arms, n_jobs, backend, scheduler, client):
 
 
 def _scan_task(task):
+    """(situations, CPU seconds) of one block of matches."""
+    start = time.process_time()
     mode, field, arms, seed, block, rules = task
-    return scan_matches(mode, field, arms, seed, block, rules)
+    return scan_matches(mode, field, arms, seed, block, rules), time.process_time() - start
 
 
 def _situations_frame(found: list[Situation]) -> pl.DataFrame:
@@ -319,8 +326,9 @@ def _chunk_done(task: dict) -> bool:
         return False
 
 
-def evaluate_chunk(task: dict) -> int:
-    """Evaluate one chunk's situations and write its file; returns the number of situations."""
+def evaluate_chunk(task: dict) -> tuple[int, float]:
+    """Evaluate one chunk's situations and write its file; returns (situations, CPU seconds)."""
+    start = time.process_time()
     spec: DecisionsSpec = task["spec"]
     rows = [evaluate(CLAIMS[s.claim].mode, task["arms"][s.claim], s, spec.seed, spec.rollouts[s.claim], spec.rules,
                      spec.resample) for s in task["situations"]]
@@ -329,7 +337,7 @@ def evaluate_chunk(task: dict) -> int:
                                                "tsumolab_situations": json.dumps(task["keys"]),
                                                "tsumolab_code_version": code_version(),
                                                "tsumolab_writer_pid": str(os.getpid())})
-    return len(rows)
+    return len(rows), time.process_time() - start
 
 
 def _with_all_features(frame: pl.DataFrame) -> pl.DataFrame:

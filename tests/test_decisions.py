@@ -177,3 +177,10 @@ def test_decision_rollouts_are_paired_the_difference_is_narrower_than_its_two_me
     claims = table["claim"].to_numpy()
     assert np.nanmedian(ratio[claims == "S2"]) < 0.6
     assert np.nanmedian(ratio[claims == "X1"]) < 0.95
+
+
+def test_api_decisions_returns_the_table_and_keeps_nothing_on_disk():
+    from analyzer import api
+
+    table = api.decisions(only="X1", fields=["baseline"], situations=2, rollouts=2, seed=2)
+    assert table.columns == COLUMNS and table.height == 2 and set(table["claim"]) == {"X1"}

@@ -184,3 +184,12 @@ def test_api_decisions_returns_the_table_and_keeps_nothing_on_disk():
 
     table = api.decisions(only="X1", fields=["baseline"], situations=2, rollouts=2, seed=2)
     assert table.columns == COLUMNS and table.height == 2 and set(table["claim"]) == {"X1"}
+
+
+def test_decisions_on_the_dask_backend_give_the_same_table(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    local = _run(tmp_path, "local", only="X1")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                                  dashboard_address=None) as cluster:
+        remote = _run(tmp_path, "dask", only="X1", backend="dask", scheduler=cluster.scheduler_address)
+    assert remote.table.equals(local.table)

@@ -54,15 +54,11 @@ class Situation:
     features: tuple[tuple[str, float], ...]
 
 
-def field_seats(field: str) -> str:
-    """Seat spec of a field: one policy (for all four seats) or four."""
-    return field if "," in field.replace("(", "[").split("[")[0] else ",".join([field] * 4)
-
-
 def seats_with(field: str, seat: int, policy: str) -> str:
+    """The seat spec of a field (one policy for the four seats, or four) with `policy` in `seat`."""
     from policies.registry import parse_seats
 
-    seats = [s.label for s in parse_seats(field_seats(field))]
+    seats = [s.label for s in parse_seats(field)]
     seats[seat] = policy
     return ",".join(seats)
 
@@ -123,7 +119,7 @@ def _scan_bloodshed(mode, field, arms, seed, matches, rules) -> list[Situation]:
     from sims.riichi.positions import _direct
 
     stop_at_decision = _direct(stop_at_decision)  # no per-call typing of the 20 hooks (most of a short step)
-    sampler = Sampler(field_seats(field), rules)
+    sampler = Sampler(field, rules)
     hooks = [(arm, _Hooks(arm.treatment, "bloodshed"), _Hooks(arm.control, "bloodshed")) for arm in arms]
     play = sampler.play_args()
     counters = np.zeros(N_COUNTERS, np.int64)
@@ -170,7 +166,7 @@ def _riichi_table(mode: str, field: str, seed: int, rules: dict):
     from sims.modes import get_mode
     from sims.riichi.positions import RiichiTable
 
-    return RiichiTable(parse_seats(field_seats(field)), get_mode(mode).RULES.from_dict(rules), root_seed=seed)
+    return RiichiTable(parse_seats(field), get_mode(mode).RULES.from_dict(rules), root_seed=seed)
 
 
 def _scan_riichi(mode, field, arms, seed, matches, rules) -> list[Situation]:
@@ -227,7 +223,7 @@ def evaluate(mode: str, arm: ClaimArms, s: Situation, seed: int, rollouts: int, 
     if mode == "bloodshed":
         from analyzer.advise import Sampler, stopped_state
 
-        state = stopped_state(Sampler(field_seats(s.field), rules), seed, s.match, s.hand, s.decision)
+        state = stopped_state(Sampler(s.field, rules), seed, s.match, s.hand, s.decision)
 
         def sampler(policy):
             return Sampler(seats_with(s.field, s.seat, policy), rules)

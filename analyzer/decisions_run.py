@@ -25,7 +25,7 @@ import polars as pl
 from tqdm import tqdm
 
 from analyzer.decision_claims import ALL_FEATURES, CLAIMS
-from analyzer.decision_situations import RESAMPLE, Situation, claim_arms, evaluate, field_seats, scan_matches
+from analyzer.decision_situations import RESAMPLE, Situation, claim_arms, evaluate, scan_matches
 from analyzer.errors import InputError
 from analyzer.tables import read_file_metadata, remove_temp_files, write_parquet_atomic
 from analyzer.version import code_version
@@ -97,7 +97,7 @@ def make_spec(only: str | None = None, fields=None, seed: int | None = None, sit
     for field in fields:
         for mode in sorted({CLAIMS[c].mode for c in ids}):
             try:
-                check_mode(parse_seats(field_seats(field)), mode)
+                check_mode(parse_seats(field), mode)
             except (PolicyError, ValueError, KeyError) as exc:
                 raise InputError(f"--field {field}: {exc}") from None
     if rules:

@@ -51,6 +51,19 @@ def claim_rows(directory: Path | str, claim_id: str) -> pl.DataFrame | None:
     return rows if rows.height else None
 
 
+def result_of(directory: Path | str, claim_id: str) -> dict:
+    """analyzer.decision_stats.claim_result of one claim's rows (computed once per table: the conditions search
+    is the slow part)."""
+    path = Path(directory) / TABLE
+    return _result(str(path), path.stat().st_mtime, claim_id)
+
+
+@lru_cache(maxsize=64)
+def _result(path: str, mtime: float, claim_id: str) -> dict:
+    table = _read(path, mtime)
+    return claim_result(table.filter(pl.col("claim") == claim_id), CLAIMS[claim_id])
+
+
 # --- text and tables ------------------------------------------------------------------------------------------
 
 def _ci(e, digits: int, tr: Translator) -> str:
@@ -189,7 +202,7 @@ def claim_section_html(directory: Path | str, claim_id: str, tr: Translator, tab
         return ""
     e = html.escape
     claim = CLAIMS[claim_id]
-    result = claim_result(rows, claim)
+    result = result_of(directory, claim_id)
     spec = FigureSpec(f"decisions-{claim_id}", tr("Points difference per situation by feature, with 95% "
                                                   "intervals; green: the claim's action is better, red: worse."),
                       lambda: breakdown_figure(result, claim, tr))
@@ -204,13 +217,13 @@ def claim_section_html(directory: Path | str, claim_id: str, tr: Translator, tab
             f"{figure_html(spec, claim_id, tr)}</section>")
 
 
-def overview_table(table: pl.DataFrame, ids: list[str], tr: Translator = EN) -> Table:
+def overview_table(directory: Path | str, ids: list[str], tr: Translator = EN) -> Table:
     columns = [tr("Claim"), tr("Situations"), tr("Share better (points)"), tr("Points difference"),
                tr("Rank difference"), tr("When it holds")]
     rows = []
     for cid in ids:
         claim = CLAIMS[cid]
-        result = claim_result(table.filter(pl.col("claim") == cid), claim)
+        result = result_of(directory, cid)
         s = result["summary"]
         rows.append([cid, str(s["situations"]), _share(s["share_points"], tr), _ci(s["mean_points"], 0, tr),
                      _ci(s["mean_rank"], 3, tr), condition_sentence(result["conditions"]["points"], claim, tr)])
@@ -238,7 +251,7 @@ def claim_page(directory: Path | str, claim_id: str, tr: Translator, layout: Pdf
     if rows is None or claim_id not in CLAIMS:
         return None
     claim = CLAIMS[claim_id]
-    result = claim_result(rows, claim)
+    result = result_of(directory, claim_id)
     fig = _page()
     used = _text_block(fig, 0.4, [
         (tr("{claim} decision by decision", claim=claim_id), {"size": 15, "weight": "bold"}),

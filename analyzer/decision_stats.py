@@ -185,13 +185,12 @@ def condition_sentence(cond: Condition, claim, tr) -> str:
     if cond.supported:
         return tr("“{action}” only when {where} ({numbers}); otherwise “{alternative}”.", action=action,
                   where=where, numbers=numbers, alternative=alternative)
-    features = tr(", ").join(tr(f.words) for f in claim.features)
     if where:
-        return tr("No condition on {features} makes “{action}” better than “{alternative}”: the most favourable "
-                  "region ({where}) gives {numbers}.", features=features, action=action, alternative=alternative,
+        return tr("No condition on the claim's features makes “{action}” better than “{alternative}”: the most "
+                  "favourable region ({where}) gives {numbers}.", action=action, alternative=alternative,
                   where=where, numbers=numbers)
-    return tr("No condition on {features} makes “{action}” better than “{alternative}”: over all situations "
-              "{numbers}.", features=features, action=action, alternative=alternative, numbers=numbers)
+    return tr("No condition on the claim's features makes “{action}” better than “{alternative}”: over all "
+              "situations {numbers}.", action=action, alternative=alternative, numbers=numbers)
 
 
 def claim_result(rows: pl.DataFrame, claim) -> dict:

@@ -219,15 +219,19 @@ def claim_section_html(directory: Path | str, claim_id: str, tr: Translator, tab
 
 def overview_table(directory: Path | str, ids: list[str], tr: Translator = EN) -> Table:
     columns = [tr("Claim"), tr("Situations"), tr("Share better (points)"), tr("Points difference"),
-               tr("Rank difference"), tr("When it holds")]
+               tr("Rank difference")]
     rows = []
     for cid in ids:
-        claim = CLAIMS[cid]
-        result = result_of(directory, cid)
-        s = result["summary"]
+        s = result_of(directory, cid)["summary"]
         rows.append([cid, str(s["situations"]), _share(s["share_points"], tr), _ci(s["mean_points"], 0, tr),
-                     _ci(s["mean_rank"], 3, tr), condition_sentence(result["conditions"]["points"], claim, tr)])
+                     _ci(s["mean_rank"], 3, tr)])
     return Table(columns, rows)
+
+
+def overview_sentences(directory: Path | str, ids: list[str], tr: Translator = EN) -> list[tuple[str, str]]:
+    """(claim id, its conditions sentence on points) of every claim."""
+    return [(cid, condition_sentence(result_of(directory, cid)["conditions"]["points"], CLAIMS[cid], tr))
+            for cid in ids]
 
 
 # --- PDF ------------------------------------------------------------------------------------------------------

@@ -24,6 +24,8 @@ def decisions_html(directory: Path | str, tr: Translator) -> str:
     ids = [c for c in CLAIMS if table is not None and c in set(table["claim"].to_list())]
     title = tr("tsumolab: decision claims tested decision by decision")
     overview = _table(decisions.overview_table(directory, ids, tr)) if ids else f"<p>{e(tr('No situations.'))}</p>"
+    overview += "".join(f"<p><b>{e(c)}</b> {e(text)}</p>" for c, text in decisions.overview_sentences(directory, ids,
+                                                                                                      tr))
     nav = "".join(f'<li><a href="#decisions-{c}">{e(tr("{claim} decision by decision", claim=c))}</a></li>'
                   for c in ids)
     body = (f"<header><h1>{e(title)}</h1></header>"

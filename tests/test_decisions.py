@@ -140,7 +140,7 @@ def test_conditions_find_a_planted_threshold_and_say_so_when_none_supports_the_c
     noise = rows.with_columns(diff_points=np.random.default_rng(1).normal(-300, 800, rows.height))
     cond = best_condition(noise, ["fan", "wall"], "points")
     assert not cond.supported
-    assert condition_sentence(cond, CLAIMS["B1"], EN).startswith("No condition on")
+    assert condition_sentence(cond, CLAIMS["B1"], EN).startswith("No condition on the claim's features")
     assert set(OBJECTIVES) == {"points", "rank"}
 
 

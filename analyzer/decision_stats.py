@@ -23,6 +23,8 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
+from analyzer.stats import mean_estimate
+
 Z95 = 1.96
 MIN_REGION = 10          # situations a condition must cover at least …
 MIN_REGION_SHARE = 0.10  # … and this share of them
@@ -32,32 +34,30 @@ OBJECTIVES = {"points": ("diff_points", 1.0), "rank": ("diff_rank", -1.0)}
 
 
 @dataclass(frozen=True)
-class Estimate:
+class Interval:
+    """A mean or share with its 95% interval over `n` situations."""
+
     mean: float
     low: float
     high: float
     n: int
 
 
-def mean_interval(x) -> Estimate:
-    x = np.asarray(x, np.float64)
-    n = x.size
-    if n == 0:
-        return Estimate(math.nan, math.nan, math.nan, 0)
-    m = float(x.mean())
-    half = Z95 * float(x.std(ddof=1)) / math.sqrt(n) if n > 1 else math.inf
-    return Estimate(m, m - half, m + half, n)
+def mean_interval(x) -> Interval:
+    e = mean_estimate(np.asarray(x, np.float64))
+    low, high = e.interval()
+    return Interval(e.mean, low, high, e.n)
 
 
-def wilson(k: int, n: int) -> Estimate:
+def wilson(k: int, n: int) -> Interval:
     """Share k/n with its Wilson 95% interval."""
     if n == 0:
-        return Estimate(math.nan, math.nan, math.nan, 0)
+        return Interval(math.nan, math.nan, math.nan, 0)
     p = k / n
     denom = 1 + Z95 ** 2 / n
     centre = (p + Z95 ** 2 / (2 * n)) / denom
     half = Z95 * math.sqrt(p * (1 - p) / n + Z95 ** 2 / (4 * n * n)) / denom
-    return Estimate(p, centre - half, centre + half, n)
+    return Interval(p, centre - half, centre + half, n)
 
 
 def summary(rows: pl.DataFrame) -> dict:
@@ -106,7 +106,7 @@ class Condition:
     objective: str
     terms: tuple[tuple[str, str, float], ...]
     """(feature, "<=" or ">=", threshold); empty = every situation"""
-    estimate: Estimate
+    estimate: Interval
     """mean difference inside the region (in the objective's own units and sign: rank lower is better)"""
     total: int
 

@@ -17,7 +17,6 @@ match, hand, decision), the rollout count and what is resampled.
 
 from __future__ import annotations
 
-import math
 import zlib
 from dataclasses import dataclass
 
@@ -25,9 +24,7 @@ import numpy as np
 
 from analyzer.claims_tables import GIFT_BOX
 from analyzer.decision_claims import CLAIMS, DecisionClaim, applies, features_of
-
-Z95 = 1.96
-
+from analyzer.stats import mean_estimate
 
 @dataclass(frozen=True)
 class ClaimArms:
@@ -248,8 +245,10 @@ def evaluate(mode: str, arm: ClaimArms, s: Situation, seed: int, rollouts: int, 
 
 
 def _mean_ci(x: np.ndarray) -> tuple[float, float]:
-    n = x.size
-    return float(x.mean()), float(Z95 * x.std(ddof=1) / math.sqrt(n)) if n > 1 else math.nan
+    """Mean and the half-width of its 95% interval."""
+    e = mean_estimate(x)
+    low, high = e.interval()
+    return e.mean, (high - low) / 2
 
 
 def situation_row(mode, seed, s: Situation, vt, rt, vc, rc) -> dict:

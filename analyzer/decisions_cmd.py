@@ -24,8 +24,8 @@ from analyzer.report_cmd import lang_option
                    "four seats or four comma-separated (repeatable; default: "
                    f"{' and '.join(DEFAULT_FIELDS)}).")
 @click.option("--situations", "-n", type=int, default=None,
-              help=f"Situations per claim and field (default {DEFAULT_SITUATIONS}: every claim in about 15 minutes on "
-                   "2 cores).")
+              help=f"Situations per claim and field (default {DEFAULT_SITUATIONS}: every claim in about 9 minutes on "
+                   "2 idle cores).")
 @click.option("--rollouts", type=int, default=None,
               help=f"Rollouts per option and situation, played to the end of the match (default {DEFAULT_ROLLOUTS}).")
 @click.option("--resample", type=click.Choice(RESAMPLE), default="unseen", show_default=True,

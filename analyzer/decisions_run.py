@@ -9,7 +9,8 @@ Two steps (analyzer.decision_situations does the work):
    evaluated (paired rollouts) and written to DIR/chunks/chunk-NNNNN.parquet atomically, with the study's
    spec in its metadata. --resume keeps every chunk whose file matches the spec and evaluates the rest.
 Finally the chunks are joined into DIR/decisions.parquet (atomic). Every number depends only on the spec
-(claims, fields, seed, situations, rollouts, rules): not on --jobs, --chunk-size, the backend or resuming.
+(claims, fields, seed, situations, rollouts, rules, resample): not on --jobs, --chunk-size, the backend or
+resuming.
 """
 
 from __future__ import annotations

@@ -29,7 +29,8 @@ from analyzer.run_options import RuleOptions, build_spec, cards_rule, parse_rule
 from analyzer.runner import DEFAULT_CHUNK_SIZE, RunSpec, RunSummary, combined_tables, execute
 from sims.modes import get_mode
 
-__all__ = ["InputError", "claims", "experiment", "hand", "report", "run", "run_spec", "settle", "simulate"]
+__all__ = ["InputError", "claims", "decisions", "experiment", "hand", "report", "run", "run_spec", "settle",
+           "simulate"]
 
 
 def run_spec(variant: str = "bloodshed", seats: str | Sequence[str] = "baseline", matches: int = 1000,
@@ -150,6 +151,42 @@ def report(directory: Path | str, lang: str = "en"):
     ja): DIRECTORY/report.html and report.pdf for English, report.<lang>.html and .pdf otherwise; returns (html
     path, pdf path)."""
     return reports(directory, (lang,))[0]
+
+
+def decisions(only: str | None = None, fields: Sequence[str] | None = None, situations: int | None = None,
+              rollouts: int | None = None, seed: int | None = None, jobs: int = 1, rules: RuleOptions = None,
+              out: Path | str | None = None, *, resample: str = "unseen", chunk_size: int | None = None,
+              resume: bool = False, overwrite: bool = False, backend: str = "loky", scheduler: str | None = None,
+              progress: bool = False) -> pl.DataFrame:
+    """Test the decision claims decision by decision (`tsumolab decisions`): the decisions table, one row per
+    situation (analyzer.decision_stats.claim_result / format_summary summarize it). Without `out` the study
+    lives in a temporary directory."""
+    from analyzer.decisions_run import DEFAULT_CHUNK_SIZE as DECISIONS_CHUNK_SIZE
+    from analyzer.decisions_run import make_spec, run_decisions
+
+    spec = make_spec(only, fields, seed, situations, rollouts, rules, resample)
+    with _directory(out) as directory:
+        return run_decisions(spec, directory, jobs=jobs, chunk_size=chunk_size or DECISIONS_CHUNK_SIZE,
+                             resume=resume, overwrite=overwrite, backend=backend, scheduler=scheduler,
+                             progress=progress).table
+
+
+def decision_reports(directory: Path | str, langs: Sequence[str] = ("en",)):
+    """The decision-level report of DIRECTORY (decisions.html and decisions.pdf, `tsumolab decisions`) in each
+    language of `langs`, and the claims report too when DIRECTORY also holds a claims study; a list of (html
+    path, pdf path)."""
+    from analyzer.i18n import check_language
+    from analyzer.study_record import STUDY_FILE
+    from reports.decisions_report import render_decisions
+
+    langs = tuple(check_language(lang) for lang in langs)
+    try:
+        written = render_decisions(directory, langs)
+    except OSError as exc:
+        raise WriteError(f"cannot write the report in {directory}: {os_error_text(exc)}") from None
+    if (Path(directory) / STUDY_FILE).exists():
+        written += reports(directory, langs)
+    return written
 
 
 def reports(directory: Path | str, langs: Sequence[str] = ("en",)):

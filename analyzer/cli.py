@@ -51,8 +51,8 @@ def _register_commands() -> None:
     import importlib
 
     for name in ("hand_cmd", "settle_cmd", "run_cmd", "bench_cmd", "demo_cmd", "policies_cmd", "replay_cmd",
-                 "claims_cmd", "regress_cmd", "report_cmd", "variants_cmd", "rules_cmd", "advise_cmd", "verify_cmd",
-                 "realism_cmd"):
+                 "claims_cmd", "decisions_cmd", "regress_cmd", "report_cmd", "variants_cmd", "rules_cmd", "advise_cmd",
+                 "verify_cmd", "realism_cmd"):
         try:
             importlib.import_module(f"analyzer.{name}")
         except ModuleNotFoundError as exc:

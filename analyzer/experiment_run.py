@@ -168,19 +168,26 @@ def check_cells(specs: list[RunSpec], root: Path | str, *, jobs: int, resume: bo
 
 
 def _run(tasks: list, n_jobs: int, backend: str, scheduler: str | None, client):
+    yield from parallel_results(runner._simulate_chunk, tasks, n_jobs, backend, scheduler, client)
+
+
+def parallel_results(work, tasks: list, n_jobs: int, backend: str, scheduler: str | None, client,
+                     ordered: bool = False):
+    """`work(task)` for every task: in this process (1 job), in `n_jobs` local processes (loky) or on the Dask
+    cluster at `scheduler` (or `client`); in the tasks' order when `ordered`, else as they finish."""
+    order = "generator" if ordered else "generator_unordered"
     if backend == "dask":
-        yield from _run_dask(tasks, scheduler, client)
+        yield from _run_dask(work, tasks, scheduler, client, order)
         return
     if n_jobs <= 1 or len(tasks) <= 1:
         for task in tasks:
-            yield runner._simulate_chunk(task)
+            yield work(task)
         return
-    parallel = Parallel(n_jobs=min(n_jobs, len(tasks)), backend=backend, return_as="generator_unordered",
-                        batch_size=1)
-    yield from parallel(delayed(runner._simulate_chunk)(task) for task in tasks)
+    parallel = Parallel(n_jobs=min(n_jobs, len(tasks)), backend=backend, return_as=order, batch_size=1)
+    yield from parallel(delayed(work)(task) for task in tasks)
 
 
-def _run_dask(tasks: list, scheduler: str | None, client):
+def _run_dask(work, tasks: list, scheduler: str | None, client, order: str):
     try:
         from distributed import Client
     except ImportError:
@@ -193,8 +200,8 @@ def _run_dask(tasks: list, scheduler: str | None, client):
                 raise InputError(f"cannot reach the Dask scheduler {scheduler}: {exc}") from None
         stack.enter_context(joblib.parallel_config(backend="dask"))
         with client.as_current():
-            parallel = Parallel(n_jobs=-1, return_as="generator_unordered", batch_size=1)
-            yield from parallel(delayed(runner._simulate_chunk)(task) for task in tasks)
+            parallel = Parallel(n_jobs=-1, return_as=order, batch_size=1)
+            yield from parallel(delayed(work)(task) for task in tasks)
 
 
 def _refuse_existing_runs(root: Path, specs: list[RunSpec]) -> None:

@@ -12,7 +12,7 @@ from matplotlib import rc_context
 from matplotlib.figure import Figure
 
 from analyzer.i18n import Translator
-from reports import content, example_text, sweeps, verdict_lines
+from reports import content, decisions, example_text, sweeps, verdict_lines
 from reports.content import EN, FigureSpec, Table, Verdict
 from reports.data import ClaimData, ReportData
 from reports.examples import ExampleHand, NoExample
@@ -82,6 +82,10 @@ def render_html(data: ReportData, examples: dict[str, ExampleHand | NoExample], 
             toc.append((f"claim-{claim.id}", tr("{claim}: {verdict}", claim=claim.id,
                                                 verdict=content.verdict_word(content.claim_verdict(claim), tr))))
             sections.append(_claim_section(claim, examples.get(claim.id), tr))
+            decided = decisions.claim_section_html(data.directory, claim.id, tr, _table, _figure)
+            if decided:
+                toc.append((f"decisions-{claim.id}", tr("{claim} decision by decision", claim=claim.id)))
+                sections.append(decided)
         if data.beyond_claims:
             toc.append(("beyond-sources", tr("{title}: tsumolab's own questions", title=tr(content.BEYOND_TITLE))))
             sections.append(_beyond_section(data, tr))

@@ -14,7 +14,7 @@ from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.figure import Figure
 
 from analyzer.i18n import Translator
-from reports import content, example_text, figures, sweeps, verdict_lines
+from reports import content, decisions, example_text, figures, sweeps, verdict_lines
 from reports.content import EN, Table, Verdict
 from reports.data import ClaimData, ReportData
 from reports.examples import ExampleHand, NoExample
@@ -29,21 +29,23 @@ EXCERPT_LINES = 16
 
 def render_pdf(data: ReportData, examples: dict, path: Path, tr: Translator = EN) -> int:
     """Write the PDF to `path` (a temporary file the caller moves into place); returns the number of pages."""
-    pages = (summary_pages(data, tr) + _claim_pages(data.source_claims, examples, tr)
-             + beyond_pages(data, tr) + _claim_pages(data.beyond_claims, examples, tr))
+    pages = (summary_pages(data, tr) + _claim_pages(data.source_claims, data.directory, examples, tr)
+             + beyond_pages(data, tr) + _claim_pages(data.beyond_claims, data.directory, examples, tr))
     with PdfPages(path, metadata=PDF_METADATA) as pdf:
         for page in pages:
             pdf.savefig(page)
         return pdf.get_pagecount()
 
 
-def _claim_pages(claims: list[ClaimData], examples: dict, tr: Translator) -> list[Figure]:
-    """One page per claim, and after a swept claim's page the page of its variants."""
+def _claim_pages(claims: list[ClaimData], directory: Path, examples: dict, tr: Translator) -> list[Figure]:
+    """One page per claim, after a swept claim's page the page of its variants, then the claim's decision pages
+    when the study has decisions (reports.decisions)."""
     pages = []
     for claim in claims:
         pages.append(_claim_page(claim, examples.get(claim.id), tr))
         if claim.swept:
             pages.append(_sweep_page(claim, tr))
+        pages += decisions.decision_pages(directory, [claim.id], tr, DECISIONS_LAYOUT)
     return pages
 
 
@@ -301,3 +303,6 @@ def _draw_example(fig: Figure, top_in: float, example, tr: Translator) -> None:
     used = _text_block(fig, top_in, [heading, (example_text.short_summary(example, tr), {"size": 8, "wrap": 125})])
     fig.text(0.45 / A4[0], 1 - used / A4[1], "\n".join(cut(line, 118) for line in lines),
              va="top", ha="left", size=6.3, family=[MONO_FAMILY, *cjk_families(tr.lang)])
+
+
+DECISIONS_LAYOUT = decisions.PdfLayout(A4, _axes, _page, _text_block, draw_table)

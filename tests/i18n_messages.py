@@ -16,7 +16,8 @@ from pathlib import Path
 
 CONTEXT_SEPARATOR = "\x04"
 MODULES = [("reports", path.name) for path in Path(str(files("reports"))).glob("*.py")] + [
-    ("analyzer", "replay.py"), ("analyzer", "replay_riichi.py")]
+    ("analyzer", "replay.py"), ("analyzer", "replay_riichi.py"), ("analyzer", "decision_claims.py"),
+    ("analyzer", "decision_stats.py")]
 TRANSLATING = {"tr", "N_"}
 
 

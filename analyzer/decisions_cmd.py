@@ -22,9 +22,9 @@ from analyzer.report_cmd import lang_option
 @click.option("--field", "fields", multiple=True, metavar="SEATS",
               help="A field the situations are sampled from and the rollouts are played by: one policy for all "
                    "four seats or four comma-separated (repeatable; default: "
-                   f"{' and '.join(DEFAULT_FIELDS)}).")
+                   f"{', '.join(DEFAULT_FIELDS)}).")
 @click.option("--situations", "-n", type=int, default=None,
-              help=f"Situations per claim and field (default {DEFAULT_SITUATIONS}: every claim in about 9 minutes on "
+              help=f"Situations per claim and field (default {DEFAULT_SITUATIONS}: every claim in about 12 minutes on "
                    "2 idle cores).")
 @click.option("--rollouts", type=int, default=None,
               help=f"Rollouts per option and situation, played to the end of the match (default {DEFAULT_ROLLOUTS}).")

@@ -36,13 +36,13 @@ SITUATIONS = "situations.parquet"
 RECORD = "decisions.json"
 CHUNKS = "chunks"
 FORMAT = "tsumolab-decisions/1"
-DEFAULT_FIELDS = ("baseline", "majsoul-cpu")
+DEFAULT_FIELDS = ("baseline", "majsoul-cpu", "expert")
 DEFAULT_SEED = 1
 DEFAULT_CHUNK_SIZE = 8
 SCAN_BLOCK = 4                    # matches per scan task
 SCAN_MATCHES_PER_SITUATION = 2    # scanning gives up after max(SCAN_MIN_MATCHES, situations × this) matches
 SCAN_MIN_MATCHES = 24
-DEFAULT_SITUATIONS = 250          # per claim and field: the default run of every claim fits 30 min on 2 cores
+DEFAULT_SITUATIONS = 200          # per claim and field: the default run of every claim fits 30 min on 2 cores
 DEFAULT_ROLLOUTS = 200            # per option and situation
 
 

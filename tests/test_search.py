@@ -43,6 +43,7 @@ def test_search_that_keeps_every_base_answer_plays_the_base_policy_row_for_row(s
     assert np.array_equal(base[0], played[0]) and np.array_equal(base[1], played[1])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("slug", ["bloodshed", "shura"])
 def test_search_changes_play_and_is_reproducible_across_jobs_and_chunks(slug, tmp_path):
     """A searching seat plays other answers than its base, and the run's tables do not depend on --jobs or

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from analyzer.search_options import bloodshed_candidates
-from analyzer.search_play import HOOK_ROW, choose, decision_seed, direct
+from analyzer.search_table import HOOK_ROW, choose, decision_seed, direct
 from sims.bloodshed import ROWS_PER_MATCH, lookup_tables
 from sims.bloodshed import engine
 from sims.bloodshed.observation import BOBS

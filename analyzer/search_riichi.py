@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from analyzer.search_options import riichi_candidates
-from analyzer.search_play import RIICHI_HOOK_ROW, choose, decision_seed, direct
+from analyzer.search_table import RIICHI_HOOK_ROW, choose, decision_seed, direct
 from sims.events import N_EVENT_COLS
 from sims.riichi import engine
 from sims.riichi import table as T

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from analyzer import search_play
+from analyzer import search_play, search_table
 from analyzer.runner import RunSpec, combined_tables, execute
 from policies.registry import PolicyError, parse_seats
 from sims.modes import get_mode
@@ -36,7 +36,7 @@ def test_search_that_keeps_every_base_answer_plays_the_base_policy_row_for_row(s
     mode = get_mode(slug)
     ids = np.arange(3)
     table_seats = parse_seats("search(rollouts=2,kinds=127,top_k=2,z=inf),baseline,search(rollouts=2,z=inf),random")
-    stats = search_play.SearchStats()
+    stats = search_table.SearchStats()
     played = search_play.simulate(mode, SEED, ids, table_seats, stats=stats)
     base = mode.simulate(SEED, ids, parse_seats("baseline,baseline,baseline,random"))
     assert stats.searched > 10 and stats.changed == 0
@@ -73,7 +73,7 @@ def test_search_follows_the_rollouts_at_a_clear_decision():
     S, seat = state_of(json.loads((EXAMPLES / "b1-ron.json").read_text()))
     for spec, expected in (("search(rollouts=64)", PASS), ("search(rollouts=64,kinds=2)", None)):
         seats = parse_seats(",".join(spec if s == seat else "baseline" for s in range(4)))
-        table = search_play.Table("bloodshed", seats, get_mode("bloodshed").RULES())
+        table = search_table.Table("bloodshed", seats, get_mode("bloodshed").RULES())
         answer = Decider(table).answer(table.searchers[seat], S.copy(), seed=11)
         assert answer == expected and expected != RON, spec
 

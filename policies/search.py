@@ -22,8 +22,6 @@ from policies.registry import Param, Policy, PolicyError, get
 RON, KAN, CALLS, PUSH_FOLD, EXCHANGE, VOID, RIICHI = 1, 2, 4, 8, 16, 32, 64
 """bits of `kinds`: ron/pass (also tsumo/pass and robbing a kan), kans, pon and chi, push/fold against a threat
 (the base discard or the safest discard), the exchange (S-2, B-6), the void suit (B-7), riichi or dama"""
-KIND_NAMES = {RON: "ron", KAN: "kan", CALLS: "calls", PUSH_FOLD: "push-fold", EXCHANGE: "exchange", VOID: "void",
-              RIICHI: "riichi"}
 DEFAULT_KINDS = RON | KAN | CALLS | PUSH_FOLD | RIICHI
 PLAYERS = ("baseline", "expert")
 """policies `rollout` and `base` may name, by index; looked up in the registry when a match starts"""

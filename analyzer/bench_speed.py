@@ -8,12 +8,13 @@ import numpy as np
 
 
 def _simulate_chunk(variant: str, seats, policy_paths, seed: int, first: int, count: int) -> int:
+    from analyzer import search_play
     from policies.registry import load_path
     from sims.modes import get_mode
 
     for path in policy_paths:
         load_path(path)
-    hand_rows, _ = get_mode(variant).simulate(seed, np.arange(first, first + count), seats)
+    hand_rows, _ = search_play.simulate(get_mode(variant), seed, np.arange(first, first + count), seats)
     return len(hand_rows) // 4
 
 
@@ -22,6 +23,7 @@ def bench_variant(variant: str, seats_spec: str, matches: int, jobs: int, seed: 
     """Time `matches` matches after a warm-up; returns hands/s per core and the raw figures."""
     from joblib import Parallel, delayed
 
+    from analyzer import search_play
     from policies.registry import check_mode, parse_seats
     from sims.modes import get_mode
 
@@ -29,7 +31,7 @@ def bench_variant(variant: str, seats_spec: str, matches: int, jobs: int, seed: 
     seats = parse_seats(seats_spec, policy_paths)
     check_mode(seats, variant)
     t0 = time.perf_counter()
-    mode.warm_up(seats)
+    search_play.warm_up(mode, seats)
     warm_up = time.perf_counter() - t0
     per_job = -(-matches // jobs)
     t0 = time.perf_counter()

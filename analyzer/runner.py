@@ -29,6 +29,7 @@ import polars as pl
 from joblib import Parallel, delayed
 from tqdm import tqdm
 
+from analyzer import search_play
 from analyzer.dir_lock import locked
 from analyzer.errors import InputError, WriteError, os_error_text
 from analyzer.integrity import file_entry, read_dataset
@@ -162,7 +163,7 @@ def _execute_locked(spec: RunSpec, out: Path, mode, seats, n_jobs: int, resume: 
     try:
         if tasks:
             _quiet_engine_warnings()
-            mode.warm_up(seats)  # compile or load the kernels once, before workers fan out
+            search_play.warm_up(mode, seats)  # compile or load the kernels once, before workers fan out
         session["warm_up_seconds"] = round(time.perf_counter() - start, 3)
         start = time.perf_counter()
         with tqdm(
@@ -268,7 +269,7 @@ def _simulate_chunk(task: _ChunkTask) -> _ChunkResult:
     mode, seats, rules = _WORKER_CACHE[key]
 
     match_ids = task.spec.chunk_match_ids(task.index)
-    hand_rows, match_rows = mode.simulate(task.spec.seed, match_ids, seats, rules)
+    hand_rows, match_rows = search_play.simulate(mode, task.spec.seed, match_ids, seats, rules)
     _check_rows(match_ids, hand_rows, match_rows, mode)
     hands = hand_table(hand_rows, seats, mode).sort(["match_id", "hand", "seat"])
     matches = match_table(match_rows, seats, mode).sort(["match_id", "seat"])

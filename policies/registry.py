@@ -45,6 +45,7 @@ BUILTIN_MODULES = (
     "policies.mirror_reader",
     "policies.eye_pusher",
     "policies.expert",
+    "policies.search",
 )
 ENTRY_POINT_GROUP = "tsumolab.policies"
 
@@ -89,6 +90,9 @@ class Policy:
     modes: tuple = ("bloodshed",)
     claim: str = ""
     riichi_hooks: dict = field(default_factory=dict)
+    driven: bool = False
+    """True when the policy decides some answers outside its hooks (by searching): matches with it seated are
+    played by analyzer.search_play, which stops the kernel at its decisions; its hooks alone play its base."""
 
     def defaults(self) -> dict:
         return {p.name: p.type(p.default) for p in self.params}
@@ -235,9 +239,11 @@ def _plays_riichi_core(mode: str) -> bool:
 
 
 def check_mode(seats: list[SeatPolicy], mode: str) -> None:
-    """A policy plays the modes it lists; one listing `riichi` plays every mode of the riichi core too."""
+    """A policy plays the modes it lists; one listing `riichi` plays every mode of the riichi core too, unless
+    it is driven (its driver plays only the modes it lists)."""
     for seat in seats:
         policy = get(seat.name)
-        if mode not in policy.modes and not ("riichi" in policy.modes and _plays_riichi_core(mode)):
+        core = "riichi" in policy.modes and not policy.driven and _plays_riichi_core(mode)
+        if mode not in policy.modes and not core:
             raise PolicyError(f"policy {policy.name} does not support mode {mode!r} "
                               f"(supports: {', '.join(policy.modes)})")

@@ -7,6 +7,9 @@ requires what every built-in policy claims and every engine promises:
 - determinism: results depend only on (root seed, match id) — the same seed gives the same rows, and playing
   the matches in two chunks gives the rows of playing them at once; another seed gives other rows (mixed
   seating).
+A driven policy (`search`) plays through analyzer.search_play, as `tsumolab run` plays it, searching every kind
+of decision with few rollouts (its searched answers must be legal too), on DRIVEN_MATCHES matches in the slow
+suite only (tests/test_search.py checks the driver in the fast suite).
 The runner level adds, for every mode, that `--jobs 2` with other chunk sizes writes the same tables.
 The fast suite plays a few matches per cell; the slow suite the same grid at 1,000 matches per seating for
 legality and tile conservation (determinism is checked on the first few of them).
@@ -18,13 +21,16 @@ import numpy as np
 import pytest
 
 from analyzer.runner import RunSpec, combined_tables, execute
-from policies.registry import PolicyError, all_policies, check_mode, parse_seats
+from analyzer.search_play import simulate
+from policies.registry import PolicyError, all_policies, check_mode, get, parse_seats
 from sims.modes import MODES, get_mode
 
 FAST_MATCHES = 12
 FULL_MATCHES = 1_000     # about 8,000 (Bloodshed) to 12,000 (riichi core) hands per cell over the two seatings
 SEED = 3
 MIXED_SEATS = "baseline,random,majsoul-cpu,disconnected"   # policies that play every mode
+DRIVEN_PARAMS = "rollouts=2,kinds=127,top_k=2,z=0"  # a driven policy (search) searches every kind, cheaply
+DRIVEN_MATCHES = FAST_MATCHES
 
 
 def _engine(mode):
@@ -51,7 +57,8 @@ CELLS = [(slug, name) for slug in MODES for name in POLICIES if _plays(name, slu
 
 
 def _grid(n_matches: int, size: str, marks=()):
-    return [pytest.param(slug, name, n_matches, id=f"{slug}-{name}-{size}", marks=marks) for slug, name in CELLS]
+    return [pytest.param(slug, name, n_matches, id=f"{slug}-{name}-{size}", marks=marks) for slug, name in CELLS
+            if marks or not get(name).driven]
 
 
 def test_every_mode_has_cells_and_every_policy_plays_somewhere():
@@ -67,25 +74,26 @@ def test_policy_is_legal_conserves_tiles_and_is_deterministic(slug, name, n_matc
     """B-1 / R-1 (tiles conserved), legal answers, and results that depend only on (seed, match id)."""
     mode = get_mode(slug)
     engine = _engine(mode)
-    ids = np.arange(n_matches)
+    ids = np.arange(n_matches if not get(name).driven else min(n_matches, DRIVEN_MATCHES))
     replay = ids[:FAST_MATCHES]   # determinism is checked on these, at every size
     half = FAST_MATCHES // 2
-    for spec in (name, f"{name},baseline,{name},random"):
+    spec_of = f"{name}({DRIVEN_PARAMS})" if get(name).driven else name
+    for spec in (spec_of, f"{spec_of},baseline,{spec_of},random"):
         seats = parse_seats(spec)
         counters = np.zeros(engine.N_COUNTERS, np.int64)
-        hand_rows, match_rows = mode.simulate(SEED, ids, seats, counters=counters)
+        hand_rows, match_rows = simulate(mode, SEED, ids, seats, counters=counters)
         assert counters[engine.CNT_ILLEGAL] == 0, spec
         assert counters[engine.CNT_TILE_ERRORS] == 0, spec
-        assert counters[engine.CNT_HANDS] >= n_matches and match_rows.shape[0] == 4 * n_matches, spec
+        assert counters[engine.CNT_HANDS] >= ids.size and match_rows.shape[0] == 4 * ids.size, spec
         replay_hands = hand_rows[np.isin(hand_rows[:, 0], replay)]
         replay_matches = match_rows[np.isin(match_rows[:, 0], replay)]
-        again_hands, again_matches = mode.simulate(SEED, replay, seats)
+        again_hands, again_matches = simulate(mode, SEED, replay, seats)
         assert np.array_equal(replay_hands, again_hands) and np.array_equal(replay_matches, again_matches), spec
-        first, second = mode.simulate(SEED, replay[:half], seats), mode.simulate(SEED, replay[half:], seats)
+        first, second = simulate(mode, SEED, replay[:half], seats), simulate(mode, SEED, replay[half:], seats)
         assert np.array_equal(np.concatenate([first[0], second[0]]), replay_hands), spec
         assert np.array_equal(np.concatenate([first[1], second[1]]), replay_matches), spec
     # the seed matters (checked on the mixed seating: four `disconnected` seats play every wall alike)
-    other_hands, _ = mode.simulate(SEED + 1, replay, seats)
+    other_hands, _ = simulate(mode, SEED + 1, replay, seats)
     assert not np.array_equal(other_hands, replay_hands), spec
 
 

@@ -1,0 +1,61 @@
+"""`search`: decides the decisions of the kinds it searches by paired rollouts, plays its base policy elsewhere.
+
+At a searched decision the seat's candidate answers (its base policy's answer first, then the alternatives of
+each searched kind present, see analyzer.search_options) are each played out `rollouts` times on the same
+determinizations of what the seat cannot see (sims.bloodshed.determinize, sims.riichi.determinize) with the
+same random streams, every seat playing the rollout policy, to the end of the hand. The seat plays the option
+with the best mean point change, but leaves its base answer only when that option beats it by more than `z`
+paired standard errors. Samples are keyed by (root seed, match id, hand, decision number), so a run depends
+only on its seed and match ids, as every run does.
+
+A decision cannot be searched from inside the compiled kernel (a hook cannot call the kernel that called it),
+so matches with a `search` seat are played by analyzer.search_play: it stops the kernel at every decision,
+searches the searching seat's, and resumes with the chosen answer forced (the seat's base hook still runs, so
+every random stream moves as in uninterrupted play). The hooks declared here are the base's (baseline);
+`base` names another base for the driver.
+"""
+
+from policies import riichi_baseline
+from policies.baseline import POLICY as BASELINE
+from policies.registry import Param, Policy, PolicyError, get
+
+RON, KAN, CALLS, PUSH_FOLD, EXCHANGE, VOID, RIICHI = 1, 2, 4, 8, 16, 32, 64
+"""bits of `kinds`: ron/pass (also tsumo/pass and robbing a kan), kans, pon and chi, push/fold against a threat
+(the base discard or the safest discard), the exchange (S-2, B-6), the void suit (B-7), riichi or dama"""
+DEFAULT_KINDS = RON | KAN | CALLS | PUSH_FOLD | RIICHI
+PLAYERS = ("baseline", "expert")
+"""policies `rollout` and `base` may name, by index; looked up in the registry when a match starts"""
+
+
+def player(index: float, role: str) -> str:
+    """The registered policy name a `rollout` or `base` parameter value selects (PolicyError if unknown)."""
+    i = int(index)
+    if not 0 <= i < len(PLAYERS) or i != index:
+        raise PolicyError(f"search: {role}={index:g} names no policy; choose "
+                          + ", ".join(f"{k} = {name}" for k, name in enumerate(PLAYERS)))
+    get(PLAYERS[i])  # registered in this installation, else PolicyError
+    return PLAYERS[i]
+
+
+POLICY = Policy(
+    name="search",
+    description="Decides ron/pass, kans, calls, push/fold and riichi (choice of `kinds`) by paired rollouts of "
+                "each option to the end of the hand; plays its base policy elsewhere.",
+    params=(
+        Param("rollouts", int, 24, "rollouts per option at a searched decision (determinizations of what the "
+                                   "seat cannot see, the same for every option)"),
+        Param("kinds", int, DEFAULT_KINDS, "decision kinds searched, a sum of bits: 1 ron/pass (and tsumo), "
+                                          "2 kan, 4 pon/chi, 8 push/fold against a visible threat, 16 exchange, "
+                                          "32 void, 64 riichi/dama"),
+        Param("top_k", int, 0, "also search the own-turn discard among the k best by shanten then acceptance "
+                               "(0 = off)"),
+        Param("z", float, 1.0, "leave the base answer only for an option better by more than z paired "
+                               "standard errors (0 = take the best mean)"),
+        Param("rollout", int, 0, "policy of all four seats inside the rollouts: 0 = baseline, 1 = expert"),
+        Param("base", int, 0, "policy played at the decisions not searched: 0 = baseline, 1 = expert"),
+    ),
+    modes=("bloodshed", "riichi", "shura"),
+    hooks=dict(BASELINE.hooks),
+    riichi_hooks=dict(riichi_baseline.HOOKS),
+    driven=True,
+)

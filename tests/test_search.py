@@ -1,0 +1,88 @@
+"""The `search` policy (policies.search) and its match driver (analyzer.search_play): records identical to the
+kernel's when every searched decision keeps the base's answer, reproducible across jobs and chunks, and a
+searched decision that follows the rollouts."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from analyzer import search_play, search_table
+from analyzer.runner import RunSpec, combined_tables, execute
+from policies.registry import PolicyError, parse_seats
+from sims.modes import get_mode
+
+SEED = 5
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "positions"
+
+
+@pytest.mark.parametrize("slug", ["bloodshed", "shura"])
+def test_search_switched_off_plays_the_base_policy_row_for_row(slug):
+    """With no kind searched the driver stops at every decision and forces nothing: the rows are the kernel's."""
+    mode = get_mode(slug)
+    ids = np.arange(6)
+    base = mode.simulate(SEED, ids, parse_seats("baseline,majsoul-cpu,baseline,random"))
+    off = search_play.simulate(mode, SEED, ids, parse_seats("search(kinds=0),majsoul-cpu,baseline,random"))
+    assert np.array_equal(base[0], off[0]) and np.array_equal(base[1], off[1])
+
+
+@pytest.mark.parametrize("slug", ["bloodshed", "shura"])
+def test_search_that_keeps_every_base_answer_plays_the_base_policy_row_for_row(slug):
+    """Every kind searched, rollouts played, but a margin no option reaches: the base answer stands at every
+    searched decision, so the hands and matches equal the base policy's exactly (two search seats)."""
+    mode = get_mode(slug)
+    ids = np.arange(3)
+    table_seats = parse_seats("search(rollouts=2,kinds=127,top_k=2,z=inf),baseline,search(rollouts=2,z=inf),random")
+    stats = search_table.SearchStats()
+    played = search_play.simulate(mode, SEED, ids, table_seats, stats=stats)
+    base = mode.simulate(SEED, ids, parse_seats("baseline,baseline,baseline,random"))
+    assert stats.searched > 10 and stats.changed == 0
+    assert np.array_equal(base[0], played[0]) and np.array_equal(base[1], played[1])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("slug", ["bloodshed", "shura"])
+def test_search_changes_play_and_is_reproducible_across_jobs_and_chunks(slug, tmp_path):
+    """A searching seat plays other answers than its base, and the run's tables do not depend on --jobs or
+    the chunk size (every search is keyed by seed, match, hand and decision)."""
+    seats = tuple(s.label for s in parse_seats("search(rollouts=4,z=0),baseline,baseline,baseline"))
+    rules = get_mode(slug).RULES().as_dict()
+    one = execute(RunSpec(slug, seats, matches=4, seed=SEED, rules=rules, chunk_size=4), tmp_path / "one",
+                  jobs=1, progress=False)
+    two = execute(RunSpec(slug, seats, matches=4, seed=SEED, rules=rules, chunk_size=1), tmp_path / "two",
+                  jobs=2, progress=False)
+    assert (one.chunks, two.chunks) == (1, 4)
+    hands_one, matches_one = combined_tables(tmp_path / "one")
+    hands_two, matches_two = combined_tables(tmp_path / "two")
+    assert hands_one.equals(hands_two) and matches_one.equals(matches_two)
+    base = get_mode(slug).simulate(SEED, np.arange(4), parse_seats("baseline"))
+    assert not np.array_equal(base[1], search_play.simulate(get_mode(slug), SEED, np.arange(4),
+                                                            parse_seats(",".join(seats)))[1])
+
+
+def test_search_follows_the_rollouts_at_a_clear_decision():
+    """examples/positions/b1-ron.json: baseline takes the cheap ron (2000), the rollouts find passing worth far
+    more (README, advise example 1), so a search seat passes; searching only kans, it keeps the ron."""
+    from analyzer.position import state_of
+    from analyzer.search_bloodshed import Decider
+    from sims.decisions import PASS, RON
+
+    S, seat = state_of(json.loads((EXAMPLES / "b1-ron.json").read_text()))
+    for spec, expected in (("search(rollouts=64)", PASS), ("search(rollouts=64,kinds=2)", None)):
+        seats = parse_seats(",".join(spec if s == seat else "baseline" for s in range(4)))
+        table = search_table.Table("bloodshed", seats, get_mode("bloodshed").RULES())
+        answer = Decider(table).answer(table.searchers[seat], S.copy(), seed=11)
+        assert answer == expected and expected != RON, spec
+
+
+def test_search_parameters_are_checked():
+    """A rollout or base policy outside the named choices, or too few rollouts, is refused with a message."""
+    with pytest.raises(PolicyError, match="rollout=7"):
+        search_play.simulate(get_mode("bloodshed"), 0, np.arange(1), parse_seats("search(rollout=7)"))
+    with pytest.raises(ValueError, match="rollouts must be at least 2"):
+        search_play.simulate(get_mode("bloodshed"), 0, np.arange(1), parse_seats("search(rollouts=1)"))
+    with pytest.raises(PolicyError, match="does not support mode"):
+        search_play.simulate(get_mode("fate"), 0, np.arange(1), parse_seats("search"))

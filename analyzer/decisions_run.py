@@ -129,20 +129,12 @@ def run_decisions(spec: DecisionsSpec, out_dir: Path | str, *, jobs: int = 1, ch
                   scheduler: str | None = None, client=None, progress: bool = True) -> DecisionsResult:
     """Scan, evaluate and write the study of `spec` into `out_dir` (see the module doc)."""
     from analyzer.dir_lock import locked
-    from analyzer.experiment_run import BACKENDS
-    from analyzer.runner import _resolve_jobs
+    from analyzer.experiment_run import check_execution
 
     if chunk_size < 1:
         raise InputError(f"--chunk-size must be at least 1, got {chunk_size}")
-    if backend not in BACKENDS:
-        raise InputError(f"--backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
-    if backend == "dask" and scheduler is None and client is None:
-        raise InputError("--backend dask needs --scheduler tcp://HOST:PORT")
-    if backend != "dask" and scheduler is not None:
-        raise InputError("--scheduler only applies with --backend dask")
-    if resume and overwrite:
-        raise InputError("--resume and --overwrite exclude each other")
-    n_jobs = _resolve_jobs(jobs)
+    n_jobs = check_execution(jobs=jobs, resume=resume, overwrite=overwrite, backend=backend, scheduler=scheduler,
+                             client=client)
     out = Path(out_dir)
     if out.exists() and not out.is_dir():
         raise InputError(f"--out {out} exists and is not a directory")

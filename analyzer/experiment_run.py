@@ -147,9 +147,10 @@ def _close(stores: dict, status: str) -> None:
         store.write_quietly()
 
 
-def check_cells(specs: list[RunSpec], root: Path | str, *, jobs: int, resume: bool, overwrite: bool, backend: str,
-                scheduler: str | None, client) -> tuple[int, list[RunSpec]]:
-    """InputError for options execute_cells cannot run with; else (worker count, the distinct specs)."""
+def check_execution(*, jobs: int, resume: bool, overwrite: bool, backend: str, scheduler: str | None,
+                    client) -> int:
+    """InputError for a backend, scheduler, --resume/--overwrite combination that cannot run; else the number of
+    workers --jobs asks for."""
     if backend not in BACKENDS:
         raise InputError(f"--backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
     if backend == "dask" and scheduler is None and client is None:
@@ -158,7 +159,14 @@ def check_cells(specs: list[RunSpec], root: Path | str, *, jobs: int, resume: bo
         raise InputError("--scheduler only applies with --backend dask")
     if resume and overwrite:
         raise InputError("--resume and --overwrite exclude each other")
-    n_jobs = runner._resolve_jobs(jobs)
+    return runner._resolve_jobs(jobs)
+
+
+def check_cells(specs: list[RunSpec], root: Path | str, *, jobs: int, resume: bool, overwrite: bool, backend: str,
+                scheduler: str | None, client) -> tuple[int, list[RunSpec]]:
+    """InputError for options execute_cells cannot run with; else (worker count, the distinct specs)."""
+    n_jobs = check_execution(jobs=jobs, resume=resume, overwrite=overwrite, backend=backend, scheduler=scheduler,
+                             client=client)
     unique = list({spec_key(s): s for s in specs}.values())
     if not resume and not overwrite:
         _refuse_existing_runs(Path(root), unique)

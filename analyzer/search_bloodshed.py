@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from analyzer.search_options import bloodshed_candidates
-from analyzer.search_table import HOOK_ROW, choose, decision_seed, direct
+from analyzer.search_table import HOOK_ROW, choose, decision_seed, direct, rollout_arrays
 from sims.bloodshed import ROWS_PER_MATCH, lookup_tables
 from sims.bloodshed import engine
 from sims.bloodshed.observation import BOBS
@@ -47,9 +47,7 @@ class Decider:
         if len(options) < 2:
             return None
         count = searcher.rollouts
-        values = np.zeros((len(options), count), np.float64)
-        ranks = np.zeros((len(options), count), np.int32)
-        outcomes = np.zeros((len(options), count), np.int32)
+        values, ranks, outcomes = rollout_arrays(len(options), count)
         if not self.rollouts(S.copy(), seat, np.asarray(options, np.int64), seed, 0, count, False,
                              *self.rollout_play[searcher.rollout_policy], values, ranks, outcomes):
             raise RuntimeError("search: a played position could not be determinized")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from analyzer.search_options import riichi_candidates
-from analyzer.search_table import RIICHI_HOOK_ROW, choose, decision_seed, direct
+from analyzer.search_table import RIICHI_HOOK_ROW, choose, decision_seed, direct, rollout_arrays
 from sims.events import N_EVENT_COLS
 from sims.riichi import engine
 from sims.riichi import table as T
@@ -48,9 +48,7 @@ class Decider:
         if len(options) < 2:
             return None
         count = searcher.rollouts
-        values = np.zeros((len(options), count), np.float64)
-        ranks = np.zeros((len(options), count), np.int32)
-        outcomes = np.zeros((len(options), count), np.int32)
+        values, ranks, outcomes = rollout_arrays(len(options), count)
         if paired_rollouts(*state, seat, np.asarray(options, np.int64), seed, 0, count, False,
                            *self.rollout_play[searcher.rollout_policy], values, ranks, outcomes) < 0:
             raise RuntimeError("search: a played position could not be determinized")

@@ -94,6 +94,12 @@ def decision_seed(root_seed: int, match_id: int, hand_no: int, decision: int) ->
     return int(key_seed(root_seed, int(match_id), (int(hand_no) << 16) + int(decision), STREAM_SEARCH) >> 1)
 
 
+def rollout_arrays(n_options: int, count: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The (values, ranks, outcomes) arrays a paired-rollout kernel fills for `n_options` × `count` rollouts."""
+    return (np.zeros((n_options, count), np.float64), np.zeros((n_options, count), np.int32),
+            np.zeros((n_options, count), np.int32))
+
+
 def choose(values: np.ndarray, z: float) -> int:
     """Index of the option to play: the best mean, if it beats option 0 (the base's answer) by more than z
     paired standard errors; else 0 (always for z = inf). Ties go to the earlier option."""

@@ -77,7 +77,7 @@ def _rows(verdicts_by_variant: dict, direction: str = "greater", objective: str 
     return claim_level(pl.from_dicts(rows))
 
 
-def test_claim_is_refuted_only_when_every_tested_variant_is_refuted():
+def test_a_claim_counts_as_refuted_only_when_every_tested_variant_is_refuted():
     one_holds = _rows({"a": ["refuted"] * 3, "bb": ["supported", "refuted", "refuted"], "ccc": ["refuted"] * 3})
     assert one_holds["claim_verdict"][0] == "supported" and one_holds["best_variant"][0] == "bb"
     all_fail = _rows({"a": ["refuted"] * 3, "bb": ["refuted"] * 3})

@@ -80,22 +80,22 @@ def test_claims_table_columns_verdicts_and_metadata(tmp_path):
                    "unpaired_ci_low", "unpaired_ci_high", "variance_reduction", "rank_diff", "first_rate_diff",
                    "fourth_rate_diff", "giftbox_diff"):
         assert column in claims.columns
-    assert claims.height == 4 and set(claims["verdict"]) <= {"supported", "refuted", "inconclusive"}
+    assert claims.height == 6 and set(claims["verdict"]) <= {"supported", "refuted", "inconclusive"}
     assert claims.filter(pl.col("headline"))["field"].to_list() == ["baseline", "baseline"]
-    assert (claims["matches"] == 8 * 13).all()
+    assert (claims["matches"] == 8 * 9).all()  # 200 matches over 3 fields: 9 wall seeds each
     assert (claims["p_holm"] >= claims["p_value"]).all()
     assert ((claims["ci_low"] <= claims["ci95_low"]) & (claims["ci_high"] >= claims["ci95_high"])).all()
     meta = read_run_metadata(tmp_path)
     assert meta["tsumolab.code_version"]
     described = {e["id"]: e for e in meta["tsumolab.experiments"]}
-    assert described["B4"]["seed"] == 7 and described["B4"]["wall_seeds"] == 13
+    assert described["B4"]["seed"] == 7 and described["B4"]["wall_seeds"] == 9
     assert described["B5"]["rules"] == get_mode("bloodshed").RULES().as_dict()
     ev = pl.read_parquet(tmp_path / "ev.parquet")
     for column in ("rank1", "rank4", "points", "win_rate", "deal_in_rate", "tsumo_share", "mean_fan",
                    "flower_pig_rate", "kan_income"):
         assert column in ev.columns
     subject = ev.filter((pl.col("claim") == "B4") & (pl.col("role") == "subject"))
-    assert subject.height == 2 * 2 * 4 and (subject["seat_matches"] == 13).all()
+    assert subject.height == 3 * 2 * 4 and (subject["seat_matches"] == 9).all()
 
 
 def test_effect_is_the_mean_paired_difference_of_the_arms(tmp_path):

@@ -157,9 +157,10 @@ def _summary_section(data: ReportData, tr: Translator) -> str:
     table = (_table(content.summary_table(data, tr=tr)) if data.source_claims
              else f"<p>{html.escape(tr('No claim from the sources in this study; see Beyond the sources.'))}</p>")
     words = {v: f"<b>{html.escape(content.verdict_word(v, tr))}</b>" for v in content.VERDICTS}
-    rule = html.escape(tr("Verdicts on final points per match at each claim's headline field, from Holm-adjusted 95% "
-                          "intervals over every claim × field row: {supported} when the interval lies on the "
-                          "claimed side of 0, {refuted} on the other side, {inconclusive} when it contains 0.",
+    rule = html.escape(tr("Each claim's verdict is on its headline objective (final points or placement) at its "
+                          "headline field, over every variant tested, from Holm-adjusted 95% intervals over every "
+                          "claim × variant × field row and both objectives: {supported} when the interval lies on "
+                          "the claimed side of 0, {refuted} on the other side, {inconclusive} when it contains 0.",
                           supported="\0s", refuted="\0r", inconclusive="\0i"))
     rule = rule.replace("\0s", words["supported"]).replace("\0r", words["refuted"]).replace("\0i",
                                                                                           words["inconclusive"])

@@ -123,8 +123,9 @@ def _overview_page(data: ReportData, tr: Translator) -> Figure:
                          len(data.beyond_claims), verdicts=content.verdict_counts(data.beyond_claims, tr))
         lines.append((tr("{text} at their headline fields.", text=text), {"size": 11}))
         words = {v: content.verdict_word(v, tr) for v in content.VERDICTS}
-        lines.append((tr("Verdicts use Holm-adjusted 95% intervals of the paired difference in final points per "
-                         "match (treatment − control on the same walls and seats) over every claim × field row: "
+        lines.append((tr("Verdicts use Holm-adjusted 95% intervals of the paired difference (treatment − control "
+                         "on the same walls and seats) in final points and in average rank, over every claim × "
+                         "variant × field row and both objectives; each claim is judged on its headline objective: "
                          "{supported} = on the claimed side of 0, {refuted} = on the other side, {inconclusive} = "
                          "contains 0.", **words), {"size": 9, "wrap": 115}))
     for label, value in content.run_details(data, tr):

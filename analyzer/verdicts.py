@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import polars as pl
 
-ROBUSTNESS = ("holds", "fails", "unsettled", "depends")
 _BY_VERDICT = {"supported": "holds", "refuted": "fails", "inconclusive": "unsettled"}
 
 

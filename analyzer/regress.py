@@ -19,9 +19,11 @@ from __future__ import annotations
 import json
 import math
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
+
+import polars as pl
 
 from analyzer.claims import ClaimsResult, run_experiments, with_overrides
 from analyzer.claims_tables import ARM_METRICS, PAIRED_METRICS
@@ -98,7 +100,11 @@ def rule_keys(mode: str) -> set[str]:
 
 
 def claim_metrics(result: ClaimsResult) -> dict[str, dict]:
-    """`claims/claim/field/metric` (paired differences) and `claims/claim/field/arm/metric` (per-arm means)."""
+    """`claims/claim/field/metric` (paired differences) and `claims/claim/field/arm/metric` (per-arm means) of a
+    run with one variant per claim (ValueError otherwise: the names would collide)."""
+    variants = result.claims.group_by("claim").agg(pl.col("variant").n_unique().alias("n")).filter(pl.col("n") > 1)
+    if len(variants):
+        raise ValueError(f"claims {', '.join(variants['claim'])} have several variants; regress takes one each")
     metrics = {}
     for row in result.claims.iter_rows(named=True):
         floor_n = row["wall_seeds"]
@@ -157,10 +163,17 @@ def run_claims(out_dir: Path, seed: int, *, rule_overrides: dict | None = None, 
                progress: bool = False, claims: tuple[str, ...] | None = None,
                matches: int | None = None) -> ClaimsResult:
     """Run bloodshed's regression claims (REGRESS_CLAIMS at REGRESS_MATCHES matches each) into `out_dir`."""
-    claims = claims or REGRESS_CLAIMS
-    experiments = select(mode_experiments("bloodshed", rule_overrides=rule_overrides or {}), ",".join(claims))
+    experiments = regression_experiments(rule_overrides or {}, claims or REGRESS_CLAIMS)
     experiments = with_overrides(experiments, REGRESS_MATCHES if matches is None else max(matches, 2), seed)
     return run_experiments(experiments, out_dir, jobs=jobs, resume=False, overwrite=True, progress=progress)
+
+
+def regression_experiments(rule_overrides: dict, claims: tuple[str, ...]) -> list:
+    """The claims' experiments reduced to their headline variant: a `[sweep]` grid studies the claim, the
+    regression check follows the economy through one treatment (and keeps its metric names free of variants)."""
+    experiments = select(mode_experiments("bloodshed", rule_overrides=rule_overrides), ",".join(claims))
+    return [replace(e, variants=tuple(v for v in e.variants if v.treatment == e.treatment))
+            for e in experiments]
 
 
 def read_baseline(path: Path) -> dict:
@@ -232,6 +245,8 @@ def write_baseline(path: Path, document: dict) -> None:
 
 
 def _entry(value: float, se: float, name: str, wall_seeds: int) -> dict:
+    """A claim metric; its `n` is the number of wall seeds (the clusters of its standard error), so a check too
+    small for a trustworthy cluster SE (fewer than MIN_EVENTS seeds) leaves it uncompared."""
     floor = _UNIT.get(name, 1.0) / wall_seeds
     se = floor if se is None or math.isnan(se) else max(se, floor)
-    return {"value": float(value), "se": float(se)}
+    return {"value": float(value), "se": float(se), "n": int(wall_seeds)}

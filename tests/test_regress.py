@@ -89,6 +89,23 @@ def test_every_mode_has_a_committed_baseline_in_the_package():
         assert document["history"] and document["history"][-1]["reason"]
 
 
+def test_the_claims_check_runs_each_claims_headline_variant_only():
+    """A claim with a `[sweep]` grid (B1: max_fan × until_winners) is checked through its headline treatment
+    alone, so every claim metric has one name and one value (the stored baseline's B1 rows were overwritten
+    by the last variant of the grid before)."""
+    experiments = regress.regression_experiments({}, regress.REGRESS_CLAIMS)
+    assert [e.id for e in experiments] == list(regress.REGRESS_CLAIMS)
+    assert any(e.id == "B1" for e in experiments)
+    for e in experiments:
+        assert [v.treatment for v in e.variants] == [e.treatment]
+
+
+def test_claim_metrics_refuse_several_variants_of_one_claim():
+    claims = pl.DataFrame({"claim": ["B1", "B1"], "variant": ["max_fan=1", "max_fan=2"]})
+    with pytest.raises(ValueError, match="B1 have several variants"):
+        regress.claim_metrics(regress.ClaimsResult(None, [], claims, None, None, None))
+
+
 def test_an_option_of_another_mode_is_a_one_line_input_error(capsys):
     code, _, err = main_exit(capsys, "--mode", "riichi", "--rule", "tsumo_bonus=fan")
     assert code == 2 and "not an option of riichi" in err and err.count("\n") == 1

@@ -32,6 +32,7 @@ from sims.riichi.determinize import STREAM_LATER, STREAM_SEATS, _hidden_wall_slo
 from sims.riichi.hand_state import HS
 from sims.riichi.observation import ROBS
 from sims.riichi.play import ROWS_PER_MATCH
+from sims.riichi.rollout import play_forced_hand, play_later_hands
 from sims.table_state import rank_of
 
 STREAM_UNSEEN_WALL = 111
@@ -116,22 +117,12 @@ def riichi_state_rollouts(hs0, obs0, st0, wall0, rec0, seat, answers, seed, firs
             rec[:, :] = rec0
             for p in range(4):
                 obs[p, ROBS.rng] = np.int64(rng.key_seed(seed, k, STREAM_SEATS, p) >> np.uint64(33))
-            hs[HS.forced] = answers[o]
-            hs[HS.has_forced] = 1
-            hs[HS.forced_seat] = seat
-            hs[HS.stop_at] = -1
-            riichi_engine.run_hand(hs, obs, view, st, wall, rec, hooks_ex, hooks_turn, hooks_react, hooks_rob,
-                                   hooks_mode, params, topts, sopts, tables, counters, events, ev)
-            if hs[HS.has_forced] == 1:
+            if not play_forced_hand(hs, obs, view, st, wall, rec, seat, answers[o], hooks_ex, hooks_turn,
+                                    hooks_react, hooks_rob, hooks_mode, params, topts, sopts, tables, counters,
+                                    events, ev):
                 return -1
-            counters[riichi_engine.CNT_HANDS] += 1
-            if not riichi_engine.close_hand(hs, obs, rec, topts):
-                riichi_engine.begin_hand(hs, obs, wall, rec, ev, topts)
-                riichi_engine._play_out(hs, obs, view, st, wall, rec, hooks_ex, hooks_turn, hooks_react, hooks_rob,
-                                        hooks_mode, params, topts, sopts, tables, counters, events, ev, True,
-                                        hand_rows, 0, match_rows, 0)
-            else:
-                riichi_engine.finish_match(hs, obs, match_rows, 0)
+            play_later_hands(hs, obs, view, st, wall, rec, hooks_ex, hooks_turn, hooks_react, hooks_rob, hooks_mode,
+                             params, topts, sopts, tables, counters, events, ev, hand_rows, match_rows)
             values[o, j] = obs[0, ROBS.points + seat]
             ranks[o, j] = rank_of(obs, ROBS.points, seat)
     return 0

@@ -26,6 +26,7 @@ from analyzer.run_record import RUN_FILE, code_versions, entry_key, has_checksum
 from analyzer.run_spec import RunSpec
 from analyzer.study_record import STUDY_FILE, STUDY_TABLES, read_study_record
 from analyzer.tables import TABLES, table_columns
+from analyzer.verify_decisions import decisions_problems, has_decisions, repair_command
 
 META_SPEC = "tsumolab.run_spec"
 META_CODE = "tsumolab.code_version"
@@ -53,7 +54,7 @@ class Problem:
 class Verification:
     directory: Path
     kind: str
-    """"run" or "study\""""
+    """"run", "study" or "decisions\""""
     problems: list[Problem] = field(default_factory=list)
     facts: dict = field(default_factory=dict)
     repair: str = ""
@@ -82,7 +83,9 @@ def verify_directory(directory: Path | str) -> Verification:
     if busy:
         raise InputError(f"{directory} is being written by {busy}; verify it once that process has finished")
     if (directory / STUDY_FILE).exists() or (directory / "claims.parquet").exists() or (directory / "runs").is_dir():
-        return _verify_study(directory)
+        return _with_decisions(_verify_study(directory))
+    if has_decisions(directory):
+        return _with_decisions(Verification(directory, "decisions"))
     if (directory / RUN_FILE).exists():
         result = Verification(directory, "run")
         record = read_run_record(directory)
@@ -92,8 +95,21 @@ def verify_directory(directory: Path | str) -> Verification:
     if any((directory / t).is_dir() for t in TABLES):
         raise InputError(f"{directory} has hands/ or matches/ but no {RUN_FILE}: there is no record to verify "
                          "it against; start the run again with --overwrite")
-    raise InputError(f"{directory} holds neither a run ({RUN_FILE}) nor a claims study or experiment "
-                     f"({STUDY_FILE}, claims.parquet, runs/)")
+    raise InputError(f"{directory} holds neither a run ({RUN_FILE}) nor a claims study, experiment or decisions "
+                     f"study ({STUDY_FILE}, claims.parquet, runs/, decisions.json)")
+
+
+def _with_decisions(result: Verification) -> Verification:
+    """The verification with the decisions study of its directory (tsumolab decisions) checked too, if any."""
+    if not has_decisions(result.directory):
+        return result
+    problems, facts = decisions_problems(result.directory)
+    result.facts["decisions"] = facts
+    if problems:
+        result.repair = "; ".join(x for x in (result.repair if result.problems else "",
+                                              repair_command(result.directory)) if x)
+    result.problems += problems
+    return result
 
 
 def check_run(out: Path, record: dict, shown: str) -> tuple[list[Problem], dict]:
@@ -174,6 +190,13 @@ def resume_command(spec: RunSpec, out: Path) -> str:
 
 
 def describe_facts(kind: str, facts: dict) -> str:
+    decided = facts.get("decisions")
+    decisions = (f"a decisions study of {decided.get('situations', 0):,} situations ({decided.get('claims', '')})"
+                 if decided is not None else "")
+    if kind == "decisions":
+        return decisions or "a decisions study"
+    if decisions:
+        return f"{describe_facts(kind, {k: v for k, v in facts.items() if k != 'decisions'})} and {decisions}"
     if kind == "run":
         return (f"a run of {facts['matches']:,} matches in {facts['chunks']:,} chunks ({facts['variant']}, seed "
                 f"{facts['seed']}, code version {facts['code_version']}), {facts['files_verified']:,} files verified")

@@ -1,4 +1,5 @@
-"""`tsumolab verify DIR`: check a run, experiment or claims directory against its record (analyzer.verify)."""
+"""`tsumolab verify DIR`: check a run, experiment, claims or decisions directory against its record
+(analyzer.verify, analyzer.verify_decisions)."""
 
 from __future__ import annotations
 
@@ -17,9 +18,10 @@ from analyzer.verify import verify_directory
 @click.option("--json", "as_json", is_flag=True, help="One JSON object (directory, kind, status, problems, facts, "
               "repair) instead of text.")
 def verify_command(directory: Path, as_json: bool) -> None:
-    """Check DIRECTORY, written by `tsumolab run`, `claims` or `experiment run`, against its record: every
+    """Check DIRECTORY, written by `tsumolab run`, `claims`, `experiment run` or `decisions`, against its record: every
     file present with its recorded size and checksum (missing, truncated, zeroed, altered, duplicate and foreign
-    files), row counts, every match id exactly once, schema and metadata (code version, rules, seeds).
+    files), row counts, every match id exactly once, schema and metadata (code version, rules, seeds). A
+    decisions study (`tsumolab decisions`) in the directory is checked too: its record, chunks and table.
 
     Prints one line per problem and a summary with the command that repairs the directory (the same command
     with --resume simulates the damaged chunks again). Exit code 0: clean; 1: damaged; 2: not a run or study

@@ -173,16 +173,32 @@ def safety(obs, k, mask):
 
 
 @nb.njit(cache=True)
-def live_waits_after(obs, tables, kind, waits):
-    """Unseen copies of the winning tiles once `kind` is discarded from the turn's hand (0 if not tenpai);
-    `waits` (int64[34]) gets 1 per winning kind."""
-    hand = hand_of(obs).copy()
-    hand[kind] -= 1
+def fill_waits(obs, tables, without, waits):
+    """`waits` (int64[34]) gets 1 per winning kind of the seat's hand less one tile of `without` (-1: the hand
+    as it is), all 0 if it is not tenpai."""
+    hand = hand_of(obs).astype(np.int64)
+    if without >= 0:
+        hand[without] -= 1
     held = hand.copy()
     seat = obs[ROBS.seat]
     for k in range(34):
         held[k] += obs[ROBS.meld_tiles + 34 * seat + k]
     winning_tiles(hand, n_melds_of(obs), RIICHI_SHAPES, held, tables[:SUIT_ROWS], tables[SUIT_ROWS:], waits)
+
+
+@nb.njit(cache=True)
+def waits_of(obs, tables, without):
+    """fill_waits into a new mask."""
+    waits = np.zeros(34, np.int64)
+    fill_waits(obs, tables, without, waits)
+    return waits
+
+
+@nb.njit(cache=True)
+def live_waits_after(obs, tables, kind, waits):
+    """Unseen copies of the winning tiles once `kind` is discarded from the turn's hand (0 if not tenpai);
+    `waits` (int64[34]) gets 1 per winning kind."""
+    fill_waits(obs, tables, kind, waits)
     left = unseen(obs)
     live = 0
     for k in range(34):

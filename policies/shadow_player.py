@@ -22,34 +22,16 @@ In other riichi modes obs[ROBS.darkness + DK_ON] is 0 and it plays baseline.
 """
 
 import numba as nb
-import numpy as np
 
 from policies.api import hook
 from policies.registry import Param, Policy
 from policies.riichi_api import D_DARK_LOCK, D_DARK_OPEN, FACE_DOWN, RIICHI, ROBS
 from policies.riichi_baseline import riichi_turn
-from policies.riichi_common import is_open, n_melds_of, safety, threats, unseen
+from policies.riichi_common import is_open, safety, threats, unseen, waits_of
 from policies.riichi_mode_default import mode_default
 from sims.riichi.darkness_pot import DK_ON, DK_POT, FACE_DOWN_COST, FACE_DOWN_RIICHI_MIN, LOCK_COST, OPEN_COST
-from sims.shanten import RIICHI_SHAPES, winning_tiles
-from sims.shanten_tables import SUIT_ROWS
 
 P_RESERVE, P_HIDE_DANGER, P_HIDE_RIICHI, P_HIDE_TENPAI, P_OPEN_FACTOR, P_WIN_ESTIMATE, P_LOCK = range(7)
-
-
-@nb.njit(cache=True)
-def waits_of(obs, tables, without):
-    """Wait mask of the seat's hand minus one tile of `without` (-1: the hand as it is); all 0 if not tenpai."""
-    hand = obs[ROBS.hand:ROBS.hand + 34].astype(np.int64)
-    mask = np.zeros(34, np.int64)
-    if without >= 0:
-        hand[without] -= 1
-    held = hand.copy()
-    seat = obs[ROBS.seat]
-    for k in range(34):
-        held[k] += obs[ROBS.meld_tiles + 34 * seat + k]
-    winning_tiles(hand, n_melds_of(obs), RIICHI_SHAPES, held, tables[:SUIT_ROWS], tables[SUIT_ROWS:], mask)
-    return mask
 
 
 @nb.njit(cache=True)

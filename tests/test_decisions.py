@@ -15,6 +15,7 @@ from analyzer.decision_stats import OBJECTIVES, best_condition, condition_senten
 from analyzer.decisions_run import COLUMNS, make_spec, run_decisions
 from analyzer.errors import InputError
 from analyzer.i18n import translator
+from analyzer.verify import verify_directory
 from sims.decisions import D_REACT, D_ROB, PASS, RON
 
 EN = translator("en")
@@ -61,7 +62,7 @@ def test_claim_s2_situations_are_riichi_or_dama_after_the_first_win():
         assert dict(s.features)["waits_left"] >= 0
 
 
-def test_decisions_table_schema_resume_and_invariance_to_jobs_and_chunks(tmp_path):
+def test_decisions_table_schema_resume_verify_and_invariance_to_jobs_and_chunks(tmp_path):
     first = _run(tmp_path, "a", chunk_size=2)
     table = first.table
     assert table.columns == COLUMNS
@@ -75,11 +76,16 @@ def test_decisions_table_schema_resume_and_invariance_to_jobs_and_chunks(tmp_pat
     out = tmp_path / "a"
     chunks = sorted((out / "chunks").glob("chunk-*.parquet"))
     assert len(chunks) == 3
+    assert verify_directory(out).clean
     chunks[1].unlink()
     chunks[2].write_bytes(b"not parquet")
+    damaged = verify_directory(out)
+    assert sorted(p.kind for p in damaged.problems) == ["missing", "unreadable"]
+    assert "tsumolab decisions" in damaged.summary() and "--resume" in damaged.summary()
     resumed = _run(tmp_path, "a", chunk_size=2, resume=True)
     assert resumed.evaluated_chunks == 2 and resumed.resumed_chunks == 1
     assert resumed.table.equals(table)
+    assert verify_directory(out).clean, "resume repairs what verify found"
     other = _run(tmp_path, "b", chunk_size=1, jobs=2)
     assert other.table.equals(table), "results depend on neither --jobs nor --chunk-size"
 
@@ -148,7 +154,10 @@ def test_conditions_find_a_planted_threshold_and_say_so_when_none_supports_the_c
 def test_claims_report_has_a_decision_section_after_the_claim_when_the_study_holds_decisions(tmp_path):
     from analyzer.claims import run_experiments, with_overrides
     from analyzer.experiment import mode_experiments, select
+    from matplotlib import rc_context
+
     from reports.data import load_report_data
+    from reports.fonts import font_rc
     from reports.html import render_html
     from reports.pdf import render_pdf
 
@@ -156,12 +165,14 @@ def test_claims_report_has_a_decision_section_after_the_claim_when_the_study_hol
     run_experiments(with_overrides(select(mode_experiments("bloodshed"), "B1"), 16, 3), out, jobs=1, progress=False)
     data = load_report_data(out)
     assert 'id="decisions-B1"' not in render_html(data, {}, EN)
-    pages = render_pdf(data, {}, tmp_path / "plain.pdf", EN)
+    with rc_context(font_rc("en")):  # as reports.render draws (claim texts cite 赤羽, 清一色)
+        pages = render_pdf(data, {}, tmp_path / "plain.pdf", EN)
     run_decisions(make_spec(only="B1", fields=["baseline"], seed=3, situations=3, rollouts=3), out, progress=False)
     text = render_html(data, {}, EN)
     assert text.index('id="claim-B1"') < text.index('id="decisions-B1"')
     assert "When it holds" in text and "pass the ron" in text
-    assert render_pdf(data, {}, tmp_path / "decided.pdf", EN) == pages + 1
+    with rc_context(font_rc("en")):
+        assert render_pdf(data, {}, tmp_path / "decided.pdf", EN) == pages + 1
 
 
 @pytest.mark.slow

@@ -60,13 +60,9 @@ def paired_rollouts(hs0, obs0, st0, wall0, rec0, seat, answers, seed, first, cou
             st[:, :] = dst
             wall[:] = dwall
             rec[:, :] = drec
-            hs[HS.forced] = answers[o]
-            hs[HS.has_forced] = 1
-            hs[HS.forced_seat] = seat
-            hs[HS.stop_at] = -1
-            engine.run_hand(hs, obs, view, st, wall, rec, hooks_ex, hooks_turn, hooks_react, hooks_rob, hooks_mode,
-                            params, topts, sopts, tables, counters, events, ev)
-            if hs[HS.has_forced] == 1:
+            if not play_forced_hand(hs, obs, view, st, wall, rec, seat, answers[o], hooks_ex, hooks_turn,
+                                    hooks_react, hooks_rob, hooks_mode, params, topts, sopts, tables, counters,
+                                    events, ev):
                 return -1
             flags = 0
             if rec[seat, H_WON] == 1:
@@ -77,16 +73,38 @@ def paired_rollouts(hs0, obs0, st0, wall0, rec0, seat, answers, seed, first, cou
                 flags |= EXHAUSTIVE
             outcomes[o, j] = flags
             if to_match_end:
-                counters[engine.CNT_HANDS] += 1
-                if not engine.close_hand(hs, obs, rec, topts):
-                    engine.begin_hand(hs, obs, wall, rec, ev, topts)
-                    engine._play_out(hs, obs, view, st, wall, rec, hooks_ex, hooks_turn, hooks_react, hooks_rob,
-                                     hooks_mode, params, topts, sopts, tables, counters, events, ev, True,
-                                     hand_rows, 0, match_rows, 0)
-                else:
-                    engine.finish_match(hs, obs, match_rows, 0)
+                play_later_hands(hs, obs, view, st, wall, rec, hooks_ex, hooks_turn, hooks_react, hooks_rob,
+                                 hooks_mode, params, topts, sopts, tables, counters, events, ev, hand_rows,
+                                 match_rows)
                 values[o, j] = obs[0, ROBS.points + seat]
             else:
                 values[o, j] = hs[HS.delta + seat] - delta_now
             ranks[o, j] = rank_of(obs, ROBS.points, seat)
     return not_tenpai
+
+
+@nb.njit(cache=True)
+def play_forced_hand(hs, obs, view, st, wall, rec, seat, answer, hooks_ex, hooks_turn, hooks_react, hooks_rob,
+                     hooks_mode, params, topts, sopts, tables, counters, events, ev):
+    """Plays the stopped hand to its end with `seat`'s pending decision answered `answer`; False when that
+    decision was never asked for (the replay left the stopped path)."""
+    hs[HS.forced] = answer
+    hs[HS.has_forced] = 1
+    hs[HS.forced_seat] = seat
+    hs[HS.stop_at] = -1
+    engine.run_hand(hs, obs, view, st, wall, rec, hooks_ex, hooks_turn, hooks_react, hooks_rob, hooks_mode, params,
+                    topts, sopts, tables, counters, events, ev)
+    return hs[HS.has_forced] == 0
+
+
+@nb.njit(cache=True)
+def play_later_hands(hs, obs, view, st, wall, rec, hooks_ex, hooks_turn, hooks_react, hooks_rob, hooks_mode, params,
+                     topts, sopts, tables, counters, events, ev, hand_rows, match_rows):
+    """After a hand has ended: closes it and plays the match's later hands to its end (final points in obs)."""
+    counters[engine.CNT_HANDS] += 1
+    if not engine.close_hand(hs, obs, rec, topts):
+        engine.begin_hand(hs, obs, wall, rec, ev, topts)
+        engine._play_out(hs, obs, view, st, wall, rec, hooks_ex, hooks_turn, hooks_react, hooks_rob, hooks_mode,
+                         params, topts, sopts, tables, counters, events, ev, True, hand_rows, 0, match_rows, 0)
+    else:
+        engine.finish_match(hs, obs, match_rows, 0)

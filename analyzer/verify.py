@@ -108,7 +108,7 @@ def _with_decisions(result: Verification) -> Verification:
     if problems:
         result.repair = "; ".join(x for x in (result.repair if result.problems else "",
                                               repair_command(result.directory)) if x)
-    result.problems += problems
+    result.problems += [Problem(*p) for p in problems]
     return result
 
 

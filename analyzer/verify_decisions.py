@@ -13,6 +13,8 @@ import json
 import shlex
 from pathlib import Path
 
+import pyarrow.parquet as pq
+
 from analyzer.decisions_run import CHUNKS, RECORD, TABLE
 
 SPEC_KEY = "tsumolab_decisions_spec"
@@ -22,28 +24,27 @@ def has_decisions(directory: Path) -> bool:
     return (directory / RECORD).exists()
 
 
-def decisions_problems(root: Path) -> tuple[list, dict]:
-    """(problems, facts) of the decisions study in `root`; problems are analyzer.verify.Problem."""
-    from analyzer.verify import Problem
-
+def decisions_problems(root: Path) -> tuple[list[tuple[str, str, str]], dict]:
+    """(problems, facts) of the decisions study in `root`; a problem is (path, kind, detail) as
+    analyzer.verify.Problem takes them."""
     shown = f"{root}/{RECORD}"
     try:
         record = json.loads((root / RECORD).read_text(encoding="utf-8"))
         spec_key = json.dumps(record["spec"], sort_keys=True)
     except (OSError, ValueError, KeyError, TypeError) as exc:
-        return [Problem(shown, "record", f"unreadable decisions record ({exc.__class__.__name__})")], {}
+        return [(shown, "record", f"unreadable decisions record ({exc.__class__.__name__})")], {}
     facts = {"claims": ", ".join(record["spec"].get("claims", [])), "situations": record.get("situations", 0)}
     if record.get("status") != "complete":
         status = record.get("status")
-        return [Problem(shown, "incomplete", f"the decisions study did not finish (status {status})")], facts
+        return [(shown, "incomplete", f"the decisions study did not finish (status {status})")], facts
     problems = []
     chunk_rows = 0
     expected = {f"chunk-{i:05d}.parquet" for i in range(record.get("chunks", 0))}
     present = {p.name for p in (root / CHUNKS).glob("*.parquet")} if (root / CHUNKS).is_dir() else set()
     for name in sorted(expected - present):
-        problems.append(Problem(f"{root}/{CHUNKS}/{name}", "missing", "a chunk of the decisions study is missing"))
+        problems.append((f"{root}/{CHUNKS}/{name}", "missing", "a chunk of the decisions study is missing"))
     for name in sorted(present - expected):
-        problems.append(Problem(f"{root}/{CHUNKS}/{name}", "unrecorded", "the decisions record lists no such chunk"))
+        problems.append((f"{root}/{CHUNKS}/{name}", "unrecorded", "the decisions record lists no such chunk"))
     for name in sorted(expected & present):
         rows, problem = _table_problem(root / CHUNKS / name, spec_key)
         chunk_rows += rows
@@ -53,10 +54,10 @@ def decisions_problems(root: Path) -> tuple[list, dict]:
     if problem:
         problems.append(problem)
     elif rows != record.get("situations"):
-        problems.append(Problem(f"{root}/{TABLE}", "rows", f"{rows:,} situations, {record.get('situations'):,} "
+        problems.append((f"{root}/{TABLE}", "rows", f"{rows:,} situations, {record.get('situations'):,} "
                                                             "recorded"))
     elif not (expected - present) and rows != chunk_rows:
-        problems.append(Problem(f"{root}/{TABLE}", "rows", f"{rows:,} situations, the chunks hold {chunk_rows:,}"))
+        problems.append((f"{root}/{TABLE}", "rows", f"{rows:,} situations, the chunks hold {chunk_rows:,}"))
     return problems, facts
 
 
@@ -66,15 +67,14 @@ def repair_command(root: Path) -> str:
 
 
 def _table_problem(path: Path, spec_key: str):
-    """(rows, Problem or None) of one decisions Parquet file."""
-    from analyzer.verify import Problem, _parquet_info
-
+    """(rows, problem or None) of one decisions Parquet file."""
     if not path.exists():
-        return 0, Problem(str(path), "missing", "the decisions table is missing")
-    info = _parquet_info(path)
-    if isinstance(info, str):
-        return 0, Problem(str(path), "unreadable", info)
-    rows, _schema, meta = info
-    if meta.get(SPEC_KEY) != spec_key:
-        return rows, Problem(str(path), "foreign", "written for other decisions options than the record's")
+        return 0, (str(path), "missing", "the decisions table is missing")
+    try:
+        rows = pq.read_metadata(path).num_rows
+        meta = pq.read_schema(path).metadata or {}
+    except Exception as exc:  # pyarrow has many error types for malformed bytes
+        return 0, (str(path), "unreadable", f"not a readable Parquet file ({type(exc).__name__})")
+    if meta.get(SPEC_KEY.encode(), b"").decode(errors="replace") != spec_key:
+        return rows, (str(path), "foreign", "written for other decisions options than the record's")
     return rows, None

@@ -100,7 +100,7 @@ def test_the_claims_check_runs_each_claims_headline_variant_only():
         assert [v.treatment for v in e.variants] == [e.treatment]
 
 
-def test_claim_metrics_refuse_several_variants_of_one_claim():
+def test_regress_refuses_several_variants_of_one_claim():
     claims = pl.DataFrame({"claim": ["B1", "B1"], "variant": ["max_fan=1", "max_fan=2"]})
     with pytest.raises(ValueError, match="B1 have several variants"):
         regress.claim_metrics(regress.ClaimsResult(None, [], claims, None, None, None))

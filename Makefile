@@ -64,7 +64,7 @@ report-check:
 	    shot="$${page%.html}-$${size%%,*}px.png"; profile=$$(mktemp -d); \
 	    "$(CHROMIUM)" --headless --no-sandbox --disable-gpu --disable-background-networking \
 	      --disable-component-update --disable-sync --no-first-run --hide-scrollbars --user-data-dir=$$profile \
-	      --virtual-time-budget=5000 --screenshot="$$shot" --window-size=$$size "file://$(abspath .)/$$page" \
+	      --virtual-time-budget=5000 --screenshot="$$shot" --window-size=$$size "file://$$(realpath "$$page")" \
 	      >/dev/null 2>&1; status=$$?; rm -rf $$profile; \
 	    if [ $$status -ne 0 ] || [ ! -s "$$shot" ]; then echo "report-check: Chromium failed on $$page"; exit 1; fi; \
 	    echo "report-check: $$shot"; \

@@ -261,7 +261,7 @@ def claim_page(directory: Path | str, claim_id: str, tr: Translator, layout: Pdf
         (tr("{claim} decision by decision", claim=claim_id), {"size": 15, "weight": "bold"}),
         (design_text(rows, claim, tr, resample_of(directory)), {"size": 8, "wrap": 125}),
         (summary_text(result, claim, tr), {"size": 8.5, "wrap": 118}),
-        *[(text, {"size": 8.5, "wrap": 118, "weight": "bold"}) for text in condition_texts(result, claim, tr)],
+        *[(text, {"size": 8.5, "wrap": 104, "weight": "bold"}) for text in condition_texts(result, claim, tr)],
         (caveat_text(tr), {"size": 7.5, "wrap": 130}),
     ])
     fields = field_table(result, tr)

@@ -62,7 +62,8 @@ function playHand(job) {
             ctx[name](...args);
         }
     } catch (e) {
-        return {error: String(e && e.message || e), at};
+        const where = String(e && e.stack || '').split('\n').find(l => l.includes('main.js:')) || '';
+        return {error: String(e && e.message || e), at, where: where.trim()};
     }
     // the hand's actions: a finished hand is in all_actions, one the editor did not close is still current
     const actions = [].concat(...ctx.all_data.all_actions, ctx.all_data.cur_actions);

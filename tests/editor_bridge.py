@@ -106,7 +106,7 @@ def _hands(events: list[dict]) -> list[list[dict]]:
 class _Hands:
     """The seats' concealed tiles in the editor's names, for fate (F), where the first 4 tiles of each deal carry
     the editor's special-tile suffix `t`: which copy a discard or call gives up (tsumolab keeps open copies as long
-    as it holds other copies, so a discard gives up a plain copy first and a meld keeps the open ones)."""
+    as it holds other copies: a discard, a call or the exchange gives up a plain copy first)."""
 
     def __init__(self, begin: list[list[str]]):
         self.held = [Counter(b) for b in begin]
@@ -114,14 +114,15 @@ class _Hands:
     def add(self, seat: int, tile: str) -> None:
         self.held[seat][tile] += 1
 
-    def give(self, seat: int, tile: str, keep_open: bool) -> str:
-        order = (tile, tile + "t") if keep_open else (tile + "t", tile)
-        name = next((n for n in order if self.held[seat][n] > 0), tile)
+    def give(self, seat: int, tile: str) -> str:
+        name = next((n for n in (tile, tile + "t") if self.held[seat][n] > 0), tile)
         self.held[seat][name] -= 1
         return name
 
 
 def _hand_job(variant: str, seed: int, match: int, events: list[dict], table: int) -> HandJob:
+    if variant == "bloodshed":
+        return _bloodshed_job(seed, match, events)
     start = events[0]
     wall = next(e for e in events if e["type"] == "wall")
     dealer = start["oya"]
@@ -172,7 +173,7 @@ def _hand_job(variant: str, seed: int, match: int, events: list[dict], table: in
             if not exchange:
                 exchange = [""] * 4
                 ops.append(["huanpai", exchange, EXCHANGE_TYPES[(e["target"] - e["actor"]) % 4]])
-            exchange[e["actor"]] = "".join(hands.give(e["actor"], editor_tile(p), keep_open=False) for p in e["pais"])
+            exchange[e["actor"]] = "".join(hands.give(e["actor"], editor_tile(p)) for p in e["pais"])
             for p in e["pais"]:
                 hands.add(e["target"], editor_tile(p))
         elif t == "candidate":
@@ -183,7 +184,7 @@ def _hand_job(variant: str, seed: int, match: int, events: list[dict], table: in
             riichi_next = True
         elif t == "dahai":
             seat = e["actor"]
-            tile = hands.give(seat, editor_tile(e["pai"]), keep_open=False)
+            tile = hands.give(seat, editor_tile(e["pai"]))
             # the editor marks a discard tsumogiri only when it takes the last tile of the hand, the one drawn: so
             # a tsumogiri after a `mopai` names no tile (the dealer's 14th tile is dealt, not drawn, in the editor)
             drawn = ops and ops[-1][0] == "mopai" and ops[-1][1] == seat
@@ -191,11 +192,11 @@ def _hand_job(variant: str, seed: int, match: int, events: list[dict], table: in
                        else ["qiepai", seat, tile, riichi_next])
             riichi_next = False
         elif t in ("chi", "pon", "daiminkan"):
-            consumed = [hands.give(e["actor"], editor_tile(c), keep_open=True) for c in e["consumed"]]
+            consumed = [hands.give(e["actor"], editor_tile(c)) for c in e["consumed"]]
             ops.append(["mingpai", e["actor"], "".join(consumed)])
         elif t in ("ankan", "kakan"):
             for c in e.get("consumed", [e["pai"]]):
-                hands.give(e["actor"], editor_tile(c), keep_open=True)
+                hands.give(e["actor"], editor_tile(c))
             ops.append(["zimingpai", e["actor"], editor_tile(e["pai"]), "angang" if t == "ankan" else "jiagang"])
         elif t == "hora":
             wins.append(e)
@@ -222,6 +223,76 @@ def _hand_job(variant: str, seed: int, match: int, events: list[dict], table: in
            "scores": start["scores"], "begin": ["".join(b) for b in begin], "paishan": paishan, "ops": ops}
     if eyes:
         job["muyu"] = eyes
+    return HandJob(seed, match, start["hand"], job, wins, deltas, end, events)
+
+
+def _mpsz(text: str) -> list[str]:
+    out, digits = [], ""
+    for ch in text:
+        if ch.isdigit():
+            digits += ch
+        else:
+            out += [d + ch for d in digits]
+            digits = ""
+    return out
+
+
+def _bloodshed_job(seed: int, match: int, events: list[dict]) -> HandJob:
+    """A Bloodshed hand for the editor's `chuanma` mode: the wall is the draws in order (no dead wall, B-1), the
+    exchange one `huanpai`, the voids one `dingque`, and play goes on after each win (B-12)."""
+    start = events[0]
+    dealer = start["oya"]
+    begin = [_mpsz(t) for t in start["tehais"]]
+    draws = [e["pai"] for e in events if e["type"] == "tsumo"]
+    begin[dealer].append(draws[0])
+    left = Counter({f"{n}{s}": 4 for s in "mps" for n in range(1, 10)})
+    left.subtract(Counter(t for b in begin for t in b) + Counter(draws[1:]))
+    paishan = "".join(draws[1:]) + "".join(left.elements())
+    ops: list[list] = []
+    voids = [""] * 4
+    exchange: list[str] = []
+    wins, ron_seats = [], []
+    first = True
+    deltas, end = [0] * 4, "win"
+    for e in events[1:]:
+        t = e["type"]
+        if ron_seats and t != "hora":
+            ops.append(["hupai", ron_seats])
+            ron_seats = []
+        if t == "tsumo":
+            if first:
+                first = False
+                continue
+            ops.append(["mopai", e["actor"], e["pai"]])
+        elif t == "exchange":
+            if not exchange:
+                exchange = [""] * 4
+                ops.append(["huanpai", exchange, EXCHANGE_TYPES[(e["target"] - e["actor"]) % 4]])
+            exchange[e["actor"]] = "".join(e["pais"])
+        elif t == "void":
+            voids[e["actor"]] = e["suit"]
+            if all(voids):
+                ops.append(["dingque", "".join(voids)])
+        elif t == "dahai":
+            ops.append(["qiepai", e["actor"], e["pai"]])
+        elif t in ("pon", "daiminkan"):
+            ops.append(["mingpai", e["actor"], "".join(e["consumed"])])
+        elif t in ("ankan", "kakan"):
+            ops.append(["zimingpai", e["actor"], e["pai"], "angang" if t == "ankan" else "jiagang"])
+        elif t == "hora":
+            wins.append(dict(e, han=e["fan"], fu=0))
+            if e["kind"] == "tsumo":
+                ops.append(["hupai", e["actor"]])
+            else:
+                ron_seats.append(e["actor"])
+        elif t == "draw_state" and not any(o[0] == "huangpai" for o in ops):
+            ops.append(["huangpai"])
+        elif t == "end_kyoku":
+            deltas, end = e["deltas"], e["end"]
+    if ron_seats:
+        ops.append(["hupai", ron_seats])
+    job = {"rule": {"chuanma": True}, "round": [0, dealer, 0, 0], "scores": start["scores"],
+           "begin": ["".join(b) for b in begin], "paishan": paishan, "ops": ops}
     return HandJob(seed, match, start["hand"], job, wins, deltas, end, events)
 
 
@@ -273,8 +344,9 @@ def editor_result(out: dict) -> tuple[list[dict], list[int]]:
             false_win = any(f["id"] == FALSE_WIN for f in h.get("fans", []))
             wins.append({"seat": h["seat"], "han": h["count"] * 13 if h.get("yiman") else h["count"],
                          "fu": h["fu"], "yakuman": bool(h.get("yiman")), "false_win": false_win})
-        if "delta_scores" in data:
-            deltas = [d + x for d, x in zip(deltas, data["delta_scores"])]
+        for part in (data, data.get("gang_infos") or {}):  # Bloodshed's kan payments come as gang_infos
+            if "delta_scores" in part:
+                deltas = [d + x for d, x in zip(deltas, part["delta_scores"])]
         for s in data.get("scores", []) if isinstance(data.get("scores"), list) else []:
             if isinstance(s, dict) and "delta_scores" in s:
                 deltas = [d + x for d, x in zip(deltas, s["delta_scores"])]
@@ -291,11 +363,16 @@ def compare_hand(mode: str, hj: HandJob, out: dict) -> list[Difference]:
 
     if "error" in out:
         op = hj.job["ops"][out["at"]] if 0 <= out["at"] < len(hj.job["ops"]) else "-"
-        return [diff("editor-error", None, f"{out['error']} (op {out['at']}: {op})")]
+        found = [diff("editor-error", None, f"{out['error']} at {out.get('where', '?')} (op {out['at']}: {op})")]
+        if "updateRet" in out.get("where", "") and op == ["huangpai"]:
+            found[0].known = classify(mode, hj.events, hj.wins, [], (hj.deltas, None))
+        return found
     wins, deltas = editor_result(out)
     found = []
     ours = sorted((w["actor"], w["han"], w["fu"] if w["han"] < 13 else None) for w in hj.wins)
     theirs = sorted((w["seat"], w["han"], w["fu"] if w["han"] < 13 else None) for w in wins)
+    if mode == "bloodshed":  # B: fan only (no fu)
+        ours, theirs = [(s, h, None) for s, h, _ in ours], [(s, h, None) for s, h, _ in theirs]
     if [s for s, _, _ in ours] != [s for s, _, _ in theirs]:
         found.append(diff("winners", ours, theirs))
     elif ours != theirs:

@@ -59,6 +59,21 @@ KNOWN_DIFFERENCES: tuple[KnownDifference, ...] = (
         "The editor's furiten check scans the player's own face-down discards and turns a legal ron into a false "
         "win; source 002 says face-down tiles cause no furiten.", False, "met only outside the sample so far"),
     KnownDifference(
+        "bloodshed-kan-one-payer", "B-14", "editor",
+        "src/core/core.ts:833 and :853 (zimingpai, chuanma): the loop over the payers of a closed / added kan "
+        "overwrites chuanma_gangs.not_over at each seat, so only the last seat still in the hand pays the kan "
+        "money; B-14 has every player still in the hand pay."),
+    KnownDifference(
+        "bloodshed-draw-settlement-crash", "B-23", "editor",
+        "src/core/calcFan.ts:1012 and :1020 (calcFanChuanma, 查大叫 branch): updateRet reads the outer `ret`, "
+        "declared later (line 1028), so the exhaustive-draw settlement throws 'Cannot access ret before "
+        "initialization' as soon as a tenpai player's maximum value is looked up; the editor cannot settle."),
+    KnownDifference(
+        "bloodshed-robbed-kan", "B-17", "editor",
+        "A robbed added kan stays a kan in the editor (and adds a 根 to the robbed hand's count); B-17 makes the "
+        "robbed tile the winner's, the kan undone, and pays no kan money for it.", False,
+        "one hand in 360 in the issue's exploration"),
+    KnownDifference(
         "astrology-last-candidates", "A", "editor",
         "src/core/core.ts:266: the editor keeps refilling the candidates until the live wall is empty and counts "
         "haitei only then; source 002 and tsumolab stop refilling at 3 tiles, the last candidate being haitei.",
@@ -132,6 +147,8 @@ def classify(mode: str, events: list[dict], ours: list[dict], theirs: list[dict]
     """The known class of one hand's differences, or None. `ours` are tsumolab's hora events, `theirs` the
     editor's wins ({seat, han, fu, false_win}), `deltas` (tsumolab's, the editor's)."""
     start = events[0]
+    if mode == "bloodshed":
+        return _bloodshed_class(events, deltas)
     if any(isinstance(d, float) and d != int(d) for d in deltas[1]):
         return "noten-fractions"
     if len(ours) == len(theirs):
@@ -147,6 +164,20 @@ def classify(mode: str, events: list[dict], ours: list[dict], theirs: list[dict]
             if mode == "soul-strike" and theirs_win["han"] == win["han"] + 2 and win["kind"] == "ron" \
                     and any(e["type"] == "reach" and e["actor"] == win["target"] for e in events):
                 return "soul-strike-trigger-ron"
+    return None
+
+
+def _bloodshed_class(events: list[dict], deltas: tuple) -> str | None:
+    if deltas[1] is None:
+        return "bloodshed-draw-settlement-crash"
+    if any(e["type"] == "hora" and e["kind"] == "robbed_kan" for e in events):
+        return "bloodshed-robbed-kan"
+    kan_seats = {e["actor"] for e in events if e["type"] in ("ankan", "kakan")}
+    # a closed / added kan's owner got different kan money from the editor (less at the kan; less refunded by a
+    # noten owner at an exhaustive draw, B-21): only the kan money is off, the hand's wins agreed
+    if kan_seats and any(ours != theirs for s, (ours, theirs) in enumerate(zip(*deltas)) if s in kan_seats) \
+            and sum(deltas[1]) == 0:
+        return "bloodshed-kan-one-payer"
     return None
 
 

@@ -57,12 +57,22 @@ def with_walls(events: list[dict], decoder, seed: int, red_fives: bool) -> list[
 
     out = []
     wall = np.empty(N_TILES, np.int64)
+    shown: dict = {}
     for event in events:
+        if event["type"] == "candidate":  # astrology (A): the revealed copy, red five included
+            event = dict(event, pai=_wall_name(shown, event["wall_index"]))
         out.append(event)
         if event["type"] == "start_kyoku":
             shuffled_wall(seed, event["match"], event["hand"], wall)
-            out.append(decoder.wall_event(wall, red_fives))
+            shown = decoder.wall_event(wall, red_fives)
+            out.append(shown)
     return out
+
+
+def _wall_name(wall_event: dict, index: int) -> str:
+    """Name of the tile at wall position `index` in a `wall` event (deal, live wall, then the dead wall)."""
+    names = wall_event["deal"] + wall_event["live"] + wall_event["rinshan"]
+    return names[index]
 
 
 def _add_cards(events: list[dict], hand_rows: np.ndarray, hc: dict) -> None:

@@ -157,14 +157,14 @@ def _hand_job(variant: str, seed: int, match: int, events: list[dict], table: in
         t = e["type"]
         if e is first_draw:
             continue
-        if ron_seats and t != "hora":
+        if ron_seats and t not in ("hora", "payment"):  # a multiple ron is one hupai
             ops.append(["hupai", ron_seats])
             ron_seats = []
         if t == "tsumo":
             tile = editor_tile(e["pai"])
             hands.add(e["actor"], tile)
             if pool:
-                at = pool.index(e["pai"].rstrip("r"))
+                at = pool.index(e["pai"])
                 ops.append(["mopai", e["actor"], [at]])
                 del pool[at]
             else:
@@ -256,7 +256,7 @@ def _bloodshed_job(seed: int, match: int, events: list[dict]) -> HandJob:
     deltas, end = [0] * 4, "win"
     for e in events[1:]:
         t = e["type"]
-        if ron_seats and t != "hora":
+        if ron_seats and t not in ("hora", "payment"):  # a multiple ron is one hupai
             ops.append(["hupai", ron_seats])
             ron_seats = []
         if t == "tsumo":

@@ -18,14 +18,15 @@ from sims.riichi.table import DEAL_SIZE
 from sims.riichi.tableau import DEAD_START, is_red
 from sims.riichi.events import (
     EV_ABORT, EV_CHI, EV_DEAL, EV_DISCARD, EV_DORA, EV_DRAW, EV_END, EV_EXCHANGE, EV_EYE, EV_KAN, EV_PASS, EV_PAY,
-    EV_PON, EV_POOL, EV_RIICHI, EV_START, EV_WIN, PAY_DARK_LOCK, PAY_DARK_OPEN, PAY_FACE_DOWN, PAY_REASONS, PAY_RIICHI,
-    PAY_STICKS,
+    EV_PON, EV_POOL, EV_RIICHI, EV_START, EV_WIN, PAY_DARK_LOCK, PAY_DARK_OPEN, PAY_FACE_DOWN, PAY_POT, PAY_REASONS,
+    PAY_RIICHI,
 )
 
 TABLE = -1  # payer / receiver of the riichi-stick pile
 KAN_WORDS = {tiles.MINKAN: "daiminkan", tiles.ANKAN: "ankan", tiles.KAKAN: "kakan"}
 WIN_WORDS = {1: "ron", 2: "tsumo"}
 WIN_PAYMENTS = {"ron", "tsumo", "honba", "sticks", "pao"}
+DARKNESS_POT = (PAY_FACE_DOWN, PAY_DARK_OPEN, PAY_DARK_LOCK, PAY_POT)  # D: the pot, not riichi sticks
 DEAL_TILES = 4 * DEAL_SIZE
 
 
@@ -62,11 +63,11 @@ def _with_red(kinds: list[int], red: bool) -> list[str]:
 def wall_event(wall: np.ndarray, red_fives: bool = True) -> dict:
     """The `wall` event of a hand's 136 tile ids (sims.riichi.engine.shuffled_wall, layout R-1): `live`, the
     tiles drawn from the live wall in order from the dealer's first draw; `rinshan`, the replacement tiles in
-    order; `dora_markers` and `ura_markers`, indicator i and its ura; red fives written 5mr (when the table has
-    them: not in mirror, M). `ids` are the 136
-    tile ids in wall order (kind = id // 4, copy = id % 4): the deal is ids 0..51, 13 to each seat from the
-    dealer on, which is how fate's open deal tiles (F) and mirror's transparent copies (M) are known."""
-    names = [_pai(int(t) // 4, red_fives and is_red(int(t))) for t in wall]  # `deal`: 13 a seat from the dealer
+    order; `dora_markers` and `ura_markers`, indicator i and its ura; `deal`, 13 tiles to each seat from the
+    dealer on (fate's open tiles are the first 4 of each, F); red fives written 5mr when the table has them (not
+    in mirror, M). `ids` are the 136 tile ids in wall order (kind = id // 4, copy = id % 4; mirror's normal copy
+    is copy 0)."""
+    names = [_pai(int(t) // 4, red_fives and is_red(int(t))) for t in wall]
     return {"type": "wall", "ids": [int(t) for t in wall], "deal": names[:4 * DEAL_SIZE],
             "live": names[4 * DEAL_SIZE:DEAD_START], "rinshan": names[DEAD_START:DEAD_START + 4],
             "dora_markers": names[DEAD_START + 4::2], "ura_markers": names[DEAD_START + 5::2]}
@@ -163,8 +164,8 @@ def to_json_events(events: np.ndarray, points_before: dict[tuple[int, int], list
             event = {"type": "payment", "from": seat, "to": tile, "amount": a, "reason": PAY_REASONS[b]}
             if b in (PAY_FACE_DOWN, PAY_DARK_OPEN, PAY_DARK_LOCK):  # darkness (D): the tile paid for
                 event["pai"] = _pai(c)
-            if b in (PAY_RIICHI, PAY_STICKS):
-                sticks[match_id] += a // 1000 if b == PAY_RIICHI else -(a // 1000)
+            if b not in DARKNESS_POT:  # every other payment to or from the table moves riichi sticks (R-3, FL)
+                sticks[match_id] += (tile == TABLE) * a // 1000 - (seat == TABLE) * a // 1000
             if b == PAY_RIICHI:
                 out.append(event)
                 event = {"type": "reach_accepted", "actor": seat}

@@ -49,7 +49,7 @@ def _unlisted(tally: Tally) -> list[str]:
 def test_issue21_editor_agrees_on_a_few_hands(mode):
     """R-2, R-3 and the mode's rules: a few hands per mode agree with the editor apart from listed differences."""
     tally = _run({mode: FAST[mode]})
-    assert tally.hands[mode] >= 3
+    assert tally.hands[mode] >= 2
     assert _unlisted(tally) == []
 
 

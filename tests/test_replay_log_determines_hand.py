@@ -22,8 +22,10 @@ def _check_match(variant: str, seed: int, match: int, seats: str = "baseline") -
     col = {c[0]: i for i, c in enumerate(mode_columns(get_mode(variant), "hands"))}
     hands = hands_of(events)
     assert len(hands) == int(hand_rows[:, col["hand"]].max())
+    sticks = {int(r[col["hand"]]): int(r[col["sticks_before"]]) for r in hand_rows}
     for hand in hands:
         state = read_hand(hand)
+        assert hand[0]["kyotaku"] == sticks[hand[0]["hand"]]
         end = hand[-1]
         assert end["type"] == "end_kyoku"
         assert len(state["winners"]) == end["winners"]
@@ -43,7 +45,7 @@ def _check_match(variant: str, seed: int, match: int, seats: str = "baseline") -
 @pytest.mark.parametrize("variant", RIICHI_MODES)
 def test_issue21_replay_log_of_every_riichi_mode_replays_from_the_log_alone(variant):
     """Issue 21 / R-1: the log's deal, wall, draws, calls and wins replay without the engine in every
-    riichi-based mode, and reach the engine's winners."""
+    riichi-based mode, and reach the engine's winners; start_kyoku's kyotaku is the engine's sticks (R-3)."""
     assert _check_match(variant, 21, 0) >= 4
 
 

@@ -36,7 +36,8 @@ KNOWN_DIFFERENCES: tuple[KnownDifference, ...] = (
         "chant-dealer-first-discard", "C", "question",
         "The editor deals the dealer 14 tiles and records its first discard as a hand discard (core.ts qiepai: "
         "never tsumogiri right after RecordNewRound); tsumolab deals 13 and draws the 14th, so discarding that tile "
-        "is a tsumogiri and can extend a tsumogiri run. Rule C says 'discarding the tile just drawn'."),
+        "is a tsumogiri and can extend a tsumogiri run. Rule C says 'discarding the tile just drawn'.", False,
+        "not met in the slow sample (281 chant hands): needs a dealer winner whose longest run starts there"),
     KnownDifference(
         "soul-strike-trigger-ron", "SS", "question",
         "The editor gives the +2 overload han to the ron that triggers the overload (a ron on the declaration "
@@ -53,11 +54,22 @@ KNOWN_DIFFERENCES: tuple[KnownDifference, ...] = (
     KnownDifference(
         "fantasy-golden-ura", "FL", "question",
         "src/core/calcFan.ts:211: under 金闪闪 the editor also counts ura indicators as ura dora; source 001 only "
-        "says dora indicators are dora.", False, "needs 金闪闪 with a riichi win whose ura indicator is in the hand"),
+        "says dora indicators are dora."),
+    KnownDifference(
+        "fantasy-confiscate-draw", "FL", "question",
+        "没收 at an exhaustive draw: the sticks on the table go to the dealer in tsumolab (FL: 'at a draw all sticks "
+        "on the table go to the dealer'); the editor's settlement pays them otherwise (src/core/core.ts huangpai). "
+        "Sources 001/002 do not say how they combine with the noten payments."),
     KnownDifference(
         "darkness-face-down-furiten", "D", "editor",
         "The editor's furiten check scans the player's own face-down discards and turns a legal ron into a false "
         "win; source 002 says face-down tiles cause no furiten.", False, "met only outside the sample so far"),
+    KnownDifference(
+        "fate-open-red-five", "F", "tsumolab",
+        "sims/riichi/fate_tiles.py tracks a seat's open deal tiles by kind: a seat whose open tile is a plain five "
+        "and that also holds the red five keeps its open count when the plain copy leaves (a discard or call the "
+        "log shows as the plain five), so its multiplier counts an open tile it no longer holds; the editor (and "
+        "rule F: open tiles still in the hand) does not. A fix changes the fate digests: left for the lead."),
     KnownDifference(
         "bloodshed-kan-one-payer", "B-14", "editor",
         "src/core/core.ts:833 and :853 (zimingpai, chuanma): the loop over the payers of a closed / added kan "
@@ -151,6 +163,17 @@ def classify(mode: str, events: list[dict], ours: list[dict], theirs: list[dict]
         return _bloodshed_class(events, deltas)
     if any(isinstance(d, float) and d != int(d) for d in deltas[1]):
         return "noten-fractions"
+    if mode == "fate" and any(_open_five_and_red(events, w["actor"]) for w in ours):
+        return "fate-open-red-five"
+    cards = start.get("cards", {})
+    end = events[-1]["end"]
+    if mode == "fantasy" and cards.get("dealer") == "confiscate" and end != "win" and not ours:
+        return "fantasy-confiscate-draw"
+    if mode == "fantasy" and cards.get("chance") == "golden" and len(ours) == len(theirs) and all(
+            t["han"] >= w["han"] for w, t in zip(sorted(ours, key=lambda w: w["actor"]),
+                                                  sorted(theirs, key=lambda w: w["seat"]))) and \
+            any(e["type"] == "reach" and e["actor"] in {w["actor"] for w in ours} for e in events):
+        return "fantasy-golden-ura"  # a riichi winner: the editor's extra han are its ura indicators as dora
     if len(ours) == len(theirs):
         pairs = list(zip(sorted(ours, key=lambda w: w["actor"]), sorted(theirs, key=lambda w: w["seat"])))
         for win, theirs_win in pairs:
@@ -165,6 +188,17 @@ def classify(mode: str, events: list[dict], ours: list[dict], theirs: list[dict]
                     and any(e["type"] == "reach" and e["actor"] == win["target"] for e in events):
                 return "soul-strike-trigger-ron"
     return None
+
+
+def _open_five_and_red(events: list[dict], seat: int) -> bool:
+    """F: the seat's open deal tiles (the first 4 of its 13 in the wall's deal) hold a plain five of a suit whose red
+    five the seat also held at some point (dealt, drawn or called)."""
+    start, wall = events[0], next(e for e in events if e["type"] == "wall")
+    i = (seat - start["oya"]) % 4
+    open_fives = {t[1] for t in wall["deal"][13 * i:13 * i + 4] if t[0] == "5" and not t.endswith("r")}
+    held = wall["deal"][13 * i:13 * i + 13] + [e["pai"] for e in events
+                                                if e.get("actor") == seat and e["type"] in ("tsumo", "chi", "pon")]
+    return any(f"5{suit}r" in held for suit in open_fives)
 
 
 def _bloodshed_class(events: list[dict], deltas: tuple) -> str | None:

@@ -81,6 +81,11 @@ KNOWN_DIFFERENCES: tuple[KnownDifference, ...] = (
         "declared later (line 1028), so the exhaustive-draw settlement throws 'Cannot access ret before "
         "initialization' as soon as a tenpai player's maximum value is looked up; the editor cannot settle."),
     KnownDifference(
+        "bloodshed-pig-without-tenpai", "B-22", "editor",
+        "src/core/core.ts:1205 (huangpai): 查花猪 and 查大叫 sit inside `if (ting_cnt !== 0 && no_ting_cnt !== 0)`, "
+        "so when no player still in the hand is tenpai the flower pigs pay nothing; B-22 has each flower pig pay "
+        "every player who is not a flower pig."),
+    KnownDifference(
         "bloodshed-robbed-kan", "B-17", "editor",
         "A robbed added kan stays a kan in the editor (and adds a 根 to the robbed hand's count); B-17 makes the "
         "robbed tile the winner's, the kan undone, and pays no kan money for it.", False,
@@ -206,6 +211,9 @@ def _bloodshed_class(events: list[dict], deltas: tuple) -> str | None:
         return "bloodshed-draw-settlement-crash"
     if any(e["type"] == "hora" and e["kind"] == "robbed_kan" for e in events):
         return "bloodshed-robbed-kan"
+    pigs = any(e["type"] == "settlement" and e["flower_pig"] < 0 for e in events)
+    if pigs and not any(e["type"] == "draw_state" and e["tenpai"] for e in events):
+        return "bloodshed-pig-without-tenpai"
     kan_seats = {e["actor"] for e in events if e["type"] in ("ankan", "kakan")}
     # a closed / added kan's owner got different kan money from the editor (less at the kan; less refunded by a
     # noten owner at an exhaustive draw, B-21): only the kan money is off, the hand's wins agreed

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sims.riichi.table import FANTASY_SLUGS
+from tests.replay_reader import hands_of, tiles_of
 
 BRIDGE_JS = Path(__file__).with_name("editor_bridge.js")
 NODE = shutil.which("node") or "/usr/bin/node"
@@ -86,21 +87,12 @@ def hand_jobs(variant: str, seed: int, match: int, events: list[dict]) -> list[H
     """The editor jobs of one match's JSON events (`tsumolab replay --json`)."""
     jobs = []
     table = 0  # points on the table (riichi sticks, darkness pot) at the hand's start: the editor's liqibang
-    for hand in _hands(events):
+    for hand in hands_of(events):
         jobs.append(_hand_job(variant, seed, match, hand, table))
         for e in hand:
             if e["type"] == "payment":
                 table += (e["to"] == TABLE) * e["amount"] - (e["from"] == TABLE) * e["amount"]
     return jobs
-
-
-def _hands(events: list[dict]) -> list[list[dict]]:
-    out: list[list[dict]] = []
-    for e in events:
-        if e["type"] == "start_kyoku":
-            out.append([])
-        out[-1].append(e)
-    return out
 
 
 class _Hands:
@@ -226,23 +218,12 @@ def _hand_job(variant: str, seed: int, match: int, events: list[dict], table: in
     return HandJob(seed, match, start["hand"], job, wins, deltas, end, events)
 
 
-def _mpsz(text: str) -> list[str]:
-    out, digits = [], ""
-    for ch in text:
-        if ch.isdigit():
-            digits += ch
-        else:
-            out += [d + ch for d in digits]
-            digits = ""
-    return out
-
-
 def _bloodshed_job(seed: int, match: int, events: list[dict]) -> HandJob:
     """A Bloodshed hand for the editor's `chuanma` mode: the wall is the draws in order (no dead wall, B-1), the
     exchange one `huanpai`, the voids one `dingque`, and play goes on after each win (B-12)."""
     start = events[0]
     dealer = start["oya"]
-    begin = [_mpsz(t) for t in start["tehais"]]
+    begin = [tiles_of(t) for t in start["tehais"]]
     draws = [e["pai"] for e in events if e["type"] == "tsumo"]
     begin[dealer].append(draws[0])
     left = Counter({f"{n}{s}": 4 for s in "mps" for n in range(1, 10)})

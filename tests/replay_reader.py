@@ -71,7 +71,7 @@ def read_hand(events: list[dict]) -> dict:
     what the log showed before."""
     start = events[0]
     _need(start["type"] == "start_kyoku", "a hand starts with start_kyoku")
-    hands = [Counter(_parse(h)) for h in start["tehais"]]
+    hands = [Counter(tiles_of(h)) for h in start["tehais"]]
     _need(all(sum(h.values()) == 13 for h in hands), "13 tiles dealt to every seat")
     wall = next((e for e in events if e["type"] == "wall"), None)
     live = list(wall["live"]) if wall else None
@@ -149,7 +149,7 @@ def read_hand(events: list[dict]) -> dict:
             "rinshan_used": used["rinshan"], "winners": winners, "pool": pool}
 
 
-def _parse(tehai) -> list[str]:
+def tiles_of(tehai) -> list[str]:
     """A deal as a list of names, or as an mpsz string (Bloodshed's `tehais`)."""
     if isinstance(tehai, list):
         return list(tehai)

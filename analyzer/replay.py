@@ -51,6 +51,7 @@ def to_json_events(events: np.ndarray, points_before: dict[tuple[int, int], list
     out = []
     deals: dict[int, list[int]] = defaultdict(list)
     deltas = deltas_from_events(events)
+    last_giver = -1  # seat of the latest discard or added kan: the target of a ron or a robbed kan
     for match_id, hand, kind, seat, tile, a, b, c in events.tolist():
         key = (match_id, hand)
         if kind == EV_DEAL:
@@ -71,16 +72,22 @@ def to_json_events(events: np.ndarray, points_before: dict[tuple[int, int], list
             event = {"type": "tsumo", "actor": seat, "pai": _pai(tile), "rinshan": bool(a)}
         elif kind == EV_DISCARD:
             event = {"type": "dahai", "actor": seat, "pai": _pai(tile)}
+            last_giver = seat
         elif kind == EV_PON:
-            event = {"type": "pon", "actor": seat, "target": a, "pai": _pai(tile)}
+            event = {"type": "pon", "actor": seat, "target": a, "pai": _pai(tile), "consumed": [_pai(tile)] * 2}
         elif kind == EV_KAN:
             event = {"type": KAN_WORDS[a], "actor": seat, "pai": _pai(tile)}
             if b >= 0:
                 event["target"] = b
+            if a != tiles.KAKAN:
+                event["consumed"] = [_pai(tile)] * (3 if a == tiles.MINKAN else 4)
+            else:
+                last_giver = seat
         elif kind == EV_PASS:
             event = {"type": "pass_win", "actor": seat, "pai": _pai(tile), "fan": a, "tsumo": bool(b)}
         elif kind == EV_WIN:
-            event = {"type": "hora", "actor": seat, "pai": _pai(tile), "kind": WIN_WORDS[c], "fan": a,
+            event = {"type": "hora", "actor": seat, "target": seat if c == 2 else last_giver, "pai": _pai(tile),
+                     "kind": WIN_WORDS[c], "fan": a,
                      "pattern": PATTERN_LABELS[b]}
         elif kind == EV_PAY:
             event = {"type": "payment", "from": seat, "to": tile, "amount": a, "reason": PAY_REASONS[b]}

@@ -35,10 +35,57 @@ def replay_match(variant: str, seed: int, match_id: int, seats_spec: str, rules:
 
     hc = {c[0]: i for i, c in enumerate(mode_columns(mode, "hands"))}
     seats = parse_seats(",".join(spec.seats), policy_paths)
-    hand_rows, match_rows, events = mode.simulate_events(seed, np.array([match_id]), seats,
-                                                         mode.RULES.from_dict(spec.rules))
+    rules_obj = mode.RULES.from_dict(spec.rules)
+    hand_rows, match_rows, events = mode.simulate_events(seed, np.array([match_id]), seats, rules_obj)
     points_before = {}
     for row in hand_rows:
         points_before.setdefault((int(row[hc["match_id"]]), int(row[hc["hand"]])), [0] * 4)[
             int(row[hc["seat"]])] = int(row[hc["points_before"]])
-    return decoder_for(variant).to_json_events(events, points_before), list(spec.seats), hand_rows, match_rows
+    decoder = decoder_for(variant)
+    json_events = decoder.to_json_events(events, points_before)
+    if hasattr(decoder, "wall_event"):
+        json_events = with_walls(json_events, decoder, seed, getattr(rules_obj, "red_fives", True))
+        _add_cards(json_events, hand_rows, hc)
+    return json_events, list(spec.seats), hand_rows, match_rows
+
+
+def with_walls(events: list[dict], decoder, seed: int, red_fives: bool) -> list[dict]:
+    """`events` with a `wall` event after each start_kyoku (riichi-based modes): the hand's wall, which depends
+    only on (seed, match, hand), so that the log alone determines the hand, dead wall included."""
+    from sims.riichi.engine import shuffled_wall
+    from sims.riichi.table import N_TILES
+
+    out = []
+    wall = np.empty(N_TILES, np.int64)
+    shown: dict = {}
+    for event in events:
+        if event["type"] == "candidate":  # astrology (A): the revealed copy, red five included
+            event = dict(event, pai=_wall_name(shown, event["wall_index"]))
+        out.append(event)
+        if event["type"] == "start_kyoku":
+            shuffled_wall(seed, event["match"], event["hand"], wall)
+            shown = decoder.wall_event(wall, red_fives)
+            out.append(shown)
+    return out
+
+
+def _wall_name(wall_event: dict, index: int) -> str:
+    """Name of the tile at wall position `index` in a `wall` event (deal, live wall, then the dead wall)."""
+    names = wall_event["deal"] + wall_event["live"] + wall_event["rinshan"]
+    return names[index]
+
+
+def _add_cards(events: list[dict], hand_rows: np.ndarray, hc: dict) -> None:
+    """fantasy (FL): start_kyoku names the match's three cards (`cards`: dealer, chance, fate slugs)."""
+    from sims.riichi.table import FANTASY_DECKS, FANTASY_SLUGS
+
+    if "card_dealer" not in hc:
+        return
+    codes = {(int(r[hc["match_id"]]), int(r[hc["hand"]])): [int(r[hc[f"card_{d}"]]) for d, _ in FANTASY_DECKS]
+             for r in hand_rows}
+    for event in events:
+        if event["type"] == "start_kyoku":
+            code = codes.get((event["match"], event["hand"]), [0, 0, 0])
+            if any(code):
+                event["cards"] = {deck: FANTASY_SLUGS[i][c - 1] for i, ((deck, _), c) in
+                                  enumerate(zip(FANTASY_DECKS, code))}

@@ -14,16 +14,20 @@ import numpy as np
 
 from sims import tiles
 from sims.riichi.columns import EXCHANGE_DIRECTIONS, HAND_ENDS, ROUNDS
+from sims.riichi.table import DEAL_SIZE
+from sims.riichi.tableau import DEAD_START, is_red
 from sims.riichi.events import (
     EV_ABORT, EV_CHI, EV_DEAL, EV_DISCARD, EV_DORA, EV_DRAW, EV_END, EV_EXCHANGE, EV_EYE, EV_KAN, EV_PASS, EV_PAY,
-    EV_PON, EV_POOL, EV_RIICHI, EV_START, EV_WIN, PAY_REASONS, PAY_RIICHI,
+    EV_PON, EV_POOL, EV_RIICHI, EV_START, EV_WIN, PAY_DARK_LOCK, PAY_DARK_OPEN, PAY_FACE_DOWN, PAY_POT, PAY_REASONS,
+    PAY_RIICHI,
 )
 
 TABLE = -1  # payer / receiver of the riichi-stick pile
 KAN_WORDS = {tiles.MINKAN: "daiminkan", tiles.ANKAN: "ankan", tiles.KAKAN: "kakan"}
 WIN_WORDS = {1: "ron", 2: "tsumo"}
 WIN_PAYMENTS = {"ron", "tsumo", "honba", "sticks", "pao"}
-DEAL_TILES = 52
+DARKNESS_POT = (PAY_FACE_DOWN, PAY_DARK_OPEN, PAY_DARK_LOCK, PAY_POT)  # D: the pot, not riichi sticks
+DEAL_TILES = 4 * DEAL_SIZE
 
 
 def deltas_from_events(events: np.ndarray) -> dict[tuple[int, int], np.ndarray]:
@@ -56,6 +60,19 @@ def _with_red(kinds: list[int], red: bool) -> list[str]:
     return names
 
 
+def wall_event(wall: np.ndarray, red_fives: bool = True) -> dict:
+    """The `wall` event of a hand's 136 tile ids (sims.riichi.engine.shuffled_wall, layout R-1): `live`, the
+    tiles drawn from the live wall in order from the dealer's first draw; `rinshan`, the replacement tiles in
+    order; `dora_markers` and `ura_markers`, indicator i and its ura; `deal`, 13 tiles to each seat from the
+    dealer on (fate's open tiles are the first 4 of each, F); red fives written 5mr when the table has them (not
+    in mirror, M). `ids` are the 136 tile ids in wall order (kind = id // 4, copy = id % 4; mirror's normal copy
+    is copy 0)."""
+    names = [_pai(int(t) // 4, red_fives and is_red(int(t))) for t in wall]
+    return {"type": "wall", "ids": [int(t) for t in wall], "deal": names[:4 * DEAL_SIZE],
+            "live": names[4 * DEAL_SIZE:DEAD_START], "rinshan": names[DEAD_START:DEAD_START + 4],
+            "dora_markers": names[DEAD_START + 4::2], "ura_markers": names[DEAD_START + 5::2]}
+
+
 def _compact(names: list[str]) -> str:
     counts = np.zeros(tiles.N_KINDS, np.int64)
     for name in names:
@@ -74,6 +91,7 @@ def to_json_events(events: np.ndarray, points_before: dict[tuple[int, int], list
     drawn_red = [False] * 4  # each seat's latest draw is the red five (its tsumo tile)
     aborted = False
     direction = "none"
+    sticks: dict[int, int] = defaultdict(int)  # riichi deposits on the table per match (R-3)
     for match_id, hand, kind, seat, tile, a, b, c in events.tolist():
         key = (match_id, hand)
         if kind == EV_DEAL:
@@ -92,7 +110,7 @@ def to_json_events(events: np.ndarray, points_before: dict[tuple[int, int], list
         if kind == EV_START:
             aborted = False
             start = {"type": "start_kyoku", "match": match_id, "hand": hand, "round": ROUNDS[b],
-                     "bakaze": "ES"[b // 4], "kyoku": b % 4 + 1, "honba": c, "oya": seat,
+                     "bakaze": "ES"[b // 4], "kyoku": b % 4 + 1, "honba": c, "kyotaku": sticks[match_id], "oya": seat,
                      "scores": list(points_before[key]), "exchange_direction": "none"}
             direction = EXCHANGE_DIRECTIONS[a + 1]  # shown once an exchange happens (S-2)
             event = start
@@ -130,7 +148,7 @@ def to_json_events(events: np.ndarray, points_before: dict[tuple[int, int], list
         elif kind == EV_EYE:
             event = {"type": "eye", "actor": seat, "counter": a}
         elif kind == EV_POOL:
-            event = {"type": "candidate", "pai": _pai(tile), "dead_wall": bool(a), "pool": c}
+            event = {"type": "candidate", "pai": _pai(tile), "dead_wall": bool(a), "pool": c, "wall_index": b}
         elif kind == EV_PASS:
             event = {"type": "pass_win", "actor": seat, "pai": _pai(tile), "han": a, "tsumo": bool(b)}
         elif kind == EV_WIN:
@@ -144,6 +162,10 @@ def to_json_events(events: np.ndarray, points_before: dict[tuple[int, int], list
             continue
         elif kind == EV_PAY:
             event = {"type": "payment", "from": seat, "to": tile, "amount": a, "reason": PAY_REASONS[b]}
+            if b in (PAY_FACE_DOWN, PAY_DARK_OPEN, PAY_DARK_LOCK):  # darkness (D): the tile paid for
+                event["pai"] = _pai(c)
+            if b not in DARKNESS_POT:  # every other payment to or from the table moves riichi sticks (R-3, FL)
+                sticks[match_id] += (tile == TABLE) * a // 1000 - (seat == TABLE) * a // 1000
             if b == PAY_RIICHI:
                 out.append(event)
                 event = {"type": "reach_accepted", "actor": seat}
@@ -186,7 +208,11 @@ def to_text(json_events: list[dict], labels: list[str], width: int = 100, tr=Non
                 lines.append(f"   {'':<22} " + tr("dora indicator {tile}", tile=e["dora_marker"]))
             continue
         actor = seat[e["actor"]] if e.get("actor", -1) >= 0 else ""
-        if t == "exchange":
+        if t == "wall":
+            text = tr("dead wall: indicators {dora}, ura {ura}, replacement tiles {rinshan}",
+                      dora=" ".join(e["dora_markers"]), ura=" ".join(e["ura_markers"]),
+                      rinshan=" ".join(e["rinshan"]))
+        elif t == "exchange":
             text = tr("gives {tiles} to S{target}", tiles=_compact(e["pais"]), target=e["target"])
         elif t == "tsumo":
             text = (tr("draws {tile} (kan replacement)", tile=e["pai"]) if e["rinshan"]

@@ -250,6 +250,23 @@ def test_value_cells_catch_a_payment_table_change_that_touches_few_wins():
     assert not [c.key for c in regress.compare(fresh, base) if c.failed]
 
 
+def test_value_cells_of_fate_are_read_before_its_multiplier():
+    """F: a win pays the table's value times the multiplier (1 + open tiles held), so a (han, fu) cell of raw values
+    mixes ×1…×5 and hid kiriage mangan in fate; divided by the multiplier, the cell is R-3's fixed value again."""
+    from analyzer import api
+
+    hands, matches = api.run("fate", "baseline", 300, seed=5)
+    cell = ((pl.col("win_kind") == "ron") & ~pl.col("dealer") & (pl.col("han") == 4) & (pl.col("fu") == 30)
+            & (pl.col("yakuman") == 0))
+    assert hands.filter(cell)["value"].n_unique() > 1          # raw values differ by the multiplier
+    key = "econ/ron_value_child_4h30fu"
+    base = economy_metrics(hands, matches, "riichi", 50000)
+    kiriage = economy_metrics(*api.run("fate", "baseline", 300, seed=5, rules={"kiriage_mangan": True}),
+                              "riichi", 50000)
+    assert base[key]["value"] == 7700 and kiriage[key]["value"] == 8000
+    assert base[key]["n"] >= 30 and key in [c.key for c in regress.compare(base, kiriage) if c.failed]
+
+
 def test_noten_cells_catch_the_noten_rule_of_shura():
     """S-6: with 4 players still in and 2 tenpai at the draw, `split` pays each tenpai seat 1500 and `each`
     2000; a mean over every draw barely moves, the cell moves by hundreds of standard errors."""

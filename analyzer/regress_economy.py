@@ -135,6 +135,8 @@ def _riichi() -> list[Metric]:
         Metric("stick_flow", _where(FIRST_ROW, stick_change), _f(FIRST_ROW), 1,
                help="change of the riichi-stick pile per hand"),
         Metric("honba", _where(FIRST_ROW, _c("honba")), _f(FIRST_ROW), 1, help="honba counters per hand"),
+        Metric("multi_ron_rate", _where(FIRST_ROW, _c("winners") >= 2), _f(FIRST_ROW), 1,
+               help="hands with two or more winners (a multiple ron; none under mirror's head bump, M)"),
         *[_per_win(f"honba_bonus_order{k}", _c("win_points") - _c("value") - _c("sticks_won").cast(pl.Int32) * 1000,
                    WON & (_c("win_order") == k) & (_c("honba") > 0), u,
                    f"win points beyond the value and the sticks (the honba bonus) of winner number {k} in a hand "

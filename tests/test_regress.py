@@ -267,6 +267,19 @@ def test_value_cells_of_fate_are_read_before_its_multiplier():
     assert base[key]["n"] >= 30 and key in [c.key for c in regress.compare(base, kiriage) if c.failed]
 
 
+def test_multi_ron_rate_sees_mirrors_head_bump():
+    """M: with `head_bump` only the first claimant wins a multiple ron, so no hand has two winners; without it,
+    a double ron pays both winners — a per-win mean over second winners has no events in the baseline to compare,
+    the share of hands with two or more winners does (about 1% of hands: about 20 SE at the check's size, too
+    few events to fail at this test's size)."""
+    from analyzer import api
+
+    key = "econ/multi_ron_rate"
+    bumped = economy_metrics(*api.run("mirror", "baseline", 200, seed=4), "riichi", 25000)
+    both = economy_metrics(*api.run("mirror", "baseline", 200, seed=4, rules={"head_bump": False}), "riichi", 25000)
+    assert bumped[key]["value"] == 0 and both[key]["value"] > 0
+
+
 def test_noten_cells_catch_the_noten_rule_of_shura():
     """S-6: with 4 players still in and 2 tenpai at the draw, `split` pays each tenpai seat 1500 and `each`
     2000; a mean over every draw barely moves, the cell moves by hundreds of standard errors."""

@@ -78,8 +78,9 @@ def mode_rules(modes: list[str], rules: tuple[str, ...], explicit: bool) -> dict
               help="Keep the rerun's run directories here (default: a temporary directory).")
 @click.option("--verbose", "-v", is_flag=True, help="List every metric, not only those that differ.")
 @click.option("--sensitivity", is_flag=True,
-              help="Instead of one check: measure how often regress flags each rule option change and how often "
-                   "it fails at the defaults, over --repeats seeds (see --help of the options below).")
+              help="Instead of one check: measure how often regress flags each rule option change (observed k of "
+                   "--repeats seeds, and P(detect) from the most-moved metric's mean shift, also scaled to the "
+                   "check's size) and how often it fails at the defaults (README: Measured power).")
 @click.option("--repeats", type=int, default=20, show_default=True, help="--sensitivity: seeds per change.")
 @click.option("--null-repeats", type=int, default=200, show_default=True,
               help="--sensitivity: reruns at the defaults for the false-alarm rate.")

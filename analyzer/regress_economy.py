@@ -135,6 +135,8 @@ def _riichi() -> list[Metric]:
         Metric("stick_flow", _where(FIRST_ROW, stick_change), _f(FIRST_ROW), 1,
                help="change of the riichi-stick pile per hand"),
         Metric("honba", _where(FIRST_ROW, _c("honba")), _f(FIRST_ROW), 1, help="honba counters per hand"),
+        Metric("multi_ron_rate", _where(FIRST_ROW, _c("winners") >= 2), _f(FIRST_ROW), 1,
+               help="hands with two or more winners (a multiple ron; none under mirror's head bump, M)"),
         *[_per_win(f"honba_bonus_order{k}", _c("win_points") - _c("value") - _c("sticks_won").cast(pl.Int32) * 1000,
                    WON & (_c("win_order") == k) & (_c("honba") > 0), u,
                    f"win points beyond the value and the sticks (the honba bonus) of winner number {k} in a hand "
@@ -213,26 +215,29 @@ def _hand_counts(hands: pl.DataFrame) -> pl.DataFrame:
 
 
 VALUE_CELLS = ((1, 30), (2, 30), (3, 30), (4, 30), (2, 40), (3, 40), (3, 60), (4, 40), (5, 30), (6, 30))
-"""(han, fu) of the commonest wins: the value of a win in one cell is fixed by R-3's table (times a special
-mode's factor), so a change of the payment table (kiriage mangan moves 4 han 30 fu from 7700 to 8000) moves
-it by many standard errors even when it touches a few percent of the wins"""
+"""(han, fu) of the commonest wins: the value of a win in one cell, divided by fate's multiplier (F: the value
+is the table's times 1 + open tiles held; 1 in other modes), is fixed by R-3's table, so a change of the payment
+table (kiriage mangan moves 4 han 30 fu from 7700 to 8000) moves it by many standard errors even when it touches
+a few percent of the wins"""
 
 
 def _value_cells(u: float) -> list[Metric]:
     out = []
+    table_value = _c("value") / _c("multiplier").clip(1)
     for han, fu in VALUE_CELLS:
         for who, cond in (("child", ~_c("dealer")), ("dealer", _c("dealer"))):
             cell = RON & cond & (_c("han") == han) & (_c("fu") == fu) & (_c("yakuman") == 0)
-            out.append(_per_win(f"ron_value_{who}_{han}h{fu}fu", _c("value"), cell, u,
-                                f"value of a {who} ron at {han} han {fu} fu (R-3)"))
+            out.append(_per_win(f"ron_value_{who}_{han}h{fu}fu", table_value, cell, u,
+                                f"value of a {who} ron at {han} han {fu} fu before fate's multiplier (R-3)"))
         cell = TSUMO & ~_c("dealer") & (_c("han") == han) & (_c("fu") == fu) & (_c("yakuman") == 0)
         received = _c("win_points") - _c("sticks_won").cast(pl.Int32) * 1000
         out.append(_per_win(f"tsumo_points_child_{han}h{fu}fu", received, cell, u,
                             f"points received by a child tsumo at {han} han {fu} fu, sticks excluded"))
     high = WON & (_c("yakuman") == 0) & (_c("han") >= 13)
-    out.append(_per_win("value_13han", _c("value"), high, u, "value of a non-yakuman win of 13 han or more"))
-    out.append(_per_win("yakuman_value", _c("value") / _c("yakuman").clip(1), WON & (_c("yakuman") > 0), u,
-                        "value of a yakuman win per yakuman multiple"))
+    out.append(_per_win("value_13han", table_value, high, u,
+                        "value of a non-yakuman win of 13 han or more before fate's multiplier"))
+    out.append(_per_win("yakuman_value", table_value / _c("yakuman").clip(1), WON & (_c("yakuman") > 0), u,
+                        "value of a yakuman win per yakuman multiple before fate's multiplier"))
     return out
 
 

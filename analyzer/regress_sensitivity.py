@@ -6,16 +6,21 @@ For one mode and a size of m matches per check:
   rerun, and the rate is the share of the N pairs in which any metric differs;
 - power: one default run of R·m matches (R baseline blocks) and, per option change, one run of R·m matches with
   the option changed (another seed); pair k compares block k of each, and the detection probability is the share
-  of the R pairs in which regress fails.
+  of the R pairs in which regress fails (observed k/R); beside it, a model estimate from the distances
+  (`shift_estimate`): the most-moved metric's mean signed shift δ in combined SEs over the R pairs, and
+  P = Φ(δ − T) + Φ(−δ − T), the probability that this metric alone crosses the threshold T — a lower bound on
+  detecting the change — at the run's size and scaled to the check's (δ grows as √(n_check / m)).
 Only the economy metrics are compared (bloodshed's claim metrics would add detections, not remove them).
 """
 
 from __future__ import annotations
 
+import json
 import math
 import tempfile
 import time
 from pathlib import Path
+from statistics import NormalDist
 
 import click
 import polars as pl
@@ -112,6 +117,34 @@ def false_alarms(mode: str, seed: int, m: int, pairs: int, threshold: float, job
     return sum(bool(_fails(blocks[2 * k], blocks[2 * k + 1], threshold)) for k in range(pairs)), pairs
 
 
+def detection_probability(shift: float, threshold: float) -> float:
+    """P(|Z + shift| > threshold) for Z standard normal: the chance that a metric whose mean distance from the
+    baseline is `shift` combined SEs (signed) falls beyond ±threshold in one check."""
+    if math.isinf(shift):
+        return 1.0
+    normal = NormalDist()
+    return normal.cdf(shift - threshold) + normal.cdf(-shift - threshold)
+
+
+def shift_estimate(comparisons: list[list[regress.Comparison]]) -> tuple[str, float]:
+    """(metric, δ): the metric whose signed distance (new − stored, in combined SEs) has the largest mean
+    |over the R pairs|, and that mean. Metrics left out of a pair (too few events) count as 0 there."""
+    totals: dict[str, float] = {}
+    for pair in comparisons:
+        for c in pair:
+            signed = math.copysign(c.distance, c.new - c.stored) if c.distance else 0.0
+            totals[c.key] = totals.get(c.key, 0.0) + signed
+    if not totals:
+        return "", 0.0
+    key = max(totals, key=lambda k: abs(totals[k]))
+    return key, totals[key] / len(comparisons)
+
+
+def scaled_shift(shift: float, run_matches: int, check_matches: int) -> float:
+    """The shift at another size: both samples' SEs shrink as 1/√n, so the distance grows as √n."""
+    return shift * math.sqrt(check_matches / run_matches)
+
+
 def power(mode: str, seed: int, m: int, repeats: int, threshold: float, jobs: int, changes, echo) -> list[dict]:
     hands, matches = _simulate(mode, seed, repeats * m, {}, jobs)
     base = block_metrics(mode, hands, matches, m, repeats, {})
@@ -134,28 +167,42 @@ def power(mode: str, seed: int, m: int, repeats: int, threshold: float, jobs: in
         for f in fails:
             for c in f:
                 top[c.key] = top.get(c.key, 0) + 1
+        shift_metric, shift = shift_estimate(comparisons)
+        check = regress.mode_matches(mode)
         row = {"mode": mode, "option": name, "value": value, "detected": sum(bool(f) for f in fails),
                "repeats": repeats, "median_metrics": counts[len(counts) // 2],
                "top_metric": max(top, key=top.get) if top else "", "seconds": time.monotonic() - began,
-               "largest": largest}
+               "largest": largest, "shift_metric": shift_metric, "shift": shift, "matches": m,
+               "check_matches": check, "p_run": detection_probability(shift, threshold),
+               "p_check": detection_probability(scaled_shift(shift, m, check), threshold)}
         rows.append(row)
         echo(f"{mode} {name}={value}: detected {row['detected']}/{repeats}, median {row['median_metrics']} "
-             f"metrics, top {row['top_metric']}, largest distance {largest:.1f} SE ({row['seconds']:.0f} s)")
+             f"metrics, top {row['top_metric']}, largest distance {largest:.1f} SE, shift {shift:+.1f} SE of "
+             f"{shift_metric}: P {row['p_run']:.2f} at {m}, {row['p_check']:.2f} at {check} "
+             f"({row['seconds']:.0f} s)")
     return rows
 
 
 def markdown(rows: list[dict], nulls: list[dict], settings: str) -> str:
-    lines = [settings, "", "| mode | option | changed to | detected | P(detect) | metrics moved (median) | "
+    lines = [settings, "", "| mode | option | changed to | detected | mean shift (SE) of the most-moved metric | "
+             "P(detect) at the run's size | P(detect) at the check's size | metrics moved (median) | "
              "largest distance, smallest over seeds (SE) | most often moved |",
-             "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+             "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for r in rows:
         if "error" in r:
-            lines.append(f"| {r['mode']} | `{r['option']}` | `{r['value']}` | error: {r['error']} | | | | |")
+            lines.append(f"| {r['mode']} | `{r['option']}` | `{r['value']}` | error: {r['error']} | | | | | | |")
             continue
         value = str(r["value"]).lower() if isinstance(r["value"], bool) else r["value"]
         largest = f"{r['largest']:.1f}" if "largest" in r else "–"
-        lines.append(f"| {r['mode']} | `{r['option']}` | `{value}` | {r['detected']}/{r['repeats']} | "
-                     f"{r['detected'] / r['repeats']:.2f} | {r['median_metrics']} | {largest} | "
+        if "shift" in r:
+            shift = f"{abs(r['shift']):.1f} ({r['shift_metric'].removeprefix('econ/')})" if r["shift_metric"] else "0"
+            p_run = f"{r['p_run']:.2f} ({r['matches']:,})"
+            p_check = (f"**{r['p_check']:.2f}** (scaled to {r['check_matches']:,})"
+                       if r["check_matches"] != r["matches"] else f"{r['p_check']:.2f}")
+        else:
+            shift = p_run = p_check = "–"
+        lines.append(f"| {r['mode']} | `{r['option']}` | `{value}` | {r['detected']}/{r['repeats']} | {shift} | "
+                     f"{p_run} | {p_check} | {r['median_metrics']} | {largest} | "
                      f"{r['top_metric'].removeprefix('econ/')} |")
     lines += ["", "| mode | false alarms at the defaults | rate | 95% upper bound |", "| --- | --- | --- | --- |"]
     for n in nulls:
@@ -197,3 +244,5 @@ def sensitivity_command(mode: str, matches: int | None, repeats: int, null_repea
     click.echo(text)
     if table_path:
         Path(table_path).write_text(text)
+        Path(table_path).with_suffix(".json").write_text(json.dumps({"rows": rows, "nulls": nulls}, indent=1,
+                                                                    default=str) + "\n")

@@ -187,6 +187,50 @@ def test_false_alarm_upper_bound_is_the_exact_binomial_one():
     assert sum(comb(200, i) * p ** i * (1 - p) ** (200 - i) for i in range(3)) == pytest.approx(0.05, abs=1e-6)
 
 
+def test_detection_probability_is_the_two_sided_normal_tail_beyond_the_threshold():
+    """P = Φ(δ − T) + Φ(−δ − T): no shift gives the null rate 2Φ(−T); a shift equal to T gives one half (plus the
+    far tail); the scaled shift grows as √(n_check / n_run)."""
+    from statistics import NormalDist
+
+    from analyzer.regress_sensitivity import detection_probability, scaled_shift
+
+    assert detection_probability(0.0, 4.5) == pytest.approx(2 * NormalDist().cdf(-4.5))    # 6.8e-6
+    assert detection_probability(4.5, 4.5) == pytest.approx(0.5 + NormalDist().cdf(-9.0))
+    assert detection_probability(-6.145, 4.5) == pytest.approx(0.95, abs=1e-3)             # symmetric in δ
+    assert detection_probability(float("inf"), 4.5) == 1.0
+    assert detection_probability(2.0, 4.5) < detection_probability(3.0, 4.5) < detection_probability(3.0, 4.0)
+    assert scaled_shift(3.0, 5000, 10000) == pytest.approx(3.0 * 2 ** 0.5)
+    assert scaled_shift(3.0, 5000, 5000) == 3.0
+
+
+def test_shift_estimate_is_the_mean_signed_distance_of_the_most_moved_metric():
+    """Signs count: a metric that moves +5 then −5 SE has mean shift 0 (noise), one that moves −4 and −6 has −5;
+    a metric left out of a pair (distance 0) adds 0 there."""
+    from analyzer.regress_sensitivity import shift_estimate
+
+    def c(key, stored, new, distance):
+        return regress.Comparison(key, stored, new, distance)
+
+    pairs = [[c("a", 1.0, 2.0, 5.0), c("b", 3.0, 2.0, 4.0), c("d", 1.0, 1.0, 0.0)],
+             [c("a", 2.0, 1.0, 5.0), c("b", 3.0, 1.0, 6.0), c("d", 1.0, 2.0, 3.0)]]
+    assert shift_estimate(pairs) == ("b", pytest.approx(-5.0))
+    assert shift_estimate([[c("a", 1.0, 1.0, 0.0)]]) == ("a", 0.0)
+    assert shift_estimate([]) == ("", 0.0)
+
+
+def test_sensitivity_table_shows_observed_and_modelled_detection_labelled_by_size():
+    from analyzer.regress_sensitivity import markdown
+
+    row = {"mode": "riichi", "option": "honba", "value": False, "detected": 1, "repeats": 2, "median_metrics": 3,
+           "top_metric": "econ/honba", "largest": 3.9, "shift_metric": "econ/honba", "shift": -4.2,
+           "matches": 5000, "check_matches": 10000, "p_run": 0.38, "p_check": 0.97}
+    old = {k: row[k] for k in ("mode", "option", "value", "detected", "repeats", "median_metrics", "top_metric")}
+    text = markdown([row, old], [{"mode": "riichi", "alarms": 0, "pairs": 200}], "Settings")
+    assert "| riichi | `honba` | `false` | 1/2 | 4.2 (honba) | 0.38 (5,000) | **0.97** (scaled to 10,000) | 3 |" in text
+    assert "| 1/2 | – | – | – | 3 | – | honba |" in text     # a row measured before the shift column
+    assert "| riichi | 0/200 | 0.000 | 0.015 |" in text
+
+
 def test_value_cells_catch_a_payment_table_change_that_touches_few_wins():
     """R-3: kiriage mangan pays 8000 instead of 7700 for a child's 4 han 30 fu ron — a few percent of the wins,
     invisible in the mean points per win at CI size, but the (han, fu) cell moves by far more than 4.5 SEs."""
@@ -204,6 +248,36 @@ def test_value_cells_catch_a_payment_table_change_that_touches_few_wins():
     assert base[key]["value"] == 7700 and base[key]["n"] >= 30
     assert [c.key for c in regress.compare(fresh, changed) if c.failed] == [key]
     assert not [c.key for c in regress.compare(fresh, base) if c.failed]
+
+
+def test_value_cells_of_fate_are_read_before_its_multiplier():
+    """F: a win pays the table's value times the multiplier (1 + open tiles held), so a (han, fu) cell of raw values
+    mixes ×1…×5 and hid kiriage mangan in fate; divided by the multiplier, the cell is R-3's fixed value again."""
+    from analyzer import api
+
+    hands, matches = api.run("fate", "baseline", 300, seed=5)
+    cell = ((pl.col("win_kind") == "ron") & ~pl.col("dealer") & (pl.col("han") == 4) & (pl.col("fu") == 30)
+            & (pl.col("yakuman") == 0))
+    assert hands.filter(cell)["value"].n_unique() > 1          # raw values differ by the multiplier
+    key = "econ/ron_value_child_4h30fu"
+    base = economy_metrics(hands, matches, "riichi", 50000)
+    kiriage = economy_metrics(*api.run("fate", "baseline", 300, seed=5, rules={"kiriage_mangan": True}),
+                              "riichi", 50000)
+    assert base[key]["value"] == 7700 and kiriage[key]["value"] == 8000
+    assert base[key]["n"] >= 30 and key in [c.key for c in regress.compare(base, kiriage) if c.failed]
+
+
+def test_multi_ron_rate_sees_mirrors_head_bump():
+    """M: with `head_bump` only the first claimant wins a multiple ron, so no hand has two winners; without it,
+    a double ron pays both winners — a per-win mean over second winners has no events in the baseline to compare,
+    the share of hands with two or more winners does (about 1% of hands: about 20 SE at the check's size, too
+    few events to fail at this test's size)."""
+    from analyzer import api
+
+    key = "econ/multi_ron_rate"
+    bumped = economy_metrics(*api.run("mirror", "baseline", 200, seed=4), "riichi", 25000)
+    both = economy_metrics(*api.run("mirror", "baseline", 200, seed=4, rules={"head_bump": False}), "riichi", 25000)
+    assert bumped[key]["value"] == 0 and both[key]["value"] > 0
 
 
 def test_noten_cells_catch_the_noten_rule_of_shura():

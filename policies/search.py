@@ -6,8 +6,8 @@ determinizations of what the seat cannot see (sims.bloodshed.determinize: by def
 is dealt a hand as far along as the field's hands are at that wall count, sims.bloodshed.progress;
 sims.riichi.determinize) with the same random streams, every seat playing the rollout policy, to the end of
 the hand. The seat plays the option with the best mean point change, but leaves its base answer only when that
-option beats it by more than `z` paired standard errors. Samples are keyed by (root seed, match id, hand, decision number), so a run depends
-only on its seed and match ids, as every run does.
+option beats it by more than `z` paired standard errors. Samples are keyed by (root seed, match id, hand,
+decision number), so a run depends only on its seed and match ids, as every run does.
 
 A decision cannot be searched from inside the compiled kernel (a hook cannot call the kernel that called it),
 so matches with a `search` seat are played by analyzer.search_play: it stops the kernel at every decision,

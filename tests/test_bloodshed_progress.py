@@ -131,18 +131,19 @@ def test_uniform_table_is_the_uniform_redeal():
 
 
 def test_dealt_hands_follow_the_table_not_the_uniform_deal():
-    """Mid-hand states: the dealt opponents' mean shanten (void tiles counted) is the table rows' mean within
-    0.35, and at least 1.5 below the uniform re-deal's."""
+    """Mid-hand states of a baseline field: the dealt opponents' mean v + s is the table rows' mean within 0.3,
+    and at least 1.5 below the uniform re-deal's. (Late in a hand the pool left may not allow the drawn
+    progress: the deal gets as close as its walk can.)"""
     progress, tables = field_progress("baseline"), lookup_tables()
     counts = _shipped()
     got, want, uniform = [], [], []
-    for S in _stopped_states(60, seed=34):
+    for S in _stopped_states(60, seed=34, seats="baseline,baseline,baseline,baseline"):
         seat = int(S[ST.pend_seat])
         o0 = _obs(S)
         wall = 108 - int(S[ST.pos])
         seats = [p for p in _hidden_seats(S, seat)
                  if o0[p, BOBS.hand:BOBS.hand + 27].sum() == 13 - 3 * o0[0, BOBS.n_melds + p]]
-        if wall > 40 or not seats:
+        if not 12 <= wall <= 40 or not seats:
             continue
         out = np.empty_like(S)
         for k in range(4):
@@ -156,5 +157,5 @@ def test_dealt_hands_follow_the_table_not_the_uniform_deal():
             vs = np.add.outer(np.arange(N_VOID), np.arange(N_SHANTEN) - 1)
             want += [(row * vs).sum() / row.sum()] * 4
     assert len(got) >= 100
-    assert abs(np.mean(got) - np.mean(want)) < 0.35, (np.mean(got), np.mean(want))
+    assert abs(np.mean(got) - np.mean(want)) < 0.3, (np.mean(got), np.mean(want))
     assert np.mean(got) < np.mean(uniform) - 1.5, (np.mean(got), np.mean(uniform))

@@ -45,6 +45,7 @@ class Sampler:
 
     seats_spec: str
     rule_values: dict = field(default_factory=dict)
+    deal: str = "progress"
     hooks: tuple = field(init=False)
     params: np.ndarray = field(init=False)
     rules: np.ndarray = field(init=False)
@@ -61,13 +62,23 @@ class Sampler:
         self.hooks, self.params = seat_hooks(seats)
         self.rules = BloodshedRules.from_dict(self.rule_values).to_array()
         self.tables = lookup_tables()
+        from analyzer.advise_cmd import DEALS
+
+        if self.deal not in DEALS:
+            raise ValueError(f"deal must be one of {', '.join(DEALS)}, got {self.deal!r}")
+
+    @property
+    def progress(self) -> np.ndarray:
+        from sims.bloodshed.progress import UNIFORM, field_progress
+
+        return field_progress("baseline") if self.deal == "progress" else UNIFORM
 
     def play_args(self):
         return (*self.hooks, self.params, self.rules, self.tables)
 
     def recipe(self):
         """How a worker process builds the same sampler."""
-        return Sampler, (self.seats_spec, self.rule_values)
+        return Sampler, (self.seats_spec, self.rule_values, self.deal)
 
     def rollouts(self, S0, seat, answers, seed, first, count, to_match_end):
         from sims.bloodshed.rollout import paired_rollouts
@@ -77,7 +88,7 @@ class Sampler:
         ranks = np.zeros((n, count), np.int32)
         outcomes = np.zeros((n, count), np.int32)
         ok = paired_rollouts(S0, seat, np.asarray(answers, np.int64), seed, first, count, to_match_end,
-                             *self.play_args(), values, ranks, outcomes)
+                             self.progress, *self.play_args(), values, ranks, outcomes)
         if not ok:
             raise ValueError("the position's tile counts are impossible")
         return values, ranks, outcomes

@@ -12,6 +12,9 @@ from analyzer.errors import InputError
 
 SUPPORTED = ("bloodshed", "riichi", "shura")
 PROGRESS_FROM = 5_000  # rollouts (options × determinizations) from which a progress bar is shown
+DEALS = ("progress", "uniform")
+"""how a Bloodshed determinization deals the other hands (analyzer.advise.Sampler): to a progress drawn from
+the baseline field's play (sims.bloodshed.progress), or uniformly (sims.bloodshed.determinize)"""
 
 
 def load_position(source: str) -> dict:
@@ -34,14 +37,14 @@ def check_variant(variant: str) -> None:
 
 
 def run_advice(position: dict, rollouts: int, horizon: str, seat_policies: str, seed: int, jobs: int,
-               show_progress: bool = False, options_filter=None) -> dict:
+               show_progress: bool = False, options_filter=None, deal: str = "progress") -> dict:
     """Validate the position, enumerate its options, roll them out; the result dict of analyzer.advise."""
     from analyzer.advise import advise
     from analyzer.position import PositionError
     from policies.registry import PolicyError
 
     try:
-        state, seat, sampler_of, options, decision = _read(position)
+        state, seat, sampler_of, options, decision = _read(position, deal)
     except PositionError as exc:
         raise InputError(f"bad position: {exc}") from None
     except (TypeError, ValueError, KeyError, IndexError, OverflowError) as exc:  # a shape the checks did not foresee
@@ -89,15 +92,16 @@ def run_advice(position: dict, rollouts: int, horizon: str, seat_policies: str, 
     return result
 
 
-def _read(position: dict):
-    """(engine state, deciding seat, sampler factory, options or None, decision name) of a position document."""
+def _read(position: dict, deal: str = "progress"):
+    """(engine state, deciding seat, sampler factory, options or None, decision name) of a position document;
+    `deal`: how a Bloodshed determinization deals the other hands (analyzer.advise.DEALS)."""
     variant = position.get("variant", "bloodshed")
     if variant == "bloodshed":
         from analyzer.advise import Sampler
         from analyzer.position import state_of
 
         S, seat = state_of(position)
-        return S, seat, Sampler, None, position["decision"]["kind"]
+        return S, seat, lambda spec: Sampler(spec, {}, deal), None, position["decision"]["kind"]
     from analyzer.advise_riichi import RiichiSampler
     from analyzer.riichi_position import build_position
 
@@ -147,9 +151,14 @@ def format_table(result: dict) -> str:
 @click.option("--seat-policies", default="baseline", show_default=True, metavar="SPEC",
               help="Rollout policy of the four seats, as for `tsumolab run --seats`.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the determinizations.")
+@click.option("--deal", type=click.Choice(DEALS), default="progress", show_default=True,
+              help="Bloodshed: how the other hands are dealt back. progress = each to a progress (void tiles "
+                   "held, shanten) drawn from the baseline field's play at this wall count and meld count; "
+                   "uniform = uniformly among all consistent arrangements (far from winning: overvalues "
+                   "waiting). Riichi modes always walk riichi seats to tenpai and deal the rest uniformly.")
 @click.option("--jobs", type=int, default=1, show_default=True, help="Worker processes.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object instead of the table.")
-def advise_command(position_file, variant, rollouts, horizon, seat_policies, seed, jobs, as_json):
+def advise_command(position_file, variant, rollouts, horizon, seat_policies, seed, deal, jobs, as_json):
     """Evaluate every option of one seat's decision by paired Monte Carlo rollouts: the hidden tiles are
     resampled consistently with what the seat sees, each option is played out on the same samples with
     the same random streams, and the options are compared sample by sample (mean, 95% interval,
@@ -171,5 +180,5 @@ def advise_command(position_file, variant, rollouts, horizon, seat_policies, see
         raise InputError(f"--rollouts must be at least 1, got {rollouts}")
     if jobs < 1:
         raise InputError(f"--jobs must be at least 1, got {jobs}")
-    result = run_advice(position, rollouts, horizon, seat_policies, seed, jobs, show_progress=not as_json)
+    result = run_advice(position, rollouts, horizon, seat_policies, seed, jobs, show_progress=not as_json, deal=deal)
     click.echo(json.dumps(result, ensure_ascii=False) if as_json else format_table(result))

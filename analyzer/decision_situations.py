@@ -207,9 +207,11 @@ def rollout_seed(seed: int, s: Situation) -> int:
     return zlib.crc32(f"{seed}/{s.claim}/{s.field}/{s.match}/{s.hand}/{s.decision}".encode())
 
 
-RESAMPLE = ("unseen", "hidden")
+RESAMPLE = ("unseen", "hidden", "progress")
 """what a rollout resamples: what no seat knows yet (analyzer.decision_rollouts, the default), or everything the
-deciding seat cannot see (the determinization of `tsumolab advise`)"""
+deciding seat cannot see, the other hands dealt uniformly (`hidden`) or, in Bloodshed, each to a progress drawn
+from the baseline field's play (`progress`, the determinization of `tsumolab advise`; riichi modes deal as
+`hidden`)"""
 
 
 def evaluate(mode: str, arm: ClaimArms, s: Situation, seed: int, rollouts: int, rules: dict | None = None,
@@ -221,9 +223,10 @@ def evaluate(mode: str, arm: ClaimArms, s: Situation, seed: int, rollouts: int, 
         from analyzer.advise import Sampler, stopped_state
 
         state = stopped_state(Sampler(s.field, rules), seed, s.match, s.hand, s.decision)
+        deal = "progress" if resample == "progress" else "uniform"
 
         def sampler(policy):
-            return Sampler(seats_with(s.field, s.seat, policy), rules)
+            return Sampler(seats_with(s.field, s.seat, policy), rules, deal)
     else:
         from analyzer.advise_riichi import RiichiSampler
 

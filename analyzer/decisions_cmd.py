@@ -31,7 +31,9 @@ from analyzer.report_cmd import lang_option
 @click.option("--resample", type=click.Choice(RESAMPLE), default="unseen", show_default=True,
               help="What each rollout resamples: unseen = only what no seat knows yet (the wall's order, the "
                    "policies' streams, later hands), keeping the other hands as play built them; hidden = "
-                   "everything the deciding seat cannot see, as `tsumolab advise` (other hands dealt at random).")
+                   "everything the deciding seat cannot see, the other hands dealt uniformly at random; progress "
+                   "= the same, each Bloodshed hand dealt to a progress (void tiles held, shanten) drawn from the "
+                   "baseline field's play, as `tsumolab advise` and `search` do (riichi modes: as hidden).")
 @click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True,
               help="Root seed of the sampled matches and of the rollouts.")
 @click.option("--jobs", "-j", type=int, default=1, show_default=True,

@@ -10,6 +10,7 @@ from analyzer.search_table import HOOK_ROW, choose, decision_seed, direct, rollo
 from sims.bloodshed import ROWS_PER_MATCH, lookup_tables
 from sims.bloodshed import engine
 from sims.bloodshed.observation import BOBS
+from sims.bloodshed.progress import UNIFORM, field_progress
 from sims.bloodshed.resume import pending_decision, pending_view, stop_at_decision
 from sims.bloodshed.rollout import paired_rollouts
 from sims.bloodshed.rules import HANDS_PER_MATCH
@@ -48,7 +49,8 @@ class Decider:
             return None
         count = searcher.rollouts
         values, ranks, outcomes = rollout_arrays(len(options), count)
-        if not self.rollouts(S.copy(), seat, np.asarray(options, np.int64), seed, 0, count, False,
+        progress = field_progress("baseline") if searcher.deal == 0 else UNIFORM
+        if not self.rollouts(S.copy(), seat, np.asarray(options, np.int64), seed, 0, count, False, progress,
                              *self.rollout_play[searcher.rollout_policy], values, ranks, outcomes):
             raise RuntimeError("search: a played position could not be determinized")
         return self.table.stats.record(options, values, choose(values, searcher.z))

@@ -28,14 +28,18 @@ class Searcher:
     top_k: int
     z: float
     rollout_policy: str
+    deal: int = 0
+    """Bloodshed: 0 = the other hands dealt by the baseline field's progress table, 1 = uniformly"""
 
     @classmethod
     def of(cls, index: int, seat: SeatPolicy) -> Searcher:
         p = seat.params
         if int(p["rollouts"]) < 2:
             raise ValueError(f"search: rollouts must be at least 2, got {p['rollouts']}")
+        if p["deal"] not in (0, 1):
+            raise ValueError(f"search: deal must be 0 (progress) or 1 (uniform), got {p['deal']:g}")
         return cls(index, int(p["rollouts"]), int(p["kinds"]), int(p["top_k"]), float(p["z"]),
-                   player(p["rollout"], "rollout"))
+                   player(p["rollout"], "rollout"), int(p["deal"]))
 
 
 @dataclass

@@ -2,11 +2,12 @@
 
 At a searched decision the seat's candidate answers (its base policy's answer first, then the alternatives of
 each searched kind present, see analyzer.search_options) are each played out `rollouts` times on the same
-determinizations of what the seat cannot see (sims.bloodshed.determinize, sims.riichi.determinize) with the
-same random streams, every seat playing the rollout policy, to the end of the hand. The seat plays the option
-with the best mean point change, but leaves its base answer only when that option beats it by more than `z`
-paired standard errors. Samples are keyed by (root seed, match id, hand, decision number), so a run depends
-only on its seed and match ids, as every run does.
+determinizations of what the seat cannot see (sims.bloodshed.determinize: by default each Bloodshed opponent
+is dealt a hand as far along as the field's hands are at that wall count, sims.bloodshed.progress;
+sims.riichi.determinize) with the same random streams, every seat playing the rollout policy, to the end of
+the hand. The seat plays the option with the best mean point change, but leaves its base answer only when that
+option beats it by more than `z` paired standard errors. Samples are keyed by (root seed, match id, hand,
+decision number), so a run depends only on its seed and match ids, as every run does.
 
 A decision cannot be searched from inside the compiled kernel (a hook cannot call the kernel that called it),
 so matches with a `search` seat are played by analyzer.search_play: it stops the kernel at every decision,
@@ -53,6 +54,8 @@ POLICY = Policy(
                                "standard errors (0 = take the best mean)"),
         Param("rollout", int, 0, "policy of all four seats inside the rollouts: 0 = baseline, 1 = expert"),
         Param("base", int, 0, "policy played at the decisions not searched: 0 = baseline, 1 = expert"),
+        Param("deal", int, 0, "Bloodshed: how each rollout deals the other hands back: 0 = each to a progress "
+                              "(void tiles held, shanten) drawn from the baseline field's play, 1 = uniformly"),
     ),
     modes=("bloodshed", "riichi", "shura"),
     hooks=dict(BASELINE.hooks),

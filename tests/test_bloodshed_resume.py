@@ -154,8 +154,8 @@ def test_resume_reproduces_event_log_for_every_decision_kind():
 
 
 # ----------------------------------------------------------------------------- determinization
-def _stopped_states(count, seed=21):
-    run = Run(seed=seed)
+def _stopped_states(count, seed=21, seats=SEATS):
+    run = Run(seats, seed=seed)
     out = []
     rng = np.random.default_rng(seed)
     match_id = 0

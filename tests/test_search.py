@@ -84,5 +84,7 @@ def test_search_parameters_are_checked():
         search_play.simulate(get_mode("bloodshed"), 0, np.arange(1), parse_seats("search(rollout=7)"))
     with pytest.raises(ValueError, match="rollouts must be at least 2"):
         search_play.simulate(get_mode("bloodshed"), 0, np.arange(1), parse_seats("search(rollouts=1)"))
+    with pytest.raises(ValueError, match="deal must be 0"):
+        search_play.simulate(get_mode("bloodshed"), 0, np.arange(1), parse_seats("search(deal=2)"))
     with pytest.raises(PolicyError, match="does not support mode"):
         search_play.simulate(get_mode("fate"), 0, np.arange(1), parse_seats("search"))

@@ -16,6 +16,12 @@ live wall its length) that agree with the view's public consequences:
 Not used (documented simplifications): that a winner's hand is complete (B-10) and what the seat
 remembers of the exchange (which tiles it passed to whom).
 
+That is `determinize`, the uniform re-deal. Uniform hands are much further from winning than the hands the
+field builds over the draws of a hand, so rollouts from them overvalue waiting. `determinize_by_progress`
+deals each other seat that has declared its void and not won a hand of the progress (void tiles held,
+shanten of the rest; sims.bloodshed.progress) drawn from a table learned from the field's play, given the
+wall tiles left and the seat's melds; the seats are dealt in seat order, each from what the ones before left.
+
 Every draw comes from the keyed stream (seed, sample index), so a sample depends only on the view, the
 seed and the index: rearranging the hidden tiles of the source state changes nothing.
 """
@@ -29,6 +35,7 @@ import numpy as np
 
 from sims.bloodshed.observation import BOBS
 from sims import rng
+from sims.bloodshed.progress import deal_hand, draw_progress
 from sims.bloodshed.engine import ANKAN_MELD, KAKAN_MELD, MINKAN_MELD, PON_MELD, seat_seed
 from sims.bloodshed.state import PH_EXCHANGE, PH_REACT, PH_ROB, ST, obs_of
 
@@ -126,7 +133,16 @@ def _winner_suit_counts(pool, sizes, voids, n_w, rest, state):
 @nb.njit(cache=True)
 def determinize(S0, seat, seed, index, out):
     """Write into `out` a copy of the stopped state S0 whose hidden part (see the module doc) is resampled
-    for `seat`'s view, keyed by (seed, index). Returns False (out undefined) if S0's view is impossible."""
+    uniformly for `seat`'s view, keyed by (seed, index). Returns False (out undefined) if S0's view is
+    impossible."""
+    return determinize_by_progress(S0, seat, seed, index, out, np.zeros((0, 0, 0)), np.zeros((0, 0), np.uint8))
+
+
+@nb.njit(cache=True)
+def determinize_by_progress(S0, seat, seed, index, out, progress, tables):
+    """`determinize` with the other seats' hands dealt to a progress drawn from `progress` (the cumulative
+    table of sims.bloodshed.progress.cumulative; an empty array deals uniformly); `tables` the shanten
+    tables."""
     out[:] = S0
     obs = obs_of(out)
     state = np.zeros(1, np.uint64)
@@ -179,6 +195,11 @@ def determinize(S0, seat, seed, index, out):
     rng.shuffle(copies, state)
     i = 0
     for p in range(4):
+        void = obs[0, BOBS.void + p]
+        if progress.shape[0] > 0 and sizes[p] > 0 and void >= 0:
+            n_melds = obs[0, BOBS.n_melds + p]
+            v, s = draw_progress(progress, n_wall, n_melds, state)
+            deal_hand(copies, i, sizes[p], void, v, s, n_melds, state, tables)
         for _ in range(sizes[p]):
             obs[p, BOBS.hand + copies[i]] += 1
             i += 1

@@ -1,6 +1,7 @@
 """Paired rollouts with common random numbers from a stopped Bloodshed state.
 
-For determinization k (sims.bloodshed.determinize, keyed by (seed, k)) every option of the pending
+For determinization k (sims.bloodshed.determinize, keyed by (seed, k); uniform, or dealt to the field's
+progress when a progress table is given) every option of the pending
 decision is played out from the same resampled state with the same random streams: the seats' policy
 streams come with the determinization, and the later hands of a match-horizon rollout are keyed by
 (seed, k). Differences between options are therefore paired, sample by sample.
@@ -14,7 +15,7 @@ from numba import types
 
 from sims.bloodshed.observation import BOBS
 from sims import rng
-from sims.bloodshed.determinize import determinize
+from sims.bloodshed.determinize import determinize_by_progress
 from sims.bloodshed.engine import END_EXHAUSTIVE, H_DEALT, H_WON, N_COUNTERS
 from sims.bloodshed.resume import PLAY_ARGS, STATE, final_rank, finish_match, resume_hand
 from sims.bloodshed.state import PH_DONE, ST, obs_of, rec_of
@@ -25,14 +26,17 @@ STREAM_LATER_HANDS = 103
 
 
 @nb.njit(types.boolean(STATE, types.int64, types.int64[::1], types.int64, types.int64, types.int64, types.boolean,
-                       *PLAY_ARGS[:8], types.float64[:, ::1], types.int32[:, ::1], types.int32[:, ::1]), cache=True)
-def paired_rollouts(S0, seat, answers, seed, first, count, to_match_end, hooks_ex, hooks_void, hooks_turn,
+                       types.float64[:, :, ::1], *PLAY_ARGS[:8], types.float64[:, ::1], types.int32[:, ::1],
+                       types.int32[:, ::1]), cache=True)
+def paired_rollouts(S0, seat, answers, seed, first, count, to_match_end, progress, hooks_ex, hooks_void, hooks_turn,
                     hooks_react, hooks_rob, params, rules, tables, values, ranks, outcomes):
     """Determinizations first .. first+count-1 of the stopped state S0 for `seat`, each played out once per
     answer; fills values/ranks/outcomes[answer, j]. The value is the seat's points at the end of the
     match (`to_match_end`) or its point change from the decision to the end of the hand (play stops
     early once the seat has won and its points are final). Outcome bits: the seat wins, deals in, or
-    is still in the hand at the exhaustive draw. Returns False if S0's view is impossible."""
+    is still in the hand at the exhaustive draw. `progress`: the cumulative progress table the other hands
+    are dealt from (sims.bloodshed.progress), empty for the uniform re-deal. Returns False if S0's view is
+    impossible."""
     det = np.empty_like(S0)
     S = np.empty_like(S0)
     counters = np.zeros(N_COUNTERS, np.int64)
@@ -42,7 +46,7 @@ def paired_rollouts(S0, seat, answers, seed, first, count, to_match_end, hooks_e
     dealt_before = rec_of(S0)[seat, H_DEALT]
     for j in range(count):
         k = first + j
-        if not determinize(S0, seat, seed, k, det):
+        if not determinize_by_progress(S0, seat, seed, k, det, progress, tables):
             return False
         for o in range(answers.size):
             S[:] = det

@@ -17,13 +17,13 @@ from analyzer.progress_table import count_matches
 from policies.api import BOBS
 from sims import rng
 from sims.bloodshed import lookup_tables
-from sims.bloodshed.determinize import determinize, determinize_by_progress, hidden_pool
+from sims.bloodshed.determinize import determinize, determinize_by_progress
 from sims.bloodshed.progress import (
     N_SHANTEN, N_VOID, TABLE_SHAPE, UNIFORM, deal_hand, field_progress, progress_of, row_of, table_path,
 )
 from sims.bloodshed.state import ST
 from sims.shanten import BLOODSHED_SHAPES, shanten
-from tests.test_bloodshed_resume import _obs, _stopped_states
+from tests.test_bloodshed_resume import _obs, _stopped_states, assert_view_kept
 
 
 def _shipped():
@@ -93,15 +93,7 @@ def test_progress_determinization_keeps_the_view_and_counts():
         out = np.empty_like(S)
         for k in range(3):
             assert determinize_by_progress(S, seat, 9, k, out, progress, tables)
-            o, o0 = _obs(out), _obs(S)
-            for p in range(4):
-                assert o[p, BOBS.hand:BOBS.hand + 34].sum() == o0[p, BOBS.hand:BOBS.hand + 34].sum()
-            own = np.ones(BOBS.SIZE, bool)
-            own[BOBS.rng] = False
-            assert np.array_equal(o[seat, own], o0[seat, own])
-            hidden = sum(o[p, BOBS.hand:BOBS.hand + 27] for p in range(4) if p != seat) + np.bincount(
-                out[ST.wall + out[ST.pos]:ST.wall + 108], minlength=27)
-            assert np.array_equal(hidden, hidden_pool(S, seat))
+            assert_view_kept(S, out, seat)
 
 
 def test_progress_determinization_depends_only_on_the_view():

@@ -175,6 +175,20 @@ def _obs(S):
     return S[ST.obs:ST.obs + 4 * BOBS.SIZE].reshape(4, BOBS.SIZE)
 
 
+def assert_view_kept(S, out, seat):
+    """B-1: a determinization `out` of S keeps every hand's size and all the seat sees, and deals back exactly
+    the hidden pool."""
+    o, o0 = _obs(out), _obs(S)
+    for p in range(4):
+        assert o[p, BOBS.hand:BOBS.hand + 34].sum() == o0[p, BOBS.hand:BOBS.hand + 34].sum()
+    own = np.ones(BOBS.SIZE, bool)
+    own[BOBS.rng] = False
+    assert np.array_equal(o[seat, own], o0[seat, own])
+    hidden = sum(o[p, BOBS.hand:BOBS.hand + 27] for p in range(4) if p != seat) + np.bincount(
+        out[ST.wall + out[ST.pos]:ST.wall + 108], minlength=27)
+    assert np.array_equal(hidden, hidden_pool(S, seat))
+
+
 def test_determinization_keeps_the_view_and_counts():
     """B-1: 108 tiles; each seat keeps its hand size; the deciding seat's row and all public fields stay."""
     for S in _stopped_states(60):
@@ -182,15 +196,7 @@ def test_determinization_keeps_the_view_and_counts():
         out = np.empty_like(S)
         for k in range(5):
             assert determinize(S, seat, 9, k, out)
-            o, o0 = _obs(out), _obs(S)
-            for p in range(4):
-                assert o[p, BOBS.hand:BOBS.hand + 34].sum() == o0[p, BOBS.hand:BOBS.hand + 34].sum()
-            own = np.ones(BOBS.SIZE, bool)
-            own[BOBS.rng] = False
-            assert np.array_equal(o[seat, own], o0[seat, own])
-            hidden = sum(o[p, BOBS.hand:BOBS.hand + 27] for p in range(4) if p != seat) + np.bincount(
-                out[ST.wall + out[ST.pos]:ST.wall + 108], minlength=27)
-            assert np.array_equal(hidden, hidden_pool(S, seat))
+            assert_view_kept(S, out, seat)
 
 
 def test_determinization_depends_only_on_the_view():

@@ -62,16 +62,16 @@ class Sampler:
         self.hooks, self.params = seat_hooks(seats)
         self.rules = BloodshedRules.from_dict(self.rule_values).to_array()
         self.tables = lookup_tables()
-        from analyzer.advise_cmd import DEALS
-
-        if self.deal not in DEALS:
-            raise ValueError(f"deal must be one of {', '.join(DEALS)}, got {self.deal!r}")
 
     @property
     def progress(self) -> np.ndarray:
         from sims.bloodshed.progress import UNIFORM, field_progress
 
-        return field_progress("baseline") if self.deal == "progress" else UNIFORM
+        if self.deal == "uniform":
+            return UNIFORM
+        if self.deal == "progress":
+            return field_progress("baseline")
+        raise ValueError(f"deal must be progress or uniform, got {self.deal!r}")
 
     def play_args(self):
         return (*self.hooks, self.params, self.rules, self.tables)

@@ -94,7 +94,7 @@ def run_advice(position: dict, rollouts: int, horizon: str, seat_policies: str, 
 
 def _read(position: dict, deal: str = "progress"):
     """(engine state, deciding seat, sampler factory, options or None, decision name) of a position document;
-    `deal`: how a Bloodshed determinization deals the other hands (analyzer.advise.DEALS)."""
+    `deal`: how a Bloodshed determinization deals the other hands (DEALS)."""
     variant = position.get("variant", "bloodshed")
     if variant == "bloodshed":
         from analyzer.advise import Sampler

@@ -17,8 +17,9 @@ REGRESS_BASELINE = "regress-{mode}.json"
 """one baseline per mode: regress-bloodshed.json, regress-riichi.json, …"""
 LOCALE = "locale"
 CATALOG_DOMAIN = "tsumolab"
-DATA_GLOBS = ("experiments/*.toml", "experiments/extra/*.toml", "experiments/*.json", "locale/*/LC_MESSAGES/*.po")
-"""every data file of the package, as pyproject.toml lists them under package-data"""
+DATA_GLOBS = ("analyzer/experiments/*.toml", "analyzer/experiments/extra/*.toml", "analyzer/experiments/*.json",
+              "analyzer/locale/*/LC_MESSAGES/*.po", "sims/bloodshed/progress-*.npy")
+"""every data file of the packages, as pyproject.toml lists them under package-data"""
 
 
 def package_path(*parts: str) -> Path:

@@ -1,7 +1,7 @@
 """Statistical regression check of every mode: rerun on fresh walls and compare with a stored baseline.
 
-One check of a mode simulates `matches` matches of four seats (the baseline policy, or `--policy` at seat 0
-against three baseline seats) and reduces the hands and matches tables to the economy metrics of
+One check of a mode simulates `matches` matches of four seats (the mode's field: the baseline policy, in darkness
+shadow-player; or `--policy` at seat 0 against three field seats) and reduces the hands and matches tables to the economy metrics of
 analyzer.regress_economy: spread of hand deltas, points per win by kind and by order of winning, deal-in and
 tsumo-payer costs, bust and draw rates, draw settlement flows, kans and kan income, riichi sticks, the special
 modes' own columns, placement. Bloodshed's default check also reruns claims B1, B4 and B5 (paired effects and
@@ -49,6 +49,9 @@ DEFAULT_SEED = 1000
 THRESHOLD = 4.5
 FORMAT = 2
 POLICY = "baseline"
+MODE_POLICY = {"darkness": "shadow-player"}
+"""the field of a mode whose rules `baseline` never plays (D: it never discards face down, opens or locks, so a
+darkness check of baseline seats would be riichi's); POLICY elsewhere"""
 _UNIT = {"effect": 1000.0, "points": 1000.0, "kan_income": 1000.0, "giftbox": 35.0, "giftbox_diff": 35.0}
 """claims: smallest natural step of a metric (points move in 1000s, gift-box progress in steps of 35); default 1"""
 
@@ -133,8 +136,14 @@ def compare(stored: dict[str, dict], new: dict[str, dict], threshold: float = TH
             for key, s in stored.items()]
 
 
-def seats_of(policy: str | None) -> str:
-    return POLICY if not policy else f"{policy},{POLICY},{POLICY},{POLICY}"
+def field_policy(mode: str) -> str:
+    return MODE_POLICY.get(mode, POLICY)
+
+
+def seats_of(mode: str, policy: str | None) -> str:
+    """The check's seats: the mode's field, or `policy` at seat 0 against three field seats."""
+    field = field_policy(mode)
+    return field if not policy else f"{policy},{field},{field},{field}"
 
 
 def run_mode(mode: str, seed: int, *, matches: int | None = None, rules: dict | None = None,
@@ -145,7 +154,7 @@ def run_mode(mode: str, seed: int, *, matches: int | None = None, rules: dict | 
 
     matches = mode_matches(mode) if matches is None else matches
     rules = rules or {}
-    spec = build_spec(mode, seats_of(policy), matches, seed, 1000, rules, policy_paths)
+    spec = build_spec(mode, seats_of(mode, policy), matches, seed, 1000, rules, policy_paths)
     with tempfile.TemporaryDirectory(prefix="tsumolab-regress-") as temp:
         base = Path(out_dir) if out_dir is not None else Path(temp)
         run_dir = base / mode
@@ -222,7 +231,7 @@ def baseline_document(mode: str, metrics: dict[str, dict], seed: int, matches: i
     return {
         "format": FORMAT,
         "mode": mode,
-        "seats": seats_of(policy),
+        "seats": seats_of(mode, policy),
         "matches": matches,
         "seed": seed,
         "rules": rules,

@@ -87,7 +87,7 @@ def _simulate(mode: str, seed: int, matches: int, rules: dict, jobs: int) -> tup
     from analyzer.run_options import build_spec
     from analyzer.runner import combined_tables, execute
 
-    spec = build_spec(mode, regress.POLICY, matches, seed, 1000, rules)
+    spec = build_spec(mode, regress.field_policy(mode), matches, seed, 1000, rules)
     with tempfile.TemporaryDirectory(prefix="tsumolab-sensitivity-") as temp:
         execute(spec, Path(temp) / "run", jobs=jobs, progress=False, overwrite=True)
         return combined_tables(Path(temp) / "run")

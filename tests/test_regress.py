@@ -137,6 +137,19 @@ def test_small_riichi_check_passes_fresh_walls_and_fails_a_changed_payment(tmp_p
     assert "--update --reason" in out
 
 
+def test_rule_d_darkness_check_plays_the_dark_actions(tmp_path, capsys):
+    """D: the darkness check's field is shadow-player (baseline never discards face down), so its baseline holds
+    face-down discards and switching the mode's rules off fails the check."""
+    path = tmp_path / "darkness.json"
+    code, _, _ = main_exit(capsys, "--mode", "darkness", "--baseline", str(path), "--update", "--reason", "test",
+                           "--matches", "600", "--seed", "21")
+    assert code in (None, 0)
+    document = json.loads(path.read_text())
+    assert document["seats"] == "shadow-player" and document["metrics"]["econ/face_down"]["value"] > 0
+    code, out, _ = main_exit(capsys, "--mode", "darkness", "--baseline", str(path), "--rule", "darkness=false")
+    assert code == 1 and "econ/face_down" in out
+
+
 def test_a_policy_is_regressed_against_its_own_numbers(tmp_path, capsys, monkeypatch):
     """--policy: seat 0 plays the policy; its stored numbers pass, and another policy at seat 0 fails."""
     monkeypatch.chdir(tmp_path)

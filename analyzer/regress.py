@@ -1,11 +1,11 @@
 """Statistical regression check of every mode: rerun on fresh walls and compare with a stored baseline.
 
-One check of a mode simulates `matches` matches of four seats (the mode's field: the baseline policy, in darkness
-shadow-player; or `--policy` at seat 0 against three field seats) and reduces the hands and matches tables to the economy metrics of
-analyzer.regress_economy: spread of hand deltas, points per win by kind and by order of winning, deal-in and
-tsumo-payer costs, bust and draw rates, draw settlement flows, kans and kan income, riichi sticks, the special
-modes' own columns, placement. Bloodshed's default check also reruns claims B1, B4 and B5 (paired effects and
-per-arm means of analyzer.claims_tables) as before.
+One check of a mode simulates `matches` matches of four seats (the mode's field: the baseline policy, in
+darkness shadow-player; or `--policy` at seat 0 against three field seats) and reduces the hands and matches
+tables to the economy metrics of analyzer.regress_economy: spread of hand deltas, points per win by kind and by
+order of winning, deal-in and tsumo-payer costs, bust and draw rates, draw settlement flows, kans and kan
+income, riichi sticks, the special modes' own columns, placement. Bloodshed's default check also reruns claims
+B1, B4 and B5 (paired effects and per-arm means of analyzer.claims_tables).
 
 The rerun uses a fresh seed (the baseline's seed + 1 unless given), so it plays different walls: a metric
 "differs" when |new − stored| exceeds THRESHOLD combined standard errors, sqrt(se_stored² + se_new²). Every

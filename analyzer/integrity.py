@@ -233,3 +233,16 @@ def _first_line(exc: Exception) -> str:
     text = str(exc).strip().splitlines()
     return text[0][:200] if text else type(exc).__name__
 
+
+def parquet_info(path: Path) -> tuple[int, dict, dict] | str:
+    """(rows, {column: arrow type name}, tsumolab metadata) of a Parquet file, or why it cannot be read."""
+    try:
+        rows = pq.read_metadata(path).num_rows
+        arrow = pq.read_schema(path)
+    except Exception as exc:  # pyarrow has many error types for malformed bytes
+        text = str(exc).strip().splitlines()
+        return f"not a readable Parquet file ({text[0][:160] if text else type(exc).__name__})"
+    schema = {field.name: str(field.type) for field in arrow}
+    meta = {k.decode(errors="replace"): v.decode(errors="replace") for k, v in (arrow.metadata or {}).items()
+            if not k.startswith(b"ARROW:")}
+    return rows, schema, meta

@@ -9,7 +9,6 @@ seed and the number of matches.
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
@@ -58,10 +57,10 @@ def count_matches(policy: str, matches: int, seed: int, first_match: int = 1, pr
 
 
 def write_table(counts: np.ndarray, path: Path) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "wb") as f:
+    from analyzer.tables import replacing
+
+    with replacing(path) as temp, open(temp, "wb") as f:
         np.save(f, counts)
-    os.replace(tmp, path)
 
 
 @click.command()

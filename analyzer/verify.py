@@ -17,11 +17,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
-import pyarrow.parquet as pq
 
 from analyzer.dir_lock import holder
 from analyzer.errors import DamagedError, InputError
-from analyzer.integrity import entry_problem, file_digest, index_ranges, read_arrow, stray_files, temp_files
+from analyzer.integrity import (entry_problem, file_digest, index_ranges, parquet_info, read_arrow, stray_files,
+                                temp_files)
 from analyzer.run_record import RUN_FILE, code_versions, entry_key, has_checksums, read_run_record, record_spec
 from analyzer.run_spec import RunSpec
 from analyzer.study_record import STUDY_FILE, STUDY_TABLES, read_study_record
@@ -265,7 +265,7 @@ def _check_table(root: Path, name: str, record: dict) -> list[Problem]:
     problem = entry_problem(path, entry)
     if problem:
         return [Problem(shown, *problem)]
-    info = _parquet_info(path)
+    info = parquet_info(path)
     if isinstance(info, str):
         return [Problem(shown, "unreadable", info)]
     rows, _schema, meta = info
@@ -283,7 +283,7 @@ def _check_table(root: Path, name: str, record: dict) -> list[Problem]:
 # ----------------------------------------------------------------------------- one chunk file
 def _check_chunk_file(path: Path, shown: str, table: str, index: int, spec: RunSpec, record: dict,
                       entry: dict | None, expected: dict | None, counts: np.ndarray) -> list[Problem]:
-    info = _parquet_info(path)
+    info = parquet_info(path)
     if isinstance(info, str):
         return [Problem(shown, "unreadable", info)]
     rows, schema, meta = info
@@ -336,7 +336,7 @@ def _damage(shown: str, path: Path, problem: tuple[str, str], digests: dict, spe
     copy = _copy_of(path, digests)
     if copy:
         return Problem(shown, "duplicate", f"holds the bytes of {copy}, not its own")
-    info = _parquet_info(path)
+    info = parquet_info(path)
     if not isinstance(info, str):
         try:
             stored = json.loads(info[2].get(META_SPEC, "null"))
@@ -359,20 +359,6 @@ def _copy_of(path: Path, digests: dict) -> str | None:
         return digests.get(file_digest(path)[1])
     except OSError:
         return None
-
-
-def _parquet_info(path: Path) -> tuple[int, dict, dict] | str:
-    """(rows, {column: arrow type name}, tsumolab metadata) of a Parquet file, or why it cannot be read."""
-    try:
-        rows = pq.read_metadata(path).num_rows
-        arrow = pq.read_schema(path)
-    except Exception as exc:  # pyarrow has many error types for malformed bytes
-        text = str(exc).strip().splitlines()
-        return f"not a readable Parquet file ({text[0][:160] if text else type(exc).__name__})"
-    schema = {field.name: str(field.type) for field in arrow}
-    meta = {k.decode(errors="replace"): v.decode(errors="replace") for k, v in (arrow.metadata or {}).items()
-            if not k.startswith(b"ARROW:")}
-    return rows, schema, meta
 
 
 def _mode_schema(spec: RunSpec, problems: list[Problem], shown: str) -> dict | None:

@@ -13,9 +13,8 @@ import json
 import shlex
 from pathlib import Path
 
-import pyarrow.parquet as pq
-
 from analyzer.decisions_run import CHUNKS, RECORD, TABLE
+from analyzer.integrity import parquet_info
 
 SPEC_KEY = "tsumolab_decisions_spec"
 
@@ -70,11 +69,10 @@ def _table_problem(path: Path, spec_key: str):
     """(rows, problem or None) of one decisions Parquet file."""
     if not path.exists():
         return 0, (str(path), "missing", "the decisions table is missing")
-    try:
-        rows = pq.read_metadata(path).num_rows
-        meta = pq.read_schema(path).metadata or {}
-    except Exception as exc:  # pyarrow has many error types for malformed bytes
-        return 0, (str(path), "unreadable", f"not a readable Parquet file ({type(exc).__name__})")
-    if meta.get(SPEC_KEY.encode(), b"").decode(errors="replace") != spec_key:
+    info = parquet_info(path)
+    if isinstance(info, str):
+        return 0, (str(path), "unreadable", info)
+    rows, _schema, meta = info
+    if meta.get(SPEC_KEY) != spec_key:
         return rows, (str(path), "foreign", "written for other decisions options than the record's")
     return rows, None

@@ -211,27 +211,41 @@ def decision_name(code: int) -> str:
     return DECISION_NAMES.get(code, "none")
 
 
+def match_hands(S: np.ndarray, seed: int, match_id: int):
+    """Yields the hand numbers of simulated Bloodshed match `match_id` in turn, S reset to each hand's start
+    (wall keyed by (seed, match_id, hand), B-1); the caller plays the hand in S before taking the next. Ends
+    after the last hand or a bust (B-2 … B-4)."""
+    from sims.bloodshed.engine import END_BUST, next_dealer, start_hand, start_match
+    from sims.bloodshed.rules import HANDS_PER_MATCH
+    from sims.bloodshed.state import ST
+
+    root = int(seed) & 0x7FFF_FFFF_FFFF_FFFF
+    start_match(S)
+    dealer = 0
+    for hand_no in range(1, HANDS_PER_MATCH + 1):
+        start_hand(S, root, match_id, hand_no, dealer)
+        yield hand_no
+        if S[ST.end] == END_BUST:
+            return
+        dealer = int(next_dealer(S))
+
+
 def stopped_state(sampler: Sampler, seed: int, match_id: int, hand_no: int, decision: int):
     """The state of simulated match `match_id` (root seed `seed`, the sampler's seats) stopped at decision
     number `decision` (0-based, all seats) of hand `hand_no`, exactly as `tsumolab run` plays it; None if
     the hand has fewer decisions. Raises ValueError if the match ended before that hand."""
-    from sims.bloodshed.engine import END_BUST, N_COUNTERS, next_dealer, start_hand, start_match
+    from sims.bloodshed.engine import N_COUNTERS
     from sims.bloodshed.resume import stop_at_decision
     from sims.bloodshed.state import ST
     from sims.events import N_EVENT_COLS
 
-    root = int(seed) & 0x7FFF_FFFF_FFFF_FFFF
     S = np.zeros(ST.SIZE, np.int32)
     counters = np.zeros(N_COUNTERS, np.int64)
     events = np.zeros((0, N_EVENT_COLS), np.int32)
     ev = np.zeros(3, np.int64)
-    start_match(S)
-    dealer = 0
-    for h in range(1, hand_no):
-        start_hand(S, root, match_id, h, dealer)
+    played = 0
+    for played in match_hands(S, seed, match_id):
+        if played == hand_no:
+            return S if stop_at_decision(S, decision, *sampler.play_args(), counters, events, ev) else None
         stop_at_decision(S, -1, *sampler.play_args(), counters, events, ev)
-        if S[ST.end] == END_BUST:
-            raise ValueError(f"match {match_id} ended (a bust) after hand {h}")
-        dealer = next_dealer(S)
-    start_hand(S, root, match_id, hand_no, dealer)
-    return S if stop_at_decision(S, decision, *sampler.play_args(), counters, events, ev) else None
+    raise ValueError(f"match {match_id} ended (a bust) after hand {played}")

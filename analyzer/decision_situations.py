@@ -105,11 +105,10 @@ def _situation(arm: ClaimArms, field, match, hand, n, seat, kind, t, c, labels, 
 
 
 def _scan_bloodshed(mode, field, arms, seed, matches, rules) -> list[Situation]:
-    from analyzer.advise import Sampler
+    from analyzer.advise import Sampler, match_hands
     from analyzer.position import options_of
-    from sims.bloodshed.engine import END_BUST, N_COUNTERS, next_dealer, start_hand, start_match
+    from sims.bloodshed.engine import N_COUNTERS
     from sims.bloodshed.resume import pending_decision, stop_at_decision
-    from sims.bloodshed.rules import HANDS_PER_MATCH
     from sims.bloodshed.state import ST
     from sims.events import N_EVENT_COLS
 
@@ -122,14 +121,10 @@ def _scan_bloodshed(mode, field, arms, seed, matches, rules) -> list[Situation]:
     counters = np.zeros(N_COUNTERS, np.int64)
     events = np.zeros((0, N_EVENT_COLS), np.int32)
     ev = np.zeros(3, np.int64)
-    root = int(seed) & 0x7FFF_FFFF_FFFF_FFFF
     out = []
     for match in matches:
         S = np.zeros(ST.SIZE, np.int32)
-        start_match(S)
-        dealer = 0
-        for hand in range(1, HANDS_PER_MATCH + 1):
-            start_hand(S, root, match, hand, dealer)
+        for hand in match_hands(S, seed, match):
             found = {arm.claim.id: [] for arm in arms}
             n = 0
             while stop_at_decision(S, n, *play, counters, events, ev):
@@ -145,9 +140,6 @@ def _scan_bloodshed(mode, field, arms, seed, matches, rules) -> list[Situation]:
                                                                   kind, t, c, labels, view, sampler.tables))
                 n += 1
             out += _pick(found, seed, match, hand)
-            if S[ST.end] == END_BUST:
-                break
-            dealer = next_dealer(S)
     return out
 
 

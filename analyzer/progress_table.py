@@ -21,11 +21,12 @@ DEFAULT_MATCHES, DEFAULT_SEED = 400, 1
 
 def count_matches(policy: str, matches: int, seed: int, first_match: int = 1, progress_bar: bool = False):
     """Counts of (v, s) by (wall bucket, melds) over `matches` matches of four `policy` seats."""
+    from analyzer.advise import match_hands
     from policies.registry import parse_seats
     from sims.bloodshed import engine, lookup_tables
     from sims.bloodshed.progress import TABLE_SHAPE, count_progress
     from sims.bloodshed.resume import N_WALL, stop_at_decision
-    from sims.bloodshed.rules import HANDS_PER_MATCH, BloodshedRules
+    from sims.bloodshed.rules import BloodshedRules
     from sims.bloodshed.state import ST, obs_of
     from sims.events import N_EVENT_COLS
     from sims.seating import seat_hooks
@@ -41,18 +42,11 @@ def count_matches(policy: str, matches: int, seed: int, first_match: int = 1, pr
     obs = obs_of(S)
     for match_id in tqdm(range(first_match, first_match + matches), unit=" matches", file=sys.stderr,
                          disable=not progress_bar):
-        engine.start_match(S)
-        dealer = 0
-        for hand_no in range(1, HANDS_PER_MATCH + 1):
-            engine.start_hand(S, seed, match_id, hand_no, dealer)
+        for _hand in match_hands(S, seed, match_id):
             n = 0
             while stop_at_decision(S, n, *play, counters, events, ev):
                 count_progress(obs, N_WALL - S[ST.pos], tables, counts)
-                S[ST.pend_seat] = -1
                 n += 1
-            if S[ST.end] == engine.END_BUST:
-                break
-            dealer = int(engine.next_dealer(S))
     return counts
 
 

@@ -680,8 +680,8 @@ def _discard(hs, obs, view, st, wall, rec, hooks_mode, params, topts, tables, co
     red = st[ST_MISC, MS_DRAWN_RED] if drawn_copy else plain_first(obs, st, cur, tile)
     take_tile(obs, st, cur, tile, red)
     tsumogiri = tile == hs[HS.drawn] and hs[HS.after_call] == 0 and red == st[ST_MISC, MS_DRAWN_RED]  # drawn copy
-    tsumogiri = modes_discard(obs, st, rec, topts, cur, tile, drawn_copy, st[ST_MISC, MS_DRAWN_CLEAR], tsumogiri,
-                              _called(hs), _streaks(hs))
+    tsumogiri = modes_discard(obs, st, rec, topts, cur, tile, red, drawn_copy, st[ST_MISC, MS_DRAWN_CLEAR],
+                              tsumogiri, _called(hs), _streaks(hs))
     log_event(events, ev, EV_DISCARD, cur, tile, 1 if tsumogiri else 0, 1 if riichi_now else 0, red)
     st[ST_RIVER + cur, tile] += 1
     pub_add(obs, ROBS.n_discards + cur, 1)
@@ -796,7 +796,7 @@ def _rob_settle(hs, obs, view, st, wall, rec, hooks_mode, params, topts, sopts, 
             _settle_win(hs, obs, st, topts, sopts, rec, p, cur, res, i == 0, events, ev, kind)
         if topts[T.T_BLOODBATH] != 1:
             take_tile(obs, st, cur, kind, kan_red)  # the robbed tile goes to the winners
-            modes_robbed(obs, topts, cur, kind, _called(hs))
+            modes_robbed(obs, st, topts, cur, kind, kan_red, _called(hs))
             hs[HS.robbed_tiles] += 1
             _end_hand(hs, END_WIN)
             return

@@ -275,7 +275,7 @@ def _called(hs):
 
 @inline
 def _streaks(hs):
-    return hs[HS.streaks:HS.streaks + 16].reshape((4, 4))
+    return hs[HS.streaks:HS.streaks + 20].reshape((5, 4))
 
 
 @nb.njit(cache=True)
@@ -1049,7 +1049,8 @@ def _take_discard(hs, obs, view, st, wall, rec, hooks_mode, params, topts, table
             log_event(events, ev, EV_PON, caller, tile, cur, 0, red + 2 * hand_red)
         else:
             log_event(events, ev, EV_KAN, caller, tile, tiles.MINKAN, cur, red + 2 * hand_red)
-        modes_call(obs, topts, wall, rec, delta, caller, cur, tile, red, True, hs[HS.dealer], events, ev)
+        modes_call(obs, topts, wall, rec, delta, _streaks(hs), caller, cur, tile, red, True, hs[HS.dealer], events,
+                   ev)
         hs[HS.cur] = caller
         hs[HS.phase] = PH_TURN
         if call == PON:
@@ -1085,7 +1086,7 @@ def _take_discard(hs, obs, view, st, wall, rec, hooks_mode, params, topts, table
     log_event(events, ev, EV_CHI, caller, low, tile, cur, red + 2 * hand_red)
     rec[caller, H_CALLS] += 1
     _after_call(obs, st)
-    modes_call(obs, topts, wall, rec, delta, caller, cur, tile, red, False, hs[HS.dealer], events, ev)
+    modes_call(obs, topts, wall, rec, delta, _streaks(hs), caller, cur, tile, red, False, hs[HS.dealer], events, ev)
     hs[HS.cur] = caller
     hs[HS.after_call] = 1
     hs[HS.forbid_a] = tile

@@ -20,7 +20,7 @@ from sims.jit import inline, step
 from sims.riichi import table as T
 from sims.riichi.astrology_pool import A_N, astro_add_dead, astro_floor, astro_left, astro_pick, astro_pool_open, \
     astro_refill, astro_reset
-from sims.riichi.chant_streaks import chant_apply, chant_bonus, chant_discard
+from sims.riichi.chant_streaks import chant_apply, chant_bonus, chant_called, chant_discard
 from sims.riichi.columns import H_CHANT_HAN, H_MULTIPLIER
 from sims.riichi.darkness_pot import DK_POT, dark_discard, dark_face_down_ok, dark_start, dark_take_pot
 from sims.riichi.deal_shown import show_deal
@@ -298,8 +298,11 @@ def modes_keeps_turn(obs, topts, seat):
 
 
 @step
-def modes_call(obs, topts, wall, rec, delta, caller, discarder, tile, red, pon_or_kan, dealer, events, ev):
-    """A chi, pon or open kan took the discard: FL 暗中交易, 爱的代价, 炒作."""
+def modes_call(obs, topts, wall, rec, delta, streaks, caller, discarder, tile, red, pon_or_kan, dealer, events, ev):
+    """A chi, pon or open kan took the discard: C's runs (option count_called), FL 暗中交易, 爱的代价, 炒作."""
+    if topts[T.T_CHANT]:
+        chant_called(obs, streaks, discarder, topts[T.T_CHANT])
+        rec[discarder, H_CHANT_HAN] = chant_bonus(streaks, discarder)
     if topts[T.T_FANTASY]:
         fl_after_call(obs, topts, wall, rec, delta, caller, discarder, tile, red, pon_or_kan, dealer, events, ev)
 

@@ -261,7 +261,6 @@ class RiichiTable:
         from sims.riichi import astrology_pool, chant_streaks, dragon_eye_holder, fantasy_cards
 
         arr[T_CHANT] = chant_streaks.pack_options(self)
-
         arr[T_ASTROLOGY] = astrology_pool.pack_options(self)
         arr[T_DARKNESS] = int(self.darkness)
         arr[T_MIRROR] = int(self.mirror)

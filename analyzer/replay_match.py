@@ -46,7 +46,19 @@ def replay_match(variant: str, seed: int, match_id: int, seats_spec: str, rules:
     if hasattr(decoder, "wall_event"):
         json_events = with_walls(json_events, decoder, seed, getattr(rules_obj, "red_fives", True))
         _add_cards(json_events, hand_rows, hc)
+    _add_rules(json_events, rules_obj.as_dict(), mode.RULES().as_dict())
     return json_events, list(spec.seats), hand_rows, match_rows
+
+
+def _add_rules(events: list[dict], rules: dict, defaults: dict) -> None:
+    """start_kyoku names the rule options (option → value) the match was played with that differ from the mode's
+    defaults, if any, so that the log says which rules it follows."""
+    changed = {key: value for key, value in rules.items() if defaults.get(key) != value}
+    if not changed:
+        return
+    for event in events:
+        if event["type"] == "start_kyoku":
+            event["rules"] = changed
 
 
 def with_walls(events: list[dict], decoder, seed: int, red_fives: bool) -> list[dict]:

@@ -19,10 +19,19 @@ from sims.shanten_tables import SUIT_ROWS
 
 @nb.njit(cache=True)
 def loses_open_tile(obs, kind):
-    """Discarding `kind` leaves fewer own copies than open deal tiles of that kind."""
+    """Discarding `kind` gives up one of the seat's open deal tiles: the open red five when it is the copy that
+    goes (a discard by kind gives up a plain copy while one is held), else an open plain copy when fewer plain
+    copies than open ones are left."""
     seat = obs[ROBS.seat]
+    open_n = obs[ROBS.fate_open + 34 * seat + kind]
     held_after = obs[kind] - 1 + obs[ROBS.meld_tiles + 34 * seat + kind]
-    return held_after < obs[ROBS.fate_open + 34 * seat + kind]
+    if kind != 4 and kind != 13 and kind != 22:
+        return held_after < open_n
+    red_open = obs[ROBS.fate_red + 3 * seat + kind // 9]
+    red_in_hand = obs[ROBS.red + kind // 9]
+    if red_in_hand and obs[kind] == 1:
+        return red_open == 1
+    return held_after - max(red_in_hand, red_open) < open_n - red_open
 
 
 @nb.njit(cache=True)

@@ -31,7 +31,8 @@ KNOWN_DIFFERENCES: tuple[KnownDifference, ...] = (
     KnownDifference(
         "chant-called-discards", "C", "question",
         "src/core/core.ts:658: the editor removes a discard that another player calls from its discarder's run "
-        "record; tsumolab counts it (RULES.md C leaves it open; option `chant_count_called`)."),
+        "record; tsumolab counts it by default (RULES.md C leaves it open; the option count_called=false drops it "
+        "as the editor does, and the difference does not occur then)."),
     KnownDifference(
         "chant-dealer-first-discard", "C", "question",
         "The editor deals the dealer 14 tiles and records its first discard as a hand discard (core.ts qiepai: "
@@ -64,12 +65,6 @@ KNOWN_DIFFERENCES: tuple[KnownDifference, ...] = (
         "darkness-face-down-furiten", "D", "editor",
         "The editor's furiten check scans the player's own face-down discards and turns a legal ron into a false "
         "win; source 002 says face-down tiles cause no furiten.", False, "met only outside the sample so far"),
-    KnownDifference(
-        "fate-open-red-five", "F", "tsumolab",
-        "sims/riichi/fate_tiles.py tracks a seat's open deal tiles by kind: a seat whose open tile is a plain five "
-        "and that also holds the red five keeps its open count when the plain copy leaves (a discard or call the "
-        "log shows as the plain five), so its multiplier counts an open tile it no longer holds; the editor (and "
-        "rule F: open tiles still in the hand) does not. A fix changes the fate digests: left for the lead."),
     KnownDifference(
         "bloodshed-kan-one-payer", "B-14", "editor",
         "src/core/core.ts:833 and :853 (zimingpai, chuanma): the loop over the payers of a closed / added kan "
@@ -142,13 +137,15 @@ def _discards(events: list[dict], seat: int, upto: int) -> list[tuple[bool, bool
 
 
 def _chant_class(events: list[dict], win: dict, editor_han: int) -> str | None:
+    """The editor's choices, switched on one by one from tsumolab's (count_called as the hand's start_kyoku says),
+    that turn tsumolab's bonus into the editor's."""
     at = events.index(win)
     discards = _discards(events, win["actor"], at)
-    ours = chant_bonus(discards)
+    opts: dict = {"drop_called": not events[0].get("rules", {}).get("count_called", True)}
+    ours = chant_bonus(discards, **opts)
     wanted = ours + editor_han - win["han"]
     steps = [("chant-dealer-first-discard", {"first_as_hand": True}), ("chant-called-discards", {"drop_called": True}),
              ("chant-run-counter", {"skip": True})]
-    opts: dict = {}
     changed = []
     for kind, opt in steps:
         before = chant_bonus(discards, **opts)
@@ -168,8 +165,6 @@ def classify(mode: str, events: list[dict], ours: list[dict], theirs: list[dict]
         return _bloodshed_class(events, deltas)
     if any(isinstance(d, float) and d != int(d) for d in deltas[1]):
         return "noten-fractions"
-    if mode == "fate" and any(_open_five_and_red(events, w["actor"]) for w in ours):
-        return "fate-open-red-five"
     cards = start.get("cards", {})
     end = events[-1]["end"]
     if mode == "fantasy" and cards.get("dealer") == "confiscate" and end != "win" and not ours:
@@ -193,17 +188,6 @@ def classify(mode: str, events: list[dict], ours: list[dict], theirs: list[dict]
                     and any(e["type"] == "reach" and e["actor"] == win["target"] for e in events):
                 return "soul-strike-trigger-ron"
     return None
-
-
-def _open_five_and_red(events: list[dict], seat: int) -> bool:
-    """F: the seat's open deal tiles (the first 4 of its 13 in the wall's deal) hold a plain five of a suit whose red
-    five the seat also held at some point (dealt, drawn or called)."""
-    start, wall = events[0], next(e for e in events if e["type"] == "wall")
-    i = (seat - start["oya"]) % 4
-    open_fives = {t[1] for t in wall["deal"][13 * i:13 * i + 4] if t[0] == "5" and not t.endswith("r")}
-    held = wall["deal"][13 * i:13 * i + 13] + [e["pai"] for e in events
-                                                if e.get("actor") == seat and e["type"] in ("tsumo", "chi", "pon")]
-    return any(f"5{suit}r" in held for suit in open_fives)
 
 
 def _bloodshed_class(events: list[dict], deltas: tuple) -> str | None:

@@ -12,9 +12,11 @@ import polars as pl
 import pytest
 
 from policies.registry import parse_seats
-from sims.events import EV_DISCARD
+from sims import tiles
+from sims.events import EV_DISCARD, EV_KAN, EV_PON
 from sims.modes import get_mode
 from sims.riichi import engine
+from sims.riichi.events import EV_CHI
 from sims.riichi.table import START_POINTS, STANDARD, ChantRules
 from tests.riichi_runs import FAST_MATCHES, FULL_MATCHES, per_hand, run
 
@@ -92,29 +94,80 @@ def test_rule_c_renchan_as_r2(n):
         assert kept.height > 0 and (kept["next_dealer"] == kept["dealer_seat"]).all(), spec
 
 
-def test_rule_c_bonus_recomputable_from_the_discard_record():
-    """C: each seat's recorded bonus equals the one from its discards' tsumogiri flags in the event log."""
+def _bonus_from_events(events, count_called):
+    """(match, hand, seat) → C's bonus from the seat's discards' tsumogiri flags in the event log; a discard that
+    a chi, pon or open kan took is left out of the runs when not `count_called`."""
+    discards = defaultdict(list)  # tsumogiri flags in order
+    for match_id, hand_no, kind, seat, tile, a, b, c in events.tolist():
+        if kind == EV_DISCARD:
+            discards[(match_id, hand_no, seat)].append(a == 1)
+        elif not count_called and kind in (EV_CHI, EV_PON, EV_KAN) and (kind != EV_KAN or a == tiles.MINKAN):
+            discarder = a if kind == EV_PON else b
+            discards[(match_id, hand_no, discarder)].pop()  # the call took the discarder's last discard
+    out = {}
+    for key, flags in discards.items():
+        longest, run = [0, 0], [0, 0]
+        for tsumogiri in flags:
+            i = 0 if tsumogiri else 1
+            run[i], run[1 - i] = run[i] + 1, 0
+            longest[i] = max(longest[i], run[i])
+        out[key] = _bonus(*longest)
+    return out
+
+
+@pytest.mark.parametrize("count_called", [True, False], ids=["called-count", "called-dropped"])
+def test_rule_c_bonus_recomputable_from_the_discard_record(count_called):
+    """C: each seat's recorded bonus equals the one from its discards' tsumogiri flags in the event log; with the
+    option count_called off (C leaves open whether a called discard counts) the discards others called are left
+    out of the runs, the runs on either side of one joining."""
     seats = parse_seats("chanter,baseline,random,majsoul-cpu")
-    hand_rows, _, events = get_mode(SLUG).simulate_events(4, np.arange(300), seats)
+    hand_rows, _, events = get_mode(SLUG).simulate_events(4, np.arange(300), seats,
+                                                          ChantRules(count_called=count_called))
     from sims.riichi.columns import HC
 
-    runs = defaultdict(lambda: [0, 0, 0, 0])  # current tsumogiri, longest, current hand, longest
-    for match_id, hand_no, kind, seat, tile, a, b, c in events.tolist():
-        if kind != EV_DISCARD:
-            continue
-        r = runs[(match_id, hand_no, seat)]
-        if a == 1:
-            r[0], r[2] = r[0] + 1, 0
-        else:
-            r[0], r[2] = 0, r[2] + 1
-        r[1], r[3] = max(r[1], r[0]), max(r[3], r[2])
+    expected = _bonus_from_events(events, count_called)
     nonzero = 0
     for row in hand_rows:
         key = (int(row[HC["match_id"]]), int(row[HC["hand"]]), int(row[HC["seat"]]))
-        r = runs.get(key, [0, 0, 0, 0])
-        assert row[HC["chant_han"]] == _bonus(r[1], r[3]), key
+        assert row[HC["chant_han"]] == expected.get(key, 0), key
         nonzero += row[HC["chant_han"]] > 0
     assert nonzero > 0
+    assert _bonus_from_events(events, not count_called) != expected  # the option matters in this sample
+
+
+def test_rule_c_count_called_runs_around_a_called_discard():
+    """C, option count_called: tsumogiri, tsumogiri, a hand discard that another player calls, tsumogiri,
+    tsumogiri. Counted, the called discard breaks the run (two runs of 2: no bonus); dropped, the runs on either
+    side join into a run of 4 (1 bonus han), and the public current runs go back to what they were before it."""
+    from policies.riichi_api import ROBS
+    from sims.riichi.chant_streaks import CHANT_COUNT_CALLED, CHANT_DROP_CALLED, chant_bonus, chant_called, \
+        chant_discard
+
+    for option, bonus in ((CHANT_COUNT_CALLED, 0), (CHANT_DROP_CALLED, 1)):
+        obs = np.zeros((4, ROBS.SIZE), np.int32)
+        streaks = np.zeros((5, 4), np.int64)
+        for tsumogiri in (True, True):
+            chant_discard(obs, streaks, 2, tsumogiri)
+        chant_discard(obs, streaks, 2, False)
+        chant_called(obs, streaks, 2, option)
+        assert obs[1, ROBS.chant + 4:ROBS.chant + 6].tolist() == ([0, 1] if option == CHANT_COUNT_CALLED else [2, 0])
+        for tsumogiri in (True, True):
+            chant_discard(obs, streaks, 2, tsumogiri)
+        assert chant_bonus(streaks, 2) == bonus, option
+
+
+def test_rule_c_count_called_is_a_chant_option():
+    """C: count_called is on by default (a called discard counts) and packed into the chant table slot; it needs
+    chant on."""
+    from sims.riichi import table as T
+    from sims.riichi.chant_streaks import CHANT_COUNT_CALLED, CHANT_DROP_CALLED
+
+    assert ChantRules().count_called
+    assert ChantRules().to_array()[T.T_CHANT] == CHANT_COUNT_CALLED
+    assert ChantRules(count_called=False).to_array()[T.T_CHANT] == CHANT_DROP_CALLED
+    assert STANDARD.to_array()[T.T_CHANT] == 0
+    with pytest.raises(ValueError, match="count_called"):
+        type(STANDARD)(count_called=False)
 
 
 def test_rule_c_bonus_is_zero_in_other_riichi_modes():

@@ -12,11 +12,13 @@ import pytest
 
 from policies.registry import parse_seats
 from policies.riichi_api import ROBS
+from sims import tiles
 from sims.events import EV_DEAL, EV_DISCARD, EV_DRAW, EV_KAN, EV_PASS, EV_WIN
 from sims.modes import get_mode
 from sims.riichi import engine
 from sims.riichi.fate_tiles import fate_after_loss, fate_multiplier
 from sims.riichi.table import STANDARD, FateRules
+from sims.riichi.tableau import N_ST, give_tile, take_for_meld, take_tile
 from tests.riichi_runs import FAST_MATCHES, per_hand, run
 
 SLUG = "fate"
@@ -46,7 +48,7 @@ def test_rule_f_called_tiles_do_not_keep_an_open_tile():
     called[0, six] = 1
     obs[0, ROBS.hand + six] = 0  # after the discard of the own 6m
     assert fate_multiplier(obs, 0) == 2
-    fate_after_loss(obs, 0, six, called)
+    fate_after_loss(obs, np.zeros((N_ST, 34), np.int64), 0, six, 0, called)
     assert fate_multiplier(obs, 0) == 1
     assert (obs[:, ROBS.fate_open + six] == 0).all()  # public: every seat's view drops it
 
@@ -56,7 +58,78 @@ def test_rule_f_discarding_a_spare_copy_keeps_the_open_tile():
     obs = np.zeros((4, ROBS.SIZE), np.int32)
     obs[:, ROBS.fate_open + 30] = 1
     obs[0, ROBS.hand + 30] = 1
-    fate_after_loss(obs, 0, 30, np.zeros((4, 34), np.int64))
+    fate_after_loss(obs, np.zeros((N_ST, 34), np.int64), 0, 30, 0, np.zeros((4, 34), np.int64))
+    assert fate_multiplier(obs, 0) == 2
+
+
+FIVE_M = 4
+
+
+def _seat0_with_fives(plain, red, open_plain, open_red):
+    """Seat 0 holding `plain` plain 5m and the red 0m when `red`, with `open_plain` plain copies and the red one
+    (open_red) among its open deal tiles → (obs, st, called)."""
+    obs = np.zeros((4, ROBS.SIZE), np.int32)
+    st = np.zeros((N_ST, 34), np.int64)
+    for _ in range(plain):
+        give_tile(obs, st, 0, FIVE_M, False)
+    if red:
+        give_tile(obs, st, 0, FIVE_M, True)
+    obs[:, ROBS.fate_open + FIVE_M] = open_plain + open_red
+    obs[:, ROBS.fate_red] = open_red
+    return obs, st, np.zeros((4, 34), np.int64)
+
+
+def _discard(obs, st, called, red):
+    take_tile(obs, st, 0, FIVE_M, red)
+    fate_after_loss(obs, st, 0, FIVE_M, red, called)
+
+
+def test_rule_f_discarding_the_plain_five_drops_an_open_plain_five_though_the_red_is_held():
+    """F counts the open tiles still in the hand: the open tile is a plain 5m, the seat also holds the red 0m.
+    Discarding the plain copy loses the open tile (the red one left is not it); discarding the red keeps it."""
+    obs, st, called = _seat0_with_fives(plain=1, red=True, open_plain=1, open_red=0)
+    assert fate_multiplier(obs, 0) == 2
+    _discard(obs, st, called, red=0)
+    assert fate_multiplier(obs, 0) == 1 and (obs[:, ROBS.fate_open + FIVE_M] == 0).all()
+    obs, st, called = _seat0_with_fives(plain=1, red=True, open_plain=1, open_red=0)
+    _discard(obs, st, called, red=1)
+    assert fate_multiplier(obs, 0) == 2
+
+
+def test_rule_f_an_open_red_five_goes_only_with_the_red_copy():
+    """F: the open tile is the red 0m, the seat also holds a plain 5m: discarding the plain copy keeps the open
+    red five; discarding the red loses it, though a plain 5m is still held."""
+    obs, st, called = _seat0_with_fives(plain=1, red=True, open_plain=0, open_red=1)
+    _discard(obs, st, called, red=0)
+    assert fate_multiplier(obs, 0) == 2 and obs[0, ROBS.fate_red] == 1
+    obs, st, called = _seat0_with_fives(plain=1, red=True, open_plain=0, open_red=1)
+    _discard(obs, st, called, red=1)
+    assert fate_multiplier(obs, 0) == 1 and (obs[:, ROBS.fate_red] == 0).all()
+
+
+def test_rule_f_open_fives_called_into_a_meld_stay_held():
+    """F: open tiles in the seat's own melds still count. The seat holds 5m (open), 5m, 0m and pons a 5m: the
+    red and one plain copy go into the meld (the open plain one may be that copy), so discarding the last plain
+    5m in the hand keeps the multiplier."""
+    obs, st, called = _seat0_with_fives(plain=2, red=True, open_plain=1, open_red=0)
+    take_for_meld(obs, st, 0, FIVE_M, 2)
+    obs[:, ROBS.meld_tiles + FIVE_M] = 3
+    called[0, FIVE_M] = 1
+    _discard(obs, st, called, red=0)
+    assert fate_multiplier(obs, 0) == 2
+
+
+def test_rule_f_own_red_five_in_a_meld_is_not_an_open_plain_copy():
+    """F: the seat holds two open plain 5m and the (not open) red 0m; a chi 4m-0m-6m on another seat's 4m puts
+    the red five into the meld. Discarding one plain 5m leaves one plain copy: one open tile is gone."""
+    obs, st, called = _seat0_with_fives(plain=2, red=True, open_plain=2, open_red=0)
+    give_tile(obs, st, 0, FIVE_M + 1, False)
+    take_for_meld(obs, st, 0, FIVE_M, 1)
+    take_for_meld(obs, st, 0, FIVE_M + 1, 1)
+    obs[:, ROBS.meld_tiles + FIVE_M - 1:ROBS.meld_tiles + FIVE_M + 2] = 1
+    called[0, FIVE_M - 1] = 1
+    assert fate_multiplier(obs, 0) == 3
+    _discard(obs, st, called, red=0)
     assert fate_multiplier(obs, 0) == 2
 
 
@@ -115,31 +188,34 @@ def test_rule_f_no_renchan(n):
 
 
 def _multipliers_from_events(events):
-    """(match, hand, seat) → 1 + open deal tiles still held, replayed from deal, draw, discard and kan events:
-    a seat's own copies of a kind change only by its draws (+1) and discards or a robbed kan tile (-1); tiles
-    it calls never count; an open tile survives while the seat holds as many own copies."""
-    held = defaultdict(lambda: np.zeros(34, np.int64))
-    open_left = defaultdict(lambda: np.zeros(34, np.int64))
+    """(match, hand, seat) → 1 + open deal tiles still held, replayed from deal, draw, discard and kan events by
+    copy (plain or red five): a seat's own copies change only by its draws (+1) and discards or a robbed kan tile
+    (-1); tiles it calls never count; an open plain copy survives while the seat holds as many own plain copies,
+    an open red five until the red copy goes."""
+    held = defaultdict(lambda: np.zeros((34, 2), np.int64))  # [kind, red]
+    open_left = defaultdict(lambda: np.zeros((34, 2), np.int64))
     dealt = defaultdict(int)
     last_kan = None
+
+    def lose(key, tile, red):
+        held[key][tile, red] -= 1
+        open_left[key][tile, red] = min(open_left[key][tile, red], held[key][tile, red])
+
     for match_id, hand_no, kind, seat, tile, a, b, c in events.tolist():
         key = (match_id, hand_no, seat)
         if kind == EV_DEAL:
-            held[key][tile] += 1
+            held[key][tile, a] += 1
             if dealt[key] < 4:
-                open_left[key][tile] += 1
+                open_left[key][tile, a] += 1
             dealt[key] += 1
         elif kind == EV_DRAW:
-            held[key][tile] += 1
+            held[key][tile, c // 2] += 1
         elif kind == EV_DISCARD:
-            held[key][tile] -= 1
-            open_left[key][tile] = min(open_left[key][tile], held[key][tile])
+            lose(key, tile, c)
         if kind == EV_KAN:
-            last_kan = (match_id, hand_no, seat, tile)
+            last_kan = (match_id, hand_no, seat, tile, 1 if (a == tiles.KAKAN and c == 2) else 0)
         elif kind == EV_WIN and last_kan is not None and last_kan[:2] == (match_id, hand_no) and c == 1:
-            robbed = (match_id, hand_no, last_kan[2])  # a ron right after a kan robs the kan tile
-            held[robbed][last_kan[3]] -= 1
-            open_left[robbed][last_kan[3]] = min(open_left[robbed][last_kan[3]], held[robbed][last_kan[3]])
+            lose((match_id, hand_no, last_kan[2]), last_kan[3], last_kan[4])  # a ron right after a kan robs it
             last_kan = None
         elif kind not in (EV_PASS, EV_KAN):
             last_kan = None
@@ -215,3 +291,31 @@ def test_rule_f_scripted_win_pays_times_one_plus_open_tiles_held(build_wall, def
     assert open_held == {27: 0, 10: 1, 11: 1, 1: 1}
     assert pos.rec[1, H_MULTIPLIER] == 4
     assert pos.rec[:, H_DELTA].tolist() == [-8000, 8000, 0, 0]
+
+
+@pytest.mark.parametrize("discard_red", [False, True], ids=["plain-goes", "red-goes"])
+def test_rule_f_scripted_open_plain_five_and_a_drawn_red_five(build_wall, default_answer, discard_red):
+    """F, a scripted hand (issue 21's example: fate seed 11 match 19 hand 4): seat 1's open deal tiles are 5m 1z 2p
+    3p, the 5m a plain copy. It draws the red 0m and discards one 5m: the plain copy (a discard by kind) takes
+    the open tile with it (multiplier 4, not 5); the red one (tsumogiri) leaves the open plain 5m held (5)."""
+    from policies.riichi_api import D_TURN, TSUMOGIRI
+    from sims.riichi.columns import H_MULTIPLIER
+    from sims.riichi.positions import RiichiTable
+
+    # seat 0 takes two plain 5m, seat 1's open 5m is the third plain one, so the 5m seat 1 draws is the red five
+    hands = {0: "55m111p999p111s99s", 1: "5m1z2p3p4m678m678s22s", 2: "3456789s3467m77p", 3: "2233445566778s"}
+    wall = build_wall(hands, "6z5m")
+    table = RiichiTable(parse_seats("baseline"), FateRules(), keep_events=True)
+    pos = table.start(wall=wall)
+    asked = []
+
+    def choose(pos):
+        if pos.decision == D_TURN and pos.seat == 1 and not asked:
+            asked.append((pos.view[ROBS.red], pos.view[ROBS.fate_open + 34 + FIVE_M], pos.view[ROBS.fate_red + 3]))
+            return TSUMOGIRI if discard_red else FIVE_M
+        return default_answer(pos)
+
+    table.play_scripted(pos, choose)
+    assert asked == [(1, 1, 0)]  # seat 1 held the red five when it chose; its open 5m is a plain copy
+    assert pos.obs[0, ROBS.fate_open + 34 + FIVE_M] == (1 if discard_red else 0)
+    assert pos.rec[1, H_MULTIPLIER] == (5 if discard_red else 4)

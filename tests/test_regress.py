@@ -189,6 +189,7 @@ def test_sensitivity_lists_each_modes_own_options_and_not_other_modes():
     assert riichi["start_points"] == 30000 and "noten_rule" not in riichi and "hype_max" not in riichi
     assert {"love_pot", "hourglass_floor", "confiscate_abortive"} <= set(dict(option_changes("fantasy")))
     assert dict(option_changes("bloodshed"))["tsumo_bonus"] == "fan"
+    assert dict(option_changes("chant"))["count_called"] is False and "count_called" not in riichi
 
 
 def test_false_alarm_upper_bound_is_the_exact_binomial_one():

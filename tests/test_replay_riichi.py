@@ -167,3 +167,15 @@ def test_every_riichi_core_mode_replays(variant):
     before = {(int(r[HC["match_id"]]), int(r[HC["hand"]])): [0] * 4 for r in hand_rows}
     lines = to_text(to_json_events(events, before), [s.label for s in seats])
     assert lines and max(len(line) for line in lines) <= 100
+
+
+def test_start_kyoku_names_the_rule_options_changed_from_the_mode_defaults():
+    """The log says which rules it follows: a match played with C's count_called=false names it in every
+    start_kyoku; one played with the mode's defaults has no `rules`."""
+    from analyzer.replay_match import replay_match
+
+    changed, _, _, _ = replay_match("chant", 3, 0, "baseline", ("count_called=false",))
+    starts = [e for e in changed if e["type"] == "start_kyoku"]
+    assert starts and all(e["rules"] == {"count_called": False} for e in starts)
+    default, _, _, _ = replay_match("chant", 3, 0, "baseline")
+    assert not any("rules" in e for e in default if e["type"] == "start_kyoku")

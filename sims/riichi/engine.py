@@ -275,7 +275,7 @@ def _called(hs):
 
 @inline
 def _streaks(hs):
-    return hs[HS.streaks:HS.streaks + 16].reshape((4, 4))
+    return hs[HS.streaks:HS.streaks + 20].reshape((5, 4))
 
 
 @nb.njit(cache=True)
@@ -680,8 +680,8 @@ def _discard(hs, obs, view, st, wall, rec, hooks_mode, params, topts, tables, co
     red = st[ST_MISC, MS_DRAWN_RED] if drawn_copy else plain_first(obs, st, cur, tile)
     take_tile(obs, st, cur, tile, red)
     tsumogiri = tile == hs[HS.drawn] and hs[HS.after_call] == 0 and red == st[ST_MISC, MS_DRAWN_RED]  # drawn copy
-    tsumogiri = modes_discard(obs, st, rec, topts, cur, tile, drawn_copy, st[ST_MISC, MS_DRAWN_CLEAR], tsumogiri,
-                              _called(hs), _streaks(hs))
+    tsumogiri = modes_discard(obs, st, rec, topts, cur, tile, red, drawn_copy, st[ST_MISC, MS_DRAWN_CLEAR],
+                              tsumogiri, _called(hs), _streaks(hs))
     log_event(events, ev, EV_DISCARD, cur, tile, 1 if tsumogiri else 0, 1 if riichi_now else 0, red)
     st[ST_RIVER + cur, tile] += 1
     pub_add(obs, ROBS.n_discards + cur, 1)
@@ -796,7 +796,7 @@ def _rob_settle(hs, obs, view, st, wall, rec, hooks_mode, params, topts, sopts, 
             _settle_win(hs, obs, st, topts, sopts, rec, p, cur, res, i == 0, events, ev, kind)
         if topts[T.T_BLOODBATH] != 1:
             take_tile(obs, st, cur, kind, kan_red)  # the robbed tile goes to the winners
-            modes_robbed(obs, topts, cur, kind, _called(hs))
+            modes_robbed(obs, st, topts, cur, kind, kan_red, _called(hs))
             hs[HS.robbed_tiles] += 1
             _end_hand(hs, END_WIN)
             return
@@ -1049,7 +1049,8 @@ def _take_discard(hs, obs, view, st, wall, rec, hooks_mode, params, topts, table
             log_event(events, ev, EV_PON, caller, tile, cur, 0, red + 2 * hand_red)
         else:
             log_event(events, ev, EV_KAN, caller, tile, tiles.MINKAN, cur, red + 2 * hand_red)
-        modes_call(obs, topts, wall, rec, delta, caller, cur, tile, red, True, hs[HS.dealer], events, ev)
+        modes_call(obs, topts, wall, rec, delta, _streaks(hs), caller, cur, tile, red, True, hs[HS.dealer], events,
+                   ev)
         hs[HS.cur] = caller
         hs[HS.phase] = PH_TURN
         if call == PON:
@@ -1085,7 +1086,7 @@ def _take_discard(hs, obs, view, st, wall, rec, hooks_mode, params, topts, table
     log_event(events, ev, EV_CHI, caller, low, tile, cur, red + 2 * hand_red)
     rec[caller, H_CALLS] += 1
     _after_call(obs, st)
-    modes_call(obs, topts, wall, rec, delta, caller, cur, tile, red, False, hs[HS.dealer], events, ev)
+    modes_call(obs, topts, wall, rec, delta, _streaks(hs), caller, cur, tile, red, False, hs[HS.dealer], events, ev)
     hs[HS.cur] = caller
     hs[HS.after_call] = 1
     hs[HS.forbid_a] = tile

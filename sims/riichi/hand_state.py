@@ -112,7 +112,7 @@ HS = declare("RiichiHandState", [
     ("delta", 4, "each seat's point change in this hand"),
     ("first_winds", 4, "each seat's first discard when a wind, else -1 (four winds abort)"),
     ("called", 4 * 34, "F: tiles each seat took from others by chi/pon/open kan, per kind"),
-    ("streaks", 16, "C: per seat, runs of tsumogiri / hand discards"),
+    ("streaks", 20, "C: per seat, runs of tsumogiri / hand discards; then the last discarder's before its discard"),
     ("eye_rng", 1, "DE: the eye's keyed random stream (uint64 bits)"),
 ])
 

@@ -20,7 +20,7 @@ from sims.jit import inline, step
 from sims.riichi import table as T
 from sims.riichi.astrology_pool import A_N, astro_add_dead, astro_floor, astro_left, astro_pick, astro_pool_open, \
     astro_refill, astro_reset
-from sims.riichi.chant_streaks import chant_apply, chant_bonus, chant_discard
+from sims.riichi.chant_streaks import chant_apply, chant_bonus, chant_called, chant_discard
 from sims.riichi.columns import H_CHANT_HAN, H_MULTIPLIER
 from sims.riichi.darkness_pot import DK_POT, dark_discard, dark_face_down_ok, dark_start, dark_take_pot
 from sims.riichi.deal_shown import show_deal
@@ -80,7 +80,7 @@ def modes_before_deal(obs, topts, eye_rng, seeds, events, ev):
 def modes_after_deal(obs, topts, wall, dealer):
     """Once the 13 tiles are dealt: F's open deal tiles, OD's shown hands, A's empty pool."""
     if topts[T.T_FATE]:
-        fate_open_deal(obs, wall, dealer)
+        fate_open_deal(obs, wall, dealer, topts[T.T_RED_FIVES])
     if topts[T.T_OPEN_DEAL]:
         show_deal(obs, wall, dealer)
     if topts[T.T_ASTROLOGY]:
@@ -187,16 +187,16 @@ def modes_lose(obs, topts, seat, kind, copies):
 
 
 @step
-def modes_discard(obs, st, rec, topts, seat, tile, drawn_copy, drawn_clear, tsumogiri, called, streaks):
-    """The seat discarded `tile`: M (which copy went; a tsumogiri is the drawn copy), DE's counter, F's open
-    tiles, C's runs. Returns whether the discard counts as tsumogiri."""
+def modes_discard(obs, st, rec, topts, seat, tile, red, drawn_copy, drawn_clear, tsumogiri, called, streaks):
+    """The seat discarded `tile` (the red five when `red`): M (which copy went; a tsumogiri is the drawn copy),
+    DE's counter, F's open tiles, C's runs. Returns whether the discard counts as tsumogiri."""
     if topts[T.T_MIRROR]:
         clear = mirror_discard(obs, seat, tile, drawn_copy, drawn_clear)
         tsumogiri = tsumogiri and clear == drawn_clear
     if topts[T.T_DRAGON_EYE]:
         eye_discard(obs, seat)
     if topts[T.T_FATE]:
-        fate_after_loss(obs, seat, tile, called)
+        fate_after_loss(obs, st, seat, tile, red, called)
     if topts[T.T_CHANT]:
         chant_discard(obs, streaks, seat, tsumogiri)
         rec[seat, H_CHANT_HAN] = chant_bonus(streaks, seat)
@@ -214,12 +214,13 @@ def modes_hide_discard(obs, view, seat, tile, riichi_now, face_down, hooks_mode,
 
 
 @step
-def modes_robbed(obs, topts, seat, kind, called):
-    """The robbed kan tile left the seat for the winners: M's transparent count, F's open tiles."""
+def modes_robbed(obs, st, topts, seat, kind, red, called):
+    """The robbed kan tile (the red five when `red`) left the seat for the winners: M's transparent count, F's
+    open tiles."""
     if topts[T.T_MIRROR]:
         mirror_lose(obs, seat, kind, 1)
     if topts[T.T_FATE]:
-        fate_after_loss(obs, seat, kind, called)
+        fate_after_loss(obs, st, seat, kind, red, called)
 
 
 @step
@@ -297,8 +298,11 @@ def modes_keeps_turn(obs, topts, seat):
 
 
 @step
-def modes_call(obs, topts, wall, rec, delta, caller, discarder, tile, red, pon_or_kan, dealer, events, ev):
-    """A chi, pon or open kan took the discard: FL 暗中交易, 爱的代价, 炒作."""
+def modes_call(obs, topts, wall, rec, delta, streaks, caller, discarder, tile, red, pon_or_kan, dealer, events, ev):
+    """A chi, pon or open kan took the discard: C's runs (option count_called), FL 暗中交易, 爱的代价, 炒作."""
+    if topts[T.T_CHANT]:
+        chant_called(obs, streaks, discarder, topts[T.T_CHANT])
+        rec[discarder, H_CHANT_HAN] = chant_bonus(streaks, discarder)
     if topts[T.T_FANTASY]:
         fl_after_call(obs, topts, wall, rec, delta, caller, discarder, tile, red, pon_or_kan, dealer, events, ev)
 

@@ -71,4 +71,6 @@ ROBS = declare("RiichiObs", [
     ("soul_strike", 16, "soul strike (SS): strike turns, overloaded seats (sims.riichi.soul_strike_turns)"),
     ("fantasy", 16, "fantasy (FL): the match's cards (sims.riichi.fantasy_cards)"),
     ("dragon_eye", 8, "dragon eye (DE): holder and counter (sims.riichi.dragon_eye_holder)"),
+    ("fate_red", 4 * 3, "fate (F): per seat and suit (m, p, s), 1 while the red five is one of the seat's open deal "
+                        "tiles it still holds (counted in fate_open too; 0 in other modes)"),
 ])

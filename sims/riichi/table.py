@@ -40,7 +40,7 @@ T_RED_FIVES = 11
 T_INITIAL_DORA = 12
 T_FATE = 13
 T_OPEN_DEAL = 14
-T_CHANT = 15
+T_CHANT = 15               # C: 0 off, 1 on, 2 on with called discards dropped from the runs
 T_ASTROLOGY = 16
 T_DARKNESS = 17
 T_MIRROR = 18
@@ -137,6 +137,9 @@ class RiichiTable:
     """F: the first 4 deal tiles of each seat are open; a win pays its points × (1 + own open tiles held)."""
     chant: bool = False
     """C: bonus han (not a yaku, not on yakuman) for the longest runs of tsumogiri / hand discards of the hand."""
+    count_called: bool = True
+    """C: a discard another player calls (chi, pon, open kan) still counts in its discarder's runs (RULES.md C
+    leaves it open); off: it leaves the runs as if it had not been made, as the community re-implementation does."""
     astrology: bool = False
     """A: every draw is a choice among a pool of 3 face-up candidates (sims.riichi.astrology_pool)."""
     astrology_floor: int = 3
@@ -224,6 +227,8 @@ class RiichiTable:
             raise ValueError("strike_turns, overload_han and the strike riichi han must be 0..255")
         if self.cards.strip() and not self.fantasy:
             raise ValueError("cards is an option of the fantasy (FL) mode; this mode has fantasy off")
+        if not self.count_called and not self.chant:
+            raise ValueError("count_called is an option of the chant (C) mode; this mode has chant off")
         parse_fantasy_cards(self.cards)
         if self.love_pot not in LOVE_POTS:
             raise ValueError(f"love_pot must be one of {', '.join(LOVE_POTS)}, got {self.love_pot!r}")
@@ -252,10 +257,10 @@ class RiichiTable:
         arr[T_INITIAL_DORA] = self.initial_dora
         arr[T_OPEN_DEAL] = int(self.open_deal)
         arr[T_FATE] = int(self.fate)
-        arr[T_CHANT] = int(self.chant)
         # each mode packs its own options (and its kernel module unpacks them)
-        from sims.riichi import astrology_pool, dragon_eye_holder, fantasy_cards
+        from sims.riichi import astrology_pool, chant_streaks, dragon_eye_holder, fantasy_cards
 
+        arr[T_CHANT] = chant_streaks.pack_options(self)
         arr[T_ASTROLOGY] = astrology_pool.pack_options(self)
         arr[T_DARKNESS] = int(self.darkness)
         arr[T_MIRROR] = int(self.mirror)

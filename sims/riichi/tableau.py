@@ -31,6 +31,7 @@ N_ST = 17
 # columns of row ST_FLAGS + seat
 F_RIICHI_FURITEN, F_TEMP_FURITEN, F_DISCARD_FURITEN, F_IPPATSU, F_NAGASHI, F_RED_MELD, F_PAO = 0, 1, 2, 3, 4, 5, 6
 F_KANS, F_DRAWS = 7, 8
+F_OWN_RED_MELD = 9  # + suit (m, p, s): 1 when the seat's own red five of that suit went into its melds (F)
 
 # columns of row ST_MISC
 MS_LIVE_END, MS_N_KANS, MS_RINSHAN, MS_NO_CALL, MS_PENDING_DORA, MS_HONBA_ON = 0, 1, 2, 3, 4, 5
@@ -125,6 +126,7 @@ def take_for_meld(obs, st, seat, kind, copies):
         st[ST_RED_HAND + seat, kind // 9] = 0
         obs[seat, ROBS.red + kind // 9] = 0
         st[ST_FLAGS + seat, F_RED_MELD] += 1
+        st[ST_FLAGS + seat, F_OWN_RED_MELD + kind // 9] = 1
         return 1
     return 0
 

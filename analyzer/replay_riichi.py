@@ -18,8 +18,8 @@ from sims.riichi.table import DEAL_SIZE
 from sims.riichi.tableau import DEAD_START, is_red
 from sims.riichi.events import (
     EV_ABORT, EV_CHI, EV_DEAL, EV_DISCARD, EV_DORA, EV_DRAW, EV_END, EV_EXCHANGE, EV_EYE, EV_KAN, EV_PASS, EV_PAY,
-    EV_PON, EV_POOL, EV_RIICHI, EV_START, EV_WIN, PAY_DARK_LOCK, PAY_DARK_OPEN, PAY_FACE_DOWN, PAY_POT, PAY_REASONS,
-    PAY_RIICHI,
+    EV_PON, EV_POOL, EV_RIICHI, EV_START, EV_WIN, PAY_DARK_LOCK, PAY_DARK_OPEN, PAY_FACE_DOWN, PAY_NAGASHI, PAY_NOTEN,
+    PAY_POT, PAY_REASONS, PAY_RIICHI,
 )
 
 TABLE = -1  # payer / receiver of the riichi-stick pile
@@ -89,7 +89,7 @@ def to_json_events(events: np.ndarray, points_before: dict[tuple[int, int], list
     last_giver = -1  # seat of the latest discard or kan (the ron or chankan target)
     given_red = False  # that discard or kan tile is the red five
     drawn_red = [False] * 4  # each seat's latest draw is the red five (its tsumo tile)
-    aborted = False
+    aborted = drawn_out = False  # drawn_out: the hand's exhaustive-draw settlement (noten, nagashi) was paid
     direction = "none"
     sticks: dict[int, int] = defaultdict(int)  # riichi deposits on the table per match
     for match_id, hand, kind, seat, tile, a, b, c in events.tolist():
@@ -108,7 +108,7 @@ def to_json_events(events: np.ndarray, points_before: dict[tuple[int, int], list
             reach["double"] = a == 2
             continue
         if kind == EV_START:
-            aborted = False
+            aborted = drawn_out = False
             start = {"type": "start_kyoku", "match": match_id, "hand": hand, "round": ROUNDS[b],
                      "bakaze": "ES"[b // 4], "kyoku": b % 4 + 1, "honba": c, "kyotaku": sticks[match_id], "oya": seat,
                      "scores": list(points_before[key]), "exchange_direction": "none"}
@@ -162,6 +162,7 @@ def to_json_events(events: np.ndarray, points_before: dict[tuple[int, int], list
             continue
         elif kind == EV_PAY:
             event = {"type": "payment", "from": seat, "to": tile, "amount": a, "reason": PAY_REASONS[b]}
+            drawn_out |= b in (PAY_NOTEN, PAY_NAGASHI)
             if b in (PAY_FACE_DOWN, PAY_DARK_OPEN, PAY_DARK_LOCK):  # darkness (D): the tile paid for
                 event["pai"] = _pai(c)
             if b not in DARKNESS_POT:  # every other payment to or from the table moves riichi sticks (R-3, FL)
@@ -173,7 +174,8 @@ def to_json_events(events: np.ndarray, points_before: dict[tuple[int, int], list
             aborted = True
             event = {"type": "ryukyoku", "reason": HAND_ENDS[a], "abortive": True, "actor": seat}
         elif kind == EV_END:
-            if not aborted and (HAND_ENDS[a] == "exhaustive" or (HAND_ENDS[a] == "bust" and b == 0)):
+            # a bust at the draw: with no winner, or in shura (S-3) after wins when the draw's payments bust
+            if not aborted and (HAND_ENDS[a] == "exhaustive" or (HAND_ENDS[a] == "bust" and (b == 0 or drawn_out))):
                 out.append({"type": "ryukyoku", "reason": "exhaustive", "abortive": False})
             d = deltas[key].tolist()
             event = {"type": "end_kyoku", "end": HAND_ENDS[a], "winners": b, "deltas": d,

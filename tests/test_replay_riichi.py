@@ -179,3 +179,22 @@ def test_start_kyoku_names_the_rule_options_changed_from_the_mode_defaults():
     assert starts and all(e["rules"] == {"count_called": False} for e in starts)
     default, _, _, _ = replay_match("chant", 3, 0, "baseline")
     assert not any("rules" in e for e in default if e["type"] == "start_kyoku")
+
+
+def test_s3_bust_at_exhaustive_draw_after_a_win_logs_the_draw():
+    """S-3, S-6 and issue 21 (a log that determines the hand): a shura hand with a winner whose exhaustive-draw
+    noten payments bust a player still shows the draw (`ryukyoku` exhaustive), as every hand that pays the draw
+    settlement does (seed 12 match 1 hand 3: S1 wins by tsumo, S0 busts on its noten payment)."""
+    events, _, _, _ = replay_match("shura", 12, 1, "random,majsoul-cpu,baseline,random", ())
+    hands: list[list[dict]] = []
+    for e in events:
+        if e["type"] == "start_kyoku":
+            hands.append([])
+        hands[-1].append(e)
+    last_end = hands[-1][-1]
+    assert last_end["type"] == "end_kyoku" and last_end["end"] == "bust" and last_end["winners"] == 1
+    settled_at_draw = [h for h in hands if any(e["type"] == "payment" and e["reason"] in ("noten", "nagashi")
+                                               for e in h)]
+    assert hands[-1] in settled_at_draw
+    for h in settled_at_draw:
+        assert [e["reason"] for e in h if e["type"] == "ryukyoku"] == ["exhaustive"]

@@ -139,7 +139,8 @@ def _hand_job(variant: str, seed: int, match: int, events: list[dict], table: in
     riichi_next = False
     wins: list[dict] = []
     ron_seats: list[int] = []
-    pool: list[str] = []  # astrology (A): the candidates in the order they were revealed
+    pool: list[str] = []  # astrology (A): the candidates in the editor's order
+    fresh = 0  # candidates revealed since the last draw
     exchange: list[str] = []
     eyes = ""  # dragon eye (DE): the seats the eye goes to, in order
     in_hand = [0] * 4  # points each seat paid during the hand outside the editor's settlement
@@ -155,6 +156,7 @@ def _hand_job(variant: str, seed: int, match: int, events: list[dict], table: in
         if t == "tsumo":
             tile = editor_tile(e["pai"])
             hands.add(e["actor"], tile)
+            fresh = 0
             if pool:
                 at = pool.index(e["pai"])
                 ops.append(["mopai", e["actor"], [at]])
@@ -168,8 +170,9 @@ def _hand_job(variant: str, seed: int, match: int, events: list[dict], table: in
             exchange[e["actor"]] = "".join(hands.give(e["actor"], editor_tile(p)) for p in e["pais"])
             for p in e["pais"]:
                 hands.add(e["target"], editor_tile(p))
-        elif t == "candidate":
-            pool.append(e["pai"])
+        elif t == "candidate":  # the editor adds a replacement tile to the pool before refilling it (core.ts:264)
+            pool.insert(len(pool) - fresh if e["dead_wall"] else len(pool), e["pai"])
+            fresh += 1
         elif t == "eye":
             eyes += str(e["actor"])
         elif t == "reach":
@@ -317,20 +320,26 @@ class Difference:
 
 
 def editor_result(out: dict) -> tuple[list[dict], list[int]]:
-    """(wins as {seat, han, fu, yakuman}, per-seat deltas) of the editor's records of one hand."""
+    """(wins as {seat, han, fu, yakuman, false_win, tiles (the editor's names), doras (indicators)}, per-seat
+    deltas) of the editor's records of one hand."""
     wins, deltas = [], [0] * 4
     for rec in out.get("records", []):
         data = rec["data"]
         for h in data.get("hules", []):
             false_win = any(f["id"] == FALSE_WIN for f in h.get("fans", []))
+            tiles = h.get("hand", []) + [h.get("hu_tile", "")] + [
+                t for m in h.get("ming", []) for t in m[m.find("(") + 1:m.rfind(")")].split(",")]
             wins.append({"seat": h["seat"], "han": h["count"] * 13 if h.get("yiman") else h["count"],
-                         "fu": h["fu"], "yakuman": bool(h.get("yiman")), "false_win": false_win})
+                         "fu": h["fu"], "yakuman": bool(h.get("yiman")), "false_win": false_win,
+                         "tiles": tiles, "doras": h.get("doras", [])})
         for part in (data, data.get("gang_infos") or {}):  # Bloodshed's kan payments come as gang_infos
             if "delta_scores" in part:
                 deltas = [d + x for d, x in zip(deltas, part["delta_scores"])]
         for s in data.get("scores", []) if isinstance(data.get("scores"), list) else []:
             if isinstance(s, dict) and "delta_scores" in s:
                 deltas = [d + x for d, x in zip(deltas, s["delta_scores"])]
+            if isinstance(s, dict) and s.get("taxes"):  # Bloodshed's refund of kan money at a draw (B-21)
+                deltas = [d + x for d, x in zip(deltas, s["taxes"])]
     return wins, deltas
 
 

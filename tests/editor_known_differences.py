@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from tests.editor_bridge import editor_tile
+
 
 class KnownDifference(NamedTuple):
     id: str
@@ -56,6 +58,18 @@ KNOWN_DIFFERENCES: tuple[KnownDifference, ...] = (
         "fantasy-golden-ura", "FL", "question",
         "src/core/calcFan.ts:211: under 金闪闪 the editor also counts ura indicators as ura dora; source 001 only "
         "says dora indicators are dora."),
+    KnownDifference(
+        "fantasy-love-price-red-five", "FL", "editor",
+        "src/core/utils.ts:283-285 (isDora): the tile is simplified (0m → 5m) before the red-five test, so the test "
+        "never holds; 爱的代价 (core.ts:628) then charges nothing for calling a red five that the indicators do not "
+        "make a dora, and the next winner takes 2000 less from the table. FL: calling another's dora costs 2000; "
+        "a red five is a dora (R-3), as the editor's own dead test intends."),
+    KnownDifference(
+        "fantasy-giveaway-dora", "FL", "editor",
+        "src/core/calcFan.ts:217-218: 赠品's count is every face-up, red and ura dora of the hand as computed before "
+        "the card and riichi checks: ura dora count for a dealer who is not in riichi (a hand without riichi has "
+        "no ura dora, R-1), and under 里世界 (FL: riichi wins ignore face-up dora) the ignored face-up dora still "
+        "count. FL: +1000 per dora of the win."),
     KnownDifference(
         "fantasy-confiscate-draw", "FL", "question",
         "没收 at an exhaustive draw: the sticks on the table go to the dealer in tsumolab (FL: 'at a draw all sticks "
@@ -169,11 +183,12 @@ def classify(mode: str, events: list[dict], ours: list[dict], theirs: list[dict]
     end = events[-1]["end"]
     if mode == "fantasy" and cards.get("dealer") == "confiscate" and end != "win" and not ours:
         return "fantasy-confiscate-draw"
-    if mode == "fantasy" and cards.get("chance") == "golden" and len(ours) == len(theirs) and all(
-            t["han"] >= w["han"] for w, t in zip(sorted(ours, key=lambda w: w["actor"]),
-                                                  sorted(theirs, key=lambda w: w["seat"]))) and \
-            any(e["type"] == "reach" and e["actor"] in {w["actor"] for w in ours} for e in events):
-        return "fantasy-golden-ura"  # a riichi winner: the editor's extra han are its ura indicators as dora
+    if mode == "fantasy" and cards.get("chance") == "golden" and _golden_ura(events, ours, theirs):
+        return "fantasy-golden-ura"
+    if mode == "fantasy" and cards.get("fate") == "love-price" and _love_price_red_fives(events, deltas):
+        return "fantasy-love-price-red-five"
+    if mode == "fantasy" and cards.get("dealer") == "giveaway" and _giveaway_dora(events, ours, theirs, deltas):
+        return "fantasy-giveaway-dora"
     if len(ours) == len(theirs):
         pairs = list(zip(sorted(ours, key=lambda w: w["actor"]), sorted(theirs, key=lambda w: w["seat"])))
         for win, theirs_win in pairs:
@@ -190,21 +205,117 @@ def classify(mode: str, events: list[dict], ours: list[dict], theirs: list[dict]
     return None
 
 
+def _next_kind(tile: str) -> str:
+    """The dora a tile indicates (R-1), in the editor's names (red fives 0m/0p/0s read as fives)."""
+    n, suit = int(tile[0]) or 5, tile[1]
+    if suit != "z":
+        return f"{n % 9 + 1}{suit}"
+    return f"{n % 4 + 1}z" if n <= 4 else f"{(n - 4) % 3 + 5}z"
+
+
+def _kind(tile: str) -> str:
+    return ("5" + tile[1]) if tile[0] == "0" else tile[:2]
+
+
+def _deltas_moved(deltas: tuple, moves: dict) -> bool:
+    """The editor's deltas are tsumolab's plus `moves` (seat → points), and nothing else differs."""
+    return list(deltas[1]) == [d + moves.get(s, 0) for s, d in enumerate(deltas[0])] and any(moves.values())
+
+
+def _love_price_red_fives(events: list[dict], deltas: tuple) -> bool:
+    """FL 爱的代价 (fantasy-love-price-red-five): each call of a red five that the face-up indicators do not make a
+    dora puts 2000 less on the editor's table, so the hand's stick taker gets 2000 less per such call."""
+    wall = next(e for e in events if e["type"] == "wall")
+    shown, missed = 1, 0
+    for e in events:
+        if e["type"] == "dora":
+            shown = e["shown"]
+        elif e["type"] in ("chi", "pon", "daiminkan") and e["pai"].endswith("r"):
+            missed += all(_next_kind(editor_tile(m)) != e["pai"][:2] for m in wall["dora_markers"][:shown])
+    takers = [e["to"] for e in events if e["type"] == "payment" and e["from"] == -1 and e["to"] >= 0]
+    return missed > 0 and len(takers) == 1 and _deltas_moved(deltas, {takers[0]: -2000 * missed})
+
+
+def _giveaway_dora(events: list[dict], ours: list[dict], theirs: list[dict], deltas: tuple) -> bool:
+    """FL 赠品 (fantasy-giveaway-dora): the editor pays the dealer's ron +1000 per face-up dora (counted even
+    under 里世界), red five and ura dora (counted without riichi), as calcFan.ts:217 counts them."""
+    start, wall = events[0], next(e for e in events if e["type"] == "wall")
+    golden = start["cards"]["chance"] == "golden"
+    moves: dict = {}
+    for win in ours:
+        if win["actor"] != start["oya"] or win["kind"] == "tsumo":
+            continue
+        theirs_win = next((t for t in theirs if t["seat"] == win["actor"]), None)
+        if theirs_win is None or theirs_win["han"] != win["han"]:
+            return False
+        kinds = [_kind(t) for t in theirs_win["tiles"] if t]
+        indicators = theirs_win["doras"] + [editor_tile(u) for u in wall["ura_markers"][:len(theirs_win["doras"])]]
+        count = sum(t[0] == "0" for t in theirs_win["tiles"] if t) + sum(
+            kinds.count(_next_kind(i)) + golden * kinds.count(_kind(i)) for i in indicators)
+        paid = sum(e["amount"] for e in events if e["type"] == "payment" and e["reason"] == "fl_giveaway"
+                   and e["to"] == win["actor"])
+        moves[win["actor"]] = moves.get(win["actor"], 0) + 1000 * count - paid
+        moves[win["target"]] = moves.get(win["target"], 0) - 1000 * count + paid
+    return _deltas_moved(deltas, moves)
+
+
+def _golden_ura(events: list[dict], ours: list[dict], theirs: list[dict]) -> bool:
+    """FL 金闪闪 (fantasy-golden-ura): every win's han in the editor is tsumolab's plus, for a riichi winner, one
+    per tile of the hand matching an ura indicator (the editor's extra ura dora); at least one such han."""
+    wall = next(e for e in events if e["type"] == "wall")
+    riichi = {e["actor"] for e in events if e["type"] == "reach_accepted"}
+    if sorted(w["actor"] for w in ours) != sorted(t["seat"] for t in theirs):
+        return False
+    extra_total = 0
+    for win in ours:
+        theirs_win = next(t for t in theirs if t["seat"] == win["actor"])
+        kinds = [_kind(t) for t in theirs_win["tiles"] if t]
+        extra = 0 if win["actor"] not in riichi else sum(
+            kinds.count(_kind(editor_tile(u))) for u in wall["ura_markers"][:len(theirs_win["doras"])])
+        if win["han"] >= 13 or theirs_win["han"] != win["han"] + extra:
+            return False
+        extra_total += extra
+    return extra_total > 0
+
+
 def _bloodshed_class(events: list[dict], deltas: tuple) -> str | None:
     if deltas[1] is None:
         return "bloodshed-draw-settlement-crash"
     if any(e["type"] == "hora" and e["kind"] == "robbed_kan" for e in events):
         return "bloodshed-robbed-kan"
-    pigs = any(e["type"] == "settlement" and e["flower_pig"] < 0 for e in events)
-    if pigs and not any(e["type"] == "draw_state" and e["tenpai"] for e in events):
-        return "bloodshed-pig-without-tenpai"
-    kan_seats = {e["actor"] for e in events if e["type"] in ("ankan", "kakan")}
-    # a closed / added kan's owner got different kan money from the editor (less at the kan; less refunded by a
-    # noten owner at an exhaustive draw, B-21): only the kan money is off, the hand's wins agreed
-    if kan_seats and any(ours != theirs for s, (ours, theirs) in enumerate(zip(*deltas)) if s in kan_seats) \
-            and sum(deltas[1]) == 0:
+    editor_kans = _editor_kan_money(events, deltas[0])
+    if editor_kans == list(deltas[1]):
         return "bloodshed-kan-one-payer"
+    if not any(e["type"] == "draw_state" and e["tenpai"] for e in events):  # the editor skips 查花猪 (core.ts:1205)
+        no_pigs = [d - sum(e["flower_pig"] for e in events if e["type"] == "settlement" and e["actor"] == s)
+                   for s, d in enumerate(editor_kans)]
+        if no_pigs == list(deltas[1]):
+            return "bloodshed-pig-without-tenpai"
     return None
+
+
+def _editor_kan_money(events: list[dict], ours: list[int]) -> list[int]:
+    """tsumolab's deltas with each closed / added kan paid as the editor pays it (core.ts:833, :853): only by the
+    highest-numbered seat among the payers; a kan owner who refunds at the exhaustive draw (B-21, noten) refunds
+    only that payment."""
+    out = list(ours)
+    won = {e["actor"] for e in events if e["type"] == "hora"}
+    tenpai = {e["actor"] for e in events if e["type"] == "draw_state" and e["tenpai"]}
+    refunds = set(range(4)) - won - tenpai if events[-1]["end"] == "exhaustive" else set()
+    for i, e in enumerate(events):
+        if e["type"] not in ("ankan", "kakan"):
+            continue
+        paid = []
+        for p in events[i + 1:]:
+            if p["type"] != "payment":
+                break
+            if p["reason"] in ("closed_kan", "added_kan"):
+                paid.append(p)
+        for p in sorted(paid, key=lambda p: p["from"])[:-1]:  # every payer but the highest-numbered one
+            back = 0 if e["actor"] in refunds else p["amount"]
+            out[p["from"]] += back
+            out[e["actor"]] -= back
+    return out
 
 
 def listed_kind(d) -> str | None:

@@ -181,7 +181,7 @@ def test_start_kyoku_names_the_rule_options_changed_from_the_mode_defaults():
     assert not any("rules" in e for e in default if e["type"] == "start_kyoku")
 
 
-def test_s3_bust_at_exhaustive_draw_after_a_win_logs_the_draw():
+def test_shura_bust_at_exhaustive_draw_after_a_win_logs_the_draw():
     """S-3, S-6 and issue 21 (a log that determines the hand): a shura hand with a winner whose exhaustive-draw
     noten payments bust a player still shows the draw (`ryukyoku` exhaustive), as every hand that pays the draw
     settlement does (seed 12 match 1 hand 3: S1 wins by tsumo, S0 busts on its noten payment)."""

@@ -273,6 +273,8 @@ def _bloodshed_job(seed: int, match: int, events: list[dict]) -> HandJob:
             ops.append(["huangpai"])
         elif t == "end_kyoku":
             deltas, end = e["deltas"], e["end"]
+            if end == "exhaustive" and not any(o[0] == "huangpai" for o in ops):  # no draw_state: nobody tenpai or pig
+                ops.append(["huangpai"])
     if ron_seats:
         ops.append(["hupai", ron_seats])
     job = {"rule": {"chuanma": True}, "round": [0, dealer, 0, 0], "scores": start["scores"],

@@ -83,10 +83,17 @@ def _bloodshed_decisions() -> None:
     evaluate("bloodshed", arms[0], situation, 3, 2)
 
 
+def _import_test_hooks() -> None:
+    """The test suite's own riichi policy hooks: their modules compile them when imported, which both test
+    workers would do side by side while collecting the tests."""
+    importlib.import_module("tests.darkness_policies")
+    importlib.import_module("tests.test_mode_mirror")
+
+
 def _compile_in_parallel() -> None:
-    """The riichi engine, the riichi modules, the hand analysis and the riichi rollouts in one process; the
-    Bloodshed engine, the policy hooks, the shanten tables, the other modules and the Bloodshed decisions
-    rollouts in another."""
+    """The riichi engine, the riichi modules, the hand analysis, the riichi rollouts and the tests' riichi hooks
+    in one process; the Bloodshed engine, the policy hooks, the shanten tables, the other modules and the
+    Bloodshed decisions rollouts in another."""
     with ProcessPoolExecutor(max_workers=2, mp_context=get_context("spawn")) as pool:
         for line in pool.map(_compile_group, ("riichi", "bloodshed")):
             print(line, flush=True)
@@ -99,6 +106,7 @@ def _compile_group(group: str) -> str:
         _import_all("sims.riichi")
         _analyze_hands()
         _search_riichi()
+        _import_test_hooks()
     else:
         importlib.import_module("sims.shanten_tables").load_or_build_tables()
         importlib.import_module("sims.bloodshed.engine")

@@ -57,7 +57,7 @@ def test_rule_ss_rules_are_table_options():
 
 
 # ------------------------------------------------------------------------------------------ the mode's han
-_PINFU = np.zeros(34, np.int64)
+_PINFU = np.zeros(34, np.int8)
 for _k in (1, 2, 3, 4, 5, 6, 11, 12, 13, 23, 24, 25, 17, 17):  # 234m 567m 345p 678s 99p, won on 2m
     _PINFU[_k] += 1
 
@@ -66,7 +66,7 @@ def _scored(riichi, tsumo, overloaded_discarder, topts, dealer=False):
     """(plain scorer han, SS han, SS value, han added) of the pinfu hand won on 2m."""
     ctx = new_context(win=1, tsumo=tsumo, seat_wind=0 if dealer else 1, riichi=riichi)
     res = new_result()
-    assert score_hand(_PINFU.copy(), np.zeros((4, 2), np.int64), 0, ctx, OPTS, res) == SCORED
+    assert score_hand(_PINFU.copy(), np.zeros((4, 2), np.int8), 0, ctx, OPTS, res) == SCORED
     plain = int(res[RES_HAN])
     obs = np.zeros((4, ROBS.SIZE), np.int32)
     discarder = -1 if tsumo else 2
@@ -105,12 +105,12 @@ def test_rule_ss_overload_adds_two_han_to_a_ron_never_to_a_tsumo(win_value):
 
 def test_rule_ss_bonus_never_touches_a_yakuman():
     """SS: neither the riichi han nor the overload han change a yakuman (kokushi ron on an overloaded player)."""
-    hand = np.zeros(34, np.int64)
+    hand = np.zeros(34, np.int8)
     for k in (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33):
         hand[k] += 1
     hand[0] += 1
     res = new_result()
-    assert score_hand(hand, np.zeros((4, 2), np.int64), 0, new_context(win=0, riichi=1, seat_wind=1), OPTS,
+    assert score_hand(hand, np.zeros((4, 2), np.int8), 0, new_context(win=0, riichi=1, seat_wind=1), OPTS,
                       res) == SCORED
     assert res[RES_YAKUMAN] >= 1
     before = res.copy()
@@ -124,7 +124,7 @@ def test_rule_ss_option_trigger_ron_bonus():
     """SS option `trigger_ron_bonus`: the ron on a strike discard that overloads the discarder gets the +2 han
     too (default: only rons on a player already overloaded)."""
     plain = new_result()
-    score_hand(_PINFU.copy(), np.zeros((4, 2), np.int64), 0, new_context(win=1, seat_wind=1), OPTS, plain)
+    score_hand(_PINFU.copy(), np.zeros((4, 2), np.int8), 0, new_context(win=1, seat_wind=1), OPTS, plain)
     for option, expected in ((False, 0), (True, 2)):
         res = plain.copy()
         obs = np.zeros((4, ROBS.SIZE), np.int32)  # the discarder (seat 2) is striking, not yet overloaded

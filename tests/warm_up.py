@@ -62,9 +62,38 @@ def _analyze_hands() -> None:
     analyze({"variant": "bloodshed", "hand": "11223344556677s", "void": "m", "tsumo": True})
 
 
+def _search_riichi() -> None:
+    """The riichi rollout kernels compiled on first call (`search` seats, `advise` of a riichi position): one
+    shura match with a searching seat."""
+    from analyzer import search_play
+    from policies.registry import parse_seats
+    from sims.modes import get_mode
+
+    seats = parse_seats("search(rollouts=2,z=inf),baseline,baseline,random")
+    search_play.simulate(get_mode("shura"), 0, np.arange(1), seats)
+
+
+def _bloodshed_decisions() -> None:
+    """The kernels of `tsumolab decisions` on Bloodshed compiled on first call: one situation of claim B1 played
+    out from its true state."""
+    from analyzer.decision_situations import claim_arms, evaluate, scan_matches
+
+    arms = claim_arms(["B1"])
+    situation = scan_matches("bloodshed", "baseline", arms, 3, range(0, 6))[0]
+    evaluate("bloodshed", arms[0], situation, 3, 2)
+
+
+def _import_test_hooks() -> None:
+    """The test suite's own riichi policy hooks: their modules compile them when imported, which both test
+    workers would do side by side while collecting the tests."""
+    importlib.import_module("tests.darkness_policies")
+    importlib.import_module("tests.test_mode_mirror")
+
+
 def _compile_in_parallel() -> None:
-    """The riichi engine, the riichi modules and the hand analysis in one process; the Bloodshed engine, the
-    policy hooks, the shanten tables and the other modules in another."""
+    """The riichi engine, the riichi modules, the hand analysis, the riichi rollouts and the tests' riichi hooks
+    in one process; the Bloodshed engine, the policy hooks, the shanten tables, the other modules and the
+    Bloodshed decisions rollouts in another."""
     with ProcessPoolExecutor(max_workers=2, mp_context=get_context("spawn")) as pool:
         for line in pool.map(_compile_group, ("riichi", "bloodshed")):
             print(line, flush=True)
@@ -76,11 +105,14 @@ def _compile_group(group: str) -> str:
         importlib.import_module("sims.riichi.engine")
         _import_all("sims.riichi")
         _analyze_hands()
+        _search_riichi()
+        _import_test_hooks()
     else:
         importlib.import_module("sims.shanten_tables").load_or_build_tables()
         importlib.import_module("sims.bloodshed.engine")
         _import_all("policies")
         _import_all("sims", skip="sims.riichi")
+        _bloodshed_decisions()
     return f"  {time.perf_counter() - wall:7.1f} s wall {_cpu() - cpu:7.1f} s CPU  {group} engine (own process)"
 
 

@@ -242,8 +242,11 @@ def _multiple_ron_honba(rules):
     out = []
     for seed, spec in ((1, "baseline"), (2, MIXED), (3, "random")):
         _, _, events = get_mode("riichi").simulate_events(seed, np.arange(500), parse_seats(spec), rules)
+        hand_key = events[:, 0].astype(np.int64) * 1000 + events[:, 1]
+        ron_keys, rons_per_hand = np.unique(hand_key[(events[:, 2] == EV_WIN) & (events[:, 7] == 1)],
+                                            return_counts=True)
         hands = defaultdict(list)
-        for row in events.tolist():
+        for row in events[np.isin(hand_key, ron_keys[rons_per_hand >= 2])].tolist():  # hands with 2+ rons
             hands[row[0], row[1]].append(row)
         for rows in hands.values():
             honba = rows[0][7]

@@ -59,11 +59,15 @@ def kill_at_a_chunk_write(proc: subprocess.Popen, out: Path, timeout: float = 12
 
 
 def run_seconds(tmp_path: Path) -> float:
-    """Wall time of one whole run in a fresh process (start-up included), on this machine now."""
-    start = time.monotonic()
-    proc = start_run(tmp_path / "timed", KILL_ARGS)
-    assert proc.wait(timeout=600) == 0, proc.stderr.read()
-    return time.monotonic() - start
+    """Wall time of a whole run in a fresh process (start-up included), on this machine now: the shortest of
+    three, so that a moment drawn below it finds the run still alive when the machine is busy at times."""
+    times = []
+    for i in range(3):
+        start = time.monotonic()
+        proc = start_run(tmp_path / f"timed-{i}", KILL_ARGS)
+        assert proc.wait(timeout=600) == 0, proc.stderr.read()
+        times.append(time.monotonic() - start)
+    return min(times)
 
 
 def kill_trials(tmp_path: Path, reference: Path, capsys, trials: int, seed: int) -> dict:

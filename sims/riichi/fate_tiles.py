@@ -16,7 +16,7 @@ import numba as nb
 
 from sims.riichi.observation import ROBS
 from sims.riichi.scoring import RES_RON, RES_TOTAL, RES_TSUMO_DEALER, RES_TSUMO_OTHER
-from sims.riichi.tableau import F_OWN_RED_MELD, ST_FLAGS, ST_RED_HAND, is_red
+from sims.riichi.tableau import F_OWN_RED_MELD, ST_FLAGS, holds_red, is_red
 from sims.table_state import pub_add, pub_set
 
 OPEN_DEAL_TILES = 4  # F: the first 4 tiles of each player's deal are open
@@ -51,7 +51,7 @@ def fate_after_loss(obs, st, seat, kind, red, called):
                 pub_set(obs, red_at, 0)
                 pub_add(obs, at, -1)
             return
-        own_red = 1 if (st[ST_RED_HAND + seat, suit] > 0 or st[ST_FLAGS + seat, F_OWN_RED_MELD + suit] > 0) else 0
+        own_red = 1 if holds_red(st, seat, kind) or st[ST_FLAGS + seat, F_OWN_RED_MELD + suit] > 0 else 0
     else:
         own_red = 0
     plain_held = obs[seat, ROBS.hand + kind] + obs[0, ROBS.meld_tiles + 34 * seat + kind] - called[seat, kind] \

@@ -54,7 +54,7 @@ class Sampler:
     def __post_init__(self):
         from policies.registry import check_mode, parse_seats
         from sims.seating import seat_hooks
-        from sims.bloodshed import lookup_tables
+        from sims.shanten_tables import lookup_tables
         from sims.bloodshed.rules import BloodshedRules
 
         seats = parse_seats(self.seats_spec)

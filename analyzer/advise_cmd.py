@@ -10,7 +10,6 @@ import click
 from analyzer.cli import cli
 from analyzer.errors import InputError
 
-SUPPORTED = ("bloodshed", "riichi", "shura")
 PROGRESS_FROM = 5_000  # rollouts (options × determinizations) from which a progress bar is shown
 DEALS = ("progress", "uniform")
 """how a Bloodshed determinization deals the other hands (analyzer.advise.Sampler): to a progress drawn from
@@ -32,8 +31,10 @@ def check_variant(variant: str) -> None:
 
     if not isinstance(variant, str) or variant not in MODES:
         raise InputError(f"unknown mode {variant!r} (modes: {', '.join(MODES)})")
-    if variant not in SUPPORTED:
-        raise InputError(f"advise does not support mode {variant!r} yet (supported: {', '.join(SUPPORTED)})")
+    from analyzer.engines import advise_modes
+
+    if variant not in advise_modes():
+        raise InputError(f"advise does not support mode {variant!r} yet (supported: {', '.join(advise_modes())})")
 
 
 def run_advice(position: dict, rollouts: int, horizon: str, seat_policies: str, seed: int, jobs: int,
@@ -44,7 +45,8 @@ def run_advice(position: dict, rollouts: int, horizon: str, seat_policies: str, 
     from policies.registry import PolicyError
 
     try:
-        state, seat, sampler_of, options, decision = _read(position, deal)
+        tools = _tools(position)
+        state, seat, sampler_of, decision = tools.read_position(position, deal)
     except PositionError as exc:
         raise InputError(f"bad position: {exc}") from None
     except (TypeError, ValueError, KeyError, IndexError, OverflowError) as exc:  # a shape the checks did not foresee
@@ -53,8 +55,7 @@ def run_advice(position: dict, rollouts: int, horizon: str, seat_policies: str, 
         sampler = sampler_of(seat_policies)
     except (PolicyError, KeyError, ValueError) as exc:
         raise InputError(f"--seat-policies: {exc}") from None
-    if options is None:
-        options = _options(sampler, state)
+    options = tools.options(sampler, state)
     wanted = options_filter if options_filter is not None else position.get("options")
     if wanted is not None and not (isinstance(wanted, list) and all(isinstance(w, str) for w in wanted)):
         raise InputError("bad position: options must be a list of option labels such as \"discard 5m\"")
@@ -92,37 +93,11 @@ def run_advice(position: dict, rollouts: int, horizon: str, seat_policies: str, 
     return result
 
 
-def _read(position: dict, deal: str = "progress"):
-    """(engine state, deciding seat, sampler factory, options or None, decision name) of a position document;
-    `deal`: how a Bloodshed determinization deals the other hands (DEALS)."""
-    variant = position.get("variant", "bloodshed")
-    if variant == "bloodshed":
-        from analyzer.advise import Sampler
-        from analyzer.position import state_of
+def _tools(position: dict):
+    from analyzer.engines import tools_for
+    from sims.modes import DEFAULT_MODE
 
-        S, seat = state_of(position)
-        return S, seat, lambda spec: Sampler(spec, {}, deal), None, position["decision"]["kind"]
-    from analyzer.advise_riichi import RiichiSampler
-    from analyzer.riichi_position import build_position
-
-    variant, seat, rules, pos = build_position(position)
-    return pos, seat, lambda spec: RiichiSampler(spec, variant, rules.as_dict()), None, _decision_name(pos.decision)
-
-
-def _options(sampler, state):
-    from analyzer.advise import Sampler, legal_options
-
-    if isinstance(sampler, Sampler):
-        return legal_options(sampler, state)
-    from analyzer.advise_riichi import riichi_options
-
-    return riichi_options(sampler.pending_view(state), sampler.tables)
-
-
-def _decision_name(code: int) -> str:
-    from sims.decisions import D_EXCHANGE, D_REACT, D_ROB, D_TURN
-
-    return {D_EXCHANGE: "exchange", D_TURN: "turn", D_REACT: "react", D_ROB: "rob"}.get(code, "none")
+    return tools_for(position.get("variant", DEFAULT_MODE))
 
 
 def format_table(result: dict) -> str:

@@ -21,7 +21,6 @@ from sims.decisions import (
 from sims.riichi.observation import ROBS
 from sims.tiles import tile_name
 
-RIICHI_MODES = ("riichi", "shura")
 EXCHANGE_CAP = 40  # exchange triples rolled out at most; more are pre-screened by the shanten they leave
 
 
@@ -38,13 +37,13 @@ class RiichiSampler:
     def __post_init__(self):
         from policies.registry import check_mode, parse_seats
         from sims.modes import get_mode
-        from sims.riichi.play import lookup_tables
+        from sims.shanten_tables import lookup_tables
         from sims.seating import seat_hooks
 
         seats = parse_seats(self.seats_spec)
         check_mode(seats, self.variant)
         self.hooks, self.params = seat_hooks(seats, "riichi")
-        rules = get_mode(self.variant).RULES.from_dict(self.rule_values)
+        rules = get_mode(self.variant).rules_class.from_dict(self.rule_values)
         self.topts = rules.to_array()
         self.sopts = rules.scoring_array()
         self.tables = lookup_tables()
@@ -108,7 +107,7 @@ def riichi_options(view: np.ndarray, tables: np.ndarray | None = None) -> list[t
 
 def _tables(tables):
     if tables is None:
-        from sims.riichi.play import lookup_tables
+        from sims.shanten_tables import lookup_tables
 
         tables = lookup_tables()
     return tables

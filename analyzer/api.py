@@ -80,7 +80,7 @@ def select_claims(only: str | Sequence[str] | None = None, mode: str | None = No
         raise InputError("--rule sets an option of one mode's rules; add --mode (e.g. --mode bloodshed)")
     if mode is not None:
         try:
-            rules_cls = get_mode(mode).RULES
+            rules_cls = get_mode(mode).rules_class
         except ValueError as exc:
             raise InputError(str(exc)) from None
         overrides = parse_rule_options(rules_cls, rules)
@@ -127,7 +127,7 @@ def experiment(file: Path | str, matches: int | None = None, seed: int | None = 
     overrides = {}
     if rules:
         try:
-            overrides = parse_rule_options(get_mode(mode_name).RULES, rules)
+            overrides = parse_rule_options(get_mode(mode_name).rules_class, rules)
         except ValueError as exc:
             raise InputError(str(exc)) from None
     return _study([load_experiment(file, overrides)], matches, seed, jobs, out, chunk_size=chunk_size,

@@ -95,8 +95,10 @@ def bench(variant, seats, matches, jobs, seed, policy_paths, kernel, advise_spee
     if advise_speed:
         from analyzer.bench_kernels import bench_advise
 
-        if variant not in ("bloodshed", "riichi", "shura"):
-            raise InputError(f"--advise supports --variant bloodshed, riichi or shura, not {variant!r}")
+        from analyzer.engines import advise_modes
+
+        if variant not in advise_modes():
+            raise InputError(f"--advise supports --variant {', '.join(advise_modes())}, not {variant!r}")
         result = bench_advise(seats, max(1, os.cpu_count() if jobs == -1 else jobs), seed, variant=variant)
     elif kernel == "shanten":
         from analyzer.bench_kernels import bench_shanten

@@ -144,8 +144,7 @@ def bench_advise(seats_spec: str = "baseline", jobs: int = 2, seed: int = 1, pos
     from analyzer.advise import advise
     from analyzer.bench_speed import bench_variant
 
-    sampler, found = (_bloodshed_positions if variant == "bloodshed" else _riichi_positions)(
-        seats_spec, variant, seed, positions)
+    sampler, found = _positions(seats_spec, variant, seed, positions)
     S, seat, options, _ = found[0]
     sampler.rollouts(S, seat, [a for _, a in options], seed, 0, 2, False)  # warm
     hands_per_sec = bench_variant(variant, seats_spec, 300, 1, seed)["hands_per_sec_per_core"]
@@ -173,50 +172,25 @@ def bench_advise(seats_spec: str = "baseline", jobs: int = 2, seed: int = 1, pos
     }
 
 
-def _bloodshed_positions(seats_spec, variant, seed, positions):
-    """The sampler and (state, seat, options, is an own turn) of mid-hand Bloodshed decisions."""
-    from analyzer.advise import Sampler, legal_options, stopped_state
-    from policies.api import BOBS, D_REACT, D_TURN
-    from sims.bloodshed.resume import pending_decision
-    from sims.bloodshed.state import ST
-
-    sampler = Sampler(seats_spec)
-    found = []
-    match_id = 0
-    while len(found) < positions:
-        match_id += 1
-        for decision in range(12, 80, 7):
-            S = stopped_state(sampler, seed, match_id, 1, decision)
-            if S is None:
-                break
-            wall = S[ST.obs + BOBS.wall_left]
-            kind = pending_decision(S)
-            if kind in (D_TURN, D_REACT) and 25 <= wall <= 45:
-                found.append((S, int(S[ST.pend_seat]), legal_options(sampler, S), kind == D_TURN))
-    return sampler, found
-
-
-def _riichi_positions(seats_spec, variant, seed, positions):
-    """The sampler and (position, seat, options, is an own turn) of mid-hand decisions of a riichi mode."""
-    from analyzer.advise_riichi import RiichiSampler, riichi_options
-    from policies.registry import parse_seats
+def _positions(seats_spec, variant, seed, positions):
+    """The sampler and (state, seat, options, is an own turn) of mid-hand decisions (own turns and reactions with
+    25..45 tiles left in the wall) of the first hands of simulated matches."""
+    from analyzer.engines import tools_for
     from sims.decisions import D_REACT, D_TURN
-    from sims.modes import get_mode
-    from sims.riichi.observation import ROBS
-    from sims.riichi.positions import RiichiTable
 
-    sampler = RiichiSampler(seats_spec, variant)
-    table = RiichiTable(parse_seats(seats_spec), get_mode(variant).RULES(), root_seed=seed)
+    tools = tools_for(variant)
+    sampler = tools.sampler(seats_spec, variant, {})
     found = []
     match_id = 0
     while len(found) < positions:
         match_id += 1
-        for decision in range(12, 120, 9):
-            pos = table.at_decision(match_id, 1, decision)
-            if pos is None:
+        for decision in range(12, 120, 7):
+            state = tools.stopped_state(variant, seats_spec, seed, {}, match_id, 1, decision)
+            if state is None:
                 break
-            if pos.decision in (D_TURN, D_REACT) and 25 <= pos.view[ROBS.wall_left] <= 45:
-                found.append((pos, pos.seat, riichi_options(pos.view, sampler.tables), pos.decision == D_TURN))
+            seat, kind, wall = tools.pending(sampler, state)
+            if kind in (D_TURN, D_REACT) and 25 <= wall <= 45:
+                found.append((state, seat, tools.options(sampler, state), kind == D_TURN))
     return sampler, found
 
 

@@ -9,7 +9,6 @@ random matches would; the variance-reduction factor is that variance over the pa
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -58,15 +57,11 @@ class CellData:
 
 
 def start_points(mode_name: str, rules: dict | None = None) -> int:
-    """Start points of the mode: its `start_points` rule option (riichi modes, from `rules` or the defaults of
-    the mode's RULES), else the START_POINTS constant of the module defining RULES (Bloodshed)."""
+    """Each seat's points at the start of a match of the mode under `rules` (its family decides: sims.family)."""
     from sims.modes import get_mode
 
     mode = get_mode(mode_name)
-    options = mode.RULES.from_dict(dict(rules or {})).as_dict()
-    if "start_points" in options:
-        return int(options["start_points"])
-    return importlib.import_module(mode.RULES.__module__).START_POINTS
+    return int(mode.family.start_points(mode.rules_class.from_dict(dict(rules or {}))))
 
 
 def arm_metrics(hand_columns) -> tuple[str, ...]:

@@ -126,20 +126,3 @@ def riichi_state_rollouts(hs0, obs0, st0, wall0, rec0, seat, answers, seed, firs
             values[o, j] = obs[0, ROBS.points + seat]
             ranks[o, j] = rank_of(obs, ROBS.points, seat)
     return 0
-
-
-def state_rollouts(mode: str, sampler, state, seat: int, answers, seed: int, count: int):
-    """(values, ranks)[option, sample] of `count` samples from the true `state` (a Bloodshed state block or a
-    sims.riichi.positions.Position) with `sampler`'s seats (analyzer.advise.Sampler or RiichiSampler)."""
-    answers = np.asarray(answers, np.int64)
-    values = np.zeros((answers.size, count), np.float64)
-    ranks = np.zeros((answers.size, count), np.int32)
-    if mode == "bloodshed":
-        bloodshed_state_rollouts(state, seat, answers, seed, 0, count, *sampler.play_args(), values, ranks)
-    else:
-        status = riichi_state_rollouts(state.hs, state.obs, state.st, state.wall, state.rec, seat, answers, seed, 0,
-                                       count, *sampler.hooks, sampler.params, sampler.topts, sampler.sopts,
-                                       sampler.tables, values, ranks)
-        if status < 0:
-            raise RuntimeError("a forced answer was never asked for: the situation was not reached again")
-    return values, ranks

@@ -24,7 +24,9 @@ import numpy as np
 
 from analyzer.claims_tables import GIFT_BOX
 from analyzer.decision_claims import CLAIMS, DecisionClaim, applies, features_of
+from analyzer.engines import tools_for
 from analyzer.stats import mean_estimate
+from sims.modes import get_mode
 
 @dataclass(frozen=True)
 class ClaimArms:
@@ -86,7 +88,7 @@ def scan_matches(mode: str, field: str, arms: list[ClaimArms], seed: int, matche
                  rules: dict | None = None) -> list[Situation]:
     """The situations of every claim in `arms` (all of mode `mode`) in the given matches of `field`, in
     (match, hand) order: at most one per claim and hand."""
-    scan = _scan_bloodshed if mode == "bloodshed" else _scan_riichi
+    scan = _SCANS[get_mode(mode).family.name]
     return scan(mode, field, arms, seed, matches, rules or {})
 
 
@@ -155,7 +157,7 @@ def _riichi_table(mode: str, field: str, seed: int, rules: dict):
     from sims.modes import get_mode
     from sims.riichi.positions import RiichiTable
 
-    return RiichiTable(parse_seats(field), get_mode(mode).RULES.from_dict(rules), root_seed=seed)
+    return RiichiTable(parse_seats(field), get_mode(mode).rules_class.from_dict(rules), root_seed=seed)
 
 
 def _scan_riichi(mode, field, arms, seed, matches, rules) -> list[Situation]:
@@ -195,6 +197,10 @@ def _scan_riichi(mode, field, arms, seed, matches, rules) -> list[Situation]:
 
 
 # ----------------------------------------------------------------------------- evaluation
+_SCANS = {"bloodshed": _scan_bloodshed, "riichi": _scan_riichi}
+"""the situation scan of each engine family (sims.family), by the family's name"""
+
+
 def rollout_seed(seed: int, s: Situation) -> int:
     return zlib.crc32(f"{seed}/{s.claim}/{s.field}/{s.match}/{s.hand}/{s.decision}".encode())
 
@@ -211,32 +217,29 @@ def evaluate(mode: str, arm: ClaimArms, s: Situation, seed: int, rollouts: int, 
     """Both options of `s` played out `rollouts` times to the match end; the row of decisions.parquet."""
     rules = rules or {}
     rseed = rollout_seed(seed, s)
-    if mode == "bloodshed":
-        from analyzer.advise import Sampler, stopped_state
+    tools = tools_for(mode)
+    state = tools.stopped_state(mode, s.field, seed, rules, s.match, s.hand, s.decision)
+    deal = "progress" if resample == "progress" else "uniform"
 
-        state = stopped_state(Sampler(s.field, rules), seed, s.match, s.hand, s.decision)
-        deal = "progress" if resample == "progress" else "uniform"
-
-        def sampler(policy):
-            return Sampler(seats_with(s.field, s.seat, policy), rules, deal)
-    else:
-        from analyzer.advise_riichi import RiichiSampler
-
-        state = _riichi_table(mode, s.field, seed, rules).at_decision(s.match, s.hand, s.decision)
-
-        def sampler(policy):
-            return RiichiSampler(seats_with(s.field, s.seat, policy), mode, rules)
+    def sampler(policy):
+        return tools.sampler(seats_with(s.field, s.seat, policy), mode, rules, deal)
     if state is None:
         raise RuntimeError(f"situation {s} is not reached again")  # the scan and the replay disagree: a bug
     if resample == "unseen":
-        from analyzer.decision_rollouts import state_rollouts
-
-        vt, rt = state_rollouts(mode, sampler(arm.treatment), state, s.seat, [s.treatment], rseed, rollouts)
-        vc, rc = state_rollouts(mode, sampler(arm.control), state, s.seat, [s.control], rseed, rollouts)
+        vt, rt = _state_rollouts(tools, sampler(arm.treatment), state, s.seat, s.treatment, rseed, rollouts)
+        vc, rc = _state_rollouts(tools, sampler(arm.control), state, s.seat, s.control, rseed, rollouts)
     else:
         vt, rt, _ = sampler(arm.treatment).rollouts(state, s.seat, [s.treatment], rseed, 0, rollouts, True)
         vc, rc, _ = sampler(arm.control).rollouts(state, s.seat, [s.control], rseed, 0, rollouts, True)
     return situation_row(mode, seed, s, vt[0], rt[0], vc[0], rc[0])
+
+
+def _state_rollouts(tools, sampler, state, seat: int, answer: int, seed: int, count: int):
+    """(values, ranks)[1, sample] of `count` samples of one answer from the true `state`, hidden tiles kept."""
+    values = np.zeros((1, count), np.float64)
+    ranks = np.zeros((1, count), np.int32)
+    tools.state_rollouts(sampler, state, seat, np.array([answer], np.int64), seed, values, ranks)
+    return values, ranks
 
 
 def _mean_ci(x: np.ndarray) -> tuple[float, float]:

@@ -30,6 +30,7 @@ from analyzer.decision_situations import RESAMPLE, Situation, claim_arms, evalua
 from analyzer.errors import InputError
 from analyzer.tables import read_file_metadata, remove_temp_files, write_parquet_atomic
 from analyzer.version import code_version
+from sims.modes import MODES
 
 TABLE = "decisions.parquet"
 SITUATIONS = "situations.parquet"
@@ -115,7 +116,7 @@ def _rule_values(mode: str, rules) -> dict:
     from analyzer.run_options import parse_rule_options
     from sims.modes import get_mode
 
-    rules_cls = get_mode(mode).RULES
+    rules_cls = get_mode(mode).rules_class
     values = parse_rule_options(rules_cls, rules)
     try:
         rules_cls.from_dict(values)
@@ -224,7 +225,7 @@ def _situations(spec, arms, out, n_jobs, backend, scheduler, client, progress, c
         scanned = json.loads(read_file_metadata(path)["tsumolab_scanned_matches"])
         return [_situation_of(r) for r in frame.iter_rows(named=True)], scanned
     found, scanned = [], {}
-    modes = sorted({CLAIMS[c].mode for c in spec.claims}, key=lambda m: m != "bloodshed")
+    modes = [m for m in MODES if m in {CLAIMS[c].mode for c in spec.claims}]
     with tqdm(total=len(modes) * len(spec.fields), unit=" fields", desc="finding situations", file=sys.stderr,
               delay=1.0, disable=not progress or not sys.stderr.isatty()) as bar:
         for mode in modes:

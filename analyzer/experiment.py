@@ -236,7 +236,7 @@ def _from_dict(data: dict, path: str, rule_overrides: dict) -> Experiment:
     if unknown:
         raise ValueError(f"unknown key(s) {', '.join(sorted(unknown))}")
     mode = get_mode(str(data["mode"]))
-    rules = mode.RULES.from_dict({**dict(data.get("rules", {})), **rule_overrides}).as_dict()
+    rules = mode.rules_class.from_dict({**dict(data.get("rules", {})), **rule_overrides}).as_dict()
     treatment = _policy_label(data["treatment"], "treatment")
     control = _policy_label(data["control"], "control")
     if not isinstance(data["fields"], list) or not data["fields"]:

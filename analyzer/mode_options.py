@@ -55,7 +55,7 @@ def rules_class(slug: str) -> type:
     """The rules dataclass of a mode (ValueError for an unknown slug, naming the known ones)."""
     from sims.modes import get_mode
 
-    return get_mode(slug).RULES
+    return get_mode(slug).rules_class
 
 
 def is_riichi_based(cls: type) -> bool:
@@ -94,7 +94,7 @@ def mode_listing(slugs: list[str] | None = None) -> list[dict]:
     """One dict per mode (every mode of sims.modes unless `slugs`): name, title, engine, rules_class, rule_ids,
     options (list of {name, type, default, help, rule_ids[, riichi_default, changed]}) and, for riichi-based
     modes, changed_from_riichi (names of the options whose default differs from standard riichi)."""
-    from sims.modes import MODES
+    from sims.modes import MODES, get_mode
 
     listing = []
     for slug in slugs or list(MODES):
@@ -107,7 +107,7 @@ def mode_listing(slugs: list[str] | None = None) -> list[dict]:
         listing.append({
             "name": slug,
             "title": book.title if book else (inspect.getdoc(cls) or "").split("\n")[0],
-            "engine": "riichi" if riichi else slug,
+            "engine": get_mode(slug).family.name,
             "rules_class": f"{cls.__module__}.{cls.__qualname__}",
             "rule_ids": list(book.ids) if book else [],
             "options": opts,

@@ -40,7 +40,7 @@ from policies.api import (
 )
 from sims.bloodshed.engine import ANKAN_MELD, END_EXHAUSTIVE, KAKAN_MELD, MINKAN_MELD, PON_MELD
 from sims.bloodshed.state import PH_EXCHANGE, PH_REACT, PH_ROB, PH_TURN, PH_VOID, ST
-from sims.records import HC, N_HAND_COLS
+from sims.bloodshed.columns import HC, N_HAND_COLS
 from sims.tiles import TileError, format_tiles, parse_tile, parse_tiles, tile_name
 
 FORMAT = "tsumolab-position/1"

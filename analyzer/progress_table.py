@@ -23,7 +23,8 @@ def count_matches(policy: str, matches: int, seed: int, first_match: int = 1, pr
     """Counts of (v, s) by (wall bucket, melds) over `matches` matches of four `policy` seats."""
     from analyzer.advise import match_hands
     from policies.registry import parse_seats
-    from sims.bloodshed import engine, lookup_tables
+    from sims.bloodshed import engine
+    from sims.shanten_tables import lookup_tables
     from sims.bloodshed.progress import TABLE_SHAPE, count_progress
     from sims.bloodshed.resume import N_WALL, stop_at_decision
     from sims.bloodshed.rules import BloodshedRules

@@ -37,8 +37,9 @@ from analyzer.tables import replacing
 from analyzer.version import code_version
 from sims.modes import MODES, get_mode
 
-REGRESS_CLAIMS = ("B1", "B4", "B5")
-"""bloodshed: tsumo/ron passing and scoring, kans and their payments, void tiles and the draw settlement"""
+REGRESS_CLAIMS = {"bloodshed": ("B1", "B4", "B5")}
+"""the claims a mode's check reruns, by mode (bloodshed: tsumo/ron passing and scoring, kans and their payments,
+void tiles and the draw settlement); a mode not listed is checked on its economy alone"""
 REGRESS_MATCHES = 4000
 """matches of each bloodshed claim"""
 MODE_MATCHES = {"bloodshed": 8000}
@@ -74,10 +75,6 @@ def mode_matches(mode: str) -> int:
     return MODE_MATCHES.get(mode, DEFAULT_MODE_MATCHES)
 
 
-def engine_of(mode: str) -> str:
-    return "bloodshed" if mode == "bloodshed" else "riichi"
-
-
 def modes_for(mode: str) -> list[str]:
     """`all` → every mode of sims.modes (riichi first, then the registry order); else the one mode."""
     if mode == "all":
@@ -89,17 +86,15 @@ def modes_for(mode: str) -> list[str]:
 
 def start_points(mode: str, rules: dict) -> int:
     """Points of each seat at the start (bloodshed: B-2's fixed 50,000; riichi modes: the start_points option)."""
-    if mode == "bloodshed":
-        from sims.bloodshed.rules import START_POINTS
+    from analyzer.claims_tables import start_points as mode_start_points
 
-        return START_POINTS
-    return get_mode(mode).RULES.from_dict(rules).start_points
+    return mode_start_points(mode, rules)
 
 
 def rule_keys(mode: str) -> set[str]:
     from dataclasses import fields
 
-    return {f.name for f in fields(get_mode(mode).RULES)}
+    return {f.name for f in fields(get_mode(mode).rules_class)}
 
 
 def claim_metrics(result: ClaimsResult) -> dict[str, dict]:
@@ -149,7 +144,8 @@ def seats_of(mode: str, policy: str | None) -> str:
 def run_mode(mode: str, seed: int, *, matches: int | None = None, rules: dict | None = None,
              policy: str | None = None, policy_paths: tuple[str, ...] = (), jobs: int = 1,
              out_dir: Path | None = None, claims: bool | None = None, progress: bool = False) -> dict[str, dict]:
-    """Simulate one mode's check and return its metrics (economy, and bloodshed's claims when `claims`)."""
+    """Simulate one mode's check and return its metrics (economy, and the mode's REGRESS_CLAIMS when `claims`;
+    by default when it has some and no `policy` is checked)."""
     from analyzer.runner import combined_tables, execute
 
     matches = mode_matches(mode) if matches is None else matches
@@ -160,27 +156,27 @@ def run_mode(mode: str, seed: int, *, matches: int | None = None, rules: dict | 
         run_dir = base / mode
         execute(spec, run_dir, jobs=jobs, progress=progress, overwrite=True, policy_paths=policy_paths)
         hands, match_rows = combined_tables(run_dir)
-        metrics = economy_metrics(hands, match_rows, engine_of(mode), start_points(mode, spec.rules))
-        if claims if claims is not None else (mode == "bloodshed" and not policy):
-            result = run_claims(base / "claims", seed, rule_overrides=rules, jobs=jobs, progress=progress,
+        metrics = economy_metrics(hands, match_rows, get_mode(mode).family, start_points(mode, spec.rules))
+        if claims if claims is not None else (mode in REGRESS_CLAIMS and not policy):
+            result = run_claims(mode, base / "claims", seed, rule_overrides=rules, jobs=jobs, progress=progress,
                                 matches=round(REGRESS_MATCHES * matches / mode_matches(mode)))
             metrics.update(claim_metrics(result))
     return metrics
 
 
-def run_claims(out_dir: Path, seed: int, *, rule_overrides: dict | None = None, jobs: int = 1,
+def run_claims(mode: str, out_dir: Path, seed: int, *, rule_overrides: dict | None = None, jobs: int = 1,
                progress: bool = False, claims: tuple[str, ...] | None = None,
                matches: int | None = None) -> ClaimsResult:
-    """Run bloodshed's regression claims (REGRESS_CLAIMS at REGRESS_MATCHES matches each) into `out_dir`."""
-    experiments = regression_experiments(rule_overrides or {}, claims or REGRESS_CLAIMS)
+    """Run the mode's regression claims (REGRESS_CLAIMS at REGRESS_MATCHES matches each) into `out_dir`."""
+    experiments = regression_experiments(mode, rule_overrides or {}, claims or REGRESS_CLAIMS[mode])
     experiments = with_overrides(experiments, REGRESS_MATCHES if matches is None else max(matches, 2), seed)
     return run_experiments(experiments, out_dir, jobs=jobs, resume=False, overwrite=True, progress=progress)
 
 
-def regression_experiments(rule_overrides: dict, claims: tuple[str, ...]) -> list:
+def regression_experiments(mode: str, rule_overrides: dict, claims: tuple[str, ...]) -> list:
     """The claims' experiments reduced to their headline variant: a `[sweep]` grid studies the claim, the
     regression check follows the economy through one treatment (and keeps its metric names free of variants)."""
-    experiments = select(mode_experiments("bloodshed", rule_overrides=rule_overrides), ",".join(claims))
+    experiments = select(mode_experiments(mode, rule_overrides=rule_overrides), ",".join(claims))
     return [replace(e, variants=tuple(v for v in e.variants if v.treatment == e.treatment))
             for e in experiments]
 

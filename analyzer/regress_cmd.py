@@ -37,9 +37,9 @@ def mode_rules(modes: list[str], rules: tuple[str, ...], explicit: bool) -> dict
                              f"(see tsumolab variants {mode} --full)")
         if unknown:
             continue
-        overrides = parse_rule_options(get_mode(mode).RULES, rules)
+        overrides = parse_rule_options(get_mode(mode).rules_class, rules)
         try:
-            get_mode(mode).RULES.from_dict(overrides)
+            get_mode(mode).rules_class.from_dict(overrides)
         except (ValueError, TypeError) as exc:
             raise InputError(f"--rule for {mode}: {exc}") from None
         chosen[mode] = overrides

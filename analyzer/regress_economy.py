@@ -24,6 +24,8 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
+from sims.family import EngineFamily
+
 _c = pl.col
 ONE = pl.lit(1)
 MIN_EVENTS = 30
@@ -271,11 +273,14 @@ def _focal(points_unit: float) -> list[Metric]:
     ]
 
 
-def metric_specs(engine: str) -> list[Metric]:
-    """Every metric of an engine: "bloodshed" or "riichi" (every riichi-based mode)."""
-    unit = 1000.0 if engine == "bloodshed" else 100.0
-    base = _bloodshed() if engine == "bloodshed" else _riichi()
-    return base + _matches(unit) + _focal(unit)
+FAMILY_METRICS = {"bloodshed": _bloodshed, "riichi": _riichi}
+"""the hand metrics of each engine family (sims.family), by the family's name"""
+
+
+def metric_specs(family: EngineFamily) -> list[Metric]:
+    """Every metric of the modes an engine family plays, in units of its smallest payment."""
+    unit = float(family.points_unit)
+    return FAMILY_METRICS[family.name]() + _matches(unit) + _focal(unit)
 
 
 def _ratio(num: np.ndarray, den: np.ndarray, unit: float, sqrt: bool) -> dict:
@@ -294,11 +299,11 @@ def _ratio(num: np.ndarray, den: np.ndarray, unit: float, sqrt: bool) -> dict:
     return {"value": float(r), "se": float(se), "n": total}
 
 
-def economy_metrics(hands: pl.DataFrame, matches: pl.DataFrame, engine: str, start_points: int) -> dict[str, dict]:
+def economy_metrics(hands: pl.DataFrame, matches: pl.DataFrame, family: EngineFamily,
+                    start_points: int) -> dict[str, dict]:
     """`econ/<metric>` → {value, se} over the run's tables (match-clustered standard errors)."""
-    specs = metric_specs(engine)
-    if engine != "bloodshed":
-        hands = _hand_counts(hands)
+    specs = metric_specs(family)
+    hands = _hand_counts(hands)
     frames = {"hands": hands, "matches": matches.with_columns(pl.lit(float(start_points)).alias("start"))}
     out = {}
     for table, frame in frames.items():

@@ -49,7 +49,7 @@ def _owner(help_text: str) -> str | None:
 
 
 def _special_ids() -> set[str]:
-    return {i for mode in mode_listing() if mode["name"] != "bloodshed" for i in mode["rule_ids"]
+    return {i for mode in mode_listing() if mode["changed_from_riichi"] is not None for i in mode["rule_ids"]
             if not i.startswith("R-")}
 
 
@@ -59,11 +59,11 @@ def option_changes(mode: str) -> list[tuple[str, object]]:
     mode sets differently from riichi; options of other special modes (no effect here) are left out."""
     listing = mode_listing([mode])[0]
     ids = set(listing["rule_ids"])
-    defaults = get_mode(mode).RULES().as_dict()
+    defaults = get_mode(mode).rules_class().as_dict()
     changes = []
     for option in listing["options"]:
         name = option["name"]
-        if mode != "bloodshed":
+        if listing["changed_from_riichi"] is not None:  # a riichi-based mode
             owner = _owner(option["help"])
             mine = owner in ids if owner else bool(set(option["rule_ids"]) & ids)
             if not (mine or option.get("changed")):
@@ -103,7 +103,7 @@ def block_metrics(mode: str, hands: pl.DataFrame, matches: pl.DataFrame, block: 
     for k in range(n_blocks):
         out.append(economy_metrics(hands.filter(pl.col("_block") == k).drop("_block"),
                                    matches.filter(pl.col("_block") == k).drop("_block"),
-                                   regress.engine_of(mode), start))
+                                   get_mode(mode).family, start))
     return out
 
 

@@ -15,7 +15,7 @@ from sims.events import (
     EV_DEAL, EV_DISCARD, EV_DRAW, EV_DRAW_STATE, EV_END, EV_EXCHANGE, EV_KAN, EV_PASS, EV_PAY, EV_PON,
     EV_SETTLE, EV_START, EV_VOID, EV_WIN, PAY_REASONS,
 )
-from sims.records import EXCHANGE_DIRECTIONS, HAND_ENDS, PATTERN_LABELS, SUIT_LABELS
+from sims.bloodshed.columns import EXCHANGE_DIRECTIONS, HAND_ENDS, PATTERN_LABELS, SUIT_LABELS
 
 KAN_WORDS = {tiles.MINKAN: "daiminkan", tiles.ANKAN: "ankan", tiles.KAKAN: "kakan"}
 WIN_WORDS = {1: "ron", 2: "tsumo", 3: "robbed_kan"}

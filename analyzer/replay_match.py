@@ -5,19 +5,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from analyzer.errors import InputError
 
 
 def decoder_for(variant: str):
     """Module decoding `variant`'s event log (to_json_events, to_text, deltas_from_events)."""
-    from sims.modes import get_mode
-    from sims.riichi.events import EVENT_FIELDS as RIICHI_FIELDS
+    from analyzer.engines import tools_for
 
-    if getattr(get_mode(variant), "EVENT_FIELDS", None) is RIICHI_FIELDS:
-        import analyzer.replay_riichi as decoder
-    else:
-        import analyzer.replay as decoder
-    return decoder
+    return tools_for(variant).event_decoder()
 
 
 def replay_match(variant: str, seed: int, match_id: int, seats_spec: str, rules: tuple[str, ...] = (),
@@ -29,13 +23,11 @@ def replay_match(variant: str, seed: int, match_id: int, seats_spec: str, rules:
 
     spec = build_spec(variant, seats_spec, 1, seed, 1, rules, policy_paths)
     mode = get_mode(variant)
-    if not hasattr(mode, "simulate_events") or not getattr(mode, "REPLAY", True):
-        raise InputError(f"mode {variant!r} has no event log yet")
     from policies.registry import parse_seats
 
     hc = {c[0]: i for i, c in enumerate(mode_columns(mode, "hands"))}
     seats = parse_seats(",".join(spec.seats), policy_paths)
-    rules_obj = mode.RULES.from_dict(spec.rules)
+    rules_obj = mode.rules_class.from_dict(spec.rules)
     hand_rows, match_rows, events = mode.simulate_events(seed, np.array([match_id]), seats, rules_obj)
     points_before = {}
     for row in hand_rows:
@@ -46,7 +38,7 @@ def replay_match(variant: str, seed: int, match_id: int, seats_spec: str, rules:
     if hasattr(decoder, "wall_event"):
         json_events = with_walls(json_events, decoder, seed, getattr(rules_obj, "red_fives", True))
         _add_cards(json_events, hand_rows, hc)
-    _add_rules(json_events, rules_obj.as_dict(), mode.RULES().as_dict())
+    _add_rules(json_events, rules_obj.as_dict(), mode.rules_class().as_dict())
     return json_events, list(spec.seats), hand_rows, match_rows
 
 

@@ -74,14 +74,14 @@ def simulated_document(variant: str, seats_spec: str, seed: int, match_id: int, 
     from sims.riichi.positions import RiichiTable
 
     mode = get_mode(variant)
-    table = RiichiTable(parse_seats(seats_spec, policy_paths), mode.RULES.from_dict(rules or {}), root_seed=seed,
+    table = RiichiTable(parse_seats(seats_spec, policy_paths), mode.rules_class.from_dict(rules or {}), root_seed=seed,
                         keep_events=True)
     pos = table.at_decision(match_id, hand_no, decision)
     if pos is None:
         return None
     document = position_document(variant, pos, f"seed {seed}, match {match_id}, hand {hand_no}, decision "
                                                 f"{decision}, seats {seats_spec}")
-    defaults = mode.RULES()
+    defaults = mode.rules_class()
     changed = {k: v for k, v in (rules or {}).items() if getattr(defaults, k, None) != v}
     if changed:
         document["rules"] = changed
@@ -127,7 +127,7 @@ def build_position(document, variant: str | None = None, seat: int | None = None
 
     log = read_document(document, variant, seat)
     try:
-        rules = get_mode(log.variant).RULES.from_dict(log.rules)
+        rules = get_mode(log.variant).rules_class.from_dict(log.rules)
     except ValueError as exc:
         raise PositionError(f"rules: {exc}") from None
     return log.variant, log.seat, rules, rebuild(log, rules)

@@ -88,12 +88,11 @@ def write_event_log(spec: RunSpec, out_dir: Path, n_matches: int, policy_paths: 
 
     from analyzer.tables import write_parquet_atomic
     from analyzer.version import code_version
-    from sims.events import EVENT_FIELDS
 
     mode = get_mode(spec.variant)
-    event_fields = getattr(mode, "EVENT_FIELDS", EVENT_FIELDS)  # the mode's meanings of the fields
+    event_fields = mode.family.event_fields
     seats = parse_seats(",".join(spec.seats), policy_paths)
-    _, _, events = mode.simulate_events(spec.seed, np.arange(n_matches), seats, mode.RULES.from_dict(spec.rules))
+    _, _, events = mode.simulate_events(spec.seed, np.arange(n_matches), seats, mode.rules_class.from_dict(spec.rules))
     names = ["match_id", "hand", "kind", "seat", "tile", "a", "b", "c"]
     frame = pl.DataFrame(events, schema=names, orient="row").with_columns(
         pl.col("match_id").cast(pl.Int64),

@@ -29,9 +29,9 @@ def cards_rule(variant: str, cards: str, rules: RuleOptions) -> dict:
 
     if variant not in MODES:
         raise InputError(f"unknown mode {variant!r} (known: {', '.join(sorted(MODES))})")
-    if not getattr(get_mode(variant).RULES(), "fantasy", False):
+    if not get_mode(variant).rules_class().as_dict().get("fantasy"):
         raise InputError(f"--cards is an option of --variant fantasy (幻境传说), not of {variant!r}")
-    options = parse_rule_options(get_mode(variant).RULES, rules)
+    options = parse_rule_options(get_mode(variant).rules_class, rules)
     if "cards" in options:
         raise InputError("give the cards once: --cards or --rule cards=…, not both")
     try:
@@ -57,7 +57,7 @@ def build_spec(variant: str, seats: str | Sequence[str], matches: int, seed: int
         mode = get_mode(variant)
         seat_policies = parse_seats(seats if isinstance(seats, str) else ",".join(seats), tuple(policy_paths))
         check_policies_support(seat_policies, variant)
-        options = mode.RULES.from_dict(parse_rule_options(mode.RULES, rules))
+        options = mode.rules_class.from_dict(parse_rule_options(mode.rules_class, rules))
         return RunSpec(variant=variant, seats=tuple(s.label for s in seat_policies), matches=matches,
                        seed=seed, rules=options.as_dict(), chunk_size=chunk_size)
     except (ValueError, TypeError) as exc:

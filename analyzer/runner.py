@@ -36,12 +36,11 @@ from analyzer.integrity import file_entry, read_dataset
 from analyzer.run_record import RUN_FILE, entry_key, read_run_record
 from analyzer.run_spec import DEFAULT_CHUNK_SIZE, MAX_SEED, RunSpec
 from analyzer.run_store import RunStore, report_repairs
-from analyzer.tables import TABLES, chunk_path, hand_table, match_table, replacing, write_parquet
+from analyzer.tables import TABLES, chunk_path, hand_table, match_table, mode_columns, replacing, write_parquet
 from analyzer.version import code_version
 from policies import registry as policy_registry
 from policies.registry import parse_seats
 from sims.modes import get_mode
-from sims.records import HC, MC
 
 META_SPEC = "tsumolab.run_spec"
 META_CODE = "tsumolab.code_version"
@@ -236,7 +235,7 @@ def _load(spec: RunSpec, policy_paths: tuple[str, ...]):
         mode = get_mode(spec.variant)
         seats = parse_seats(",".join(spec.seats), policy_paths)
         check_policies_support(seats, spec.variant)
-        rules = mode.RULES.from_dict(spec.rules)
+        rules = mode.rules_class.from_dict(spec.rules)
     except (ValueError, TypeError) as exc:
         raise InputError(str(exc)) from None
     labels = tuple(seat.label for seat in seats)
@@ -297,8 +296,8 @@ def _quiet_engine_warnings() -> None:
 
 
 def _check_rows(match_ids: np.ndarray, hand_rows: np.ndarray, match_rows: np.ndarray, mode=None) -> None:
-    hc = {c[0]: i for i, c in enumerate(getattr(mode, "HAND_COLUMNS", ()))} or HC
-    mc = {c[0]: i for i, c in enumerate(getattr(mode, "MATCH_COLUMNS", ()))} or MC
+    hc = {c[0]: i for i, c in enumerate(mode_columns(mode, "hands"))}
+    mc = {c[0]: i for i, c in enumerate(mode_columns(mode, "matches"))}
     expected = np.repeat(match_ids, 4)
     got = np.sort(np.asarray(match_rows)[:, mc["match_id"]].astype(np.int64))
     if not np.array_equal(got, expected):

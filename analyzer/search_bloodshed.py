@@ -7,7 +7,8 @@ import numpy as np
 
 from analyzer.search_options import bloodshed_candidates
 from analyzer.search_table import HOOK_ROW, choose, decision_seed, direct, rollout_arrays
-from sims.bloodshed import ROWS_PER_MATCH, lookup_tables
+from sims.bloodshed.play import ROWS_PER_MATCH
+from sims.shanten_tables import lookup_tables
 from sims.bloodshed import engine
 from sims.bloodshed.observation import BOBS
 from sims.bloodshed.progress import UNIFORM, field_progress
@@ -16,7 +17,7 @@ from sims.bloodshed.rollout import paired_rollouts
 from sims.bloodshed.rules import HANDS_PER_MATCH
 from sims.bloodshed.state import ST, obs_of, rec_of
 from sims.events import N_EVENT_COLS
-from sims.records import HC, N_HAND_COLS, N_MATCH_COLS
+from sims.bloodshed.columns import HC, N_HAND_COLS, N_MATCH_COLS
 from sims.seating import seat_hooks
 from sims.table_state import write_match_rows
 

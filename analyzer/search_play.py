@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from analyzer.engines import tools_for
 from analyzer.search_table import SearchStats, Table
 from policies.registry import SeatPolicy, check_mode, get
 
@@ -36,14 +37,10 @@ def simulate(mode, root_seed: int, match_ids, seats, rules=None, counters=None, 
     """(hand_rows, match_rows) of the matches, as `mode.simulate` lays them out; `stats` counts the searches."""
     if not driven(seats):
         return mode.simulate(root_seed, match_ids, seats, rules, counters)
-    check_mode(seats, mode.SLUG)
+    check_mode(seats, mode.slug)
     match_ids = np.ascontiguousarray(match_ids, dtype=np.int64)
-    table = Table(mode.SLUG, seats, rules or mode.RULES(), stats if stats is not None else SearchStats())
-    if mode.SLUG == "bloodshed":
-        from analyzer.search_bloodshed import play_matches
-    else:
-        from analyzer.search_riichi import play_matches
-    return play_matches(table, int(root_seed) & 0x7FFF_FFFF_FFFF_FFFF, match_ids, counters)
+    table = Table(mode.slug, seats, rules or mode.rules_class(), stats if stats is not None else SearchStats())
+    return tools_for(mode).search_matches(table, int(root_seed) & 0x7FFF_FFFF_FFFF_FFFF, match_ids, counters)
 
 
 def warm_up(mode, seats) -> None:

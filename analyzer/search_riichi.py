@@ -13,7 +13,8 @@ from sims.riichi import table as T
 from sims.riichi.columns import N_HAND_COLS, N_MATCH_COLS
 from sims.riichi.hand_state import HS
 from sims.riichi.observation import ROBS
-from sims.riichi.play import ROWS_PER_MATCH, lookup_tables
+from sims.riichi.play import ROWS_PER_MATCH
+from sims.shanten_tables import lookup_tables
 from sims.riichi.rollout import paired_rollouts
 from sims.riichi.tableau import N_ST
 from sims.seating import seat_hooks

@@ -1,8 +1,8 @@
 """The `hands` and `matches` tables: typed polars frames from the engines' int32 rows, atomic Parquet I/O.
 
-Column layout and meanings are a property of the mode: its module's HAND_COLUMNS / MATCH_COLUMNS (sims.records
-for Bloodshed, sims.riichi.columns for the riichi modes); `mode` arguments take a mode module or slug and default
-to Bloodshed. This module adds one column of its own, `policy` (the seat's policy label), right after `seat`.
+Column layout and meanings are a property of the mode's engine family (sims.family: `hand_columns`,
+`match_columns`); `mode` arguments take a sims.modes.Mode or slug and default to sims.modes.DEFAULT_MODE.
+This module adds one column of its own, `policy` (the seat's policy label), right after `seat`.
 A run directory holds one Parquet file per chunk and table: `OUT/hands/chunk-000000.parquet`,
 `OUT/matches/chunk-000000.parquet`, …
 """
@@ -21,7 +21,7 @@ import numpy as np
 import polars as pl
 import pyarrow.parquet as pq
 
-from sims.records import HAND_COLUMNS, MATCH_COLUMNS
+from sims.modes import DEFAULT_MODE, get_mode
 
 TABLES = ("hands", "matches")
 POLICY_COLUMN = ("policy", "Utf8", "policy of the seat: name, or name(param=value,…) with its parameters", None)
@@ -37,19 +37,14 @@ _DTYPES = {
     "Boolean": pl.Boolean,
     "Utf8": pl.Utf8,
 }
-_RECORD_COLUMNS = {"hands": HAND_COLUMNS, "matches": MATCH_COLUMNS}
 
 
 def mode_columns(mode, table: str) -> list[tuple]:
-    """Record columns of `table` for `mode` (module, slug or None = Bloodshed's sims.records layout)."""
+    """Record columns of `table` for `mode` (a sims.modes.Mode, a slug, or None for DEFAULT_MODE)."""
     _check_table(table)
-    if mode is None:
-        return _RECORD_COLUMNS[table]
-    if isinstance(mode, str):
-        from sims.modes import get_mode
-
-        mode = get_mode(mode)
-    return getattr(mode, "HAND_COLUMNS" if table == "hands" else "MATCH_COLUMNS", _RECORD_COLUMNS[table])
+    if mode is None or isinstance(mode, str):
+        mode = get_mode(mode or DEFAULT_MODE)
+    return mode.family.hand_columns if table == "hands" else mode.family.match_columns
 
 
 def table_columns(table: str, mode=None) -> list[tuple]:

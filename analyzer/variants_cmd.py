@@ -47,7 +47,7 @@ def listing_text(listing: list[dict], full: bool = False, width: int = 110) -> s
         lines.append(f"  rules {id_span(mode['rule_ids'])}; options from {mode['rules_class']}")
         options = mode["options"]
         changed = mode["changed_from_riichi"]
-        if changed is None or mode["name"] == "riichi" or full:
+        if not changed or full:
             if changed:
                 lines.append("  differs from riichi: " + ", ".join(changed))
             lines.append("  options:")

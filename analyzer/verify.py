@@ -177,7 +177,7 @@ def resume_command(spec: RunSpec, out: Path) -> str:
     words = ["tsumolab", "run", "--variant", spec.variant, "--seats", seats, "--matches",
              str(spec.matches), "--seed", str(spec.seed), "--chunk-size", str(spec.chunk_size)]
     try:
-        defaults = get_mode(spec.variant).RULES().as_dict()
+        defaults = get_mode(spec.variant).rules_class().as_dict()
     except (ValueError, TypeError):
         defaults = {}
     for key, value in sorted(spec.rules.items()):
@@ -371,7 +371,7 @@ def _mode_schema(spec: RunSpec, problems: list[Problem], shown: str) -> dict | N
         problems.append(Problem(shown, "metadata", f"unknown mode {spec.variant!r}"))
         return None
     try:
-        mode.RULES.from_dict(spec.rules)
+        mode.rules_class.from_dict(spec.rules)
     except (ValueError, TypeError) as exc:
         problems.append(Problem(shown, "metadata", f"its rules are not rule options of {spec.variant}: {exc}"))
     return {t: {name: ARROW_TYPES[dtype] for name, dtype, *_ in table_columns(t, mode)} for t in TABLES}

@@ -233,7 +233,7 @@ def _plays_riichi_core(mode: str) -> bool:
     from sims.riichi.table import RiichiTable
 
     try:
-        return issubclass(get_mode(mode).RULES, RiichiTable)
+        return issubclass(get_mode(mode).rules_class, RiichiTable)
     except ValueError:
         return False
 

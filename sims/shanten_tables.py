@@ -176,3 +176,14 @@ def get_tables() -> tuple[np.ndarray, np.ndarray]:
     if _TABLES is None:
         _TABLES = load_or_build_tables()
     return _TABLES
+
+
+def lookup_tables() -> np.ndarray:
+    """Both tables as the one uint8 array the engines take (suit rows, then honor rows), built once per process."""
+    global _LOOKUP
+    if _LOOKUP is None:
+        _LOOKUP = np.ascontiguousarray(np.concatenate(get_tables()))
+    return _LOOKUP
+
+
+_LOOKUP = None

@@ -7,7 +7,7 @@ Each seat's row repeats the public information, so a public change is written to
 import numba as nb
 from numba import types
 
-from sims.records import MC
+from sims.bloodshed.columns import MC
 
 M_MATCH, M_SEAT, M_POINTS, M_RANK, M_BUSTED, M_HANDS = (
     MC["match_id"], MC["seat"], MC["final_points"], MC["rank"], MC["busted"], MC["hands_played"])
@@ -45,7 +45,7 @@ def rank_of(obs, points_at, seat):
 
 @nb.njit(types.void(_OBS, types.int64, _OBS, types.int64, types.int64, types.boolean, types.int64), cache=True)
 def write_match_rows(obs, points_at, match_rows, first_row, match_id, busted, hands_played):
-    """The four `matches` rows of a finished match (layout sims.records.MATCH_COLUMNS)."""
+    """The four `matches` rows of a finished match (layout sims.bloodshed.columns.MATCH_COLUMNS)."""
     for s in range(4):
         row = first_row + s
         match_rows[row, M_MATCH] = match_id

@@ -75,7 +75,7 @@ def context_words() -> set[str]:
     from analyzer.replay_riichi import KAN_WORDS as RIICHI_KANS
     from reports.content import ARMS, VERDICTS
     from sims.events import PAY_REASONS as BLOODSHED_PAYMENTS
-    from sims.records import EXCHANGE_DIRECTIONS, HAND_ENDS
+    from sims.bloodshed.columns import EXCHANGE_DIRECTIONS, HAND_ENDS
     from sims.riichi.columns import HAND_ENDS as RIICHI_ENDS
     from sims.riichi.events import PAY_REASONS as RIICHI_PAYMENTS
 

@@ -46,7 +46,7 @@ def r2_points_and_sticks_conserved(slug, n):
         h = per_hand(hands)
         assert (h["delta_sum"] + 1000 * (h["sticks_after"] - h["sticks_before"]) == 0).all(), spec
         totals = matches.group_by("match_id").agg(pl.col("final_points").sum())
-        start = get_mode(slug).RULES().start_points  # 25000; other modes their own (DE: 40000)
+        start = get_mode(slug).rules_class().start_points  # 25000; other modes their own (DE: 40000)
         assert (totals["final_points"] == 4 * start).all(), spec
 
 

@@ -5,12 +5,14 @@ import numpy as np
 import polars as pl
 import pytest
 
-import sims.bloodshed as bloodshed
+from sims.modes import get_mode
 from policies.registry import parse_seats
 from sims.bloodshed import engine
 from sims.bloodshed.rules import START_POINTS
 from sims.bloodshed.scoring import fan_value
-from sims.records import HAND_COLUMNS, MATCH_COLUMNS
+from sims.bloodshed.columns import HAND_COLUMNS, MATCH_COLUMNS
+
+bloodshed = get_mode("bloodshed")
 
 SEAT_MIXES = (
     "baseline",
@@ -271,7 +273,7 @@ def test_rule_b22_b23_draw_settlement_recomputable(runs):
 def test_rule_b19_tsumo_bonus_fan_option_in_play():
     """With tsumo_bonus = "fan" every payer of a tsumo pays the value of one more fan (capped), not +1000."""
     hand_rows, _ = bloodshed.simulate(4, np.arange(400), parse_seats("baseline"),
-                                      rules=bloodshed.RULES(tsumo_bonus="fan"))
+                                      rules=bloodshed.rules_class(tsumo_bonus="fan"))
     hands, _ = _frames(hand_rows, np.zeros((0, len(MATCH_COLUMNS)), np.int32))
     tsumo = hands.filter(pl.col("win_kind") == 2)
     assert tsumo.height > 100
@@ -282,7 +284,7 @@ def test_rule_b19_tsumo_bonus_fan_option_in_play():
 def test_rule_b13_winners_to_end_option():
     """Option winners_to_end = 1: the hand ends at the first win (every claimant of that discard wins, B-11)."""
     hand_rows, _ = bloodshed.simulate(4, np.arange(300), parse_seats("baseline"),
-                                      rules=bloodshed.RULES(winners_to_end=1))
+                                      rules=bloodshed.rules_class(winners_to_end=1))
     hands, _ = _frames(hand_rows, np.zeros((0, len(MATCH_COLUMNS)), np.int32))
     per_hand = hands.group_by(["match_id", "hand"]).agg(pl.col("won").sum(), pl.col("win_kind").max(),
                                                         pl.col("hand_end").first())

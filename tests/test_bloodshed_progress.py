@@ -16,7 +16,7 @@ import pytest
 from analyzer.progress_table import count_matches
 from policies.api import BOBS
 from sims import rng
-from sims.bloodshed import lookup_tables
+from sims.shanten_tables import lookup_tables
 from sims.bloodshed.determinize import determinize, determinize_by_progress
 from sims.bloodshed.progress import (
     N_SHANTEN, N_VOID, TABLE_SHAPE, UNIFORM, deal_hand, field_progress, progress_of, row_of, table_path,

@@ -20,13 +20,15 @@ from analyzer.advise import Sampler
 from analyzer.position import state_of
 from policies.registry import parse_seats
 from policies.api import BOBS, D_EXCHANGE, D_REACT, D_ROB, D_TURN, D_VOID
-from sims.bloodshed import simulate
+from sims.modes import get_mode
 from sims.bloodshed.determinize import determinize, hidden_pool
 from sims.bloodshed.engine import N_COUNTERS, next_dealer, start_hand, start_match
 from sims.bloodshed.resume import pending_decision, pending_view, resume_hand, stop_at_decision
 from sims.bloodshed.state import ST
 from sims.events import EVENTS_PER_MATCH, N_EVENT_COLS
-from sims.records import HC, N_HAND_COLS
+from sims.bloodshed.columns import HC, N_HAND_COLS
+
+simulate = get_mode("bloodshed").simulate
 
 SEATS = "baseline,majsoul-cpu,random,disconnected"
 HOOK_INDEX = {D_EXCHANGE: 0, D_VOID: 1, D_TURN: 2, D_REACT: 3, D_ROB: 4}

@@ -89,7 +89,7 @@ def test_claims_table_columns_verdicts_and_metadata(tmp_path):
     assert meta["tsumolab.code_version"]
     described = {e["id"]: e for e in meta["tsumolab.experiments"]}
     assert described["B4"]["seed"] == 7 and described["B4"]["wall_seeds"] == 9
-    assert described["B5"]["rules"] == get_mode("bloodshed").RULES().as_dict()
+    assert described["B5"]["rules"] == get_mode("bloodshed").rules_class().as_dict()
     ev = pl.read_parquet(tmp_path / "ev.parquet")
     for column in ("rank1", "rank4", "points", "win_rate", "deal_in_rate", "tsumo_share", "mean_fan",
                    "flower_pig_rate", "kan_income"):

@@ -37,7 +37,7 @@ def _engine(mode):
     """The compiled engine module of a mode, whose counters the simulate call fills."""
     from sims.riichi.table import RiichiTable
 
-    if issubclass(mode.RULES, RiichiTable):
+    if issubclass(mode.rules_class, RiichiTable):
         from sims.riichi import engine
     else:
         from sims.bloodshed import engine
@@ -101,7 +101,7 @@ def test_policy_is_legal_conserves_tiles_and_is_deterministic(slug, name, n_matc
 def test_jobs_and_chunk_size_do_not_change_the_tables(slug, tmp_path):
     """A run in one process and one chunk, and the same run on 2 worker processes in chunks of 3, write the
     same hands and matches tables."""
-    rules = get_mode(slug).RULES().as_dict()
+    rules = get_mode(slug).rules_class().as_dict()
     seats = tuple(seat.label for seat in parse_seats(MIXED_SEATS))
     one = execute(RunSpec(slug, seats, matches=8, seed=SEED, rules=rules, chunk_size=8), tmp_path / "one",
                   jobs=1, progress=False)

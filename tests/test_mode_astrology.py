@@ -27,7 +27,7 @@ from sims.riichi.astrology_pool import (
 )
 from sims.riichi.events import EV_POOL, EV_RIICHI
 from sims.riichi.table import STANDARD, T_ASTROLOGY, AstrologyRules
-from sims.riichi.play import lookup_tables
+from sims.shanten_tables import lookup_tables
 from sims.shanten import RIICHI_SHAPES, shanten
 from sims.shanten_tables import SUIT_ROWS
 from sims.riichi.tableau import DEAD_START, MS_LIVE_END, N_ST, ST_MISC
@@ -45,7 +45,7 @@ def _sizes():
 
 def test_rule_a_rules_are_table_options():
     """A: a table option of the riichi core (floor 3 as written); the standard table leaves it off."""
-    rules = get_mode(SLUG).RULES()
+    rules = get_mode(SLUG).rules_class()
     assert isinstance(rules, AstrologyRules) and rules.astrology and rules.astrology_floor == FLOOR
     assert rules.to_array()[T_ASTROLOGY] == 1 + FLOOR
     assert STANDARD.to_array()[T_ASTROLOGY] == 0

@@ -40,7 +40,7 @@ def _bonus(longest_tsumogiri, longest_hand):
 
 def test_rule_c_rules_are_table_options():
     """C on R: chant on, renchan as R-2; the standard table leaves it off."""
-    rules = get_mode(SLUG).RULES()
+    rules = get_mode(SLUG).rules_class()
     assert isinstance(rules, ChantRules) and rules.chant and rules.renchan
     assert not STANDARD.chant
 

@@ -69,7 +69,7 @@ def _shadow_run(n):
 
 def test_rule_d_rules_are_table_options():
     """D on R: darkness on, renchan as R-2, 25000 start; the standard table leaves it off."""
-    rules = get_mode(SLUG).RULES()
+    rules = get_mode(SLUG).rules_class()
     assert isinstance(rules, DarknessRules) and rules.darkness and rules.renchan
     assert rules.start_points == START_POINTS
     assert not STANDARD.darkness

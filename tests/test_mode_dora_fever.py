@@ -22,7 +22,7 @@ SIZES = [pytest.param(FAST_MATCHES, id="fast"), pytest.param(FULL_MATCHES, id="f
 def test_rule_df_registered_with_its_defaults():
     """DF: the mode is a set of riichi table options (3 indicators, no renchan, 25000 start), not an engine fork."""
     mode = get_mode(SLUG)
-    rules = mode.RULES()
+    rules = mode.rules_class()
     assert (rules.initial_dora, rules.renchan, rules.start_points) == (3, False, 25_000)
     assert RiichiTable().initial_dora == 1
     with pytest.raises(ValueError):
@@ -137,7 +137,7 @@ def test_dora_keeper_keeps_dora_when_shanten_ties():
     it gives up the plain 5m, where baseline's efficiency keeps the 5m for its wider acceptance."""
     from policies.dora_keeper import value_discard
     from policies.riichi_common import efficient_discard
-    from sims.riichi.play import lookup_tables
+    from sims.shanten_tables import lookup_tables
 
     obs = _obs_with("123m456p789s22z5m67z", [31, 32])
     tables = lookup_tables()

@@ -34,7 +34,7 @@ OPTS = RiichiRules().to_array()
 
 def test_rule_de_rules_are_table_options():
     """DE: eye on, counter 5, ×2, 40000 start, 3 indicators, no renchan; the standard table leaves it off."""
-    rules = get_mode(SLUG).RULES()
+    rules = get_mode(SLUG).rules_class()
     assert isinstance(rules, DragonEyeRules)
     assert (rules.dragon_eye, rules.eye_counter, rules.eye_multiplier) == (True, 5, 2)
     assert (rules.start_points, rules.initial_dora, rules.renchan) == (40_000, 3, False)

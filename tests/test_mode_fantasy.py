@@ -65,7 +65,7 @@ def test_rule_fl_rules_are_table_options_and_cards_are_validated():
     """FL: fantasy is a table option (off in `riichi`); `cards` accepts slugs, simplified and traditional names in
     any order, one per deck, unnamed decks drawn (-1); unknown names, two cards of a deck and cards outside
     fantasy are clear errors."""
-    rules = get_mode(SLUG).RULES()
+    rules = get_mode(SLUG).rules_class()
     assert isinstance(rules, FantasyRules) and rules.fantasy and rules.renchan and not STANDARD.fantasy
     assert parse_fantasy_cards("") == (-1, -1, -1)
     assert parse_fantasy_cards("fuuki,showdown,hourglass") == (0, 4, 2)

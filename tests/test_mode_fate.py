@@ -31,7 +31,7 @@ def _sizes():
 
 def test_rule_f_rules_are_table_options():
     """F: 50000 start, no renchan, fate on; the standard table leaves it off."""
-    rules = get_mode(SLUG).RULES()
+    rules = get_mode(SLUG).rules_class()
     assert isinstance(rules, FateRules)
     assert rules.start_points == 50_000 and not rules.renchan and rules.fate
     assert not STANDARD.fate

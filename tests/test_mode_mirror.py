@@ -24,7 +24,7 @@ from sims.riichi import engine
 from sims.riichi.columns import N_HAND_COLS, N_MATCH_COLS
 from sims.riichi.events import EV_CHI, EV_DORA
 from sims.riichi.mirror_tiles import MIR_DEAD, MIR_HAND, MIR_NEXT, MIR_SIZE, MIR_WALL, N_DEAD, N_NEXT, transparent
-from sims.riichi.play import lookup_tables
+from sims.shanten_tables import lookup_tables
 from sims.riichi.table import STANDARD, MirrorRules
 from sims.riichi.tableau import DEAD_START
 from sims.seating import seat_hooks
@@ -36,7 +36,7 @@ SIZES = [pytest.param(FAST_MATCHES, id="fast"), pytest.param(FULL_MATCHES, id="f
 
 def test_rule_m_rules_are_table_options():
     """M: mirror and head bump on, no red fives, no renchan, 25000 start; the standard table leaves them off."""
-    rules = get_mode(SLUG).RULES()
+    rules = get_mode(SLUG).rules_class()
     assert isinstance(rules, MirrorRules)
     assert rules.mirror and rules.head_bump and not rules.red_fives and not rules.renchan
     assert rules.start_points == 25_000

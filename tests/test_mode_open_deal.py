@@ -16,7 +16,7 @@ SIZES = [pytest.param(FAST_MATCHES, id="fast"), pytest.param(FULL_MATCHES, id="f
 
 def test_rule_od_registered_as_a_table_option():
     """OD: the mode is the riichi table with `open_deal` on; the standard table has it off."""
-    assert get_mode(SLUG).RULES() == OpenDealRules() and OpenDealRules().open_deal
+    assert get_mode(SLUG).rules_class() == OpenDealRules() and OpenDealRules().open_deal
     assert not RiichiTable().open_deal
 
 
@@ -115,7 +115,7 @@ def test_rule_od_scripted_every_starting_hand_is_shown_and_stays_the_deal(slug, 
         for seat, text in hands.items():
             for k in tile_kinds(text):
                 dealt[seat, k] += 1
-    table = RiichiTable(parse_seats("baseline"), get_mode(slug).RULES())
+    table = RiichiTable(parse_seats("baseline"), get_mode(slug).rules_class())
     pos = table.start(wall=build_wall(hands, "1z2z3z4z5z"))
     views = []
 

@@ -44,7 +44,7 @@ def _sizes():
 def test_rule_ss_rules_are_table_options():
     """SS on R: soul strike on with 6 strike turns, +2 overload han, riichi 2 / double riichi 3; renchan as R-2;
     the standard table leaves it off (topts slot 0)."""
-    rules = get_mode(SLUG).RULES()
+    rules = get_mode(SLUG).rules_class()
     assert isinstance(rules, SoulStrikeRules) and rules.soul_strike and rules.renchan
     assert (rules.strike_turns, rules.overload_han, rules.strike_riichi_han, rules.strike_double_riichi_han) == \
         (6, 2, 2, 3)

@@ -16,12 +16,14 @@ from click.testing import CliRunner
 import analyzer.policies_cmd  # noqa: F401  (registers `policies` on the group)
 import analyzer.run_cmd  # noqa: F401  (registers `run` on the group)
 import policies.api as api
-import sims.bloodshed as bloodshed
+from sims.modes import get_mode
 from analyzer.cli import cli
 from analyzer.runner import combined_tables
 from policies.registry import all_policies, parse_seats
 from sims.bloodshed import engine
-from sims.records import HAND_COLUMNS, PATTERN_LABELS
+from sims.bloodshed.columns import HAND_COLUMNS, PATTERN_LABELS
+
+bloodshed = get_mode("bloodshed")
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLE = REPO / "examples" / "my_policy.py"
@@ -272,7 +274,7 @@ def test_hooks_answer_from_the_observation_alone(policy):
     """A hook called outside the engine on a hand-built observation gives a legal answer, and the same answer
     for the same observation: nothing else reaches it (B-8: no furiten state to consult either)."""
     from policies.registry import get
-    from sims.bloodshed import lookup_tables
+    from sims.shanten_tables import lookup_tables
 
     hooks = {**get("baseline").hooks, **get(policy).hooks}
     params = np.zeros(8, np.float64)
@@ -298,7 +300,7 @@ def test_random_riichi_seats_draw_from_the_riichi_random_slot():
     advance it), not a slot of the Bloodshed layout, so the same observation gives varied discards."""
     import policies.riichi_api as rapi
     from policies.riichi_builtin import random_turn
-    from sims.bloodshed import lookup_tables
+    from sims.shanten_tables import lookup_tables
 
     obs = np.zeros(rapi.ROBS.SIZE, np.int32)
     obs[rapi.ROBS.hand:rapi.ROBS.hand + 14] = 1  # 1m … 5p, one each

@@ -25,14 +25,14 @@ def _params(spec: str = "expert") -> np.ndarray:
 
 @pytest.fixture(scope="module")
 def bloodshed_tables():
-    from sims.bloodshed import lookup_tables
+    from sims.shanten_tables import lookup_tables
 
     return lookup_tables()
 
 
 @pytest.fixture(scope="module")
 def riichi_tables():
-    from sims.riichi.play import lookup_tables
+    from sims.shanten_tables import lookup_tables
 
     return lookup_tables()
 

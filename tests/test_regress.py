@@ -16,7 +16,9 @@ from analyzer import regress
 from analyzer.cli import main
 from analyzer.package_files import regress_baseline_path
 from analyzer.regress_economy import _ratio, economy_metrics
+from sims.bloodshed.family import BLOODSHED
 from sims.modes import MODES
+from sims.riichi.family import RIICHI
 
 
 def main_exit(capsys, *args: str) -> tuple[int, str, str]:
@@ -65,16 +67,16 @@ def test_points_per_win_by_kind_and_order_see_a_payment_change():
 
     from analyzer.regress_economy import metric_specs
 
-    names = {m.name for m in metric_specs("bloodshed") if m.table == "hands"}
+    names = {m.name for m in metric_specs(BLOODSHED) if m.table == "hands"}
     hands = table(2000).with_columns([pl.lit(0).alias(c) for c in
                                       ("fan", "kans", "kan_income", "kan_paid", "refund", "draw_settlement")]
                                      + [pl.lit(False).alias("flower_pig")])
     matches = pl.DataFrame({"match_id": [0, 0, 0, 0], "seat": [0, 1, 2, 3], "final_points": [1, 2, 3, 4],
                             "rank": [4, 3, 2, 1], "busted": [False] * 4, "hands_played": [1] * 4})
-    base = economy_metrics(hands, matches, "bloodshed", 0)
+    base = economy_metrics(hands, matches, BLOODSHED, 0)
     more = economy_metrics(hands.with_columns(
         pl.when(pl.col("win_kind") == "tsumo").then(9000).otherwise(pl.col("win_points")).alias("win_points")),
-        matches, "bloodshed", 0)
+        matches, BLOODSHED, 0)
     assert {f"econ/{n}" for n in names} <= set(base)
     assert base["econ/tsumo_points"]["value"] == 6000 and more["econ/tsumo_points"]["value"] == 9000
     assert base["econ/ron_points"] == more["econ/ron_points"]
@@ -93,8 +95,8 @@ def test_the_claims_check_runs_each_claims_headline_variant_only():
     """A claim with a `[sweep]` grid (B1: max_fan × until_winners) is checked through its headline treatment
     alone, so every claim metric has one name and one value (the stored baseline's B1 rows were overwritten
     by the last variant of the grid before)."""
-    experiments = regress.regression_experiments({}, regress.REGRESS_CLAIMS)
-    assert [e.id for e in experiments] == list(regress.REGRESS_CLAIMS)
+    experiments = regress.regression_experiments("bloodshed", {}, regress.REGRESS_CLAIMS["bloodshed"])
+    assert [e.id for e in experiments] == list(regress.REGRESS_CLAIMS["bloodshed"])
     assert any(e.id == "B1" for e in experiments)
     for e in experiments:
         assert [v.treatment for v in e.variants] == [e.treatment]
@@ -254,10 +256,10 @@ def test_value_cells_catch_a_payment_table_change_that_touches_few_wins():
     cell = ((pl.col("win_kind") == "ron") & ~pl.col("dealer") & (pl.col("han") == 4) & (pl.col("fu") == 30)
             & (pl.col("yakuman") == 0))
     kiriage = hands.with_columns(pl.when(cell).then(8000).otherwise(pl.col("value")).alias("value"))
-    base = economy_metrics(hands, matches, "riichi", 25000)
-    changed = economy_metrics(kiriage, matches, "riichi", 25000)
+    base = economy_metrics(hands, matches, RIICHI, 25000)
+    changed = economy_metrics(kiriage, matches, RIICHI, 25000)
     other, _ = api.run("riichi", "baseline", 400, seed=6)
-    fresh = economy_metrics(other, _, "riichi", 25000)
+    fresh = economy_metrics(other, _, RIICHI, 25000)
     key = "econ/ron_value_child_4h30fu"
     assert base[key]["value"] == 7700 and base[key]["n"] >= 30
     assert [c.key for c in regress.compare(fresh, changed) if c.failed] == [key]
@@ -274,9 +276,9 @@ def test_value_cells_of_fate_are_read_before_its_multiplier():
             & (pl.col("yakuman") == 0))
     assert hands.filter(cell)["value"].n_unique() > 1          # raw values differ by the multiplier
     key = "econ/ron_value_child_4h30fu"
-    base = economy_metrics(hands, matches, "riichi", 50000)
+    base = economy_metrics(hands, matches, RIICHI, 50000)
     kiriage = economy_metrics(*api.run("fate", "baseline", 300, seed=5, rules={"kiriage_mangan": True}),
-                              "riichi", 50000)
+                              RIICHI, 50000)
     assert base[key]["value"] == 7700 and kiriage[key]["value"] == 8000
     assert base[key]["n"] >= 30 and key in [c.key for c in regress.compare(base, kiriage) if c.failed]
 
@@ -289,8 +291,8 @@ def test_multi_ron_rate_sees_mirrors_head_bump():
     from analyzer import api
 
     key = "econ/multi_ron_rate"
-    bumped = economy_metrics(*api.run("mirror", "baseline", 200, seed=4), "riichi", 25000)
-    both = economy_metrics(*api.run("mirror", "baseline", 200, seed=4, rules={"head_bump": False}), "riichi", 25000)
+    bumped = economy_metrics(*api.run("mirror", "baseline", 200, seed=4), RIICHI, 25000)
+    both = economy_metrics(*api.run("mirror", "baseline", 200, seed=4, rules={"head_bump": False}), RIICHI, 25000)
     assert bumped[key]["value"] == 0 and both[key]["value"] > 0
 
 
@@ -300,9 +302,9 @@ def test_noten_cells_catch_the_noten_rule_of_shura():
     from analyzer import api
 
     key = "econ/noten_received_4in_2tenpai"
-    base = economy_metrics(*api.run("shura", "baseline", 400, seed=5), "riichi", 25000)
-    fresh = economy_metrics(*api.run("shura", "baseline", 400, seed=6), "riichi", 25000)
-    each = economy_metrics(*api.run("shura", "baseline", 400, seed=6, rules={"noten_rule": "each"}), "riichi", 25000)
+    base = economy_metrics(*api.run("shura", "baseline", 400, seed=5), RIICHI, 25000)
+    fresh = economy_metrics(*api.run("shura", "baseline", 400, seed=6), RIICHI, 25000)
+    each = economy_metrics(*api.run("shura", "baseline", 400, seed=6, rules={"noten_rule": "each"}), RIICHI, 25000)
     assert base[key]["value"] == 1500 and each[key]["value"] == 2000 and base[key]["n"] >= 30
     assert key in [c.key for c in regress.compare(base, each) if c.failed]
     assert not [c.key for c in regress.compare(base, fresh) if c.failed]
@@ -312,8 +314,8 @@ def test_card_cells_read_a_fantasy_card_in_its_own_matches_only():
     """FL: a card's payments are averaged over the matches that drew it; other modes have no such events."""
     from analyzer import api
 
-    fantasy = economy_metrics(*api.run("fantasy", "baseline", 60, seed=3), "riichi", 25000)
-    riichi = economy_metrics(*api.run("riichi", "baseline", 30, seed=3), "riichi", 25000)
+    fantasy = economy_metrics(*api.run("fantasy", "baseline", 60, seed=3), RIICHI, 25000)
+    riichi = economy_metrics(*api.run("riichi", "baseline", 30, seed=3), RIICHI, 25000)
     assert sum(fantasy[f"econ/card_{c}_abs"]["n"] for c in ("fuuki", "eternal-night", "confiscate", "hype",
                                                             "giveaway")) == fantasy["econ/card_points_abs"]["n"]
     assert riichi["econ/card_giveaway_abs"]["n"] == 0 and riichi["econ/card_giveaway_abs"]["value"] == 0

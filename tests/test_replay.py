@@ -5,14 +5,16 @@ import json
 import numpy as np
 import polars as pl
 
-import sims.bloodshed as bloodshed
+from sims.modes import get_mode
 from analyzer.replay import deltas_from_events, to_json_events, to_text
 from analyzer.runner import combined_tables
 from analyzer.tables import hand_table, match_table
 from policies.registry import parse_seats
 from sims.events import EVENT_FIELDS
-from sims.records import HC
+from sims.bloodshed.columns import HC
 from tests.cli_run import run_cli
+
+bloodshed = get_mode("bloodshed")
 
 
 def test_events_rederive_every_hands_delta(tmp_path, capsys):

@@ -20,7 +20,7 @@ from reports import content, fonts, pdf, sweeps
 from reports.data import load_report_data
 from reports.examples import ExampleHand, NoExample, find_example
 from reports.render import render_report
-from sims.records import PATTERN_LABELS
+from sims.bloodshed.columns import PATTERN_LABELS
 
 CLAIM_IDS = ("B1", "B4")
 

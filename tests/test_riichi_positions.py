@@ -164,7 +164,7 @@ def _resume_at_random_decisions(slug, spec, seed, n_matches):
     mode = get_mode(slug)
     seats = parse_seats(spec)
     hand_rows, _ = mode.simulate(seed, np.arange(n_matches), seats)
-    table = RiichiTable(seats, mode.RULES(), root_seed=seed, keep_events=True)
+    table = RiichiTable(seats, mode.rules_class(), root_seed=seed, keep_events=True)
     pick = np.random.default_rng(3)
     checked = changed = alternatives = 0
     for match_id in range(n_matches):
@@ -199,7 +199,7 @@ def test_resume_to_match_end_matches_the_run():
     mode = get_mode("riichi")
     seats = parse_seats("baseline,random,baseline,majsoul-cpu")
     hand_rows, match_rows = mode.simulate(9, np.arange(3), seats)
-    table = RiichiTable(seats, mode.RULES(), root_seed=9)
+    table = RiichiTable(seats, mode.rules_class(), root_seed=9)
     for match_id in range(3):
         pos = table.at_decision(match_id, 2, 0)
         if pos is None:

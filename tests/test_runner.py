@@ -24,7 +24,7 @@ from analyzer.tables import (
     write_parquet_atomic,
 )
 from sims.modes import get_mode
-from sims.records import HAND_COLUMNS, HC, MATCH_COLUMNS, MC, N_HAND_COLS, N_MATCH_COLS
+from sims.bloodshed.columns import HAND_COLUMNS, HC, MATCH_COLUMNS, MC, N_HAND_COLS, N_MATCH_COLS
 
 MATCHES = 24
 SEATS = ("baseline",) * 4
@@ -32,7 +32,7 @@ README = Path(__file__).resolve().parent.parent / "README.md"
 
 
 def make_spec(matches: int = MATCHES, seed: int = 11, chunk_size: int = 5) -> RunSpec:
-    rules = get_mode("bloodshed").RULES().as_dict()
+    rules = get_mode("bloodshed").rules_class().as_dict()
     return RunSpec("bloodshed", SEATS, matches=matches, seed=seed, rules=rules, chunk_size=chunk_size)
 
 

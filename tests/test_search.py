@@ -49,7 +49,7 @@ def test_search_changes_play_and_is_reproducible_across_jobs_and_chunks(slug, tm
     """A searching seat plays other answers than its base, and the run's tables do not depend on --jobs or
     the chunk size (every search is keyed by seed, match, hand and decision)."""
     seats = tuple(s.label for s in parse_seats("search(rollouts=4,z=0),baseline,baseline,baseline"))
-    rules = get_mode(slug).RULES().as_dict()
+    rules = get_mode(slug).rules_class().as_dict()
     one = execute(RunSpec(slug, seats, matches=4, seed=SEED, rules=rules, chunk_size=4), tmp_path / "one",
                   jobs=1, progress=False)
     two = execute(RunSpec(slug, seats, matches=4, seed=SEED, rules=rules, chunk_size=1), tmp_path / "two",
@@ -73,7 +73,7 @@ def test_search_follows_the_rollouts_at_a_clear_decision():
     S, seat = state_of(json.loads((EXAMPLES / "b1-ron.json").read_text()))
     for spec, expected in (("search(rollouts=64)", PASS), ("search(rollouts=64,kinds=2)", None)):
         seats = parse_seats(",".join(spec if s == seat else "baseline" for s in range(4)))
-        table = search_table.Table("bloodshed", seats, get_mode("bloodshed").RULES())
+        table = search_table.Table("bloodshed", seats, get_mode("bloodshed").rules_class())
         answer = Decider(table).answer(table.searchers[seat], S.copy(), seed=11)
         assert answer == expected and expected != RON, spec
 

@@ -8,14 +8,16 @@ import pytest
 
 from policies.registry import parse_seats
 from policies.riichi_api import ROBS
+from sims.modes import get_mode
 from sims.events import N_EVENT_COLS
 from sims.riichi import engine
 from sims.riichi.columns import N_HAND_COLS
 from sims.riichi.scoring import N_RES, RES_TSUMO_DEALER, RES_TSUMO_OTHER, RES_YAKUMAN, payments
 from sims.riichi.table import SHURA, STANDARD, RiichiTable, ShuraRules
 from sims.riichi.tableau import N_ST
-import sims.riichi.shura as shura
 from tests.riichi_runs import FAST_MATCHES, FULL_MATCHES, per_hand, run
+
+shura = get_mode("shura")
 
 
 def _table(dealer=0, won=()):

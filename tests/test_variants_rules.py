@@ -38,7 +38,7 @@ def test_variants_json_lists_every_registered_mode_with_its_options_and_defaults
     assert [m["name"] for m in listing] == list(MODES)
     riichi = RiichiTable().as_dict()
     for mode in listing:
-        cls = get_mode(mode["name"]).RULES
+        cls = get_mode(mode["name"]).rules_class
         defaults = cls().as_dict()
         assert [o["name"] for o in mode["options"]] == [f.name for f in dataclasses.fields(cls)]
         for option in mode["options"]:
@@ -60,10 +60,10 @@ def test_variants_json_lists_every_registered_mode_with_its_options_and_defaults
 
 
 def test_option_help_is_the_attribute_docstring_inherited_along_the_mro():
-    helps = option_help(get_mode("shura").RULES)  # ShuraRules redeclares renchan without a docstring
+    helps = option_help(get_mode("shura").rules_class)  # ShuraRules redeclares renchan without a docstring
     assert helps["renchan"].startswith("The dealer keeps the deal on a win")
     assert "S-7" in helps["renchan"] and "\n" not in helps["renchan"]
-    assert option_help(get_mode("bloodshed").RULES)["tsumo_bonus"].startswith("B-19 tsumo reward")
+    assert option_help(get_mode("bloodshed").rules_class)["tsumo_bonus"].startswith("B-19 tsumo reward")
 
 
 def test_an_option_added_to_a_rules_class_is_listed_with_its_help(tmp_path):
@@ -97,7 +97,7 @@ def test_variants_text_shows_what_differs_from_riichi_and_full_lists_every_optio
     assert "start_points = 50000" in text and "renchan = false" in text and "fate = true" in text
     assert "kazoe_yakuman" not in text and "as riichi (--full lists them)" in text
     full = invoke("variants", "fate", "--full")
-    assert all(f"    {f.name} (" in full for f in dataclasses.fields(get_mode("fate").RULES))
+    assert all(f"    {f.name} (" in full for f in dataclasses.fields(get_mode("fate").rules_class))
     assert "start_points (int, default 50000; riichi 25000)" in full
 
 
@@ -117,7 +117,7 @@ def test_the_rule_book_has_the_rule_ids_of_every_registered_mode():
     assert sorted(specials) == sorted(MODE_IDS)
     # every id an option's help cites exists (a typo in a docstring would attach the option nowhere)
     for slug in MODES:
-        for option in options(get_mode(slug).RULES):
+        for option in options(get_mode(slug).rules_class):
             assert all(rule_id in RULE_TEXT for rule_id in option["rule_ids"]), (slug, option["name"])
 
 
@@ -190,5 +190,5 @@ def test_readme_lists_every_riichi_table_option():
         for slug in MODES:
             if slug in ("bloodshed", "riichi"):
                 continue
-            changed = getattr(get_mode(slug).RULES(), f.name) != getattr(standard, f.name)
+            changed = getattr(get_mode(slug).rules_class(), f.name) != getattr(standard, f.name)
             assert (f"`{slug}` " in rows[f.name]) == changed, (f.name, slug)

@@ -36,7 +36,7 @@ from sims.bloodshed.scoring import (
     unpack_pattern, unpack_raw_fan,
 )
 from sims.bloodshed.settlement import ROW_DAJIAO, ROW_PIG, ROW_REFUND, settle_exhaustive_draw
-from sims.records import HC
+from sims.bloodshed.columns import HC
 from sims.shanten import BLOODSHED_SHAPES, is_complete
 from sims.table_state import pub_add, pub_set, write_match_rows
 from sims.shanten_tables import SUIT_ROWS
@@ -173,7 +173,7 @@ def _record_win(obs, seat, extra_tile, win_tile, packed, kind, points, rec, orde
     rec[seat, H_KIND] = WIN_RON if kind == WIN_ROBBED else kind
     rec[seat, H_FAN] = unpack_fan(packed)
     rec[seat, H_RAW] = unpack_raw_fan(packed)
-    rec[seat, H_PATTERN] = unpack_pattern(packed) + 1  # 0 = none (sims.records.PATTERN_LABELS)
+    rec[seat, H_PATTERN] = unpack_pattern(packed) + 1  # 0 = none (sims.bloodshed.columns.PATTERN_LABELS)
     rec[seat, H_VALUE] = fan_value(unpack_fan(packed))
     rec[seat, H_WINPTS] = points
     pub_set(obs, BOBS.won + seat, 1)

@@ -26,7 +26,7 @@ from __future__ import annotations
 from sims.bloodshed.observation import BOBS
 from sims.jit import inline
 from sims.layout import declare
-from sims.records import N_HAND_COLS
+from sims.bloodshed.columns import N_HAND_COLS
 
 N_WALL = 108
 
@@ -34,7 +34,7 @@ ST = declare("BloodshedState", [
     ("obs", 4 * BOBS.SIZE, "the four seats' observation rows (BOBS layout): own concealed tiles, "
                           "own random stream and a copy of all public information"),
     ("wall", N_WALL, "the tiles in draw order; wall[pos:] is the live wall (hidden)"),
-    ("rec", 4 * N_HAND_COLS, "the hand's record row per seat (sims.records.HAND_COLUMNS) being filled"),
+    ("rec", 4 * N_HAND_COLS, "the hand's record row per seat (sims.bloodshed.columns.HAND_COLUMNS) being filled"),
     ("phase", 1, "PH_* where play resumes"),
     ("pos", 1, "next wall index to draw"),
     ("direction", 1, "exchange direction of this hand: 0 next, 1 previous, 2 across (B-6)"),

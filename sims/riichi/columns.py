@@ -1,5 +1,5 @@
 """Record layout of the riichi-based modes (`riichi`, `shura`): one int32 row per (match, hand, seat) and per
-(match, seat), turned into the `hands` / `matches` tables by analyzer.tables like sims.records.
+(match, seat), turned into the `hands` / `matches` tables by analyzer.tables.
 
 Each column is (name, polars dtype name, meaning, labels): labels is None, a tuple of code labels, or a
 callable `decode(rows, index) -> list` over the whole row block (the yaku set spans two int32 columns).
@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from sims.records import MATCH_COLUMNS as _BLOODSHED_MATCH_COLUMNS
 from sims.riichi.table import FANTASY_SLUGS
 from sims.riichi.yaku import YAKU_NAMES
 
@@ -120,8 +119,7 @@ N_HAND_COLS = len(HAND_COLUMNS)
 N_MATCH_COLS = len(MATCH_COLUMNS)
 HC = {name: i for i, (name, *_rest) in enumerate(HAND_COLUMNS)}
 MC = {name: i for i, (name, *_rest) in enumerate(MATCH_COLUMNS)}
-# sims.table_state.write_match_rows fills both modes' matches rows: the layouts must agree
-assert [c[0] for c in MATCH_COLUMNS] == [c[0] for c in _BLOODSHED_MATCH_COLUMNS]
+# sims.table_state.write_match_rows fills both families' matches rows: the layouts agree (tests/test_families.py)
 
 # column indices for compiled code
 H_MATCH, H_HAND, H_SEAT, H_DEALER, H_ROUND = HC["match_id"], HC["hand"], HC["seat"], HC["dealer"], HC["round"]

@@ -1,5 +1,5 @@
-"""Python edge of the riichi match kernel shared by the riichi-based mode modules (sims.riichi.standard,
-sims.riichi.shura): seat hooks in, record rows (sims.riichi.columns) and the event log out."""
+"""Python edge of the riichi match kernel shared by every riichi-based mode: seat hooks in, record rows
+(sims.riichi.columns) and the event log out."""
 
 from __future__ import annotations
 
@@ -12,13 +12,6 @@ EVENTS_PER_MATCH = 3_000             # event rows per match for a typical match 
 EVENTS_LONGEST_MATCH = 400 * MAX_HANDS  # room for the longest possible match
 
 
-def lookup_tables() -> np.ndarray:
-    """The shanten tables as one uint8 array (suit rows, then honor rows), shared with Bloodshed."""
-    from sims.bloodshed import lookup_tables as tables
-
-    return tables()
-
-
 def play(root_seed: int, match_ids, seats, rules: RiichiTable, counters=None, record_events: bool = False,
          events_per_match: int = EVENTS_PER_MATCH):
     """(hand_rows int32[n, N_HAND_COLS], match_rows int32[4m, N_MATCH_COLS], events int32[e, 8]).
@@ -29,6 +22,7 @@ def play(root_seed: int, match_ids, seats, rules: RiichiTable, counters=None, re
     from sims.riichi import engine
     from sims.riichi.columns import N_HAND_COLS, N_MATCH_COLS
     from sims.seating import seat_hooks
+    from sims.shanten_tables import lookup_tables
 
     match_ids = np.ascontiguousarray(match_ids, dtype=np.int64)
     hooks, params = seat_hooks(seats, "riichi")

@@ -30,7 +30,8 @@ import numpy as np
 from sims.riichi import engine
 from sims.riichi.columns import N_HAND_COLS, N_MATCH_COLS
 from sims.riichi.hand_state import DECISION_PHASES, HS
-from sims.riichi.play import ROWS_PER_MATCH, lookup_tables
+from sims.riichi.play import ROWS_PER_MATCH
+from sims.shanten_tables import lookup_tables
 from sims.riichi.table import N_TILES
 
 EVENT_ROWS = 2_000  # room for one hand's events when a position keeps its log

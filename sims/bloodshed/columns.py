@@ -1,6 +1,6 @@
-"""Fixed-width record layout shared by every engine and the Parquet writer.
+"""Bloodshed's record layout: the columns of its `hands` and `matches` tables.
 
-Compiled match kernels write one int32 row per (match, hand, seat) into `hand_rows` and one per
+The compiled match kernel writes one int32 row per (match, hand, seat) into `hand_rows` and one per
 (match, seat) into `match_rows`; `analyzer` turns those arrays into the `hands` and `matches` tables.
 Each column is (name, Parquet type, meaning, decoder). Decoders map small integer codes to labels.
 """

@@ -1,0 +1,14 @@
+"""The Bloodshed engine as an engine family (sims.family)."""
+
+from __future__ import annotations
+
+from sims.bloodshed.columns import HAND_COLUMNS, MATCH_COLUMNS
+from sims.bloodshed.play import ROWS_PER_MATCH, play
+from sims.bloodshed.rules import START_POINTS
+from sims.events import EVENT_FIELDS
+from sims.family import EngineFamily
+
+BLOODSHED = EngineFamily(
+    name="bloodshed", hand_columns=HAND_COLUMNS, match_columns=MATCH_COLUMNS, event_fields=EVENT_FIELDS,
+    rows_per_match=ROWS_PER_MATCH, points_unit=1000, play=play,
+    start_points=lambda rules: START_POINTS)  # B-2: fixed, not an option

@@ -1,0 +1,33 @@
+"""The engine-family interface: what the layers above may ask of an engine, whichever family plays the mode.
+
+Two families implement it: Bloodshed (sims.bloodshed.family) and the riichi family (sims.riichi.family), which
+plays every riichi-based mode under that mode's rule options. A mode (sims.modes) is a rules class over one
+family; code above sims asks the family, never the mode's name, what differs between engines.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class EngineFamily:
+    """One compiled engine and the facts about its output that the analysis layer needs."""
+
+    name: str
+    hand_columns: list
+    """the `hands` record layout: (name, polars dtype name, meaning, labels) per int32 column"""
+    match_columns: list
+    """the `matches` record layout, the same columns in every family"""
+    event_fields: dict
+    """event code → (name, meaning of the fields) of the event log"""
+    rows_per_match: int
+    """hand rows a match writes at most"""
+    points_unit: int
+    """the smallest payment: the unit of the economy metrics' standard errors"""
+    play: Callable
+    """play(root_seed, match_ids, seats, rules, counters=None, record_events=False) →
+    (hand_rows, match_rows, events)"""
+    start_points: Callable
+    """start_points(rules) → each seat's points at the start of a match"""

@@ -1,0 +1,59 @@
+"""The engine-family interface (sims.family) and the modes table (sims.modes): every mode is a rules class over
+one family, and the analysis layer reaches each family's tools without naming a mode."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from analyzer.engines import tools_for
+from sims.bloodshed.family import BLOODSHED
+from sims.family import EngineFamily
+from sims.modes import DEFAULT_MODE, MODES, get_mode
+from sims.riichi.family import RIICHI
+
+FAMILY_TOOLS = ("event_decoder", "search_matches", "sampler", "read_position", "options", "stopped_state",
+                "pending", "state_rollouts")
+
+
+def test_the_families_write_the_same_matches_columns():
+    """sims.table_state.write_match_rows fills both families' `matches` rows, so their names must agree."""
+    assert [c[0] for c in BLOODSHED.match_columns] == [c[0] for c in RIICHI.match_columns]
+
+
+@pytest.mark.parametrize("family", [BLOODSHED, RIICHI], ids=lambda f: f.name)
+def test_a_family_fills_every_field_of_the_interface(family):
+    for f in dataclasses.fields(EngineFamily):
+        assert getattr(family, f.name) is not None, f.name
+    assert family.rows_per_match > 0 and family.points_unit in (100, 1000)
+
+
+def test_every_mode_is_a_rules_class_over_a_family():
+    assert DEFAULT_MODE in MODES and len(MODES) == 13
+    for slug, mode in MODES.items():
+        assert mode.slug == slug and mode.family in (BLOODSHED, RIICHI)
+        assert dataclasses.is_dataclass(mode.rules_class) and mode.public
+        assert mode.family.start_points(mode.rules_class()) > 0
+
+
+def test_start_points_come_from_the_family():
+    """B-2: Bloodshed starts at a fixed 50,000; R-2: the riichi modes at their start_points option (DE: 40,000)."""
+    assert get_mode("bloodshed").family.start_points(None) == 50_000
+    assert get_mode("riichi").family.start_points(get_mode("riichi").rules_class()) == 25_000
+    dragon_eye = get_mode("dragon-eye")
+    assert dragon_eye.family.start_points(dragon_eye.rules_class()) == dragon_eye.rules_class().start_points
+
+
+def test_unknown_modes_are_refused_with_the_list():
+    with pytest.raises(ValueError, match="unknown mode 'nope'; available: astrology"):
+        get_mode("nope")
+
+
+@pytest.mark.parametrize("slug", sorted(MODES))
+def test_every_mode_has_the_analysis_tools_of_its_family(slug):
+    tools = tools_for(slug)
+    assert tools is tools_for(get_mode(slug))
+    for name in FAMILY_TOOLS:
+        assert callable(getattr(tools, name)), name
+    assert tools.event_decoder().to_json_events

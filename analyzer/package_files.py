@@ -1,9 +1,10 @@
 """Data files that ship inside the installed package, found through importlib.resources.
 
-The CLI reads experiment files, the regress baseline and the reports' message catalogs (gettext .po files,
-compiled on first use by analyzer.po) at run time. They are package data (pyproject.toml
-`[tool.setuptools.package-data]`), so they sit beside the modules wherever tsumolab is installed: in a wheel
-installed into any virtualenv as well as in a checkout. No path here is relative to a checkout.
+The CLI reads experiment files, the regress baseline, the reports' message catalogs (gettext .po files,
+compiled on first use by analyzer.po) and the rules document sims/RULES.md (analyzer.rule_book) at run time.
+They are package data (pyproject.toml `[tool.setuptools.package-data]`), so they sit beside the modules wherever
+tsumolab is installed: in a wheel installed into any virtualenv as well as in a checkout. No path here is
+relative to a checkout.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ REGRESS_BASELINE = "regress-{mode}.json"
 LOCALE = "locale"
 CATALOG_DOMAIN = "tsumolab"
 DATA_GLOBS = ("analyzer/experiments/*.toml", "analyzer/experiments/extra/*.toml", "analyzer/experiments/*.json",
-              "analyzer/locale/*/LC_MESSAGES/*.po", "sims/bloodshed/progress-*.npy")
+              "analyzer/locale/*/LC_MESSAGES/*.po", "sims/RULES.md", "sims/bloodshed/progress-*.npy")
 """every data file of the packages, as pyproject.toml lists them under package-data"""
 
 

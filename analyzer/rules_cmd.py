@@ -1,6 +1,7 @@
 """`tsumolab rules MODE`: the rules the engine applies for a mode, by id, with the option values in effect.
 
-Rule texts and the ids of each mode: analyzer.rule_book. Options: the mode's rules dataclass (analyzer.mode_options).
+Rule texts: sims/RULES.md, the rules document shipped in the package, read by analyzer.rule_book (which also
+holds the ids of each mode). Options: the mode's rules dataclass (analyzer.mode_options).
 An option belongs to the rules its help text cites (e.g. `renchan`: "… (R-2); off: S-7" → R-2 and S-7); an option
 citing none of the mode's rules is listed after them.
 """
@@ -72,6 +73,13 @@ def _option_text(entry: dict) -> str:
     return text + (f" ({'; '.join(notes)})" if notes else "")
 
 
+def document_line() -> str:
+    """Where the full rules document of every mode is: its path in the installed package."""
+    from analyzer.rule_book import rules_document
+
+    return f"All rules of every mode: {rules_document()} (sims/RULES.md in the package; see the README)"
+
+
 def rules_text(described: dict, width: int = 110) -> str:
     """The rules as text: a header, then each rule id with its wrapped text and the options attached to it."""
     riichi = described["base"] and described["base"][0].startswith("R-")
@@ -82,6 +90,7 @@ def rules_text(described: dict, width: int = 110) -> str:
              "An option is listed under the rules its help cites; "
              + ("\"changed\" = differs from standard riichi." if riichi else "\"changed\" = differs from the "
                                                                              "mode's default."),
+             document_line(),
              ""]
     for rule in described["rules"]:
         mark = f"  [changed by {', '.join(rule['changed_by'])}]" if rule["changed_by"] else ""
@@ -113,7 +122,8 @@ def rules_command(mode: str, rules: tuple[str, ...], as_json: bool) -> None:
     """Print the rules the engine applies for MODE (see `tsumolab variants`): the base rules (B for bloodshed,
     R-1 … R-6 for the riichi modes) and the mode's own rules (S-1 … S-16 for shura; DF, A, D, M, F, C, SS, FL,
     DE or OD), each with its id and text, and under each rule the options in effect that belong to it,
-    marked where they change it.
+    marked where they change it. The full rules document of every mode is sims/RULES.md in the installed
+    package; the output names its path.
 
     \b
     Examples:

@@ -1,6 +1,6 @@
 """The known differences between tsumolab and the community replay editor (tests/test_editor_diff.py).
 
-One entry per class of difference the differential test may meet: its id, the rule of /work/shared/RULES.md it
+One entry per class of difference the differential test may meet: its id, the rule of sims/RULES.md it
 concerns, which side is wrong ("editor": an editor bug, with its file and line in the checkout of
 Fat-pig-Cui/majsoul-replay-editor at commit a60b2a6; "question": a rule the sources leave open, tsumolab keeping
 its default and the option; "tsumolab": a tsumolab bug still open), and what differs. `classify` names the class

@@ -1,7 +1,7 @@
 """The known differences between tsumolab's `riichi` mode and riichienv (tests/test_riichienv_diff.py).
 
 One entry per class of difference that the differential test may meet: its id (the `kind` that
-tests.riichienv_bridge.classify gives it), the rule of /work/shared/RULES.md it concerns, what differs, and
+tests.riichienv_bridge.classify gives it), the rule of sims/RULES.md it concerns, what differs, and
 which side is wrong ("tsumolab": a tsumolab bug still open; "riichienv": a Mahjong Soul rule riichienv lacks).
 The test requires the set of kinds that occur to be exactly the ids listed here: a difference that is not
 listed fails it, and so does a listed one that no longer occurs.

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from sims.records import MATCH_COLUMNS as _BLOODSHED_MATCH_COLUMNS
-from sims.riichi.table import FANTASY_SLUGS
+from sims.riichi.fantasy_decks import FANTASY_SLUGS
 from sims.riichi.yaku import YAKU_NAMES
 
 WIN_KINDS = ("none", "ron", "tsumo")

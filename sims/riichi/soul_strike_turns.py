@@ -35,7 +35,7 @@ from __future__ import annotations
 import numba as nb
 
 from sims.riichi.observation import ROBS
-from sims.riichi import table as T
+from sims.riichi import table_slots as T
 from sims.riichi.columns import H_OVERLOADED
 from sims.riichi.scoring import (
     RES_BASE, RES_FU, RES_HAN, RES_LIMIT, RES_N_YAKU, RES_RECEIVED, RES_RON, RES_TOTAL, RES_TSUMO_DEALER,

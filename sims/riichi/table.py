@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass, fields
 import numpy as np
 
 from sims.riichi.fantasy_decks import FANTASY_DECKS, FANTASY_SLUGS, parse_fantasy_cards  # noqa: F401
-from sims.riichi.rules import RiichiRules
+from sims.riichi.rules import RiichiRules, reject_unknown_options
 from sims.riichi.table_slots import (  # noqa: F401  re-exported: the engines read them as table.X
     DEAD_WALL, DEAL_SIZE, HONBA_RON, MAX_HANDS, MAX_KANS, N_TABLE, N_TILES, NOTEN_TOTAL, RIICHI_COST, START_POINTS,
     T_ASTROLOGY, T_BLOODBATH, T_CHANT, T_DARKNESS, T_DRAGON_EYE, T_EXCHANGE, T_EXTENSION, T_FANTASY, T_FATE,
@@ -205,9 +205,8 @@ class RiichiTable:
         return arr
 
     def scoring(self) -> RiichiRules:
-        return RiichiRules(kazoe_yakuman=self.kazoe_yakuman, kiriage_mangan=self.kiriage_mangan,
-                           open_tanyao=self.open_tanyao, double_yakuman=self.double_yakuman,
-                           yakuman_stacking=self.yakuman_stacking, red_fives=self.red_fives)
+        """The scoring options (RiichiRules), each taken from the field of the same name here."""
+        return RiichiRules(**{f.name: getattr(self, f.name) for f in fields(RiichiRules)})
 
     def scoring_array(self) -> np.ndarray:
         return self.scoring().to_array()
@@ -217,11 +216,7 @@ class RiichiTable:
 
     @classmethod
     def from_dict(cls, values: dict):
-        declared = {f.name: f for f in fields(cls)}
-        unknown = set(values) - set(declared)
-        if unknown:
-            raise ValueError(f"unknown riichi table option(s): {', '.join(sorted(unknown))} "
-                             f"(known: {', '.join(sorted(declared))})")
+        reject_unknown_options(cls, values, "riichi table")
         defaults = cls()
         for key, value in values.items():
             expected = type(getattr(defaults, key))

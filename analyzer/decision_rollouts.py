@@ -26,13 +26,10 @@ from sims.bloodshed.resume import final_rank, finish_match, resume_hand
 from sims.bloodshed.rollout import STREAM_LATER_HANDS
 from sims.bloodshed.state import ST, obs_of
 from sims.events import N_EVENT_COLS
-from sims.riichi import engine as riichi_engine
-from sims.riichi.columns import N_HAND_COLS, N_MATCH_COLS
 from sims.riichi.determinize import STREAM_LATER, STREAM_SEATS, _hidden_wall_slot
 from sims.riichi.hand_state import HS
 from sims.riichi.observation import ROBS
-from sims.riichi.play import ROWS_PER_MATCH
-from sims.riichi.rollout import play_forced_hand, play_later_hands
+from sims.riichi.rollout import play_forced_hand, play_later_hands, rollout_scratch
 from sims.table_state import rank_of
 
 STREAM_UNSEEN_WALL = 111
@@ -83,12 +80,7 @@ def riichi_state_rollouts(hs0, obs0, st0, wall0, rec0, seat, answers, seed, firs
     asked for (the stop and the replay disagree), else 0."""
     dhs, dwall = hs0.copy(), wall0.copy()
     hs, obs, st, wall, rec = hs0.copy(), obs0.copy(), st0.copy(), wall0.copy(), rec0.copy()
-    view = np.zeros(obs0.shape[1], np.int32)
-    counters = np.zeros(riichi_engine.N_COUNTERS, np.int64)
-    events = np.zeros((0, N_EVENT_COLS), np.int32)
-    ev = np.zeros(3, np.int64)
-    hand_rows = np.zeros((ROWS_PER_MATCH, N_HAND_COLS), np.int32)
-    match_rows = np.zeros((4, N_MATCH_COLS), np.int32)
+    view, counters, events, ev, hand_rows, match_rows = rollout_scratch(obs0)
     n_slots = 0
     slots = np.empty(wall0.size, np.int64)
     for i in range(wall0.size):

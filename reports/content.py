@@ -166,21 +166,29 @@ def claim_figures(claim: ClaimData, tr: Translator = EN) -> list[FigureSpec]:
     diffs = figures.paired_differences(claim.matches)
     field_colours = figures.series_colours(list(diffs), {name: "treatment" for name in diffs})
     fan = figures.fan_word(figures.fan_column(hands), tr)
+    convergence = FigureSpec(
+        "convergence", tr("Running mean of the paired difference (treatment − control final points, mean over the "
+                          "4 seats of one wall seed) with its 95% band, as wall seeds accumulate."),
+        lambda: figures.single_figure(figures.draw_convergence, diffs, field_colours, tr))
+    return [convergence, *_outcome_figures(
+        matches, hands, colours, tr,
+        ranks=tr("Final-rank distribution of the subject seat, by arm and field (dotted: 25%)."),
+        points=tr("Distribution of the subject's final points minus the starting points."),
+        win_value=tr("Left: mean points received for a win by its {fan}. Right: mean points received by tsumo and "
+                     "by ron, by how many players had won earlier in the hand (subject seat, both arms).", fan=fan),
+        rates=tr("Per-hand {rates} of the subject seat.", rates=_rates_text(hands, tr)))]
+
+
+def _outcome_figures(matches: pl.DataFrame, hands: pl.DataFrame, colours: dict, tr: Translator, *, ranks: str,
+                     points: str, win_value: str, rates: str) -> list[FigureSpec]:
+    """The ranks, points, win-value and rates figures of a set of series, with their captions."""
     return [
-        FigureSpec("convergence", tr("Running mean of the paired difference (treatment − control final points, "
-                                     "mean over the 4 seats of one wall seed) with its 95% band, as wall seeds "
-                                     "accumulate."),
-                   lambda: figures.single_figure(figures.draw_convergence, diffs, field_colours, tr)),
-        FigureSpec("ranks", tr("Final-rank distribution of the subject seat, by arm and field (dotted: 25%)."),
+        FigureSpec("ranks", ranks,
                    lambda: figures.single_figure(figures.draw_rank_distribution, matches, colours, tr)),
-        FigureSpec("points", tr("Distribution of the subject's final points minus the starting points."),
+        FigureSpec("points", points,
                    lambda: figures.single_figure(figures.draw_points_distribution, matches, colours, tr)),
-        FigureSpec("win-value", tr("Left: mean points received for a win by its {fan}. Right: mean points received "
-                                   "by tsumo and by ron, by how many players had won earlier in the hand (subject "
-                                   "seat, both arms).", fan=fan),
-                   lambda: figures.win_value_figure(hands, colours, tr)),
-        FigureSpec("rates", tr("Per-hand {rates} of the subject seat.", rates=_rates_text(hands, tr)),
-                   lambda: figures.single_figure(figures.draw_rates, hands, colours, tr)),
+        FigureSpec("win-value", win_value, lambda: figures.win_value_figure(hands, colours, tr)),
+        FigureSpec("rates", rates, lambda: figures.single_figure(figures.draw_rates, hands, colours, tr)),
     ]
 
 
@@ -192,18 +200,13 @@ def _rates_text(hands: pl.DataFrame, tr: Translator) -> str:
 def run_figures(data: ReportData, tr: Translator = EN) -> list[FigureSpec]:
     matches, hands, colours = run_series(data)
     fan = figures.fan_word(figures.fan_column(hands), tr)
-    return [
-        FigureSpec("ranks", tr("Final-rank distribution by policy (dotted: 25%)."),
-                   lambda: figures.single_figure(figures.draw_rank_distribution, matches, colours, tr)),
-        FigureSpec("points", tr("Distribution of final points minus the starting points, by policy."),
-                   lambda: figures.single_figure(figures.draw_points_distribution, matches, colours, tr)),
-        FigureSpec("win-value", tr("Left: mean points received for a win by its {fan}, by policy. Right: mean "
-                                   "points received by tsumo and by ron, by how many players had won earlier in "
-                                   "the hand.", fan=fan),
-                   lambda: figures.win_value_figure(hands, colours, tr)),
-        FigureSpec("rates", tr("Per-hand {rates} by policy.", rates=_rates_text(hands, tr)),
-                   lambda: figures.single_figure(figures.draw_rates, hands, colours, tr)),
-    ]
+    return _outcome_figures(
+        matches, hands, colours, tr,
+        ranks=tr("Final-rank distribution by policy (dotted: 25%)."),
+        points=tr("Distribution of final points minus the starting points, by policy."),
+        win_value=tr("Left: mean points received for a win by its {fan}, by policy. Right: mean points received "
+                     "by tsumo and by ron, by how many players had won earlier in the hand.", fan=fan),
+        rates=tr("Per-hand {rates} by policy.", rates=_rates_text(hands, tr)))
 
 
 def summary_figures(data: ReportData, beyond: bool = False, tr: Translator = EN) -> list[FigureSpec]:

@@ -22,6 +22,7 @@ import numpy as np
 from sims import rng
 from sims.bloodshed.observation import BOBS
 from sims.shanten import BLOODSHED_SHAPES, shanten
+from sims.shanten_walk import walk_to_shanten
 from sims.shanten_tables import SUIT_ROWS
 
 WALL_BUCKET, N_WALL_BUCKETS = 4, 14   # the live wall holds 55 tiles after the deal
@@ -106,7 +107,6 @@ def deal_hand(copies, first, size, void, v, target, n_melds, state, tables):
     """Make copies[first:first+size] a hand with at most v void tiles (as many as the rest of the pool allows)
     and the shanten `target` over its other tiles, by exchanges with copies[first+size:] (the rest of the pool,
     in random order). Returns the shanten reached (the target unless the walk ran out of steps)."""
-    rest = copies.size - first - size
     end = first + size
     # v void tiles: the first void tiles found in the rest swap with non-void tiles of the hand
     have = 0
@@ -139,34 +139,8 @@ def deal_hand(copies, first, size, void, v, target, n_melds, state, tables):
     for i in range(first, end):
         if copies[i] // 9 != void:
             counts[copies[i]] += 1
-    suit_t, honor_t = tables[:SUIT_ROWS], tables[SUIT_ROWS:]
-    now = shanten(counts, n_melds, BLOODSHED_SHAPES, suit_t, honor_t)
-    if rest <= 0:
-        return now
-    steps = 0
-    mixed = 0
-    while mixed < MIX_STEPS:
-        if now != target:
-            steps += 1
-            if steps > WALK_STEPS:
-                return now
-        else:
-            mixed += 1
-        i = first + rng.below(state, size)
-        j = end + rng.below(state, rest)
-        out_kind, in_kind = copies[i], copies[j]
-        if out_kind == in_kind or out_kind // 9 == void or in_kind // 9 == void:
-            continue
-        counts[out_kind] -= 1
-        counts[in_kind] += 1
-        after = shanten(counts, n_melds, BLOODSHED_SHAPES, suit_t, honor_t)
-        if abs(after - target) <= abs(now - target):
-            copies[i], copies[j] = copies[j], copies[i]
-            now = after
-        else:
-            counts[out_kind] += 1
-            counts[in_kind] -= 1
-    return now
+    return walk_to_shanten(copies, first, size, 1, void, counts, n_melds, BLOODSHED_SHAPES, target, False,
+                           WALK_STEPS, MIX_STEPS, state, tables)
 
 
 FIELD_FILE = "progress-{policy}.npy"

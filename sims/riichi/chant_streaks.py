@@ -16,10 +16,8 @@ import numba as nb
 import numpy as np
 
 from sims.riichi.observation import ROBS
-from sims.riichi.scoring import (
-    RES_BASE, RES_FU, RES_HAN, RES_LIMIT, RES_RECEIVED, RES_RON, RES_TOTAL, RES_TSUMO_DEALER, RES_TSUMO_OTHER,
-    RES_YAKUMAN, base_points, payments,
-)
+from sims.riichi.bonus_han import add_han
+from sims.riichi.scoring import RES_YAKUMAN
 from sims.table_state import pub_set
 
 TSUMOGIRI_RUNS = np.array([3, 5, 7, 9, 12], np.int64)  # C: run length thresholds …
@@ -93,13 +91,4 @@ def chant_apply(res, bonus, dealer, tsumo, sopts):
     """C: add the bonus han to a scored non-yakuman win and reprice it (R-3 limits, kazoe at 13+)."""
     if bonus == 0 or res[RES_YAKUMAN] > 0:
         return
-    res[RES_HAN] += bonus
-    base, limit = base_points(res[RES_HAN], res[RES_FU], 0, sopts)
-    total, ron, tsumo_dealer, tsumo_other = payments(base, dealer, tsumo)
-    res[RES_RECEIVED] += total - res[RES_TOTAL]
-    res[RES_BASE] = base
-    res[RES_LIMIT] = limit
-    res[RES_TOTAL] = total
-    res[RES_RON] = ron
-    res[RES_TSUMO_DEALER] = tsumo_dealer
-    res[RES_TSUMO_OTHER] = tsumo_other
+    add_han(res, bonus, dealer, tsumo, sopts)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sims.riichi.table import FANTASY_SLUGS
+from sims.riichi.fantasy_decks import FANTASY_SLUGS
 from sims.riichi.yaku import YAKU_NAMES
 
 WIN_KINDS = ("none", "ron", "tsumo")

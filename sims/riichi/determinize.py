@@ -43,8 +43,8 @@ from sims.riichi.tableau import (
     DEAD_START, F_DISCARD_FURITEN, F_RIICHI_FURITEN, F_TEMP_FURITEN, MS_RINSHAN, ST_FLAGS, ST_MISC,
     ST_RED_HAND, ST_WAITS, is_red, refresh_furiten, update_waits,
 )
-from sims.shanten import RIICHI_SHAPES, shanten
-from sims.shanten_tables import SUIT_ROWS
+from sims.shanten import RIICHI_SHAPES
+from sims.shanten_walk import walk_to_shanten
 
 STREAM_DETERMINIZE = 101  # keyed (seed, sample, STREAM_DETERMINIZE, 0): the hidden tiles
 STREAM_SEATS = 102        # keyed (seed, sample, STREAM_SEATS, seat): the seats' policy streams
@@ -153,36 +153,9 @@ def _walk_to_tenpai(ids, first, size, n_melds, state, tables):
     counts = np.zeros(34, np.int32)
     for i in range(first, first + size):
         counts[ids[i] // 4] += 1
-    suit_t, honor_t = tables[:SUIT_ROWS], tables[SUIT_ROWS:]
-    now = shanten(counts, n_melds, RIICHI_SHAPES, suit_t, honor_t)
-    rest = ids.size - first - size
-    if rest <= 0:
-        return now <= 0
-    steps = 0
-    mixed = 0
-    while mixed < MIX_STEPS:
-        if now > 0:
-            steps += 1
-            if steps > TENPAI_STEPS:
-                return False
-        else:
-            mixed += 1
-        i = first + rng.below(state, size)
-        j = first + size + rng.below(state, rest)
-        out_kind, in_kind = ids[i] // 4, ids[j] // 4
-        if out_kind == in_kind:
-            ids[i], ids[j] = ids[j], ids[i]
-            continue
-        counts[out_kind] -= 1
-        counts[in_kind] += 1
-        after = shanten(counts, n_melds, RIICHI_SHAPES, suit_t, honor_t)
-        if after <= max(now, 0):
-            ids[i], ids[j] = ids[j], ids[i]
-            now = after
-        else:
-            counts[out_kind] += 1
-            counts[in_kind] -= 1
-    return True
+    reached = walk_to_shanten(ids, first, size, 4, -1, counts, n_melds, RIICHI_SHAPES, 0, True, TENPAI_STEPS,
+                              MIX_STEPS, state, tables)
+    return reached <= 0
 
 
 @nb.njit(cache=True)

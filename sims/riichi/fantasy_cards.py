@@ -3,7 +3,7 @@ engine (and sims.riichi.settle) calls when the table option `fantasy` is on.
 
 Cards: one per deck, drawn before the match from the keyed stream (root seed, match, 0, STREAM_FANTASY), or
 fixed by the table option `cards` (topts[T_FANTASY + 1 + deck] = card index, -1 = drawn). Codes are index + 1
-in the order of sims.riichi.table.FANTASY_DECKS:
+in the order of sims.riichi.fantasy_decks.FANTASY_DECKS:
     dealer  1 风纪 fuuki, 2 永夜 eternal-night, 3 没收 confiscate, 4 炒作 hype, 5 赠品 giveaway
     chance  1 里世界 otherworld, 2 三倍速 triple-speed, 3 金闪闪 golden, 4 超断幺 super-tanyao, 5 胜负手 showdown
     fate    1 夸大其词 exaggeration, 2 过度准备 over-prepared, 3 厄运沙漏 hourglass, 4 暗中交易 shady-deal,
@@ -49,7 +49,8 @@ import numpy as np
 from sims.riichi.observation import ROBS
 from sims import rng
 from sims.jit import allocates
-from sims.riichi import table as T
+from sims.riichi import table_slots as T
+from sims.riichi.fantasy_decks import parse_fantasy_cards
 from sims.riichi.columns import H_CARD_CHANCE, H_CARD_DEALER, H_CARD_FATE, H_CARD_POINTS, H_WINPTS
 from sims.riichi.events import (
     PAY_CONFISCATE, PAY_GIVEAWAY, PAY_HOURGLASS, PAY_LOVE_PRICE, PAY_NAGASHI, PAY_NOTEN, PAY_RIICHI, PAY_SHADY_DEAL,
@@ -84,7 +85,7 @@ def pack_options(table) -> list[int]:
              | FLB_HOURGLASS_FLOOR * int(table.hourglass_floor)
              | FLB_LOVE_DISCARDER * int(table.love_pot == "discarder")
              | FLB_ETERNAL_ABORTIVE * int(table.eternal_abortive) | table.hype_max << FLB_HYPE_SHIFT)
-    return [flags, *T.parse_fantasy_cards(table.cards)]
+    return [flags, *parse_fantasy_cards(table.cards)]
 
 GIVEAWAY_PER_DORA = 1000
 HOURGLASS_CUT = 300

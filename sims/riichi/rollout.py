@@ -24,6 +24,19 @@ WON, DEALT_IN, EXHAUSTIVE = 1, 2, 4  # outcome bits per rollout
 
 
 @nb.njit(cache=True)
+def rollout_scratch(obs0):
+    """The engine's working arrays for playing a stopped hand (observation block like obs0) out: (view,
+    counters, events, ev, hand_rows, match_rows)."""
+    view = np.zeros(obs0.shape[1], np.int32)
+    counters = np.zeros(engine.N_COUNTERS, np.int64)
+    events = np.zeros((0, N_EVENT_COLS), np.int32)
+    ev = np.zeros(3, np.int64)
+    hand_rows = np.zeros((ROWS_PER_MATCH, N_HAND_COLS), np.int32)
+    match_rows = np.zeros((4, N_MATCH_COLS), np.int32)
+    return view, counters, events, ev, hand_rows, match_rows
+
+
+@nb.njit(cache=True)
 def paired_rollouts(hs0, obs0, st0, wall0, rec0, seat, answers, seed, first, count, to_match_end, hooks_ex,
                     hooks_turn, hooks_react, hooks_rob, hooks_mode, params, topts, sopts, tables, values, ranks,
                     outcomes):
@@ -34,12 +47,7 @@ def paired_rollouts(hs0, obs0, st0, wall0, rec0, seat, answers, seed, first, cou
     could not all be dealt tenpai, or -1 when the view is impossible or an answer was never asked for."""
     dhs, dobs, dst, dwall, drec = hs0.copy(), obs0.copy(), st0.copy(), wall0.copy(), rec0.copy()
     hs, obs, st, wall, rec = hs0.copy(), obs0.copy(), st0.copy(), wall0.copy(), rec0.copy()
-    view = np.zeros(obs0.shape[1], np.int32)
-    counters = np.zeros(engine.N_COUNTERS, np.int64)
-    events = np.zeros((0, N_EVENT_COLS), np.int32)
-    ev = np.zeros(3, np.int64)
-    hand_rows = np.zeros((ROWS_PER_MATCH, N_HAND_COLS), np.int32)
-    match_rows = np.zeros((4, N_MATCH_COLS), np.int32)
+    view, counters, events, ev, hand_rows, match_rows = rollout_scratch(obs0)
     delta_now = hs0[HS.delta + seat]
     dealt_before = rec0[seat, H_DEALT]
     not_tenpai = 0

@@ -54,12 +54,17 @@ class RiichiRules:
 
     @classmethod
     def from_dict(cls, values: dict) -> "RiichiRules":
-        known = {f.name for f in fields(cls)}
-        unknown = set(values) - known
-        if unknown:
-            raise ValueError(f"unknown riichi rule option(s): {', '.join(sorted(unknown))} "
-                             f"(known: {', '.join(sorted(known))})")
+        reject_unknown_options(cls, values, "riichi rule")
         bad = [k for k, v in values.items() if not isinstance(v, bool)]
         if bad:
             raise ValueError(f"riichi rule option(s) {', '.join(sorted(bad))} must be true or false")
         return cls(**values)
+
+
+def reject_unknown_options(options: type, values: dict, what: str) -> None:
+    """ValueError naming the keys of `values` that are no field of the options dataclass (`what`: its name)."""
+    known = {f.name for f in fields(options)}
+    unknown = set(values) - known
+    if unknown:
+        raise ValueError(f"unknown {what} option(s): {', '.join(sorted(unknown))} "
+                         f"(known: {', '.join(sorted(known))})")

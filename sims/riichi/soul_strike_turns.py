@@ -35,12 +35,10 @@ from __future__ import annotations
 import numba as nb
 
 from sims.riichi.observation import ROBS
-from sims.riichi import table as T
+from sims.riichi import table_slots as T
 from sims.riichi.columns import H_OVERLOADED
-from sims.riichi.scoring import (
-    RES_BASE, RES_FU, RES_HAN, RES_LIMIT, RES_N_YAKU, RES_RECEIVED, RES_RON, RES_TOTAL, RES_TSUMO_DEALER,
-    RES_TSUMO_OTHER, RES_YAKU, RES_YAKUMAN, base_points, payments,
-)
+from sims.riichi.bonus_han import add_han
+from sims.riichi.scoring import RES_N_YAKU, RES_YAKU, RES_YAKUMAN
 from sims.riichi.tableau import F_IPPATSU, ST_FLAGS
 from sims.riichi.yaku import DOUBLE_RIICHI, RIICHI
 from sims.table_state import pub_set
@@ -169,14 +167,5 @@ def strike_score(obs, topts, sopts, res, discarder, strike_discard, dealer):
         extra += _opt(topts, SHIFT_OVER_HAN)
     if extra == 0:
         return 0
-    res[RES_HAN] += extra
-    base, limit = base_points(res[RES_HAN], res[RES_FU], 0, sopts)
-    total, ron, tsumo_dealer, tsumo_other = payments(base, dealer, discarder < 0)
-    res[RES_RECEIVED] += total - res[RES_TOTAL]
-    res[RES_BASE] = base
-    res[RES_LIMIT] = limit
-    res[RES_TOTAL] = total
-    res[RES_RON] = ron
-    res[RES_TSUMO_DEALER] = tsumo_dealer
-    res[RES_TSUMO_OTHER] = tsumo_other
+    add_han(res, extra, dealer, discarder < 0, sopts)
     return extra

@@ -12,89 +12,19 @@ from dataclasses import asdict, dataclass, fields
 
 import numpy as np
 
-from sims.riichi.rules import RiichiRules
-
-START_POINTS = 25_000          # R-2, S-1
-N_TILES = 136                  # R-1
-DEAD_WALL = 14                 # R-1
-DEAL_SIZE = 13
-MAX_KANS = 4
-TARGET_POINTS = 30_000         # R-2: extension until someone has this much
-RIICHI_COST = 1_000
-NOTEN_TOTAL = 3_000            # R-6
-HONBA_RON = 300                # R-2
-MAX_HANDS = 32                 # safety bound on hands per match (renchan chains); the match ends there
-
-T_START_POINTS = 0
-T_BLOODBATH = 1
-T_EXCHANGE = 2
-T_RENCHAN = 3
-T_HONBA = 4
-T_EXTENSION = 5
-T_NOTEN_EACH = 6
-T_PAO = 7
-T_FOUR_RIICHI_ACTIVE = 8
-T_TSUMO_LOSS = 9
-T_N_HANDS = 10
-T_RED_FIVES = 11
-T_INITIAL_DORA = 12
-T_FATE = 13
-T_OPEN_DEAL = 14
-T_CHANT = 15               # C: 0 off, 1 on, 2 on with called discards dropped from the runs
-T_ASTROLOGY = 16
-T_DARKNESS = 17
-T_MIRROR = 18
-T_HEAD_BUMP = 19
-T_SOUL_STRIKE = 20         # SS: 0 off, else the options packed by sims.riichi.soul_strike_turns.pack_options
-T_FANTASY = 21             # 21..24: fantasy (FL) cards, laid out by sims.riichi.fantasy_cards
-T_DRAGON_EYE = 25          # 25..29: dragon eye (DE), laid out by sims.riichi.dragon_eye_holder
-T_HONBA_EVERY_WINNER = 30
-N_TABLE = 32
+from sims.riichi.fantasy_decks import FANTASY_DECKS, FANTASY_SLUGS, parse_fantasy_cards  # noqa: F401
+from sims.riichi.rules import RiichiRules, reject_unknown_options
+from sims.riichi.table_slots import (  # noqa: F401  re-exported: the engines read them as table.X
+    DEAD_WALL, DEAL_SIZE, HONBA_RON, MAX_HANDS, MAX_KANS, N_TABLE, N_TILES, NOTEN_TOTAL, RIICHI_COST, START_POINTS,
+    T_ASTROLOGY, T_BLOODBATH, T_CHANT, T_DARKNESS, T_DRAGON_EYE, T_EXCHANGE, T_EXTENSION, T_FANTASY, T_FATE,
+    T_FOUR_RIICHI_ACTIVE, T_HEAD_BUMP, T_HONBA, T_HONBA_EVERY_WINNER, T_INITIAL_DORA, T_MIRROR, T_N_HANDS,
+    T_NOTEN_EACH, T_OPEN_DEAL, T_PAO, T_RED_FIVES, T_RENCHAN, T_SOUL_STRIKE, T_START_POINTS, T_TSUMO_LOSS,
+    TARGET_POINTS,
+)
 
 NOTEN_RULES = ("split", "each")
 STRIKE_COUNTS = ("turns", "draws")
-
-# FL fantasy 幻境传说: the three decks, each card as (ASCII slug, simplified name, traditional name of source 001).
-# Card code in the observation and the records = index + 1 (0 = no card: not fantasy).
-FANTASY_DECKS = (
-    ("dealer", (("fuuki", "风纪", "風紀"), ("eternal-night", "永夜", "永夜"), ("confiscate", "没收", "沒收"),
-                ("hype", "炒作", "炒作"), ("giveaway", "赠品", "贈品"))),
-    ("chance", (("otherworld", "里世界", "裡世界"), ("triple-speed", "三倍速", "三倍速"),
-                ("golden", "金闪闪", "金閃閃"), ("super-tanyao", "超断幺", "超斷幺"),
-                ("showdown", "胜负手", "勝負手"))),
-    ("fate", (("exaggeration", "夸大其词", "誇大其詞"), ("over-prepared", "过度准备", "過度準備"),
-              ("hourglass", "厄运沙漏", "厄運沙漏"), ("shady-deal", "暗中交易", "暗中交易"),
-              ("love-price", "爱的代价", "愛的代價"))),
-)
-FANTASY_SLUGS = tuple(tuple(card[0] for card in deck) for _name, deck in FANTASY_DECKS)
 LOVE_POTS = ("sticks", "discarder")
-
-
-def parse_fantasy_cards(text: str) -> tuple[int, int, int]:
-    """FL: `cards` ("" or up to three card names, comma-separated, any order, at most one per deck; slugs,
-    simplified or traditional Chinese names) → (dealer, chance, fate) card index, -1 = drawn per match."""
-    chosen = [-1, -1, -1]
-    if not text.strip():
-        return tuple(chosen)
-    lookup = {}
-    for d, (_deck, cards) in enumerate(FANTASY_DECKS):
-        for i, names in enumerate(cards):
-            for name in names:
-                lookup[name.lower()] = (d, i)
-    for raw in text.split(","):
-        name = raw.strip().lower()
-        if name in ("", "*", "-", "random"):
-            continue
-        if name not in lookup:
-            known = "; ".join(f"{deck}: " + ", ".join(f"{c[0]} ({c[1]})" for c in cards)
-                              for deck, cards in FANTASY_DECKS)
-            raise ValueError(f"unknown fantasy card {raw.strip()!r} (known cards: {known})")
-        d, i = lookup[name]
-        if chosen[d] >= 0 and chosen[d] != i:
-            raise ValueError(f"cards names two {FANTASY_DECKS[d][0]} cards ({FANTASY_SLUGS[d][chosen[d]]}, "
-                             f"{FANTASY_SLUGS[d][i]}): one card per deck")
-        chosen[d] = i
-    return tuple(chosen)
 
 
 @dataclass(frozen=True)
@@ -257,17 +187,16 @@ class RiichiTable:
         arr[T_INITIAL_DORA] = self.initial_dora
         arr[T_OPEN_DEAL] = int(self.open_deal)
         arr[T_FATE] = int(self.fate)
-        # each mode packs its own options (and its kernel module unpacks them)
-        from sims.riichi import astrology_pool, chant_streaks, dragon_eye_holder, fantasy_cards
+        # each mode packs its own options (and its kernel module unpacks them); imported here, as the kernel
+        # modules load numba and the rules alone need only numpy
+        from sims.riichi import astrology_pool, chant_streaks, dragon_eye_holder, fantasy_cards, soul_strike_turns
 
         arr[T_CHANT] = chant_streaks.pack_options(self)
         arr[T_ASTROLOGY] = astrology_pool.pack_options(self)
         arr[T_DARKNESS] = int(self.darkness)
         arr[T_MIRROR] = int(self.mirror)
         arr[T_HEAD_BUMP] = int(self.head_bump)
-        from sims.riichi.soul_strike_turns import pack_options  # SS: every option packed into one slot
-
-        arr[T_SOUL_STRIKE] = pack_options(
+        arr[T_SOUL_STRIKE] = soul_strike_turns.pack_options(
             self.soul_strike, self.strike_count, self.trigger_ron_bonus, self.ippatsu_ron_after_strike,
             self.strike_ends_ippatsu, self.strike_turns, self.overload_han, self.strike_riichi_han,
             self.strike_double_riichi_han)
@@ -276,9 +205,8 @@ class RiichiTable:
         return arr
 
     def scoring(self) -> RiichiRules:
-        return RiichiRules(kazoe_yakuman=self.kazoe_yakuman, kiriage_mangan=self.kiriage_mangan,
-                           open_tanyao=self.open_tanyao, double_yakuman=self.double_yakuman,
-                           yakuman_stacking=self.yakuman_stacking, red_fives=self.red_fives)
+        """The scoring options (RiichiRules), each taken from the field of the same name here."""
+        return RiichiRules(**{f.name: getattr(self, f.name) for f in fields(RiichiRules)})
 
     def scoring_array(self) -> np.ndarray:
         return self.scoring().to_array()
@@ -288,11 +216,7 @@ class RiichiTable:
 
     @classmethod
     def from_dict(cls, values: dict):
-        declared = {f.name: f for f in fields(cls)}
-        unknown = set(values) - set(declared)
-        if unknown:
-            raise ValueError(f"unknown riichi table option(s): {', '.join(sorted(unknown))} "
-                             f"(known: {', '.join(sorted(declared))})")
+        reject_unknown_options(cls, values, "riichi table")
         defaults = cls()
         for key, value in values.items():
             expected = type(getattr(defaults, key))

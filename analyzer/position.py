@@ -32,6 +32,7 @@ Option labels: `exchange 1m2m3m`, `void p`, `discard 5m`, `kan 5m`, `tsumo`, `ro
 from __future__ import annotations
 
 import itertools
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -118,9 +119,45 @@ def _tiles(counts) -> str:
 
 
 # ----------------------------------------------------------------------------- position → state
+@dataclass
+class _Parsed:
+    """A position's content, checked: what `_pack` writes into a state block."""
+    seat: int
+    decision: int
+    dealer: int
+    hand_no: int
+    points: list[int]
+    wall: int
+    hand: np.ndarray        # the deciding seat's concealed counts (27 kinds)
+    melds: np.ndarray       # 4 × 27 meld codes
+    n_melds: np.ndarray
+    rivers: np.ndarray      # 4 × 27 counts
+    voids: np.ndarray       # void suit per seat, -1 = none yet
+    winners: list[tuple[int, str]]
+    won: np.ndarray
+    robbed: list[int]
+    cur: int
+    drawn: int
+    tile: int
+    after_call: int
+    kan_draw: int
+    kan_discard: int
+    sizes: list[int]        # concealed tiles per seat
+    visible: np.ndarray     # copies of each kind the deciding seat sees
+    discards: list[int]
+    draws: list[int]
+    kan_ledger: np.ndarray  # 16 entries, receiver × payer
+
+
 def state_of(position: dict) -> tuple[np.ndarray, int]:
     """(state block stopped at the position's decision, deciding seat). Hidden slots (other hands, the wall)
     are filled in a fixed order from the unseen tiles; determinization resamples them. Raises PositionError."""
+    parsed = _parse(position)
+    return _pack(parsed), parsed.seat
+
+
+def _parse(position: dict) -> _Parsed:
+    """Read and check every field of a position (PositionError on the first that is wrong)."""
     p = _Reader(position)
     variant = position.get("variant", "bloodshed")
     if variant != "bloodshed":
@@ -138,6 +175,37 @@ def state_of(position: dict) -> tuple[np.ndarray, int]:
     points = p.ints("points", 4, bound=10**9)
     wall = p.int_in("wall", 0, N_WALL - 53)
     hand = p.tiles("hand")
+    melds, n_melds, pons, kans = _melds_of(p)
+    rivers = np.zeros((4, 27), np.int64)
+    for s, text in enumerate(p.list_of("rivers", 4, [""] * 4)):
+        rivers[s] = _counts(text, f"rivers[{s}]")
+    voids = _voids_of(p, decision, kind)
+    winners, won = _winners_of(p, seat)
+    robbed = [_kind(t) for t in p.list_of("robbed", None, [])]
+    cur, drawn, tile, after_call, kan_draw, kan_discard = _decision_of(dec, decision, seat, hand, melds, rivers, won)
+    on_turn = cur if decision == D_TURN and not after_call else -1
+    sizes = _hand_sizes(p, decision, seat, dealer, cur, wall, hand, n_melds, winners)
+    if any(voids[s] >= 0 and (melds[s, voids[s] * 9:voids[s] * 9 + 9] > 0).any() and won[s] for s in range(4)):
+        raise PositionError("a winner cannot have melds of its void suit (B-10)")
+    visible = _visible(sizes, seat, wall, hand, melds, rivers, robbed)
+    discards = p.ints("discards", 4, [int(rivers[s].sum()) for s in range(4)], low=0, bound=N_WALL)
+    if decision in (D_EXCHANGE, D_VOID):
+        default_draws = [int(s == dealer) for s in range(4)]
+    else:
+        default_draws = [discards[s] + int(kans[s]) - int(pons[s]) + (s == on_turn) for s in range(4)]
+    draws = p.ints("draws", 4, default_draws, bound=N_WALL)
+    ledger = np.array(p.list_of("kan_income", 4, [[0] * 4] * 4), dtype=object)
+    try:
+        kan_ledger = np.array(ledger.tolist(), np.int64).reshape(16)
+    except (ValueError, TypeError):
+        raise PositionError("kan_income must be 4 lists of 4 integers (receiver × payer)") from None
+    return _Parsed(seat, decision, dealer, hand_no, points, wall, hand, melds, n_melds, rivers, voids, winners, won,
+                   robbed, cur, drawn, tile, after_call, kan_draw, kan_discard, sizes, visible, discards, draws,
+                   kan_ledger)
+
+
+def _melds_of(p: _Reader) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(4 × 27 meld codes, melds, pons and kans per seat)."""
     melds = np.zeros((4, 27), np.int64)
     n_melds = np.zeros(4, np.int64)
     pons = np.zeros(4, np.int64)
@@ -156,9 +224,11 @@ def state_of(position: dict) -> tuple[np.ndarray, int]:
             n_melds[s] += 1
             pons[s] += word == "pon"
             kans[s] += word != "pon"
-    rivers = np.zeros((4, 27), np.int64)
-    for s, text in enumerate(p.list_of("rivers", 4, [""] * 4)):
-        rivers[s] = _counts(text, f"rivers[{s}]")
+    return melds, n_melds, pons, kans
+
+
+def _voids_of(p: _Reader, decision: int, kind: str) -> np.ndarray:
+    """Void suit per seat (-1 = none), all declared after the void decision and none before."""
     voids = np.full(4, -1, np.int64)
     for s, v in enumerate(p.list_of("voids", 4, [None] * 4)):
         if v is not None:
@@ -170,6 +240,11 @@ def state_of(position: dict) -> tuple[np.ndarray, int]:
         raise PositionError(f"a {kind} decision comes before the void declarations; voids must all be null")
     if decision not in (D_EXCHANGE, D_VOID) and not declared.all():
         raise PositionError("after the void declarations every seat has a void suit (B-7)")
+    return voids
+
+
+def _winners_of(p: _Reader, seat: int) -> tuple[list[tuple[int, str]], np.ndarray]:
+    """([(seat, "ron" or "tsumo")] in order of winning, won flag per seat)."""
     winners = []
     for w in p.list_of("winners", None, []):
         ws = w.get("seat") if isinstance(w, dict) else None
@@ -185,8 +260,11 @@ def state_of(position: dict) -> tuple[np.ndarray, int]:
         won[ws] = 1
     if won[seat]:
         raise PositionError(f"seat {seat} has won and takes no further part in the hand (B-12)")
-    robbed = [_kind(t) for t in p.list_of("robbed", None, [])]
+    return winners, won
 
+
+def _decision_of(dec, decision, seat, hand, melds, rivers, won) -> tuple[int, int, int, int, int, int]:
+    """(seat on turn, drawn tile, tile under reaction, after_call, kan_draw, kan_discard) of the decision."""
     cur, drawn, tile, after_call, kan_draw, kan_discard = seat, -1, -1, 0, 0, 0
     if decision == D_TURN:
         after_call = int(bool(dec.get("after_call", False)))
@@ -210,8 +288,11 @@ def state_of(position: dict) -> tuple[np.ndarray, int]:
             if melds[cur, tile] != PON_MELD:
                 raise PositionError(f"seat {cur} needs a pon of {tile_name(tile)} to add a kan")
             drawn = tile if dec.get("with_drawn_tile", False) else -1
-    on_turn = cur if decision == D_TURN and not after_call else -1
+    return cur, drawn, tile, after_call, kan_draw, kan_discard
 
+
+def _hand_sizes(p, decision, seat, dealer, cur, wall, hand, n_melds, winners) -> list[int]:
+    """Concealed tiles per seat, checked against the deciding seat's hand and the phase of the hand."""
     if decision in (D_EXCHANGE, D_VOID):
         if wall != N_WALL - 53:
             raise PositionError(f"before play starts the wall holds {N_WALL - 53} tiles, got {wall}")
@@ -232,9 +313,11 @@ def state_of(position: dict) -> tuple[np.ndarray, int]:
                             f"{int(hand.sum()) + 3 * int(n_melds[seat])}")
     if decision in (D_EXCHANGE, D_VOID) and int(hand.sum()) != (14 if seat == dealer else 13):
         raise PositionError("before play starts the dealer holds 14 tiles and the others 13 (B-5)")
-    if any(voids[s] >= 0 and (melds[s, voids[s] * 9:voids[s] * 9 + 9] > 0).any() and won[s] for s in range(4)):
-        raise PositionError("a winner cannot have melds of its void suit (B-10)")
+    return sizes
 
+
+def _visible(sizes, seat, wall, hand, melds, rivers, robbed) -> np.ndarray:
+    """Copies of each kind the deciding seat sees, checked: at most four, and the rest fill the hidden places."""
     visible = hand + rivers.sum(0) + np.where(melds == PON_MELD, 3, np.where(melds > 0, 4, 0)).sum(0)
     for k in robbed:
         visible[k] += 1
@@ -246,77 +329,71 @@ def state_of(position: dict) -> tuple[np.ndarray, int]:
     if unseen != hidden_slots:
         raise PositionError(f"tile counts do not add up to 108: {unseen} unseen tiles but {hidden_slots} hidden "
                             f"places (other hands {sum(sizes) - sizes[seat]} + wall {wall})")
+    return visible
 
+
+def _pack(q: _Parsed) -> np.ndarray:
+    """The state block of a parsed position, stopped at its decision."""
     S = np.zeros(ST.SIZE, np.int32)
     obs = S[ST.obs:ST.obs + 4 * BOBS.SIZE].reshape(4, BOBS.SIZE)
-    discards = p.ints("discards", 4, [int(rivers[s].sum()) for s in range(4)], low=0, bound=N_WALL)
-    if decision in (D_EXCHANGE, D_VOID):
-        default_draws = [int(s == dealer) for s in range(4)]
-    else:
-        default_draws = [discards[s] + int(kans[s]) - int(pons[s]) + (s == on_turn) for s in range(4)]
-    draws = p.ints("draws", 4, default_draws, bound=N_WALL)
     for s in range(4):
         obs[s, BOBS.seat] = s
-        obs[s, BOBS.dealer] = dealer
-        obs[s, BOBS.hand_no] = hand_no
-        obs[s, BOBS.wall_left] = wall
-        obs[s, BOBS.n_winners] = len(winners)
-        obs[s, BOBS.turn] = sum(draws)
-        for q in range(4):
-            obs[s, BOBS.won + q] = won[q]
-            obs[s, BOBS.points + q] = points[q]
-            obs[s, BOBS.void + q] = voids[q]
-            obs[s, BOBS.n_melds + q] = n_melds[q]
-            obs[s, BOBS.n_discards + q] = discards[q]
-            obs[s, BOBS.melds + 34 * q:BOBS.melds + 34 * q + 27] = melds[q]
-            obs[s, BOBS.river + 34 * q:BOBS.river + 34 * q + 27] = rivers[q]
-        obs[s, BOBS.seen:BOBS.seen + 27] = visible - hand - np.bincount(robbed, minlength=27)[:27]
-    obs[seat, BOBS.hand:BOBS.hand + 27] = hand
-    unseen_kinds = np.repeat(np.arange(27), 4 - visible)
+        obs[s, BOBS.dealer] = q.dealer
+        obs[s, BOBS.hand_no] = q.hand_no
+        obs[s, BOBS.wall_left] = q.wall
+        obs[s, BOBS.n_winners] = len(q.winners)
+        obs[s, BOBS.turn] = sum(q.draws)
+        for t in range(4):
+            obs[s, BOBS.won + t] = q.won[t]
+            obs[s, BOBS.points + t] = q.points[t]
+            obs[s, BOBS.void + t] = q.voids[t]
+            obs[s, BOBS.n_melds + t] = q.n_melds[t]
+            obs[s, BOBS.n_discards + t] = q.discards[t]
+            obs[s, BOBS.melds + 34 * t:BOBS.melds + 34 * t + 27] = q.melds[t]
+            obs[s, BOBS.river + 34 * t:BOBS.river + 34 * t + 27] = q.rivers[t]
+        obs[s, BOBS.seen:BOBS.seen + 27] = q.visible - q.hand - np.bincount(q.robbed, minlength=27)[:27]
+    obs[q.seat, BOBS.hand:BOBS.hand + 27] = q.hand
+    unseen_kinds = np.repeat(np.arange(27), 4 - q.visible)
     i = 0
     for s in range(4):
-        if s == seat:
+        if s == q.seat:
             continue
-        n = sizes[s]
-        if decision == D_ROB and s == cur:
-            obs[s, BOBS.hand + tile] += 1  # the tile being added
-            unseen_kinds = np.delete(unseen_kinds, np.nonzero(unseen_kinds == tile)[0][:1])
+        n = q.sizes[s]
+        if q.decision == D_ROB and s == q.cur:
+            obs[s, BOBS.hand + q.tile] += 1  # the tile being added
+            unseen_kinds = np.delete(unseen_kinds, np.nonzero(unseen_kinds == q.tile)[0][:1])
             n -= 1
         for k in unseen_kinds[i:i + n]:
             obs[s, BOBS.hand + k] += 1
         i += n
-    S[ST.wall + N_WALL - wall:ST.wall + N_WALL] = unseen_kinds[i:]
-    S[ST.pos] = N_WALL - wall
-    S[ST.phase] = PHASES[decision]
-    S[ST.cur] = cur if decision != D_EXCHANGE and decision != D_VOID else dealer
-    S[ST.drawn] = drawn
-    S[ST.tile] = tile
-    S[ST.after_call] = after_call
-    S[ST.kan_draw] = kan_draw
-    S[ST.kan_discard] = kan_discard
-    S[ST.last_kan_seat] = seat if kan_draw else -1
-    S[ST.any_call] = int(n_melds.sum() > 0 or len(robbed) > 0)
-    S[ST.winners] = len(winners)
-    S[ST.first_winner] = winners[0][0] if winners else -1
-    S[ST.robbed_tiles] = len(robbed)
-    for j, k in enumerate(robbed[:3]):
+    S[ST.wall + N_WALL - q.wall:ST.wall + N_WALL] = unseen_kinds[i:]
+    S[ST.pos] = N_WALL - q.wall
+    S[ST.phase] = PHASES[q.decision]
+    S[ST.cur] = q.cur if q.decision != D_EXCHANGE and q.decision != D_VOID else q.dealer
+    S[ST.drawn] = q.drawn
+    S[ST.tile] = q.tile
+    S[ST.after_call] = q.after_call
+    S[ST.kan_draw] = q.kan_draw
+    S[ST.kan_discard] = q.kan_discard
+    S[ST.last_kan_seat] = q.seat if q.kan_draw else -1
+    S[ST.any_call] = int(q.n_melds.sum() > 0 or len(q.robbed) > 0)
+    S[ST.winners] = len(q.winners)
+    S[ST.first_winner] = q.winners[0][0] if q.winners else -1
+    S[ST.robbed_tiles] = len(q.robbed)
+    for j, k in enumerate(q.robbed[:3]):
         S[ST.robbed_kind + j] = k
     S[ST.end] = END_EXHAUSTIVE
-    S[ST.draws:ST.draws + 4] = draws
-    ledger = np.array(p.list_of("kan_income", 4, [[0] * 4] * 4), dtype=object)
-    try:
-        S[ST.kan_ledger:ST.kan_ledger + 16] = np.array(ledger.tolist(), np.int64).reshape(16)
-    except (ValueError, TypeError):
-        raise PositionError("kan_income must be 4 lists of 4 integers (receiver × payer)") from None
+    S[ST.draws:ST.draws + 4] = q.draws
+    S[ST.kan_ledger:ST.kan_ledger + 16] = q.kan_ledger
     rec = S[ST.rec:ST.rec + 4 * N_HAND_COLS].reshape(4, N_HAND_COLS)
-    for order, (ws, wkind) in enumerate(winners, 1):
+    for order, (ws, wkind) in enumerate(q.winners, 1):
         rec[ws, HC["won"]] = 1
         rec[ws, HC["win_order"]] = order
         rec[ws, HC["win_kind"]] = 2 if wkind == "tsumo" else 1
-    S[ST.pend_seat] = seat
+    S[ST.pend_seat] = q.seat
     S[ST.force_seat] = -1
     S[ST.watch_seat] = -1
-    return S, seat
+    return S
 
 
 def _kind(text) -> int:

@@ -27,6 +27,17 @@ def pub_set(obs, offset, value):
         obs[s, offset] = value
 
 
+@nb.njit(cache=True, inline="always")
+def next_active(obs, won_at, seat):
+    """Next seat after `seat` in turn order that has not won (B-12, S-3, S-4); `won_at` is the offset of the
+    four seats' won flags in the engine's observation layout."""
+    for k in range(1, 4):
+        s = (seat + k) % 4
+        if obs[0, won_at + s] == 0:
+            return s
+    return seat
+
+
 # Explicit signatures: `points_at` is each engine's offset of the points (BOBS.points in Bloodshed, ROBS.points in
 # riichi); without them a literal offset would compile one specialization per engine and per seat integer type.
 _OBS = types.int32[:, ::1]

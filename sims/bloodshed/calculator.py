@@ -13,6 +13,7 @@ from sims.bloodshed.rules import BloodshedRules
 from sims.bloodshed.scoring import (FIRST_DRAW, FLAG_NAMES, KAN_DISCARD, KAN_DRAW, LAST_TILE,
                                     P_GENERAL_PAIRS, P_PURE_TERMINALS, P_TERMINALS, P_TRIPLETS,
                                     PATTERN_NAMES, ROBBED_KAN, has_void_tile, score_detail)
+from sims.calculator_input import check_keys, check_variant
 from sims.bloodshed.settlement import (ROW_DAJIAO, ROW_PIG, ROW_REFUND, new_outputs,
                                        settle_exhaustive_draw)
 from sims.tiles import N_KINDS, PON, TileError, parse_meld, parse_tile, parse_tiles, tile_name
@@ -26,21 +27,6 @@ HAND_KEYS = {"variant", "hand", "melds", "win_tile", "tsumo", "void", "dealer", 
 SETTLE_KEYS = {"variant", "players", "rules"}
 PLAYER_KEYS = {"hand", "melds", "void", "won", "kan_income"}
 KAN_INCOME_KEYS = {"from", "amount"}
-
-
-def _check_keys(obj: Any, allowed: set[str], where: str) -> None:
-    if not isinstance(obj, dict):
-        raise ValueError(f"{where}: expected a JSON object, got {type(obj).__name__}")
-    unknown = set(obj) - allowed
-    if unknown:
-        raise ValueError(f"{where}: unknown key(s) {', '.join(sorted(unknown))} "
-                         f"(allowed: {', '.join(sorted(allowed))})")
-
-
-def _check_variant(obj: dict, where: str) -> None:
-    variant = obj.get("variant", VARIANT)
-    if variant != VARIANT:
-        raise ValueError(f"{where}: variant {variant!r} is not {VARIANT!r}")
 
 
 def _bool(obj: dict, key: str, where: str, default: bool = False) -> bool:
@@ -148,8 +134,8 @@ def score_request(obj: dict, rules: BloodshedRules | None = None) -> dict:
        "stacked_pattern": "带幺九" | "对对和" (only when B-19c stacking applied)}
     """
     where = "hand"
-    _check_keys(obj, HAND_KEYS, where)
-    _check_variant(obj, where)
+    check_keys(obj, HAND_KEYS, where)
+    check_variant(obj, VARIANT, where)
     rule_set = _rules(obj, rules, where)
     concealed, meld_type = _tiles(obj, where)
     void = _void(obj, where)
@@ -198,7 +184,7 @@ def _kan_income(player: dict, seat: int, where: str) -> dict[int, int]:
     income: dict[int, int] = {}
     for i, entry in enumerate(entries):
         at = f"{where}.kan_income[{i}]"
-        _check_keys(entry, KAN_INCOME_KEYS, at)
+        check_keys(entry, KAN_INCOME_KEYS, at)
         payer, amount = entry.get("from"), entry.get("amount")
         if not isinstance(payer, int) or isinstance(payer, bool) or not 0 <= payer <= 3:
             raise ValueError(f"{at}: 'from' must be a seat 0..3, got {payer!r}")
@@ -224,8 +210,8 @@ def settle_request(obj: dict, rules: BloodshedRules | None = None) -> dict:
     "breakdown": {"refund": [4 ints], "flower_pig": [4 ints], "dajiao": [4 ints]}} (net points per seat
     of B-21, B-22 and B-23; "deltas" is their sum). Won players are never tenpai nor flower pigs.
     """
-    _check_keys(obj, SETTLE_KEYS, "settle")
-    _check_variant(obj, "settle")
+    check_keys(obj, SETTLE_KEYS, "settle")
+    check_variant(obj, VARIANT, "settle")
     rule_set = _rules(obj, rules, "settle")
     players = obj.get("players")
     if not isinstance(players, list) or len(players) != 4:
@@ -238,7 +224,7 @@ def settle_request(obj: dict, rules: BloodshedRules | None = None) -> dict:
     ledger = np.zeros((4, 4), np.int64)
     for seat, player in enumerate(players):
         where = f"players[{seat}]"
-        _check_keys(player, PLAYER_KEYS, where)
+        check_keys(player, PLAYER_KEYS, where)
         won[seat] = _bool(player, "won", where)
         if won[seat] and "hand" not in player:
             if player.get("melds"):

@@ -38,7 +38,7 @@ from sims.bloodshed.scoring import (
 from sims.bloodshed.settlement import ROW_DAJIAO, ROW_PIG, ROW_REFUND, settle_exhaustive_draw
 from sims.bloodshed.columns import HC
 from sims.shanten import BLOODSHED_SHAPES, is_complete
-from sims.table_state import pub_add, pub_set, write_match_rows
+from sims.table_state import next_active, pub_add, pub_set, write_match_rows
 from sims.shanten_tables import SUIT_ROWS
 from sims import tiles
 
@@ -97,16 +97,6 @@ def _anyone_bust(obs):
         if obs[0, BOBS.points + s] < 0:
             return True
     return False
-
-
-@step
-def _next_active(obs, seat):
-    """Next seat after `seat` in turn order that has not won (B-12)."""
-    for k in range(1, 4):
-        s = (seat + k) % 4
-        if obs[0, BOBS.won + s] == 0:
-            return s
-    return seat
 
 
 @step
@@ -380,7 +370,7 @@ def _after_win(S, obs, rules, next_after):
         S[ST.end] = END_THREE_WINS
         S[ST.phase] = PH_END
     else:
-        S[ST.cur] = _next_active(obs, next_after)
+        S[ST.cur] = next_active(obs, BOBS.won, next_after)
         S[ST.need_draw] = 1
         S[ST.phase] = PH_DRAW
 
@@ -531,11 +521,246 @@ LEFT, STOPPED, SETTLED = 0, 1, 2
 
 
 @step
+def _pay_kan_by_others(S, obs, rec, receiver, amount, reason, payers_col, events, ev):
+    """Every other seat still playing pays `receiver` a kan payment (B-14, B-15); rec[receiver, payers_col]
+    counts the payers."""
+    delta = S[ST.delta:ST.delta + 4]
+    ledger = S[ST.kan_ledger:ST.kan_ledger + 16].reshape((4, 4))
+    for p in range(4):
+        if p != receiver and obs[0, BOBS.won + p] == 0:
+            _pay_kan(obs, p, receiver, amount, delta, ledger, rec, reason, events, ev)
+            rec[receiver, payers_col] += 1
+
+
+@step
+def _legal_turn_action(obs, cur, view, action, can_win, drawn, counters):
+    """`action` when legal, else (counted as illegal) the drawn tile, else the first tile in hand."""
+    legal = (action == TSUMO and can_win) or \
+        (KAN <= action < KAN + 27 and view[BOBS.kan_options + action - KAN] > 0) or \
+        (0 <= action < 34 and obs[cur, BOBS.hand + action] > 0)
+    if legal:
+        return action
+    counters[CNT_ILLEGAL] += 1
+    if drawn >= 0 and obs[cur, BOBS.hand + drawn] > 0:
+        return drawn
+    for k in range(34):
+        if obs[cur, BOBS.hand + k] > 0:
+            return k
+    return -1
+
+
+@step
+def _tsumo(S, obs, rec, cur, drawn, packed, rules, counters, events, ev):
+    """cur wins on the tile it drew (B-19: every other non-won player pays value + 1000)."""
+    delta = S[ST.delta:ST.delta + 4]
+    each = tsumo_payment(unpack_fan(packed), rules)
+    S[ST.winners] += 1
+    _record_win(obs, cur, -1, drawn, packed, WIN_TSUMO, each * _n_payers(obs, cur), rec, S[ST.winners],
+                counters, events, ev)
+    for p in range(4):
+        if p != cur and obs[0, BOBS.won + p] == 0:
+            _pay(obs, p, cur, each, delta, PAY_TSUMO, events, ev)
+    if S[ST.first_winner] < 0:
+        S[ST.first_winner] = cur
+    S[ST.last_kan_seat] = -1
+    _after_win(S, obs, rules, cur)
+
+
+@step
+def _closed_kan(S, obs, rec, cur, kind, events, ev):
+    """B-14: four concealed tiles of `kind` become a closed kan; each other player still playing pays."""
+    obs[cur, BOBS.hand + kind] -= 4
+    log_event(events, ev, EV_KAN, cur, kind, tiles.ANKAN, -1, 0)
+    pub_set(obs, _meld_slot(cur, kind), ANKAN_MELD)
+    pub_add(obs, BOBS.n_melds + cur, 1)
+    pub_add(obs, BOBS.seen + kind, 4)
+    _pay_kan_by_others(S, obs, rec, cur, R.CLOSED_KAN_PAY, PAY_CLOSED_KAN, H_CLOSED_PAYERS, events, ev)
+    _kan_made(S, obs, rec, cur, events, ev)
+
+
+@step
+def _discard(S, obs, rec, cur, tile, events, ev):
+    """cur discards `tile`; the others react next (PH_REACT)."""
+    log_event(events, ev, EV_DISCARD, cur, tile, 0, 0, 0)
+    obs[cur, BOBS.hand + tile] -= 1
+    pub_add(obs, BOBS.river + 34 * cur + tile, 1)
+    pub_add(obs, BOBS.n_discards + cur, 1)
+    pub_add(obs, BOBS.seen + tile, 1)
+    rec[cur, H_DISC] += 1
+    S[ST.kan_discard] = 1 if S[ST.last_kan_seat] == cur else 0
+    S[ST.last_kan_seat] = -1
+    S[ST.after_call] = 0
+    S[ST.kan_draw] = 0
+    S[ST.tile] = tile
+    S[ST.phase] = PH_REACT
+
+
+@step
+def _turn(S, obs, rec, view, hooks_turn, params, rules, tables, counters, events, ev):
+    """PH_TURN: cur's tsumo, kan (an added one goes to PH_ROB first) or discard."""
+    cur = S[ST.cur]
+    packed = prepare_turn_view(S, obs, view, rules, tables)
+    can_win = view[BOBS.can_win] == 1
+    drawn = S[ST.drawn]
+    action = _ask(hooks_turn[cur], cur, S, obs, view, params, tables)
+    action = _legal_turn_action(obs, cur, view, action, can_win, drawn, counters)
+    if can_win and action != TSUMO:
+        rec[cur, H_PASSED] += 1
+        log_event(events, ev, EV_PASS, cur, drawn, unpack_fan(packed), 1, 0)
+    if action == TSUMO:
+        _tsumo(S, obs, rec, cur, drawn, packed, rules, counters, events, ev)
+    elif action >= KAN:
+        kind = action - KAN
+        if view[BOBS.kan_options + kind] == 2:  # added kan: others may rob it first (B-17)
+            S[ST.tile] = kind
+            S[ST.phase] = PH_ROB
+        else:
+            _closed_kan(S, obs, rec, cur, kind, events, ev)
+    else:
+        _discard(S, obs, rec, cur, action, events, ev)
+
+
+@step
+def _ask_reactions(S, obs, rec, view, hooks_react, params, rules, tables, counters, events, ev):
+    """Ask the seats after cur in turn order about the discard; returns (rons, caller, PON or KAN_CALL or 0)
+    with the ron claimants in S[ST.claimants:]."""
+    cur = S[ST.cur]
+    tile = S[ST.tile]
+    wall_left = WALL_SIZE - S[ST.pos]
+    n_ron = 0
+    caller = -1
+    call = 0
+    for k in range(1, 4):
+        p = (cur + k) % 4
+        can_ron, can_pon, can_kan = react_options(obs, p, tile, wall_left, tables)
+        if not (can_ron or can_pon or can_kan):
+            continue
+        prepare_react_view(S, obs, p, view, can_ron, can_pon, can_kan, rules)
+        answer = _ask(hooks_react[p], p, S, obs, view, params, tables)
+        if answer == RON and can_ron:
+            S[ST.claimants + n_ron] = p
+            n_ron += 1
+            continue
+        if can_ron:
+            rec[p, H_PASSED] += 1
+            log_event(events, ev, EV_PASS, p, tile, view[BOBS.win_fan], 0, 0)
+        if answer == PON and can_pon:
+            caller, call = p, PON
+        elif answer == KAN_CALL and can_kan:
+            caller, call = p, KAN_CALL
+        elif answer != 0:
+            counters[CNT_ILLEGAL] += 1
+    return n_ron, caller, call
+
+
+@step
+def _pon(S, obs, caller, events, ev):
+    """`caller` pons the discard and takes the turn without a draw."""
+    cur = S[ST.cur]
+    tile = S[ST.tile]
+    log_event(events, ev, EV_PON, caller, tile, cur, 0, 0)
+    obs[caller, BOBS.hand + tile] -= 2
+    pub_add(obs, BOBS.river + 34 * cur + tile, -1)
+    pub_set(obs, _meld_slot(caller, tile), PON_MELD)
+    pub_add(obs, BOBS.n_melds + caller, 1)
+    pub_add(obs, BOBS.seen + tile, 2)
+    S[ST.any_call] = 1
+    S[ST.cur] = caller
+    S[ST.after_call] = 1
+    S[ST.drawn] = -1
+    S[ST.phase] = PH_TURN
+
+
+@step
+def _open_kan(S, obs, rec, caller, events, ev):
+    """Open kan on the discard: the discarder pays 2000 (B-15), then a replacement draw (B-16)."""
+    cur = S[ST.cur]
+    tile = S[ST.tile]
+    obs[caller, BOBS.hand + tile] -= 3
+    pub_add(obs, BOBS.river + 34 * cur + tile, -1)
+    pub_set(obs, _meld_slot(caller, tile), MINKAN_MELD)
+    pub_add(obs, BOBS.n_melds + caller, 1)
+    pub_add(obs, BOBS.seen + tile, 3)
+    log_event(events, ev, EV_KAN, caller, tile, tiles.MINKAN, cur, 0)
+    delta = S[ST.delta:ST.delta + 4]
+    ledger = S[ST.kan_ledger:ST.kan_ledger + 16].reshape((4, 4))
+    _pay_kan(obs, cur, caller, R.OPEN_KAN_PAY, delta, ledger, rec, PAY_OPEN_KAN, events, ev)
+    rec[caller, H_OPEN_KANS] += 1
+    S[ST.cur] = caller
+    _kan_made(S, obs, rec, caller, events, ev)
+
+
+@step
+def _react(S, obs, rec, view, hooks_react, params, rules, tables, counters, events, ev):
+    """PH_REACT: rons on the discard (B-11: every claimant wins; B-9: ron beats pon and kan), else a pon or
+    an open kan, else the next seat draws."""
+    cur = S[ST.cur]
+    n_ron, caller, call = _ask_reactions(S, obs, rec, view, hooks_react, params, rules, tables, counters, events, ev)
+    if n_ron > 0:
+        delta = S[ST.delta:ST.delta + 4]
+        S[ST.winners] = _settle_rons(obs, cur, S[ST.claimants:ST.claimants + 3], n_ron, S[ST.tile], _ron_flags(S),
+                                     rules, delta, rec, S[ST.winners], counters, events, ev)
+        if S[ST.first_winner] < 0:
+            S[ST.first_winner] = S[ST.claimants]
+        _after_win(S, obs, rules, S[ST.claimants + n_ron - 1])  # after the winner farthest from the discarder
+    elif call == PON:
+        _pon(S, obs, caller, events, ev)
+    elif call == KAN_CALL:
+        _open_kan(S, obs, rec, caller, events, ev)
+    else:
+        S[ST.cur] = next_active(obs, BOBS.won, cur)
+        S[ST.need_draw] = 1
+        S[ST.phase] = PH_DRAW
+
+
+@step
+def _rob(S, obs, rec, view, hooks_rob, params, rules, tables, counters, events, ev):
+    """PH_ROB: the seats that can rob the added kan are asked (B-17); else the kan stands, paid by each other
+    player still playing only when made with the tile just drawn (B-15)."""
+    cur = S[ST.cur]
+    kind = S[ST.tile]
+    n_rob = 0
+    for k in range(1, 4):
+        p = (cur + k) % 4
+        if not can_rob(S, obs, p, tables):
+            continue
+        prepare_rob_view(S, obs, p, view, rules)
+        answer = _ask(hooks_rob[p], p, S, obs, view, params, tables)
+        if answer == RON:
+            S[ST.claimants + n_rob] = p
+            n_rob += 1
+        else:
+            rec[p, H_PASSED] += 1
+            log_event(events, ev, EV_PASS, p, kind, view[BOBS.win_fan], 0, 0)
+            if answer != 0:
+                counters[CNT_ILLEGAL] += 1
+    if n_rob > 0:
+        obs[cur, BOBS.hand + kind] -= 1  # the robbed tile goes to the winners; the pon stays
+        S[ST.robbed_kind + S[ST.robbed_tiles]] = kind
+        S[ST.robbed_tiles] += 1
+        delta = S[ST.delta:ST.delta + 4]
+        S[ST.winners] = _settle_rons(obs, cur, S[ST.claimants:ST.claimants + 3], n_rob, kind, ROBBED_KAN, rules,
+                                     delta, rec, S[ST.winners], counters, events, ev)
+        if S[ST.first_winner] < 0:
+            S[ST.first_winner] = S[ST.claimants]
+        S[ST.last_kan_seat] = -1
+        _after_win(S, obs, rules, cur)
+        return
+    obs[cur, BOBS.hand + kind] -= 1
+    log_event(events, ev, EV_KAN, cur, kind, tiles.KAKAN, -1, 0)
+    pub_set(obs, _meld_slot(cur, kind), KAKAN_MELD)
+    pub_add(obs, BOBS.seen + kind, 1)
+    if kind == S[ST.drawn] and S[ST.after_call] == 0:
+        _pay_kan_by_others(S, obs, rec, cur, R.ADDED_KAN_PAY, PAY_ADDED_KAN, H_ADDED_PAYERS, events, ev)
+    _kan_made(S, obs, rec, cur, events, ev)
+
+
+@step
 def _play_turns(S, obs, rec, view, hooks_turn, hooks_react, hooks_rob, params, rules, tables, counters, events, ev,
                 stop_at):
-    """The draw, turn, react and rob phases in one compiled loop (the hot path: one frame, no array copies per
-    step). Returns STOPPED before the decision `stop_at`, SETTLED once ST.watch_seat's points are final, else
-    LEFT when play moves to another phase (the end of the hand)."""
+    """The draw, turn, react and rob phases in one compiled loop (the hot path: no array copies per step).
+    Returns STOPPED before the decision `stop_at`, SETTLED once ST.watch_seat's points are final, else LEFT
+    when play moves to another phase (the end of the hand)."""
     while True:
         if S[ST.watch_seat] >= 0 and _settled_winner(S, obs, S[ST.watch_seat]):
             return SETTLED
@@ -552,194 +777,20 @@ def _play_turns(S, obs, rec, view, hooks_turn, hooks_react, hooks_rob, params, r
                 S[ST.need_draw] = 0
             S[ST.phase] = PH_TURN
         elif phase == PH_TURN:
-            cur = S[ST.cur]
-            if _stop_before(S, stop_at, 1, cur):
+            if _stop_before(S, stop_at, 1, S[ST.cur]):
                 return STOPPED
-            packed = prepare_turn_view(S, obs, view, rules, tables)
-            can_win = view[BOBS.can_win] == 1
-            drawn = S[ST.drawn]
-            action = _ask(hooks_turn[cur], cur, S, obs, view, params, tables)
-            legal = (action == TSUMO and can_win) or \
-                (KAN <= action < KAN + 27 and view[BOBS.kan_options + action - KAN] > 0) or \
-                (0 <= action < 34 and obs[cur, BOBS.hand + action] > 0)
-            if not legal:
-                counters[CNT_ILLEGAL] += 1
-                action = drawn if (drawn >= 0 and obs[cur, BOBS.hand + drawn] > 0) else -1
-                if action < 0:
-                    for k in range(34):
-                        if obs[cur, BOBS.hand + k] > 0:
-                            action = k
-                            break
-            if can_win and action != TSUMO:
-                rec[cur, H_PASSED] += 1
-                log_event(events, ev, EV_PASS, cur, drawn, unpack_fan(packed), 1, 0)
-
-            if action == TSUMO:  # B-19: every other non-won player pays value + 1000
-                delta = S[ST.delta:ST.delta + 4]
-                each = tsumo_payment(unpack_fan(packed), rules)
-                S[ST.winners] += 1
-                _record_win(obs, cur, -1, drawn, packed, WIN_TSUMO, each * _n_payers(obs, cur), rec, S[ST.winners],
-                            counters, events, ev)
-                for p in range(4):
-                    if p != cur and obs[0, BOBS.won + p] == 0:
-                        _pay(obs, p, cur, each, delta, PAY_TSUMO, events, ev)
-                if S[ST.first_winner] < 0:
-                    S[ST.first_winner] = cur
-                S[ST.last_kan_seat] = -1
-                _after_win(S, obs, rules, cur)
-                continue
-
-            if action >= KAN:
-                kind = action - KAN
-                if view[BOBS.kan_options + kind] == 2:  # added kan: others may rob it first (B-17)
-                    S[ST.tile] = kind
-                    S[ST.phase] = PH_ROB
-                    continue
-                obs[cur, BOBS.hand + kind] -= 4  # closed kan, B-14
-                log_event(events, ev, EV_KAN, cur, kind, tiles.ANKAN, -1, 0)
-                pub_set(obs, _meld_slot(cur, kind), ANKAN_MELD)
-                pub_add(obs, BOBS.n_melds + cur, 1)
-                pub_add(obs, BOBS.seen + kind, 4)
-                delta = S[ST.delta:ST.delta + 4]
-                ledger = S[ST.kan_ledger:ST.kan_ledger + 16].reshape((4, 4))
-                for p in range(4):
-                    if p != cur and obs[0, BOBS.won + p] == 0:
-                        _pay_kan(obs, p, cur, R.CLOSED_KAN_PAY, delta, ledger, rec, PAY_CLOSED_KAN, events, ev)
-                        rec[cur, H_CLOSED_PAYERS] += 1
-                _kan_made(S, obs, rec, cur, events, ev)
-                continue
-
-            tile = action  # discard
-            log_event(events, ev, EV_DISCARD, cur, tile, 0, 0, 0)
-            obs[cur, BOBS.hand + tile] -= 1
-            pub_add(obs, BOBS.river + 34 * cur + tile, 1)
-            pub_add(obs, BOBS.n_discards + cur, 1)
-            pub_add(obs, BOBS.seen + tile, 1)
-            rec[cur, H_DISC] += 1
-            S[ST.kan_discard] = 1 if S[ST.last_kan_seat] == cur else 0
-            S[ST.last_kan_seat] = -1
-            S[ST.after_call] = 0
-            S[ST.kan_draw] = 0
-            S[ST.tile] = tile
-            S[ST.phase] = PH_REACT
-            continue
+            _turn(S, obs, rec, view, hooks_turn, params, rules, tables, counters, events, ev)
         elif phase == PH_REACT:
             if _stop_in_calls(S, obs, tables, stop_at, False):
                 return STOPPED
-            cur = S[ST.cur]
-            tile = S[ST.tile]
-            wall_left = WALL_SIZE - S[ST.pos]
-            n_ron = 0
-            caller = -1
-            call = 0
-            for step in range(1, 4):
-                p = (cur + step) % 4
-                can_ron, can_pon, can_kan = react_options(obs, p, tile, wall_left, tables)
-                if not (can_ron or can_pon or can_kan):
-                    continue
-                prepare_react_view(S, obs, p, view, can_ron, can_pon, can_kan, rules)
-                answer = _ask(hooks_react[p], p, S, obs, view, params, tables)
-                if answer == RON and can_ron:
-                    S[ST.claimants + n_ron] = p
-                    n_ron += 1
-                    continue
-                if can_ron:
-                    rec[p, H_PASSED] += 1
-                    log_event(events, ev, EV_PASS, p, tile, view[BOBS.win_fan], 0, 0)
-                if answer == PON and can_pon:
-                    caller, call = p, PON
-                elif answer == KAN_CALL and can_kan:
-                    caller, call = p, KAN_CALL
-                elif answer != 0:
-                    counters[CNT_ILLEGAL] += 1
-
-            if n_ron > 0:  # B-11 every claimant wins; B-9 ron beats pon/kan
-                delta = S[ST.delta:ST.delta + 4]
-                S[ST.winners] = _settle_rons(obs, cur, S[ST.claimants:ST.claimants + 3], n_ron, tile, _ron_flags(S), rules,
-                                             delta, rec, S[ST.winners], counters, events, ev)
-                if S[ST.first_winner] < 0:
-                    S[ST.first_winner] = S[ST.claimants]
-                _after_win(S, obs, rules, S[ST.claimants + n_ron - 1])  # after the winner farthest from the discarder
-                continue
-
-            if call == PON:
-                log_event(events, ev, EV_PON, caller, tile, cur, 0, 0)
-                obs[caller, BOBS.hand + tile] -= 2
-                pub_add(obs, BOBS.river + 34 * cur + tile, -1)
-                pub_set(obs, _meld_slot(caller, tile), PON_MELD)
-                pub_add(obs, BOBS.n_melds + caller, 1)
-                pub_add(obs, BOBS.seen + tile, 2)
-                S[ST.any_call] = 1
-                S[ST.cur] = caller
-                S[ST.after_call] = 1
-                S[ST.drawn] = -1
-                S[ST.phase] = PH_TURN
-                continue
-            if call == KAN_CALL:  # open kan: the discarder pays 2000 (B-15), then a replacement draw (B-16)
-                obs[caller, BOBS.hand + tile] -= 3
-                pub_add(obs, BOBS.river + 34 * cur + tile, -1)
-                pub_set(obs, _meld_slot(caller, tile), MINKAN_MELD)
-                pub_add(obs, BOBS.n_melds + caller, 1)
-                pub_add(obs, BOBS.seen + tile, 3)
-                log_event(events, ev, EV_KAN, caller, tile, tiles.MINKAN, cur, 0)
-                delta = S[ST.delta:ST.delta + 4]
-                ledger = S[ST.kan_ledger:ST.kan_ledger + 16].reshape((4, 4))
-                _pay_kan(obs, cur, caller, R.OPEN_KAN_PAY, delta, ledger, rec, PAY_OPEN_KAN, events, ev)
-                rec[caller, H_OPEN_KANS] += 1
-                S[ST.cur] = caller
-                _kan_made(S, obs, rec, caller, events, ev)
-                continue
-            S[ST.cur] = _next_active(obs, cur)
-            S[ST.need_draw] = 1
-            S[ST.phase] = PH_DRAW
-            continue
+            _react(S, obs, rec, view, hooks_react, params, rules, tables, counters, events, ev)
         elif phase == PH_ROB:
             if _stop_in_calls(S, obs, tables, stop_at, True):
                 return STOPPED
-            cur = S[ST.cur]
-            kind = S[ST.tile]
-            n_rob = 0
-            for step in range(1, 4):
-                p = (cur + step) % 4
-                if not can_rob(S, obs, p, tables):
-                    continue
-                prepare_rob_view(S, obs, p, view, rules)
-                answer = _ask(hooks_rob[p], p, S, obs, view, params, tables)
-                if answer == RON:
-                    S[ST.claimants + n_rob] = p
-                    n_rob += 1
-                else:
-                    rec[p, H_PASSED] += 1
-                    log_event(events, ev, EV_PASS, p, kind, view[BOBS.win_fan], 0, 0)
-                    if answer != 0:
-                        counters[CNT_ILLEGAL] += 1
-            delta = S[ST.delta:ST.delta + 4]
-            if n_rob > 0:
-                obs[cur, BOBS.hand + kind] -= 1  # the robbed tile goes to the winners; the pon stays
-                S[ST.robbed_kind + S[ST.robbed_tiles]] = kind
-                S[ST.robbed_tiles] += 1
-                S[ST.winners] = _settle_rons(obs, cur, S[ST.claimants:ST.claimants + 3], n_rob, kind, ROBBED_KAN, rules,
-                                             delta, rec, S[ST.winners], counters, events, ev)
-                if S[ST.first_winner] < 0:
-                    S[ST.first_winner] = S[ST.claimants]
-                S[ST.last_kan_seat] = -1
-                _after_win(S, obs, rules, cur)
-                continue
-            # B-15: added kan pays 1000 from each other non-won player only with the tile just drawn
-            obs[cur, BOBS.hand + kind] -= 1
-            log_event(events, ev, EV_KAN, cur, kind, tiles.KAKAN, -1, 0)
-            pub_set(obs, _meld_slot(cur, kind), KAKAN_MELD)
-            pub_add(obs, BOBS.seen + kind, 1)
-            if kind == S[ST.drawn] and S[ST.after_call] == 0:
-                ledger = S[ST.kan_ledger:ST.kan_ledger + 16].reshape((4, 4))
-                for p in range(4):
-                    if p != cur and obs[0, BOBS.won + p] == 0:
-                        _pay_kan(obs, p, cur, R.ADDED_KAN_PAY, delta, ledger, rec, PAY_ADDED_KAN, events, ev)
-                        rec[cur, H_ADDED_PAYERS] += 1
-            _kan_made(S, obs, rec, cur, events, ev)
-            continue
+            _rob(S, obs, rec, view, hooks_rob, params, rules, tables, counters, events, ev)
         else:
             return LEFT
+
 
 # ----------------------------------------------------------------------------- the end of a hand
 @allocates
@@ -922,8 +973,9 @@ def play_matches(root_seed, match_ids, hooks_ex, hooks_void, hooks_turn, hooks_r
     """Play every match in `match_ids`; returns the number of hand rows written (jit-compiled).
 
     hand_rows needs 16 rows per match, match_rows 4. `events` receives the event log (sims.events) while it
-    has room; give it zero rows to record nothing. counters[CNT_EVENTS] counts the events written. The wall, the exchange direction and the seats'
-    random streams of hand h of match m depend only on (root_seed, m, h) (common random numbers).
+    has room; give it zero rows to record nothing. counters[CNT_EVENTS] counts the events written. The wall,
+    the exchange direction and the seats' random streams of hand h of match m depend only on (root_seed, m, h)
+    (common random numbers).
     """
     S = np.zeros(ST.SIZE, np.int32)
     view = np.zeros(BOBS.SIZE, np.int32)

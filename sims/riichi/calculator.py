@@ -18,6 +18,7 @@ from sims.riichi.scoring import (CTX_DEALER, CTX_FLAGS, CTX_HONBA, CTX_IPPATSU, 
                                  NO_YAKU, RES_FU, RES_HAN, RES_HONBA, RES_LIMIT, RES_N_YAKU, RES_RECEIVED,
                                  RES_RON, RES_STICKS, RES_TOTAL, RES_TSUMO_DEALER, RES_TSUMO_OTHER, RES_WIN,
                                  RES_YAKU, RES_YAKUMAN, SCORED, new_result, score_hand)
+from sims.calculator_input import check_keys, check_variant
 from sims.riichi.yaku import YAKU_NAMES
 from sims.tiles import ANKAN, CHI, N_KINDS, PON, TileError, parse_meld, parse_tile, parse_tiles, tile_name
 
@@ -191,14 +192,8 @@ def score_request(obj: dict, rules: RiichiRules | None = None) -> dict:
        "received": total + all honba + sticks, "win_tile": the winning tile}.
     """
     where = "hand"
-    if not isinstance(obj, dict):
-        raise ValueError(f"{where}: expected a JSON object, got {type(obj).__name__}")
-    unknown = set(obj) - HAND_KEYS
-    if unknown:
-        raise ValueError(f"{where}: unknown key(s) {', '.join(sorted(unknown))} "
-                         f"(allowed: {', '.join(sorted(HAND_KEYS))})")
-    if obj.get("variant", VARIANT) != VARIANT:
-        raise ValueError(f"{where}: variant {obj['variant']!r} is not {VARIANT!r}")
+    check_keys(obj, HAND_KEYS, where)
+    check_variant(obj, VARIANT, where)
     rule_set = parse_rules(obj, rules, where)
     concealed, melds, n_melds, red, held = _tiles(obj, where)
     size = int(concealed.sum()) + 3 * n_melds

@@ -61,7 +61,7 @@ from sims.riichi.tableau import (
 from sims.riichi.yaku import KOKUSHI, KOKUSHI_13
 from sims.shanten import RIICHI_SHAPES, is_complete, shanten, winning_tiles
 from sims.shanten_tables import SUIT_ROWS
-from sims.table_state import pub_add, pub_set, rank_of, write_match_rows
+from sims.table_state import next_active, pub_add, pub_set, rank_of, write_match_rows
 from sims.riichi.mode_phases import (  # every special mode acts through these (and nowhere else here)
     modes_adjust_win, modes_after_deal, modes_after_discard, modes_after_draw, modes_after_win, modes_before_deal,
     modes_before_draw_or_call, modes_begin_hand, modes_begin_match, modes_call, modes_claimants, modes_discard,
@@ -86,16 +86,6 @@ N_COUNTERS = 5
 
 
 # ----------------------------------------------------------------------------- small helpers
-
-
-@nb.njit(cache=True)
-def _next_active(obs, seat):
-    """Next seat after `seat` that has not won (S-3, S-4)."""
-    for k in range(1, 4):
-        s = (seat + k) % 4
-        if obs[0, ROBS.won + s] == 0:
-            return s
-    return seat
 
 
 @nb.njit(cache=True)
@@ -547,25 +537,19 @@ def _turn_options(hs, obs, view, st, wall, topts, sopts, tables, conc, melds8, c
 
 
 @step
-def _turn_action(hs, obs, view, st, wall, rec, hooks_mode, params, topts, sopts, tables, counters, events, ev, action,
-                 mask):
-    """PH_TURN_ASK answered: validate cur's action (an illegal one becomes the drawn tile, else the first legal
-    kind), then tsumo, nine terminals, a kan (robbing first) or the discard."""
-    suit_t = tables[:SUIT_ROWS]
-    honor_t = tables[SUIT_ROWS:]
+def _checked_turn_action(hs, obs, action, counters, tables, mask):
+    """cur's turn `action` made legal: an illegal one (counted) becomes the drawn tile, else the first legal kind.
+    Returns (action: a kind to discard, TSUMO, NINE_TERMINALS or KAN + kind; riichi declared with the discard;
+    the discard is the copy just drawn, R-1: the red five or not, as drawn)."""
     cur = hs[HS.cur]
     drawn = hs[HS.drawn]
     after_call = hs[HS.after_call] == 1
     forbid_a = hs[HS.forbid_a]
     forbid_b = hs[HS.forbid_b]
-    can_win = hs[HS.can_win] == 1
     hand = obs[cur, ROBS.hand:ROBS.hand + 34]
-    n_melds = obs[0, ROBS.n_melds + cur]
     in_riichi = obs[0, ROBS.riichi + cur] > 0
-    action, face_down = modes_turn_answer(topts, action)
-    illegal_before = counters[CNT_ILLEGAL]
     riichi_now = False
-    drawn_copy = False  # the discard is the copy just drawn (R-1: the red five or not, as drawn)
+    drawn_copy = False
     if action == TSUMOGIRI or action == RIICHI + TSUMOGIRI:
         if drawn >= 0 and not after_call:
             drawn_copy = True
@@ -574,7 +558,7 @@ def _turn_action(hs, obs, view, st, wall, rec, hooks_mode, params, topts, sopts,
             counters[CNT_ILLEGAL] += 1
             action = -1
     if action == TSUMO:
-        if not can_win:
+        if hs[HS.can_win] != 1:
             counters[CNT_ILLEGAL] += 1
             action = -1
     elif action == NINE_TERMINALS:
@@ -590,7 +574,8 @@ def _turn_action(hs, obs, view, st, wall, rec, hooks_mode, params, topts, sopts,
         ok = hs[HS.can_riichi] == 1 and hand[k] > 0
         if ok:
             hand[k] -= 1
-            ok = winning_tiles(hand, n_melds, RIICHI_SHAPES, hand, suit_t, honor_t, mask) > 0
+            ok = winning_tiles(hand, obs[0, ROBS.n_melds + cur], RIICHI_SHAPES, hand, tables[:SUIT_ROWS],
+                               tables[SUIT_ROWS:], mask) > 0
             hand[k] += 1
         if ok:
             riichi_now = True
@@ -615,6 +600,63 @@ def _turn_action(hs, obs, view, st, wall, rec, hooks_mode, params, topts, sopts,
                 if hand[k] > 0 and not (after_call and (k == forbid_a or k == forbid_b)):
                     action = k
                     break
+    return action, riichi_now, drawn_copy
+
+
+@step
+def _tsumo(hs, obs, st, wall, topts, sopts, rec, cur, drawn, events, ev):
+    """cur wins on its draw; the hand ends, or under bloodbath play goes on with the next seat (S-3)."""
+    rec[cur, H_STRIKE_HAN] = hs[HS.ss_han]
+    _settle_win(hs, obs, st, topts, sopts, rec, cur, -1, hs[HS.best:HS.best + N_RES], True, events, ev, drawn)
+    if topts[T.T_BLOODBATH] != 1:
+        _end_hand(hs, END_WIN)
+    elif anyone_below_zero(obs):
+        _end_hand(hs, END_BUST)
+    elif hs[HS.winners] >= 3:
+        _end_hand(hs, END_THREE_WINS)
+    elif hs[HS.kans_abort]:  # a replacement-draw win on a fourth kan by several players: settle, then abort
+        _end_hand(hs, END_KANS)
+    else:
+        _after_bloodbath_win(obs, st)
+        if hs[HS.kan_draw] and st[ST_MISC, MS_PENDING_DORA] > 0:  # S-12
+            _flip_pending(obs, st, wall, events, ev)
+        hs[HS.cur] = next_active(obs, ROBS.won, cur)
+        hs[HS.last_kan_seat] = -1
+        hs[HS.phase] = PH_DRAW
+
+
+@step
+def _declare_kan(hs, obs, st, wall, cur, kind, events, ev):
+    """cur declares a closed or added kan of `kind`; the other seats may rob it first (PH_ROB)."""
+    option = hs[HS.kan_opts + kind]
+    _flip_pending(obs, st, wall, events, ev)
+    # chankan (R-4): an added kan may be robbed; a closed kan only by thirteen orphans
+    kan_red = 0
+    if option == 2 and holds_red(st, cur, kind):
+        kan_red = 1  # the added tile is the seat's only copy in hand, the red five
+    # logged before any rob, so a robbed kan is in the log and is the win's target
+    log_event(events, ev, EV_KAN, cur, kind, tiles.ANKAN if option == 1 else tiles.KAKAN, -1,
+              2 if holds_red(st, cur, kind) else 0)
+    hs[HS.tile] = kind
+    hs[HS.kan_option] = option
+    hs[HS.red] = kan_red
+    hs[HS.step] = 1
+    hs[HS.n_claims] = 0
+    hs[HS.phase] = PH_ROB
+
+
+@step
+def _turn_action(hs, obs, view, st, wall, rec, hooks_mode, params, topts, sopts, tables, counters, events, ev, action,
+                 mask):
+    """PH_TURN_ASK answered: validate cur's action (an illegal one becomes the drawn tile, else the first legal
+    kind), then tsumo, nine terminals, a kan (robbing first) or the discard."""
+    cur = hs[HS.cur]
+    drawn = hs[HS.drawn]
+    can_win = hs[HS.can_win] == 1
+    in_riichi = obs[0, ROBS.riichi + cur] > 0
+    action, face_down = modes_turn_answer(topts, action)
+    illegal_before = counters[CNT_ILLEGAL]
+    action, riichi_now, drawn_copy = _checked_turn_action(hs, obs, action, counters, tables, mask)
     if not modes_face_down_ok(obs, cur, face_down, counters[CNT_ILLEGAL] == illegal_before and 0 <= action < 34,
                              riichi_now):
         counters[CNT_ILLEGAL] += 1
@@ -626,48 +668,15 @@ def _turn_action(hs, obs, view, st, wall, rec, hooks_mode, params, topts, sopts,
             st[ST_FLAGS + cur, F_RIICHI_FURITEN] = 1
 
     if action == TSUMO:
-        rec[cur, H_STRIKE_HAN] = hs[HS.ss_han]
-        _settle_win(hs, obs, st, topts, sopts, rec, cur, -1, hs[HS.best:HS.best + N_RES], True, events, ev, drawn)
-        if topts[T.T_BLOODBATH] != 1:
-            _end_hand(hs, END_WIN)
-        elif anyone_below_zero(obs):
-            _end_hand(hs, END_BUST)
-        elif hs[HS.winners] >= 3:
-            _end_hand(hs, END_THREE_WINS)
-        elif hs[HS.kans_abort]:  # a replacement-draw win on a fourth kan by several players: settle, then abort
-            _end_hand(hs, END_KANS)
-        else:
-            _after_bloodbath_win(obs, st)
-            if hs[HS.kan_draw] and st[ST_MISC, MS_PENDING_DORA] > 0:  # S-12
-                _flip_pending(obs, st, wall, events, ev)
-            hs[HS.cur] = _next_active(obs, cur)
-            hs[HS.last_kan_seat] = -1
-            hs[HS.phase] = PH_DRAW
-        return
-    if action == NINE_TERMINALS:
+        _tsumo(hs, obs, st, wall, topts, sopts, rec, cur, drawn, events, ev)
+    elif action == NINE_TERMINALS:
         log_event(events, ev, EV_ABORT, cur, -1, END_NINE, 0, 0)
         _end_hand(hs, END_NINE)
-        return
-    if KAN <= action < KAN + 34:
-        kind = action - KAN
-        option = hs[HS.kan_opts + kind]
-        _flip_pending(obs, st, wall, events, ev)
-        # chankan (R-4): an added kan may be robbed; a closed kan only by thirteen orphans
-        kan_red = 0
-        if option == 2 and holds_red(st, cur, kind):
-            kan_red = 1  # the added tile is the seat's only copy in hand, the red five
-        # logged before any rob, so a robbed kan is in the log and is the win's target
-        log_event(events, ev, EV_KAN, cur, kind, tiles.ANKAN if option == 1 else tiles.KAKAN, -1,
-                  2 if holds_red(st, cur, kind) else 0)
-        hs[HS.tile] = kind
-        hs[HS.kan_option] = option
-        hs[HS.red] = kan_red
-        hs[HS.step] = 1
-        hs[HS.n_claims] = 0
-        hs[HS.phase] = PH_ROB
-        return
-    _discard(hs, obs, view, st, wall, rec, hooks_mode, params, topts, tables, counters, events, ev, action,
-             riichi_now, face_down, drawn_copy or (in_riichi and action == drawn))  # R-4: in riichi the drawn tile
+    elif KAN <= action < KAN + 34:
+        _declare_kan(hs, obs, st, wall, cur, action - KAN, events, ev)
+    else:
+        _discard(hs, obs, view, st, wall, rec, hooks_mode, params, topts, tables, counters, events, ev, action,
+                 riichi_now, face_down, drawn_copy or (in_riichi and action == drawn))  # R-4: in riichi the drawn tile
 
 
 @step
@@ -847,7 +856,7 @@ def _react_options(hs, obs, view, st, wall, topts, sopts, conc, melds8, ctx, res
     tile = hs[HS.tile]
     wall_left = hs[HS.wall_left]
     dealer = hs[HS.dealer]
-    chi_seat = _next_active(obs, cur)
+    chi_seat = next_active(obs, ROBS.won, cur)
     while hs[HS.step] <= 3:
         p = (cur + hs[HS.step]) % 4
         if obs[0, ROBS.won + p] == 1 or hs[HS.hidden]:  # D: no call, no ron on a face-down tile
@@ -982,7 +991,7 @@ def _after_react(hs, obs, view, st, wall, rec, hooks_mode, params, topts, sopts,
         if hs[HS.kans_abort]:
             _end_hand(hs, END_KANS)
             return
-        hs[HS.cur] = _next_active(obs, hs[HS.claimants + n_ron - 1])  # S-4: after the winner farthest from cur
+        hs[HS.cur] = next_active(obs, ROBS.won, hs[HS.claimants + n_ron - 1])  # S-4: after the winner farthest from cur
         hs[HS.phase] = PH_DRAW
         return
 
@@ -1015,7 +1024,7 @@ def _after_react(hs, obs, view, st, wall, rec, hooks_mode, params, topts, sopts,
     if call != 0:
         modes_before_draw_or_call(obs, topts, _eye_rng(hs), events, ev)
     if call == 0:
-        hs[HS.cur] = cur if modes_keeps_turn(obs, topts, cur) else _next_active(obs, cur)
+        hs[HS.cur] = cur if modes_keeps_turn(obs, topts, cur) else next_active(obs, ROBS.won, cur)
         hs[HS.phase] = PH_DRAW
         return
     _take_discard(hs, obs, view, st, wall, rec, hooks_mode, params, topts, tables, counters, events, ev, caller, call)

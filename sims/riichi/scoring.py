@@ -250,6 +250,14 @@ def _add(yk, n, yaku, han):
 
 
 @njit(cache=True, inline="always")
+def _add_if(yk, n, cond, yaku, han):
+    """_add when `cond` holds."""
+    if cond:
+        return _add(yk, n, yaku, han)
+    return n
+
+
+@njit(cache=True, inline="always")
 def _yakuman_total(yk, n, opts):
     """Yakuman multiplier of the yakuman entries yk[:n] (R-3: stacking, double yakuman), and their han."""
     total = 0
@@ -271,29 +279,19 @@ def _situational(yk, n, ctx, closed, tsumo):
         n = _add(yk, n, DOUBLE_RIICHI, 2)
     elif riichi == 1:
         n = _add(yk, n, RIICHI, 1)
-    if ctx[CTX_IPPATSU]:
-        n = _add(yk, n, IPPATSU, 1)
-    if closed and tsumo:
-        n = _add(yk, n, MENZEN_TSUMO, 1)
+    n = _add_if(yk, n, ctx[CTX_IPPATSU], IPPATSU, 1)
+    n = _add_if(yk, n, closed and tsumo, MENZEN_TSUMO, 1)
     flags = ctx[CTX_FLAGS]
-    if flags & FLAG_RINSHAN:
-        n = _add(yk, n, RINSHAN, 1)
-    if flags & FLAG_CHANKAN:
-        n = _add(yk, n, CHANKAN, 1)
-    if flags & FLAG_HAITEI:
-        n = _add(yk, n, HAITEI, 1)
-    if flags & FLAG_HOUTEI:
-        n = _add(yk, n, HOUTEI, 1)
-    return n
+    n = _add_if(yk, n, flags & FLAG_RINSHAN, RINSHAN, 1)
+    n = _add_if(yk, n, flags & FLAG_CHANKAN, CHANKAN, 1)
+    n = _add_if(yk, n, flags & FLAG_HAITEI, HAITEI, 1)
+    return _add_if(yk, n, flags & FLAG_HOUTEI, HOUTEI, 1)
 
 
 @njit(cache=True, inline="always")
 def _first_draw_yakuman(yk, n, ctx):
-    if ctx[CTX_FLAGS] & FLAG_TENHOU:
-        n = _add(yk, n, TENHOU, 0)
-    if ctx[CTX_FLAGS] & FLAG_CHIIHOU:
-        n = _add(yk, n, CHIIHOU, 0)
-    return n
+    n = _add_if(yk, n, ctx[CTX_FLAGS] & FLAG_TENHOU, TENHOU, 0)
+    return _add_if(yk, n, ctx[CTX_FLAGS] & FLAG_CHIIHOU, CHIIHOU, 0)
 
 
 @njit(cache=True, inline="always")
@@ -344,12 +342,9 @@ def chance_han(yk, n, han, card):
 # --------------------------------------------------------------------------------------- hand shapes
 
 @njit(cache=True, inline="always")
-def _regular(pair, sk, sseq, sopen, skan, win_slot, win, concealed, n_melds, props, ctx, opts, closed, yk):
-    """Yaku and fu of one reading: pair, four sets (kind, sequence?, open?, kan?) and the slot the
-    winning tile completed (-1 = the pair, else a concealed set). Returns (n yaku, han, fu, yakuman)."""
-    tsumo = ctx[CTX_TSUMO] != 0
-    seat = 27 + ctx[CTX_SEAT_WIND]
-    rnd = 27 + ctx[CTX_ROUND_WIND]
+def _sets_of(pair, sk, sseq, sopen, skan, win_slot, tsumo):
+    """Counts over the four sets: (sequences, kans, concealed triplets, dragon sets, wind sets, the sets' fu,
+    whether the pair and every set hold a terminal or honor)."""
     n_seq = 0
     n_kan = 0
     n_ankou = 0
@@ -383,7 +378,12 @@ def _regular(pair, sk, sseq, sopen, skan, win_slot, win, concealed, n_melds, pro
         if skan[i]:
             f *= 4
         set_fu += f
+    return n_seq, n_kan, n_ankou, n_dragon, n_wind, set_fu, outside
 
+
+@njit(cache=True, inline="always")
+def _fu_of(pair, sk, sseq, win_slot, win, seat, rnd, n_seq, set_fu, closed, tsumo):
+    """(fu, pinfu) of a regular reading whose sets are worth `set_fu`."""
     wait_fu = 0
     two_sided = False
     if win_slot < 0:
@@ -404,35 +404,30 @@ def _regular(pair, sk, sseq, sopen, skan, win_slot, win, concealed, n_melds, pro
         pair_fu += 2  # a double wind pair is 4 fu
     pinfu = closed and n_seq == 4 and pair_fu == 0 and two_sided
     if pinfu:
-        fu = 20 if tsumo else 30
-    else:
-        fu = 20 + wait_fu + pair_fu + set_fu
-        if tsumo:
-            fu += 2
-        elif closed:
-            fu += 10
-        if fu == 20:
-            fu = 30  # open ron without fu (open pinfu shape)
-        fu = (fu + 9) // 10 * 10
+        return (20 if tsumo else 30), pinfu
+    fu = 20 + wait_fu + pair_fu + set_fu
+    if tsumo:
+        fu += 2
+    elif closed:
+        fu += 10
+    if fu == 20:
+        fu = 30  # open ron without fu (open pinfu shape)
+    return (fu + 9) // 10 * 10, pinfu
 
-    # yakuman
-    n = 0
-    if n_ankou == 4:
-        n = _add(yk, n, SUUANKOU_TANKI if win_slot < 0 else SUUANKOU, 0)
-    if n_dragon == 3:
-        n = _add(yk, n, DAISANGEN, 0)
+
+@njit(cache=True, inline="always")
+def _regular_yakuman(yk, pair, win_slot, win, concealed, n_melds, props, ctx, n_ankou, n_dragon, n_wind, n_kan):
+    """The yakuman of a regular reading into yk; returns how many."""
+    n = _add_if(yk, 0, n_ankou == 4, SUUANKOU_TANKI if win_slot < 0 else SUUANKOU, 0)
+    n = _add_if(yk, n, n_dragon == 3, DAISANGEN, 0)
     if n_wind == 4:
         n = _add(yk, n, DAISUUSHII, 0)
     elif n_wind == 3 and 27 <= pair <= 30:
         n = _add(yk, n, SHOUSUUSHII, 0)
-    if props & _ALL_HONOR:
-        n = _add(yk, n, TSUUIISOU, 0)
-    if props & _ALL_GREEN:
-        n = _add(yk, n, RYUUIISOU, 0)
-    if props & _ALL_TERMINAL:
-        n = _add(yk, n, CHINROUTOU, 0)
-    if n_kan == 4:
-        n = _add(yk, n, SUUKANTSU, 0)
+    n = _add_if(yk, n, props & _ALL_HONOR, TSUUIISOU, 0)
+    n = _add_if(yk, n, props & _ALL_GREEN, RYUUIISOU, 0)
+    n = _add_if(yk, n, props & _ALL_TERMINAL, CHINROUTOU, 0)
+    n = _add_if(yk, n, n_kan == 4, SUUKANTSU, 0)
     if n_melds == 0 and props & _ONE_SUIT and not props & _HAS_HONOR:
         base = win - win % 9
         nine_gates = True
@@ -442,33 +437,31 @@ def _regular(pair, sk, sseq, sopen, skan, win_slot, win, concealed, n_melds, pro
         if nine_gates:
             pure = concealed[win] - 1 == _CHUUREN_BASE[win % 9]
             n = _add(yk, n, JUNSEI_CHUUREN if pure else CHUUREN, 0)
-    n = _first_draw_yakuman(yk, n, ctx)
-    if n > 0:
-        mult = _yakuman_total(yk, n, opts)
-        return n, 13 * mult, fu, mult
+    return _first_draw_yakuman(yk, n, ctx)
 
-    n = _situational(yk, n, ctx, closed, tsumo)
-    if pinfu:
-        n = _add(yk, n, PINFU, 0)
-    if props & _ALL_SIMPLE and (closed or opts[OPT_OPEN_TANYAO]):
-        n = _add(yk, n, TANYAO, 0)
-    if closed and n_seq >= 2:
-        peiko = 0
-        used = 0
-        for i in range(4):
-            if not sseq[i] or used & (1 << i):
-                continue
-            for j in range(i + 1, 4):
-                if sseq[j] and not used & (1 << j) and sk[j] == sk[i]:
-                    used |= (1 << i) | (1 << j)
-                    peiko += 1
-                    break
-        if peiko >= 2:
-            n = _add(yk, n, RYANPEIKOU, 0)
-        elif peiko == 1:
-            n = _add(yk, n, IIPEIKO, 0)
-    seq_ranks = np.zeros(3, np.int64)   # per suit: bit r = a sequence from rank r
-    trip_ranks = np.zeros(3, np.int64)  # per suit: bit r = a triplet or kan of rank r
+
+@njit(cache=True, inline="always")
+def _peikou(yk, n, sk, sseq):
+    """Iipeiko or ryanpeikou (two pairs of identical sequences) of a closed reading."""
+    peiko = 0
+    used = 0
+    for i in range(4):
+        if not sseq[i] or used & (1 << i):
+            continue
+        for j in range(i + 1, 4):
+            if sseq[j] and not used & (1 << j) and sk[j] == sk[i]:
+                used |= (1 << i) | (1 << j)
+                peiko += 1
+                break
+    if peiko >= 2:
+        return _add(yk, n, RYANPEIKOU, 0)
+    return _add_if(yk, n, peiko == 1, IIPEIKO, 0)
+
+
+@njit(cache=True, inline="always")
+def _honor_sets(yk, n, sk, sseq, seat, rnd, seq_ranks, trip_ranks):
+    """Dragon and wind triplet yaku; fills seq_ranks / trip_ranks (per suit: bit r = a sequence from rank r /
+    a triplet or kan of rank r)."""
     for i in range(4):
         k = sk[i]
         if sseq[i]:
@@ -482,31 +475,45 @@ def _regular(pair, sk, sseq, sopen, skan, win_slot, win, concealed, n_melds, pro
             n = _add(yk, n, HATSU, 0)
         elif k == 33:
             n = _add(yk, n, CHUN, 0)
-        if k == seat:
-            n = _add(yk, n, SEAT_WIND_EAST + k - 27, 0)
-        if k == rnd:
-            n = _add(yk, n, ROUND_WIND_EAST + k - 27, 0)
-    if seq_ranks[0] & seq_ranks[1] & seq_ranks[2]:
-        n = _add(yk, n, SANSHOKU, 0)
+        n = _add_if(yk, n, k == seat, SEAT_WIND_EAST + k - 27, 0)
+        n = _add_if(yk, n, k == rnd, ROUND_WIND_EAST + k - 27, 0)
+    return n
+
+
+@njit(cache=True, inline="always")
+def _regular(pair, sk, sseq, sopen, skan, win_slot, win, concealed, n_melds, props, ctx, opts, closed, yk):
+    """Yaku and fu of one reading: pair, four sets (kind, sequence?, open?, kan?) and the slot the
+    winning tile completed (-1 = the pair, else a concealed set). Returns (n yaku, han, fu, yakuman)."""
+    tsumo = ctx[CTX_TSUMO] != 0
+    seat = 27 + ctx[CTX_SEAT_WIND]
+    rnd = 27 + ctx[CTX_ROUND_WIND]
+    n_seq, n_kan, n_ankou, n_dragon, n_wind, set_fu, outside = _sets_of(pair, sk, sseq, sopen, skan, win_slot, tsumo)
+    fu, pinfu = _fu_of(pair, sk, sseq, win_slot, win, seat, rnd, n_seq, set_fu, closed, tsumo)
+    n = _regular_yakuman(yk, pair, win_slot, win, concealed, n_melds, props, ctx, n_ankou, n_dragon, n_wind, n_kan)
+    if n > 0:
+        mult = _yakuman_total(yk, n, opts)
+        return n, 13 * mult, fu, mult
+
+    n = _situational(yk, n, ctx, closed, tsumo)
+    n = _add_if(yk, n, pinfu, PINFU, 0)
+    n = _add_if(yk, n, (props & _ALL_SIMPLE) != 0 and (closed or opts[OPT_OPEN_TANYAO] != 0), TANYAO, 0)
+    if closed and n_seq >= 2:
+        n = _peikou(yk, n, sk, sseq)
+    seq_ranks = np.zeros(3, np.int64)
+    trip_ranks = np.zeros(3, np.int64)
+    n = _honor_sets(yk, n, sk, sseq, seat, rnd, seq_ranks, trip_ranks)
+    n = _add_if(yk, n, seq_ranks[0] & seq_ranks[1] & seq_ranks[2], SANSHOKU, 0)
     for s in range(3):
-        if seq_ranks[s] & 0b1001001 == 0b1001001:
-            n = _add(yk, n, ITTSU, 0)
-    if outside and n_seq > 0:
-        n = _add(yk, n, CHANTAI if props & _HAS_HONOR else JUNCHAN, 0)
+        n = _add_if(yk, n, seq_ranks[s] & 0b1001001 == 0b1001001, ITTSU, 0)
+    n = _add_if(yk, n, outside and n_seq > 0, CHANTAI if props & _HAS_HONOR else JUNCHAN, 0)
     if n_seq == 0:
-        if props & _ALL_TERMINAL_HONOR:
-            n = _add(yk, n, HONROUTOU, 0)
+        n = _add_if(yk, n, props & _ALL_TERMINAL_HONOR, HONROUTOU, 0)
         n = _add(yk, n, TOITOI, 0)
-    if n_ankou == 3:
-        n = _add(yk, n, SANANKOU, 0)
-    if n_kan == 3:
-        n = _add(yk, n, SANKANTSU, 0)
-    if trip_ranks[0] & trip_ranks[1] & trip_ranks[2]:
-        n = _add(yk, n, SANSHOKU_DOUKOU, 0)
-    if n_dragon == 2 and pair >= 31:
-        n = _add(yk, n, SHOUSANGEN, 0)
-    if props & _ONE_SUIT:
-        n = _add(yk, n, HONITSU if props & _HAS_HONOR else CHINITSU, 0)
+    n = _add_if(yk, n, n_ankou == 3, SANANKOU, 0)
+    n = _add_if(yk, n, n_kan == 3, SANKANTSU, 0)
+    n = _add_if(yk, n, trip_ranks[0] & trip_ranks[1] & trip_ranks[2], SANSHOKU_DOUKOU, 0)
+    n = _add_if(yk, n, n_dragon == 2 and pair >= 31, SHOUSANGEN, 0)
+    n = _add_if(yk, n, props & _ONE_SUIT, HONITSU if props & _HAS_HONOR else CHINITSU, 0)
     return n, _han_of(yk, n, closed), fu, 0
 
 

@@ -10,7 +10,7 @@ import numpy as np
 from policies.api import BOBS, KAN, KAN_CALL, PASS, PON, RON, TSUMO, hook, pack_exchange
 from policies.common import (
     call_keeps_hand, edge_score, efficient_discard, fewest_exchangeable_suit, kan_keeps_hand, keep_score,
-    own_hand, own_void, split_tables, suit_count, void_discard,
+    own_hand, own_void, split_tables, suit_count, take_lowest, void_discard,
 )
 from policies import riichi_baseline
 from policies.registry import Policy
@@ -23,20 +23,16 @@ def value_exchange(obs, tables):
     suit_t, honor_t = split_tables(tables)
     hand = own_hand(obs).copy()
     suit = fewest_exchangeable_suit(hand)
+    keys = np.empty(34, np.int64)
     chosen = np.empty(3, np.int64)
     for i in range(3):
-        best, best_key = -1, 1 << 30
         for k in range(suit * 9, suit * 9 + 9):
-            if hand[k] == 0:
-                continue
-            hand[k] -= 1
-            key = shanten(hand, 0, BLOODSHED_SHAPES, suit_t, honor_t) * 256 + keep_score(hand, k) * 16 \
-                - edge_score(k)
-            hand[k] += 1
-            if key < best_key:
-                best, best_key = k, key
-        chosen[i] = best
-        hand[best] -= 1
+            if hand[k] > 0:
+                hand[k] -= 1
+                keys[k] = shanten(hand, 0, BLOODSHED_SHAPES, suit_t, honor_t) * 256 + keep_score(hand, k) * 16 \
+                    - edge_score(k)
+                hand[k] += 1
+        chosen[i] = take_lowest(hand, keys, suit * 9, suit * 9 + 9)
     return pack_exchange(chosen[0], chosen[1], chosen[2])
 
 

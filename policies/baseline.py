@@ -79,6 +79,13 @@ def play_turn(obs, tables, kan_mode, void_first):
 
 
 @nb.njit(cache=True)
+def is_plain_discard(obs, action):
+    """Whether play_turn's `action` is a discard by efficiency, which a variant may replace: not a win or a kan,
+    not a void-suit tile."""
+    return action < KAN and action // 9 != own_void(obs)
+
+
+@nb.njit(cache=True)
 def react_to_discard(obs, tables, kan_mode, pon_mode):
     """Another seat's discard: ron when possible; open kan by `kan_mode` (0 never, 1 when the hand keeps,
     2 always); pon by `pon_mode` (0 never, 1 when the hand keeps, 2 whenever allowed). Never claims a

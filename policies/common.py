@@ -238,6 +238,18 @@ def take_lowest(hand, keys, first, last):
 
 
 @nb.njit(cache=True)
+def take_nth_tile(hand, pick, first, last):
+    """The kind of the tile number `pick` (from 0) among the held tiles of kinds [first, last), counted kind by
+    kind, taken out of `hand`."""
+    for k in range(first, last):
+        if pick < hand[k]:
+            hand[k] -= 1
+            return k
+        pick -= hand[k]
+    return -1
+
+
+@nb.njit(cache=True)
 def recommended_exchange(obs):
     """B-24: the suit with the fewest tiles among suits with ≥3; avoid giving pairs, sequences or
     triplets, then prefer edge tiles. Returns the packed D_EXCHANGE answer."""

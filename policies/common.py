@@ -9,7 +9,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from policies.api import BOBS, KAN, TSUMO, own_hand, pack_exchange
+from policies.api import BOBS, KAN, KAN_CALL, PASS, PON, RON, TSUMO, own_hand, pack_exchange
 from sims.jit import inline
 from sims.shanten import BLOODSHED_SHAPES, NOT_APPLICABLE, discard_shanten, shanten, ukeire_into
 from sims.shanten_tables import SUIT_ROWS
@@ -75,6 +75,16 @@ def add_answer(answers, n, allowed, answer):
         answers[n] = answer
         return n + 1
     return n
+
+
+@nb.njit(cache=True)
+def add_claim_answers(answers, can_win, can_pon, can_kan):
+    """answers[0..n) = PASS, then RON, PON, KAN_CALL where allowed; returns n. Layout-free: the caller passes its
+    observation's values."""
+    n = add_answer(answers, 0, True, PASS)
+    n = add_answer(answers, n, can_win, RON)
+    n = add_answer(answers, n, can_pon, PON)
+    return add_answer(answers, n, can_kan, KAN_CALL)
 
 
 @nb.njit(cache=True)

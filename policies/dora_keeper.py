@@ -30,13 +30,6 @@ def discard_value(obs, hand, k):
 
 
 @nb.njit(cache=True)
-def value_discard(obs, tables, forbid_a, forbid_b):
-    """Among discards keeping shanten lowest: least dora lost, then the baseline's acceptance and shape order.
-    Returns (kind, shanten after)."""
-    return least_cost_discard(obs, tables, forbid_a, forbid_b, dora_cost(obs))
-
-
-@nb.njit(cache=True)
 def dora_cost(obs):
     """Per held kind, the dora its discard gives up (discard_value); 0 for kinds not held."""
     hand = hand_of(obs)
@@ -45,6 +38,13 @@ def dora_cost(obs):
         if hand[k] > 0:
             cost[k] = discard_value(obs, hand, k)
     return cost
+
+
+@nb.njit(cache=True)
+def value_discard(obs, tables, forbid_a, forbid_b):
+    """Among discards keeping shanten lowest: least dora lost, then the baseline's acceptance and shape order.
+    Returns (kind, shanten after)."""
+    return least_cost_discard(obs, tables, forbid_a, forbid_b, dora_cost(obs))
 
 
 @hook

@@ -52,9 +52,7 @@ def off_suit_discard(obs, target):
 @hook
 def turn(obs, params, tables):
     action = play_turn(obs, tables, 1, True)
-    if not is_plain_discard(obs, action):
-        return action
-    target = target_suit(obs, params[0])
+    target = target_suit(obs, params[0]) if is_plain_discard(obs, action) else -1
     if target < 0:
         return action
     off = off_suit_discard(obs, target)

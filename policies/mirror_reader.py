@@ -23,7 +23,7 @@ from policies.riichi_api import RIICHI, ROBS
 from policies.riichi_baseline import riichi_turn
 from policies.riichi_common import (
     best_discard_shanten, discard_acceptance, efficient_discard, forbidden_kinds, hand_of, is_free_discard,
-    isolation, lowest_discard_shanten, n_melds_of, safety, threats,
+    isolation, lowest_discard_shanten, n_melds_of, safest_held, safety, threats,
 )
 from sims.riichi.mirror_tiles import MIR_DEAD, MIR_HAND, MIR_NEXT, MIR_WALL, N_DEAD, N_NEXT
 from sims.shanten import RIICHI_SHAPES, winning_tiles
@@ -149,16 +149,13 @@ def mirror_safety(obs, k, mask, normal, tables):
 
 @nb.njit(cache=True)
 def mirror_fold(obs, tables, forbid_a, forbid_b, normal):
+    """fold_discard with the safety levels read from the transparent tiles (mirror_safety)."""
     mask = threats(obs)
-    choice, choice_key = -1, -1
+    levels = np.zeros(34, np.int64)
     for k in range(34):
-        c = obs[ROBS.hand + k]
-        if c == 0 or k == forbid_a or k == forbid_b:
-            continue
-        key = mirror_safety(obs, k, mask, normal, tables) * 8 + c
-        if key > choice_key:
-            choice, choice_key = k, key
-    return choice
+        if obs[ROBS.hand + k] > 0 and k != forbid_a and k != forbid_b:
+            levels[k] = mirror_safety(obs, k, mask, normal, tables)
+    return safest_held(obs, forbid_a, forbid_b, levels)
 
 
 @nb.njit(cache=True)

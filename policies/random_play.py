@@ -2,8 +2,8 @@
 
 import numpy as np
 
-from policies.api import BOBS, KAN, KAN_CALL, PASS, PON, RON, TSUMO, hook, pack_exchange
-from policies.common import add_answer, own_hand, rand_below, suit_count, take_nth_tile
+from policies.api import BOBS, KAN, PASS, RON, TSUMO, hook, pack_exchange
+from policies.common import add_answer, add_claim_answers, own_hand, rand_below, suit_count, take_nth_tile
 from policies import riichi_builtin
 from policies.registry import Policy
 
@@ -42,10 +42,7 @@ def turn(obs, params, tables):
 @hook
 def react(obs, params, tables):
     actions = np.empty(4, np.int64)
-    n = add_answer(actions, 0, True, PASS)
-    n = add_answer(actions, n, obs[BOBS.can_win], RON)
-    n = add_answer(actions, n, obs[BOBS.can_pon], PON)
-    n = add_answer(actions, n, obs[BOBS.can_kan], KAN_CALL)
+    n = add_claim_answers(actions, obs[BOBS.can_win], obs[BOBS.can_pon], obs[BOBS.can_kan])
     return actions[rand_below(obs, n)]
 
 

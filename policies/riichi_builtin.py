@@ -12,9 +12,9 @@ import numpy as np
 
 from policies.api import hook, pack_exchange
 from policies.riichi_api import (
-    CHI_HIGH, CHI_LOW, CHI_MID, KAN, KAN_CALL, NINE_TERMINALS, PASS, PON, RIICHI, ROBS, RON, TSUMO, TSUMOGIRI,
+    CHI_HIGH, CHI_LOW, CHI_MID, KAN, NINE_TERMINALS, PASS, RIICHI, ROBS, RON, TSUMO, TSUMOGIRI,
 )
-from policies.common import add_answer, rand_below_at, take_nth_tile, tsumo_or_closed_kan
+from policies.common import add_answer, add_claim_answers, rand_below_at, take_nth_tile, tsumo_or_closed_kan
 from policies.riichi_api import D_PICK, can_win, kan_options
 from policies.riichi_mode_default import mode_default
 from policies.riichi_baseline import riichi_turn
@@ -67,10 +67,7 @@ def random_turn(obs, params, tables):
 @hook
 def random_react(obs, params, tables):
     actions = np.empty(8, np.int64)
-    n = add_answer(actions, 0, True, PASS)
-    n = add_answer(actions, n, obs[ROBS.can_win], RON)
-    n = add_answer(actions, n, obs[ROBS.can_pon], PON)
-    n = add_answer(actions, n, obs[ROBS.can_kan], KAN_CALL)
+    n = add_claim_answers(actions, obs[ROBS.can_win], obs[ROBS.can_pon], obs[ROBS.can_kan])
     bits = obs[ROBS.can_chi]
     n = add_answer(actions, n, bits & 1, CHI_LOW)
     n = add_answer(actions, n, bits & 2, CHI_MID)

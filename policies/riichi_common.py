@@ -250,12 +250,23 @@ def dama_has_yaku(obs, hand, waits):
 def fold_discard(obs, forbid_a, forbid_b):
     """The safest held kind against every riichi (genbutsu, then suji, then honors); ties: most copies."""
     mask = threats(obs)
+    levels = np.zeros(34, np.int64)
+    for k in range(34):
+        if obs[ROBS.hand + k] > 0:
+            levels[k] = safety(obs, k, mask)
+    return safest_held(obs, forbid_a, forbid_b, levels)
+
+
+@nb.njit(cache=True)
+def safest_held(obs, forbid_a, forbid_b, levels):
+    """The held kind other than forbid_a / forbid_b with the highest safety levels[kind] (0..3); ties: most
+    copies, then the lowest kind."""
     choice, choice_key = -1, -1
     for k in range(34):
         c = obs[ROBS.hand + k]
         if c == 0 or k == forbid_a or k == forbid_b:
             continue
-        key = safety(obs, k, mask) * 8 + c
+        key = levels[k] * 8 + c
         if key > choice_key:
             choice, choice_key = k, key
     return choice

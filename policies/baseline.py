@@ -5,35 +5,15 @@ then accept the most unseen tiles, and pon/kan are made when they do not worsen 
 """
 
 import numba as nb
-import numpy as np
 
-from policies.api import BOBS, KAN, KAN_CALL, PASS, PON, RON, TSUMO, hook, pack_exchange
+from policies.api import BOBS, KAN, KAN_CALL, PASS, PON, RON, TSUMO, hook
 from policies.common import (
-    call_keeps_hand, edge_score, efficient_discard, fewest_exchangeable_suit, kan_keeps_hand, keep_score,
-    own_hand, own_void, split_tables, suit_count, take_lowest, void_discard,
+    call_keeps_hand, efficient_discard, fewest_suit_exchange, kan_keeps_hand, own_hand, own_void, split_tables,
+    suit_count, void_discard,
 )
 from policies import riichi_baseline
 from policies.registry import Policy
 from sims.shanten import BLOODSHED_SHAPES, shanten
-
-
-@nb.njit(cache=True)
-def value_exchange(obs, tables):
-    """The fewest suit with ≥3 tiles; from it, the three tiles whose loss hurts shanten least."""
-    suit_t, honor_t = split_tables(tables)
-    hand = own_hand(obs).copy()
-    suit = fewest_exchangeable_suit(hand)
-    keys = np.empty(34, np.int64)
-    chosen = np.empty(3, np.int64)
-    for i in range(3):
-        for k in range(suit * 9, suit * 9 + 9):
-            if hand[k] > 0:
-                hand[k] -= 1
-                keys[k] = shanten(hand, 0, BLOODSHED_SHAPES, suit_t, honor_t) * 256 + keep_score(hand, k) * 16 \
-                    - edge_score(k)
-                hand[k] += 1
-        chosen[i] = take_lowest(hand, keys, suit * 9, suit * 9 + 9)
-    return pack_exchange(chosen[0], chosen[1], chosen[2])
 
 
 @nb.njit(cache=True)
@@ -104,7 +84,7 @@ def react_to_discard(obs, tables, kan_mode, pon_mode):
 
 @hook
 def exchange(obs, params, tables):
-    return value_exchange(obs, tables)
+    return fewest_suit_exchange(obs, tables, True)
 
 
 @hook

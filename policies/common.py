@@ -260,16 +260,25 @@ def take_nth_tile(hand, pick, first, last):
 
 
 @nb.njit(cache=True)
-def recommended_exchange(obs):
-    """B-24: the suit with the fewest tiles among suits with ≥3; avoid giving pairs, sequences or
-    triplets, then prefer edge tiles. Returns the packed D_EXCHANGE answer."""
+def fewest_suit_exchange(obs, tables, by_shanten):
+    """Three tiles of the suit with the fewest tiles among suits with ≥3, one by one the tile whose loss costs
+    least. B-24 (`by_shanten` False): avoid giving pairs, sequences or triplets, then prefer edge tiles;
+    baseline's value exchange (`by_shanten` True): first the lowest shanten left without the tile, then the
+    same order for the hand without it. Returns the packed D_EXCHANGE answer."""
+    suit_t, honor_t = split_tables(tables)
     hand = own_hand(obs).copy()
     suit = fewest_exchangeable_suit(hand)
     keys = np.empty(34, np.int64)
     chosen = np.empty(3, np.int64)
     for i in range(3):
         for k in range(suit * 9, suit * 9 + 9):
-            keys[k] = keep_score(hand, k) * 16 - edge_score(k)
+            if by_shanten and hand[k] > 0:
+                hand[k] -= 1
+                keys[k] = shanten(hand, 0, BLOODSHED_SHAPES, suit_t, honor_t) * 256 + keep_score(hand, k) * 16 \
+                    - edge_score(k)
+                hand[k] += 1
+            else:
+                keys[k] = keep_score(hand, k) * 16 - edge_score(k)
         chosen[i] = take_lowest(hand, keys, suit * 9, suit * 9 + 9)
     return pack_exchange(chosen[0], chosen[1], chosen[2])
 

@@ -5,39 +5,15 @@ then accept the most unseen tiles, and pon/kan are made when they do not worsen 
 """
 
 import numba as nb
-import numpy as np
 
-from policies.api import BOBS, KAN, KAN_CALL, PASS, PON, RON, TSUMO, hook, pack_exchange
+from policies.api import BOBS, KAN, KAN_CALL, PASS, PON, RON, TSUMO, hook
 from policies.common import (
-    call_keeps_hand, edge_score, efficient_discard, fewest_exchangeable_suit, kan_keeps_hand, keep_score,
-    own_hand, own_void, split_tables, suit_count, void_discard,
+    call_keeps_hand, efficient_discard, fewest_suit_exchange, kan_keeps_hand, own_hand, own_void, split_tables,
+    suit_count, void_discard,
 )
 from policies import riichi_baseline
 from policies.registry import Policy
 from sims.shanten import BLOODSHED_SHAPES, shanten
-
-
-@nb.njit(cache=True)
-def value_exchange(obs, tables):
-    """The fewest suit with ≥3 tiles; from it, the three tiles whose loss hurts shanten least."""
-    suit_t, honor_t = split_tables(tables)
-    hand = own_hand(obs).copy()
-    suit = fewest_exchangeable_suit(hand)
-    chosen = np.empty(3, np.int64)
-    for i in range(3):
-        best, best_key = -1, 1 << 30
-        for k in range(suit * 9, suit * 9 + 9):
-            if hand[k] == 0:
-                continue
-            hand[k] -= 1
-            key = shanten(hand, 0, BLOODSHED_SHAPES, suit_t, honor_t) * 256 + keep_score(hand, k) * 16 \
-                - edge_score(k)
-            hand[k] += 1
-            if key < best_key:
-                best, best_key = k, key
-        chosen[i] = best
-        hand[best] -= 1
-    return pack_exchange(chosen[0], chosen[1], chosen[2])
 
 
 @nb.njit(cache=True)
@@ -83,6 +59,13 @@ def play_turn(obs, tables, kan_mode, void_first):
 
 
 @nb.njit(cache=True)
+def is_plain_discard(obs, action):
+    """Whether play_turn's `action` is a discard by efficiency, which a variant may replace: not a win or a kan,
+    not a void-suit tile."""
+    return action < KAN and action // 9 != own_void(obs)
+
+
+@nb.njit(cache=True)
 def react_to_discard(obs, tables, kan_mode, pon_mode):
     """Another seat's discard: ron when possible; open kan by `kan_mode` (0 never, 1 when the hand keeps,
     2 always); pon by `pon_mode` (0 never, 1 when the hand keeps, 2 whenever allowed). Never claims a
@@ -101,7 +84,7 @@ def react_to_discard(obs, tables, kan_mode, pon_mode):
 
 @hook
 def exchange(obs, params, tables):
-    return value_exchange(obs, tables)
+    return fewest_suit_exchange(obs, tables, True)
 
 
 @hook

@@ -22,11 +22,9 @@ from policies.registry import Policy
 from policies.riichi_api import PASS, PON, RIICHI, ROBS, RON
 from policies.riichi_baseline import riichi_react, riichi_turn
 from policies.riichi_common import (
-    best_discard_shanten, call_improves, chi_choice, hand_of, is_dora, is_open, is_yakuhai, n_melds_of,
-    open_hand_has_yaku_path, own_shanten, shanten_after_call, threats,
+    best_discard_shanten, call_improves, chi_choice, forbidden_kinds, hand_of, is_dora, is_open, is_yakuhai,
+    lowest_discard_shanten, open_hand_has_yaku_path, own_shanten, shanten_after_call, threats,
 )
-from sims.shanten import RIICHI_SHAPES, discard_shanten
-from sims.shanten_tables import SUIT_ROWS
 
 # card codes of sims.riichi.fantasy_cards / sims.riichi.scoring (kept here as plain numbers: policies read obs)
 FUUKI = 1
@@ -82,10 +80,9 @@ def tanyao_discard(obs, tables, kind):
     if _terminal_or_honor(kind):
         return kind
     hand = hand_of(obs).copy()
+    forbid_a, forbid_b = forbidden_kinds(obs)
     after = np.empty(34, np.int64)
-    discard_shanten(hand, n_melds_of(obs), RIICHI_SHAPES, tables[:SUIT_ROWS], tables[SUIT_ROWS:], after)
-    forbid_a = obs[ROBS.forbid_a] if obs[ROBS.after_call] else -1
-    forbid_b = obs[ROBS.forbid_b] if obs[ROBS.after_call] else -1
+    lowest_discard_shanten(obs, tables, hand, forbid_a, forbid_b, after)
     for k in range(34):
         if hand[k] > 0 and _terminal_or_honor(k) and k != forbid_a and k != forbid_b and after[k] == after[kind] \
                 and keeps_acceptance(obs, tables, hand, kind, k, after[kind]):

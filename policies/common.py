@@ -9,7 +9,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from policies.api import BOBS, own_hand
+from policies.api import BOBS, KAN, KAN_CALL, PASS, PON, RON, TSUMO, own_hand, pack_exchange
 from sims.jit import inline
 from sims.shanten import BLOODSHED_SHAPES, NOT_APPLICABLE, discard_shanten, shanten, ukeire_into
 from sims.shanten_tables import SUIT_ROWS
@@ -66,6 +66,37 @@ def rand_below_at(obs, slot, n):
     x ^= (x << 5) & 0xFFFFFFFF
     obs[slot] = np.int32(x - (1 << 32) if x >= (1 << 31) else x)
     return x % n
+
+
+@nb.njit(cache=True)
+def add_answer(answers, n, allowed, answer):
+    """Append `answer` to the first `n` entries of `answers` if `allowed`; returns the new count."""
+    if allowed:
+        answers[n] = answer
+        return n + 1
+    return n
+
+
+@nb.njit(cache=True)
+def add_claim_answers(answers, can_win, can_pon, can_kan):
+    """answers[0..n) = PASS, then RON, PON, KAN_CALL where allowed; returns n. Layout-free: the caller passes its
+    observation's values."""
+    n = add_answer(answers, 0, True, PASS)
+    n = add_answer(answers, n, can_win, RON)
+    n = add_answer(answers, n, can_pon, PON)
+    return add_answer(answers, n, can_kan, KAN_CALL)
+
+
+@nb.njit(cache=True)
+def tsumo_or_closed_kan(can_win, kan_options, kinds):
+    """TSUMO when the seat may win, else KAN + the lowest of the first `kinds` kinds with a closed kan
+    (kan_options[kind] == 1), else -1. Layout-free: the caller passes its observation's values."""
+    if can_win:
+        return TSUMO
+    for k in range(kinds):
+        if kan_options[k] == 1:
+            return KAN + k
+    return -1
 
 
 @nb.njit(cache=True)
@@ -206,22 +237,50 @@ def fewest_exchangeable_suit(hand):
 
 
 @nb.njit(cache=True)
-def recommended_exchange(obs):
-    """B-24: the suit with the fewest tiles among suits with ≥3; avoid giving pairs, sequences or
-    triplets, then prefer edge tiles. Returns the packed D_EXCHANGE answer."""
+def take_lowest(hand, keys, first, last):
+    """The held kind in [first, last) with the lowest keys[kind] (the lowest kind on ties), taken out of `hand`."""
+    best, best_key = -1, 1 << 30
+    for k in range(first, last):
+        if hand[k] > 0 and keys[k] < best_key:
+            best, best_key = k, keys[k]
+    hand[best] -= 1
+    return best
+
+
+@nb.njit(cache=True)
+def take_nth_tile(hand, pick, first, last):
+    """The kind of the tile number `pick` (from 0) among the held tiles of kinds [first, last), counted kind by
+    kind, taken out of `hand`."""
+    for k in range(first, last):
+        if pick < hand[k]:
+            hand[k] -= 1
+            return k
+        pick -= hand[k]
+    return -1
+
+
+@nb.njit(cache=True)
+def fewest_suit_exchange(obs, tables, by_shanten):
+    """Three tiles of the suit with the fewest tiles among suits with ≥3, one by one the tile whose loss costs
+    least. B-24 (`by_shanten` False): avoid giving pairs, sequences or triplets, then prefer edge tiles;
+    baseline's value exchange (`by_shanten` True): first the lowest shanten left without the tile, then the
+    same order for the hand without it. Returns the packed D_EXCHANGE answer."""
+    suit_t, honor_t = split_tables(tables)
     hand = own_hand(obs).copy()
     suit = fewest_exchangeable_suit(hand)
+    keys = np.empty(34, np.int64)
     chosen = np.empty(3, np.int64)
     for i in range(3):
-        best, best_key = -1, 1 << 30
         for k in range(suit * 9, suit * 9 + 9):
-            if hand[k] > 0:
-                key = keep_score(hand, k) * 16 - edge_score(k)
-                if key < best_key:
-                    best, best_key = k, key
-        chosen[i] = best
-        hand[best] -= 1
-    return chosen[0] | (chosen[1] << 8) | (chosen[2] << 16)
+            if by_shanten and hand[k] > 0:
+                hand[k] -= 1
+                keys[k] = shanten(hand, 0, BLOODSHED_SHAPES, suit_t, honor_t) * 256 + keep_score(hand, k) * 16 \
+                    - edge_score(k)
+                hand[k] += 1
+            else:
+                keys[k] = keep_score(hand, k) * 16 - edge_score(k)
+        chosen[i] = take_lowest(hand, keys, suit * 9, suit * 9 + 9)
+    return pack_exchange(chosen[0], chosen[1], chosen[2])
 
 
 @nb.njit(cache=True)

@@ -12,10 +12,8 @@ import numpy as np
 
 from policies.api import hook
 from policies.registry import Policy
-from policies.riichi_api import RIICHI, ROBS
-from policies.riichi_baseline import riichi_turn
-from policies.riichi_common import best_discard_shanten, threats
-from policies.riichi_tiebreak import least_cost_discard
+from policies.riichi_api import ROBS
+from policies.riichi_tiebreak import least_cost_turn
 
 
 @nb.njit(cache=True)
@@ -52,16 +50,7 @@ def deal_danger(obs):
 
 @hook
 def turn(obs, params, tables):
-    action = riichi_turn(obs, tables, True, True)
-    is_discard = action < 34 or RIICHI <= action < RIICHI + 34
-    if not is_discard or obs[ROBS.riichi + obs[ROBS.seat]] > 0:
-        return action
-    if threats(obs) != 0 and best_discard_shanten(obs, tables) >= 2:
-        return action  # baseline's fold stands
-    forbid_a = obs[ROBS.forbid_a] if obs[ROBS.after_call] else -1
-    forbid_b = obs[ROBS.forbid_b] if obs[ROBS.after_call] else -1
-    kind, _after = least_cost_discard(obs, tables, forbid_a, forbid_b, deal_danger(obs))
-    return RIICHI + kind if action >= RIICHI else kind
+    return least_cost_turn(obs, tables, deal_danger(obs))
 
 
 POLICIES = [

@@ -26,17 +26,12 @@ def react(obs, params, tables):
     return RON if obs[BOBS.can_win] and params[0] > 0 else PASS
 
 
-@hook
-def rob(obs, params, tables):
-    return RON if obs[BOBS.can_win] and params[0] > 0 else PASS
-
-
 POLICY = Policy(
     name="disconnected",
     description="Auto-played disconnected seat (B-25): recommended exchange/void, never calls, discards "
                 "the drawn tile.",
     params=(Param("take_wins", int, 0, "1 = declare wins that come up (0 = auto-play declares none)"),),
-    hooks={"exchange": exchange, "void": void, "turn": turn, "react": react, "rob": rob},
+    hooks={"exchange": exchange, "void": void, "turn": turn, "react": react, "rob": react},
     riichi_hooks=riichi_builtin.DISCONNECTED_HOOKS,
     modes=("bloodshed", "riichi", "shura"),
 )

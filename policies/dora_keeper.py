@@ -11,19 +11,10 @@ import numpy as np
 
 from policies.api import hook
 from policies.registry import Policy
-from policies.riichi_api import RIICHI, ROBS
-from policies.riichi_baseline import riichi_turn
-from policies.riichi_common import best_discard_shanten, hand_of, threats
-from policies.riichi_tiebreak import least_cost_discard
-
-
-@nb.njit(cache=True)
-def dora_of(indicator):
-    if indicator < 27:
-        return indicator - indicator % 9 + (indicator % 9 + 1) % 9
-    if indicator < 31:
-        return 27 + (indicator - 26) % 4
-    return 31 + (indicator - 30) % 3
+from policies.riichi_api import ROBS
+from policies.riichi_common import hand_of
+from policies.riichi_tiebreak import least_cost_discard, least_cost_turn
+from sims.riichi.scoring import dora_of
 
 
 @nb.njit(cache=True)
@@ -39,29 +30,26 @@ def discard_value(obs, hand, k):
 
 
 @nb.njit(cache=True)
-def value_discard(obs, tables, forbid_a, forbid_b):
-    """Among discards keeping shanten lowest: least dora lost, then the baseline's acceptance and shape order.
-    Returns (kind, shanten after)."""
+def dora_cost(obs):
+    """Per held kind, the dora its discard gives up (discard_value); 0 for kinds not held."""
     hand = hand_of(obs)
     cost = np.zeros(34, np.int64)
     for k in range(34):
         if hand[k] > 0:
             cost[k] = discard_value(obs, hand, k)
-    return least_cost_discard(obs, tables, forbid_a, forbid_b, cost)
+    return cost
+
+
+@nb.njit(cache=True)
+def value_discard(obs, tables, forbid_a, forbid_b):
+    """Among discards keeping shanten lowest: least dora lost, then the baseline's acceptance and shape order.
+    Returns (kind, shanten after)."""
+    return least_cost_discard(obs, tables, forbid_a, forbid_b, dora_cost(obs))
 
 
 @hook
 def turn(obs, params, tables):
-    action = riichi_turn(obs, tables, True, True)
-    is_discard = action < 34 or RIICHI <= action < RIICHI + 34
-    if not is_discard or obs[ROBS.riichi + obs[ROBS.seat]] > 0:
-        return action
-    if threats(obs) != 0 and best_discard_shanten(obs, tables) >= 2:
-        return action  # baseline's fold stands
-    forbid_a = obs[ROBS.forbid_a] if obs[ROBS.after_call] else -1
-    forbid_b = obs[ROBS.forbid_b] if obs[ROBS.after_call] else -1
-    kind, _after = value_discard(obs, tables, forbid_a, forbid_b)
-    return RIICHI + kind if action >= RIICHI else kind
+    return least_cost_turn(obs, tables, dora_cost(obs))
 
 
 POLICIES = [

@@ -22,7 +22,7 @@ from policies.api import hook
 from policies.riichi_api import RIICHI, ROBS
 from policies.riichi_baseline import react_opening_at, riichi_turn_before_discard
 from policies.riichi_common import (
-    dama_has_yaku, discard_acceptance, efficient_discard, hand_of, is_dora, is_simple, is_yakuhai,
+    dama_has_yaku, discard_acceptance, efficient_discard, forbidden_kinds, hand_of, is_dora, is_simple, is_yakuhai,
     live_waits_after, n_melds_of, threats, unseen,
 )
 from sims.shanten import NOT_APPLICABLE, RIICHI_SHAPES, discard_shanten
@@ -156,8 +156,7 @@ def turn(obs, params, tables):
     action = riichi_turn_before_discard(obs, tables)
     if action >= 0:
         return action
-    forbid_a = obs[ROBS.forbid_a] if obs[ROBS.after_call] else -1
-    forbid_b = obs[ROBS.forbid_b] if obs[ROBS.after_call] else -1
+    forbid_a, forbid_b = forbidden_kinds(obs)
     after = np.empty(34, np.int64)
     discard_shanten(hand_of(obs), n_melds_of(obs), RIICHI_SHAPES, tables[:SUIT_ROWS], tables[SUIT_ROWS:], after)
     best = NOT_APPLICABLE

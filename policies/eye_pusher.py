@@ -15,7 +15,7 @@ from policies.registry import Param, Policy
 from policies.riichi_api import PASS, PON, RIICHI, ROBS, RON
 from policies.riichi_baseline import riichi_react, riichi_turn
 from policies.riichi_common import (
-    best_discard_shanten, chi_choice, fold_discard, open_hand_has_yaku_path, own_shanten,
+    best_discard_shanten, chi_choice, fold_discard, forbidden_kinds, open_hand_has_yaku_path, own_shanten,
     shanten_after_call, threats,
 )
 from sims.riichi.dragon_eye_holder import EYE_HOLDER
@@ -41,8 +41,7 @@ def turn(obs, params, tables):
     is_discard = action < 34 or RIICHI <= action < RIICHI + 34
     if is_discard and params[2] != 0 and obs[ROBS.riichi + me] == 0 and holder_in_riichi(obs) and \
             best_discard_shanten(obs, tables) >= 1:
-        forbid_a = obs[ROBS.forbid_a] if obs[ROBS.after_call] else -1
-        forbid_b = obs[ROBS.forbid_b] if obs[ROBS.after_call] else -1
+        forbid_a, forbid_b = forbidden_kinds(obs)
         return fold_discard(obs, forbid_a, forbid_b)
     return action
 

@@ -12,8 +12,10 @@ from policies.api import hook
 from policies.registry import Policy
 from policies.riichi_api import RIICHI, ROBS
 from policies.riichi_baseline import riichi_turn
-from policies.riichi_common import best_discard_shanten, discard_acceptance, hand_of, n_melds_of, threats, unseen
-from sims.shanten import RIICHI_SHAPES, discard_shanten
+from policies.riichi_common import (
+    best_discard_shanten, discard_acceptance, forbidden_kinds, hand_of, lowest_discard_shanten, n_melds_of, threats,
+    unseen,
+)
 from sims.shanten_tables import SUIT_ROWS
 
 
@@ -40,10 +42,9 @@ def keeper_discard(obs, tables, kind):
     if not loses_open_tile(obs, kind):
         return kind
     hand = hand_of(obs).copy()
+    forbid_a, forbid_b = forbidden_kinds(obs)
     after = np.empty(34, np.int64)
-    discard_shanten(hand, n_melds_of(obs), RIICHI_SHAPES, tables[:SUIT_ROWS], tables[SUIT_ROWS:], after)
-    forbid_a = obs[ROBS.forbid_a] if obs[ROBS.after_call] else -1
-    forbid_b = obs[ROBS.forbid_b] if obs[ROBS.after_call] else -1
+    lowest_discard_shanten(obs, tables, hand, forbid_a, forbid_b, after)
     left = unseen(obs)
     drawn = np.empty(34, np.int64)
     choice, choice_key = -1, -1

@@ -8,8 +8,8 @@ outermost), and claims no pon or kan outside the target suit. Without a target i
 
 import numba as nb
 
-from policies.api import BOBS, KAN, PASS, RON, hook
-from policies.baseline import play_turn, react_to_discard
+from policies.api import BOBS, PASS, RON, hook
+from policies.baseline import is_plain_discard, play_turn, react_to_discard
 from policies.common import keep_score, edge_score, own_hand, own_melds, own_void, suit_count
 from policies.registry import Param, Policy
 from policies.threats import meld_suit_mask
@@ -52,9 +52,7 @@ def off_suit_discard(obs, target):
 @hook
 def turn(obs, params, tables):
     action = play_turn(obs, tables, 1, True)
-    if action >= KAN or action // 9 == own_void(obs):
-        return action
-    target = target_suit(obs, params[0])
+    target = target_suit(obs, params[0]) if is_plain_discard(obs, action) else -1
     if target < 0:
         return action
     off = off_suit_discard(obs, target)

@@ -11,9 +11,9 @@ pon or open kan, and still takes every win.
 
 import numba as nb
 
-from policies.api import BOBS, KAN, PASS, RON, hook
-from policies.baseline import play_turn, react_to_discard
-from policies.common import best_discard_shanten, hand_shanten, own_void
+from policies.api import BOBS, PASS, RON, hook
+from policies.baseline import is_plain_discard, play_turn, react_to_discard
+from policies.common import best_discard_shanten, hand_shanten
 from policies.registry import Param, Policy
 from policies.threats import all_opponents, meld_threats, safest_discard
 
@@ -32,7 +32,7 @@ def threats_to_fold_against(obs, params, shanten):
 @hook
 def turn(obs, params, tables):
     action = play_turn(obs, tables, 1, True)
-    if action >= KAN or action // 9 == own_void(obs):
+    if not is_plain_discard(obs, action):
         return action
     mask = threats_to_fold_against(obs, params, best_discard_shanten(obs, tables))
     if mask == 0:

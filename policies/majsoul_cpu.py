@@ -1,8 +1,9 @@
 """`majsoul-cpu`: the game's own CPU (B-25): recommended exchange and void (B-24), never pons or open
 kans but makes closed kans, discards void tiles first, never passes a win."""
 
-from policies.api import BOBS, KAN, PASS, RON, TSUMO, hook
-from policies.common import efficient_discard, void_discard
+from policies.api import can_win, hook, kan_options
+from policies.baseline import rob as take_every_win
+from policies.common import efficient_discard, tsumo_or_closed_kan, void_discard
 from policies.recommended_exchange import exchange, void
 from policies import riichi_builtin
 from policies.registry import Policy
@@ -10,11 +11,9 @@ from policies.registry import Policy
 
 @hook
 def turn(obs, params, tables):
-    if obs[BOBS.can_win]:
-        return TSUMO
-    for k in range(27):
-        if obs[BOBS.kan_options + k] == 1:
-            return KAN + k
+    action = tsumo_or_closed_kan(can_win(obs), kan_options(obs), 27)
+    if action >= 0:
+        return action
     v = void_discard(obs)
     if v >= 0:
         return v
@@ -22,16 +21,12 @@ def turn(obs, params, tables):
     return kind
 
 
-@hook
-def react(obs, params, tables):
-    return RON if obs[BOBS.can_win] else PASS
-
-
 POLICY = Policy(
     name="majsoul-cpu",
     description="The game's CPU (B-25): recommended exchange/void, closed kans only, void tiles first, "
                 "never passes a win.",
-    hooks={"exchange": exchange, "void": void, "turn": turn, "react": react},  # robbing a kan: baseline's (always)
+    # robbing a kan: baseline's (always)
+    hooks={"exchange": exchange, "void": void, "turn": turn, "react": take_every_win},
     riichi_hooks=riichi_builtin.CPU_HOOKS,
     modes=("bloodshed", "riichi", "shura"),
 )

@@ -22,10 +22,11 @@ from policies.registry import Policy
 from policies.riichi_api import RIICHI, ROBS
 from policies.riichi_baseline import riichi_turn
 from policies.riichi_common import (
-    discard_acceptance, efficient_discard, hand_of, isolation, n_melds_of, safety, threats,
+    best_discard_shanten, discard_acceptance, efficient_discard, forbidden_kinds, hand_of, is_free_discard,
+    isolation, lowest_discard_shanten, n_melds_of, safest_held, safety, threats,
 )
 from sims.riichi.mirror_tiles import MIR_DEAD, MIR_HAND, MIR_NEXT, MIR_WALL, N_DEAD, N_NEXT
-from sims.shanten import NOT_APPLICABLE, RIICHI_SHAPES, discard_shanten, winning_tiles
+from sims.shanten import RIICHI_SHAPES, winning_tiles
 from sims.shanten_tables import SUIT_ROWS
 
 OWN_SLOTS = 4       # own next draws (slots 3, 7, 11, 15 of the wall order) that count extra
@@ -148,16 +149,13 @@ def mirror_safety(obs, k, mask, normal, tables):
 
 @nb.njit(cache=True)
 def mirror_fold(obs, tables, forbid_a, forbid_b, normal):
+    """fold_discard with the safety levels read from the transparent tiles (mirror_safety)."""
     mask = threats(obs)
-    choice, choice_key = -1, -1
+    levels = np.zeros(34, np.int64)
     for k in range(34):
-        c = obs[ROBS.hand + k]
-        if c == 0 or k == forbid_a or k == forbid_b:
-            continue
-        key = mirror_safety(obs, k, mask, normal, tables) * 8 + c
-        if key > choice_key:
-            choice, choice_key = k, key
-    return choice
+        if obs[ROBS.hand + k] > 0 and k != forbid_a and k != forbid_b:
+            levels[k] = mirror_safety(obs, k, mask, normal, tables)
+    return safest_held(obs, forbid_a, forbid_b, levels)
 
 
 @nb.njit(cache=True)
@@ -168,11 +166,7 @@ def mirror_discard(obs, tables, forbid_a, forbid_b, normal):
     hand = hand_of(obs).copy()
     n_melds = n_melds_of(obs)
     after = np.empty(34, np.int64)
-    discard_shanten(hand, n_melds, RIICHI_SHAPES, suit_t, honor_t, after)
-    best = NOT_APPLICABLE
-    for k in range(34):
-        if hand[k] > 0 and k != forbid_a and k != forbid_b and after[k] < best:
-            best = after[k]
+    best = lowest_discard_shanten(obs, tables, hand, forbid_a, forbid_b, after)
     mask = threats(obs)
     if best >= 3 and mask == 0:
         return efficient_discard(obs, tables, forbid_a, forbid_b)
@@ -195,17 +189,12 @@ def mirror_discard(obs, tables, forbid_a, forbid_b, normal):
 @hook
 def turn(obs, params, tables):
     action = riichi_turn(obs, tables, True, True)
-    is_discard = action < 34 or RIICHI <= action < RIICHI + 34
-    if not is_discard or obs[ROBS.riichi + obs[ROBS.seat]] > 0:
+    if not is_free_discard(obs, action):
         return action
-    forbid_a = obs[ROBS.forbid_a] if obs[ROBS.after_call] else -1
-    forbid_b = obs[ROBS.forbid_b] if obs[ROBS.after_call] else -1
+    forbid_a, forbid_b = forbidden_kinds(obs)
     normal = unlocated_normal(obs)
-    if action < 34 and threats(obs) != 0:
-        after = np.empty(34, np.int64)
-        if discard_shanten(hand_of(obs).copy(), n_melds_of(obs), RIICHI_SHAPES, tables[:SUIT_ROWS],
-                           tables[SUIT_ROWS:], after) >= 2:
-            return mirror_fold(obs, tables, forbid_a, forbid_b, normal)  # baseline folds here too
+    if action < 34 and threats(obs) != 0 and best_discard_shanten(obs, tables) >= 2:
+        return mirror_fold(obs, tables, forbid_a, forbid_b, normal)  # baseline folds here too
     kind, _after = mirror_discard(obs, tables, forbid_a, forbid_b, normal)
     if action >= RIICHI:
         hand = hand_of(obs).copy()

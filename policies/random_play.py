@@ -2,8 +2,8 @@
 
 import numpy as np
 
-from policies.api import BOBS, KAN, KAN_CALL, PASS, PON, RON, TSUMO, hook, pack_exchange
-from policies.common import own_hand, rand_below, suit_count
+from policies.api import BOBS, KAN, PASS, RON, TSUMO, hook, pack_exchange
+from policies.common import add_answer, add_claim_answers, own_hand, rand_below, suit_count, take_nth_tile
 from policies import riichi_builtin
 from policies.registry import Policy
 
@@ -20,13 +20,7 @@ def exchange(obs, params, tables):
     suit = suits[rand_below(obs, n)]
     chosen = np.empty(3, np.int64)
     for i in range(3):
-        pick = rand_below(obs, suit_count(hand, suit))
-        for k in range(suit * 9, suit * 9 + 9):
-            if pick < hand[k]:
-                chosen[i] = k
-                hand[k] -= 1
-                break
-            pick -= hand[k]
+        chosen[i] = take_nth_tile(hand, rand_below(obs, suit_count(hand, suit)), suit * 9, suit * 9 + 9)
     return pack_exchange(chosen[0], chosen[1], chosen[2])
 
 
@@ -38,34 +32,17 @@ def void(obs, params, tables):
 @hook
 def turn(obs, params, tables):
     actions = np.empty(64, np.int64)
-    n = 0
-    if obs[BOBS.can_win]:
-        actions[n] = TSUMO
-        n += 1
+    n = add_answer(actions, 0, obs[BOBS.can_win], TSUMO)
     for k in range(34):
-        if obs[BOBS.kan_options + k] > 0:
-            actions[n] = KAN + k
-            n += 1
-        if own_hand(obs)[k] > 0:
-            actions[n] = k
-            n += 1
+        n = add_answer(actions, n, obs[BOBS.kan_options + k] > 0, KAN + k)
+        n = add_answer(actions, n, own_hand(obs)[k] > 0, k)
     return actions[rand_below(obs, n)]
 
 
 @hook
 def react(obs, params, tables):
     actions = np.empty(4, np.int64)
-    actions[0] = PASS
-    n = 1
-    if obs[BOBS.can_win]:
-        actions[n] = RON
-        n += 1
-    if obs[BOBS.can_pon]:
-        actions[n] = PON
-        n += 1
-    if obs[BOBS.can_kan]:
-        actions[n] = KAN_CALL
-        n += 1
+    n = add_claim_answers(actions, obs[BOBS.can_win], obs[BOBS.can_pon], obs[BOBS.can_kan])
     return actions[rand_below(obs, n)]
 
 

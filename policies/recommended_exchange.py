@@ -2,13 +2,13 @@
 (B-24: fewest suit with at least 3 tiles, keep shapes, edges first; void = the fewest suit)."""
 
 from policies.api import hook
-from policies.common import fewest_suit, recommended_exchange
+from policies.common import fewest_suit, fewest_suit_exchange
 from policies.registry import Policy
 
 
 @hook
 def exchange(obs, params, tables):
-    return recommended_exchange(obs)
+    return fewest_suit_exchange(obs, tables, False)
 
 
 @hook

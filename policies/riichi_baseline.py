@@ -11,8 +11,9 @@ from policies.api import hook
 from policies.riichi_mode_default import mode_default
 from policies.riichi_api import KAN, NINE_TERMINALS, PASS, PON, RIICHI, ROBS, RON, TSUMO
 from policies.riichi_common import (
-    best_discard_shanten, call_improves, chi_choice, efficiency_exchange, efficient_discard, fold_discard, hand_of,
-    is_open, is_yakuhai, n_melds_of, open_hand_has_yaku_path, own_shanten, shanten_after_call, threats,
+    best_discard_shanten, call_improves, chi_choice, efficiency_exchange, efficient_discard, fold_discard,
+    forbidden_kinds, hand_of, is_open, is_yakuhai, n_melds_of, open_hand_has_yaku_path, own_shanten,
+    shanten_after_call, threats,
 )
 from sims.shanten import RIICHI_SHAPES, shanten
 from sims.shanten_tables import SUIT_ROWS
@@ -25,8 +26,7 @@ def riichi_turn(obs, tables, defend, riichi_after_win):
     action = riichi_turn_before_discard(obs, tables)
     if action >= 0:
         return action
-    forbid_a = obs[ROBS.forbid_a] if obs[ROBS.after_call] else -1
-    forbid_b = obs[ROBS.forbid_b] if obs[ROBS.after_call] else -1
+    forbid_a, forbid_b = forbidden_kinds(obs)
     if defend and threats(obs) != 0 and best_discard_shanten(obs, tables) >= 2:
         return fold_discard(obs, forbid_a, forbid_b)
     kind, after = efficient_discard(obs, tables, forbid_a, forbid_b)

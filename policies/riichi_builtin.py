@@ -10,12 +10,12 @@
 import numba as nb
 import numpy as np
 
-from policies.api import hook
+from policies.api import hook, pack_exchange
 from policies.riichi_api import (
-    CHI_HIGH, CHI_LOW, CHI_MID, KAN, KAN_CALL, NINE_TERMINALS, PASS, PON, RIICHI, ROBS, RON, TSUMO, TSUMOGIRI,
+    CHI_HIGH, CHI_LOW, CHI_MID, KAN, NINE_TERMINALS, PASS, RIICHI, ROBS, RON, TSUMO, TSUMOGIRI,
 )
-from policies.common import rand_below_at
-from policies.riichi_api import D_PICK
+from policies.common import add_answer, add_claim_answers, rand_below_at, take_nth_tile, tsumo_or_closed_kan
+from policies.riichi_api import D_PICK, can_win, kan_options
 from policies.riichi_mode_default import mode_default
 from policies.riichi_baseline import riichi_turn
 from policies.riichi_common import hand_of, n_melds_of, recommended_exchange
@@ -34,37 +34,21 @@ def random_exchange(obs, params, tables):
     hand = hand_of(obs).copy()
     chosen = np.empty(3, np.int64)
     for i in range(3):
-        n = 0
-        for k in range(34):
-            n += hand[k]
-        pick = riichi_rand_below(obs, n)
-        for k in range(34):
-            if pick < hand[k]:
-                chosen[i] = k
-                hand[k] -= 1
-                break
-            pick -= hand[k]
-    return chosen[0] | (chosen[1] << 8) | (chosen[2] << 16)
+        chosen[i] = take_nth_tile(hand, riichi_rand_below(obs, hand.sum()), 0, 34)
+    return pack_exchange(chosen[0], chosen[1], chosen[2])
 
 
 @hook
 def random_turn(obs, params, tables):
     actions = np.empty(128, np.int64)
-    n = 0
-    if obs[ROBS.can_win]:
-        actions[n] = TSUMO
-        n += 1
-    if obs[ROBS.can_nine]:
-        actions[n] = NINE_TERMINALS
-        n += 1
+    n = add_answer(actions, 0, obs[ROBS.can_win], TSUMO)
+    n = add_answer(actions, n, obs[ROBS.can_nine], NINE_TERMINALS)
     in_riichi = obs[ROBS.riichi + obs[ROBS.seat]] > 0
     after = np.empty(34, np.int64)
     if obs[ROBS.can_riichi]:
         discard_shanten(hand_of(obs), n_melds_of(obs), RIICHI_SHAPES, tables[:SUIT_ROWS], tables[SUIT_ROWS:], after)
     for k in range(34):
-        if obs[ROBS.kan_options + k] > 0:
-            actions[n] = KAN + k
-            n += 1
+        n = add_answer(actions, n, obs[ROBS.kan_options + k] > 0, KAN + k)
         if in_riichi:
             continue
         if obs[ROBS.hand + k] > 0 and not (obs[ROBS.after_call] and (k == obs[ROBS.forbid_a] or
@@ -83,27 +67,11 @@ def random_turn(obs, params, tables):
 @hook
 def random_react(obs, params, tables):
     actions = np.empty(8, np.int64)
-    actions[0] = PASS
-    n = 1
-    if obs[ROBS.can_win]:
-        actions[n] = RON
-        n += 1
-    if obs[ROBS.can_pon]:
-        actions[n] = PON
-        n += 1
-    if obs[ROBS.can_kan]:
-        actions[n] = KAN_CALL
-        n += 1
+    n = add_claim_answers(actions, obs[ROBS.can_win], obs[ROBS.can_pon], obs[ROBS.can_kan])
     bits = obs[ROBS.can_chi]
-    if bits & 1:
-        actions[n] = CHI_LOW
-        n += 1
-    if bits & 2:
-        actions[n] = CHI_MID
-        n += 1
-    if bits & 4:
-        actions[n] = CHI_HIGH
-        n += 1
+    n = add_answer(actions, n, bits & 1, CHI_LOW)
+    n = add_answer(actions, n, bits & 2, CHI_MID)
+    n = add_answer(actions, n, bits & 4, CHI_HIGH)
     return actions[riichi_rand_below(obs, n)]
 
 
@@ -114,12 +82,8 @@ def recommended_exchange_hook(obs, params, tables):
 
 @hook
 def cpu_turn(obs, params, tables):
-    if obs[ROBS.can_win]:
-        return TSUMO
-    for k in range(34):
-        if obs[ROBS.kan_options + k] == 1:
-            return KAN + k
-    return riichi_turn(obs, tables, False, True)
+    action = tsumo_or_closed_kan(can_win(obs), kan_options(obs), 34)
+    return action if action >= 0 else riichi_turn(obs, tables, False, True)
 
 
 @hook

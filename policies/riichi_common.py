@@ -7,8 +7,11 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from policies.riichi_api import CHI_HIGH, CHI_LOW, CHI_MID, ROBS
+from policies.api import pack_exchange
+from policies.common import take_lowest
+from policies.riichi_api import CHI_HIGH, CHI_LOW, CHI_MID, RIICHI, ROBS
 from policies.riichi_api import own_hand as hand_of
+from sims.riichi.scoring import dora_of
 from sims.shanten import NOT_APPLICABLE, RIICHI_SHAPES, discard_shanten, draw_shanten_among, shanten, winning_tiles
 from sims.shanten_tables import SUIT_ROWS
 
@@ -30,14 +33,7 @@ def unseen(obs):
 @nb.njit(cache=True)
 def is_dora(obs, k):
     for i in range(obs[ROBS.n_dora]):
-        ind = obs[ROBS.dora + i]
-        if ind < 27:
-            d = ind - ind % 9 + (ind % 9 + 1) % 9
-        elif ind < 31:
-            d = 27 + (ind - 26) % 4
-        else:
-            d = 31 + (ind - 30) % 3
-        if d == k:
+        if dora_of(obs[ROBS.dora + i]) == k:
             return True
     return False
 
@@ -76,6 +72,34 @@ def discard_acceptance(hand, k, n_melds, target, left, suit_t, honor_t, drawn):
 
 
 @nb.njit(cache=True)
+def forbidden_kinds(obs):
+    """The two kinds swap-calling forbids to discard after the seat's own call; (-1, -1) on any other turn."""
+    if obs[ROBS.after_call]:
+        return obs[ROBS.forbid_a], obs[ROBS.forbid_b]
+    return -1, -1
+
+
+@nb.njit(cache=True)
+def is_free_discard(obs, action):
+    """Whether the turn answer `action` is a discard (plain or declaring riichi) the seat may still choose: it is
+    not in riichi, where the drawn tile goes."""
+    is_discard = action < 34 or RIICHI <= action < RIICHI + 34
+    return is_discard and obs[ROBS.riichi + obs[ROBS.seat]] == 0
+
+
+@nb.njit(cache=True)
+def lowest_discard_shanten(obs, tables, hand, forbid_a, forbid_b, after):
+    """`after` (int64[34]) gets the shanten of `hand` (the seat's melds) after discarding each kind; returns the
+    lowest of them among the held kinds other than forbid_a / forbid_b."""
+    discard_shanten(hand, n_melds_of(obs), RIICHI_SHAPES, tables[:SUIT_ROWS], tables[SUIT_ROWS:], after)
+    best = NOT_APPLICABLE
+    for k in range(34):
+        if hand[k] > 0 and k != forbid_a and k != forbid_b and after[k] < best:
+            best = after[k]
+    return best
+
+
+@nb.njit(cache=True)
 def efficient_discard(obs, tables, forbid_a, forbid_b):
     """The discard keeping shanten lowest, then accepting most unseen tiles, then keeping dora and
     yakuhai, then the most isolated/outward tile. Returns (kind, shanten after)."""
@@ -83,11 +107,7 @@ def efficient_discard(obs, tables, forbid_a, forbid_b):
     hand = hand_of(obs).copy()
     n_melds = n_melds_of(obs)
     after = np.empty(34, np.int64)
-    discard_shanten(hand, n_melds, RIICHI_SHAPES, suit_t, honor_t, after)
-    best = NOT_APPLICABLE
-    for k in range(34):
-        if hand[k] > 0 and k != forbid_a and k != forbid_b and after[k] < best:
-            best = after[k]
+    best = lowest_discard_shanten(obs, tables, hand, forbid_a, forbid_b, after)
     n_best = 0
     only = -1
     for k in range(34):
@@ -230,12 +250,23 @@ def dama_has_yaku(obs, hand, waits):
 def fold_discard(obs, forbid_a, forbid_b):
     """The safest held kind against every riichi (genbutsu, then suji, then honors); ties: most copies."""
     mask = threats(obs)
+    levels = np.zeros(34, np.int64)
+    for k in range(34):
+        if obs[ROBS.hand + k] > 0:
+            levels[k] = safety(obs, k, mask)
+    return safest_held(obs, forbid_a, forbid_b, levels)
+
+
+@nb.njit(cache=True)
+def safest_held(obs, forbid_a, forbid_b, levels):
+    """The held kind other than forbid_a / forbid_b with the highest safety levels[kind] (0..3); ties: most
+    copies, then the lowest kind."""
     choice, choice_key = -1, -1
     for k in range(34):
         c = obs[ROBS.hand + k]
         if c == 0 or k == forbid_a or k == forbid_b:
             continue
-        key = safety(obs, k, mask) * 8 + c
+        key = levels[k] * 8 + c
         if key > choice_key:
             choice, choice_key = k, key
     return choice
@@ -329,24 +360,18 @@ def _partial_rank(hand, k):
 def recommended_exchange(obs):
     """S-16: isolated tiles first (by `_isolated_rank`), then partial sets (by `_partial_rank`), then pairs."""
     hand = hand_of(obs).copy()
+    keys = np.empty(34, np.int64)
     chosen = np.empty(3, np.int64)
     for i in range(3):
-        best, best_key = -1, 1 << 30
         for k in range(34):
-            if hand[k] == 0:
-                continue
-            level = isolation(hand, k)
-            if level == 0:
-                key = _isolated_rank(obs, k)
+            if isolation(hand, k) == 0:
+                keys[k] = _isolated_rank(obs, k)
             elif hand[k] >= 2:
-                key = 200 + hand[k]
+                keys[k] = 200 + hand[k]
             else:
-                key = 100 + _partial_rank(hand, k)
-            if key < best_key:
-                best, best_key = k, key
-        chosen[i] = best
-        hand[best] -= 1
-    return chosen[0] | (chosen[1] << 8) | (chosen[2] << 16)
+                keys[k] = 100 + _partial_rank(hand, k)
+        chosen[i] = take_lowest(hand, keys, 0, 34)
+    return pack_exchange(chosen[0], chosen[1], chosen[2])
 
 
 @nb.njit(cache=True)
@@ -355,21 +380,18 @@ def efficiency_exchange(obs, tables):
     suit_t, honor_t = tables[:SUIT_ROWS], tables[SUIT_ROWS:]
     hand = hand_of(obs).copy()
     after = np.empty(34, np.int64)
+    keys = np.empty(34, np.int64)
     chosen = np.empty(3, np.int64)
     for i in range(3):
         discard_shanten(hand, 0, RIICHI_SHAPES, suit_t, honor_t, after)
-        best, best_key = -1, 1 << 30
         for k in range(34):
-            if hand[k] == 0:
-                continue
-            key = after[k] * 64 + isolation(hand, k) * 4 + ((k % 9 if k % 9 < 4 else 8 - k % 9) if k < 27 else 0)
-            if is_dora(obs, k):
-                key += 3
-            if key < best_key:
-                best, best_key = k, key
-        chosen[i] = best
-        hand[best] -= 1
-    return chosen[0] | (chosen[1] << 8) | (chosen[2] << 16)
+            if hand[k] > 0:
+                edge = (k % 9 if k % 9 < 4 else 8 - k % 9) if k < 27 else 0
+                keys[k] = after[k] * 64 + isolation(hand, k) * 4 + edge
+                if is_dora(obs, k):
+                    keys[k] += 3
+        chosen[i] = take_lowest(hand, keys, 0, 34)
+    return pack_exchange(chosen[0], chosen[1], chosen[2])
 
 
 @nb.njit(cache=True)

@@ -1,11 +1,16 @@
 """A jit-compiled discard chooser for mode-aware riichi policies: among the discards that keep shanten lowest,
-the least costly by a per-kind cost the policy supplies, then the baseline's acceptance and shape order."""
+the least costly by a per-kind cost the policy supplies, then the baseline's acceptance and shape order; and
+the own turn of a policy that plays baseline with that discard."""
 
 import numba as nb
 import numpy as np
 
-from policies.riichi_common import discard_acceptance, efficient_discard, hand_of, isolation, n_melds_of, unseen
-from sims.shanten import NOT_APPLICABLE, RIICHI_SHAPES, discard_shanten
+from policies.riichi_api import RIICHI
+from policies.riichi_baseline import riichi_turn
+from policies.riichi_common import (
+    best_discard_shanten, discard_acceptance, efficient_discard, forbidden_kinds, hand_of, is_free_discard,
+    isolation, lowest_discard_shanten, n_melds_of, threats, unseen,
+)
 from sims.shanten_tables import SUIT_ROWS
 
 
@@ -18,11 +23,7 @@ def least_cost_discard(obs, tables, forbid_a, forbid_b, cost):
     hand = hand_of(obs).copy()
     n_melds = n_melds_of(obs)
     after = np.empty(34, np.int64)
-    discard_shanten(hand, n_melds, RIICHI_SHAPES, suit_t, honor_t, after)
-    best = NOT_APPLICABLE
-    for k in range(34):
-        if hand[k] > 0 and k != forbid_a and k != forbid_b and after[k] < best:
-            best = after[k]
+    best = lowest_discard_shanten(obs, tables, hand, forbid_a, forbid_b, after)
     least, most = 1 << 40, -(1 << 40)
     for k in range(34):
         if hand[k] > 0 and k != forbid_a and k != forbid_b and after[k] == best:
@@ -42,3 +43,15 @@ def least_cost_discard(obs, tables, forbid_a, forbid_b, cost):
         if key > choice_key:
             choice, choice_key = k, key
     return choice, best
+
+
+@nb.njit(cache=True)
+def least_cost_turn(obs, tables, cost):
+    """Own turn as baseline (wins, kans, riichi, its fold against riichi at 2+ shanten), but the discard, riichi
+    or not, is least_cost_discard's by the per-kind `cost`."""
+    action = riichi_turn(obs, tables, True, True)
+    if not is_free_discard(obs, action) or (threats(obs) != 0 and best_discard_shanten(obs, tables) >= 2):
+        return action
+    forbid_a, forbid_b = forbidden_kinds(obs)
+    kind, _after = least_cost_discard(obs, tables, forbid_a, forbid_b, cost)
+    return RIICHI + kind if action >= RIICHI else kind

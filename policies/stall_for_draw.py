@@ -9,9 +9,9 @@ opponent still in the hand, makes no pon or kan call, and takes every win. Other
 
 import numba as nb
 
-from policies.api import BOBS, KAN, PASS, RON, hook
-from policies.baseline import play_turn, react_to_discard
-from policies.common import best_discard_shanten, hand_shanten, own_void
+from policies.api import BOBS, PASS, RON, hook
+from policies.baseline import is_plain_discard, play_turn, react_to_discard
+from policies.common import best_discard_shanten, hand_shanten
 from policies.registry import Param, Policy
 from policies.threats import all_opponents, safest_discard
 
@@ -24,7 +24,7 @@ def stalling(obs, params, shanten):
 @hook
 def turn(obs, params, tables):
     action = play_turn(obs, tables, 1, True)
-    if action >= KAN or action // 9 == own_void(obs):
+    if not is_plain_discard(obs, action):
         return action
     if not stalling(obs, params, best_discard_shanten(obs, tables)):
         return action

@@ -83,10 +83,7 @@ class Sampler:
     def rollouts(self, S0, seat, answers, seed, first, count, to_match_end):
         from sims.bloodshed.rollout import paired_rollouts
 
-        n = len(answers)
-        values = np.zeros((n, count), np.float64)
-        ranks = np.zeros((n, count), np.int32)
-        outcomes = np.zeros((n, count), np.int32)
+        values, ranks, outcomes = rollout_arrays(len(answers), count)
         ok = paired_rollouts(S0, seat, np.asarray(answers, np.int64), seed, first, count, to_match_end,
                              self.progress, *self.play_args(), values, ranks, outcomes)
         if not ok:
@@ -100,6 +97,12 @@ class Sampler:
         view = np.zeros(BOBS.SIZE, np.int32)
         pending_view(S, self.rules, self.tables, view)
         return view
+
+
+def rollout_arrays(n_options: int, count: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Zeroed (values, ranks, outcome bits)[option, sample] that a sampler's rollouts fill."""
+    return (np.zeros((n_options, count), np.float64), np.zeros((n_options, count), np.int32),
+            np.zeros((n_options, count), np.int32))
 
 
 _WORKER_SAMPLERS: dict = {}

@@ -53,12 +53,10 @@ class RiichiSampler:
         return RiichiSampler, (self.seats_spec, self.variant, self.rule_values)
 
     def rollouts(self, pos, seat, answers, seed, first, count, to_match_end):
+        from analyzer.advise import rollout_arrays
         from sims.riichi.rollout import paired_rollouts
 
-        n = len(answers)
-        values = np.zeros((n, count), np.float64)
-        ranks = np.zeros((n, count), np.int32)
-        outcomes = np.zeros((n, count), np.int32)
+        values, ranks, outcomes = rollout_arrays(len(answers), count)
         status = paired_rollouts(pos.hs, pos.obs, pos.st, pos.wall, pos.rec, seat, np.asarray(answers, np.int64),
                                  seed, first, count, to_match_end, *self.hooks, self.params, self.topts, self.sopts,
                                  self.tables, values, ranks, outcomes)

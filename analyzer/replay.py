@@ -97,13 +97,17 @@ def to_json_events(events: np.ndarray, points_before: dict[tuple[int, int], list
         elif kind == EV_SETTLE:
             event = {"type": "settlement", "actor": seat, "refund": a, "flower_pig": b, "dajiao": c}
         elif kind == EV_END:
-            d = deltas[key].tolist()
-            event = {"type": "end_kyoku", "end": HAND_ENDS[a], "winners": b, "deltas": d,
-                     "scores": [p + x for p, x in zip(points_before[key], d)]}
+            event = end_event(HAND_ENDS[a], b, deltas[key].tolist(), points_before[key])
         else:
             raise ValueError(f"unknown event kind {kind}")
         out.append(event)
     return out
+
+
+def end_event(end: str, winners: int, deltas: list[int], points_before: list[int]) -> dict:
+    """The `end_kyoku` event of a hand: how it ended, its winners, each seat's payments and points after."""
+    return {"type": "end_kyoku", "end": end, "winners": winners, "deltas": deltas,
+            "scores": [p + x for p, x in zip(points_before, deltas)]}
 
 
 def log_word(word: str, tr) -> str:

@@ -12,6 +12,7 @@ from collections import defaultdict
 
 import numpy as np
 
+from analyzer.replay import end_event
 from sims import tiles
 from sims.riichi.columns import EXCHANGE_DIRECTIONS, HAND_ENDS, ROUNDS
 from sims.riichi.table import DEAL_SIZE
@@ -177,9 +178,7 @@ def to_json_events(events: np.ndarray, points_before: dict[tuple[int, int], list
             # a bust at the draw: with no winner, or in shura (S-3) after wins when the draw's payments bust
             if not aborted and (HAND_ENDS[a] == "exhaustive" or (HAND_ENDS[a] == "bust" and (b == 0 or drawn_out))):
                 out.append({"type": "ryukyoku", "reason": "exhaustive", "abortive": False})
-            d = deltas[key].tolist()
-            event = {"type": "end_kyoku", "end": HAND_ENDS[a], "winners": b, "deltas": d,
-                     "scores": [p + x for p, x in zip(points_before[key], d)]}
+            event = end_event(HAND_ENDS[a], b, deltas[key].tolist(), points_before[key])
         else:
             raise ValueError(f"unknown riichi event kind {kind}")
         out.append(event)

@@ -17,15 +17,15 @@ def play(root_seed: int, match_ids, seats, rules: BloodshedRules, counters=None,
     (illegal answers, hands, tile-count errors)."""
     from sims.bloodshed import engine
     from sims.bloodshed.columns import N_HAND_COLS, N_MATCH_COLS
-    from sims.events import EVENTS_PER_MATCH, N_EVENT_COLS
+    from sims.events import EVENTS_PER_MATCH
+    from sims.family import record_buffers
     from sims.seating import seat_hooks
     from sims.shanten_tables import lookup_tables
 
     match_ids = np.ascontiguousarray(match_ids, dtype=np.int64)
     hooks, params = seat_hooks(seats)
-    hand_rows = np.zeros((ROWS_PER_MATCH * match_ids.size, N_HAND_COLS), np.int32)
-    match_rows = np.zeros((4 * match_ids.size, N_MATCH_COLS), np.int32)
-    events = np.zeros((EVENTS_PER_MATCH * match_ids.size if record_events else 0, N_EVENT_COLS), np.int32)
+    hand_rows, match_rows, events = record_buffers(match_ids, ROWS_PER_MATCH, N_HAND_COLS, N_MATCH_COLS,
+                                                   EVENTS_PER_MATCH * match_ids.size if record_events else 0)
     if counters is None:
         counters = np.zeros(engine.N_COUNTERS, np.int64)
     n = engine.play_matches(int(root_seed) & 0x7FFF_FFFF_FFFF_FFFF, match_ids, *hooks, params, rules.to_array(),

@@ -18,7 +18,7 @@ def play(root_seed: int, match_ids, seats, rules: RiichiTable, counters=None, re
 
     When the event log overflows (unusually long matches), the matches are replayed one by one with room for
     the longest possible match; play is the same, as every wall and decision depends only on the keys."""
-    from sims.events import N_EVENT_COLS
+    from sims.family import record_buffers
     from sims.riichi import engine
     from sims.riichi.columns import N_HAND_COLS, N_MATCH_COLS
     from sims.seating import seat_hooks
@@ -26,9 +26,8 @@ def play(root_seed: int, match_ids, seats, rules: RiichiTable, counters=None, re
 
     match_ids = np.ascontiguousarray(match_ids, dtype=np.int64)
     hooks, params = seat_hooks(seats, "riichi")
-    hand_rows = np.zeros((ROWS_PER_MATCH * match_ids.size, N_HAND_COLS), np.int32)
-    match_rows = np.zeros((4 * match_ids.size, N_MATCH_COLS), np.int32)
-    events = np.zeros((events_per_match * match_ids.size if record_events else 0, N_EVENT_COLS), np.int32)
+    hand_rows, match_rows, events = record_buffers(match_ids, ROWS_PER_MATCH, N_HAND_COLS, N_MATCH_COLS,
+                                                   events_per_match * match_ids.size if record_events else 0)
     if counters is None:
         counters = np.zeros(engine.N_COUNTERS, np.int64)
     n = engine.play_matches(int(root_seed) & 0x7FFF_FFFF_FFFF_FFFF, match_ids, *hooks, params, rules.to_array(),

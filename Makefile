@@ -80,7 +80,7 @@ bench: install
 
 lint: install
 	$(BIN)/ruff check .
-	$(BIN)/python -m compileall -q analyzer sims policies reports tests
+	$(BIN)/python -m compileall -q front analyzer sims policies reports tests
 
 clean:
 	rm -rf $(VENV) .venv-pythons .pytest_cache build

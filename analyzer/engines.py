@@ -8,12 +8,12 @@ have the same methods.
 
 from __future__ import annotations
 
-from analyzer.riichi_view import VARIANTS as RIICHI_ADVISE_MODES
-from sims.modes import MODES, get_mode
+from tsumolab.analyzer.advise.riichi_view import VARIANTS as RIICHI_ADVISE_MODES
+from tsumolab.sims.modes import MODES, get_mode
 
 
 class BloodshedTools:
-    """Bloodshed: positions are state blocks (sims.bloodshed.state), the sampler is analyzer.advise.Sampler."""
+    """Bloodshed: positions are state blocks (sims.bloodshed.state), the sampler is analyzer.advise.evaluate.Sampler."""
 
     advise_modes = ("bloodshed",)
     """the modes whose hidden information the family's determinization deals"""
@@ -21,26 +21,26 @@ class BloodshedTools:
     @staticmethod
     def event_decoder():
         """The module decoding the event log (to_json_events, to_text, deltas_from_events)."""
-        from analyzer import replay
+        from tsumolab.analyzer.replay import bloodshed_events as replay
 
         return replay
 
     @staticmethod
     def search_matches(table, root_seed: int, match_ids, counters=None):
-        from analyzer.search_bloodshed import play_matches
+        from tsumolab.analyzer.search.bloodshed import play_matches
 
         return play_matches(table, root_seed, match_ids, counters)
 
     @staticmethod
     def sampler(seats_spec: str, slug: str, rules: dict, deal: str = "progress"):
-        from analyzer.advise import Sampler
+        from tsumolab.analyzer.advise.evaluate import Sampler
 
         return Sampler(seats_spec, rules, deal)
 
     @staticmethod
     def read_position(document: dict, deal: str = "progress"):
         """(state, deciding seat, sampler factory of a seats spec, decision name) of a position document."""
-        from analyzer.position import state_of
+        from tsumolab.analyzer.advise.bloodshed_position import state_of
 
         state, seat = state_of(document)
         return state, seat, lambda spec: BloodshedTools.sampler(spec, "bloodshed", {}, deal), \
@@ -48,62 +48,62 @@ class BloodshedTools:
 
     @staticmethod
     def options(sampler, state) -> list[tuple[str, int]]:
-        from analyzer.advise import legal_options
+        from tsumolab.analyzer.advise.evaluate import legal_options
 
         return legal_options(sampler, state)
 
     @staticmethod
     def stopped_state(slug: str, seats_spec: str, seed: int, rules: dict, match: int, hand: int, decision: int):
         """The state before the `decision`-th decision of a hand of a simulated match, or None past its end."""
-        from analyzer.advise import Sampler, stopped_state
+        from tsumolab.analyzer.advise.evaluate import Sampler, stopped_state
 
         return stopped_state(Sampler(seats_spec, rules), seed, match, hand, decision)
 
     @staticmethod
     def pending(sampler, state) -> tuple[int, int, int]:
         """(deciding seat, decision code, wall tiles left) of a stopped state."""
-        from policies.api import BOBS
-        from sims.bloodshed.resume import pending_decision
-        from sims.bloodshed.state import ST
+        from tsumolab.policies.api import BOBS
+        from tsumolab.sims.bloodshed.resume import pending_decision
+        from tsumolab.sims.bloodshed.state import ST
 
         return int(state[ST.pend_seat]), int(pending_decision(state)), int(state[ST.obs + BOBS.wall_left])
 
     @staticmethod
     def state_rollouts(sampler, state, seat: int, answers, seed: int, values, ranks) -> None:
         """Roll `answers` out from the true `state` (hidden tiles kept) into values/ranks[option, sample]."""
-        from analyzer.decision_rollouts import bloodshed_state_rollouts
+        from tsumolab.analyzer.decisions.rollouts import bloodshed_state_rollouts
 
         bloodshed_state_rollouts(state, seat, answers, seed, 0, values.shape[1], *sampler.play_args(), values,
                                  ranks)
 
 
 class RiichiTools:
-    """The riichi family: positions are sims.riichi.positions.Position, the sampler analyzer.advise_riichi."""
+    """The riichi family: positions are sims.riichi.positions.Position, the sampler analyzer.advise.riichi_sampler."""
 
     advise_modes = RIICHI_ADVISE_MODES
 
     @staticmethod
     def event_decoder():
-        from analyzer import replay_riichi
+        from tsumolab.analyzer.replay import riichi_events as replay_riichi
 
         return replay_riichi
 
     @staticmethod
     def search_matches(table, root_seed: int, match_ids, counters=None):
-        from analyzer.search_riichi import play_matches
+        from tsumolab.analyzer.search.riichi import play_matches
 
         return play_matches(table, root_seed, match_ids, counters)
 
     @staticmethod
     def sampler(seats_spec: str, slug: str, rules: dict, deal: str = "progress"):
-        from analyzer.advise_riichi import RiichiSampler
+        from tsumolab.analyzer.advise.riichi_sampler import RiichiSampler
 
         return RiichiSampler(seats_spec, slug, rules)
 
     @staticmethod
     def read_position(document: dict, deal: str = "progress"):
-        from analyzer.advise import decision_name
-        from analyzer.riichi_position import build_position
+        from tsumolab.analyzer.advise.evaluate import decision_name
+        from tsumolab.analyzer.advise.riichi_position import build_position
 
         slug, seat, rules, position = build_position(document)
         return position, seat, lambda spec: RiichiTools.sampler(spec, slug, rules.as_dict()), \
@@ -111,27 +111,27 @@ class RiichiTools:
 
     @staticmethod
     def options(sampler, state) -> list[tuple[str, int]]:
-        from analyzer.advise_riichi import riichi_options
+        from tsumolab.analyzer.advise.riichi_sampler import riichi_options
 
         return riichi_options(sampler.pending_view(state), sampler.tables)
 
     @staticmethod
     def stopped_state(slug: str, seats_spec: str, seed: int, rules: dict, match: int, hand: int, decision: int):
-        from policies.registry import parse_seats
-        from sims.riichi.positions import RiichiTable
+        from tsumolab.policies.registry import parse_seats
+        from tsumolab.sims.riichi.positions import RiichiTable
 
         table = RiichiTable(parse_seats(seats_spec), get_mode(slug).rules_class.from_dict(rules), root_seed=seed)
         return table.at_decision(match, hand, decision)
 
     @staticmethod
     def pending(sampler, state) -> tuple[int, int, int]:
-        from sims.riichi.observation import ROBS
+        from tsumolab.sims.riichi.observation import ROBS
 
         return state.seat, int(state.decision), int(state.view[ROBS.wall_left])
 
     @staticmethod
     def state_rollouts(sampler, state, seat: int, answers, seed: int, values, ranks) -> None:
-        from analyzer.decision_rollouts import riichi_state_rollouts
+        from tsumolab.analyzer.decisions.rollouts import riichi_state_rollouts
 
         status = riichi_state_rollouts(state.hs, state.obs, state.st, state.wall, state.rec, seat, answers, seed, 0,
                                        values.shape[1], *sampler.hooks, sampler.params, sampler.topts,

@@ -1,7 +1,7 @@
 """The error types the command line turns into one line, free of any CLI framework.
 
 Library code (runner, experiments, claims, reports) raises `InputError` for bad input; the `tsumolab` command
-line (analyzer.cli) prints it as one line `tsumolab: error: …` and exits with code 2. `DamagedError`, an
+line (tsumolab.cli) prints it as one line `tsumolab: error: …` and exits with code 2. `DamagedError`, an
 InputError, says that a run or study directory no longer matches its record (a chunk truncated, altered or
 missing); `WriteError` says that writing failed (disk full, no permission) and exits with code 1.
 """

@@ -18,7 +18,7 @@ import io
 import math
 from functools import lru_cache
 
-from analyzer.errors import InputError
+from tsumolab.analyzer.errors import InputError
 
 LANGUAGES = ("en", "zh", "ja")
 DEFAULT_LANGUAGE = "en"
@@ -56,8 +56,8 @@ def catalog(lang: str) -> gettext.NullTranslations:
     check_language(lang)
     if lang == DEFAULT_LANGUAGE:
         return gettext.NullTranslations()
-    from analyzer.package_files import catalog_path
-    from analyzer.po import compile_mo, read_po
+    from tsumolab.analyzer.package_files import catalog_path
+    from tsumolab.analyzer.po import compile_mo, read_po
 
     path = catalog_path(lang)
     return gettext.GNUTranslations(io.BytesIO(compile_mo(read_po(path.read_text(encoding="utf-8"), str(path)))))

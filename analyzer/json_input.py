@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 
-from analyzer.errors import InputError
+from tsumolab.analyzer.errors import InputError
 
 
 def read_json(source: str, what: str = "JSON") -> object:

@@ -14,7 +14,7 @@ import inspect
 import typing
 from functools import cache
 
-from analyzer.rule_book import MODE_RULES, cited_ids
+from tsumolab.analyzer.rule_book import MODE_RULES, cited_ids
 
 
 @cache
@@ -53,13 +53,13 @@ def option_help(cls: type) -> dict[str, str]:
 
 def rules_class(slug: str) -> type:
     """The rules dataclass of a mode (ValueError for an unknown slug, naming the known ones)."""
-    from sims.modes import get_mode
+    from tsumolab.sims.modes import get_mode
 
     return get_mode(slug).rules_class
 
 
 def is_riichi_based(cls: type) -> bool:
-    from sims.riichi.table import RiichiTable
+    from tsumolab.sims.riichi.table import RiichiTable
 
     return issubclass(cls, RiichiTable)
 
@@ -94,7 +94,7 @@ def mode_listing(slugs: list[str] | None = None) -> list[dict]:
     """One dict per mode (every mode of sims.modes unless `slugs`): name, title, engine, rules_class, rule_ids,
     options (list of {name, type, default, help, rule_ids[, riichi_default, changed]}) and, for riichi-based
     modes, changed_from_riichi (names of the options whose default differs from standard riichi)."""
-    from sims.modes import MODES, get_mode
+    from tsumolab.sims.modes import MODES, get_mode
 
     listing = []
     for slug in slugs or list(MODES):

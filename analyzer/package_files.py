@@ -12,19 +12,20 @@ from __future__ import annotations
 from importlib.resources import files
 from pathlib import Path
 
-PACKAGE = "analyzer"
+PACKAGE = "tsumolab.analyzer"
 EXPERIMENTS = "experiments"
 REGRESS_BASELINE = "regress-{mode}.json"
 """one baseline per mode: regress-bloodshed.json, regress-riichi.json, …"""
 LOCALE = "locale"
 CATALOG_DOMAIN = "tsumolab"
-DATA_GLOBS = ("analyzer/experiments/*.toml", "analyzer/experiments/extra/*.toml", "analyzer/experiments/*.json",
-              "analyzer/locale/*/LC_MESSAGES/*.po", "sims/RULES.md", "sims/bloodshed/progress-*.npy")
-"""every data file of the packages, as pyproject.toml lists them under package-data"""
+DATA_GLOBS = ("tsumolab/analyzer/experiments/*.toml", "tsumolab/analyzer/experiments/extra/*.toml",
+              "tsumolab/analyzer/experiments/*.json", "tsumolab/analyzer/locale/*/LC_MESSAGES/*.po",
+              "tsumolab/sims/RULES.md", "tsumolab/sims/bloodshed/progress-*.npy")
+"""every data file of the packages as installed, as pyproject.toml lists them under package-data"""
 
 
 def package_path(*parts: str) -> Path:
-    """File system path of a data file or folder of the installed `analyzer` package.
+    """File system path of a data file or folder of the installed `tsumolab.analyzer` package.
 
     tsumolab is installed as plain files (numba's compiled-kernel cache needs them too), so the resource is a
     real path; a zipped installation is refused with a clear message rather than half working."""

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import polars as pl
 
+MODE = "riichi"
+"""the mode the reference figures were measured in: the realism of a field is measured there"""
 REFERENCE_SOURCE = ("Tenhou top room (鳳凰卓), 159,798 games of 2016, per player and hand; published statistics "
                     "as cited in tsumolab issue 16")
 REFERENCE = {
@@ -64,7 +66,7 @@ def _figure(key: str, value) -> str:
 
 def short_label(label: str) -> str:
     """A seat's policy label without the parameters left at their defaults: `expert(pass_fan=2,…)` → `expert`."""
-    from policies.registry import PolicyError, get, parse_seat
+    from tsumolab.policies.registry import PolicyError, get, parse_seat
 
     try:
         seat = parse_seat(label)

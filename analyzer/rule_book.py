@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from importlib.resources import files
 from importlib.resources.abc import Traversable
 
-from analyzer.game_names import mode_name
+from tsumolab.analyzer.game_names import mode_name
 
 
 @dataclass(frozen=True)
@@ -43,13 +43,13 @@ _OWN_RULES = {"bloodshed": (BLOODSHED_IDS, ()), "riichi": (RIICHI_IDS, ()), "shu
               "mirror": (RIICHI_IDS, ("M",)), "soul-strike": (RIICHI_IDS, ("SS",)), "fantasy": (RIICHI_IDS, ("FL",)),
               "dragon-eye": (RIICHI_IDS, ("DE",))}
 _TITLE_NOTES = {"bloodshed": " (Sichuan bloodbath, 血战到底)", "shura": " (riichi bloodbath)"}
+_TITLES = {"riichi": "standard Mahjong Soul 4-player East game (the control of the riichi modes)"}
+"""a title that replaces the game's names"""
 
 
 def _title(mode: str) -> str:
     """`tsumolab rules` title of a mode: its Chinese and English names (analyzer.game_names) and a note."""
-    if mode == "riichi":
-        return "standard Mahjong Soul 4-player East game (the control of the riichi modes)"
-    return f"{mode_name(mode, 'zh')} {mode_name(mode, 'en')}{_TITLE_NOTES.get(mode, '')}"
+    return _TITLES.get(mode) or f"{mode_name(mode, 'zh')} {mode_name(mode, 'en')}{_TITLE_NOTES.get(mode, '')}"
 
 
 MODE_RULES = {mode: ModeRules(_title(mode), base, own) for mode, (base, own) in _OWN_RULES.items()}
@@ -68,7 +68,7 @@ def cited_ids(text: str) -> list[str]:
     return list(dict.fromkeys(found))
 
 
-RULES_DOCUMENT = ("sims", "RULES.md")
+RULES_DOCUMENT = ("tsumolab.sims", "RULES.md")
 """the rules document (package, file name): package data of `sims`, beside the engines that play it"""
 
 _RULE_LINE = re.compile(r"^- \*\*(?P<id>[A-Z]+(?:-\d+[a-c]?)?)\*\* (?P<text>\S.*)$")

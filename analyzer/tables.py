@@ -21,7 +21,7 @@ import numpy as np
 import polars as pl
 import pyarrow.parquet as pq
 
-from sims.modes import DEFAULT_MODE, get_mode
+from tsumolab.sims.modes import DEFAULT_MODE, get_mode
 
 TABLES = ("hands", "matches")
 POLICY_COLUMN = ("policy", "Utf8", "policy of the seat: name, or name(param=value,…) with its parameters", None)

@@ -18,15 +18,18 @@ from pathlib import Path
 
 import numpy as np
 
-from analyzer.dir_lock import holder
-from analyzer.errors import DamagedError, InputError
-from analyzer.integrity import (entry_problem, file_digest, index_ranges, parquet_info, read_arrow, stray_files,
-                                temp_files)
-from analyzer.run_record import RUN_FILE, code_versions, entry_key, has_checksums, read_run_record, record_spec
-from analyzer.run_spec import RunSpec
-from analyzer.study_record import STUDY_FILE, STUDY_TABLES, read_study_record
-from analyzer.tables import TABLES, table_columns
-from analyzer.verify_decisions import decisions_problems, has_decisions, repair_command
+from tsumolab.analyzer.runs.dir_lock import holder
+from tsumolab.analyzer.errors import DamagedError, InputError
+from tsumolab.analyzer.runs.integrity import (
+    entry_problem, file_digest, index_ranges, parquet_info, read_arrow, stray_files, temp_files,
+)
+from tsumolab.analyzer.runs.record import (
+    RUN_FILE, code_versions, entry_key, has_checksums, read_run_record, record_spec,
+)
+from tsumolab.analyzer.runs.spec import RunSpec
+from tsumolab.analyzer.claims.record import STUDY_FILE, STUDY_TABLES, read_study_record
+from tsumolab.analyzer.tables import TABLES, table_columns
+from tsumolab.analyzer.decisions.verify import decisions_problems, has_decisions, repair_command
 
 META_SPEC = "tsumolab.run_spec"
 META_CODE = "tsumolab.code_version"
@@ -171,7 +174,7 @@ def check_run(out: Path, record: dict, shown: str) -> tuple[list[Problem], dict]
 
 def resume_command(spec: RunSpec, out: Path) -> str:
     """The `tsumolab run … --resume` command that continues or repairs the run of `spec` in `out`."""
-    from sims.modes import get_mode
+    from tsumolab.sims.modes import get_mode
 
     seats = spec.seats[0] if len(set(spec.seats)) == 1 else ",".join(spec.seats)
     words = ["tsumolab", "run", "--variant", spec.variant, "--seats", seats, "--matches",
@@ -363,7 +366,7 @@ def _copy_of(path: Path, digests: dict) -> str | None:
 
 def _mode_schema(spec: RunSpec, problems: list[Problem], shown: str) -> dict | None:
     """{table: expected schema} of the spec's mode; a problem when its rules are not the mode's."""
-    from sims.modes import get_mode
+    from tsumolab.sims.modes import get_mode
 
     try:
         mode = get_mode(spec.variant)
@@ -396,7 +399,7 @@ def _spec_difference(stored: object, spec: RunSpec) -> str:
 
 
 def _policy_path_note(spec: RunSpec) -> str:
-    from policies.registry import PolicyError, parse_seats
+    from tsumolab.policies.registry import PolicyError, parse_seats
 
     try:
         parse_seats(",".join(spec.seats))

@@ -3,9 +3,9 @@
     tsumolab run --policy-path examples/my_policy.py --seats tsumo-only,baseline,baseline,baseline -n 1000
 """
 
-from policies.api import PASS, PON, can_pon, hook, own_seat, tile, void_of
-from policies.common import call_keeps_hand
-from policies.registry import Policy
+from tsumolab.policies.api import PASS, PON, can_pon, hook, own_seat, tile, void_of
+from tsumolab.policies.common import call_keeps_hand
+from tsumolab.policies.registry import Policy
 
 
 @hook

@@ -1,3 +1,3 @@
 """Plug-in bot policies: one small module per policy (see policies/api.py and policies/registry.py)."""
 
-import sims  # noqa: F401  (configures the compiled-kernel cache before numba loads)
+import tsumolab.sims  # noqa: F401  (configures the compiled-kernel cache before numba loads)

@@ -1,9 +1,9 @@
 """`always-kan` (claim B4): every legal closed, added and open kan outside the void suit, whatever it
 does to the hand (baseline with kan_mode = 2)."""
 
-from policies.api import hook
-from policies.baseline import play_turn, react_to_discard
-from policies.registry import Policy
+from tsumolab.policies.api import hook
+from tsumolab.policies.baseline import play_turn, react_to_discard
+from tsumolab.policies.registry import Policy
 
 
 @hook

@@ -43,12 +43,12 @@ import numba as nb
 
 # The engine's calling convention and the Bloodshed observation live in sims (policies import sims, never the
 # reverse); they are re-exported here, names and values unchanged, so a policy needs this one module.
-from sims.bloodshed.observation import BOBS
-from sims.decisions import (  # noqa: F401
+from tsumolab.sims.bloodshed.observation import BOBS
+from tsumolab.sims.decisions import (  # noqa: F401
     D_EXCHANGE, D_REACT, D_ROB, D_TURN, D_VOID, HOOK_NAMES, HOOK_SIG, HOOK_TYPE, KAN, KAN_CALL, PASS, PON, RON,
     TSUMO, VOID_MAN, VOID_PIN, VOID_SOU,
 )
-from sims.jit import inline
+from tsumolab.sims.jit import inline
 
 # The names of this module that read the Bloodshed observation (a riichi-only policy must not use them; see
 # tests/test_observation_layouts.py).

@@ -10,11 +10,13 @@ The pool is read from obs[ROBS.astrology + …] (layout in sims.riichi.astrology
 import numba as nb
 import numpy as np
 
-from policies.riichi_api import ROBS
-from policies.riichi_common import discard_acceptance, hand_of, is_dora, isolation, n_melds_of, own_shanten, unseen
-from sims.riichi.astrology_pool import A_KIND, A_N, A_RED
-from sims.shanten import NOT_APPLICABLE, RIICHI_SHAPES, discard_shanten, shanten
-from sims.shanten_tables import SUIT_ROWS
+from tsumolab.policies.riichi_api import ROBS
+from tsumolab.policies.riichi_common import (
+    discard_acceptance, hand_of, is_dora, isolation, n_melds_of, own_shanten, unseen,
+)
+from tsumolab.sims.riichi.astrology_pool import A_KIND, A_N, A_RED
+from tsumolab.sims.shanten import NOT_APPLICABLE, RIICHI_SHAPES, discard_shanten, shanten
+from tsumolab.sims.shanten_tables import SUIT_ROWS
 
 
 @nb.njit(cache=True)

@@ -6,14 +6,14 @@ then accept the most unseen tiles, and pon/kan are made when they do not worsen 
 
 import numba as nb
 
-from policies.api import BOBS, KAN, KAN_CALL, PASS, PON, RON, TSUMO, hook
-from policies.common import (
+from tsumolab.policies.api import BOBS, KAN, KAN_CALL, PASS, PON, RON, TSUMO, hook
+from tsumolab.policies.common import (
     call_keeps_hand, efficient_discard, fewest_suit_exchange, kan_keeps_hand, own_hand, own_void, split_tables,
     suit_count, void_discard,
 )
-from policies import riichi_baseline
-from policies.registry import Policy
-from sims.shanten import BLOODSHED_SHAPES, shanten
+from tsumolab.policies import riichi_baseline
+from tsumolab.policies.registry import Policy
+from tsumolab.sims.shanten import BLOODSHED_SHAPES, shanten
 
 
 @nb.njit(cache=True)

@@ -16,12 +16,12 @@ Defense, wins and everything else as baseline. In other riichi modes the block r
 import numba as nb
 import numpy as np
 
-from policies.api import hook
-from policies.chanter import acceptance, keeps_acceptance
-from policies.registry import Policy
-from policies.riichi_api import PASS, PON, RIICHI, ROBS, RON
-from policies.riichi_baseline import riichi_react, riichi_turn
-from policies.riichi_common import (
+from tsumolab.policies.api import hook
+from tsumolab.policies.chanter import acceptance, keeps_acceptance
+from tsumolab.policies.registry import Policy
+from tsumolab.policies.riichi_api import PASS, PON, RIICHI, ROBS, RON
+from tsumolab.policies.riichi_baseline import riichi_react, riichi_turn
+from tsumolab.policies.riichi_common import (
     best_discard_shanten, call_improves, chi_choice, forbidden_kinds, hand_of, is_dora, is_open, is_yakuhai,
     lowest_discard_shanten, open_hand_has_yaku_path, own_shanten, shanten_after_call, threats,
 )

@@ -8,13 +8,15 @@ baseline. In other riichi modes both runs read 0 and it plays baseline.
 import numba as nb
 import numpy as np
 
-from policies.api import hook
-from policies.registry import Policy
-from policies.riichi_api import RIICHI, ROBS, TSUMOGIRI
-from policies.riichi_baseline import riichi_turn
-from policies.riichi_common import best_discard_shanten, discard_acceptance, hand_of, n_melds_of, threats, unseen
-from sims.shanten import RIICHI_SHAPES, discard_shanten
-from sims.shanten_tables import SUIT_ROWS
+from tsumolab.policies.api import hook
+from tsumolab.policies.registry import Policy
+from tsumolab.policies.riichi_api import RIICHI, ROBS, TSUMOGIRI
+from tsumolab.policies.riichi_baseline import riichi_turn
+from tsumolab.policies.riichi_common import (
+    best_discard_shanten, discard_acceptance, hand_of, n_melds_of, threats, unseen,
+)
+from tsumolab.sims.shanten import RIICHI_SHAPES, discard_shanten
+from tsumolab.sims.shanten_tables import SUIT_ROWS
 
 
 @nb.njit(cache=True)

@@ -5,10 +5,10 @@ open kan only when the hand keeps its shanten)."""
 
 import numba as nb
 
-from policies.api import BOBS, PASS, RON, hook
-from policies.baseline import react_to_discard
-from policies.common import n_own_melds, own_hand
-from policies.registry import Param, Policy
+from tsumolab.policies.api import BOBS, PASS, RON, hook
+from tsumolab.policies.baseline import react_to_discard
+from tsumolab.policies.common import n_own_melds, own_hand
+from tsumolab.policies.registry import Param, Policy
 
 
 @nb.njit(cache=True)

@@ -9,10 +9,10 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from policies.api import BOBS, KAN, KAN_CALL, PASS, PON, RON, TSUMO, own_hand, pack_exchange
-from sims.jit import inline
-from sims.shanten import BLOODSHED_SHAPES, NOT_APPLICABLE, discard_shanten, shanten, ukeire_into
-from sims.shanten_tables import SUIT_ROWS
+from tsumolab.policies.api import BOBS, KAN, KAN_CALL, PASS, PON, RON, TSUMO, own_hand, pack_exchange
+from tsumolab.sims.jit import inline
+from tsumolab.sims.shanten import BLOODSHED_SHAPES, NOT_APPLICABLE, discard_shanten, shanten, ukeire_into
+from tsumolab.sims.shanten_tables import SUIT_ROWS
 
 SUITED = 27
 

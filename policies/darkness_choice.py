@@ -6,7 +6,7 @@ discards face down either (it never answers FACE_DOWN + kind). Mode-aware choice
 
 import numba as nb
 
-from policies.riichi_api import DARK_DECLINE
+from tsumolab.policies.riichi_api import DARK_DECLINE
 
 
 @nb.njit(cache=True)

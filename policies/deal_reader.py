@@ -10,10 +10,10 @@ riichi it discards exactly like baseline.
 import numba as nb
 import numpy as np
 
-from policies.api import hook
-from policies.registry import Policy
-from policies.riichi_api import ROBS
-from policies.riichi_tiebreak import least_cost_turn
+from tsumolab.policies.api import hook
+from tsumolab.policies.registry import Policy
+from tsumolab.policies.riichi_api import ROBS
+from tsumolab.policies.riichi_tiebreak import least_cost_turn
 
 
 @nb.njit(cache=True)

@@ -2,10 +2,10 @@
 calls, discards the drawn tile (so it keeps its void tiles). It declares no wins unless `take_wins` = 1
 (the sources do not say; auto-play holding void tiles cannot win anyway)."""
 
-from policies.api import BOBS, PASS, RON, TSUMO, hook
-from policies.recommended_exchange import exchange, void
-from policies import riichi_builtin
-from policies.registry import Param, Policy
+from tsumolab.policies.api import BOBS, PASS, RON, TSUMO, hook
+from tsumolab.policies.recommended_exchange import exchange, void
+from tsumolab.policies import riichi_builtin
+from tsumolab.policies.registry import Param, Policy
 
 
 @hook

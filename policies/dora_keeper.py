@@ -9,12 +9,12 @@ looks at acceptance and shape like `baseline`.
 import numba as nb
 import numpy as np
 
-from policies.api import hook
-from policies.registry import Policy
-from policies.riichi_api import ROBS
-from policies.riichi_common import hand_of
-from policies.riichi_tiebreak import least_cost_discard, least_cost_turn
-from sims.riichi.scoring import dora_of
+from tsumolab.policies.api import hook
+from tsumolab.policies.registry import Policy
+from tsumolab.policies.riichi_api import ROBS
+from tsumolab.policies.riichi_common import hand_of
+from tsumolab.policies.riichi_tiebreak import least_cost_discard, least_cost_turn
+from tsumolab.sims.riichi.scoring import dora_of
 
 
 @nb.njit(cache=True)

@@ -7,9 +7,9 @@ by shanten and hand value and the riichi-or-dama judgment (policies.expert_riich
 defines its rules; the parameters below tune them.
 """
 
-from policies.expert_bloodshed import HOOKS
-from policies.expert_riichi import HOOKS as RIICHI_HOOKS
-from policies.registry import Param, Policy
+from tsumolab.policies.expert_bloodshed import HOOKS
+from tsumolab.policies.expert_riichi import HOOKS as RIICHI_HOOKS
+from tsumolab.policies.registry import Param, Policy
 
 POLICY = Policy(
     name="expert",

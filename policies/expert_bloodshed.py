@@ -20,15 +20,15 @@
 import numba as nb
 import numpy as np
 
-from policies.api import BOBS, PASS, PON, RON, hook
-from policies.baseline import react_to_discard, turn_before_discard
-from policies.common import (
+from tsumolab.policies.api import BOBS, PASS, PON, RON, hook
+from tsumolab.policies.baseline import react_to_discard, turn_before_discard
+from tsumolab.policies.common import (
     hand_shanten, own_hand, own_melds, own_void, n_own_melds, split_tables, unseen_counts,
 )
-from policies.flush_seeker import off_suit_discard, target_suit
-from policies.threats import collected_suit, is_opponent, safest_discard
-from sims.shanten import BLOODSHED_SHAPES, discard_shanten, ukeire_into, winning_tiles
-from sims.tiles import PON as MELD_PON
+from tsumolab.policies.flush_seeker import off_suit_discard, target_suit
+from tsumolab.policies.threats import collected_suit, is_opponent, safest_discard
+from tsumolab.sims.shanten import BLOODSHED_SHAPES, discard_shanten, ukeire_into, winning_tiles
+from tsumolab.sims.tiles import PON as MELD_PON
 
 # parameter slots shared with the riichi hooks (policies.expert declares them in this order)
 P_PASS_FAN, P_PASS_LIVE, P_FOLD_SHANTEN, P_FLUSH_TILES = 0, 1, 2, 3

@@ -18,15 +18,15 @@ riichi judgment. Every riichi-core mode plays them as plain riichi.
 import numba as nb
 import numpy as np
 
-from policies.api import hook
-from policies.riichi_api import RIICHI, ROBS
-from policies.riichi_baseline import react_opening_at, riichi_turn_before_discard
-from policies.riichi_common import (
+from tsumolab.policies.api import hook
+from tsumolab.policies.riichi_api import RIICHI, ROBS
+from tsumolab.policies.riichi_baseline import react_opening_at, riichi_turn_before_discard
+from tsumolab.policies.riichi_common import (
     dama_has_yaku, discard_acceptance, efficient_discard, forbidden_kinds, hand_of, is_dora, is_simple, is_yakuhai,
     live_waits_after, n_melds_of, threats, unseen,
 )
-from sims.shanten import NOT_APPLICABLE, RIICHI_SHAPES, discard_shanten
-from sims.shanten_tables import SUIT_ROWS
+from tsumolab.sims.shanten import NOT_APPLICABLE, RIICHI_SHAPES, discard_shanten
+from tsumolab.sims.shanten_tables import SUIT_ROWS
 
 # parameter slots of the riichi hooks (policies.expert declares all of them)
 P_CALL_SHANTEN, P_RIICHI_FOLD, P_DAMA_VALUE, P_LATE_WALL = 4, 5, 6, 7

@@ -10,15 +10,15 @@ Otherwise baseline. Parameters switch each part off (0) to measure it alone: pus
 
 import numba as nb
 
-from policies.api import hook
-from policies.registry import Param, Policy
-from policies.riichi_api import PASS, PON, RIICHI, ROBS, RON
-from policies.riichi_baseline import riichi_react, riichi_turn
-from policies.riichi_common import (
+from tsumolab.policies.api import hook
+from tsumolab.policies.registry import Param, Policy
+from tsumolab.policies.riichi_api import PASS, PON, RIICHI, ROBS, RON
+from tsumolab.policies.riichi_baseline import riichi_react, riichi_turn
+from tsumolab.policies.riichi_common import (
     best_discard_shanten, chi_choice, fold_discard, forbidden_kinds, open_hand_has_yaku_path, own_shanten,
     shanten_after_call, threats,
 )
-from sims.riichi.dragon_eye_holder import EYE_HOLDER
+from tsumolab.sims.riichi.dragon_eye_holder import EYE_HOLDER
 
 
 @nb.njit(cache=True)

@@ -8,15 +8,15 @@ other riichi modes nothing is open: plays baseline.
 import numba as nb
 import numpy as np
 
-from policies.api import hook
-from policies.registry import Policy
-from policies.riichi_api import RIICHI, ROBS
-from policies.riichi_baseline import riichi_turn
-from policies.riichi_common import (
+from tsumolab.policies.api import hook
+from tsumolab.policies.registry import Policy
+from tsumolab.policies.riichi_api import RIICHI, ROBS
+from tsumolab.policies.riichi_baseline import riichi_turn
+from tsumolab.policies.riichi_common import (
     best_discard_shanten, discard_acceptance, forbidden_kinds, hand_of, lowest_discard_shanten, n_melds_of, threats,
     unseen,
 )
-from sims.shanten_tables import SUIT_ROWS
+from tsumolab.sims.shanten_tables import SUIT_ROWS
 
 
 @nb.njit(cache=True)

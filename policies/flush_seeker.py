@@ -8,11 +8,11 @@ outermost), and claims no pon or kan outside the target suit. Without a target i
 
 import numba as nb
 
-from policies.api import BOBS, PASS, RON, hook
-from policies.baseline import is_plain_discard, play_turn, react_to_discard
-from policies.common import keep_score, edge_score, own_hand, own_melds, own_void, suit_count
-from policies.registry import Param, Policy
-from policies.threats import meld_suit_mask
+from tsumolab.policies.api import BOBS, PASS, RON, hook
+from tsumolab.policies.baseline import is_plain_discard, play_turn, react_to_discard
+from tsumolab.policies.common import keep_score, edge_score, own_hand, own_melds, own_void, suit_count
+from tsumolab.policies.registry import Param, Policy
+from tsumolab.policies.threats import meld_suit_mask
 
 
 @nb.njit(cache=True)

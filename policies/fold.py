@@ -11,11 +11,11 @@ pon or open kan, and still takes every win.
 
 import numba as nb
 
-from policies.api import BOBS, PASS, RON, hook
-from policies.baseline import is_plain_discard, play_turn, react_to_discard
-from policies.common import best_discard_shanten, hand_shanten
-from policies.registry import Param, Policy
-from policies.threats import all_opponents, meld_threats, safest_discard
+from tsumolab.policies.api import BOBS, PASS, RON, hook
+from tsumolab.policies.baseline import is_plain_discard, play_turn, react_to_discard
+from tsumolab.policies.common import best_discard_shanten, hand_shanten
+from tsumolab.policies.registry import Param, Policy
+from tsumolab.policies.threats import all_opponents, meld_threats, safest_discard
 
 
 @nb.njit(cache=True)

@@ -2,9 +2,9 @@
 only when the efficient discard picks them; they still count in the hand's shape, but draws of the void
 suit count as no acceptance (policies.common.efficient_discard)."""
 
-from policies.api import hook
-from policies.baseline import play_turn
-from policies.registry import Policy
+from tsumolab.policies.api import hook
+from tsumolab.policies.baseline import play_turn
+from tsumolab.policies.registry import Policy
 
 
 @hook

@@ -1,12 +1,12 @@
 """`majsoul-cpu`: the game's own CPU (B-25): recommended exchange and void (B-24), never pons or open
 kans but makes closed kans, discards void tiles first, never passes a win."""
 
-from policies.api import can_win, hook, kan_options
-from policies.baseline import rob as take_every_win
-from policies.common import efficient_discard, tsumo_or_closed_kan, void_discard
-from policies.recommended_exchange import exchange, void
-from policies import riichi_builtin
-from policies.registry import Policy
+from tsumolab.policies.api import can_win, hook, kan_options
+from tsumolab.policies.baseline import rob as take_every_win
+from tsumolab.policies.common import efficient_discard, tsumo_or_closed_kan, void_discard
+from tsumolab.policies.recommended_exchange import exchange, void
+from tsumolab.policies import riichi_builtin
+from tsumolab.policies.registry import Policy
 
 
 @hook

@@ -17,17 +17,17 @@ Calls and wins: baseline's.
 import numba as nb
 import numpy as np
 
-from policies.api import hook
-from policies.registry import Policy
-from policies.riichi_api import RIICHI, ROBS
-from policies.riichi_baseline import riichi_turn
-from policies.riichi_common import (
+from tsumolab.policies.api import hook
+from tsumolab.policies.registry import Policy
+from tsumolab.policies.riichi_api import RIICHI, ROBS
+from tsumolab.policies.riichi_baseline import riichi_turn
+from tsumolab.policies.riichi_common import (
     best_discard_shanten, discard_acceptance, efficient_discard, forbidden_kinds, hand_of, is_free_discard,
     isolation, lowest_discard_shanten, n_melds_of, safest_held, safety, threats,
 )
-from sims.riichi.mirror_tiles import MIR_DEAD, MIR_HAND, MIR_NEXT, MIR_WALL, N_DEAD, N_NEXT
-from sims.shanten import RIICHI_SHAPES, winning_tiles
-from sims.shanten_tables import SUIT_ROWS
+from tsumolab.sims.riichi.mirror_tiles import MIR_DEAD, MIR_HAND, MIR_NEXT, MIR_WALL, N_DEAD, N_NEXT
+from tsumolab.sims.shanten import RIICHI_SHAPES, winning_tiles
+from tsumolab.sims.shanten_tables import SUIT_ROWS
 
 OWN_SLOTS = 4       # own next draws (slots 3, 7, 11, 15 of the wall order) that count extra
 UNIT = 16           # acceptance in 1/16 copies

@@ -1,9 +1,9 @@
 """`never-kan` (claim B4, the other extreme): baseline that declares no kan at all (kan_mode = 0).
 The B4 control itself is baseline, which kans when the hand keeps its shanten."""
 
-from policies.api import hook
-from policies.baseline import play_turn, react_to_discard
-from policies.registry import Policy
+from tsumolab.policies.api import hook
+from tsumolab.policies.baseline import play_turn, react_to_discard
+from tsumolab.policies.registry import Policy
 
 
 @hook

@@ -10,10 +10,10 @@ baseline. B2 is `max_fan=1`, B3 is `escape=1` (its experiment sweeps the escape 
 
 import numba as nb
 
-from policies.api import BOBS, PASS, RON, hook
-from policies.baseline import react_to_discard
-from policies.registry import Param, Policy
-from policies.threats import any_flush_threat, meld_threats
+from tsumolab.policies.api import BOBS, PASS, RON, hook
+from tsumolab.policies.baseline import react_to_discard
+from tsumolab.policies.registry import Param, Policy
+from tsumolab.policies.threats import any_flush_threat, meld_threats
 
 
 @nb.njit(cache=True)

@@ -1,8 +1,8 @@
 """`pon-happy` (claim B7): pon every pon-able tile outside the void suit (baseline with pon_mode = 2)."""
 
-from policies.api import hook
-from policies.baseline import react_to_discard
-from policies.registry import Policy
+from tsumolab.policies.api import hook
+from tsumolab.policies.baseline import react_to_discard
+from tsumolab.policies.registry import Policy
 
 
 @hook

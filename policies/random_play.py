@@ -2,10 +2,10 @@
 
 import numpy as np
 
-from policies.api import BOBS, KAN, PASS, RON, TSUMO, hook, pack_exchange
-from policies.common import add_answer, add_claim_answers, own_hand, rand_below, suit_count, take_nth_tile
-from policies import riichi_builtin
-from policies.registry import Policy
+from tsumolab.policies.api import BOBS, KAN, PASS, RON, TSUMO, hook, pack_exchange
+from tsumolab.policies.common import add_answer, add_claim_answers, own_hand, rand_below, suit_count, take_nth_tile
+from tsumolab.policies import riichi_builtin
+from tsumolab.policies.registry import Policy
 
 
 @hook

@@ -1,9 +1,9 @@
 """`recommended-exchange` (claim X1): baseline play with the game's recommended exchange and void
 (B-24: fewest suit with at least 3 tiles, keep shapes, edges first; void = the fewest suit)."""
 
-from policies.api import hook
-from policies.common import fewest_suit, fewest_suit_exchange
-from policies.registry import Policy
+from tsumolab.policies.api import hook
+from tsumolab.policies.common import fewest_suit, fewest_suit_exchange
+from tsumolab.policies.registry import Policy
 
 
 @hook

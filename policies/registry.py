@@ -16,36 +16,36 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sims.decisions import HOOK_NAMES, MAX_PARAMS, RIICHI_HOOK_NAMES
+from tsumolab.sims.decisions import HOOK_NAMES, MAX_PARAMS, RIICHI_HOOK_NAMES
 
 BUILTIN_MODULES = (
-    "policies.baseline",
-    "policies.random_play",
-    "policies.majsoul_cpu",
-    "policies.disconnected",
-    "policies.pass_cheap_ron",
-    "policies.always_kan",
-    "policies.never_kan",
-    "policies.keep_void",
-    "policies.fold",
-    "policies.pon_happy",
-    "policies.closed",
-    "policies.flush_seeker",
-    "policies.stall_for_draw",
-    "policies.recommended_exchange",
-    "policies.shura_claims",
-    "policies.dora_keeper",
-    "policies.deal_reader",
-    "policies.fate_keeper",
-    "policies.chanter",
-    "policies.strike_timer",
-    "policies.card_reader",
-    "policies.shadow_player",
-    "policies.star_picker",
-    "policies.mirror_reader",
-    "policies.eye_pusher",
-    "policies.expert",
-    "policies.search",
+    "tsumolab.policies.baseline",
+    "tsumolab.policies.random_play",
+    "tsumolab.policies.majsoul_cpu",
+    "tsumolab.policies.disconnected",
+    "tsumolab.policies.pass_cheap_ron",
+    "tsumolab.policies.always_kan",
+    "tsumolab.policies.never_kan",
+    "tsumolab.policies.keep_void",
+    "tsumolab.policies.fold",
+    "tsumolab.policies.pon_happy",
+    "tsumolab.policies.closed",
+    "tsumolab.policies.flush_seeker",
+    "tsumolab.policies.stall_for_draw",
+    "tsumolab.policies.recommended_exchange",
+    "tsumolab.policies.shura_claims",
+    "tsumolab.policies.dora_keeper",
+    "tsumolab.policies.deal_reader",
+    "tsumolab.policies.fate_keeper",
+    "tsumolab.policies.chanter",
+    "tsumolab.policies.strike_timer",
+    "tsumolab.policies.card_reader",
+    "tsumolab.policies.shadow_player",
+    "tsumolab.policies.star_picker",
+    "tsumolab.policies.mirror_reader",
+    "tsumolab.policies.eye_pusher",
+    "tsumolab.policies.expert",
+    "tsumolab.policies.search",
 )
 ENTRY_POINT_GROUP = "tsumolab.policies"
 
@@ -92,7 +92,7 @@ class Policy:
     riichi_hooks: dict = field(default_factory=dict)
     driven: bool = False
     """True when the policy decides some answers outside its hooks (by searching): matches with it seated are
-    played by analyzer.search_play, which stops the kernel at its decisions; its hooks alone play its base."""
+    played by analyzer.search.play, which stops the kernel at its decisions; its hooks alone play its base."""
 
     def defaults(self) -> dict:
         return {p.name: p.type(p.default) for p in self.params}
@@ -229,8 +229,8 @@ def parse_seats(spec: str, policy_paths=()) -> list[SeatPolicy]:
 
 def _plays_riichi_core(mode: str) -> bool:
     """Modes whose rules are options of the riichi core (sims.riichi.table.RiichiTable subclasses)."""
-    from sims.modes import get_mode
-    from sims.riichi.table import RiichiTable
+    from tsumolab.sims.modes import get_mode
+    from tsumolab.sims.riichi.table import RiichiTable
 
     try:
         return issubclass(get_mode(mode).rules_class, RiichiTable)

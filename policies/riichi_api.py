@@ -61,12 +61,12 @@ from __future__ import annotations
 
 # The decision kinds, answers and the riichi observation live in sims (policies import sims, never the reverse);
 # they are re-exported here, names and values unchanged.
-from sims.decisions import (  # noqa: F401
+from tsumolab.sims.decisions import (  # noqa: F401
     CHI_HIGH, CHI_LOW, CHI_MID, D_DARK_LOCK, D_DARK_OPEN, D_EXCHANGE, D_PICK, D_REACT, D_ROB, D_TURN, DARK_DECLINE,
     DARK_PAY, FACE_DOWN, KAN, KAN_CALL, NINE_TERMINALS, PASS, PON, RIICHI, RIICHI_HOOK_NAMES, RON, TSUMO, TSUMOGIRI,
 )
-from sims.jit import inline
-from sims.riichi.observation import ROBS
+from tsumolab.sims.jit import inline
+from tsumolab.sims.riichi.observation import ROBS
 
 # The names of this module that read the riichi observation (a Bloodshed-only policy must not use them; see
 # tests/test_observation_layouts.py).

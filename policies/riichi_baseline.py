@@ -7,16 +7,16 @@ opponent is in riichi and the hand is 2+ shanten), takes every win, efficiency e
 
 import numba as nb
 
-from policies.api import hook
-from policies.riichi_mode_default import mode_default
-from policies.riichi_api import KAN, NINE_TERMINALS, PASS, PON, RIICHI, ROBS, RON, TSUMO
-from policies.riichi_common import (
+from tsumolab.policies.api import hook
+from tsumolab.policies.riichi_mode_default import mode_default
+from tsumolab.policies.riichi_api import KAN, NINE_TERMINALS, PASS, PON, RIICHI, ROBS, RON, TSUMO
+from tsumolab.policies.riichi_common import (
     best_discard_shanten, call_improves, chi_choice, efficiency_exchange, efficient_discard, fold_discard,
     forbidden_kinds, hand_of, is_open, is_yakuhai, n_melds_of, open_hand_has_yaku_path, own_shanten,
     shanten_after_call, threats,
 )
-from sims.shanten import RIICHI_SHAPES, shanten
-from sims.shanten_tables import SUIT_ROWS
+from tsumolab.sims.shanten import RIICHI_SHAPES, shanten
+from tsumolab.sims.shanten_tables import SUIT_ROWS
 
 
 @nb.njit(cache=True)

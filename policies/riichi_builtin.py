@@ -10,17 +10,17 @@
 import numba as nb
 import numpy as np
 
-from policies.api import hook, pack_exchange
-from policies.riichi_api import (
+from tsumolab.policies.api import hook, pack_exchange
+from tsumolab.policies.riichi_api import (
     CHI_HIGH, CHI_LOW, CHI_MID, KAN, NINE_TERMINALS, PASS, RIICHI, ROBS, RON, TSUMO, TSUMOGIRI,
 )
-from policies.common import add_answer, add_claim_answers, rand_below_at, take_nth_tile, tsumo_or_closed_kan
-from policies.riichi_api import D_PICK, can_win, kan_options
-from policies.riichi_mode_default import mode_default
-from policies.riichi_baseline import riichi_turn
-from policies.riichi_common import hand_of, n_melds_of, recommended_exchange
-from sims.shanten import RIICHI_SHAPES, discard_shanten
-from sims.shanten_tables import SUIT_ROWS
+from tsumolab.policies.common import add_answer, add_claim_answers, rand_below_at, take_nth_tile, tsumo_or_closed_kan
+from tsumolab.policies.riichi_api import D_PICK, can_win, kan_options
+from tsumolab.policies.riichi_mode_default import mode_default
+from tsumolab.policies.riichi_baseline import riichi_turn
+from tsumolab.policies.riichi_common import hand_of, n_melds_of, recommended_exchange
+from tsumolab.sims.shanten import RIICHI_SHAPES, discard_shanten
+from tsumolab.sims.shanten_tables import SUIT_ROWS
 
 
 @nb.njit(cache=True)

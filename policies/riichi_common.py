@@ -7,13 +7,15 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from policies.api import pack_exchange
-from policies.common import take_lowest
-from policies.riichi_api import CHI_HIGH, CHI_LOW, CHI_MID, RIICHI, ROBS
-from policies.riichi_api import own_hand as hand_of
-from sims.riichi.scoring import dora_of
-from sims.shanten import NOT_APPLICABLE, RIICHI_SHAPES, discard_shanten, draw_shanten_among, shanten, winning_tiles
-from sims.shanten_tables import SUIT_ROWS
+from tsumolab.policies.api import pack_exchange
+from tsumolab.policies.common import take_lowest
+from tsumolab.policies.riichi_api import CHI_HIGH, CHI_LOW, CHI_MID, RIICHI, ROBS
+from tsumolab.policies.riichi_api import own_hand as hand_of
+from tsumolab.sims.riichi.scoring import dora_of
+from tsumolab.sims.shanten import (
+    NOT_APPLICABLE, RIICHI_SHAPES, discard_shanten, draw_shanten_among, shanten, winning_tiles,
+)
+from tsumolab.sims.shanten_tables import SUIT_ROWS
 
 
 @nb.njit(cache=True)

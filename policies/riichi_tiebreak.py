@@ -5,13 +5,13 @@ the own turn of a policy that plays baseline with that discard."""
 import numba as nb
 import numpy as np
 
-from policies.riichi_api import RIICHI
-from policies.riichi_baseline import riichi_turn
-from policies.riichi_common import (
+from tsumolab.policies.riichi_api import RIICHI
+from tsumolab.policies.riichi_baseline import riichi_turn
+from tsumolab.policies.riichi_common import (
     best_discard_shanten, discard_acceptance, efficient_discard, forbidden_kinds, hand_of, is_free_discard,
     isolation, lowest_discard_shanten, n_melds_of, threats, unseen,
 )
-from sims.shanten_tables import SUIT_ROWS
+from tsumolab.sims.shanten_tables import SUIT_ROWS
 
 
 @nb.njit(cache=True)

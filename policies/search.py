@@ -1,7 +1,7 @@
 """`search`: decides the decisions of the kinds it searches by paired rollouts, plays its base policy elsewhere.
 
 At a searched decision the seat's candidate answers (its base policy's answer first, then the alternatives of
-each searched kind present, see analyzer.search_options) are each played out `rollouts` times on the same
+each searched kind present, see analyzer.search.options) are each played out `rollouts` times on the same
 determinizations of what the seat cannot see (sims.bloodshed.determinize: by default each Bloodshed opponent
 is dealt a hand as far along as the field's hands are at that wall count, sims.bloodshed.progress;
 sims.riichi.determinize) with the same random streams, every seat playing the rollout policy, to the end of
@@ -10,15 +10,15 @@ option beats it by more than `z` paired standard errors. Samples are keyed by (r
 decision number), so a run depends only on its seed and match ids, as every run does.
 
 A decision cannot be searched from inside the compiled kernel (a hook cannot call the kernel that called it),
-so matches with a `search` seat are played by analyzer.search_play: it stops the kernel at every decision,
+so matches with a `search` seat are played by analyzer.search.play: it stops the kernel at every decision,
 searches the searching seat's, and resumes with the chosen answer forced (the seat's base hook still runs, so
 every random stream moves as in uninterrupted play). The hooks declared here are the base's (baseline);
 `base` names another base for the driver.
 """
 
-from policies import riichi_baseline
-from policies.baseline import POLICY as BASELINE
-from policies.registry import Param, Policy, PolicyError, get
+from tsumolab.policies import riichi_baseline
+from tsumolab.policies.baseline import POLICY as BASELINE
+from tsumolab.policies.registry import Param, Policy, PolicyError, get
 
 RON, KAN, CALLS, PUSH_FOLD, EXCHANGE, VOID, RIICHI = 1, 2, 4, 8, 16, 32, 64
 """bits of `kinds`: ron/pass (also tsumo/pass and robbing a kan), kans, pon and chi, push/fold against a threat

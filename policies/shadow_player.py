@@ -23,13 +23,13 @@ In other riichi modes obs[ROBS.darkness + DK_ON] is 0 and it plays baseline.
 
 import numba as nb
 
-from policies.api import hook
-from policies.registry import Param, Policy
-from policies.riichi_api import D_DARK_LOCK, D_DARK_OPEN, FACE_DOWN, RIICHI, ROBS
-from policies.riichi_baseline import riichi_turn
-from policies.riichi_common import is_open, safety, threats, unseen, waits_of
-from policies.riichi_mode_default import mode_default
-from sims.riichi.darkness_pot import DK_ON, DK_POT, FACE_DOWN_COST, FACE_DOWN_RIICHI_MIN, LOCK_COST, OPEN_COST
+from tsumolab.policies.api import hook
+from tsumolab.policies.registry import Param, Policy
+from tsumolab.policies.riichi_api import D_DARK_LOCK, D_DARK_OPEN, FACE_DOWN, RIICHI, ROBS
+from tsumolab.policies.riichi_baseline import riichi_turn
+from tsumolab.policies.riichi_common import is_open, safety, threats, unseen, waits_of
+from tsumolab.policies.riichi_mode_default import mode_default
+from tsumolab.sims.riichi.darkness_pot import DK_ON, DK_POT, FACE_DOWN_COST, FACE_DOWN_RIICHI_MIN, LOCK_COST, OPEN_COST
 
 P_RESERVE, P_HIDE_DANGER, P_HIDE_RIICHI, P_HIDE_TENPAI, P_OPEN_FACTOR, P_WIN_ESTIMATE, P_LOCK = range(7)
 

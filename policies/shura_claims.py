@@ -6,10 +6,10 @@
   exchange gives the three tiles that hurt efficiency least.
 """
 
-from policies.api import hook
-from policies.registry import Policy
-from policies.riichi_baseline import riichi_turn
-from policies.riichi_builtin import recommended_exchange_hook
+from tsumolab.policies.api import hook
+from tsumolab.policies.registry import Policy
+from tsumolab.policies.riichi_baseline import riichi_turn
+from tsumolab.policies.riichi_builtin import recommended_exchange_hook
 
 
 @hook

@@ -17,15 +17,15 @@ In other riichi modes there is no pool: plays baseline.
 import numba as nb
 import numpy as np
 
-from policies.api import hook
-from policies.astrology_pick import (
+from tsumolab.policies.api import hook
+from tsumolab.policies.astrology_pick import (
     acceptance_after, candidate, candidate_shanten, needs_acceptance, pool_size, shape_key, visible_unseen,
 )
-from policies.registry import Param, Policy
-from policies.riichi_api import D_PICK, ROBS
-from policies.riichi_common import is_dora, is_yakuhai, safety, threats
-from policies.riichi_mode_default import mode_default
-from sims.riichi.astrology_pool import A_RED
+from tsumolab.policies.registry import Param, Policy
+from tsumolab.policies.riichi_api import D_PICK, ROBS
+from tsumolab.policies.riichi_common import is_dora, is_yakuhai, safety, threats
+from tsumolab.policies.riichi_mode_default import mode_default
+from tsumolab.sims.riichi.astrology_pool import A_RED
 
 
 @nb.njit(cache=True)

@@ -24,15 +24,15 @@ left +113 [+9, +217]. The riichi is worth a lot in this mode; the policy keeps i
 import numba as nb
 import numpy as np
 
-from policies.api import hook
-from policies.registry import Param, Policy
-from policies.riichi_api import CHI_HIGH, CHI_LOW, CHI_MID, PON, RIICHI, ROBS, RON
-from policies.riichi_baseline import riichi_react, riichi_turn
-from policies.riichi_common import (
+from tsumolab.policies.api import hook
+from tsumolab.policies.registry import Param, Policy
+from tsumolab.policies.riichi_api import CHI_HIGH, CHI_LOW, CHI_MID, PON, RIICHI, ROBS, RON
+from tsumolab.policies.riichi_baseline import riichi_react, riichi_turn
+from tsumolab.policies.riichi_common import (
     best_discard_shanten, dama_has_yaku, hand_of, live_waits_after, open_hand_has_yaku_path, own_shanten,
     shanten_after_call, threats,
 )
-from sims.riichi.soul_strike_turns import SS_ACTIVE, SS_LEFT, SS_OVER
+from tsumolab.sims.riichi.soul_strike_turns import SS_ACTIVE, SS_LEFT, SS_OVER
 
 P_MIN_LIVE, P_SHORT_WALL, P_YAKULESS_RIICHI, P_BREAK, P_BREAK_MIN_LEFT, P_PUSH, P_CLOSED = 0, 1, 2, 3, 4, 5, 6
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numba as nb
 
-from policies.api import BOBS
-from policies.common import keep_score, edge_score
+from tsumolab.policies.api import BOBS
+from tsumolab.policies.common import keep_score, edge_score
 
 FLUSH_MELDS = 2   # melds, all of one suit, that make a flush look
 FLUSH_RIVER = 5   # non-void discards, all of one suit, that make a flush look (the third suit is kept)

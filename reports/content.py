@@ -18,10 +18,10 @@ from dataclasses import dataclass
 import polars as pl
 from matplotlib.figure import Figure
 
-from analyzer.game_names import mode_name
-from analyzer.i18n import N_, Translator, translator
-from reports import figures
-from reports.data import ClaimData, ReportData
+from tsumolab.analyzer.game_names import mode_name
+from tsumolab.analyzer.i18n import N_, Translator, translator
+from tsumolab.reports import figures
+from tsumolab.reports.data import ClaimData, ReportData
 
 EN = translator("en")
 VERDICTS = ("supported", "refuted", "inconclusive")
@@ -260,7 +260,7 @@ def claim_text(claim: ClaimData, tr: Translator = EN) -> str:
 
 def source_text(claim: ClaimData, tr: Translator = EN) -> str:
     """The source reference as the experiment file gives it ([000] 策略1, …); tsumolab's own questions say so."""
-    from analyzer.experiment import BEYOND_SOURCES
+    from tsumolab.analyzer.claims.experiment import BEYOND_SOURCES
 
     if not claim.source:
         return tr("not given")
@@ -415,7 +415,7 @@ def summary_table(data: ReportData, beyond: bool = False, tr: Translator = EN) -
 
 def policy_table(data: ReportData, tr: Translator = EN) -> Table:
     """Every policy label used, with its description (in the report's language) and parameters."""
-    from policies.registry import PolicyError, get, parse_seat
+    from tsumolab.policies.registry import PolicyError, get, parse_seat
 
     labels = []
     if data.kind == "study":
@@ -500,7 +500,7 @@ def _rules_text(rules: dict, tr: Translator = EN) -> str:
 
 
 def claim_verdict(claim: ClaimData) -> str:
-    """The claim's verdict on its headline objective over every variant tested (analyzer.verdicts)."""
+    """The claim's verdict on its headline objective over every variant tested (analyzer.claims.verdicts)."""
     return claim.headline.get("claim_verdict") or claim.headline["verdict"]
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import polars as pl
 import pyarrow as pa
 
-from analyzer.errors import InputError
+from tsumolab.analyzer.errors import InputError
 
 STUDY_TABLES = ("claims", "arms", "ev")
 HAND_KEYS = ["field", "arm", "policy", "subject_seat", "match_id"]
@@ -135,9 +135,9 @@ def load_report_data(directory: Path | str) -> ReportData:
 
 
 def _load_study(directory: Path) -> ReportData:
-    from analyzer.claims import META_EXPERIMENTS, read_run_metadata
-    from analyzer.integrity import read_chunks
-    from analyzer.study_record import verified_table
+    from tsumolab.analyzer.claims.study import META_EXPERIMENTS, read_run_metadata
+    from tsumolab.analyzer.runs.integrity import read_chunks
+    from tsumolab.analyzer.claims.record import verified_table
 
     missing = [t for t in STUDY_TABLES if not (directory / f"{t}.parquet").is_file()]
     if missing:
@@ -168,7 +168,7 @@ def _load_study(directory: Path) -> ReportData:
 
 
 def _load_run(directory: Path) -> ReportData:
-    from analyzer.runner import combined_tables, read_run_record
+    from tsumolab.analyzer.runs.runner import combined_tables, read_run_record
 
     record = read_run_record(directory) or {}
     spec = record.get("spec", {})
@@ -185,7 +185,7 @@ def _load_run(directory: Path) -> ReportData:
 
 
 def _start_points(mode: str, rules: dict | None = None) -> int:
-    from analyzer.claims_tables import start_points
+    from tsumolab.analyzer.claims.tables import start_points
 
     try:
         return start_points(mode, rules)
@@ -209,7 +209,7 @@ def _run_index(runs_dir: Path) -> dict:
 
 
 def _claim_cells(exp: dict, runs: dict) -> list[Cell]:
-    from analyzer.experiment import Experiment, Field, cells
+    from tsumolab.analyzer.claims.experiment import Experiment, Field, cells
 
     experiment = Experiment(
         id=exp["id"], claim="", source="", mode=exp["mode"], rules=exp["rules"], treatment=exp["treatment"],
@@ -229,7 +229,7 @@ def _claim_cells(exp: dict, runs: dict) -> list[Cell]:
 
 
 def _subject_frames(cells: list[Cell], start: int) -> tuple[pl.DataFrame, pl.DataFrame]:
-    from analyzer.integrity import read_dataset
+    from tsumolab.analyzer.runs.integrity import read_dataset
 
     matches, hands = [], []
     for cell in cells:

@@ -22,10 +22,10 @@ import numpy as np
 import polars as pl
 from matplotlib.figure import Figure
 
-from analyzer.decision_claims import CLAIMS
-from analyzer.decision_stats import claim_result, condition_sentence
-from analyzer.i18n import Translator
-from reports.content import EN, FigureSpec, Table
+from tsumolab.analyzer.decisions.claims import CLAIMS
+from tsumolab.analyzer.decisions.stats import claim_result, condition_sentence
+from tsumolab.analyzer.i18n import Translator
+from tsumolab.reports.content import EN, FigureSpec, Table
 
 TABLE = "decisions.parquet"
 
@@ -52,7 +52,7 @@ def claim_rows(directory: Path | str, claim_id: str) -> pl.DataFrame | None:
 
 
 def result_of(directory: Path | str, claim_id: str) -> dict:
-    """analyzer.decision_stats.claim_result of one claim's rows (computed once per table: the conditions search
+    """analyzer.decisions.stats.claim_result of one claim's rows (computed once per table: the conditions search
     is the slow part)."""
     path = Path(directory) / TABLE
     return _result(str(path), path.stat().st_mtime, claim_id)
@@ -79,10 +79,10 @@ def _share(e, tr: Translator) -> str:
 
 
 def resample_of(directory: Path | str) -> str:
-    """What the study's rollouts resampled (analyzer.decision_situations.RESAMPLE), from the table's metadata."""
+    """What the study's rollouts resampled (analyzer.decisions.situations.RESAMPLE), from the table's metadata."""
     import json
 
-    from analyzer.tables import read_file_metadata
+    from tsumolab.analyzer.tables import read_file_metadata
 
     spec = read_file_metadata(Path(directory) / TABLE).get("tsumolab_decisions_spec", "{}")
     return json.loads(spec).get("resample", "unseen")
@@ -125,7 +125,7 @@ def field_table(result: dict, tr: Translator = EN) -> Table:
 
 
 def _bin_label(feature: str, low: float, high: float, tr: Translator) -> str:
-    from analyzer.decision_claims import FEATURE_CODES
+    from tsumolab.analyzer.decisions.claims import FEATURE_CODES
 
     codes = FEATURE_CODES.get(feature)
     if codes and low == high and 0 <= int(low) < len(codes):
@@ -159,7 +159,7 @@ def caveat_text(tr: Translator = EN) -> str:
 
 def breakdown_figure(result: dict, claim, tr: Translator = EN) -> Figure:
     """Mean point difference (claim's action − alternative) with its 95% interval per value of each feature."""
-    from reports.figures import _number_axis
+    from tsumolab.reports.figures import _number_axis
 
     features = claim.features
     cols = 2

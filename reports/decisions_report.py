@@ -8,16 +8,16 @@ import html
 import logging
 from pathlib import Path
 
-from analyzer.decision_claims import CLAIMS
-from analyzer.i18n import DEFAULT_LANGUAGE, Translator
-from reports import decisions
-from reports.html import CSS, _figure, _table
-from reports.pdf import DECISIONS_LAYOUT, PDF_METADATA
+from tsumolab.analyzer.decisions.claims import CLAIMS
+from tsumolab.analyzer.i18n import DEFAULT_LANGUAGE, Translator
+from tsumolab.reports import decisions
+from tsumolab.reports.html import CSS, _figure, _table
+from tsumolab.reports.pdf import DECISIONS_LAYOUT, PDF_METADATA
 
 
 def decisions_html(directory: Path | str, tr: Translator) -> str:
     """The report of a decisions study alone: an overview table, then one section per claim."""
-    from reports.fonts import css_font_face
+    from tsumolab.reports.fonts import css_font_face
 
     e = html.escape
     table = decisions.load_decisions(directory)
@@ -40,7 +40,7 @@ def decisions_html(directory: Path | str, tr: Translator) -> str:
 def render_decisions(directory: Path | str, langs=(DEFAULT_LANGUAGE,)) -> list:
     """DIR/decisions.html and DIR/decisions.pdf (decisions.<lang>.* for other languages), written atomically;
     a list of (html path, pdf path)."""
-    from analyzer.i18n import translator
+    from tsumolab.analyzer.i18n import translator
 
     out = Path(directory)
     table = decisions.load_decisions(out)
@@ -58,9 +58,9 @@ def _render_language(out: Path, ids: list[str], tr: Translator):
     from matplotlib import rc_context
     from matplotlib.backends.backend_pdf import PdfPages
 
-    from analyzer.tables import replacing
-    from reports.fonts import font_rc
-    from reports.render import ReportPaths
+    from tsumolab.analyzer.tables import replacing
+    from tsumolab.reports.fonts import font_rc
+    from tsumolab.reports.render import ReportPaths
 
     stem = "decisions" if tr.lang == DEFAULT_LANGUAGE else f"decisions.{tr.lang}"
     html_path, pdf_path = out / f"{stem}.html", out / f"{stem}.pdf"

@@ -4,15 +4,15 @@ log. (reports.examples imports this module, not the other way round.)"""
 
 from __future__ import annotations
 
-from analyzer.game_names import pattern_name
-from analyzer.i18n import Translator, translator
+from tsumolab.analyzer.game_names import pattern_name
+from tsumolab.analyzer.i18n import Translator, translator
 
 EN = translator("en")
 ANY_DECISION = "a hand where the treatment's decision mattered"
 
 
 def _field(field: str, tr: Translator) -> str:
-    from reports.content import field_name
+    from tsumolab.reports.content import field_name
 
     return field_name(field, tr)
 
@@ -31,7 +31,7 @@ def no_example(example, tr: Translator = EN) -> str:
 
 def control_summary(example, tr: Translator = EN) -> str:
     """How the control did in the same hand on the same wall and seat."""
-    from analyzer.replay import log_word
+    from tsumolab.analyzer.replay.bloodshed_events import log_word
 
     c = example.control
     if c.get("won_control"):
@@ -71,12 +71,12 @@ def key_events_note(tr: Translator = EN) -> str:
 
 def lines(example, tr: Translator = EN) -> list[str]:
     """The hand's whole event log as text in the report's language."""
-    from analyzer.replay_match import decoder_for
+    from tsumolab.analyzer.replay.match import decoder_for
 
     return decoder_for(example.mode).to_text(example.events, list(example.labels), tr=tr)
 
 
 def key_lines(example, tr: Translator = EN) -> list[str]:
-    from analyzer.replay_match import decoder_for
+    from tsumolab.analyzer.replay.match import decoder_for
 
     return decoder_for(example.mode).to_text(example.key_events, list(example.labels), tr=tr)

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from analyzer.i18n import N_
-from reports.data import ClaimData
+from tsumolab.analyzer.i18n import N_
+from tsumolab.reports.data import ClaimData
 
 _JOIN = ["field", "subject_seat", "match_id", "hand"]
 _COMPARED = ["delta", "won", "win_kind", "passed_wins", "kans", "flower_pig", "tenpai_at_draw", "pattern",
@@ -74,26 +74,26 @@ class ExampleHand:
     mode: str
     labels: tuple[str, ...]
     events: list[dict]
-    """the hand's JSON events (analyzer.replay.to_json_events)"""
+    """the hand's JSON events (analyzer.replay.bloodshed_events.to_json_events)"""
     key_events: list[dict]
     """the events with passes, wins, kans and settlements (the PDF shows these)"""
 
     @property
     def lines(self) -> list[str]:
         """the hand's replay text in English (reports.example_text gives it in the report's language)"""
-        from reports.example_text import lines
+        from tsumolab.reports.example_text import lines
 
         return lines(self)
 
     @property
     def key_lines(self) -> list[str]:
-        from reports.example_text import key_lines
+        from tsumolab.reports.example_text import key_lines
 
         return key_lines(self)
 
     @property
     def control_summary(self) -> str:
-        from reports.example_text import control_summary
+        from tsumolab.reports.example_text import control_summary
 
         return control_summary(self)
 
@@ -112,7 +112,7 @@ def find_example(claim: ClaimData) -> ExampleHand | NoExample:
     hit = _best_hand(claim, signature)
     if hit is None:
         return NoExample(signature.description)
-    from analyzer.errors import InputError
+    from tsumolab.analyzer.errors import InputError
 
     try:
         return _replay(claim, signature, hit)
@@ -141,7 +141,7 @@ def _best_hand(claim: ClaimData, signature: Signature) -> dict | None:
 
 
 def _replay(claim: ClaimData, signature: Signature, hit: dict) -> ExampleHand:
-    from analyzer.replay_match import replay_match
+    from tsumolab.analyzer.replay.match import replay_match
 
     cell = next(c for c in claim.cells if c.arm == "treatment" and c.field == hit["field"]
                 and c.subject_seat == hit["subject_seat"])

@@ -19,7 +19,7 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 from matplotlib.ticker import FuncFormatter, MaxNLocator
 
-from analyzer.i18n import N_, Translator, translator
+from tsumolab.analyzer.i18n import N_, Translator, translator
 
 Z95 = 1.959963984540054
 VERDICT_COLOURS = {"supported": "#1a7f37", "refuted": "#c62828", "inconclusive": "#8a8a8a"}
@@ -296,7 +296,7 @@ def _legend(ax: Axes) -> None:
 
 def _short(text: str, width: int) -> str:
     """`text` cut to `width` columns (a CJK character takes two) with an ellipsis."""
-    from reports.wrap import display_width
+    from tsumolab.reports.wrap import display_width
 
     if display_width(text) <= width:
         return text

@@ -11,12 +11,12 @@ import io
 from matplotlib import rc_context
 from matplotlib.figure import Figure
 
-from analyzer.i18n import Translator
-from reports import content, decisions, example_text, sweeps, verdict_lines
-from reports.content import EN, FigureSpec, Table, Verdict
-from reports.data import ClaimData, ReportData
-from reports.examples import ExampleHand, NoExample
-from reports.fonts import CJK_CSS_FAMILY, css_font_face, font_rc
+from tsumolab.analyzer.i18n import Translator
+from tsumolab.reports import content, decisions, example_text, sweeps, verdict_lines
+from tsumolab.reports.content import EN, FigureSpec, Table, Verdict
+from tsumolab.reports.data import ClaimData, ReportData
+from tsumolab.reports.examples import ExampleHand, NoExample
+from tsumolab.reports.fonts import CJK_CSS_FAMILY, css_font_face, font_rc
 
 CSS = """
 *{box-sizing:border-box}

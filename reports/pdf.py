@@ -13,13 +13,13 @@ from matplotlib.axes import Axes
 from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.figure import Figure
 
-from analyzer.i18n import Translator
-from reports import content, decisions, example_text, figures, sweeps, verdict_lines
-from reports.content import EN, Table, Verdict
-from reports.data import ClaimData, ReportData
-from reports.examples import ExampleHand, NoExample
-from reports.fonts import MONO_FAMILY, cjk_families
-from reports.wrap import cut, fill
+from tsumolab.analyzer.i18n import Translator
+from tsumolab.reports import content, decisions, example_text, figures, sweeps, verdict_lines
+from tsumolab.reports.content import EN, Table, Verdict
+from tsumolab.reports.data import ClaimData, ReportData
+from tsumolab.reports.examples import ExampleHand, NoExample
+from tsumolab.reports.fonts import MONO_FAMILY, cjk_families
+from tsumolab.reports.wrap import cut, fill
 
 A4 = (8.27, 11.69)
 PDF_METADATA = {"Creator": "tsumolab report", "Producer": "tsumolab (matplotlib PdfPages)",

@@ -18,10 +18,10 @@ matplotlib.use("Agg")  # no display is ever needed; figures are drawn with the o
 
 from matplotlib import rc_context  # noqa: E402
 
-from analyzer.i18n import DEFAULT_LANGUAGE, translator  # noqa: E402
-from analyzer.tables import replacing  # noqa: E402
-from reports.data import ReportData, load_report_data  # noqa: E402
-from reports.fonts import font_rc  # noqa: E402
+from tsumolab.analyzer.i18n import DEFAULT_LANGUAGE, translator  # noqa: E402
+from tsumolab.analyzer.tables import replacing  # noqa: E402
+from tsumolab.reports.data import ReportData, load_report_data  # noqa: E402
+from tsumolab.reports.fonts import font_rc  # noqa: E402
 
 HTML_NAME = "report.html"
 PDF_NAME = "report.pdf"
@@ -46,7 +46,7 @@ class ReportPaths(NamedTuple):
 
 def find_examples(data: ReportData) -> dict:
     """claim id → its example hand (or NoExample)."""
-    from reports.examples import find_example
+    from tsumolab.reports.examples import find_example
 
     return {claim.id: find_example(claim) for claim in data.claims}
 
@@ -61,8 +61,8 @@ def render_report(out_dir: Path | str, lang: str = DEFAULT_LANGUAGE, examples: d
 def render_reports(out_dir: Path | str, langs: tuple[str, ...] = (DEFAULT_LANGUAGE,),
                    examples: dict | None = None) -> list[ReportPaths]:
     """The report of DIR in each language of `langs`, reading the data and replaying the example hands once."""
-    from reports.html import render_html
-    from reports.pdf import render_pdf
+    from tsumolab.reports.html import render_html
+    from tsumolab.reports.pdf import render_pdf
 
     translators = [translator(lang) for lang in langs]  # an unknown language fails before anything is read
     out = Path(out_dir)

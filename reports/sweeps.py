@@ -7,11 +7,11 @@ import numpy as np
 import polars as pl
 from matplotlib.figure import Figure
 
-from analyzer.i18n import Translator
-from reports import figures
-from reports.content import EN, FigureSpec, Table, Verdict, field_name, interval, points, signed
-from reports.data import ClaimData
-from reports.verdict_lines import objective_word
+from tsumolab.analyzer.i18n import Translator
+from tsumolab.reports import figures
+from tsumolab.reports.content import EN, FigureSpec, Table, Verdict, field_name, interval, points, signed
+from tsumolab.reports.data import ClaimData
+from tsumolab.reports.verdict_lines import objective_word
 
 
 def _value(row: dict, objective: str) -> tuple[float, float, float]:

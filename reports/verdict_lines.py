@@ -1,12 +1,12 @@
-"""The sentences that say what a claim's rows mean together (analyzer.verdicts): the claim's first line — its
+"""The sentences that say what a claim's rows mean together (analyzer.claims.verdicts): the claim's first line — its
 verdict on the headline objective, and what both objectives say — and its robustness across fields and
 variants. Plain strings in the report's language for the HTML and the PDF."""
 
 from __future__ import annotations
 
-from analyzer.i18n import N_, Translator
-from reports.content import EN, field_name, is_measure, verdict_word
-from reports.data import ClaimData
+from tsumolab.analyzer.i18n import N_, Translator
+from tsumolab.reports.content import EN, field_name, is_measure, verdict_word
+from tsumolab.reports.data import ClaimData
 
 OBJECTIVE_WORDS = {"points": N_("final points"), "placement": N_("placement")}
 POINTS_SIDE = {1: N_("more points"), -1: N_("fewer points"), 0: N_("no clear effect on points")}

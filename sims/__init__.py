@@ -1,5 +1,6 @@
-"""Rules engines and scoring, one subpackage per mode over shared compiled kernels."""
+"""Rules engines and scoring: the Bloodshed and riichi engine families (sims.family) and the modes table
+(sims.modes) of rules classes over them; the rules themselves are sims/RULES.md."""
 
-from sims import compile_cache
+from tsumolab.sims import compile_cache
 
 compile_cache.configure()

@@ -38,7 +38,7 @@ from typing import Any
 
 import numpy as np
 
-from sims.tiles import N_KINDS, TileError, parse_meld, parse_tile, parse_tiles, tile_name
+from tsumolab.sims.tiles import N_KINDS, TileError, parse_meld, parse_tile, parse_tiles, tile_name
 
 VARIANTS = ("bloodshed", "riichi")
 RIICHI_KEYS = frozenset({"round_wind", "seat_wind", "riichi", "double_riichi", "ippatsu", "dora_indicators",
@@ -185,7 +185,7 @@ def prepare(obj: dict, default_variant: str = "riichi") -> PreparedHand:
         if riichi_keys:
             raise ValueError(f"{', '.join(sorted(map(repr, riichi_keys)))}: riichi key(s), not for variant 'bloodshed'")
     else:
-        from sims.riichi import calculator as riichi_calculator
+        from tsumolab.sims.riichi import calculator as riichi_calculator
 
         if "flags" in obj:
             riichi_calculator.check_flag_names(obj["flags"], "flags")
@@ -228,11 +228,11 @@ def prepare(obj: dict, default_variant: str = "riichi") -> PreparedHand:
 def _win(prep: PreparedHand) -> dict:
     """The `win` part of a complete 14-tile hand (plus `reason` when it cannot win)."""
     if prep.variant == "riichi":
-        from sims.riichi import calculator as riichi_calculator
+        from tsumolab.sims.riichi import calculator as riichi_calculator
 
         scored = riichi_calculator.score_request(prep.request)
         return scored if "win" in scored else {"win": scored}
-    from sims.bloodshed import calculator
+    from tsumolab.sims.bloodshed import calculator
 
     request = prep.request
     void = request.get("void")
@@ -266,7 +266,7 @@ class _Shapes:
     """Shanten and waits of prepared hands through the compiled kernels of `sims.shanten` (tables fetched once)."""
 
     def __init__(self) -> None:
-        from sims import shanten as kernels
+        from tsumolab.sims import shanten as kernels
 
         self._shanten = kernels.shanten
         self._winning_tiles = kernels.winning_tiles

@@ -24,7 +24,7 @@ def cache_root() -> Path:
 
 def source_digest() -> str:
     digest = hashlib.sha256()
-    for package in ("sims", "policies"):
+    for package in ("tsumolab.sims", "tsumolab.policies"):
         root = Path(str(files(package)))
         for path in sorted(root.rglob("*.py")):
             digest.update(f"{package}/{path.relative_to(root).as_posix()}".encode())

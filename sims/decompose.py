@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
-from sims.jit import allocates
+from tsumolab.sims.jit import allocates
 
 SEQ_BASE = 34
 N_COLS = 6

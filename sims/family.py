@@ -39,7 +39,7 @@ def record_buffers(match_ids: np.ndarray, rows_per_match: int, n_hand_cols: int,
                    event_rows: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Zeroed (hand_rows, match_rows, events) for a family's play kernel: rows for the matches `match_ids` and
     `event_rows` event rows (0: no event log)."""
-    from sims.events import N_EVENT_COLS
+    from tsumolab.sims.events import N_EVENT_COLS
 
     return (np.zeros((rows_per_match * match_ids.size, n_hand_cols), np.int32),
             np.zeros((4 * match_ids.size, n_match_cols), np.int32),

@@ -10,11 +10,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sims.bloodshed.family import BLOODSHED
-from sims.bloodshed.rules import BloodshedRules
-from sims.family import EngineFamily
-from sims.riichi.family import RIICHI
-from sims.riichi.table import (
+from tsumolab.sims.bloodshed.family import BLOODSHED
+from tsumolab.sims.bloodshed.rules import BloodshedRules
+from tsumolab.sims.family import EngineFamily
+from tsumolab.sims.riichi.family import RIICHI
+from tsumolab.sims.riichi.table import (
     AstrologyRules, ChantRules, DarknessRules, DoraFeverRules, DragonEyeRules, FantasyRules, FateRules, MirrorRules,
     OpenDealRules, RiichiTable, ShuraRules, SoulStrikeRules,
 )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sims.decisions import MAX_PARAMS
+from tsumolab.sims.decisions import MAX_PARAMS
 
 
 def seat_hooks(seats, family: str = "bloodshed"):

@@ -14,9 +14,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sims.shanten_tables import get_tables
-from sims.tiles import N_KINDS, TileError
-from sims.jit import allocates, step
+from tsumolab.sims.shanten_tables import get_tables
+from tsumolab.sims.tiles import N_KINDS, TileError
+from tsumolab.sims.jit import allocates, step
 
 SHAPE_PAIRS = 1       # seven pairs
 SHAPE_ORPHANS = 2     # thirteen orphans

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import numba as nb
 
-from sims import rng
-from sims.shanten import shanten
-from sims.shanten_tables import SUIT_ROWS
+from tsumolab.sims import rng
+from tsumolab.sims.shanten import shanten
+from tsumolab.sims.shanten_tables import SUIT_ROWS
 
 
 @nb.njit(cache=True)

@@ -7,7 +7,7 @@ Each seat's row repeats the public information, so a public change is written to
 import numba as nb
 from numba import types
 
-from sims.bloodshed.columns import MC
+from tsumolab.sims.bloodshed.columns import MC
 
 M_MATCH, M_SEAT, M_POINTS, M_RANK, M_BUSTED, M_HANDS = (
     MC["match_id"], MC["seat"], MC["final_points"], MC["rank"], MC["busted"], MC["hands_played"])

@@ -1,6 +1,6 @@
 """Run the `tsumolab` command line inside a test and return (exit code, stdout, stderr)."""
 
-from analyzer.cli import main
+from tsumolab.cli import main
 
 
 def run_cli(args, capsys):

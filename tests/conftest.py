@@ -63,7 +63,7 @@ class TinyRun:
 @pytest.fixture(scope="session")
 def tiny_run(tmp_path_factory):
     """A 40-match run in 4 chunks of 10 (tiny_run.args are its `tsumolab run` options, without --out)."""
-    from analyzer import api
+    from tsumolab import api
 
     args = ["--matches", "40", "--chunk-size", "10", "--seed", "5"]
     reference = tmp_path_factory.mktemp("tiny") / "reference"
@@ -127,7 +127,7 @@ def _build_wall(hands, draws, seed: int = 0, at=None):
 
 def _default_answer(pos):
     """Scripted seats: discard the drawn tile (else the first kind held), never call, never win."""
-    from policies.riichi_api import D_TURN, PASS, ROBS
+    from tsumolab.policies.riichi_api import D_TURN, PASS, ROBS
 
     view = pos.view
     if pos.decision == D_TURN:
@@ -151,7 +151,7 @@ def _events_of(pos, kind, seat=None):
 def _next_hand(pos) -> dict:
     """Where the match stands after a finished scripted hand: the next hand's dealer, round (0 = East 1), honba
     and riichi sticks on the table, as sims.riichi.engine.close_hand set them when the hand ended (R-2, R-5, S-7)."""
-    from sims.riichi.hand_state import HS
+    from tsumolab.sims.riichi.hand_state import HS
 
     assert pos.over
     return {"dealer": int(pos.hs[HS.m_dealer]), "round": int(pos.hs[HS.m_round]), "honba": int(pos.hs[HS.m_honba]),

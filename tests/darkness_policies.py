@@ -9,13 +9,13 @@
   an illegal code, which the engine counts (CNT_ILLEGAL).
 """
 
-from policies.api import hook
-from policies.registry import Policy, get, register
-from policies.riichi_api import D_DARK_LOCK, D_DARK_OPEN, D_TURN, FACE_DOWN, RIICHI, ROBS
-from policies.riichi_baseline import riichi_turn
-from policies.riichi_mode_default import mode_default
-from sims import tiles
-from sims.riichi.darkness_pot import DK_HIDDEN
+from tsumolab.policies.api import hook
+from tsumolab.policies.registry import Policy, get, register
+from tsumolab.policies.riichi_api import D_DARK_LOCK, D_DARK_OPEN, D_TURN, FACE_DOWN, RIICHI, ROBS
+from tsumolab.policies.riichi_baseline import riichi_turn
+from tsumolab.policies.riichi_mode_default import mode_default
+from tsumolab.sims import tiles
+from tsumolab.sims.riichi.darkness_pot import DK_HIDDEN
 
 BREACH = 999_999
 

@@ -14,9 +14,9 @@ import hashlib
 
 import numpy as np
 
-from analyzer.tables import hand_table, match_table
-from policies.registry import parse_seats
-from sims.modes import get_mode
+from tsumolab.analyzer.tables import hand_table, match_table
+from tsumolab.policies.registry import parse_seats
+from tsumolab.sims.modes import get_mode
 
 MIXES = (
     ("riichi", "baseline"),

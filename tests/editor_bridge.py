@@ -2,7 +2,7 @@
 
 The editor is not part of tsumolab: its checkout is named by TSUMOLAB_EDITOR_DIR and driven by
 tests/editor_bridge.js under Node. Each hand is translated from tsumolab's own `tsumolab replay --json` log
-(analyzer.replay_match) into the editor's operations: the four starting hands (the dealer's with its first draw),
+(analyzer.replay.match) into the editor's operations: the four starting hands (the dealer's with its first draw),
 the wall after the deal in the editor's layout (live tiles from the front, replacement tiles from the back, dora
 indicator i at len - 5 - 2i and its ura at len - 6 - 2i), then `mopai` / `qiepai` / `mingpai` / `zimingpai` /
 `hupai` / `huangpai` / `liuju` in the log's order, with the mode's flags in `detail_rule`. The editor computes
@@ -19,7 +19,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sims.riichi.table import FANTASY_SLUGS
+from tsumolab.sims.riichi.table import FANTASY_SLUGS
 from tests.replay_reader import hands_of, tiles_of
 
 BRIDGE_JS = Path(__file__).with_name("editor_bridge.js")
@@ -392,7 +392,7 @@ class Tally:
 
 
 def compare_match(variant: str, seed: int, match_ids, seats: str, tally: Tally, rules=()) -> Tally:
-    from analyzer.replay_match import replay_match
+    from tsumolab.analyzer.replay.match import replay_match
 
     jobs = []
     for m in match_ids:

@@ -15,9 +15,9 @@ from importlib.resources import files
 from pathlib import Path
 
 CONTEXT_SEPARATOR = "\x04"
-MODULES = [("reports", path.name) for path in Path(str(files("reports"))).glob("*.py")] + [
-    ("analyzer", "replay.py"), ("analyzer", "replay_riichi.py"), ("analyzer", "decision_claims.py"),
-    ("analyzer", "decision_stats.py")]
+MODULES = [("tsumolab.reports", path.name) for path in Path(str(files("tsumolab.reports"))).glob("*.py")] + [
+    ("tsumolab.analyzer.replay", "bloodshed_events.py"), ("tsumolab.analyzer.replay", "riichi_events.py"),
+    ("tsumolab.analyzer.decisions", "claims.py"), ("tsumolab.analyzer.decisions", "stats.py")]
 TRANSLATING = {"tr", "N_"}
 
 
@@ -48,7 +48,7 @@ def code_messages() -> tuple[set[str], set[tuple[str, str]]]:
 
 
 def claim_texts() -> set[str]:
-    from analyzer.package_files import experiments_dir
+    from tsumolab.analyzer.package_files import experiments_dir
 
     return {tomllib.loads(path.read_text(encoding="utf-8"))["claim"] for path in experiments_dir().rglob("*.toml")}
 
@@ -58,7 +58,7 @@ def policy_descriptions() -> set[str]:
     brings its own words)."""
     import importlib
 
-    from policies.registry import BUILTIN_MODULES
+    from tsumolab.policies.registry import BUILTIN_MODULES
 
     found = set()
     for name in BUILTIN_MODULES:
@@ -70,14 +70,14 @@ def policy_descriptions() -> set[str]:
 
 def context_words() -> set[str]:
     """The words translated with a context: verdicts, arms, units, win kinds and event-log tokens."""
-    from analyzer.replay import KAN_WORDS as BLOODSHED_KANS
-    from analyzer.replay import WIN_WORDS
-    from analyzer.replay_riichi import KAN_WORDS as RIICHI_KANS
-    from reports.content import ARMS, VERDICTS
-    from sims.events import PAY_REASONS as BLOODSHED_PAYMENTS
-    from sims.bloodshed.columns import EXCHANGE_DIRECTIONS, HAND_ENDS
-    from sims.riichi.columns import HAND_ENDS as RIICHI_ENDS
-    from sims.riichi.events import PAY_REASONS as RIICHI_PAYMENTS
+    from tsumolab.analyzer.replay.bloodshed_events import KAN_WORDS as BLOODSHED_KANS
+    from tsumolab.analyzer.replay.bloodshed_events import WIN_WORDS
+    from tsumolab.analyzer.replay.riichi_events import KAN_WORDS as RIICHI_KANS
+    from tsumolab.reports.content import ARMS, VERDICTS
+    from tsumolab.sims.events import PAY_REASONS as BLOODSHED_PAYMENTS
+    from tsumolab.sims.bloodshed.columns import EXCHANGE_DIRECTIONS, HAND_ENDS
+    from tsumolab.sims.riichi.columns import HAND_ENDS as RIICHI_ENDS
+    from tsumolab.sims.riichi.events import PAY_REASONS as RIICHI_PAYMENTS
 
     words = {("verdict", v) for v in VERDICTS} | {("arm", a) for a in ARMS}
     words |= {("unit", "fan"), ("unit", "han"), ("win", "tsumo"), ("win", "ron")}
@@ -90,7 +90,7 @@ def context_words() -> set[str]:
 
 def report_messages() -> tuple[set[str], set[tuple[str, str]]]:
     """(singular keys, plural pairs) every catalog must translate."""
-    from analyzer.experiment import BEYOND_SOURCES
+    from tsumolab.analyzer.claims.experiment import BEYOND_SOURCES
 
     singular, plural = code_messages()
     singular |= claim_texts() | policy_descriptions() | context_words() | {BEYOND_SOURCES}

@@ -9,13 +9,13 @@ from collections import defaultdict
 import numpy as np
 import polars as pl
 
-from policies.registry import parse_seats
-from sims.events import EV_DISCARD, EV_END, EV_PASS, EV_WIN
-from sims.modes import get_mode
-from sims.riichi import engine
-from sims.riichi.rules import RiichiRules
-from sims.riichi.scoring import base_points, payments
-from sims.riichi.tableau import EV_RIICHI
+from tsumolab.policies.registry import parse_seats
+from tsumolab.sims.events import EV_DISCARD, EV_END, EV_PASS, EV_WIN
+from tsumolab.sims.modes import get_mode
+from tsumolab.sims.riichi import engine
+from tsumolab.sims.riichi.rules import RiichiRules
+from tsumolab.sims.riichi.scoring import base_points, payments
+from tsumolab.sims.riichi.tableau import EV_RIICHI
 from tests.riichi_runs import FAST_MATCHES, FULL_MATCHES, per_hand, run
 from tests.cli_run import run_cli
 
@@ -103,8 +103,8 @@ def r3_multiple_ron_at_most_three(slug):
 
 def run_writes_tables_and_an_event_log_that_rederives_deltas(slug, tmp_path, capsys):
     """`tsumolab run --variant riichi|shura` writes the riichi tables; every payment is in the event log."""
-    from analyzer.runner import combined_tables
-    from sims.riichi.events import EVENT_FIELDS
+    from tsumolab.analyzer.runs.runner import combined_tables
+    from tsumolab.sims.riichi.events import EVENT_FIELDS
 
     out = tmp_path / "run"
     code, _, err = run_cli(["run", "--variant", slug, "--matches", "40", "--seed", "5", "--seats",
@@ -159,14 +159,14 @@ def r1_r4_dora_timing_and_riichi_conditions_in_the_event_log(slug):
     """R-1: a closed kan shows its indicator at once, an open/added kan after the kan player's discard (or
     before their next kan); at most 5 indicators. R-4: riichi needs ≥1000 points, ≥4 tiles in the wall and a
     closed hand."""
-    from policies.registry import parse_seats as seats_of
-    from sims import tiles as T
-    from sims.events import EV_DEAL, EV_DRAW, EV_KAN, EV_PAY, EV_PON, EV_START
-    from sims.riichi.events import EV_CHI, EV_DORA
+    from tsumolab.policies.registry import parse_seats as seats_of
+    from tsumolab.sims import tiles as T
+    from tsumolab.sims.events import EV_DEAL, EV_DRAW, EV_KAN, EV_PAY, EV_PON, EV_START
+    from tsumolab.sims.riichi.events import EV_CHI, EV_DORA
 
     mode = get_mode(slug)
     hand_rows, _, events = mode.simulate_events(9, np.arange(400), seats_of("baseline,random,baseline,random"))
-    from sims.riichi.columns import HC
+    from tsumolab.sims.riichi.columns import HC
 
     points = {(int(r[HC["match_id"]]), int(r[HC["hand"]]), int(r[HC["seat"]])): int(r[HC["points_before"]])
               for r in hand_rows}

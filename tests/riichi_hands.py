@@ -14,13 +14,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from sims.riichi.rules import RiichiRules
-from sims.riichi.scoring import (FLAG_CHANKAN, FLAG_CHIIHOU, FLAG_HAITEI, FLAG_HOUTEI, FLAG_RINSHAN,
+from tsumolab.sims.riichi.rules import RiichiRules
+from tsumolab.sims.riichi.scoring import (FLAG_CHANKAN, FLAG_CHIIHOU, FLAG_HAITEI, FLAG_HOUTEI, FLAG_RINSHAN,
                                  FLAG_TENHOU, RES_FU, RES_HAN, RES_N_YAKU, RES_RECEIVED, RES_RON,
                                  RES_TOTAL, RES_TSUMO_DEALER, RES_TSUMO_OTHER, RES_YAKU, RES_YAKUMAN, SCORED,
                                  new_context, new_result, score_hand)
-from sims.riichi.yaku import YAKU_NAMES
-from sims.tiles import ANKAN, CHI, KAKAN, MINKAN, PON
+from tsumolab.sims.riichi.yaku import YAKU_NAMES
+from tsumolab.sims.tiles import ANKAN, CHI, KAKAN, MINKAN, PON
 
 ORPHANS = [0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33]
 FIVES = (4, 13, 22)

@@ -7,10 +7,10 @@ import functools
 import numpy as np
 import polars as pl
 
-from analyzer.tables import hand_table, match_table
-from policies.registry import parse_seats
-from sims.modes import get_mode
-from sims.riichi import engine
+from tsumolab.analyzer.tables import hand_table, match_table
+from tsumolab.policies.registry import parse_seats
+from tsumolab.sims.modes import get_mode
+from tsumolab.sims.riichi import engine
 
 SEAT_MIXES = (
     "baseline",

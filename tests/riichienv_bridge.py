@@ -24,18 +24,18 @@ import numpy as np
 import riichienv
 from riichienv import ActionType, GameRule, Phase, RiichiEnv
 
-from analyzer.tables import hand_table
-from policies.registry import parse_seats
-from sims import tiles
-from sims.modes import get_mode
-from sims.riichi.columns import HAND_ENDS, ROUNDS
-from sims.riichi.engine import shuffled_wall
-from sims.riichi.events import (
+from tsumolab.analyzer.tables import hand_table
+from tsumolab.policies.registry import parse_seats
+from tsumolab.sims import tiles
+from tsumolab.sims.modes import get_mode
+from tsumolab.sims.riichi.columns import HAND_ENDS, ROUNDS
+from tsumolab.sims.riichi.engine import shuffled_wall
+from tsumolab.sims.riichi.events import (
     EV_ABORT, EV_CHI, EV_DISCARD, EV_DORA, EV_DRAW, EV_END, EV_KAN, EV_PASS, EV_PAY, EV_PON, EV_RIICHI,
     EV_START, EV_WIN,
 )
-from sims.riichi.table import DEAL_SIZE, N_TILES
-from sims.riichi.tableau import DEAD_START
+from tsumolab.sims.riichi.table import DEAL_SIZE, N_TILES
+from tsumolab.sims.riichi.tableau import DEAD_START
 
 RED_IDS = frozenset((16, 52, 88))  # the red fives, in tsumolab's tile ids and in riichienv's alike
 SINGLE_HAND, EAST_MATCH = 0, 1  # riichienv game modes

@@ -9,15 +9,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import analyzer.advise_cmd  # noqa: F401  (registers `advise` on the group)
-import analyzer.replay_cmd  # noqa: F401
-from analyzer.advise import Sampler, advise, clearly_best, legal_options, stopped_state
-from analyzer.advise_cmd import run_advice
-from analyzer.cli import main
-from analyzer.position import position_of, state_of
-from sims.bloodshed.determinize import determinize
-from sims.bloodshed.scoring import fan_value
-from sims.bloodshed.state import ST
+import tsumolab.commands.advise  # noqa: F401  (registers `advise` on the group)
+import tsumolab.commands.replay  # noqa: F401
+from tsumolab.analyzer.advise.evaluate import Sampler, advise, clearly_best, legal_options, stopped_state
+from tsumolab.commands.advise import run_advice
+from tsumolab.cli import main
+from tsumolab.analyzer.advise.bloodshed_position import position_of, state_of
+from tsumolab.sims.bloodshed.determinize import determinize
+from tsumolab.sims.bloodshed.scoring import fan_value
+from tsumolab.sims.bloodshed.state import ST
 
 ROOT = Path(__file__).resolve().parent.parent
 POSITIONS = ROOT / "examples" / "positions"
@@ -203,7 +203,7 @@ def test_error_winner_deciding(capsys, tmp_path):
 
 def test_bench_advise_reports_its_figures():
     """`tsumolab bench --advise` (a benchmark, not a timed test): it runs and reports positive figures."""
-    from analyzer.bench_kernels import bench_advise
+    from tsumolab.analyzer.bench.kernels import bench_advise
 
     result = bench_advise(jobs=1, positions=3, per_position=2, decision_rollouts=20)
     assert result["positions"] == 3 and result["rollouts"] > 0

@@ -1,5 +1,5 @@
 """Decision analysis in the riichi modes: determinization (sims.riichi.determinize), paired rollouts
-(sims.riichi.rollout) and the sampler analyzer.advise drives (analyzer.advise_riichi)."""
+(sims.riichi.rollout) and the sampler analyzer.advise.evaluate drives (analyzer.advise.riichi_sampler)."""
 
 from __future__ import annotations
 
@@ -8,19 +8,19 @@ import math
 import numpy as np
 import pytest
 
-from analyzer.advise import advise
-from analyzer.advise_riichi import RiichiSampler, riichi_options
-from policies.registry import parse_seats
-from sims.decisions import D_REACT, D_TURN, RIICHI
-from sims.modes import get_mode
-from sims.riichi.determinize import determinize, hidden_tiles
-from sims.riichi.hand_state import HS
-from sims.riichi.observation import ROBS
-from sims.shanten_tables import lookup_tables
-from sims.riichi.positions import RiichiTable
-from sims.riichi.tableau import ST_RED_HAND, is_red
-from sims.shanten import RIICHI_SHAPES, shanten
-from sims.shanten_tables import SUIT_ROWS
+from tsumolab.analyzer.advise.evaluate import advise
+from tsumolab.analyzer.advise.riichi_sampler import RiichiSampler, riichi_options
+from tsumolab.policies.registry import parse_seats
+from tsumolab.sims.decisions import D_REACT, D_TURN, RIICHI
+from tsumolab.sims.modes import get_mode
+from tsumolab.sims.riichi.determinize import determinize, hidden_tiles
+from tsumolab.sims.riichi.hand_state import HS
+from tsumolab.sims.riichi.observation import ROBS
+from tsumolab.sims.shanten_tables import lookup_tables
+from tsumolab.sims.riichi.positions import RiichiTable
+from tsumolab.sims.riichi.tableau import ST_RED_HAND, is_red
+from tsumolab.sims.shanten import RIICHI_SHAPES, shanten
+from tsumolab.sims.shanten_tables import SUIT_ROWS
 
 TABLES = lookup_tables()
 
@@ -169,7 +169,7 @@ def test_readme_shura_riichi_or_dama_example():
     import json
     from pathlib import Path
 
-    from analyzer.advise_cmd import run_advice
+    from tsumolab.commands.advise import run_advice
 
     example = Path(__file__).resolve().parent.parent / "examples" / "positions" / "shura-riichi.json"
     position = json.loads(example.read_text())

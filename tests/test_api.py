@@ -1,4 +1,4 @@
-"""analyzer.api: the Python API is the command line's code path (same tables, same one-line errors), writes
+"""tsumolab.api: the Python API is the command line's code path (same tables, same one-line errors), writes
 nothing unless asked, and the README's example runs as printed."""
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from analyzer import api
-from analyzer.cli import main
-from analyzer.errors import InputError
-from analyzer.runner import combined_tables, read_run_record
+from tsumolab import api
+from tsumolab.cli import main
+from tsumolab.analyzer.errors import InputError
+from tsumolab.analyzer.runs.runner import combined_tables, read_run_record
 from tests.test_settle_cmd import WORKED_EXAMPLE
 
 README = Path(__file__).resolve().parent.parent / "README.md"

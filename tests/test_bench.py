@@ -9,10 +9,10 @@ import pytest
 
 from click.testing import CliRunner
 
-import analyzer.bench_cmd  # noqa: F401  (registers `bench`)
-from analyzer.bench_cmd import SLOW_RATIO, all_modes_text
-from analyzer.cli import cli
-from sims.modes import MODES
+import tsumolab.commands.bench  # noqa: F401  (registers `bench`)
+from tsumolab.commands.bench import SLOW_RATIO, all_modes_text
+from tsumolab.cli import cli
+from tsumolab.sims.modes import MODES
 
 
 def invoke(*args: str) -> str:

@@ -5,12 +5,12 @@ import numpy as np
 import polars as pl
 import pytest
 
-from sims.modes import get_mode
-from policies.registry import parse_seats
-from sims.bloodshed import engine
-from sims.bloodshed.rules import START_POINTS
-from sims.bloodshed.scoring import fan_value
-from sims.bloodshed.columns import HAND_COLUMNS, MATCH_COLUMNS
+from tsumolab.sims.modes import get_mode
+from tsumolab.policies.registry import parse_seats
+from tsumolab.sims.bloodshed import engine
+from tsumolab.sims.bloodshed.rules import START_POINTS
+from tsumolab.sims.bloodshed.scoring import fan_value
+from tsumolab.sims.bloodshed.columns import HAND_COLUMNS, MATCH_COLUMNS
 
 bloodshed = get_mode("bloodshed")
 

@@ -1,6 +1,7 @@
 """The progress determinization of Bloodshed (issue 16): opponents' hands dealt as far along as the field's are.
 
-- The shipped table is what `python -m analyzer.progress_table` counts (its first matches are a part of it).
+- The shipped table is what `python -m tsumolab.analyzer.advise.progress_table` counts (its first matches are a part
+of it).
 - `deal_hand` reaches the drawn progress: the number of void tiles (B-7) and the shanten of the other tiles.
 - `determinize_by_progress` keeps every public count and the seat's own row, depends only on the view, and
   its hands follow the table: their mean shanten is the table row's, far below the uniform re-deal's.
@@ -13,16 +14,16 @@ import itertools
 import numpy as np
 import pytest
 
-from analyzer.progress_table import count_matches
-from policies.api import BOBS
-from sims import rng
-from sims.shanten_tables import lookup_tables
-from sims.bloodshed.determinize import determinize, determinize_by_progress
-from sims.bloodshed.progress import (
+from tsumolab.analyzer.advise.progress_table import count_matches
+from tsumolab.policies.api import BOBS
+from tsumolab.sims import rng
+from tsumolab.sims.shanten_tables import lookup_tables
+from tsumolab.sims.bloodshed.determinize import determinize, determinize_by_progress
+from tsumolab.sims.bloodshed.progress import (
     N_SHANTEN, N_VOID, TABLE_SHAPE, UNIFORM, deal_hand, field_progress, progress_of, row_of, table_path,
 )
-from sims.bloodshed.state import ST
-from sims.shanten import BLOODSHED_SHAPES, shanten
+from tsumolab.sims.bloodshed.state import ST
+from tsumolab.sims.shanten import BLOODSHED_SHAPES, shanten
 from tests.test_bloodshed_resume import _obs, _stopped_states, assert_view_kept
 
 
@@ -31,7 +32,7 @@ def _shipped():
 
 
 def test_shipped_table_counts_the_first_matches_of_its_build():
-    """The package's table holds the counts of matches 1.. of seed 1 (analyzer.progress_table defaults):
+    """The package's table holds the counts of matches 1.. of seed 1 (analyzer.advise.progress_table defaults):
     counting the first 3 again gives a part of it, cell by cell."""
     shipped = _shipped()
     assert shipped.shape == TABLE_SHAPE and shipped.dtype == np.int64
@@ -75,7 +76,7 @@ def test_deal_hand_reaches_the_drawn_progress(void):
 
 
 def _split(tables):
-    from sims.shanten_tables import SUIT_ROWS
+    from tsumolab.sims.shanten_tables import SUIT_ROWS
 
     return tables[:SUIT_ROWS], tables[SUIT_ROWS:]
 

@@ -16,17 +16,17 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from analyzer.advise import Sampler
-from analyzer.position import state_of
-from policies.registry import parse_seats
-from policies.api import BOBS, D_EXCHANGE, D_REACT, D_ROB, D_TURN, D_VOID
-from sims.modes import get_mode
-from sims.bloodshed.determinize import determinize, hidden_pool
-from sims.bloodshed.engine import N_COUNTERS, next_dealer, start_hand, start_match
-from sims.bloodshed.resume import pending_decision, pending_view, resume_hand, stop_at_decision
-from sims.bloodshed.state import ST
-from sims.events import EVENTS_PER_MATCH, N_EVENT_COLS
-from sims.bloodshed.columns import HC, N_HAND_COLS
+from tsumolab.analyzer.advise.evaluate import Sampler
+from tsumolab.analyzer.advise.bloodshed_position import state_of
+from tsumolab.policies.registry import parse_seats
+from tsumolab.policies.api import BOBS, D_EXCHANGE, D_REACT, D_ROB, D_TURN, D_VOID
+from tsumolab.sims.modes import get_mode
+from tsumolab.sims.bloodshed.determinize import determinize, hidden_pool
+from tsumolab.sims.bloodshed.engine import N_COUNTERS, next_dealer, start_hand, start_match
+from tsumolab.sims.bloodshed.resume import pending_decision, pending_view, resume_hand, stop_at_decision
+from tsumolab.sims.bloodshed.state import ST
+from tsumolab.sims.events import EVENTS_PER_MATCH, N_EVENT_COLS
+from tsumolab.sims.bloodshed.columns import HC, N_HAND_COLS
 
 simulate = get_mode("bloodshed").simulate
 
@@ -331,8 +331,8 @@ def test_rule_b12_b14_scripted_ron_then_play_goes_on_and_closed_kan_pays_2000(ti
     a plain 底和 of 1 fan = 1000 (B-19). Play goes on with seat 2, the next player after the winner (B-12): it
     draws the fourth 7p and makes a closed kan; the two other players still in the hand pay it 2000 each, the
     winner nothing (B-14). Points before seat 2's next decision: 47000, 51000, 54000, 48000."""
-    from sims.bloodshed.state import obs_of
-    from sims.decisions import KAN, RON
+    from tsumolab.sims.bloodshed.state import obs_of
+    from tsumolab.sims.decisions import KAN, RON
 
     hands = {0: tile_kinds("112p2345678m999m"), 1: tile_kinds("123456789m3p123s"),
              2: tile_kinds("777889p6789s567m"), 3: tile_kinds("456p1122334455s")}

@@ -7,12 +7,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sims.bloodshed.calculator import score_request
-from sims.bloodshed.rules import BloodshedRules
-from sims.bloodshed.scoring import (BONUSES, FIRST_DRAW, KAN_DISCARD, KAN_DRAW, LAST_TILE, PATTERNS,
+from tsumolab.sims.bloodshed.calculator import score_request
+from tsumolab.sims.bloodshed.rules import BloodshedRules
+from tsumolab.sims.bloodshed.scoring import (BONUSES, FIRST_DRAW, KAN_DISCARD, KAN_DRAW, LAST_TILE, PATTERNS,
                                     ROBBED_KAN, fan_value, has_void_tile, max_ron_value, score_detail,
                                     score_win, tsumo_payment, unpack_fan, unpack_pattern, unpack_value)
-from sims.tiles import TileError, parse_meld, parse_tiles
+from tsumolab.sims.tiles import TileError, parse_meld, parse_tiles
 
 DEFAULT = BloodshedRules().to_array()
 STACKED = BloodshedRules(stack_known_bugs=True).to_array()

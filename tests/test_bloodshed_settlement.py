@@ -6,10 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sims.bloodshed.calculator import settle_request
-from sims.bloodshed.rules import BloodshedRules
-from sims.bloodshed.settlement import ROW_DAJIAO, ROW_PIG, ROW_REFUND, new_outputs, settle_exhaustive_draw
-from sims.tiles import TileError, parse_tiles
+from tsumolab.sims.bloodshed.calculator import settle_request
+from tsumolab.sims.bloodshed.rules import BloodshedRules
+from tsumolab.sims.bloodshed.settlement import ROW_DAJIAO, ROW_PIG, ROW_REFUND, new_outputs, settle_exhaustive_draw
+from tsumolab.sims.tiles import TileError, parse_tiles
 
 # Hands of the B-23 worked example (source 001); all hands of one test fit one 108-tile set.
 A_16000 = {"hand": "2233445566778m", "void": "s"}     # tanki 8m: 清七对, 16000

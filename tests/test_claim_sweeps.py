@@ -1,17 +1,18 @@
-"""Claims on two objectives, treatment sweeps and robustness across fields (analyzer.experiment, analyzer.verdicts,
-analyzer.claims_tables): the verdict logic on constructed rows, and a tiny swept study end to end."""
+"""Claims on two objectives, treatment sweeps and robustness across fields (analyzer.claims.experiment,
+analyzer.claims.verdicts,
+analyzer.claims.tables): the verdict logic on constructed rows, and a tiny swept study end to end."""
 
 from __future__ import annotations
 
 import polars as pl
 import pytest
 
-from analyzer.claims import format_verdicts, run_experiments, with_overrides
-from analyzer.claims_tables import _holm_verdicts
-from analyzer.errors import InputError
-from analyzer.experiment import EXPERIMENTS_DIR, cells, load_experiment, mode_experiments, select
-from analyzer.stats import Estimate
-from analyzer.verdicts import claim_level
+from tsumolab.analyzer.claims.study import format_verdicts, run_experiments, with_overrides
+from tsumolab.analyzer.claims.tables import _holm_verdicts
+from tsumolab.analyzer.errors import InputError
+from tsumolab.analyzer.claims.experiment import EXPERIMENTS_DIR, cells, load_experiment, mode_experiments, select
+from tsumolab.analyzer.stats import Estimate
+from tsumolab.analyzer.claims.verdicts import claim_level
 
 
 def _write(tmp_path, extra: str, treatment: str = "pass-cheap-ron(max_fan=3,until_winners=2)"):
@@ -57,7 +58,7 @@ def test_bad_objective_or_sweep_is_an_input_error_naming_the_problem(tmp_path, e
 
 def test_sweep_budget_counts_every_variant_and_field(tmp_path):
     e = load_experiment(_write(tmp_path, "matches = 960\n[sweep]\nmax_fan = [1, 2, 3]\n"))
-    from analyzer.experiment import experiment_wall_seeds
+    from tsumolab.analyzer.claims.experiment import experiment_wall_seeds
 
     assert len(e.variants) == 3 and experiment_wall_seeds(e) == 960 // (8 * 2 * 3)
     assert e.treatment == "pass-cheap-ron(max_fan=3,until_winners=2,escape=0)"

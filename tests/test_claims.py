@@ -8,12 +8,12 @@ import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 
-import analyzer.claims_cmd  # noqa: F401  (registers `claims` and `experiment`)
-from analyzer import runner
-from analyzer.claims import read_run_metadata, run_experiments, with_overrides
-from analyzer.cli import main
-from analyzer.errors import InputError
-from analyzer.experiment import (
+import tsumolab.commands.claims  # noqa: F401  (registers `claims` and `experiment`)
+from tsumolab.analyzer.runs import runner
+from tsumolab.analyzer.claims.study import read_run_metadata, run_experiments, with_overrides
+from tsumolab.cli import main
+from tsumolab.analyzer.errors import InputError
+from tsumolab.analyzer.claims.experiment import (
     EXPERIMENTS_DIR,
     cells,
     load_experiment,
@@ -21,8 +21,8 @@ from analyzer.experiment import (
     select,
     wall_seeds,
 )
-from analyzer.runner import RunInterrupted
-from sims.modes import get_mode
+from tsumolab.analyzer.runs.runner import RunInterrupted
+from tsumolab.sims.modes import get_mode
 
 SMALL = 200  # matches per claim: 3 fields -> 9 wall seeds each
 

@@ -12,14 +12,16 @@ import pytest
 from click.testing import CliRunner
 from pypdf import PdfReader
 
-import analyzer.claims_cmd  # noqa: F401  (registers `claims`)
-from analyzer.cli import cli, main
-from analyzer.experiment import BEYOND_SOURCES, EXPERIMENTS_DIR, EXTRA_DIR_NAME, load_experiment, mode_experiments
-from analyzer.stats import holm
-from policies.registry import check_mode, parse_seats
-from reports import pdf
-from reports.data import load_report_data
-from sims.modes import MODES
+import tsumolab.commands.claims  # noqa: F401  (registers `claims`)
+from tsumolab.cli import cli, main
+from tsumolab.analyzer.claims.experiment import (
+    BEYOND_SOURCES, EXPERIMENTS_DIR, EXTRA_DIR_NAME, load_experiment, mode_experiments,
+)
+from tsumolab.analyzer.stats import holm
+from tsumolab.policies.registry import check_mode, parse_seats
+from tsumolab.reports import pdf
+from tsumolab.reports.data import load_report_data
+from tsumolab.sims.modes import MODES
 
 EXTRA_DIR = EXPERIMENTS_DIR / EXTRA_DIR_NAME
 BUILT = {"dora-fever": ("DF1", "dora-keeper"), "open-deal": ("OD1", "deal-reader"), "fate": ("F1", "fate-keeper"),

@@ -2,7 +2,7 @@
 
 import os
 
-from sims import compile_cache
+from tsumolab.sims import compile_cache
 
 
 def test_explicit_numba_cache_dir_is_kept(monkeypatch, tmp_path):

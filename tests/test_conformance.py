@@ -7,7 +7,7 @@ requires what every built-in policy claims and every engine promises:
 - determinism: results depend only on (root seed, match id) — the same seed gives the same rows, and playing
   the matches in two chunks gives the rows of playing them at once; another seed gives other rows (mixed
   seating).
-A driven policy (`search`) plays through analyzer.search_play, as `tsumolab run` plays it, searching every kind
+A driven policy (`search`) plays through analyzer.search.play, as `tsumolab run` plays it, searching every kind
 of decision with few rollouts (its searched answers must be legal too), on DRIVEN_MATCHES matches in the slow
 suite only (tests/test_search.py checks the driver in the fast suite).
 The runner level adds, for every mode, that `--jobs 2` with other chunk sizes writes the same tables.
@@ -20,10 +20,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from analyzer.runner import RunSpec, combined_tables, execute
-from analyzer.search_play import simulate
-from policies.registry import PolicyError, all_policies, check_mode, get, parse_seats
-from sims.modes import MODES, get_mode
+from tsumolab.analyzer.runs.runner import RunSpec, combined_tables, execute
+from tsumolab.analyzer.search.play import simulate
+from tsumolab.policies.registry import PolicyError, all_policies, check_mode, get, parse_seats
+from tsumolab.sims.modes import MODES, get_mode
 
 FAST_MATCHES = 12
 FULL_MATCHES = 1_000     # about 8,000 (Bloodshed) to 12,000 (riichi core) hands per cell over the two seatings
@@ -35,12 +35,12 @@ DRIVEN_MATCHES = FAST_MATCHES
 
 def _engine(mode):
     """The compiled engine module of a mode, whose counters the simulate call fills."""
-    from sims.riichi.table import RiichiTable
+    from tsumolab.sims.riichi.table import RiichiTable
 
     if issubclass(mode.rules_class, RiichiTable):
-        from sims.riichi import engine
+        from tsumolab.sims.riichi import engine
     else:
-        from sims.bloodshed import engine
+        from tsumolab.sims.bloodshed import engine
     return engine
 
 

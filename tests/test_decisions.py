@@ -9,14 +9,14 @@ import polars as pl
 import pytest
 from click.testing import CliRunner
 
-from analyzer.decision_claims import CLAIMS
-from analyzer.decision_situations import claim_arms, scan_matches
-from analyzer.decision_stats import OBJECTIVES, best_condition, condition_sentence
-from analyzer.decisions_run import COLUMNS, make_spec, run_decisions
-from analyzer.errors import InputError
-from analyzer.i18n import translator
-from analyzer.verify import verify_directory
-from sims.decisions import D_REACT, D_ROB, PASS, RON
+from tsumolab.analyzer.decisions.claims import CLAIMS
+from tsumolab.analyzer.decisions.situations import claim_arms, scan_matches
+from tsumolab.analyzer.decisions.stats import OBJECTIVES, best_condition, condition_sentence
+from tsumolab.analyzer.decisions.study import COLUMNS, make_spec, run_decisions
+from tsumolab.analyzer.errors import InputError
+from tsumolab.analyzer.i18n import translator
+from tsumolab.analyzer.verify import verify_directory
+from tsumolab.sims.decisions import D_REACT, D_ROB, PASS, RON
 
 EN = translator("en")
 
@@ -112,7 +112,7 @@ def test_decisions_refuse_bad_input(tmp_path):
 
 
 def test_decisions_command_prints_a_summary_and_writes_the_report(tmp_path):
-    from analyzer.cli import _register_commands, cli
+    from tsumolab.cli import _register_commands, cli
 
     _register_commands()
     out = tmp_path / "d"
@@ -152,14 +152,14 @@ def test_conditions_find_a_planted_threshold_and_say_so_when_none_supports_the_c
 
 @pytest.mark.slow
 def test_claims_report_has_a_decision_section_after_the_claim_when_the_study_holds_decisions(tmp_path):
-    from analyzer.claims import run_experiments, with_overrides
-    from analyzer.experiment import mode_experiments, select
+    from tsumolab.analyzer.claims.study import run_experiments, with_overrides
+    from tsumolab.analyzer.claims.experiment import mode_experiments, select
     from matplotlib import rc_context
 
-    from reports.data import load_report_data
-    from reports.fonts import font_rc
-    from reports.html import render_html
-    from reports.pdf import render_pdf
+    from tsumolab.reports.data import load_report_data
+    from tsumolab.reports.fonts import font_rc
+    from tsumolab.reports.html import render_html
+    from tsumolab.reports.pdf import render_pdf
 
     out = tmp_path / "study"
     run_experiments(with_overrides(select(mode_experiments("bloodshed"), "B1"), 16, 3), out, jobs=1, progress=False)
@@ -191,7 +191,7 @@ def test_decision_rollouts_are_paired_the_difference_is_narrower_than_its_two_me
 
 
 def test_api_decisions_returns_the_table_and_keeps_nothing_on_disk():
-    from analyzer import api
+    from tsumolab import api
 
     table = api.decisions(only="X1", fields=["baseline"], situations=2, rollouts=2, seed=2)
     assert table.columns == COLUMNS and table.height == 2 and set(table["claim"]) == {"X1"}

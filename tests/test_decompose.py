@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 from numba import njit
 
-from sims.decompose import (COL_N_SETS, COL_PAIR, MAX_DECOMPOSITIONS, SEQ_BASE, decompositions,
+from tsumolab.sims.decompose import (COL_N_SETS, COL_PAIR, MAX_DECOMPOSITIONS, SEQ_BASE, decompositions,
                             is_complete_standard, new_buffer)
-from sims.tiles import parse_tiles
+from tsumolab.sims.tiles import parse_tiles
 
 
 def _rows(text: str) -> tuple[int, list[tuple]]:

@@ -7,11 +7,11 @@ import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 
-from analyzer.ev import ev_from_sums, ev_sums, ev_table
-from analyzer.tables import hand_table, match_table
-from policies.registry import parse_seats
-from sims.bloodshed.rules import START_POINTS
-from sims.modes import get_mode
+from tsumolab.analyzer.ev import ev_from_sums, ev_sums, ev_table
+from tsumolab.analyzer.tables import hand_table, match_table
+from tsumolab.policies.registry import parse_seats
+from tsumolab.sims.bloodshed.rules import START_POINTS
+from tsumolab.sims.modes import get_mode
 
 SHARED = ["seat_matches", "points", "points_ci95", "avg_rank", "rank1", "rank2", "rank3", "rank4", "bust_rate",
           "win_rate", "deal_in_rate", "tsumo_share", "mean_fan", "flower_pig_rate", "kan_income"]

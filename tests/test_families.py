@@ -7,11 +7,11 @@ import dataclasses
 
 import pytest
 
-from analyzer.engines import tools_for
-from sims.bloodshed.family import BLOODSHED
-from sims.family import EngineFamily
-from sims.modes import DEFAULT_MODE, MODES, get_mode
-from sims.riichi.family import RIICHI
+from tsumolab.analyzer.engines import tools_for
+from tsumolab.sims.bloodshed.family import BLOODSHED
+from tsumolab.sims.family import EngineFamily
+from tsumolab.sims.modes import DEFAULT_MODE, MODES, get_mode
+from tsumolab.sims.riichi.family import RIICHI
 
 FAMILY_TOOLS = ("event_decoder", "search_matches", "sampler", "read_position", "options", "stopped_state",
                 "pending", "state_rollouts")

@@ -20,9 +20,9 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from analyzer.errors import InputError
-from analyzer.experiment import EXPERIMENTS_DIR
-from analyzer.package_files import regress_baseline_path
+from tsumolab.analyzer.errors import InputError
+from tsumolab.analyzer.claims.experiment import EXPERIMENTS_DIR
+from tsumolab.analyzer.package_files import regress_baseline_path
 from tests.cli_run import run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -219,7 +219,7 @@ def batch_target(tmp_path, capsys):
 
 
 def experiment_target(tmp_path, capsys):
-    from analyzer.experiment import load_experiment
+    from tsumolab.analyzer.claims.experiment import load_experiment
 
     path, out = tmp_path / "experiment.toml", tmp_path / "out"
 
@@ -238,7 +238,7 @@ def experiment_target(tmp_path, capsys):
 
 
 def run_record_target(tmp_path, capsys, tiny_run):
-    from analyzer.run_record import damaged_record_reason
+    from tsumolab.analyzer.runs.record import damaged_record_reason
 
     out = tiny_run.copy(tmp_path / "run")
     original = (out / "run.json").read_bytes()
@@ -281,7 +281,7 @@ def unchecked_parquet_target(tmp_path, capsys, tiny_run, study):
     """Parquet the parser sees itself: chunks of a run without checksums (older record format) and the tables of
     a study without study.json. The readers raise InputError or read; verify exits 1 (damaged) and never
     crashes; report on a study with its record exits 2."""
-    from reports.data import load_report_data
+    from tsumolab.reports.data import load_report_data
 
     legacy = tiny_run.copy(tmp_path / "legacy")
     record = json.loads((legacy / "run.json").read_text())
@@ -318,7 +318,7 @@ def unchecked_parquet_target(tmp_path, capsys, tiny_run, study):
 
 
 def baseline_target(tmp_path, capsys):
-    from analyzer import regress
+    from tsumolab.analyzer.regress import check as regress
 
     path = tmp_path / "baseline.json"
     seed = json.loads(regress_baseline_path().read_text())
@@ -356,7 +356,7 @@ def study(tmp_path_factory):
 
 
 def run_cli_quiet(args):
-    from analyzer.cli import main
+    from tsumolab.cli import main
 
     try:
         main(args)

@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import analyzer.hand_cmd  # noqa: F401  (registers `hand` on the group)
-from analyzer.cli import cli, main
+import tsumolab.commands.hand  # noqa: F401  (registers `hand` on the group)
+from tsumolab.cli import cli, main
 
 ROOT = Path(__file__).resolve().parents[1]
-TSUMOLAB = str(ROOT / ".venv" / "bin" / "tsumolab")  # the installed console script (analyzer.cli:main)
+TSUMOLAB = str(ROOT / ".venv" / "bin" / "tsumolab")  # the installed console script (tsumolab.cli:main)
 ALL_MANZU = [f"{r}m" for r in range(1, 10)]
 ORPHANS = ["1m", "9m", "1p", "9p", "1s", "9s", "1z", "2z", "3z", "4z", "5z", "6z", "7z"]
 
@@ -186,7 +186,7 @@ def test_bad_input_is_one_line_and_exit_2(args, message, capsys):
 
 
 def test_unknown_key_in_a_request_is_rejected():
-    from sims.analysis import analyze
+    from tsumolab.sims.analysis import analyze
 
     with pytest.raises(ValueError, match="unknown key"):
         analyze({"hand": "123m456p789s1122z", "colour": "red"})
@@ -273,7 +273,7 @@ def test_batch_keeps_order_reports_line_errors_and_exits_2(tmp_path, capsys):
     assert "honor" in results[17]["error"]
     assert "unknown key" in results[40]["error"]
     # Order: each good output matches the same request analyzed alone.
-    from sims.analysis import analyze
+    from tsumolab.sims.analysis import analyze
 
     for i in range(0, 2000, 97):
         try:

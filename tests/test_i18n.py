@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 from matplotlib import rc_context
 
-from analyzer import game_names
-from analyzer.i18n import LANGUAGES, Translator, catalog, parse_languages, translator
-from analyzer.package_files import catalog_path
-from analyzer.po import compile_mo, read_po
+from tsumolab.analyzer import game_names
+from tsumolab.analyzer.i18n import LANGUAGES, Translator, catalog, parse_languages, translator
+from tsumolab.analyzer.package_files import catalog_path
+from tsumolab.analyzer.po import compile_mo, read_po
 from tests.i18n_messages import CONTEXT_SEPARATOR, report_messages
 
 TRANSLATED = [lang for lang in LANGUAGES if lang != "en"]
@@ -54,8 +54,8 @@ class Recorder(gettext.NullTranslations):
 @pytest.fixture(scope="module")
 def study(tmp_path_factory) -> Path:
     """A tiny B1 study (passes cheap rons: its example hand has a passed ron and a tsumo)."""
-    from analyzer.claims import run_experiments, with_overrides
-    from analyzer.experiment import mode_experiments, select
+    from tsumolab.analyzer.claims.study import run_experiments, with_overrides
+    from tsumolab.analyzer.claims.experiment import mode_experiments, select
 
     out = tmp_path_factory.mktemp("i18n-study")
     run_experiments(with_overrides(select(mode_experiments("bloodshed"), "B1"), 160, 3), out, jobs=1,
@@ -66,11 +66,11 @@ def study(tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def rendered(study):
     """The study's report in every language, and the messages the English one looked up."""
-    from reports.html import render_html
-    from reports.pdf import render_pdf
-    from reports.render import find_examples, render_reports
-    from reports.data import load_report_data
-    from reports.fonts import font_rc
+    from tsumolab.reports.html import render_html
+    from tsumolab.reports.pdf import render_pdf
+    from tsumolab.reports.render import find_examples, render_reports
+    from tsumolab.reports.data import load_report_data
+    from tsumolab.reports.fonts import font_rc
 
     data = load_report_data(study)
     examples = find_examples(data)
@@ -158,8 +158,8 @@ def test_po_reader_handles_context_plurals_continuations_and_fuzzy():
 # --- names, numbers, glyphs, wrapping --------------------------------------------------------------------------
 
 def test_one_table_names_every_mode_and_pattern_in_each_language():
-    from sims.bloodshed.scoring import BONUSES, PATTERN_NAMES
-    from sims.modes import MODES
+    from tsumolab.sims.bloodshed.scoring import BONUSES, PATTERN_NAMES
+    from tsumolab.sims.modes import MODES
 
     assert set(game_names.keys("mode")) == set(MODES)
     assert set(game_names.keys("pattern")) == set(PATTERN_NAMES)
@@ -167,7 +167,7 @@ def test_one_table_names_every_mode_and_pattern_in_each_language():
     assert [game_names.mode_name("bloodshed", lang) for lang in LANGUAGES] == [
         "Bloodshed Skirmish", "赤羽之战", "赤血の戦"]
     assert [game_names.pattern_name("清一色", lang) for lang in LANGUAGES] == ["Full Flush", "清一色", "清一色"]
-    from analyzer.rule_book import MODE_RULES
+    from tsumolab.analyzer.rule_book import MODE_RULES
 
     assert MODE_RULES["bloodshed"].title.startswith("赤羽之战 Bloodshed Skirmish")
 
@@ -185,7 +185,7 @@ def test_every_character_of_the_catalogs_and_names_has_a_glyph():
     reports' derived font keeps the Chinese shapes of the characters it holds."""
     from matplotlib import font_manager
 
-    from reports import fonts
+    from tsumolab.reports import fonts
 
     text = "".join(e.msgstr + "".join(e.msgstr_plural.values()) for lang in TRANSLATED for e in _entries(lang))
     text += "".join(name for names in game_names.NAMES.values() for name in names)
@@ -197,7 +197,7 @@ def test_chinese_reports_use_the_chinese_glyph_shapes():
     """骨 and 直 differ between Chinese and Japanese type: the zh font subset maps them to other glyphs."""
     from fontTools.ttLib import TTFont
 
-    from reports import fonts
+    from tsumolab.reports import fonts
 
     def glyphs(face):
         font = TTFont(io.BytesIO(fonts._subset(("骨", "直", "说"), face)))
@@ -211,7 +211,7 @@ def test_chinese_reports_use_the_chinese_glyph_shapes():
 
 
 def test_cjk_lines_break_between_characters_but_not_before_closing_punctuation():
-    from reports.wrap import display_width, fill, wrap
+    from tsumolab.reports.wrap import display_width, fill, wrap
 
     lines = wrap("判定使用每场终局点数配对差的区间，校正范围为所有行。", 20)
     assert all(display_width(line) <= 20 for line in lines) and len(lines) == 3
@@ -308,7 +308,7 @@ def test_figures_and_pdf_pages_have_no_english_left(rendered, lang):
     """Every title, axis label, tick label, legend entry, table cell and text of the HTML figures and the PDF
     pages in zh/ja: once the data's own identifiers (policy labels, fields, claim ids, parameters, paths, code
     version) are taken out, no English word remains."""
-    from reports import content, pdf
+    from tsumolab.reports import content, pdf
 
     data, examples, _recorder = rendered
     tr = translator(lang)
@@ -330,7 +330,7 @@ def test_figures_and_pdf_pages_have_no_english_left(rendered, lang):
 def _identifiers(data) -> set[str]:
     """ASCII words the data name things with: policy labels and parameters, fields, claim ids, rule keys,
     file names, paths, the code version; plus tile names, Holm and tsumolab."""
-    from reports import content
+    from tsumolab.reports import content
 
     raw = [str(data.directory), data.code_version, "Holm", "tsumolab", "alpha", "jobs", "loky", "dask", "toml",
            "extra", "true", "false", "HTML"]
@@ -345,7 +345,7 @@ def _identifiers(data) -> set[str]:
 
 @pytest.mark.parametrize("lang", TRANSLATED)
 def test_translated_reports_render_to_the_same_bytes_twice(rendered, study, lang):
-    from reports.render import render_report, report_names
+    from tsumolab.reports.render import render_report, report_names
 
     _data, examples, _recorder = rendered
     names = report_names(lang)

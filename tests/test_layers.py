@@ -1,14 +1,17 @@
-"""One direction between the layers: the import graph of analyzer, reports, policies and sims has no cycle
-between layers, and no module-level cycle in the analyzer or reports layers.
+"""One direction between the layers, and no import cycle anywhere in tsumolab.
 
-Layers, top to bottom: the front end (the `tsumolab` commands, the click group and analyzer.api) → reports
-(which read what the analyzer writes) → analyzer (simulation runs, experiments, tables) → policies → sims (the
-engines take seats through sims.seating and define the decision codes and observation layouts themselves,
-which policies re-export).
+Layers, top to bottom, each a folder of the repository and a subpackage of `tsumolab`:
+- front (front/ = `tsumolab`: the Python API, the click group, tsumolab.commands),
+- reports (tsumolab.reports: read what the analysis writes),
+- analyzer (tsumolab.analyzer: runs, claims, decisions, advise, search, regress, replay, bench),
+- policies (tsumolab.policies: the bot policies),
+- sims (tsumolab.sims: the engine families and the modes table; the engines take seats through sims.seating and
+  define the decision codes and observation layouts themselves, which policies re-export).
+A layer may import the layers after it, never one before it, and no module takes part in an import cycle.
 
 Imports are read from the source with `ast`: module-level and function-level ones, and
-`importlib.import_module("…")` / `importlib.util.find_spec("…")` with a literal name, which hide a
-dependency from a plain grep of `import` lines.
+`importlib.import_module("…")` / `importlib.util.find_spec("…")` with a literal name, which hide a dependency
+from a plain grep of `import` lines.
 """
 
 from __future__ import annotations
@@ -19,17 +22,18 @@ import sys
 from importlib.resources import files
 from pathlib import Path
 
-PACKAGES = ("analyzer", "reports", "policies", "sims")
 LAYERS = ("front", "reports", "analyzer", "policies", "sims")
 """top to bottom: a layer may import the layers after it, never one before it"""
+LOWER_LAYERS = LAYERS[1:]
 DYNAMIC_IMPORTERS = {"import_module", "find_spec"}
 
 
 def package_modules() -> dict[str, Path]:
-    """module name → source file of every module of the four packages."""
+    """module name → source file of every module of tsumolab."""
+    roots = {"tsumolab": Path(str(files("tsumolab")))}
+    roots.update({f"tsumolab.{name}": Path(str(files(f"tsumolab.{name}"))) for name in LOWER_LAYERS})
     modules = {}
-    for package in PACKAGES:
-        root = Path(str(files(package)))
+    for package, root in roots.items():
         for path in root.rglob("*.py"):
             parts = [package, *path.relative_to(root).with_suffix("").parts]
             if parts[-1] == "__init__":
@@ -60,7 +64,8 @@ def imported_names(module: str, path: Path) -> set[str]:
 
 
 def import_graph() -> dict[str, set[str]]:
-    """module → the modules of the four packages it imports (a name resolves to its longest known prefix)."""
+    """module → the tsumolab modules it imports (a name resolves to its longest known prefix; importing a
+    package's name alone counts as importing its __init__, which the package's own modules are not)."""
     modules = package_modules()
 
     def known(name: str) -> str | None:
@@ -71,15 +76,13 @@ def import_graph() -> dict[str, set[str]]:
     graph = {}
     for module, path in modules.items():
         targets = {known(name) for name in imported_names(module, path)}
-        graph[module] = {t for t in targets if t is not None and t != module}
+        graph[module] = {t for t in targets if t is not None and t != module and not module.startswith(f"{t}.")}
     return graph
 
 
 def layer(module: str) -> str:
-    package, _, rest = module.partition(".")
-    if package == "analyzer" and (rest in ("api", "cli", "__main__") or rest.endswith("_cmd")):
-        return "front"
-    return package
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 and parts[1] in LOWER_LAYERS else "front"
 
 
 def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -111,10 +114,17 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
             if len(component) > 1:
                 found.append(sorted(component))
 
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
     for node in sorted(graph):
         if node not in index:
             visit(node)
     return found
+
+
+def test_every_folder_is_a_layer_and_every_module_is_seen():
+    modules = package_modules()
+    assert {layer(m) for m in modules} == set(LAYERS)
+    assert len(modules) > 200 and "tsumolab.sims.modes" in modules and "tsumolab.cli" in modules
 
 
 def test_no_layer_imports_a_layer_above_it():
@@ -125,29 +135,31 @@ def test_no_layer_imports_a_layer_above_it():
     assert upward == []
 
 
-def test_no_import_cycle_in_the_analyzer_and_reports_layers():
-    graph = import_graph()
-    ours = [c for c in cycles(graph) if any(layer(m) in ("front", "reports", "analyzer") for m in c)]
-    assert ours == []
+def test_no_import_cycle_in_any_package():
+    """Every module of every layer, sims and policies included, lazy imports counted."""
+    assert cycles(import_graph()) == []
 
 
 def test_the_checker_sees_lazy_and_importlib_imports(tmp_path):
-    """The check can fail: the old claims → reports.render hook (an importlib import) is a cycle it finds."""
-    source = tmp_path / "claims.py"
-    source.write_text("import importlib\n\ndef hook():\n    from reports import render\n"
-                      "    return importlib.import_module('reports.render')\n")
-    assert {"reports", "reports.render", "importlib"} <= imported_names("analyzer.claims", source)
-    graph = {"analyzer.claims": {"reports.render"}, "reports.render": {"reports.data"},
-             "reports.data": {"analyzer.claims"}}
-    assert cycles(graph) == [["analyzer.claims", "reports.data", "reports.render"]]
+    """The check can fail: a lazy claims → reports.render hook (an importlib import) is a cycle it finds."""
+    source = tmp_path / "study.py"
+    source.write_text("import importlib\n\ndef hook():\n    from tsumolab.reports import render\n"
+                      "    return importlib.import_module('tsumolab.reports.render')\n")
+    assert {"tsumolab.reports", "tsumolab.reports.render", "importlib"} <= imported_names(
+        "tsumolab.analyzer.claims.study", source)
+    study, render, data = "tsumolab.analyzer.claims.study", "tsumolab.reports.render", "tsumolab.reports.data"
+    graph = {study: {render}, render: {data}, data: {study}}
+    assert cycles(graph) == [[study, data, render]]
+    assert layer(study) == "analyzer" and layer("tsumolab.commands.run") == "front" and layer("tsumolab") == "front"
 
 
 def test_importing_every_sims_module_loads_no_upper_layer():
-    """At run time too: importing all of sims (every mode module included) leaves policies, analyzer and
-    reports unloaded."""
-    modules = sorted(name for name in package_modules() if name.startswith("sims"))
+    """At run time too: importing all of sims (the modes table included) leaves policies, analyzer, reports and
+    the Python API unloaded."""
+    modules = sorted(name for name in package_modules() if layer(name) == "sims")
     code = ("import importlib, sys\n"
             f"for name in {modules!r}:\n    importlib.import_module(name)\n"
-            "print(sorted({m.split('.')[0] for m in sys.modules} & {'policies', 'analyzer', 'reports'}))")
+            "print(sorted({'.'.join(m.split('.')[:2]) for m in sys.modules if m.startswith('tsumolab.')}"
+            " - {'tsumolab.sims'}))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]", out.stderr

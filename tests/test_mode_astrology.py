@@ -14,23 +14,23 @@ import numpy as np
 import polars as pl
 import pytest
 
-from analyzer.tables import hand_table
-from policies.registry import parse_seats
-from policies.astrology_pick import efficient_pick
-from policies.riichi_api import ROBS
-from policies.star_picker import star_pick
-from sims.events import EV_DISCARD, EV_DRAW, EV_END, EV_KAN, EV_WIN
-from sims.modes import get_mode
-from sims.riichi import engine
-from sims.riichi.astrology_pool import (
+from tsumolab.analyzer.tables import hand_table
+from tsumolab.policies.registry import parse_seats
+from tsumolab.policies.astrology_pick import efficient_pick
+from tsumolab.policies.riichi_api import ROBS
+from tsumolab.policies.star_picker import star_pick
+from tsumolab.sims.events import EV_DISCARD, EV_DRAW, EV_END, EV_KAN, EV_WIN
+from tsumolab.sims.modes import get_mode
+from tsumolab.sims.riichi import engine
+from tsumolab.sims.riichi.astrology_pool import (
     A_DEAD, A_DRAWS_LEFT, A_KIND, A_N, A_OPEN, A_REFILL, astro_add_dead, astro_refill, astro_reset,
 )
-from sims.riichi.events import EV_POOL, EV_RIICHI
-from sims.riichi.table import STANDARD, T_ASTROLOGY, AstrologyRules
-from sims.shanten_tables import lookup_tables
-from sims.shanten import RIICHI_SHAPES, shanten
-from sims.shanten_tables import SUIT_ROWS
-from sims.riichi.tableau import DEAD_START, MS_LIVE_END, N_ST, ST_MISC
+from tsumolab.sims.riichi.events import EV_POOL, EV_RIICHI
+from tsumolab.sims.riichi.table import STANDARD, T_ASTROLOGY, AstrologyRules
+from tsumolab.sims.shanten_tables import lookup_tables
+from tsumolab.sims.shanten import RIICHI_SHAPES, shanten
+from tsumolab.sims.shanten_tables import SUIT_ROWS
+from tsumolab.sims.riichi.tableau import DEAD_START, MS_LIVE_END, N_ST, ST_MISC
 from tests.riichi_runs import FAST_MATCHES, FULL_MATCHES
 
 SLUG = "astrology"
@@ -314,9 +314,9 @@ def test_rule_a_scripted_draw_is_a_pick_from_three_face_up_candidates(build_wall
     policy picks the candidate that lowers its shanten), not the next wall tile; 5z and 6z stay face up in the
     pool. It discards 1z, and rons the dealer's 4p on the next go-around with tanyao + pinfu: 2 han 30 fu =
     2000 (R-3)."""
-    from policies.riichi_api import D_REACT, D_TURN, RON
-    from sims.riichi.columns import H_DELTA
-    from sims.riichi.positions import RiichiTable
+    from tsumolab.policies.riichi_api import D_REACT, D_TURN, RON
+    from tsumolab.sims.riichi.columns import H_DELTA
+    from tsumolab.sims.riichi.positions import RiichiTable
 
     hands = {0: "4p111m999p111s9s55z", 1: "23p234m678m678s2s1z", 2: "3456789s3456m77p", 3: "2233445566778s"}
     # the dealer's draw 7z; the pool 5z 6z 2s, refilled with 7z 7z 3z 3z … (nothing anyone can use)

@@ -11,13 +11,13 @@ import numpy as np
 import polars as pl
 import pytest
 
-from policies.registry import parse_seats
-from sims import tiles
-from sims.events import EV_DISCARD, EV_KAN, EV_PON
-from sims.modes import get_mode
-from sims.riichi import engine
-from sims.riichi.events import EV_CHI
-from sims.riichi.table import START_POINTS, STANDARD, ChantRules
+from tsumolab.policies.registry import parse_seats
+from tsumolab.sims import tiles
+from tsumolab.sims.events import EV_DISCARD, EV_KAN, EV_PON
+from tsumolab.sims.modes import get_mode
+from tsumolab.sims.riichi import engine
+from tsumolab.sims.riichi.events import EV_CHI
+from tsumolab.sims.riichi.table import START_POINTS, STANDARD, ChantRules
 from tests.riichi_runs import FAST_MATCHES, FULL_MATCHES, per_hand, run
 
 SLUG = "chant"
@@ -47,7 +47,7 @@ def test_rule_c_rules_are_table_options():
 
 def test_rule_c_bonus_table():
     """C: thresholds of both runs, and that they add."""
-    from sims.riichi.chant_streaks import HAND_HAN, HAND_RUNS, TSUMOGIRI_HAN, TSUMOGIRI_RUNS, run_bonus
+    from tsumolab.sims.riichi.chant_streaks import HAND_HAN, HAND_RUNS, TSUMOGIRI_HAN, TSUMOGIRI_RUNS, run_bonus
 
     for t in range(0, 20):
         for h in range(0, 22):
@@ -123,7 +123,7 @@ def test_rule_c_bonus_recomputable_from_the_discard_record(count_called):
     seats = parse_seats("chanter,baseline,random,majsoul-cpu")
     hand_rows, _, events = get_mode(SLUG).simulate_events(4, np.arange(300), seats,
                                                           ChantRules(count_called=count_called))
-    from sims.riichi.columns import HC
+    from tsumolab.sims.riichi.columns import HC
 
     expected = _bonus_from_events(events, count_called)
     nonzero = 0
@@ -139,8 +139,8 @@ def test_rule_c_count_called_runs_around_a_called_discard():
     """C, option count_called: tsumogiri, tsumogiri, a hand discard that another player calls, tsumogiri,
     tsumogiri. Counted, the called discard breaks the run (two runs of 2: no bonus); dropped, the runs on either
     side join into a run of 4 (1 bonus han), and the public current runs go back to what they were before it."""
-    from policies.riichi_api import ROBS
-    from sims.riichi.chant_streaks import CHANT_COUNT_CALLED, CHANT_DROP_CALLED, chant_bonus, chant_called, \
+    from tsumolab.policies.riichi_api import ROBS
+    from tsumolab.sims.riichi.chant_streaks import CHANT_COUNT_CALLED, CHANT_DROP_CALLED, chant_bonus, chant_called, \
         chant_discard
 
     for option, bonus in ((CHANT_COUNT_CALLED, 0), (CHANT_DROP_CALLED, 1)):
@@ -159,8 +159,8 @@ def test_rule_c_count_called_runs_around_a_called_discard():
 def test_rule_c_count_called_is_a_chant_option():
     """C: count_called is on by default (a called discard counts) and packed into the chant table slot; it needs
     chant on."""
-    from sims.riichi import table as T
-    from sims.riichi.chant_streaks import CHANT_COUNT_CALLED, CHANT_DROP_CALLED
+    from tsumolab.sims.riichi import table as T
+    from tsumolab.sims.riichi.chant_streaks import CHANT_COUNT_CALLED, CHANT_DROP_CALLED
 
     assert ChantRules().count_called
     assert ChantRules().to_array()[T.T_CHANT] == CHANT_COUNT_CALLED
@@ -172,7 +172,7 @@ def test_rule_c_count_called_is_a_chant_option():
 
 def test_rule_c_bonus_is_zero_in_other_riichi_modes():
     """C is a table option: `riichi` records no bonus."""
-    from sims.riichi.columns import HC
+    from tsumolab.sims.riichi.columns import HC
 
     hand_rows, _ = get_mode("riichi").simulate(1, np.arange(50), parse_seats("baseline"))
     assert (hand_rows[:, HC["chant_han"]] == 0).all()
@@ -184,9 +184,9 @@ def test_rule_c_scripted_tsumogiri_run_of_three_adds_a_han(run_length, paid, bui
     discards every tile it draws (tsumogiri), then rons the dealer's 4p. After 3 tsumogiri (a run of 3) the win
     has 1 bonus han: 3 han 30 fu = 3900; after only 2 there is no bonus: 2000. No hand discard, so no second
     bonus."""
-    from policies.riichi_api import D_REACT, D_TURN, ROBS, RON, TSUMOGIRI
-    from sims.riichi.columns import H_CHANT_HAN, H_DELTA
-    from sims.riichi.positions import RiichiTable
+    from tsumolab.policies.riichi_api import D_REACT, D_TURN, ROBS, RON, TSUMOGIRI
+    from tsumolab.sims.riichi.columns import H_CHANT_HAN, H_DELTA
+    from tsumolab.sims.riichi.positions import RiichiTable
 
     hands = {0: "111m999p111s9s555z", 1: "23p234m678m678s22s", 2: "3456789s3456m77p", 3: "2233445566778s"}
     winds = "1z2z3z4z" * run_length  # one go-around per run step; no four-winds abort (different winds)

@@ -14,17 +14,17 @@ import numpy as np
 import polars as pl
 import pytest
 
-from analyzer.tables import hand_table, match_table
-from policies.registry import parse_seats
-from sims import tiles
-from sims.events import EV_DISCARD, EV_END, EV_KAN, EV_PAY, EV_PON, EV_START, EV_WIN
-from sims.modes import get_mode
-from sims.riichi import engine
-from sims.riichi.columns import HAND_ENDS, HC
-from sims.riichi.events import (
+from tsumolab.analyzer.tables import hand_table, match_table
+from tsumolab.policies.registry import parse_seats
+from tsumolab.sims import tiles
+from tsumolab.sims.events import EV_DISCARD, EV_END, EV_KAN, EV_PAY, EV_PON, EV_START, EV_WIN
+from tsumolab.sims.modes import get_mode
+from tsumolab.sims.riichi import engine
+from tsumolab.sims.riichi.columns import HAND_ENDS, HC
+from tsumolab.sims.riichi.events import (
     EV_CHI, EV_RIICHI, PAY_DARK_LOCK, PAY_DARK_OPEN, PAY_FACE_DOWN, PAY_NAGASHI, PAY_POT,
 )
-from sims.riichi.table import START_POINTS, STANDARD, DarknessRules
+from tsumolab.sims.riichi.table import START_POINTS, STANDARD, DarknessRules
 from tests.darkness_policies import register_test_policies
 from tests.riichi_runs import FAST_MATCHES, FULL_MATCHES, per_hand
 
@@ -73,7 +73,7 @@ def test_rule_d_rules_are_table_options():
     assert isinstance(rules, DarknessRules) and rules.darkness and rules.renchan
     assert rules.start_points == START_POINTS
     assert not STANDARD.darkness
-    from sims.riichi import darkness_pot as dp
+    from tsumolab.sims.riichi import darkness_pot as dp
 
     assert dp.CNT_ILLEGAL == engine.CNT_ILLEGAL
     assert (dp.FACE_DOWN_COST, dp.FACE_DOWN_RIICHI_MIN, dp.OPEN_COST, dp.LOCK_COST) == (1000, 2000, 2000, 4000)
@@ -350,7 +350,7 @@ def test_rule_d_pot_left_at_match_end_goes_to_first_place():
     register_test_policies()
     hand_rows, match_rows, _ = _greedy_events(f"test-dark-greedy,{HIDER},baseline,random", n=300,
                                               seed=9)
-    from sims.riichi.columns import MC
+    from tsumolab.sims.riichi.columns import MC
 
     ended_with_pot = 0
     for m in range(300):
@@ -398,9 +398,9 @@ def test_rule_d_scripted_face_down_discard_opened_then_ronned_takes_the_pot(open
     who wants to); the dealer does not lock it. Opened, it is a normal discard: seat 1 rons it with tanyao +
     pinfu, 2 han 30 fu = 2000 (R-3), and takes the pot, 3000. When nobody opens (seat 2 baseline too), the tile
     stays face down: seat 1 is not offered the ron on it, and the dealer's 1000 stays in the pot."""
-    from policies.riichi_api import D_REACT, D_TURN, FACE_DOWN, ROBS, RON
-    from sims.riichi.columns import H_DARK_PAID, H_DELTA, H_POT1, H_POT_WON
-    from sims.riichi.positions import RiichiTable
+    from tsumolab.policies.riichi_api import D_REACT, D_TURN, FACE_DOWN, ROBS, RON
+    from tsumolab.sims.riichi.columns import H_DARK_PAID, H_DELTA, H_POT1, H_POT_WON
+    from tsumolab.sims.riichi.positions import RiichiTable
 
     register_test_policies()
     hands = {0: "4p111m999p111s9s55z", 1: "23p234m678m678s22s", 2: "3456789s3456m77p", 3: "2233445566778s"}

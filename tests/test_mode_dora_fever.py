@@ -7,12 +7,12 @@ import numpy as np
 import polars as pl
 import pytest
 
-from policies.registry import parse_seats
-from sims import tiles as T
-from sims.events import EV_DISCARD, EV_KAN, EV_START
-from sims.modes import get_mode
-from sims.riichi.events import EV_DORA
-from sims.riichi.table import DoraFeverRules, RiichiTable
+from tsumolab.policies.registry import parse_seats
+from tsumolab.sims import tiles as T
+from tsumolab.sims.events import EV_DISCARD, EV_KAN, EV_START
+from tsumolab.sims.modes import get_mode
+from tsumolab.sims.riichi.events import EV_DORA
+from tsumolab.sims.riichi.table import DoraFeverRules, RiichiTable
 from tests.riichi_runs import FAST_MATCHES, FULL_MATCHES, per_hand, run
 
 SLUG = "dora-fever"
@@ -103,7 +103,7 @@ def test_rule_df_start_points_option():
     mode = get_mode(SLUG)
     rules = DoraFeverRules(start_points=35_000)
     _, match_rows = mode.simulate(2, np.arange(30), parse_seats("baseline"), rules)
-    from analyzer.tables import match_table
+    from tsumolab.analyzer.tables import match_table
 
     matches = match_table(match_rows, parse_seats("baseline"), mode)
     totals = matches.group_by("match_id").agg(pl.col("final_points").sum())
@@ -120,8 +120,8 @@ def test_rule_df_run_command(tmp_path, capsys, riichi_checks):
 
 
 def _obs_with(hand_tiles: str, indicators: list[int]):
-    from policies.riichi_api import ROBS
-    from sims.tiles import parse_tiles
+    from tsumolab.policies.riichi_api import ROBS
+    from tsumolab.sims.tiles import parse_tiles
 
     obs = np.zeros(ROBS.SIZE, np.int32)
     counts, _reds = parse_tiles(hand_tiles)
@@ -135,9 +135,9 @@ def _obs_with(hand_tiles: str, indicators: list[int]):
 def test_dora_keeper_keeps_dora_when_shanten_ties():
     """DF policy `dora-keeper`: with 5z and 6z shown (6z, 7z are dora) and shanten tied between 5m, 6z and 7z,
     it gives up the plain 5m, where baseline's efficiency keeps the 5m for its wider acceptance."""
-    from policies.dora_keeper import value_discard
-    from policies.riichi_common import efficient_discard
-    from sims.shanten_tables import lookup_tables
+    from tsumolab.policies.dora_keeper import value_discard
+    from tsumolab.policies.riichi_common import efficient_discard
+    from tsumolab.sims.shanten_tables import lookup_tables
 
     obs = _obs_with("123m456p789s22z5m67z", [31, 32])
     tables = lookup_tables()
@@ -148,8 +148,8 @@ def test_dora_keeper_keeps_dora_when_shanten_ties():
 
 def test_dora_keeper_keeps_the_last_red_five():
     """DF policy: a held red five counts as a dora, so among tied discards the other isolated tile goes."""
-    from policies.dora_keeper import discard_value
-    from policies.riichi_api import ROBS
+    from tsumolab.policies.dora_keeper import discard_value
+    from tsumolab.policies.riichi_api import ROBS
 
     obs = _obs_with("123m789p789s22z5p9m1z", [])
     obs[ROBS.red + 1] = 1
@@ -164,9 +164,9 @@ def test_rule_df_scripted_three_indicators_count_kan_free_fourth_stays_hidden(bu
     tanyao + pinfu hand; the fourth indicator position holds 1m (2m would be dora too, were it shown). Seat 1 rons
     the dealer's 4p: 2 + 3 dora = 5 han, a mangan: 8000 (one indicator, as in riichi: 3 han = 3900; four: a
     haneman 12000)."""
-    from policies.riichi_api import D_REACT, ROBS, RON
-    from sims.riichi.columns import H_DELTA, H_DORA, H_HAN
-    from sims.riichi.positions import RiichiTable
+    from tsumolab.policies.riichi_api import D_REACT, ROBS, RON
+    from tsumolab.sims.riichi.columns import H_DELTA, H_DORA, H_HAN
+    from tsumolab.sims.riichi.positions import RiichiTable
 
     hands = {0: "111m999p111s9s555z", 1: "23p234m678m678s22s", 2: "3456789s3456m77p", 3: "2233445566778s"}
     wall = build_wall(hands, "4p", at={126: 9, 128: 4, 130: 10, 132: 0})

@@ -12,18 +12,18 @@ import numpy as np
 import polars as pl
 import pytest
 
-from policies.registry import parse_seats
-from sims import rng
-from sims.events import EV_DISCARD, EV_DRAW, EV_KAN, EV_PAY, EV_PON, EV_START, EV_WIN, PAY_RON, PAY_TSUMO
-from sims.modes import get_mode
-from sims.riichi import engine
-from sims.riichi.columns import HC
-from sims.riichi.dragon_eye_holder import STREAM_EYE
-from sims.riichi.events import EV_CHI, EV_DORA, EV_EYE, PAY_HONBA, PAY_NAGASHI, PAY_NOTEN, PAY_PAO, PAY_STICKS
-from sims.riichi.rules import RiichiRules
-from sims.riichi.scoring import base_points, payments
-from sims.riichi.table import STANDARD, DragonEyeRules
-from sims import tiles as TL
+from tsumolab.policies.registry import parse_seats
+from tsumolab.sims import rng
+from tsumolab.sims.events import EV_DISCARD, EV_DRAW, EV_KAN, EV_PAY, EV_PON, EV_START, EV_WIN, PAY_RON, PAY_TSUMO
+from tsumolab.sims.modes import get_mode
+from tsumolab.sims.riichi import engine
+from tsumolab.sims.riichi.columns import HC
+from tsumolab.sims.riichi.dragon_eye_holder import STREAM_EYE
+from tsumolab.sims.riichi.events import EV_CHI, EV_DORA, EV_EYE, PAY_HONBA, PAY_NAGASHI, PAY_NOTEN, PAY_PAO, PAY_STICKS
+from tsumolab.sims.riichi.rules import RiichiRules
+from tsumolab.sims.riichi.scoring import base_points, payments
+from tsumolab.sims.riichi.table import STANDARD, DragonEyeRules
+from tsumolab.sims import tiles as TL
 from tests.riichi_runs import FAST_MATCHES, FULL_MATCHES, per_hand, run
 
 SLUG = "dragon-eye"
@@ -248,10 +248,10 @@ def test_rule_de_scripted_ron_with_the_eye_holder_pays_double(holder, factor, bu
     dealer (who pays) or on seat 1 (who wins) the win payment doubles to 4000; with the eye on seat 2 it stays
     2000. Honba (300) and the stick (1000) are never doubled. The eye's seat comes from the keyed stream: the
     test takes the first root seed that puts it on `holder`."""
-    from policies.riichi_api import D_REACT, ROBS, RON
-    from sims.riichi.columns import H_DELTA
-    from sims.riichi.dragon_eye_holder import EYE_HOLDER
-    from sims.riichi.positions import HandContext, RiichiTable
+    from tsumolab.policies.riichi_api import D_REACT, ROBS, RON
+    from tsumolab.sims.riichi.columns import H_DELTA
+    from tsumolab.sims.riichi.dragon_eye_holder import EYE_HOLDER
+    from tsumolab.sims.riichi.positions import HandContext, RiichiTable
 
     hands = {0: "111m999p111s9s555z", 1: "23p234m678m678s22s", 2: "3456789s3456m77p", 3: "2233445566778s"}
     wall = build_wall(hands, "4p", at={126: 30, 128: 31, 130: 32})

@@ -14,23 +14,25 @@ import numpy as np
 import polars as pl
 import pytest
 
-from analyzer.tables import hand_table
-from policies.registry import parse_seats
-from sims import tiles as TL
-from sims.events import EV_DISCARD, EV_KAN, EV_PAY, EV_PON, EV_WIN
-from sims.modes import get_mode
-from sims.riichi import engine
-from sims.riichi.events import (
+from tsumolab.analyzer.tables import hand_table
+from tsumolab.policies.registry import parse_seats
+from tsumolab.sims import tiles as TL
+from tsumolab.sims.events import EV_DISCARD, EV_KAN, EV_PAY, EV_PON, EV_WIN
+from tsumolab.sims.modes import get_mode
+from tsumolab.sims.riichi import engine
+from tsumolab.sims.riichi.events import (
     EV_CHI, EV_DORA, EV_RIICHI, PAY_GIVEAWAY, PAY_LOVE_PRICE, PAY_RIICHI, PAY_SHADY_DEAL,
 )
-from sims.riichi.rules import RiichiRules
-from sims.riichi.scoring import (
+from tsumolab.sims.riichi.rules import RiichiRules
+from tsumolab.sims.riichi.scoring import (
     CHANCE_GOLDEN, CHANCE_OTHERWORLD, CHANCE_SHOWDOWN, CHANCE_SUPER_TANYAO, RES_HAN, RES_N_YAKU, RES_YAKU, SCORED,
     dora_of, new_context, new_result, score_hand,
 )
-from sims.riichi.table import STANDARD, FANTASY_SLUGS, FantasyRules, RiichiTable, T_FANTASY, parse_fantasy_cards
-from sims.riichi.yaku import AKA_DORA, DORA, URA_DORA, YAKU_NAMES
-from sims.tiles import parse_tiles
+from tsumolab.sims.riichi.table import (
+    STANDARD, FANTASY_SLUGS, FantasyRules, RiichiTable, T_FANTASY, parse_fantasy_cards,
+)
+from tsumolab.sims.riichi.yaku import AKA_DORA, DORA, URA_DORA, YAKU_NAMES
+from tsumolab.sims.tiles import parse_tiles
 from tests.riichi_runs import FAST_MATCHES, per_hand, run
 
 SLUG = "fantasy"
@@ -515,9 +517,9 @@ def test_rule_fl_cards_flag_of_tsumolab_run(tmp_path):
     one-line errors."""
     from click.testing import CliRunner
 
-    import analyzer.run_cmd  # noqa: F401
-    from analyzer.cli import cli
-    from analyzer.runner import read_run_record
+    import tsumolab.commands.run  # noqa: F401
+    from tsumolab.cli import cli
+    from tsumolab.analyzer.runs.runner import read_run_record
 
     out = tmp_path / "ok"
     res = CliRunner().invoke(cli, ["run", "--variant", SLUG, "-n", "2", "--cards", "风纪,showdown", "-q",
@@ -535,8 +537,8 @@ def test_rule_fl_cards_flag_of_tsumolab_run(tmp_path):
 def _nine_terminals_by_seat_1(rules, build_wall, default_answer):
     """A scripted fantasy hand (1 honba, 2 sticks on the table) in which seat 1 declares nine terminals (R-5) on
     its first draw; every other decision is the scripted default."""
-    from policies.riichi_api import D_TURN, NINE_TERMINALS, ROBS
-    from sims.riichi.positions import HandContext, RiichiTable
+    from tsumolab.policies.riichi_api import D_TURN, NINE_TERMINALS, ROBS
+    from tsumolab.sims.riichi.positions import HandContext, RiichiTable
 
     hands = {0: "2345678m2345p88p", 1: "19m19p19s1234z567m", 2: "3456789s3456m77p", 3: "2233445566778s"}
     table = RiichiTable(parse_seats("baseline"), rules, keep_events=True)
@@ -558,7 +560,7 @@ def test_rule_fl_r5_scripted_confiscate_takes_the_sticks_at_nine_terminals(abort
     seat 1 aborts with nine terminals on its first draw. With confiscate_abortive (the default: source 001's
     流局 covers abortive draws) the dealer takes the 2 sticks, +2000, and none are left for the next hand; with
     the option off nothing moves and the sticks stay. Either way the dealer keeps the deal, honba 1 → 2 (R-5)."""
-    from sims.riichi.columns import H_CARD_POINTS, H_DELTA, H_END, HAND_ENDS
+    from tsumolab.sims.riichi.columns import H_CARD_POINTS, H_DELTA, H_END, HAND_ENDS
 
     pos = _nine_terminals_by_seat_1(FantasyRules(cards="confiscate,golden,exaggeration", confiscate_abortive=abortive),
                                     build_wall, default_answer)
@@ -575,7 +577,7 @@ def test_rule_fl_r5_scripted_eternal_night_honba_after_nine_terminals(renchan, h
     """FL 永夜 with R-5, a scripted hand (cards eternal-night, golden, exaggeration; 1 honba): seat 1 aborts with
     nine terminals. By default (eternal_abortive off) the abortive draw adds R-5's 1 honba: 2; with the option on
     it counts as a dealer renchan, which 永夜 makes +5: 6. No points move, the sticks stay, the dealer keeps."""
-    from sims.riichi.columns import H_DELTA
+    from tsumolab.sims.riichi.columns import H_DELTA
 
     pos = _nine_terminals_by_seat_1(FantasyRules(cards="eternal-night,golden,exaggeration", eternal_abortive=renchan),
                                     build_wall, default_answer)

@@ -10,15 +10,15 @@ import numpy as np
 import polars as pl
 import pytest
 
-from policies.registry import parse_seats
-from policies.riichi_api import ROBS
-from sims import tiles
-from sims.events import EV_DEAL, EV_DISCARD, EV_DRAW, EV_KAN, EV_PASS, EV_WIN
-from sims.modes import get_mode
-from sims.riichi import engine
-from sims.riichi.fate_tiles import fate_after_loss, fate_multiplier
-from sims.riichi.table import STANDARD, FateRules
-from sims.riichi.tableau import N_ST, give_tile, take_for_meld, take_tile
+from tsumolab.policies.registry import parse_seats
+from tsumolab.policies.riichi_api import ROBS
+from tsumolab.sims import tiles
+from tsumolab.sims.events import EV_DEAL, EV_DISCARD, EV_DRAW, EV_KAN, EV_PASS, EV_WIN
+from tsumolab.sims.modes import get_mode
+from tsumolab.sims.riichi import engine
+from tsumolab.sims.riichi.fate_tiles import fate_after_loss, fate_multiplier
+from tsumolab.sims.riichi.table import STANDARD, FateRules
+from tsumolab.sims.riichi.tableau import N_ST, give_tile, take_for_meld, take_tile
 from tests.riichi_runs import FAST_MATCHES, per_hand, run
 
 SLUG = "fate"
@@ -227,7 +227,7 @@ def test_rule_f_multiplier_recomputable_from_the_event_log():
     tiles open; ron tile and called tiles never count)."""
     seats = parse_seats("baseline,random,fate-keeper,majsoul-cpu")
     hand_rows, _, events = get_mode(SLUG).simulate_events(3, np.arange(300), seats)
-    from sims.riichi.columns import HC
+    from tsumolab.sims.riichi.columns import HC
 
     expected = _multipliers_from_events(events)
     assert len(expected) == hand_rows.shape[0]
@@ -242,7 +242,7 @@ def test_rule_f_multiplier_recomputable_from_the_event_log():
 def test_rule_f_multiplier_is_one_in_other_riichi_modes():
     """F is a table option: `riichi` records multiplier 1 everywhere and pays the plain R-3 value."""
     hand_rows, _ = get_mode("riichi").simulate(1, np.arange(50), parse_seats("baseline"))
-    from sims.riichi.columns import HC
+    from tsumolab.sims.riichi.columns import HC
 
     assert (hand_rows[:, HC["multiplier"]] == 1).all()
 
@@ -256,7 +256,7 @@ def test_rule_f_fate_keeper_is_legal_and_keeps_more_open_tiles():
         counters = np.zeros(engine.N_COUNTERS, np.int64)
         hand_rows, _ = mode.simulate(9, np.arange(600), parse_seats(spec), counters=counters)
         assert counters[engine.CNT_ILLEGAL] == 0, spec
-        from sims.riichi.columns import HC
+        from tsumolab.sims.riichi.columns import HC
 
         seat0 = hand_rows[hand_rows[:, HC["seat"]] == 0]
         mean_mult[spec] = seat0[:, HC["multiplier"]].mean()
@@ -267,9 +267,9 @@ def test_rule_f_scripted_win_pays_times_one_plus_open_tiles_held(build_wall, def
     """F, a scripted hand: seat 1's first 4 deal tiles (1z 2p 3p 2m) are open. It draws 2s and discards the open
     1z, keeping 3 open tiles (multiplier 4), then rons the dealer's 4p with tanyao + pinfu (2 han 30 fu, 2000 for
     a non-dealer, R-3): the dealer pays 2000 × 4 = 8000, nobody else pays."""
-    from policies.riichi_api import D_REACT, D_TURN, RON
-    from sims.riichi.columns import H_DELTA, H_MULTIPLIER
-    from sims.riichi.positions import RiichiTable
+    from tsumolab.policies.riichi_api import D_REACT, D_TURN, RON
+    from tsumolab.sims.riichi.columns import H_DELTA, H_MULTIPLIER
+    from tsumolab.sims.riichi.positions import RiichiTable
 
     hands = {0: "111m999p111s9s555z", 1: "1z23p2m34m678m678s2s", 2: "3456789s3456m77p", 3: "2233445566778s"}
     # dealer 6z (discarded), seat 1 2s, seats 2 and 3 7z, dealer 4p; dora indicator 4z (dora 5z: the dealer's)
@@ -298,9 +298,9 @@ def test_rule_f_scripted_open_plain_five_and_a_drawn_red_five(build_wall, defaul
     """F, a scripted hand (issue 21's example: fate seed 11 match 19 hand 4): seat 1's open deal tiles are 5m 1z 2p
     3p, the 5m a plain copy. It draws the red 0m and discards one 5m: the plain copy (a discard by kind) takes
     the open tile with it (multiplier 4, not 5); the red one (tsumogiri) leaves the open plain 5m held (5)."""
-    from policies.riichi_api import D_TURN, TSUMOGIRI
-    from sims.riichi.columns import H_MULTIPLIER
-    from sims.riichi.positions import RiichiTable
+    from tsumolab.policies.riichi_api import D_TURN, TSUMOGIRI
+    from tsumolab.sims.riichi.columns import H_MULTIPLIER
+    from tsumolab.sims.riichi.positions import RiichiTable
 
     # seat 0 takes two plain 5m, seat 1's open 5m is the third plain one, so the 5m seat 1 draws is the red five
     hands = {0: "55m111p999p111s99s", 1: "5m1z2p3p4m678m678s22s", 2: "3456789s3467m77p", 3: "2233445566778s"}

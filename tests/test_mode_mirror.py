@@ -13,21 +13,23 @@ import numpy as np
 import polars as pl
 import pytest
 
-from policies.api import hook
-from policies.registry import parse_seats
-from policies.riichi_api import RIICHI, ROBS
-from policies.riichi_baseline import riichi_turn
-from sims import tiles as TL
-from sims.events import EV_DEAL, EV_DISCARD, EV_DRAW, EV_KAN, EV_PON, EV_START, N_EVENT_COLS
-from sims.modes import get_mode
-from sims.riichi import engine
-from sims.riichi.columns import N_HAND_COLS, N_MATCH_COLS
-from sims.riichi.events import EV_CHI, EV_DORA
-from sims.riichi.mirror_tiles import MIR_DEAD, MIR_HAND, MIR_NEXT, MIR_SIZE, MIR_WALL, N_DEAD, N_NEXT, transparent
-from sims.shanten_tables import lookup_tables
-from sims.riichi.table import STANDARD, MirrorRules
-from sims.riichi.tableau import DEAD_START
-from sims.seating import seat_hooks
+from tsumolab.policies.api import hook
+from tsumolab.policies.registry import parse_seats
+from tsumolab.policies.riichi_api import RIICHI, ROBS
+from tsumolab.policies.riichi_baseline import riichi_turn
+from tsumolab.sims import tiles as TL
+from tsumolab.sims.events import EV_DEAL, EV_DISCARD, EV_DRAW, EV_KAN, EV_PON, EV_START, N_EVENT_COLS
+from tsumolab.sims.modes import get_mode
+from tsumolab.sims.riichi import engine
+from tsumolab.sims.riichi.columns import N_HAND_COLS, N_MATCH_COLS
+from tsumolab.sims.riichi.events import EV_CHI, EV_DORA
+from tsumolab.sims.riichi.mirror_tiles import (
+    MIR_DEAD, MIR_HAND, MIR_NEXT, MIR_SIZE, MIR_WALL, N_DEAD, N_NEXT, transparent,
+)
+from tsumolab.sims.shanten_tables import lookup_tables
+from tsumolab.sims.riichi.table import STANDARD, MirrorRules
+from tsumolab.sims.riichi.tableau import DEAD_START
+from tsumolab.sims.seating import seat_hooks
 from tests.riichi_runs import FAST_MATCHES, FULL_MATCHES, per_hand, run
 
 SLUG = "mirror"
@@ -236,7 +238,7 @@ def test_rule_m_obs_block_is_the_true_location_of_transparent_tiles():
 
 def test_rule_m_block_is_public_and_zero_in_other_modes():
     """M: the block is the same in every seat's row (public); `riichi` leaves it all zero."""
-    from sims.riichi.mirror_tiles import mirror_gain
+    from tsumolab.sims.riichi.mirror_tiles import mirror_gain
 
     obs = np.zeros((4, ROBS.SIZE), np.int32)
     mirror_gain(obs, 2, 4 * 7 + 1)
@@ -260,7 +262,7 @@ def test_rule_m_head_bump_first_claimant_after_the_discarder_wins():
     """M head bump: on the same walls and policies, every hand that had several ron winners without head bump has
     exactly one winner with it: the claimant first in turn order after the discarder (play is identical up to
     that hand). Without head bump up to three win on one discard."""
-    from analyzer.tables import hand_table
+    from tsumolab.analyzer.tables import hand_table
 
     mode = get_mode(SLUG)
     seats = parse_seats("baseline")
@@ -287,7 +289,7 @@ def test_rule_m_head_bump_first_claimant_after_the_discarder_wins():
 def test_rule_m_mirror_reader_rules_out_waits_from_visible_holdings():
     """mirror-reader: against a riichi seat whose concealed tiles are all transparent, exactly its waits are
     dangerous; with one hidden tile, a kind no pair or run can reach from its holdings is safe."""
-    from policies.mirror_reader import mirror_safety, possible_wait, unlocated_normal
+    from tsumolab.policies.mirror_reader import mirror_safety, possible_wait, unlocated_normal
 
     tables = lookup_tables()
     obs = np.zeros(ROBS.SIZE, np.int32)
@@ -322,10 +324,10 @@ def test_rule_m_scripted_double_ron_head_bump(head_bump, build_wall, default_ans
     """M head bump, a scripted hand: the dealer's 4p completes seat 1 (23p) and seat 2 (56p), both with tanyao +
     pinfu, 2 han 30 fu = 2000 each (R-3; no red fives in mirror). With head bump (the default) only seat 1, first
     after the discarder, wins: the dealer pays 2000. Without it both win: the dealer pays 4000."""
-    from policies.riichi_api import D_REACT, RON
-    from sims.events import EV_WIN
-    from sims.riichi.columns import H_DELTA
-    from sims.riichi.positions import RiichiTable
+    from tsumolab.policies.riichi_api import D_REACT, RON
+    from tsumolab.sims.events import EV_WIN
+    from tsumolab.sims.riichi.columns import H_DELTA
+    from tsumolab.sims.riichi.positions import RiichiTable
 
     hands = {0: "4p11z22z33z44z567z9m", 1: "23p234m678m678s22s", 2: "56p234s678p345m88m", 3: "23p456m345s678m77p"}
     wall = build_wall(hands, "9s", at={126: 31})  # dora indicator 5z: dora 6z, held by no winner

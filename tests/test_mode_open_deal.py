@@ -4,10 +4,10 @@ invariant (R-1 … R-6) on simulated matches."""
 import numpy as np
 import pytest
 
-from policies.registry import parse_seats
-from policies.riichi_api import ROBS
-from sims.modes import get_mode
-from sims.riichi.table import OpenDealRules, RiichiTable
+from tsumolab.policies.registry import parse_seats
+from tsumolab.policies.riichi_api import ROBS
+from tsumolab.sims.modes import get_mode
+from tsumolab.sims.riichi.table import OpenDealRules, RiichiTable
 from tests.riichi_runs import FAST_MATCHES, FULL_MATCHES
 
 SLUG = "open-deal"
@@ -22,7 +22,7 @@ def test_rule_od_registered_as_a_table_option():
 
 def test_rule_od_show_deal_makes_every_starting_hand_public():
     """OD: seat dealer + i gets wall tiles 13·i … 13·i + 12; every seat's observation shows all four hands."""
-    from sims.riichi.deal_shown import show_deal
+    from tsumolab.sims.riichi.deal_shown import show_deal
 
     wall = np.random.default_rng(4).permutation(136).astype(np.int64)
     obs = np.zeros((4, ROBS.SIZE), np.int32)
@@ -74,7 +74,7 @@ def test_rule_od_deal_reader_sees_the_shown_hands_only_in_open_deal():
 def test_deal_reader_avoids_completing_shown_shapes():
     """OD policy: against an opponent in riichi, a tile that fills a kanchan or matches a pair of their shown hand
     costs; safe ones (in that opponent's river) and unrelated tiles do not."""
-    from policies.deal_reader import completes_shape, deal_danger
+    from tsumolab.policies.deal_reader import completes_shape, deal_danger
 
     deal = np.zeros(34, np.int32)
     deal[[2, 4]] = 1      # 3m 5m: 4m fills the kanchan, 1m … 6m extend nothing but 4m
@@ -106,8 +106,8 @@ def test_rule_od_scripted_every_starting_hand_is_shown_and_stays_the_deal(slug, 
     """OD, a scripted hand: at seat 1's first turn and again at the dealer's second turn, the deciding seat's view
     shows each seat's starting 13 tiles exactly as dealt from the wall (the block is the deal, not the current
     hand: the dealer has discarded one of its dealt 1m by then); in `riichi` the block stays empty."""
-    from policies.riichi_api import D_TURN
-    from sims.riichi.positions import RiichiTable
+    from tsumolab.policies.riichi_api import D_TURN
+    from tsumolab.sims.riichi.positions import RiichiTable
 
     hands = {0: "111m999p111s9s555z", 1: "23p234m678m678s22s", 2: "3456789s3456m77p", 3: "2233445566778s"}
     dealt = np.zeros((4, 34), np.int32)

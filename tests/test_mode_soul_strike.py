@@ -13,23 +13,23 @@ import numpy as np
 import polars as pl
 import pytest
 
-from policies.registry import parse_seats
-from policies.riichi_api import ROBS
-from sims import tiles as TL
-from sims.events import EV_DISCARD, EV_DRAW, EV_END, EV_KAN, EV_PON, EV_WIN
-from sims.modes import get_mode
-from sims.riichi import engine
-from sims.riichi.columns import HC, N_HAND_COLS
-from sims.riichi.events import EV_CHI
-from sims.riichi.play import play
-from sims.riichi.rules import RiichiRules
-from sims.riichi.tableau import F_IPPATSU, N_ST, ST_FLAGS
-from sims.riichi.scoring import RES_HAN, RES_TOTAL, RES_YAKUMAN, SCORED, new_context, new_result, score_hand
-from sims.riichi.soul_strike_turns import (
+from tsumolab.policies.registry import parse_seats
+from tsumolab.policies.riichi_api import ROBS
+from tsumolab.sims import tiles as TL
+from tsumolab.sims.events import EV_DISCARD, EV_DRAW, EV_END, EV_KAN, EV_PON, EV_WIN
+from tsumolab.sims.modes import get_mode
+from tsumolab.sims.riichi import engine
+from tsumolab.sims.riichi.columns import HC, N_HAND_COLS
+from tsumolab.sims.riichi.events import EV_CHI
+from tsumolab.sims.riichi.play import play
+from tsumolab.sims.riichi.rules import RiichiRules
+from tsumolab.sims.riichi.tableau import F_IPPATSU, N_ST, ST_FLAGS
+from tsumolab.sims.riichi.scoring import RES_HAN, RES_TOTAL, RES_YAKUMAN, SCORED, new_context, new_result, score_hand
+from tsumolab.sims.riichi.soul_strike_turns import (
     SS_ACTIVE, SS_LEFT, SS_OVER, strike_after_discard, strike_score, strike_turn,
 )
-from sims.riichi.table import STANDARD, SoulStrikeRules
-from sims.riichi.yaku import YAKU_NAMES
+from tsumolab.sims.riichi.table import STANDARD, SoulStrikeRules
+from tsumolab.sims.riichi.yaku import YAKU_NAMES
 from tests.riichi_runs import FAST_MATCHES, FULL_MATCHES, per_hand, run
 
 SLUG = "soul-strike"
@@ -49,7 +49,7 @@ def test_rule_ss_rules_are_table_options():
     assert (rules.strike_turns, rules.overload_han, rules.strike_riichi_han, rules.strike_double_riichi_han) == \
         (6, 2, 2, 3)
     assert not STANDARD.soul_strike
-    from sims.riichi.table import T_SOUL_STRIKE
+    from tsumolab.sims.riichi.table import T_SOUL_STRIKE
 
     assert STANDARD.to_array()[T_SOUL_STRIKE] == 0 and rules.to_array()[T_SOUL_STRIKE] != 0
     with pytest.raises(ValueError):
@@ -357,9 +357,9 @@ def test_rule_ss_scripted_six_strike_turns_then_overloaded_ron_gets_two_han(buil
     6 times in a row (nobody else draws in between); after those strike turns it is overloaded. When the others
     have drawn once each, the dealer's next draw, 4p, goes out and seat 1 rons it with tanyao + pinfu:
     2 han + 2 overload han = 4 han 30 fu = 7700 for a non-dealer (R-3, no kiriage), plus the dealer's stick."""
-    from policies.riichi_api import D_REACT, D_TURN, RIICHI, RON
-    from sims.riichi.columns import H_DELTA, H_HAN, H_OVERLOADED, H_STRIKE_HAN
-    from sims.riichi.positions import RiichiTable
+    from tsumolab.policies.riichi_api import D_REACT, D_TURN, RIICHI, RON
+    from tsumolab.sims.riichi.columns import H_DELTA, H_HAN, H_OVERLOADED, H_STRIKE_HAN
+    from tsumolab.sims.riichi.positions import RiichiTable
 
     hands = {0: "111z222z777z99m99p", 1: "23p234m678m678s22s", 2: "3456789s3456m77p", 3: "2233445566778s"}
     # the dealer: 5z (riichi tile), 6 strike draws; then seat 1, 2, 3 draw a North each; the dealer draws 4p

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import tomllib
 
-from analyzer.experiment import EXPERIMENTS_DIR
-from analyzer.rule_book import RULE_TEXT
+from tsumolab.analyzer.claims.experiment import EXPERIMENTS_DIR
+from tsumolab.analyzer.rule_book import RULE_TEXT
 
 TESTS = Path(__file__).resolve().parent
 

@@ -20,26 +20,26 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from policies import api, riichi_api
-from policies.registry import BUILTIN_MODULES
-from sims.bloodshed import observation as bloodshed_observation
-from sims.layout import describe
-from sims.modes import MODES
-from sims.riichi import observation as riichi_observation
+from tsumolab.policies import api, riichi_api
+from tsumolab.policies.registry import BUILTIN_MODULES
+from tsumolab.sims.bloodshed import observation as bloodshed_observation
+from tsumolab.sims.layout import describe
+from tsumolab.sims.modes import MODES
+from tsumolab.sims.riichi import observation as riichi_observation
 
 LAYOUTS = {"BOBS": bloodshed_observation.BOBS, "ROBS": riichi_observation.ROBS}
 FAMILY = {"BOBS": "bloodshed", "ROBS": "riichi"}
 API = {"BOBS": api, "ROBS": riichi_api}
 # the modules a layout (or its accessors) can be imported from
-LAYOUT_MODULES = {"policies.api": "BOBS", "sims.bloodshed.observation": "BOBS",
-                  "policies.riichi_api": "ROBS", "sims.riichi.observation": "ROBS"}
+LAYOUT_MODULES = {"tsumolab.policies.api": "BOBS", "tsumolab.sims.bloodshed.observation": "BOBS",
+                  "tsumolab.policies.riichi_api": "ROBS", "tsumolab.sims.riichi.observation": "ROBS"}
 SHARED_ACCESSORS = ("decision", "tile", "from_seat", "can_win", "win_points", "can_pon", "can_kan", "kan_options",
                     "after_call", "own_seat", "own_hand", "wall_left", "seen", "points", "has_won", "n_melds",
                     "melds_of")
 
 
 def _family_of_mode(slug: str) -> str:
-    return "bloodshed" if MODES[slug].startswith("sims.bloodshed") else "riichi"
+    return "bloodshed" if MODES[slug].startswith("tsumolab.sims.bloodshed") else "riichi"
 
 
 # ----------------------------------------------------------------------------- the layouts
@@ -143,8 +143,8 @@ def test_accessors_read_their_fields(name):
 
 # ----------------------------------------------------------------------------- the built-in policies
 def _policy_sources() -> dict[str, ast.Module]:
-    root = Path(str(files("policies")))
-    return {f"policies.{path.stem}": ast.parse(path.read_text()) for path in root.glob("*.py")
+    root = Path(str(files("tsumolab.policies")))
+    return {f"tsumolab.policies.{path.stem}": ast.parse(path.read_text()) for path in root.glob("*.py")
             if path.stem != "__init__"}
 
 
@@ -164,8 +164,8 @@ def _imports(tree) -> list[tuple[str, str, str]]:
 def _layouts_named(module: str, name: str) -> set[str]:
     """The layouts an imported name reads: a layout itself, an accessor, or a whole observation module."""
     layout = LAYOUT_MODULES.get(module)
-    if layout is None and module == "policies" and f"policies.{name}" in LAYOUT_MODULES:
-        return {LAYOUT_MODULES[f"policies.{name}"]}  # `from policies import riichi_api`
+    if layout is None and module == "tsumolab.policies" and f"tsumolab.policies.{name}" in LAYOUT_MODULES:
+        return {LAYOUT_MODULES[f"tsumolab.policies.{name}"]}  # `from policies import riichi_api`
     if layout is None:
         return set()
     if name in ("", "*") or name in ("BOBS", "ROBS") or module.startswith("sims."):
@@ -190,8 +190,8 @@ def test_policy_modules_import_only_the_layout_of_the_engines_they_play():
     problems = []
     for name, families in _module_families().items():
         for module, imported, _ in _imports(sources[name]):
-            riichi_import = module in ("policies.riichi_api", "sims.riichi.observation") or imported == "ROBS" or \
-                (module == "policies" and imported == "riichi_api")
+            riichi_import = (module in ("tsumolab.policies.riichi_api", "tsumolab.sims.riichi.observation")
+                             or imported == "ROBS" or (module == "tsumolab.policies" and imported == "riichi_api"))
             if "riichi" not in families and (riichi_import or "ROBS" in _layouts_named(module, imported)):
                 problems.append(f"{name} (Bloodshed only) imports {imported or module} from {module}")
             if "bloodshed" not in families and "BOBS" in _layouts_named(module, imported):
@@ -212,8 +212,8 @@ def _layout_reach() -> dict[tuple[str, str], set[str]]:
                 local[as_name] = ("layout", layouts)
             elif source in sources and imported:
                 local[as_name] = ("ref", (source, imported))
-            elif source == "policies" and f"policies.{imported}" in sources:
-                local[as_name] = ("module", f"policies.{imported}")
+            elif source == "tsumolab.policies" and f"tsumolab.policies.{imported}" in sources:
+                local[as_name] = ("module", f"tsumolab.policies.{imported}")
         defined = {}
         for node in tree.body:
             if isinstance(node, ast.FunctionDef):
@@ -281,16 +281,16 @@ def test_every_hook_reaches_only_its_engines_layout():
 def test_the_reach_check_sees_a_wrong_layout():
     """The check above would catch a riichi hook that reads the Bloodshed layout through a helper."""
     reach = _layout_reach()
-    assert reach[("policies.common", "own_void")] == {"BOBS"}
-    assert reach[("policies.riichi_common", "n_melds_of")] == {"ROBS"}
-    assert reach[("policies.baseline", "play_turn")] == {"BOBS"}  # through policies.common
-    assert reach[("policies.riichi_baseline", "riichi_turn")] == {"ROBS"}
+    assert reach[("tsumolab.policies.common", "own_void")] == {"BOBS"}
+    assert reach[("tsumolab.policies.riichi_common", "n_melds_of")] == {"ROBS"}
+    assert reach[("tsumolab.policies.baseline", "play_turn")] == {"BOBS"}  # through policies.common
+    assert reach[("tsumolab.policies.riichi_baseline", "riichi_turn")] == {"ROBS"}
 
 
 def test_mode_blocks_fit_their_fields():
     """The special modes lay out their public blocks in their own modules (module-local offsets, e.g.
     sims.riichi.darkness_pot DK_*); each fits the width ROBS declares for it."""
-    from sims.riichi import astrology_pool, darkness_pot, dragon_eye_holder, mirror_tiles, soul_strike_turns
+    from tsumolab.sims.riichi import astrology_pool, darkness_pot, dragon_eye_holder, mirror_tiles, soul_strike_turns
 
     rob = {name: width for name, _, width, _ in describe(LAYOUTS["ROBS"])}
     assert astrology_pool.A_REFILL + 1 <= rob["astrology"]

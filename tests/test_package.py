@@ -20,11 +20,13 @@ from pathlib import Path
 
 import pytest
 
-from analyzer import package_files
-from analyzer.version import code_version
+from tsumolab.analyzer import package_files
+from tsumolab.analyzer.version import code_version
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("analyzer", "sims", "policies", "reports")
+FOLDERS = {"front": "tsumolab", "analyzer": "tsumolab/analyzer", "sims": "tsumolab/sims",
+           "policies": "tsumolab/policies", "reports": "tsumolab/reports"}
+"""repository folder → where it installs (pyproject.toml [tool.setuptools.package-dir])"""
 PROJECT_FILES = ("pyproject.toml", "README.md")
 QUICK = {"timeout": 1800, "capture_output": True, "text": True}  # a cold compile on a busy machine
 
@@ -34,8 +36,8 @@ def wheel(tmp_path_factory) -> Path:
     source = tmp_path_factory.mktemp("source")
     for name in PROJECT_FILES:
         shutil.copy(ROOT / name, source / name)
-    for package in PACKAGES:
-        shutil.copytree(ROOT / package, source / package, ignore=shutil.ignore_patterns("__pycache__"))
+    for folder in FOLDERS:
+        shutil.copytree(ROOT / folder, source / folder, ignore=shutil.ignore_patterns("__pycache__"))
     out = tmp_path_factory.mktemp("wheel")
     built = subprocess.run([sys.executable, "-m", "pip", "wheel", str(source), "--no-deps", "--quiet",
                             "--wheel-dir", str(out)], **QUICK)
@@ -48,19 +50,37 @@ def test_wheel_ships_every_data_file_the_code_reads(wheel):
     """Every file under the packages that is not Python source is package data the code opens; each one, and
     each name the code asks importlib.resources for, is in the wheel."""
     names = set(zipfile.ZipFile(wheel).namelist())
-    data_files = {path.relative_to(ROOT).as_posix() for package in PACKAGES
-                  for path in (ROOT / package).rglob("*")
+    data_files = {f"{installed}/{path.relative_to(ROOT / folder).as_posix()}" for folder, installed in FOLDERS.items()
+                  for path in (ROOT / folder).rglob("*")
                   if path.is_file() and path.suffix not in (".py", ".pyc") and "__pycache__" not in path.parts}
     assert data_files, "the packages hold data files (experiment TOML files, the regress baseline)"
     assert sorted(data_files - names) == []
     opened = [package_files.regress_baseline_path(), package_files.catalog_path("zh"), package_files.catalog_path("ja"),
               *package_files.experiments_dir().glob("*.toml"),
               *package_files.experiments_dir().joinpath("extra").glob("*.toml")]
-    root = Path(str(files(package_files.PACKAGE))).parent
-    assert sorted(p.relative_to(root).as_posix() for p in opened if p.relative_to(root).as_posix() not in names) == []
+    root = Path(str(files(package_files.PACKAGE)))
+    shipped = [f"tsumolab/analyzer/{p.relative_to(root).as_posix()}" for p in opened]
+    assert sorted(set(shipped) - names) == []
     globbed = {n for n in names for pattern in package_files.DATA_GLOBS
                if fnmatch.fnmatch(n, pattern)}
     assert globbed == {n for n in names if not n.endswith(".py") and ".dist-info/" not in n}
+
+
+def test_the_wheel_installs_one_top_level_name(wheel):
+    """`pip install tsumolab` adds `tsumolab` (and its metadata) to site-packages and no other name."""
+    tops = {name.split("/")[0] for name in zipfile.ZipFile(wheel).namelist()}
+    assert tops == {"tsumolab", f"tsumolab-{code_version()}.dist-info"}
+
+
+def test_pyproject_lists_every_package_folder():
+    """The packages pyproject.toml installs are exactly the folders holding an __init__.py, each under the
+    installed name its folder maps to."""
+    import tomllib
+
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    found = {"/".join([FOLDERS[folder], *init.parent.relative_to(ROOT / folder).parts]).replace("/", ".")
+             for folder in FOLDERS for init in (ROOT / folder).rglob("__init__.py")}
+    assert listed == found
 
 
 def test_wheel_metadata_version_is_the_code_version(wheel):
@@ -96,7 +116,7 @@ def _tsumolab(bin_dir: Path, cwd: Path, *args: str) -> subprocess.CompletedProce
 def test_installed_wheel_runs_demo_claims_regress_and_report(installed, tmp_path):
     """From a directory outside the checkout: the modules load from the wheel, and demo, claims --only B4,
     regress and report find their data files (the failures of issue 18 before the files shipped)."""
-    probe = "import analyzer, sims; print(analyzer.__file__, sims.__file__)"
+    probe = "import tsumolab.analyzer, tsumolab.sims; print(tsumolab.analyzer.__file__, tsumolab.sims.__file__)"
     where = subprocess.run([installed / "python", "-c", probe],
                            cwd=tmp_path, capture_output=True, text=True, check=True).stdout
     assert str(ROOT) not in where and str(installed.parent) in where

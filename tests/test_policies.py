@@ -13,15 +13,15 @@ import polars as pl
 import pytest
 from click.testing import CliRunner
 
-import analyzer.policies_cmd  # noqa: F401  (registers `policies` on the group)
-import analyzer.run_cmd  # noqa: F401  (registers `run` on the group)
-import policies.api as api
-from sims.modes import get_mode
-from analyzer.cli import cli
-from analyzer.runner import combined_tables
-from policies.registry import all_policies, parse_seats
-from sims.bloodshed import engine
-from sims.bloodshed.columns import HAND_COLUMNS, PATTERN_LABELS
+import tsumolab.commands.policies  # noqa: F401  (registers `policies` on the group)
+import tsumolab.commands.run  # noqa: F401  (registers `run` on the group)
+import tsumolab.policies.api as api
+from tsumolab.sims.modes import get_mode
+from tsumolab.cli import cli
+from tsumolab.analyzer.runs.runner import combined_tables
+from tsumolab.policies.registry import all_policies, parse_seats
+from tsumolab.sims.bloodshed import engine
+from tsumolab.sims.bloodshed.columns import HAND_COLUMNS, PATTERN_LABELS
 
 bloodshed = get_mode("bloodshed")
 
@@ -239,7 +239,7 @@ def test_observation_has_no_slot_for_other_concealed_hands():
     """BOBS: one 34-slot block of concealed tiles (the seat's own); the per-seat 4×34 blocks are the public
     melds and rivers. So two game states that differ only in other seats' concealed tiles (or the wall) give
     the same observation. (That the fields tile the array: tests/test_observation_layouts.py.)"""
-    from sims.layout import describe
+    from tsumolab.sims.layout import describe
 
     fields = describe(api.BOBS)
     assert [name for name, _, width, _ in fields if width == 4 * 34] == ["melds", "river"]
@@ -273,8 +273,8 @@ def _mid_game_observation() -> np.ndarray:
 def test_hooks_answer_from_the_observation_alone(policy):
     """A hook called outside the engine on a hand-built observation gives a legal answer, and the same answer
     for the same observation: nothing else reaches it (B-8: no furiten state to consult either)."""
-    from policies.registry import get
-    from sims.shanten_tables import lookup_tables
+    from tsumolab.policies.registry import get
+    from tsumolab.sims.shanten_tables import lookup_tables
 
     hooks = {**get("baseline").hooks, **get(policy).hooks}
     params = np.zeros(8, np.float64)
@@ -298,9 +298,9 @@ def test_hooks_answer_from_the_observation_alone(policy):
 def test_random_riichi_seats_draw_from_the_riichi_random_slot():
     """`random` in the riichi layout: its answers follow the seat's random state at riichi_api.ROBS.rng (and
     advance it), not a slot of the Bloodshed layout, so the same observation gives varied discards."""
-    import policies.riichi_api as rapi
-    from policies.riichi_builtin import random_turn
-    from sims.shanten_tables import lookup_tables
+    import tsumolab.policies.riichi_api as rapi
+    from tsumolab.policies.riichi_builtin import random_turn
+    from tsumolab.sims.shanten_tables import lookup_tables
 
     obs = np.zeros(rapi.ROBS.SIZE, np.int32)
     obs[rapi.ROBS.hand:rapi.ROBS.hand + 14] = 1  # 1m … 5p, one each

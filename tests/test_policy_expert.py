@@ -10,10 +10,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import policies.api as api
-import policies.riichi_api as rapi
-from policies.registry import get, parse_seat
-from sims.tiles import parse_tiles
+import tsumolab.policies.api as api
+import tsumolab.policies.riichi_api as rapi
+from tsumolab.policies.registry import get, parse_seat
+from tsumolab.sims.tiles import parse_tiles
 
 
 def _params(spec: str = "expert") -> np.ndarray:
@@ -25,14 +25,14 @@ def _params(spec: str = "expert") -> np.ndarray:
 
 @pytest.fixture(scope="module")
 def bloodshed_tables():
-    from sims.shanten_tables import lookup_tables
+    from tsumolab.sims.shanten_tables import lookup_tables
 
     return lookup_tables()
 
 
 @pytest.fixture(scope="module")
 def riichi_tables():
-    from sims.shanten_tables import lookup_tables
+    from tsumolab.sims.shanten_tables import lookup_tables
 
     return lookup_tables()
 

@@ -6,7 +6,7 @@ import json
 
 import polars as pl
 
-from analyzer.realism import MEASURES, REFERENCE, realism_table, realism_text, short_label
+from tsumolab.analyzer.realism import MEASURES, REFERENCE, realism_table, realism_text, short_label
 from tests.cli_run import run_cli
 
 

@@ -11,14 +11,14 @@ import numpy as np
 import polars as pl
 import pytest
 
-import analyzer.regress_cmd  # noqa: F401  (registers `regress`)
-from analyzer import regress
-from analyzer.cli import main
-from analyzer.package_files import regress_baseline_path
-from analyzer.regress_economy import _ratio, economy_metrics
-from sims.bloodshed.family import BLOODSHED
-from sims.modes import MODES
-from sims.riichi.family import RIICHI
+import tsumolab.commands.regress  # noqa: F401  (registers `regress`)
+from tsumolab.analyzer.regress import check as regress
+from tsumolab.cli import main
+from tsumolab.analyzer.package_files import regress_baseline_path
+from tsumolab.analyzer.regress.economy import _ratio, economy_metrics
+from tsumolab.sims.bloodshed.family import BLOODSHED
+from tsumolab.sims.modes import MODES
+from tsumolab.sims.riichi.family import RIICHI
 
 
 def main_exit(capsys, *args: str) -> tuple[int, str, str]:
@@ -65,7 +65,7 @@ def test_points_per_win_by_kind_and_order_see_a_payment_change():
                      (match, 3, False, -tsumo_each, False, 0, "none", 0, 0, 0, 2, "exhaustive", False, 0)]
         return _hands(rows)
 
-    from analyzer.regress_economy import metric_specs
+    from tsumolab.analyzer.regress.economy import metric_specs
 
     names = {m.name for m in metric_specs(BLOODSHED) if m.table == "hands"}
     hands = table(2000).with_columns([pl.lit(0).alias(c) for c in
@@ -182,7 +182,7 @@ def test_bloodbath_winners_to_end_fails(capsys):
 def test_sensitivity_lists_each_modes_own_options_and_not_other_modes():
     """Each mode's power table covers its own rule's options (SS, FL, DE, S-*) and the R-* core, not the
     options of another special mode, which do nothing there."""
-    from analyzer.regress_sensitivity import option_changes
+    from tsumolab.analyzer.regress.sensitivity import option_changes
 
     shura = dict(option_changes("shura"))
     assert shura["noten_rule"] == "each" and shura["tsumo_loss"] is False and shura["bloodbath"] is False
@@ -195,7 +195,7 @@ def test_sensitivity_lists_each_modes_own_options_and_not_other_modes():
 
 
 def test_false_alarm_upper_bound_is_the_exact_binomial_one():
-    from analyzer.regress_sensitivity import _upper
+    from tsumolab.analyzer.regress.sensitivity import _upper
 
     assert _upper(0, 200) == pytest.approx(1 - 0.05 ** (1 / 200))     # 0.0149
     p = _upper(2, 200)   # P(X <= 2; n=200, p) = 0.05 at the bound
@@ -208,7 +208,7 @@ def test_detection_probability_is_the_two_sided_normal_tail_beyond_the_threshold
     far tail); the scaled shift grows as √(n_check / n_run)."""
     from statistics import NormalDist
 
-    from analyzer.regress_sensitivity import detection_probability, scaled_shift
+    from tsumolab.analyzer.regress.sensitivity import detection_probability, scaled_shift
 
     assert detection_probability(0.0, 4.5) == pytest.approx(2 * NormalDist().cdf(-4.5))    # 6.8e-6
     assert detection_probability(4.5, 4.5) == pytest.approx(0.5 + NormalDist().cdf(-9.0))
@@ -222,7 +222,7 @@ def test_detection_probability_is_the_two_sided_normal_tail_beyond_the_threshold
 def test_shift_estimate_is_the_mean_signed_distance_of_the_most_moved_metric():
     """Signs count: a metric that moves +5 then −5 SE has mean shift 0 (noise), one that moves −4 and −6 has −5;
     a metric left out of a pair (distance 0) adds 0 there."""
-    from analyzer.regress_sensitivity import shift_estimate
+    from tsumolab.analyzer.regress.sensitivity import shift_estimate
 
     def c(key, stored, new, distance):
         return regress.Comparison(key, stored, new, distance)
@@ -235,7 +235,7 @@ def test_shift_estimate_is_the_mean_signed_distance_of_the_most_moved_metric():
 
 
 def test_sensitivity_table_shows_observed_and_modelled_detection_labelled_by_size():
-    from analyzer.regress_sensitivity import markdown
+    from tsumolab.analyzer.regress.sensitivity import markdown
 
     row = {"mode": "riichi", "option": "honba", "value": False, "detected": 1, "repeats": 2, "median_metrics": 3,
            "top_metric": "econ/honba", "largest": 3.9, "shift_metric": "econ/honba", "shift": -4.2,
@@ -250,7 +250,7 @@ def test_sensitivity_table_shows_observed_and_modelled_detection_labelled_by_siz
 def test_value_cells_catch_a_payment_table_change_that_touches_few_wins():
     """R-3: kiriage mangan pays 8000 instead of 7700 for a child's 4 han 30 fu ron — a few percent of the wins,
     invisible in the mean points per win at CI size, but the (han, fu) cell moves by far more than 4.5 SEs."""
-    from analyzer import api
+    from tsumolab import api
 
     hands, matches = api.run("riichi", "baseline", 400, seed=5)
     cell = ((pl.col("win_kind") == "ron") & ~pl.col("dealer") & (pl.col("han") == 4) & (pl.col("fu") == 30)
@@ -269,7 +269,7 @@ def test_value_cells_catch_a_payment_table_change_that_touches_few_wins():
 def test_value_cells_of_fate_are_read_before_its_multiplier():
     """F: a win pays the table's value times the multiplier (1 + open tiles held), so a (han, fu) cell of raw values
     mixes ×1…×5 and hid kiriage mangan in fate; divided by the multiplier, the cell is R-3's fixed value again."""
-    from analyzer import api
+    from tsumolab import api
 
     hands, matches = api.run("fate", "baseline", 300, seed=5)
     cell = ((pl.col("win_kind") == "ron") & ~pl.col("dealer") & (pl.col("han") == 4) & (pl.col("fu") == 30)
@@ -288,7 +288,7 @@ def test_multi_ron_rate_sees_mirrors_head_bump():
     a double ron pays both winners — a per-win mean over second winners has no events in the baseline to compare,
     the share of hands with two or more winners does (about 1% of hands: about 20 SE at the check's size, too
     few events to fail at this test's size)."""
-    from analyzer import api
+    from tsumolab import api
 
     key = "econ/multi_ron_rate"
     bumped = economy_metrics(*api.run("mirror", "baseline", 200, seed=4), RIICHI, 25000)
@@ -299,7 +299,7 @@ def test_multi_ron_rate_sees_mirrors_head_bump():
 def test_noten_cells_catch_the_noten_rule_of_shura():
     """S-6: with 4 players still in and 2 tenpai at the draw, `split` pays each tenpai seat 1500 and `each`
     2000; a mean over every draw barely moves, the cell moves by hundreds of standard errors."""
-    from analyzer import api
+    from tsumolab import api
 
     key = "econ/noten_received_4in_2tenpai"
     base = economy_metrics(*api.run("shura", "baseline", 400, seed=5), RIICHI, 25000)
@@ -312,7 +312,7 @@ def test_noten_cells_catch_the_noten_rule_of_shura():
 
 def test_card_cells_read_a_fantasy_card_in_its_own_matches_only():
     """FL: a card's payments are averaged over the matches that drew it; other modes have no such events."""
-    from analyzer import api
+    from tsumolab import api
 
     fantasy = economy_metrics(*api.run("fantasy", "baseline", 60, seed=3), RIICHI, 25000)
     riichi = economy_metrics(*api.run("riichi", "baseline", 30, seed=3), RIICHI, 25000)

@@ -5,13 +5,13 @@ import json
 import numpy as np
 import polars as pl
 
-from sims.modes import get_mode
-from analyzer.replay import deltas_from_events, to_json_events, to_text
-from analyzer.runner import combined_tables
-from analyzer.tables import hand_table, match_table
-from policies.registry import parse_seats
-from sims.events import EVENT_FIELDS
-from sims.bloodshed.columns import HC
+from tsumolab.sims.modes import get_mode
+from tsumolab.analyzer.replay.bloodshed_events import deltas_from_events, to_json_events, to_text
+from tsumolab.analyzer.runs.runner import combined_tables
+from tsumolab.analyzer.tables import hand_table, match_table
+from tsumolab.policies.registry import parse_seats
+from tsumolab.sims.events import EVENT_FIELDS
+from tsumolab.sims.bloodshed.columns import HC
 from tests.cli_run import run_cli
 
 bloodshed = get_mode("bloodshed")

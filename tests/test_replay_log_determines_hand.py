@@ -9,9 +9,9 @@ from collections import Counter
 
 import pytest
 
-from analyzer.replay_match import replay_match
-from analyzer.tables import mode_columns
-from sims.modes import MODES, get_mode
+from tsumolab.analyzer.replay.match import replay_match
+from tsumolab.analyzer.tables import mode_columns
+from tsumolab.sims.modes import MODES, get_mode
 from tests.replay_reader import LogError, hands_of, read_hand
 
 RIICHI_MODES = sorted(m for m in MODES if m != "bloodshed")

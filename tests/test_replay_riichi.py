@@ -8,14 +8,14 @@ import numpy as np
 import polars as pl
 import pytest
 
-from analyzer.replay_match import replay_match
-from analyzer.replay_riichi import deltas_from_events, to_json_events, to_text
-from analyzer.runner import combined_tables
-from analyzer.tables import hand_table, match_table
-from policies.registry import parse_seats
-from sims.riichi.columns import HC
-from sims.modes import MODES as MODES_ALL, get_mode
-from sims.riichi.events import EVENT_FIELDS
+from tsumolab.analyzer.replay.match import replay_match
+from tsumolab.analyzer.replay.riichi_events import deltas_from_events, to_json_events, to_text
+from tsumolab.analyzer.runs.runner import combined_tables
+from tsumolab.analyzer.tables import hand_table, match_table
+from tsumolab.policies.registry import parse_seats
+from tsumolab.sims.riichi.columns import HC
+from tsumolab.sims.modes import MODES as MODES_ALL, get_mode
+from tsumolab.sims.riichi.events import EVENT_FIELDS
 from tests.cli_run import run_cli
 
 shura, standard = get_mode("shura"), get_mode("riichi")
@@ -171,7 +171,7 @@ def test_every_riichi_core_mode_replays(variant):
 def test_start_kyoku_names_the_rule_options_changed_from_the_mode_defaults():
     """The log says which rules it follows: a match played with C's count_called=false names it in every
     start_kyoku; one played with the mode's defaults has no `rules`."""
-    from analyzer.replay_match import replay_match
+    from tsumolab.analyzer.replay.match import replay_match
 
     changed, _, _, _ = replay_match("chant", 3, 0, "baseline", ("count_called=false",))
     starts = [e for e in changed if e["type"] == "start_kyoku"]

@@ -11,16 +11,16 @@ import polars as pl
 import pytest
 from pypdf import PdfReader
 
-from analyzer.claims import run_experiments, with_overrides
-from analyzer.cli import main
-from analyzer.experiment import mode_experiments, select
-from analyzer.runner import RunSpec, execute
-from policies.registry import parse_seats
-from reports import content, fonts, pdf, sweeps
-from reports.data import load_report_data
-from reports.examples import ExampleHand, NoExample, find_example
-from reports.render import render_report
-from sims.bloodshed.columns import PATTERN_LABELS
+from tsumolab.analyzer.claims.study import run_experiments, with_overrides
+from tsumolab.cli import main
+from tsumolab.analyzer.claims.experiment import mode_experiments, select
+from tsumolab.analyzer.runs.runner import RunSpec, execute
+from tsumolab.policies.registry import parse_seats
+from tsumolab.reports import content, fonts, pdf, sweeps
+from tsumolab.reports.data import load_report_data
+from tsumolab.reports.examples import ExampleHand, NoExample, find_example
+from tsumolab.reports.render import render_report
+from tsumolab.sims.bloodshed.columns import PATTERN_LABELS
 
 CLAIM_IDS = ("B1", "B4")
 
@@ -141,7 +141,7 @@ def test_every_figure_has_a_title_axis_labels_and_a_legend_for_several_series(st
 
 def test_convergence_ends_at_the_tables_effect(study):
     """The running mean after every wall seed is the claims table's effect (same paired differences)."""
-    from reports.figures import paired_differences, running_interval
+    from tsumolab.reports.figures import paired_differences, running_interval
 
     data = load_report_data(study)
     for claim in data.claims:

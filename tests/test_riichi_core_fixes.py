@@ -10,15 +10,17 @@ from collections import defaultdict
 import numpy as np
 import polars as pl
 
-from analyzer.replay_cmd import replay_match
-from policies.registry import parse_seats
-from sims import tiles
-from sims.events import EV_DEAL, EV_DISCARD, EV_DRAW, EV_END, EV_EXCHANGE, EV_KAN, EV_PAY, EV_PON, EV_START, EV_WIN
-from sims.modes import get_mode
-from sims.riichi.events import EV_CHI, EV_RIICHI, PAY_HONBA, PAY_STICKS
-from sims.riichi.table import RiichiTable
-from sims.shanten import RIICHI_SHAPES, winning_tiles
-from sims.shanten_tables import get_tables
+from tsumolab.commands.replay import replay_match
+from tsumolab.policies.registry import parse_seats
+from tsumolab.sims import tiles
+from tsumolab.sims.events import (
+    EV_DEAL, EV_DISCARD, EV_DRAW, EV_END, EV_EXCHANGE, EV_KAN, EV_PAY, EV_PON, EV_START, EV_WIN,
+)
+from tsumolab.sims.modes import get_mode
+from tsumolab.sims.riichi.events import EV_CHI, EV_RIICHI, PAY_HONBA, PAY_STICKS
+from tsumolab.sims.riichi.table import RiichiTable
+from tsumolab.sims.shanten import RIICHI_SHAPES, winning_tiles
+from tsumolab.sims.shanten_tables import get_tables
 from tests.riichi_runs import per_hand, run
 
 MIXED = "random,majsoul-cpu,baseline,random"  # the seat mix

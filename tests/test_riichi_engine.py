@@ -8,7 +8,7 @@ import numpy as np
 import polars as pl
 import pytest
 
-from policies.registry import all_policies, parse_seats
+from tsumolab.policies.registry import all_policies, parse_seats
 from tests.riichi_runs import FAST_MATCHES, FULL_MATCHES, per_hand, run
 
 MODES = ("riichi", "shura")
@@ -165,7 +165,7 @@ def test_readme_lists_every_riichi_column():
     """README "Riichi and Shura columns" documents every column of both riichi tables."""
     from pathlib import Path
 
-    from analyzer.tables import TABLES, table_columns
+    from tsumolab.analyzer.tables import TABLES, table_columns
 
     text = (Path(__file__).resolve().parent.parent / "README.md").read_text()
     section = text.split("### Riichi and Shura columns", 1)[1]
@@ -177,7 +177,7 @@ def test_riichi_hooks_receive_only_the_observation():
     """Every riichi hook is compiled for (obs, params, tables) alone, like the Bloodshed hooks."""
     import inspect
 
-    from policies import api
+    from tsumolab.policies import api
 
     for policy in all_policies():
         for name, fn in policy.riichi_hooks.items():
@@ -188,8 +188,8 @@ def test_riichi_hooks_receive_only_the_observation():
 def test_riichi_observation_layout_has_one_concealed_block():
     """policies.riichi_api.ROBS: the only concealed-tile block is the seat's own (that the fields tile the array
     without overlapping: tests/test_observation_layouts.py)."""
-    from policies import riichi_api as ra
-    from sims.layout import describe
+    from tsumolab.policies import riichi_api as ra
+    from tsumolab.sims.layout import describe
 
     assert [name for name, _, width, _ in describe(ra.ROBS) if width == 34] == ["hand", "seen", "kan_options"]
 
@@ -222,8 +222,8 @@ def test_rule_r1_r4_dora_timing_and_riichi_conditions_in_the_event_log(slug, rii
 
 def test_event_log_overflow_falls_back_to_one_match_at_a_time():
     """A log too small for the matches is redone match by match: same events as with ample room."""
-    from sims.riichi.play import play
-    from sims.riichi.table import STANDARD
+    from tsumolab.sims.riichi.play import play
+    from tsumolab.sims.riichi.table import STANDARD
 
     seats = parse_seats("baseline,random,baseline,disconnected")
     small = play(4, np.arange(6), seats, STANDARD, record_events=True, events_per_match=50)[2]

@@ -1,5 +1,5 @@
-"""Riichi and shura positions from one seat's view (analyzer.riichi_position): a simulated decision written as the
-seat's mjai events and rebuilt through the engine gives the seat the same observation, raw mjai logs are read,
+"""Riichi and shura positions from one seat's view (analyzer.advise.riichi_position): a simulated decision written as
+the seat's mjai events and rebuilt through the engine gives the seat the same observation, raw mjai logs are read,
 bad documents are refused with one line."""
 
 from __future__ import annotations
@@ -9,13 +9,13 @@ import json
 import numpy as np
 import pytest
 
-from analyzer.position import PositionError
-from analyzer.riichi_position import build_position, position_document, read_document, seat_view_events
-from policies.registry import parse_seats
-from sims.modes import get_mode
-from sims.layout import describe
-from sims.riichi.observation import ROBS
-from sims.riichi.positions import HandContext, RiichiTable
+from tsumolab.analyzer.advise.bloodshed_position import PositionError
+from tsumolab.analyzer.advise.riichi_position import build_position, position_document, read_document, seat_view_events
+from tsumolab.policies.registry import parse_seats
+from tsumolab.sims.modes import get_mode
+from tsumolab.sims.layout import describe
+from tsumolab.sims.riichi.observation import ROBS
+from tsumolab.sims.riichi.positions import HandContext, RiichiTable
 from tests.cli_run import run_cli
 
 SPANS = [(name, offset, offset + width) for name, offset, width, _ in describe(ROBS)]

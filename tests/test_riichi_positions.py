@@ -9,16 +9,16 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from policies.registry import parse_seats
-from policies.riichi_api import CHI_LOW, D_REACT, D_ROB, D_TURN, KAN, PON, ROBS, RON
-from sims import tiles
-from sims.events import EV_DISCARD, EV_DRAW, EV_KAN, EV_WIN
-from sims.modes import get_mode
-from sims.riichi import engine
-from sims.riichi.columns import H_DELTA, H_END, H_HAND, H_MATCH, H_WON
-from sims.riichi.events import EV_CHI
-from sims.riichi.positions import RiichiTable
-from sims.riichi.table import STANDARD
+from tsumolab.policies.registry import parse_seats
+from tsumolab.policies.riichi_api import CHI_LOW, D_REACT, D_ROB, D_TURN, KAN, PON, ROBS, RON
+from tsumolab.sims import tiles
+from tsumolab.sims.events import EV_DISCARD, EV_DRAW, EV_KAN, EV_WIN
+from tsumolab.sims.modes import get_mode
+from tsumolab.sims.riichi import engine
+from tsumolab.sims.riichi.columns import H_DELTA, H_END, H_HAND, H_MATCH, H_WON
+from tsumolab.sims.riichi.events import EV_CHI
+from tsumolab.sims.riichi.positions import RiichiTable
+from tsumolab.sims.riichi.table import STANDARD
 
 EV_SEAT, EV_TILE, EV_A = 3, 4, 5  # columns of an event row (sims.events.log_event)
 JUNK = [9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33]  # 1p 9p 1s 9s and the honors
@@ -212,7 +212,7 @@ def test_resume_to_match_end_matches_the_run():
 
 def test_keyed_streams_are_named_and_distinct():
     """Every keyed random stream has its own fixed number (sims.riichi.streams); the modes use those names."""
-    from sims.riichi import dragon_eye_holder, fantasy_cards, streams
+    from tsumolab.sims.riichi import dragon_eye_holder, fantasy_cards, streams
 
     numbers = list(streams.STREAMS.values())
     assert len(set(numbers)) == len(numbers)

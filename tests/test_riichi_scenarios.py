@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import pytest
 
-from policies.registry import parse_seats
-from policies.riichi_api import D_REACT, D_TURN, KAN, NINE_TERMINALS, PASS, RIICHI, ROBS, RON
-from sims.events import EV_DISCARD, EV_DRAW, EV_KAN, EV_WIN
-from sims.riichi.columns import HAND_ENDS, H_DELTA, H_END, H_STICKS_WON, H_WINNERS, H_WON
-from sims.riichi.events import EV_ABORT, EV_RIICHI
-from sims.riichi.positions import HandContext, RiichiTable
-from sims.riichi.table import STANDARD, RiichiTable as Rules
+from tsumolab.policies.registry import parse_seats
+from tsumolab.policies.riichi_api import D_REACT, D_TURN, KAN, NINE_TERMINALS, PASS, RIICHI, ROBS, RON
+from tsumolab.sims.events import EV_DISCARD, EV_DRAW, EV_KAN, EV_WIN
+from tsumolab.sims.riichi.columns import HAND_ENDS, H_DELTA, H_END, H_STICKS_WON, H_WINNERS, H_WON
+from tsumolab.sims.riichi.events import EV_ABORT, EV_RIICHI
+from tsumolab.sims.riichi.positions import HandContext, RiichiTable
+from tsumolab.sims.riichi.table import STANDARD, RiichiTable as Rules
 
 EV_SEAT, EV_TILE, EV_A = 3, 4, 5
 END = {name: i for i, name in enumerate(HAND_ENDS)}

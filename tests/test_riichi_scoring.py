@@ -15,10 +15,10 @@ import time
 import numpy as np
 import pytest
 
-from sims.analysis import analyze
-from sims.riichi.calculator import score_request
-from sims.riichi.rules import RiichiRules
-from sims.riichi.scoring import dora_of
+from tsumolab.sims.analysis import analyze
+from tsumolab.sims.riichi.calculator import score_request
+from tsumolab.sims.riichi.rules import RiichiRules
+from tsumolab.sims.riichi.scoring import dora_of
 from tests.riichi_hands import ours, random_win, theirs
 
 # ----------------------------------------------------------------------------------- oracle agreement
@@ -92,7 +92,7 @@ def test_riichi_rule_options_agree_with_the_mahjong_package_r3(ours_options, the
 
 def test_kernel_cost_per_hand_is_small():
     """The compiled scorer stays cheap enough for the engine: well under 20 µs per hand on average."""
-    from sims.riichi.scoring import new_context, new_result, score_hand
+    from tsumolab.sims.riichi.scoring import new_context, new_result, score_hand
 
     rng = random.Random(5)
     hands = [random_win(rng) for _ in range(5_000)]
@@ -355,7 +355,7 @@ def test_incomplete_hands_and_four_of_a_kind_is_not_two_pairs_r3():
     """Riichi seven pairs need seven different pairs: 1111m is not two of them."""
     assert win("1111m2233p4455s66z", "6z") == {"win": None, "reason": "incomplete"}
     assert win("123m456p789s12345z", "1z") == {"win": None, "reason": "incomplete"}
-    from sims.riichi.scoring import NOT_COMPLETE, new_context, new_result, score_hand
+    from tsumolab.sims.riichi.scoring import NOT_COMPLETE, new_context, new_result, score_hand
 
     eleven = np.zeros(34, np.int8)
     eleven[[0, 1, 2, 9, 10, 11, 18, 19, 20]] = 1

@@ -8,9 +8,9 @@ import importlib.resources
 import pathlib
 import re
 
-from sims.layout import describe
-from sims.riichi import table as T
-from sims.riichi.hand_state import HS
+from tsumolab.sims.layout import describe
+from tsumolab.sims.riichi import table as T
+from tsumolab.sims.riichi.hand_state import HS
 
 
 SPECIAL_MODES = ("FATE", "OPEN_DEAL", "CHANT", "ASTROLOGY", "DARKNESS", "MIRROR", "HEAD_BUMP", "SOUL_STRIKE",
@@ -25,7 +25,7 @@ ENGINE_TABLE_OPTIONS = {"START_POINTS", "BLOODBATH", "EXCHANGE", "RENCHAN", "HON
 
 
 def _source(module: str) -> str:
-    return importlib.resources.files("sims.riichi").joinpath(f"{module}.py").read_text()
+    return importlib.resources.files("tsumolab.sims.riichi").joinpath(f"{module}.py").read_text()
 
 
 def test_engine_names_no_special_mode():
@@ -37,10 +37,10 @@ def test_engine_names_no_special_mode():
     assert named == []
     assert set(re.findall(r"T\.T_([A-Z_0-9]+)", engine)) <= ENGINE_TABLE_OPTIONS
     for module in MODE_MODULES:
-        assert f"sims.riichi.{module}" not in engine, module
+        assert f"tsumolab.sims.riichi.{module}" not in engine, module
     phases = _source("mode_phases")
     for module in MODE_MODULES:
-        assert f"sims.riichi.{module}" in phases, module
+        assert f"tsumolab.sims.riichi.{module}" in phases, module
     tree = ast.parse(phases)
     for node in tree.body:
         if isinstance(node, ast.FunctionDef):
@@ -66,7 +66,7 @@ def test_hand_state_fields_are_documented_and_laid_end_to_end():
 def test_modes_pack_their_own_options():
     """FL and DE write their table slots themselves (sims.riichi.fantasy_cards / dragon_eye_holder), in the
     layout their kernels read."""
-    from sims.riichi import fantasy_cards as F
+    from tsumolab.sims.riichi import fantasy_cards as F
 
     arr = T.FantasyRules(cards="hype,golden,hourglass", love_pot="discarder", hype_max=2,
                          confiscate_abortive=False).to_array()
@@ -83,7 +83,7 @@ def test_modes_pack_their_own_options():
 
 def _sims_modules():
     """module → (its functions: name → (decorator names, node), its imported names: local → (module, name))."""
-    root = pathlib.Path(str(importlib.resources.files("sims"))).parent
+    root = pathlib.Path(str(importlib.resources.files("tsumolab.sims"))).parent
     modules = {}
     for path in sorted(root.joinpath("sims").rglob("*.py")):
         name = ".".join(path.relative_to(root).with_suffix("").parts).removesuffix(".__init__")
@@ -92,7 +92,7 @@ def _sims_modules():
                      for node in tree.body if isinstance(node, ast.FunctionDef)}
         imported = {}
         for node in tree.body:
-            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("sims"):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("tsumolab.sims"):
                 for alias in node.names:
                     imported[alias.asname or alias.name] = (node.module, alias.name)
         modules[name] = (functions, imported)

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from analyzer.tables import hand_table
-from policies.registry import parse_seats
-from sims import shanten_tables
-from sims.modes import get_mode
-from sims.riichi.settle import tenpai_at_draw
-from sims.tiles import parse_tiles
+from tsumolab.analyzer.tables import hand_table
+from tsumolab.policies.registry import parse_seats
+from tsumolab.sims import shanten_tables
+from tsumolab.sims.modes import get_mode
+from tsumolab.sims.riichi.settle import tenpai_at_draw
+from tsumolab.sims.tiles import parse_tiles
 
 SUIT_T, HONOR_T = shanten_tables.get_tables()
 

@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 from riichienv import GameRule, RiichiEnv
 
-from sims.riichi.engine import shuffled_wall
-from sims.riichi.table import DEAL_SIZE, N_TILES
-from sims.riichi.tableau import dora_indicator
+from tsumolab.sims.riichi.engine import shuffled_wall
+from tsumolab.sims.riichi.table import DEAL_SIZE, N_TILES
+from tsumolab.sims.riichi.tableau import dora_indicator
 from tests.riichienv_bridge import Tally, compare, riichienv_wall
 from tests.riichienv_known_differences import KNOWN_DIFFERENCES
 

@@ -8,10 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from analyzer.rule_book import MODE_IDS, MODE_RULES, RULE_TEXT, cited_ids, parse_rules, rules_document, unknown_ids
+from tsumolab.analyzer.rule_book import (
+    MODE_IDS, MODE_RULES, RULE_TEXT, cited_ids, parse_rules, rules_document, unknown_ids,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
-CITING = ("analyzer", "sims", "policies", "reports", "tests")
+CITING = ("front", "analyzer", "sims", "policies", "reports", "tests")
 CITING_SUFFIXES = (".py", ".toml", ".po", ".md")
 
 
@@ -28,7 +30,7 @@ def citations() -> dict[str, list[str]]:
 
 
 def test_the_document_is_package_data_of_sims():
-    document = files("sims").joinpath("RULES.md")
+    document = files("tsumolab.sims").joinpath("RULES.md")
     assert document.is_file()
     assert rules_document() == document
     assert parse_rules(document.read_text(encoding="utf-8")) == RULE_TEXT

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import analyzer.api
-import analyzer.run_cmd  # noqa: F401  (registers `run` on the group)
-from analyzer import runner
-from analyzer.cli import cli, main
-from analyzer.runner import RunInterrupted, combined_tables, read_run_record
+import tsumolab.api
+import tsumolab.commands.run  # noqa: F401  (registers `run` on the group)
+from tsumolab.analyzer.runs import runner
+from tsumolab.cli import cli, main
+from tsumolab.analyzer.runs.runner import RunInterrupted, combined_tables, read_run_record
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -72,7 +72,7 @@ def test_interrupt_exits_130_and_points_to_resume(tmp_path, monkeypatch):
     def interrupted(*args, **kwargs):
         raise RunInterrupted(tmp_path, 3, 8)
 
-    monkeypatch.setattr(analyzer.api, "execute", interrupted)  # the command runs through analyzer.api
+    monkeypatch.setattr(tsumolab.api, "execute", interrupted)  # the command runs through tsumolab.api
     result = CliRunner().invoke(cli, ["run", "-n", "5", "--out", str(tmp_path)])
     assert result.exit_code == 130
     assert "3 of 8 chunks" in result.output and "--resume" in result.output
@@ -134,7 +134,7 @@ def test_existing_run_needs_resume_or_overwrite(capsys, tmp_path):
 def test_console_entry_point_in_a_subprocess(tmp_path):
     """The real process: exit code 2 and one line on stderr for a bad variant."""
     proc = subprocess.run(
-        [sys.executable, "-c", "from analyzer.cli import main; main()", "run", "--variant", "nope", "-n", "5",
+        [sys.executable, "-c", "from tsumolab.cli import main; main()", "run", "--variant", "nope", "-n", "5",
          "--out", str(tmp_path)],
         cwd=REPO, capture_output=True, text=True, timeout=120,
     )

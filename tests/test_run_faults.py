@@ -20,8 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from analyzer import api, tables
-from analyzer.dir_lock import LOCK_FILE
+from tsumolab import api
+from tsumolab.analyzer import tables
+from tsumolab.analyzer.runs.dir_lock import LOCK_FILE
 from tests.cli_run import run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -36,7 +37,7 @@ def kill_reference(tmp_path_factory):
 
 
 def start_run(out: Path, args: list[str]) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "analyzer", "run", *args, "--out", str(out), "-q"], cwd=ROOT,
+    return subprocess.Popen([sys.executable, "-m", "tsumolab", "run", *args, "--out", str(out), "-q"], cwd=ROOT,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
 
 
@@ -168,10 +169,10 @@ def test_a_stale_lock_of_a_killed_run_is_taken_over(tiny_run, tmp_path, capsys):
 ENOSPC_SCRIPT = """
 set -u
 mount -t tmpfs -o size=40k tmpfs "$CAP" || exit 97
-"$PY" -m analyzer run $ARGS --out "$CAP/r" -q 2> "$OUT/first.err"; echo $? > "$OUT/first.code"
+"$PY" -m tsumolab run $ARGS --out "$CAP/r" -q 2> "$OUT/first.err"; echo $? > "$OUT/first.code"
 cp -a "$CAP/r" "$OUT/after-failure"
 mount -o remount,size=8m "$CAP"
-"$PY" -m analyzer run $ARGS --out "$CAP/r" -q --resume 2> "$OUT/second.err"; echo $? > "$OUT/second.code"
+"$PY" -m tsumolab run $ARGS --out "$CAP/r" -q --resume 2> "$OUT/second.err"; echo $? > "$OUT/second.code"
 cp -a "$CAP/r" "$OUT/resumed"
 """
 
@@ -190,8 +191,8 @@ def size_capped_mount_command() -> list[str] | None:
 
 def assert_failed_cleanly(out: Path, err: str) -> None:
     """One line; no temporary and no partial chunk left; every chunk file on disk is recorded and matches."""
-    from analyzer.integrity import entry_problem
-    from analyzer.run_record import read_run_record
+    from tsumolab.analyzer.runs.integrity import entry_problem
+    from tsumolab.analyzer.runs.record import read_run_record
 
     (line,) = err.splitlines()
     assert line.startswith("tsumolab: error: cannot write ") and "No space left on device" in line

@@ -1,4 +1,4 @@
-"""Chunked, parallel, resumable runs (analyzer.runner) and the table conversion / Parquet I/O (analyzer.tables)."""
+"""Chunked, parallel, resumable runs (analyzer.runs.runner) and the table conversion / Parquet I/O (analyzer.tables)."""
 
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ import polars as pl
 import pyarrow.parquet as pq
 import pytest
 
-from analyzer import tables
-from analyzer.errors import InputError
-from analyzer.integrity import read_dataset
-from analyzer.runner import RunInterrupted, RunSpec, combined_tables, execute, read_run_record
-from analyzer.tables import (
+from tsumolab.analyzer import tables
+from tsumolab.analyzer.errors import InputError
+from tsumolab.analyzer.runs.integrity import read_dataset
+from tsumolab.analyzer.runs.runner import RunInterrupted, RunSpec, combined_tables, execute, read_run_record
+from tsumolab.analyzer.tables import (
     columns_markdown,
     complete_chunks,
     hand_table,
@@ -23,8 +23,8 @@ from analyzer.tables import (
     table_columns,
     write_parquet_atomic,
 )
-from sims.modes import get_mode
-from sims.bloodshed.columns import HAND_COLUMNS, HC, MATCH_COLUMNS, MC, N_HAND_COLS, N_MATCH_COLS
+from tsumolab.sims.modes import get_mode
+from tsumolab.sims.bloodshed.columns import HAND_COLUMNS, HC, MATCH_COLUMNS, MC, N_HAND_COLS, N_MATCH_COLS
 
 MATCHES = 24
 SEATS = ("baseline",) * 4

@@ -1,4 +1,4 @@
-"""The `search` policy (policies.search) and its match driver (analyzer.search_play): records identical to the
+"""The `search` policy (policies.search) and its match driver (analyzer.search.play): records identical to the
 kernel's when every searched decision keeps the base's answer, reproducible across jobs and chunks, and a
 searched decision that follows the rollouts."""
 
@@ -10,10 +10,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from analyzer import search_play, search_table
-from analyzer.runner import RunSpec, combined_tables, execute
-from policies.registry import PolicyError, parse_seats
-from sims.modes import get_mode
+from tsumolab.analyzer.search import play as search_play, table as search_table
+from tsumolab.analyzer.runs.runner import RunSpec, combined_tables, execute
+from tsumolab.policies.registry import PolicyError, parse_seats
+from tsumolab.sims.modes import get_mode
 
 SEED = 5
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "positions"
@@ -66,9 +66,9 @@ def test_search_changes_play_and_is_reproducible_across_jobs_and_chunks(slug, tm
 def test_search_follows_the_rollouts_at_a_clear_decision():
     """examples/positions/b1-ron.json: baseline takes the cheap ron (2000), the rollouts find passing worth far
     more (README, advise example 1), so a search seat passes; searching only kans, it keeps the ron."""
-    from analyzer.position import state_of
-    from analyzer.search_bloodshed import Decider
-    from sims.decisions import PASS, RON
+    from tsumolab.analyzer.advise.bloodshed_position import state_of
+    from tsumolab.analyzer.search.bloodshed import Decider
+    from tsumolab.sims.decisions import PASS, RON
 
     S, seat = state_of(json.loads((EXAMPLES / "b1-ron.json").read_text()))
     for spec, expected in (("search(rollouts=64)", PASS), ("search(rollouts=64,kinds=2)", None)):

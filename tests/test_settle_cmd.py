@@ -8,8 +8,8 @@ import json
 import pytest
 from click.testing import CliRunner
 
-import analyzer.settle_cmd  # noqa: F401  (registers `settle` on the group)
-from analyzer.cli import cli, main
+import tsumolab.commands.settle  # noqa: F401  (registers `settle` on the group)
+from tsumolab.cli import cli, main
 
 # RULES.md B-23 worked example, with real hands:
 #   A: 11 22 33 55 77 99 m + 4m, 清七对 waiting on 4m only: 5 fan = 16000 (no 根).

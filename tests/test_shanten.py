@@ -15,12 +15,12 @@ import os
 import numpy as np
 import pytest
 
-from sims import shanten_tables
-from sims.shanten import (BLOODSHED_SHAPES, IDENTICAL_PAIRS, NOT_APPLICABLE, POW5, RIICHI_SHAPES,
+from tsumolab.sims import shanten_tables
+from tsumolab.sims.shanten import (BLOODSHED_SHAPES, IDENTICAL_PAIRS, NOT_APPLICABLE, POW5, RIICHI_SHAPES,
                           SHAPE_ORPHANS, SHAPE_PAIRS, discard_shanten, draw_shanten, draw_shanten_among,
                           hand_shanten, hand_waits, is_complete, shanten, shanten_from_indices, shanten_orphans,
                           shanten_pairs, shanten_regular, suit_index, ukeire, winning_tiles)
-from sims.tiles import parse_tiles
+from tsumolab.sims.tiles import parse_tiles
 
 Shanten = pytest.importorskip("mahjong.shanten").Shanten
 

@@ -6,15 +6,15 @@ import numpy as np
 import polars as pl
 import pytest
 
-from policies.registry import parse_seats
-from policies.riichi_api import ROBS
-from sims.modes import get_mode
-from sims.events import N_EVENT_COLS
-from sims.riichi import engine
-from sims.riichi.columns import N_HAND_COLS
-from sims.riichi.scoring import N_RES, RES_TSUMO_DEALER, RES_TSUMO_OTHER, RES_YAKUMAN, payments
-from sims.riichi.table import SHURA, STANDARD, RiichiTable, ShuraRules
-from sims.riichi.tableau import N_ST
+from tsumolab.policies.registry import parse_seats
+from tsumolab.policies.riichi_api import ROBS
+from tsumolab.sims.modes import get_mode
+from tsumolab.sims.events import N_EVENT_COLS
+from tsumolab.sims.riichi import engine
+from tsumolab.sims.riichi.columns import N_HAND_COLS
+from tsumolab.sims.riichi.scoring import N_RES, RES_TSUMO_DEALER, RES_TSUMO_OTHER, RES_YAKUMAN, payments
+from tsumolab.sims.riichi.table import SHURA, STANDARD, RiichiTable, ShuraRules
+from tsumolab.sims.riichi.tableau import N_ST
 from tests.riichi_runs import FAST_MATCHES, FULL_MATCHES, per_hand, run
 
 shura = get_mode("shura")
@@ -205,9 +205,9 @@ def test_rule_s4_s10_s11_in_the_event_log():
     """S-4: no double riichi after a win in the hand. S-10: a riichi declaration tile dealt in still pays its
     stick when the declarer keeps ≥1000 points, and does not otherwise. S-11: after a robbed kan the kan
     stands, a new indicator is shown and the robbed player draws the replacement tile."""
-    from sims.events import EV_DISCARD, EV_DRAW, EV_END, EV_KAN, EV_PASS, EV_PAY, EV_START, EV_WIN
-    from sims.riichi.columns import HC
-    from sims.riichi.events import EV_DORA, EV_RIICHI, PAY_RIICHI
+    from tsumolab.sims.events import EV_DISCARD, EV_DRAW, EV_END, EV_KAN, EV_PASS, EV_PAY, EV_START, EV_WIN
+    from tsumolab.sims.riichi.columns import HC
+    from tsumolab.sims.riichi.events import EV_DORA, EV_RIICHI, PAY_RIICHI
 
     hand_rows, _, events = shura.simulate_events(12, np.arange(1500), parse_seats("baseline,random,baseline,random"))
     points = {(int(r[HC["match_id"]]), int(r[HC["hand"]]), int(r[HC["seat"]])): int(r[HC["points_before"]])
@@ -272,11 +272,11 @@ def test_rule_s3_s4_s5_scripted_hand_goes_on_after_a_win_to_three_winners(build_
     tsumo + tanyao + pinfu, 3 han 20 fu = 700 / 1300, and seat 1, already won, pays nothing (S-5): 2000 in all.
     Then seat 3 draws 2m and tsumos the same 3 han: only the dealer is left to pay, 1300. Three winners end the
     hand (`three_wins`)."""
-    from policies.api import pack_exchange
-    from policies.riichi_api import D_EXCHANGE, D_REACT, D_TURN, RON, TSUMO
-    from sims.events import EV_DRAW, EV_WIN
-    from sims.riichi.columns import H_DELTA, H_END, H_HAN, HAND_ENDS
-    from sims.riichi.positions import RiichiTable as Table
+    from tsumolab.policies.api import pack_exchange
+    from tsumolab.policies.riichi_api import D_EXCHANGE, D_REACT, D_TURN, RON, TSUMO
+    from tsumolab.sims.events import EV_DRAW, EV_WIN
+    from tsumolab.sims.riichi.columns import H_DELTA, H_END, H_HAN, HAND_ENDS
+    from tsumolab.sims.riichi.positions import RiichiTable as Table
 
     # deals: each seat passes 3 tiles to the next (the dealer 678s to seat 1, seat 1 678p to seat 2, seat 2 456s
     # to seat 3, seat 3 777z to the dealer)
@@ -325,12 +325,12 @@ def test_rule_s8_s7_scripted_four_riichi_with_a_won_riichi_player(active_only, b
     honba (S-7)."""
     import dataclasses
 
-    from policies.api import pack_exchange
-    from policies.riichi_api import D_EXCHANGE, D_REACT, D_TURN, RIICHI, RON
-    from sims.events import EV_WIN
-    from sims.riichi.columns import H_DELTA, H_END, HAND_ENDS
-    from sims.riichi.events import EV_ABORT, EV_RIICHI
-    from sims.riichi.positions import RiichiTable as Table
+    from tsumolab.policies.api import pack_exchange
+    from tsumolab.policies.riichi_api import D_EXCHANGE, D_REACT, D_TURN, RIICHI, RON
+    from tsumolab.sims.events import EV_WIN
+    from tsumolab.sims.riichi.columns import H_DELTA, H_END, HAND_ENDS
+    from tsumolab.sims.riichi.events import EV_ABORT, EV_RIICHI
+    from tsumolab.sims.riichi.positions import RiichiTable as Table
 
     hands = {0: "789p123m456m11z23s", 1: "789p234m567s22p34p", 2: "789p678m345s99s23m", 3: "789p345m678s33z44z"}
     # riichi tiles 5z (dealer), 6z (seat 1); seat 2 draws 5p, then 7z after the ron; seat 3 draws 7z

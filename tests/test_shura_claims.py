@@ -11,15 +11,17 @@ import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 
-import analyzer.claims_cmd  # noqa: F401  (registers `claims`)
-from analyzer import stats
-from analyzer.claims import run_experiments, with_overrides
-from analyzer.claims_tables import start_points
-from analyzer.cli import main
-from analyzer.errors import InputError
-from analyzer.experiment import EXPERIMENTS_DIR, cells, experiment_wall_seeds, load_experiment, mode_experiments, select
-from analyzer.measures import clustered_mean
-from reports.render import render_report
+import tsumolab.commands.claims  # noqa: F401  (registers `claims`)
+from tsumolab.analyzer import stats
+from tsumolab.analyzer.claims.study import run_experiments, with_overrides
+from tsumolab.analyzer.claims.tables import start_points
+from tsumolab.cli import main
+from tsumolab.analyzer.errors import InputError
+from tsumolab.analyzer.claims.experiment import (
+    EXPERIMENTS_DIR, cells, experiment_wall_seeds, load_experiment, mode_experiments, select,
+)
+from tsumolab.analyzer.claims.measures import clustered_mean
+from tsumolab.reports.render import render_report
 
 VERDICTS = {"supported", "refuted", "inconclusive"}
 
@@ -169,10 +171,10 @@ def test_override_of_rule_options_with_mode_reaches_the_shura_experiments():
 
 def test_ev_of_a_shura_run_has_han_and_no_bloodshed_columns():
     """ev_sums/ev_from_sums agree with ev_table on a riichi-mode hands table (han, no flower pig/kan income)."""
-    from analyzer.ev import ev_from_sums, ev_sums, ev_table
-    from analyzer.tables import hand_table, match_table
-    from policies.registry import parse_seats
-    from sims.modes import get_mode
+    from tsumolab.analyzer.ev import ev_from_sums, ev_sums, ev_table
+    from tsumolab.analyzer.tables import hand_table, match_table
+    from tsumolab.policies.registry import parse_seats
+    from tsumolab.sims.modes import get_mode
 
     mode = get_mode("shura")
     seats = parse_seats("baseline,dama-after-win,baseline,shura-recommended-exchange")

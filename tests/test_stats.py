@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from analyzer import stats
+from tsumolab.analyzer import stats
 
 
 def test_holm_adjusted_p_values_follow_the_step_down_rule():

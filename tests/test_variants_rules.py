@@ -11,13 +11,13 @@ import sys
 import pytest
 from click.testing import CliRunner
 
-import analyzer.rules_cmd  # noqa: F401  (registers `rules`)
-import analyzer.variants_cmd  # noqa: F401  (registers `variants`)
-from analyzer.cli import cli, main
-from analyzer.mode_options import option_help, options
-from analyzer.rule_book import MODE_IDS, MODE_RULES, RULE_TEXT, cited_ids
-from sims.modes import MODES, get_mode
-from sims.riichi.table import RiichiTable
+import tsumolab.commands.rules  # noqa: F401  (registers `rules`)
+import tsumolab.commands.variants  # noqa: F401  (registers `variants`)
+from tsumolab.cli import cli, main
+from tsumolab.analyzer.mode_options import option_help, options
+from tsumolab.analyzer.rule_book import MODE_IDS, MODE_RULES, RULE_TEXT, cited_ids
+from tsumolab.sims.modes import MODES, get_mode
+from tsumolab.sims.riichi.table import RiichiTable
 
 
 def invoke(*args: str):
@@ -178,8 +178,8 @@ def test_readme_lists_every_riichi_table_option():
     from dataclasses import fields
     from pathlib import Path
 
-    from sims.modes import MODES, get_mode
-    from sims.riichi.table import RiichiTable
+    from tsumolab.sims.modes import MODES, get_mode
+    from tsumolab.sims.riichi.table import RiichiTable
 
     text = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
     table = text.split("| option | `riichi` | set by the modes | meaning |", 1)[1].split("\n\n", 1)[0]

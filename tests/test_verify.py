@@ -14,11 +14,11 @@ import socket
 
 import pytest
 
-from analyzer import api
-from analyzer.dir_lock import LOCK_FILE, locked
-from analyzer.errors import DamagedError, InputError
-from analyzer.integrity import read_dataset
-from analyzer.runner import combined_tables
+from tsumolab import api
+from tsumolab.analyzer.runs.dir_lock import LOCK_FILE, locked
+from tsumolab.analyzer.errors import DamagedError, InputError
+from tsumolab.analyzer.runs.integrity import read_dataset
+from tsumolab.analyzer.runs.runner import combined_tables
 from tests.cli_run import run_cli
 
 HANDS_1, MATCHES_2 = "hands/chunk-000001.parquet", "matches/chunk-000002.parquet"
@@ -135,8 +135,8 @@ def test_verify_checks_rows_schema_and_metadata_behind_matching_checksums(tiny_r
     agrees, the deeper checks do not."""
     import polars as pl
 
-    from analyzer.integrity import file_entry
-    from analyzer.tables import read_file_metadata, write_parquet_atomic
+    from tsumolab.analyzer.runs.integrity import file_entry
+    from tsumolab.analyzer.tables import read_file_metadata, write_parquet_atomic
 
     out = tiny_run.copy(tmp_path / "run")
     path = out / MATCHES_2
@@ -240,7 +240,7 @@ def study(tmp_path_factory):
 
 
 def main_exit(args):
-    from analyzer.cli import main
+    from tsumolab.cli import main
 
     try:
         main(args)
@@ -279,7 +279,7 @@ def test_claims_directory_verifies_and_resume_repairs_cells_and_tables(study, tm
 
 
 def test_experiment_directory_resume_repairs_a_deleted_cell_chunk(tmp_path, capsys):
-    from analyzer.experiment import EXPERIMENTS_DIR
+    from tsumolab.analyzer.claims.experiment import EXPERIMENTS_DIR
 
     out = tmp_path / "exp"
     args = ["experiment", "run", str(EXPERIMENTS_DIR / "b4.toml"), "--matches", "16", "--no-report", "-q",

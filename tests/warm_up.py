@@ -44,8 +44,8 @@ def _import_all(package: str, skip: str = "") -> None:
 
 def _simulate_every_mode() -> None:
     """The kernels compiled on first call: one match of every mode, with and without its event log."""
-    from policies.registry import parse_seats
-    from sims.modes import MODES, get_mode
+    from tsumolab.policies.registry import parse_seats
+    from tsumolab.sims.modes import MODES, get_mode
 
     seats = parse_seats("baseline,random,majsoul-cpu,disconnected")
     for slug in sorted(MODES):
@@ -56,7 +56,7 @@ def _simulate_every_mode() -> None:
 
 
 def _analyze_hands() -> None:
-    from sims.analysis import analyze
+    from tsumolab.sims.analysis import analyze
 
     analyze({"variant": "riichi", "hand": "123m456p789s11222z", "win_tile": "2z", "tsumo": True})
     analyze({"variant": "bloodshed", "hand": "11223344556677s", "void": "m", "tsumo": True})
@@ -65,9 +65,9 @@ def _analyze_hands() -> None:
 def _search_riichi() -> None:
     """The riichi rollout kernels compiled on first call (`search` seats, `advise` of a riichi position): one
     shura match with a searching seat."""
-    from analyzer import search_play
-    from policies.registry import parse_seats
-    from sims.modes import get_mode
+    from tsumolab.analyzer.search import play as search_play
+    from tsumolab.policies.registry import parse_seats
+    from tsumolab.sims.modes import get_mode
 
     seats = parse_seats("search(rollouts=2,z=inf),baseline,baseline,random")
     search_play.simulate(get_mode("shura"), 0, np.arange(1), seats)
@@ -76,7 +76,7 @@ def _search_riichi() -> None:
 def _bloodshed_decisions() -> None:
     """The kernels of `tsumolab decisions` on Bloodshed compiled on first call: one situation of claim B1 played
     out from its true state."""
-    from analyzer.decision_situations import claim_arms, evaluate, scan_matches
+    from tsumolab.analyzer.decisions.situations import claim_arms, evaluate, scan_matches
 
     arms = claim_arms(["B1"])
     situation = scan_matches("bloodshed", "baseline", arms, 3, range(0, 6))[0]
@@ -102,16 +102,16 @@ def _compile_in_parallel() -> None:
 def _compile_group(group: str) -> str:
     wall, cpu = time.perf_counter(), _cpu()
     if group == "riichi":
-        importlib.import_module("sims.riichi.engine")
-        _import_all("sims.riichi")
+        importlib.import_module("tsumolab.sims.riichi.engine")
+        _import_all("tsumolab.sims.riichi")
         _analyze_hands()
         _search_riichi()
         _import_test_hooks()
     else:
-        importlib.import_module("sims.shanten_tables").load_or_build_tables()
-        importlib.import_module("sims.bloodshed.engine")
-        _import_all("policies")
-        _import_all("sims", skip="sims.riichi")
+        importlib.import_module("tsumolab.sims.shanten_tables").load_or_build_tables()
+        importlib.import_module("tsumolab.sims.bloodshed.engine")
+        _import_all("tsumolab.policies")
+        _import_all("tsumolab.sims", skip="tsumolab.sims.riichi")
         _bloodshed_decisions()
     return f"  {time.perf_counter() - wall:7.1f} s wall {_cpu() - cpu:7.1f} s CPU  {group} engine (own process)"
 
@@ -120,7 +120,7 @@ def main() -> None:
     wall = time.perf_counter()
     print("warm-up: compiling or loading every kernel once", flush=True)
     _step("both engines, policy hooks, shanten tables (two processes)", _compile_in_parallel)
-    _step("every module of sims and policies", lambda: (_import_all("sims"), _import_all("policies")))
+    _step("every module of sims and policies", lambda: (_import_all("tsumolab.sims"), _import_all("tsumolab.policies")))
     _step("one match of every mode", _simulate_every_mode)
     _step("hand analysis", _analyze_hands)
     print(f"warm-up: {time.perf_counter() - wall:.1f} s wall", flush=True)

@@ -9,14 +9,14 @@ from typing import Any
 
 import numpy as np
 
-from sims.bloodshed.rules import BloodshedRules
-from sims.bloodshed.scoring import (FIRST_DRAW, FLAG_NAMES, KAN_DISCARD, KAN_DRAW, LAST_TILE,
+from tsumolab.sims.bloodshed.rules import BloodshedRules
+from tsumolab.sims.bloodshed.scoring import (FIRST_DRAW, FLAG_NAMES, KAN_DISCARD, KAN_DRAW, LAST_TILE,
                                     P_GENERAL_PAIRS, P_PURE_TERMINALS, P_TERMINALS, P_TRIPLETS,
                                     PATTERN_NAMES, ROBBED_KAN, has_void_tile, score_detail)
-from sims.calculator_input import check_keys, check_variant
-from sims.bloodshed.settlement import (ROW_DAJIAO, ROW_PIG, ROW_REFUND, new_outputs,
+from tsumolab.sims.calculator_input import check_keys, check_variant
+from tsumolab.sims.bloodshed.settlement import (ROW_DAJIAO, ROW_PIG, ROW_REFUND, new_outputs,
                                        settle_exhaustive_draw)
-from sims.tiles import N_KINDS, PON, TileError, parse_meld, parse_tile, parse_tiles, tile_name
+from tsumolab.sims.tiles import N_KINDS, PON, TileError, parse_meld, parse_tile, parse_tiles, tile_name
 
 VARIANT = "bloodshed"
 SUIT_INDEX = {"m": 0, "p": 1, "s": 2}

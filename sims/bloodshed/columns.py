@@ -14,7 +14,7 @@ HAND_ENDS = ("three_wins", "exhaustive", "bust")
 
 
 def _pattern_labels() -> tuple:
-    from sims.bloodshed.scoring import PATTERN_NAMES
+    from tsumolab.sims.bloodshed.scoring import PATTERN_NAMES
 
     return ("none",) + tuple(PATTERN_NAMES)
 

@@ -33,11 +33,11 @@ import math
 import numba as nb
 import numpy as np
 
-from sims.bloodshed.observation import BOBS
-from sims import rng
-from sims.bloodshed.progress import deal_hand, draw_progress
-from sims.bloodshed.engine import ANKAN_MELD, KAKAN_MELD, MINKAN_MELD, PON_MELD, seat_seed
-from sims.bloodshed.state import PH_EXCHANGE, PH_REACT, PH_ROB, ST, obs_of
+from tsumolab.sims.bloodshed.observation import BOBS
+from tsumolab.sims import rng
+from tsumolab.sims.bloodshed.progress import deal_hand, draw_progress
+from tsumolab.sims.bloodshed.engine import ANKAN_MELD, KAKAN_MELD, MINKAN_MELD, PON_MELD, seat_seed
+from tsumolab.sims.bloodshed.state import PH_EXCHANGE, PH_REACT, PH_ROB, ST, obs_of
 
 N_WALL = 108
 STREAM_DETERMINIZE, STREAM_DIRECTION_GUESS = 101, 102

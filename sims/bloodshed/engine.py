@@ -18,29 +18,31 @@ import numba as nb
 import numpy as np
 from numba import types
 
-from sims.decisions import D_EXCHANGE, D_REACT, D_ROB, D_TURN, D_VOID, HOOK_TYPE, KAN, KAN_CALL, PON, RON, TSUMO
-from sims.bloodshed.observation import BOBS
-from sims import rng
-from sims.jit import allocates, copy_row, step
-from sims.events import (
+from tsumolab.sims.decisions import (
+    D_EXCHANGE, D_REACT, D_ROB, D_TURN, D_VOID, HOOK_TYPE, KAN, KAN_CALL, PON, RON, TSUMO,
+)
+from tsumolab.sims.bloodshed.observation import BOBS
+from tsumolab.sims import rng
+from tsumolab.sims.jit import allocates, copy_row, step
+from tsumolab.sims.events import (
     EV_DEAL, EV_DISCARD, EV_DRAW, EV_DRAW_STATE, EV_END, EV_EXCHANGE, EV_KAN, EV_PASS, EV_PAY, EV_PON, EV_SETTLE,
     EV_START, EV_VOID, EV_WIN, PAY_ADDED_KAN, PAY_CLOSED_KAN, PAY_OPEN_KAN, PAY_RON, PAY_TSUMO, log_event,
 )
-from sims.bloodshed import rules as R
-from sims.bloodshed.state import (
+from tsumolab.sims.bloodshed import rules as R
+from tsumolab.sims.bloodshed.state import (
     PH_DEAL, PH_DONE, PH_DRAW, PH_END, PH_EXCHANGE, PH_REACT, PH_ROB, PH_TURN, PH_VOID, ST, obs_of, rec_of,
 )
-from sims.bloodshed.scoring import (
+from tsumolab.sims.bloodshed.scoring import (
     FIRST_DRAW, KAN_DISCARD, KAN_DRAW, LAST_TILE, ROBBED_KAN, fan_value, has_void_tile, score_win, tsumo_payment,
     unpack_fan,
     unpack_pattern, unpack_raw_fan,
 )
-from sims.bloodshed.settlement import ROW_DAJIAO, ROW_PIG, ROW_REFUND, settle_exhaustive_draw
-from sims.bloodshed.columns import HC
-from sims.shanten import BLOODSHED_SHAPES, is_complete
-from sims.table_state import next_active, pub_add, pub_set, write_match_rows
-from sims.shanten_tables import SUIT_ROWS
-from sims import tiles
+from tsumolab.sims.bloodshed.settlement import ROW_DAJIAO, ROW_PIG, ROW_REFUND, settle_exhaustive_draw
+from tsumolab.sims.bloodshed.columns import HC
+from tsumolab.sims.shanten import BLOODSHED_SHAPES, is_complete
+from tsumolab.sims.table_state import next_active, pub_add, pub_set, write_match_rows
+from tsumolab.sims.shanten_tables import SUIT_ROWS
+from tsumolab.sims import tiles
 
 # meld_type codes stored per kind: 0 = none, else the sims.tiles meld constant + 1
 PON_MELD, MINKAN_MELD, ANKAN_MELD, KAKAN_MELD = tiles.PON + 1, tiles.MINKAN + 1, tiles.ANKAN + 1, tiles.KAKAN + 1

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from sims.bloodshed.columns import HAND_COLUMNS, MATCH_COLUMNS
-from sims.bloodshed.play import ROWS_PER_MATCH, play
-from sims.bloodshed.rules import START_POINTS
-from sims.events import EVENT_FIELDS
-from sims.family import EngineFamily
+from tsumolab.sims.bloodshed.columns import HAND_COLUMNS, MATCH_COLUMNS
+from tsumolab.sims.bloodshed.play import ROWS_PER_MATCH, play
+from tsumolab.sims.bloodshed.rules import START_POINTS
+from tsumolab.sims.events import EVENT_FIELDS
+from tsumolab.sims.family import EngineFamily
 
 BLOODSHED = EngineFamily(
     name="bloodshed", hand_columns=HAND_COLUMNS, match_columns=MATCH_COLUMNS, event_fields=EVENT_FIELDS,

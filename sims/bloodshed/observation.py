@@ -7,7 +7,7 @@ sims.decisions; policy authors read both, and named accessors (own_hand(obs), ri
 policies.api.
 """
 
-from sims.layout import declare, describe  # noqa: F401  (describe: documentation of the layout)
+from tsumolab.sims.layout import declare, describe  # noqa: F401  (describe: documentation of the layout)
 
 # observation layout (offsets into the int32 array); per-seat blocks are [4] or [4 * 34] indexed by seat
 BOBS = declare("BloodshedObs", [

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sims.bloodshed.rules import BloodshedRules
+from tsumolab.sims.bloodshed.rules import BloodshedRules
 
 ROWS_PER_MATCH = 16  # 4 hands × 4 seats at most
 
@@ -15,12 +15,12 @@ def play(root_seed: int, match_ids, seats, rules: BloodshedRules, counters=None,
 
     `counters`, if given, is an int64 array of engine.N_COUNTERS slots that accumulates engine diagnostics
     (illegal answers, hands, tile-count errors)."""
-    from sims.bloodshed import engine
-    from sims.bloodshed.columns import N_HAND_COLS, N_MATCH_COLS
-    from sims.events import EVENTS_PER_MATCH
-    from sims.family import record_buffers
-    from sims.seating import seat_hooks
-    from sims.shanten_tables import lookup_tables
+    from tsumolab.sims.bloodshed import engine
+    from tsumolab.sims.bloodshed.columns import N_HAND_COLS, N_MATCH_COLS
+    from tsumolab.sims.events import EVENTS_PER_MATCH
+    from tsumolab.sims.family import record_buffers
+    from tsumolab.sims.seating import seat_hooks
+    from tsumolab.sims.shanten_tables import lookup_tables
 
     match_ids = np.ascontiguousarray(match_ids, dtype=np.int64)
     hooks, params = seat_hooks(seats)

@@ -8,7 +8,8 @@ tiles and is several tiles from winning; the hands the field has built after som
 The progress table counts (v, s) over the opponents of simulated play, seat by seat at every decision, by
 (wall tiles left // WALL_BUCKET, melds capped at MELD_CAP), for seats that have declared their void, have not
 won and hold 13 - 3·melds tiles. It ships as package data, one file per field policy (`progress-<policy>.npy`),
-rebuilt by `python -m analyzer.progress_table`. `draw_progress` samples (v, s) from its row and `deal_hand` fills
+rebuilt by `python -m tsumolab.analyzer.advise.progress_table`. `draw_progress` samples (v, s) from its row and
+`deal_hand` fills
 hand slots from the hidden pool to have that progress: random tiles, then exchanges with the pool that never
 move the shanten away from the target until it is reached, then MIX_STEPS proposed exchanges kept only when
 the shanten stays at the target (a random walk spreading the hand over the hands of that progress).
@@ -19,11 +20,11 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from sims import rng
-from sims.bloodshed.observation import BOBS
-from sims.shanten import BLOODSHED_SHAPES, shanten
-from sims.shanten_walk import walk_to_shanten
-from sims.shanten_tables import SUIT_ROWS
+from tsumolab.sims import rng
+from tsumolab.sims.bloodshed.observation import BOBS
+from tsumolab.sims.shanten import BLOODSHED_SHAPES, shanten
+from tsumolab.sims.shanten_walk import walk_to_shanten
+from tsumolab.sims.shanten_tables import SUIT_ROWS
 
 WALL_BUCKET, N_WALL_BUCKETS = 4, 14   # the live wall holds 55 tiles after the deal
 MELD_CAP = 3
@@ -151,7 +152,7 @@ _CUMULATIVE: dict = {}
 def table_path(policy: str):
     from importlib.resources import files
 
-    return files("sims.bloodshed").joinpath(FIELD_FILE.format(policy=policy))
+    return files("tsumolab.sims.bloodshed").joinpath(FIELD_FILE.format(policy=policy))
 
 
 def field_progress(policy: str = "baseline") -> np.ndarray:
@@ -160,7 +161,7 @@ def field_progress(policy: str = "baseline") -> np.ndarray:
         path = table_path(policy)
         if not path.is_file():
             raise ValueError(f"no progress table for policy {policy!r} ({path}); build one with "
-                             f"python -m analyzer.progress_table --policy {policy}")
+                             f"python -m tsumolab.analyzer.advise.progress_table --policy {policy}")
         counts = np.load(path)
         if counts.shape != TABLE_SHAPE:
             raise ValueError(f"{path}: shape {counts.shape}, expected {TABLE_SHAPE}")

@@ -12,15 +12,15 @@ import numba as nb
 import numpy as np
 from numba import types
 
-from sims.bloodshed.observation import BOBS
-from sims.decisions import D_EXCHANGE, D_REACT, D_ROB, D_TURN, D_VOID, HOOK_TYPE
-from sims.bloodshed import rules as R
-from sims.bloodshed.engine import (
+from tsumolab.sims.bloodshed.observation import BOBS
+from tsumolab.sims.decisions import D_EXCHANGE, D_REACT, D_ROB, D_TURN, D_VOID, HOOK_TYPE
+from tsumolab.sims.bloodshed import rules as R
+from tsumolab.sims.bloodshed.engine import (
     END_BUST, next_dealer, prepare_react_view, prepare_rob_view, prepare_simple_view, prepare_turn_view,
     react_options, run_hand, start_hand,
 )
-from sims.bloodshed.state import PH_EXCHANGE, PH_REACT, PH_ROB, PH_TURN, PH_VOID, ST, obs_of
-from sims.table_state import rank_of
+from tsumolab.sims.bloodshed.state import PH_EXCHANGE, PH_REACT, PH_ROB, PH_TURN, PH_VOID, ST, obs_of
+from tsumolab.sims.table_state import rank_of
 
 N_WALL = 108
 

@@ -13,13 +13,13 @@ import numba as nb
 import numpy as np
 from numba import types
 
-from sims.bloodshed.observation import BOBS
-from sims import rng
-from sims.bloodshed.determinize import determinize_by_progress
-from sims.bloodshed.engine import END_EXHAUSTIVE, H_DEALT, H_WON, N_COUNTERS
-from sims.bloodshed.resume import PLAY_ARGS, STATE, final_rank, finish_match, resume_hand
-from sims.bloodshed.state import PH_DONE, ST, obs_of, rec_of
-from sims.events import N_EVENT_COLS
+from tsumolab.sims.bloodshed.observation import BOBS
+from tsumolab.sims import rng
+from tsumolab.sims.bloodshed.determinize import determinize_by_progress
+from tsumolab.sims.bloodshed.engine import END_EXHAUSTIVE, H_DEALT, H_WON, N_COUNTERS
+from tsumolab.sims.bloodshed.resume import PLAY_ARGS, STATE, final_rank, finish_match, resume_hand
+from tsumolab.sims.bloodshed.state import PH_DONE, ST, obs_of, rec_of
+from tsumolab.sims.events import N_EVENT_COLS
 
 WON, DEALT_IN, EXHAUSTIVE = 1, 2, 4  # outcome bits per rollout
 STREAM_LATER_HANDS = 103

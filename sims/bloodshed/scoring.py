@@ -19,11 +19,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sims.jit import allocates
+from tsumolab.sims.jit import allocates
 
-from sims.bloodshed.rules import FAN_CAP, OPT_STACK_KNOWN_BUGS, OPT_TSUMO_FAN, TSUMO_EXTRA
-from sims.decompose import COL_N_SETS, COL_PAIR, MAX_DECOMPOSITIONS, N_COLS, SEQ_BASE, decompositions
-from sims.tiles import PON
+from tsumolab.sims.bloodshed.rules import FAN_CAP, OPT_STACK_KNOWN_BUGS, OPT_TSUMO_FAN, TSUMO_EXTRA
+from tsumolab.sims.decompose import COL_N_SETS, COL_PAIR, MAX_DECOMPOSITIONS, N_COLS, SEQ_BASE, decompositions
+from tsumolab.sims.tiles import PON
 
 # Base patterns in B-19a priority order: (code, name, fan). The code is the index in this tuple.
 PATTERNS = (

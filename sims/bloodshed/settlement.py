@@ -9,8 +9,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sims.bloodshed.rules import FLOWER_PIG_MIN
-from sims.bloodshed.scoring import has_void_tile, max_ron_value
+from tsumolab.sims.bloodshed.rules import FLOWER_PIG_MIN
+from tsumolab.sims.bloodshed.scoring import has_void_tile, max_ron_value
 
 # rows of the breakdown output
 ROW_REFUND = 0   # B-21

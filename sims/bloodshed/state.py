@@ -2,7 +2,7 @@
 
 The engine (sims.bloodshed.engine) keeps no hand state anywhere else, so a copy of the block taken when
 the engine stops at a decision is a position: it can be resumed (same result as never stopping),
-rearranged (determinized, sims.bloodshed.determinize) or written out (analyzer.position).
+rearranged (determinized, sims.bloodshed.determinize) or written out (analyzer.advise.bloodshed_position).
 
 `ST` gives the offsets (sims.layout); `phase` says where play resumes:
 
@@ -23,10 +23,10 @@ same random streams), so resuming the true state with the recorded answer reprod
 
 from __future__ import annotations
 
-from sims.bloodshed.observation import BOBS
-from sims.jit import inline
-from sims.layout import declare
-from sims.bloodshed.columns import N_HAND_COLS
+from tsumolab.sims.bloodshed.observation import BOBS
+from tsumolab.sims.jit import inline
+from tsumolab.sims.layout import declare
+from tsumolab.sims.bloodshed.columns import N_HAND_COLS
 
 N_WALL = 108
 

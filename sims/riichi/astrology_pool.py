@@ -29,13 +29,13 @@ from __future__ import annotations
 
 import numba as nb
 
-from sims.decisions import D_PICK
-from sims.riichi.observation import ROBS
-from sims.events import EV_DRAW, log_event
-from sims.riichi.events import EV_POOL
-from sims.riichi.tableau import F_DRAWS, MS_DRAWN_RED, MS_LIVE_END, ST_FLAGS, ST_MISC, give_tile, is_red
-from sims.table_state import pub_add, pub_set
-from sims.jit import allocates
+from tsumolab.sims.decisions import D_PICK
+from tsumolab.sims.riichi.observation import ROBS
+from tsumolab.sims.events import EV_DRAW, log_event
+from tsumolab.sims.riichi.events import EV_POOL
+from tsumolab.sims.riichi.tableau import F_DRAWS, MS_DRAWN_RED, MS_LIVE_END, ST_FLAGS, ST_MISC, give_tile, is_red
+from tsumolab.sims.table_state import pub_add, pub_set
+from tsumolab.sims.jit import allocates
 
 POOL = 3                 # A: three candidates
 A_N = 0

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numba as nb
 
-from sims.riichi.scoring import (
+from tsumolab.sims.riichi.scoring import (
     RES_BASE, RES_FU, RES_HAN, RES_LIMIT, RES_RECEIVED, RES_RON, RES_TOTAL, RES_TSUMO_DEALER, RES_TSUMO_OTHER,
     base_points, payments,
 )

@@ -10,17 +10,17 @@ from typing import Any
 
 import numpy as np
 
-from sims.riichi.rules import RiichiRules
-from sims.riichi.scoring import (CTX_DEALER, CTX_FLAGS, CTX_HONBA, CTX_IPPATSU, CTX_N_DORA, CTX_N_URA, CTX_RED,
+from tsumolab.sims.riichi.rules import RiichiRules
+from tsumolab.sims.riichi.scoring import (CTX_DEALER, CTX_FLAGS, CTX_HONBA, CTX_IPPATSU, CTX_N_DORA, CTX_N_URA, CTX_RED,
                                  CTX_RIICHI, CTX_ROUND_WIND, CTX_SEAT_WIND, CTX_STICKS, CTX_TSUMO, CTX_WIN,
                                  CTX_DORA, CTX_URA, FLAG_CHANKAN, FLAG_CHIIHOU, FLAG_HAITEI, FLAG_HOUTEI,
                                  FLAG_NAMES, FLAG_RINSHAN, FLAG_TENHOU, LIMIT_NAMES, MAX_INDICATORS, N_CTX,
                                  NO_YAKU, RES_FU, RES_HAN, RES_HONBA, RES_LIMIT, RES_N_YAKU, RES_RECEIVED,
                                  RES_RON, RES_STICKS, RES_TOTAL, RES_TSUMO_DEALER, RES_TSUMO_OTHER, RES_WIN,
                                  RES_YAKU, RES_YAKUMAN, SCORED, new_result, score_hand)
-from sims.calculator_input import check_keys, check_variant
-from sims.riichi.yaku import YAKU_NAMES
-from sims.tiles import ANKAN, CHI, N_KINDS, PON, TileError, parse_meld, parse_tile, parse_tiles, tile_name
+from tsumolab.sims.calculator_input import check_keys, check_variant
+from tsumolab.sims.riichi.yaku import YAKU_NAMES
+from tsumolab.sims.tiles import ANKAN, CHI, N_KINDS, PON, TileError, parse_meld, parse_tile, parse_tiles, tile_name
 
 VARIANT = "riichi"
 WIN_SIZE = 14

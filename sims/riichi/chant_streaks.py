@@ -15,10 +15,10 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from sims.riichi.observation import ROBS
-from sims.riichi.bonus_han import add_han
-from sims.riichi.scoring import RES_YAKUMAN
-from sims.table_state import pub_set
+from tsumolab.sims.riichi.observation import ROBS
+from tsumolab.sims.riichi.bonus_han import add_han
+from tsumolab.sims.riichi.scoring import RES_YAKUMAN
+from tsumolab.sims.table_state import pub_set
 
 TSUMOGIRI_RUNS = np.array([3, 5, 7, 9, 12], np.int64)  # C: run length thresholds …
 TSUMOGIRI_HAN = np.array([1, 2, 3, 5, 12], np.int64)   # … and their bonus han

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from sims.riichi.fantasy_decks import FANTASY_SLUGS
-from sims.riichi.yaku import YAKU_NAMES
+from tsumolab.sims.riichi.fantasy_decks import FANTASY_SLUGS
+from tsumolab.sims.riichi.yaku import YAKU_NAMES
 
 WIN_KINDS = ("none", "ron", "tsumo")
 EXCHANGE_DIRECTIONS = ("none", "next", "prev", "across")

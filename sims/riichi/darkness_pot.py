@@ -39,13 +39,13 @@ from __future__ import annotations
 
 import numba as nb
 
-from sims.decisions import D_DARK_LOCK, D_DARK_OPEN, DARK_DECLINE, DARK_PAY
-from sims.riichi.observation import ROBS
-from sims.events import EV_PAY, log_event
-from sims.riichi.columns import H_DARK_LOCKS, H_DARK_OPENS, H_DARK_PAID, H_FACE_DOWN, H_POT_WON
-from sims.riichi.events import PAY_DARK_LOCK, PAY_DARK_OPEN, PAY_FACE_DOWN, PAY_POT
-from sims.table_state import pub_add, pub_set
-from sims.jit import allocates
+from tsumolab.sims.decisions import D_DARK_LOCK, D_DARK_OPEN, DARK_DECLINE, DARK_PAY
+from tsumolab.sims.riichi.observation import ROBS
+from tsumolab.sims.events import EV_PAY, log_event
+from tsumolab.sims.riichi.columns import H_DARK_LOCKS, H_DARK_OPENS, H_DARK_PAID, H_FACE_DOWN, H_POT_WON
+from tsumolab.sims.riichi.events import PAY_DARK_LOCK, PAY_DARK_OPEN, PAY_FACE_DOWN, PAY_POT
+from tsumolab.sims.table_state import pub_add, pub_set
+from tsumolab.sims.jit import allocates
 
 FACE_DOWN_COST = 1_000     # D: discard face down
 FACE_DOWN_RIICHI_MIN = 2_000  # D: points needed for a riichi declared with a face-down tile

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import numba as nb
 
-from sims.riichi.observation import ROBS
-from sims.riichi.table import DEAL_SIZE
-from sims.table_state import pub_add
+from tsumolab.sims.riichi.observation import ROBS
+from tsumolab.sims.riichi.table import DEAL_SIZE
+from tsumolab.sims.table_state import pub_add
 
 
 @nb.njit(cache=True)

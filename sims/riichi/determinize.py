@@ -36,15 +36,15 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from sims import rng
-from sims.riichi.hand_state import HS, PH_EXCHANGE, PH_REACT, PH_REACT_ASK, PH_ROB, PH_ROB_ASK
-from sims.riichi.observation import ROBS
-from sims.riichi.tableau import (
+from tsumolab.sims import rng
+from tsumolab.sims.riichi.hand_state import HS, PH_EXCHANGE, PH_REACT, PH_REACT_ASK, PH_ROB, PH_ROB_ASK
+from tsumolab.sims.riichi.observation import ROBS
+from tsumolab.sims.riichi.tableau import (
     DEAD_START, F_DISCARD_FURITEN, F_RIICHI_FURITEN, F_TEMP_FURITEN, MS_RINSHAN, ST_FLAGS, ST_MISC,
     ST_RED_HAND, ST_WAITS, is_red, refresh_furiten, update_waits,
 )
-from sims.shanten import RIICHI_SHAPES
-from sims.shanten_walk import walk_to_shanten
+from tsumolab.sims.shanten import RIICHI_SHAPES
+from tsumolab.sims.shanten_walk import walk_to_shanten
 
 STREAM_DETERMINIZE = 101  # keyed (seed, sample, STREAM_DETERMINIZE, 0): the hidden tiles
 STREAM_SEATS = 102        # keyed (seed, sample, STREAM_SEATS, seat): the seats' policy streams

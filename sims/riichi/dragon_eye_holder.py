@@ -28,12 +28,12 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from sims.riichi.observation import ROBS
-from sims import rng
-from sims.events import log_event
-from sims.riichi.events import EV_EYE
-from sims.riichi.streams import STREAM_EYE
-from sims.riichi.table_slots import T_DRAGON_EYE
+from tsumolab.sims.riichi.observation import ROBS
+from tsumolab.sims import rng
+from tsumolab.sims.events import log_event
+from tsumolab.sims.riichi.events import EV_EYE
+from tsumolab.sims.riichi.streams import STREAM_EYE
+from tsumolab.sims.riichi.table_slots import T_DRAGON_EYE
 
 EYE_HOLDER, EYE_COUNTER, EYE_PENDING, EYE_MULT, EYE_PLACED = 0, 1, 2, 3, 4
 EYE_START, EYE_MOVE = 0, 1  # EV_EYE c: placed at the hand's start, moved after the counter ran out

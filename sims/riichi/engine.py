@@ -23,46 +23,46 @@ import numba as nb
 import numpy as np
 from numba import types
 
-from sims.decisions import (
+from tsumolab.sims.decisions import (
     CHI_HIGH, CHI_LOW, CHI_MID, D_EXCHANGE, D_REACT, D_ROB, D_TURN, HOOK_TYPE, KAN, KAN_CALL, NINE_TERMINALS,
     PON, RIICHI, RON, TSUMO, TSUMOGIRI,
 )
-from sims.riichi.observation import ROBS
-from sims import rng, tiles
-from sims.jit import copy_row, inline, step
-from sims.events import EV_DEAL, EV_DISCARD, EV_DRAW, EV_END, EV_EXCHANGE, EV_KAN, EV_PASS, EV_PON, EV_START, \
+from tsumolab.sims.riichi.observation import ROBS
+from tsumolab.sims import rng, tiles
+from tsumolab.sims.jit import copy_row, inline, step
+from tsumolab.sims.events import EV_DEAL, EV_DISCARD, EV_DRAW, EV_END, EV_EXCHANGE, EV_KAN, EV_PASS, EV_PON, EV_START, \
     log_event
-from sims.riichi import table as T
-from sims.riichi.columns import (
+from tsumolab.sims.riichi import table as T
+from tsumolab.sims.riichi.columns import (
     H_BEFORE, H_CALLS, H_DEALER, H_DELTA, H_DIR, H_DISC, H_END, H_HAND, H_HONBA, H_KANS, H_MATCH,
     H_NAGASHI, H_NOTEN, H_PASSED, H_POT0, H_POT1, H_RIICHI, H_RIICHI_TURN, H_ROUND, H_SEAT, H_STICKS0,
     H_STICKS1, H_STRIKE_HAN, H_TENPAI, H_WALL, H_WINNERS, N_HAND_COLS,
 )
-from sims.riichi.events import PAY_NAGASHI
-from sims.riichi.hand_state import (
+from tsumolab.sims.riichi.events import PAY_NAGASHI
+from tsumolab.sims.riichi.hand_state import (
     HAND_START, HS, PH_AFTER_DEAL, PH_AFTER_REACT, PH_DEAL, PH_DONE, PH_DRAW, PH_END, PH_EXCHANGE, PH_REACT,
     PH_REACT_ASK, PH_ROB, PH_ROB_ASK, PH_ROB_SETTLE, PH_TURN, PH_TURN_ASK, PH_TURN_AUTO,
 )
-from sims.riichi.settle import (  # noqa: F401  (settle_tsumo, noten_payments, WIN_* re-exported for tests)
+from tsumolab.sims.riichi.settle import (  # noqa: F401  (settle_tsumo, noten_payments, WIN_* re-exported for tests)
     WIN_RON, WIN_TSUMO, deposit_stick, has_yaku, noten_payments, settle_ron, settle_tsumo, tenpai_at_draw,
 )
-from sims.riichi.streams import STREAM_DIRECTION, STREAM_SEAT, STREAM_WALL
-from sims.riichi.scoring import (
+from tsumolab.sims.riichi.streams import STREAM_DIRECTION, STREAM_SEAT, STREAM_WALL
+from tsumolab.sims.riichi.scoring import (
     FLAG_CHANKAN, FLAG_CHIIHOU, FLAG_HAITEI, FLAG_HOUTEI, FLAG_RINSHAN, FLAG_TENHOU, N_CTX, N_RES, RES_FU,
     RES_HAN, RES_TOTAL, SCORED,
 )
-from sims.riichi.tableau import (
+from tsumolab.sims.riichi.tableau import (
     DEAD_START, EV_ABORT, EV_CHI, EV_RIICHI, F_DRAWS, F_IPPATSU, F_KANS, F_NAGASHI, F_PAO,
     F_RED_MELD, F_RIICHI_FURITEN, F_TEMP_FURITEN, MS_DRAWN_CLEAR, MS_DRAWN_RED, MS_LIVE_END, MS_N_KANS, MS_NO_CALL,
     MS_NO_RED, MS_PENDING_DORA, MS_RINSHAN, N_ST, ST_FLAGS, ST_MISC, ST_RIVER, ST_WAITS, anyone_below_zero,
     flip_dora, give_tile, holds_red, is_red, pay, plain_first, refresh_furiten, score_win, take_for_meld, take_tile,
     update_waits,
 )
-from sims.riichi.yaku import KOKUSHI, KOKUSHI_13
-from sims.shanten import RIICHI_SHAPES, is_complete, shanten, winning_tiles
-from sims.shanten_tables import SUIT_ROWS
-from sims.table_state import next_active, pub_add, pub_set, rank_of, write_match_rows
-from sims.riichi.mode_phases import (  # every special mode acts through these (and nowhere else here)
+from tsumolab.sims.riichi.yaku import KOKUSHI, KOKUSHI_13
+from tsumolab.sims.shanten import RIICHI_SHAPES, is_complete, shanten, winning_tiles
+from tsumolab.sims.shanten_tables import SUIT_ROWS
+from tsumolab.sims.table_state import next_active, pub_add, pub_set, rank_of, write_match_rows
+from tsumolab.sims.riichi.mode_phases import (  # every special mode acts through these (and nowhere else here)
     modes_adjust_win, modes_after_deal, modes_after_discard, modes_after_draw, modes_after_win, modes_before_deal,
     modes_before_draw_or_call, modes_begin_hand, modes_begin_match, modes_call, modes_claimants, modes_discard,
     modes_draw, modes_draws_left, modes_exhaustive, modes_face_down_ok, modes_hand_end, modes_hide_discard,

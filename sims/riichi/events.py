@@ -1,7 +1,7 @@
 """Event log of the riichi-based modes: the rows of sims.events (same layout, same `log_event`), with the
 riichi meaning of the fields and four more kinds (chi, riichi, dora, abort)."""
 
-from sims.events import (
+from tsumolab.sims.events import (
     EV_DEAL, EV_DISCARD, EV_DRAW, EV_DRAW_STATE, EV_END, EV_EXCHANGE, EV_KAN, EV_PASS, EV_PAY, EV_PON, EV_SETTLE,
     EV_START, EV_VOID, EV_WIN, PAY_RON, PAY_TSUMO,
 )

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from sims.family import EngineFamily
-from sims.riichi.columns import HAND_COLUMNS, MATCH_COLUMNS
-from sims.riichi.events import EVENT_FIELDS
-from sims.riichi.play import ROWS_PER_MATCH, play
+from tsumolab.sims.family import EngineFamily
+from tsumolab.sims.riichi.columns import HAND_COLUMNS, MATCH_COLUMNS
+from tsumolab.sims.riichi.events import EVENT_FIELDS
+from tsumolab.sims.riichi.play import ROWS_PER_MATCH, play
 
 RIICHI = EngineFamily(
     name="riichi", hand_columns=HAND_COLUMNS, match_columns=MATCH_COLUMNS, event_fields=EVENT_FIELDS,

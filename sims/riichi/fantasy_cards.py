@@ -46,22 +46,22 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from sims.riichi.observation import ROBS
-from sims import rng
-from sims.jit import allocates
-from sims.riichi import table_slots as T
-from sims.riichi.fantasy_decks import parse_fantasy_cards
-from sims.riichi.columns import H_CARD_CHANCE, H_CARD_DEALER, H_CARD_FATE, H_CARD_POINTS, H_WINPTS
-from sims.riichi.events import (
+from tsumolab.sims.riichi.observation import ROBS
+from tsumolab.sims import rng
+from tsumolab.sims.jit import allocates
+from tsumolab.sims.riichi import table_slots as T
+from tsumolab.sims.riichi.fantasy_decks import parse_fantasy_cards
+from tsumolab.sims.riichi.columns import H_CARD_CHANCE, H_CARD_DEALER, H_CARD_FATE, H_CARD_POINTS, H_WINPTS
+from tsumolab.sims.riichi.events import (
     PAY_CONFISCATE, PAY_GIVEAWAY, PAY_HOURGLASS, PAY_LOVE_PRICE, PAY_NAGASHI, PAY_NOTEN, PAY_RIICHI, PAY_SHADY_DEAL,
 )
-from sims.riichi.streams import STREAM_FANTASY
-from sims.riichi.scoring import (
+from tsumolab.sims.riichi.streams import STREAM_FANTASY
+from tsumolab.sims.riichi.scoring import (
     CHANCE_TRIPLE_SPEED, RES_N_YAKU, RES_RON, RES_TSUMO_DEALER, RES_TSUMO_OTHER, RES_YAKU, dora_of,
 )
-from sims.riichi.tableau import flip_dora, pay
-from sims.riichi.yaku import AKA_DORA, DORA, URA_DORA
-from sims.table_state import pub_add, pub_set
+from tsumolab.sims.riichi.tableau import flip_dora, pay
+from tsumolab.sims.riichi.yaku import AKA_DORA, DORA, URA_DORA
+from tsumolab.sims.table_state import pub_add, pub_set
 
 N_CARDS = 5               # cards per deck
 

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import numba as nb
 
-from sims.riichi.observation import ROBS
-from sims.riichi.scoring import RES_RON, RES_TOTAL, RES_TSUMO_DEALER, RES_TSUMO_OTHER
-from sims.riichi.tableau import F_OWN_RED_MELD, ST_FLAGS, holds_red, is_red
-from sims.table_state import pub_add, pub_set
+from tsumolab.sims.riichi.observation import ROBS
+from tsumolab.sims.riichi.scoring import RES_RON, RES_TOTAL, RES_TSUMO_DEALER, RES_TSUMO_OTHER
+from tsumolab.sims.riichi.tableau import F_OWN_RED_MELD, ST_FLAGS, holds_red, is_red
+from tsumolab.sims.table_state import pub_add, pub_set
 
 OPEN_DEAL_TILES = 4  # F: the first 4 tiles of each player's deal are open
 

@@ -10,8 +10,8 @@ phases marked "decision" wait for one seat's answer (seat `dec_seat`, the filled
 
 from __future__ import annotations
 
-from sims.layout import declare, describe  # noqa: F401  (describe: documentation of the layout)
-from sims.riichi.scoring import N_RES
+from tsumolab.sims.layout import declare, describe  # noqa: F401  (describe: documentation of the layout)
+from tsumolab.sims.riichi.scoring import N_RES
 
 # What the step does next. Decision phases wait for an answer of hs[HS.dec_seat] to the question in `view`.
 PH_DEAL = 0          # deal 13 tiles each, the dealer's first draw, the mode's start-of-hand rules

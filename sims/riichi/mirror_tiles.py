@@ -27,8 +27,8 @@ from __future__ import annotations
 
 import numba as nb
 
-from sims.riichi.observation import ROBS
-from sims.riichi.tableau import DEAD_START, MS_LIVE_END, MS_RINSHAN, ST_MISC
+from tsumolab.sims.riichi.observation import ROBS
+from tsumolab.sims.riichi.tableau import DEAD_START, MS_LIVE_END, MS_RINSHAN, ST_MISC
 
 MIR_HAND = 0
 MIR_WALL = 136

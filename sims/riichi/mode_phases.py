@@ -15,27 +15,28 @@ hand's honba.
 
 from __future__ import annotations
 
-from sims.decisions import FACE_DOWN, RIICHI, TSUMOGIRI
-from sims.jit import inline, step
-from sims.riichi import table as T
-from sims.riichi.astrology_pool import A_N, astro_add_dead, astro_floor, astro_left, astro_pick, astro_pool_open, \
-    astro_refill, astro_reset
-from sims.riichi.chant_streaks import chant_apply, chant_bonus, chant_called, chant_discard
-from sims.riichi.columns import H_CHANT_HAN, H_MULTIPLIER
-from sims.riichi.darkness_pot import DK_POT, dark_discard, dark_face_down_ok, dark_start, dark_take_pot
-from sims.riichi.deal_shown import show_deal
-from sims.riichi.dragon_eye_holder import eye_discard, eye_due, eye_seed, eye_start
-from sims.riichi.fantasy_cards import (
+from tsumolab.sims.decisions import FACE_DOWN, RIICHI, TSUMOGIRI
+from tsumolab.sims.jit import inline, step
+from tsumolab.sims.riichi import table as T
+from tsumolab.sims.riichi.astrology_pool import (
+    A_N, astro_add_dead, astro_floor, astro_left, astro_pick, astro_pool_open, astro_refill, astro_reset,
+)
+from tsumolab.sims.riichi.chant_streaks import chant_apply, chant_bonus, chant_called, chant_discard
+from tsumolab.sims.riichi.columns import H_CHANT_HAN, H_MULTIPLIER
+from tsumolab.sims.riichi.darkness_pot import DK_POT, dark_discard, dark_face_down_ok, dark_start, dark_take_pot
+from tsumolab.sims.riichi.deal_shown import show_deal
+from tsumolab.sims.riichi.dragon_eye_holder import eye_discard, eye_due, eye_seed, eye_start
+from tsumolab.sims.riichi.fantasy_cards import (
     fl_after_call, fl_draw_cards, fl_draw_sticks, fl_exaggerate, fl_honba, fl_hype_flip, fl_ippatsu_turns, fl_publish,
     fl_record, fl_riichi_cost, fl_riichi_extra, fl_ron_banned,
 )
-from sims.riichi.fate_tiles import fate_after_loss, fate_multiplier, fate_open_deal, fate_scale
-from sims.riichi.mirror_tiles import (  # noqa: F401  (transparent: M's copies, re-exported for the engine's draw)
+from tsumolab.sims.riichi.fate_tiles import fate_after_loss, fate_multiplier, fate_open_deal, fate_scale
+from tsumolab.sims.riichi.mirror_tiles import (  # noqa: F401  (transparent: M's copies, re-exported for the engine's draw)
     head_bump, mirror_dead, mirror_deal, mirror_discard, mirror_draw, mirror_lose, transparent,
 )
-from sims.riichi.observation import ROBS
-from sims.riichi.soul_strike_turns import strike_active, strike_after_discard, strike_score, strike_turn
-from sims.riichi.tableau import F_IPPATSU, ST_FLAGS
+from tsumolab.sims.riichi.observation import ROBS
+from tsumolab.sims.riichi.soul_strike_turns import strike_active, strike_after_discard, strike_score, strike_turn
+from tsumolab.sims.riichi.tableau import F_IPPATSU, ST_FLAGS
 
 
 # ----------------------------------------------------------------------------- match and hand

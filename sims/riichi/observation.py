@@ -6,7 +6,7 @@ different one, sims.bloodshed.observation.BOBS. The decision kinds and answers a
 authors read both, and named accessors (own_hand(obs), discarded(obs, seat), …), through policies.riichi_api.
 """
 
-from sims.layout import declare, describe  # noqa: F401  (describe: documentation of the layout)
+from tsumolab.sims.layout import declare, describe  # noqa: F401  (describe: documentation of the layout)
 
 # observation layout (offsets into the int32 array); per-seat blocks are [4], [4 * 34] … indexed by seat
 ROBS = declare("RiichiObs", [

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sims.riichi.table import MAX_HANDS, RiichiTable
+from tsumolab.sims.riichi.table import MAX_HANDS, RiichiTable
 
 ROWS_PER_MATCH = 4 * MAX_HANDS
 EVENTS_PER_MATCH = 3_000             # event rows per match for a typical match (about 10 hands)
@@ -18,11 +18,11 @@ def play(root_seed: int, match_ids, seats, rules: RiichiTable, counters=None, re
 
     When the event log overflows (unusually long matches), the matches are replayed one by one with room for
     the longest possible match; play is the same, as every wall and decision depends only on the keys."""
-    from sims.family import record_buffers
-    from sims.riichi import engine
-    from sims.riichi.columns import N_HAND_COLS, N_MATCH_COLS
-    from sims.seating import seat_hooks
-    from sims.shanten_tables import lookup_tables
+    from tsumolab.sims.family import record_buffers
+    from tsumolab.sims.riichi import engine
+    from tsumolab.sims.riichi.columns import N_HAND_COLS, N_MATCH_COLS
+    from tsumolab.sims.seating import seat_hooks
+    from tsumolab.sims.shanten_tables import lookup_tables
 
     match_ids = np.ascontiguousarray(match_ids, dtype=np.int64)
     hooks, params = seat_hooks(seats, "riichi")

@@ -27,12 +27,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sims.riichi import engine
-from sims.riichi.columns import N_HAND_COLS, N_MATCH_COLS
-from sims.riichi.hand_state import DECISION_PHASES, HS
-from sims.riichi.play import ROWS_PER_MATCH
-from sims.shanten_tables import lookup_tables
-from sims.riichi.table import N_TILES
+from tsumolab.sims.riichi import engine
+from tsumolab.sims.riichi.columns import N_HAND_COLS, N_MATCH_COLS
+from tsumolab.sims.riichi.hand_state import DECISION_PHASES, HS
+from tsumolab.sims.riichi.play import ROWS_PER_MATCH
+from tsumolab.sims.shanten_tables import lookup_tables
+from tsumolab.sims.riichi.table import N_TILES
 
 EVENT_ROWS = 2_000  # room for one hand's events when a position keeps its log
 
@@ -74,7 +74,7 @@ class Position:
     @property
     def decision(self) -> int:
         """The kind of decision (policies.api D_*), as the seat's observation `view` says."""
-        from sims.riichi.observation import ROBS
+        from tsumolab.sims.riichi.observation import ROBS
 
         return int(self.view[ROBS.decision])
 
@@ -89,7 +89,7 @@ class Position:
 
     @property
     def over(self) -> bool:
-        from sims.riichi.hand_state import PH_DONE
+        from tsumolab.sims.riichi.hand_state import PH_DONE
 
         return int(self.hs[HS.phase]) == PH_DONE
 
@@ -128,7 +128,7 @@ class HandContext:
         hs[HS.hand_no] = self.hand_no - 1  # begin_hand counts the hand
         hs[HS.hands_played] = self.hand_no - 1
         if self.points is not None:
-            from sims.riichi.observation import ROBS
+            from tsumolab.sims.riichi.observation import ROBS
 
             obs[:, ROBS.points:ROBS.points + 4] = np.asarray(self.points, np.int32)
 
@@ -145,7 +145,7 @@ class RiichiTable:
     """The compiled riichi engine bound to four seat policies and one mode's rules."""
 
     def __init__(self, seats, rules, root_seed: int = 0, keep_events: bool = False):
-        from sims.seating import seat_hooks
+        from tsumolab.sims.seating import seat_hooks
 
         self.hooks, self.params = seat_hooks(seats, "riichi")
         self.topts = rules.to_array()
@@ -158,9 +158,9 @@ class RiichiTable:
         self._to_decision = _direct(engine.play_to_decision)
 
     def _blank(self) -> Position:
-        from sims.riichi.observation import ROBS
-        from sims.events import N_EVENT_COLS
-        from sims.riichi.tableau import N_ST
+        from tsumolab.sims.riichi.observation import ROBS
+        from tsumolab.sims.events import N_EVENT_COLS
+        from tsumolab.sims.riichi.tableau import N_ST
 
         return Position(np.zeros(HS.SIZE, np.int64), np.zeros((4, ROBS.SIZE), np.int32),
                         np.zeros(ROBS.SIZE, np.int32), np.zeros((N_ST, 34), np.int64),
@@ -230,8 +230,8 @@ class RiichiTable:
         n = self._resume(pos.hs, pos.obs, pos.view, pos.st, pos.wall, pos.rec, pos.ev, *self._rules(), pos.events,
                          0 if answer is None else int(answer), 0 if answer is None else 1, -1, int(to_match),
                          hand_rows, match_rows)
-        from sims.riichi.observation import ROBS
-        from sims.riichi.columns import H_DELTA
+        from tsumolab.sims.riichi.observation import ROBS
+        from tsumolab.sims.riichi.columns import H_DELTA
 
         return Outcome(hand_rows[:4, H_DELTA].astype(np.int64), hand_rows[:n], match_rows,
                        pos.obs[0, ROBS.points:ROBS.points + 4].astype(np.int64))

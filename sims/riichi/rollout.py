@@ -11,14 +11,14 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from sims.events import N_EVENT_COLS
-from sims.riichi import engine
-from sims.riichi.columns import H_DEALT, H_WON, N_HAND_COLS, N_MATCH_COLS
-from sims.riichi.determinize import determinize
-from sims.riichi.hand_state import HS
-from sims.riichi.observation import ROBS
-from sims.riichi.play import ROWS_PER_MATCH
-from sims.table_state import rank_of
+from tsumolab.sims.events import N_EVENT_COLS
+from tsumolab.sims.riichi import engine
+from tsumolab.sims.riichi.columns import H_DEALT, H_WON, N_HAND_COLS, N_MATCH_COLS
+from tsumolab.sims.riichi.determinize import determinize
+from tsumolab.sims.riichi.hand_state import HS
+from tsumolab.sims.riichi.observation import ROBS
+from tsumolab.sims.riichi.play import ROWS_PER_MATCH
+from tsumolab.sims.table_state import rank_of
 
 WON, DEALT_IN, EXHAUSTIVE = 1, 2, 4  # outcome bits per rollout
 

@@ -39,10 +39,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sims.decompose import COL_N_SETS, COL_PAIR, MAX_DECOMPOSITIONS, N_COLS, SEQ_BASE, decompositions
-from sims.riichi.rules import (OPT_DOUBLE_YAKUMAN, OPT_KAZOE_YAKUMAN, OPT_KIRIAGE_MANGAN, OPT_OPEN_TANYAO,
+from tsumolab.sims.decompose import COL_N_SETS, COL_PAIR, MAX_DECOMPOSITIONS, N_COLS, SEQ_BASE, decompositions
+from tsumolab.sims.riichi.rules import (OPT_DOUBLE_YAKUMAN, OPT_KAZOE_YAKUMAN, OPT_KIRIAGE_MANGAN, OPT_OPEN_TANYAO,
                                OPT_RED_FIVES, OPT_YAKUMAN_STACKING)
-from sims.riichi.yaku import (CHANKAN, CHIIHOU, CHIITOITSU, CHINITSU, CHINROUTOU, CHUN, CHUUREN,
+from tsumolab.sims.riichi.yaku import (CHANKAN, CHIIHOU, CHIITOITSU, CHINITSU, CHINROUTOU, CHUN, CHUUREN,
                               DAISANGEN, DAISUUSHII, DORA, DOUBLE_RIICHI, HAITEI, HAKU, HAN_CLOSED, HAN_OPEN,
                               HATSU, HONITSU, HONROUTOU, HOUTEI, IIPEIKO, IPPATSU, ITTSU, JUNCHAN,
                               JUNSEI_CHUUREN, KOKUSHI, KOKUSHI_13, MAX_RESULT_YAKU, MENZEN_TSUMO, PINFU,
@@ -50,8 +50,8 @@ from sims.riichi.yaku import (CHANKAN, CHIIHOU, CHIITOITSU, CHINITSU, CHINROUTOU
                               SANSHOKU, SANSHOKU_DOUKOU, SEAT_WIND_EAST, SHOUSANGEN, SHOUSUUSHII, SUUANKOU,
                               SUUANKOU_TANKI, SUUKANTSU, TANYAO, TENHOU, TOITOI, TSUUIISOU,
                               YAKUMAN_MULT, CHANTAI)
-from sims.tiles import ANKAN, CHI, PON
-from sims.jit import allocates
+from tsumolab.sims.tiles import ANKAN, CHI, PON
+from tsumolab.sims.jit import allocates
 
 # ------------------------------------------------------------------------------------------- context
 CTX_WIN = 0

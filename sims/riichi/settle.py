@@ -7,24 +7,24 @@ from __future__ import annotations
 
 import numba as nb
 
-from sims.riichi.observation import ROBS
-from sims.events import EV_WIN, PAY_RON, PAY_TSUMO, log_event
-from sims.riichi import table as T
-from sims.riichi.dragon_eye_holder import eye_factor
-from sims.riichi.columns import (
+from tsumolab.sims.riichi.observation import ROBS
+from tsumolab.sims.events import EV_WIN, PAY_RON, PAY_TSUMO, log_event
+from tsumolab.sims.riichi import table as T
+from tsumolab.sims.riichi.dragon_eye_holder import eye_factor
+from tsumolab.sims.riichi.columns import (
     H_DEALT, H_DORA, H_FU, H_HAN, H_KIND, H_ORDER, H_PAO, H_STICKS_WON, H_VALUE, H_WINPTS, H_WON, H_YAKU,
     H_YAKU_EXT, H_YAKUMAN,
 )
-from sims.riichi.fantasy_cards import fl_win_adjust
-from sims.riichi.events import PAY_HONBA, PAY_NOTEN, PAY_PAO, PAY_RIICHI, PAY_STICKS
-from sims.riichi.scoring import (
+from tsumolab.sims.riichi.fantasy_cards import fl_win_adjust
+from tsumolab.sims.riichi.events import PAY_HONBA, PAY_NOTEN, PAY_PAO, PAY_RIICHI, PAY_STICKS
+from tsumolab.sims.riichi.scoring import (
     RES_FU, RES_HAN, RES_N_YAKU, RES_RON, RES_TOTAL, RES_TSUMO_DEALER, RES_TSUMO_OTHER, RES_YAKU, RES_YAKUMAN,
     payments,
 )
-from sims.riichi.tableau import F_PAO, ST_FLAGS, pay
-from sims.shanten import RIICHI_SHAPES, winning_tiles
-from sims.table_state import pub_add, pub_set
-from sims.riichi.yaku import AKA_DORA, DAISANGEN, DAISUUSHII, DORA, URA_DORA
+from tsumolab.sims.riichi.tableau import F_PAO, ST_FLAGS, pay
+from tsumolab.sims.shanten import RIICHI_SHAPES, winning_tiles
+from tsumolab.sims.table_state import pub_add, pub_set
+from tsumolab.sims.riichi.yaku import AKA_DORA, DAISANGEN, DAISUUSHII, DORA, URA_DORA
 
 WIN_RON, WIN_TSUMO = 1, 2
 

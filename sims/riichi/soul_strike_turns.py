@@ -34,14 +34,14 @@ from __future__ import annotations
 
 import numba as nb
 
-from sims.riichi.observation import ROBS
-from sims.riichi import table_slots as T
-from sims.riichi.columns import H_OVERLOADED
-from sims.riichi.bonus_han import add_han
-from sims.riichi.scoring import RES_N_YAKU, RES_YAKU, RES_YAKUMAN
-from sims.riichi.tableau import F_IPPATSU, ST_FLAGS
-from sims.riichi.yaku import DOUBLE_RIICHI, RIICHI
-from sims.table_state import pub_set
+from tsumolab.sims.riichi.observation import ROBS
+from tsumolab.sims.riichi import table_slots as T
+from tsumolab.sims.riichi.columns import H_OVERLOADED
+from tsumolab.sims.riichi.bonus_han import add_han
+from tsumolab.sims.riichi.scoring import RES_N_YAKU, RES_YAKU, RES_YAKUMAN
+from tsumolab.sims.riichi.tableau import F_IPPATSU, ST_FLAGS
+from tsumolab.sims.riichi.yaku import DOUBLE_RIICHI, RIICHI
+from tsumolab.sims.table_state import pub_set
 
 SS_LEFT, SS_OVER, SS_ACTIVE, SS_KAN = 0, 4, 8, 12
 

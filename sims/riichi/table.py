@@ -12,9 +12,9 @@ from dataclasses import asdict, dataclass, fields
 
 import numpy as np
 
-from sims.riichi.fantasy_decks import FANTASY_DECKS, FANTASY_SLUGS, parse_fantasy_cards  # noqa: F401
-from sims.riichi.rules import RiichiRules, reject_unknown_options
-from sims.riichi.table_slots import (  # noqa: F401  re-exported: the engines read them as table.X
+from tsumolab.sims.riichi.fantasy_decks import FANTASY_DECKS, FANTASY_SLUGS, parse_fantasy_cards  # noqa: F401
+from tsumolab.sims.riichi.rules import RiichiRules, reject_unknown_options
+from tsumolab.sims.riichi.table_slots import (  # noqa: F401  re-exported: the engines read them as table.X
     DEAD_WALL, DEAL_SIZE, HONBA_RON, MAX_HANDS, MAX_KANS, N_TABLE, N_TILES, NOTEN_TOTAL, RIICHI_COST, START_POINTS,
     T_ASTROLOGY, T_BLOODBATH, T_CHANT, T_DARKNESS, T_DRAGON_EYE, T_EXCHANGE, T_EXTENSION, T_FANTASY, T_FATE,
     T_FOUR_RIICHI_ACTIVE, T_HEAD_BUMP, T_HONBA, T_HONBA_EVERY_WINNER, T_INITIAL_DORA, T_MIRROR, T_N_HANDS,
@@ -189,7 +189,9 @@ class RiichiTable:
         arr[T_FATE] = int(self.fate)
         # each mode packs its own options (and its kernel module unpacks them); imported here, as the kernel
         # modules load numba and the rules alone need only numpy
-        from sims.riichi import astrology_pool, chant_streaks, dragon_eye_holder, fantasy_cards, soul_strike_turns
+        from tsumolab.sims.riichi import (
+            astrology_pool, chant_streaks, dragon_eye_holder, fantasy_cards, soul_strike_turns,
+        )
 
         arr[T_CHANT] = chant_streaks.pack_options(self)
         arr[T_ASTROLOGY] = astrology_pool.pack_options(self)

@@ -10,16 +10,16 @@ from __future__ import annotations
 
 import numba as nb
 
-from sims.riichi.observation import ROBS
-from sims.events import EV_PAY, log_event
-from sims.riichi.events import EV_ABORT, EV_CHI, EV_DORA, EV_RIICHI  # noqa: F401
-from sims.riichi.scoring import (
+from tsumolab.sims.riichi.observation import ROBS
+from tsumolab.sims.events import EV_PAY, log_event
+from tsumolab.sims.riichi.events import EV_ABORT, EV_CHI, EV_DORA, EV_RIICHI  # noqa: F401
+from tsumolab.sims.riichi.scoring import (
     CTX_CHANCE, CTX_DEALER, CTX_DORA, CTX_FLAGS, CTX_IPPATSU, CTX_N_DORA, CTX_N_URA, CTX_RED, CTX_RIICHI,
     CTX_ROUND_WIND, CTX_SEAT_WIND, CTX_TSUMO, CTX_URA, CTX_WIN, score_hand,
 )
-from sims.shanten import RIICHI_SHAPES, shanten, winning_tiles
-from sims.shanten_tables import SUIT_ROWS
-from sims.table_state import pub_add, pub_set
+from tsumolab.sims.shanten import RIICHI_SHAPES, shanten, winning_tiles
+from tsumolab.sims.shanten_tables import SUIT_ROWS
+from tsumolab.sims.table_state import pub_add, pub_set
 
 ST_WAITS = 0
 ST_RIVER = 4

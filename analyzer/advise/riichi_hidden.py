@@ -1,0 +1,629 @@
+"""The hidden tiles of a riichi / shura hand rebuilt from one seat's view (analyzer.advise.riichi_rebuild): the log read
+into wall positions and what each must hold, then one arrangement of the tiles the seat cannot see.
+
+Every tile of a hand is a wall position (sims.riichi.positions.RiichiTable.start): the deal (13 per seat from the
+dealer on), the dealer's first draw at 52, live draws from 53 on, replacement draws from 122 on, indicator i at
+126 + 2 i and its ura at 127 + 2 i. The view fixes the positions the seat saw (its deal and draws, the
+indicators); the others start unknown and get a tile when the log needs one:
+- a hidden seat's discard takes its last draw (tsumogiri) or a tile it held before; calls and kans take the
+  tiles they show; a tile the seat passed at the exchange is any of its tiles;
+- a winner's hidden tiles form a complete hand that the engine's scorer values at the logged han and fu (ura
+  indicators and red fives make up dora), with waits that leave the seat out of furiten (R-4); a riichi
+  declarer's tiles form a tenpai hand (analyzer.advise.riichi_hands);
+- what is left gets the remaining tiles at random.
+Red fives follow the engine's choice of copy (R-1: a discard by kind gives up a plain copy first, calls, kans
+and the exchange put the red five in first): positions carry the tiles they may not be, so that the engine
+moves exactly the copies the log shows. An indicator's red or plain is left open until the hidden hands are
+chosen. A hidden choice that makes a logged action impossible raises Retry; a view that no choice can make
+possible raises PositionError.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from tsumolab.analyzer.advise.bloodshed_position import PositionError
+from tsumolab.analyzer.advise.riichi_hands import WinValue, complete_hand, keeps_waits
+from tsumolab.analyzer.advise.riichi_view import SeatLog, Tile
+from tsumolab.sims import tiles
+from tsumolab.sims.decisions import CHI_HIGH, CHI_LOW, CHI_MID, KAN, KAN_CALL, PON, RIICHI, RON, TSUMO, TSUMOGIRI
+from tsumolab.sims.riichi.scoring import FLAG_CHANKAN, FLAG_CHIIHOU, FLAG_HAITEI, FLAG_HOUTEI, FLAG_RINSHAN, FLAG_TENHOU
+
+N_TILES = 136
+FIRST_DRAW = 52      # the dealer's 14th tile; live draws follow
+DEAD_START = 122     # replacement draws from here on (R-1)
+INDICATOR = 126      # indicator i at INDICATOR + 2 i, its ura right after it
+RED_KINDS = (4, 13, 22)
+RED_TILES = tuple((k, True) for k in RED_KINDS)
+HAND_TRIES = 4_000   # candidate hands per winner (the first half must match han and fu exactly)
+TENPAI_TRIES = 1_000  # candidate hands per riichi declarer
+ROUNDS = 10          # orders tried when several hands compete for the unseen tiles (each with 1/ROUNDS of the
+                     # candidates)
+CALL_WORDS = {"chi", "pon", "daiminkan"}
+
+
+class Retry(Exception):
+    """A hidden choice made a logged action impossible: try another arrangement."""
+
+
+def tile_text(tile: Tile) -> str:
+    return tiles.tile_name(tile[0]) + ("r" if tile[1] else "")
+
+
+@dataclass
+class Win:
+    """A win of a hidden seat: what its hidden tiles must do."""
+
+    seat: int
+    tsumo: bool
+    tile: Tile
+    held: list[int]              # wall positions the seat holds (a tsumo's drawn tile included)
+    melds: list[tuple[int, int]]  # (sims.tiles meld type, lowest kind)
+    meld_counts: np.ndarray      # tiles in the melds per kind (a kan 4)
+    meld_reds: int
+    han: int | None
+    fu: int | None
+    riichi: int
+    ippatsu: bool
+    flags: int
+    dora: list[int]              # indicator kinds shown at the win
+    avoid: set[int]              # kinds that must not be waits (ron: furiten, R-4)
+    riichi_kans: list[int]       # kinds of the closed kans made in riichi (they must keep the waits)
+
+
+@dataclass
+class Riichi:
+    seat: int
+    held: list[int]              # positions after the declaration tile left
+    n_melds: int
+    kans: list[int] = field(default_factory=list)  # kinds of the closed kans made in riichi (waits kept)
+
+
+@dataclass
+class _Seat:
+    hand: list[int] = field(default_factory=list)  # wall positions held
+    drawn: int | None = None                       # position of the tile just drawn (None after a call)
+    melds: list[tuple[int, int]] = field(default_factory=list)
+    meld_counts: np.ndarray = field(default_factory=lambda: np.zeros(34, np.int64))
+    meld_reds: int = 0
+    discards: list[tuple[int, int]] = field(default_factory=list)  # (event index, kind)
+    riichi: int = 0              # 1 riichi, 2 double riichi (accepted)
+    riichi_at: int = -1          # event index of the declaration tile
+    riichi_kans: list[int] = field(default_factory=list)  # closed kans made in riichi
+    ippatsu: bool = False
+    won: bool = False
+
+
+class Plan:
+    """One arrangement of the hidden tiles consistent with the log, and the answers that replay it."""
+
+    def __init__(self, log: SeatLog, rng: np.random.Generator, sopts: np.ndarray):
+        self.log = log
+        self.rng = rng
+        self.sopts = sopts
+        self.seat = log.seat
+        self.value: list[Tile | None] = [None] * N_TILES
+        self.forbid: list[set[Tile]] = [set() for _ in range(N_TILES)]
+        self.pool = {(k, False): 4 - (k in RED_KINDS) for k in range(34)}
+        self.pool.update({t: 1 for t in RED_TILES})
+        self.seats = [_Seat() for _ in range(4)]
+        self.next_live = FIRST_DRAW
+        self.n_rinshan = 0
+        self.indicators: list[int] = []
+        self.reserved = np.zeros(34, np.int64)  # copies kept for indicators whose red or plain is unknown
+        self.no_call = True          # the first go-around is uninterrupted (tenhou, chiihou)
+        self.clear_ippatsu = False   # a kan or a win ended everyone's ippatsu once it settles
+        self.passing: list[tuple[int, int, int]] = []  # (event index, seat, kind) of discards and added kans
+        self.wins: list[Win] = []
+        self.riichis: list[Riichi] = []
+        self.exchange: dict[int, list[int]] = {}       # seat → the positions it passed
+        self.exchange_answer = [0] * 4
+        self.direction = 0
+        self.actions: list[tuple] = []                 # the log's actions, compared with the engine's
+        self.turn_answer: dict[int, int] = {}          # action index → answer of the acting seat's turn
+        self.react_answer: dict[tuple[int, int], int] = {}  # (action index of a discard or kan, seat) → answer
+        self._riichi_next = [False] * 4
+        self._double = [False] * 4
+        self._ronned: set[int] = set()                # event indices of discards someone won on
+        self._last = (-1, -1, -1, None, 0)            # the last discard or kan: action, event, seat, tile, wall
+        self._kan_by: int | None = None               # seat whose kan awaits its replacement draw
+        start = log.start
+        self.dealer = int(start["oya"])
+        self.round = (4 if start.get("bakaze", "E") == "S" else 0) + start.get("kyoku", 1) - 1
+        self._read()
+
+    # ------------------------------------------------------------------ positions and tiles
+    def _assign(self, at: int, tile: Tile, public: bool = True) -> None:
+        if self.pool[tile] <= 0:
+            if public:
+                what = "a second red five" if tile[1] else "more than four copies of"
+                raise PositionError(f"the log shows {what} {tile_text(tile)}")
+            raise Retry(f"no {tile_text(tile)} left")
+        self.pool[tile] -= 1
+        self.value[at] = tile
+
+    def _take(self, p: int, tile: Tile, where: str, exclude: int | None = None) -> int:
+        """Remove a position holding `tile` from seat p's hand (giving an unknown position that tile)."""
+        hand = self.seats[p].hand
+        for at in hand:
+            if at != exclude and self.value[at] == tile:
+                hand.remove(at)
+                return at
+        free = [at for at in hand if at != exclude and self.value[at] is None and tile not in self.forbid[at]]
+        if not free:
+            if p == self.seat or not any(at != exclude and self.value[at] is None for at in hand):
+                raise PositionError(f"{where}: seat {p} does not hold {tile_text(tile)}")
+            raise Retry(f"{where}: seat {p} cannot hold {tile_text(tile)}")
+        at = free[int(self.rng.integers(len(free)))]
+        self._assign(at, tile)
+        hand.remove(at)
+        return at
+
+    def _drawn_is(self, p: int, tile: Tile, where: str) -> int:
+        """The position of seat p's tile just drawn, which the log shows to be `tile`."""
+        at = self.seats[p].drawn
+        if at is None:
+            raise PositionError(f"{where}: seat {p} has no tile just drawn")
+        if self.value[at] is None:
+            if tile in self.forbid[at]:
+                raise Retry(f"{where}: the draw cannot be {tile_text(tile)}")
+            self._assign(at, tile)
+        elif self.value[at] != tile:
+            raise PositionError(f"{where}: the tile drawn was {tile_text(self.value[at])}")
+        return at
+
+    def _no_other(self, p: int, tile: Tile, where: str, why: str) -> None:
+        """Seat p holds no (further) copy `tile` now: the engine would have moved that copy instead (R-1)."""
+        for at in self.seats[p].hand:
+            if self.value[at] == tile:
+                raise PositionError(f"{where}: {why}")
+            if self.value[at] is None:
+                self.forbid[at].add(tile)
+
+    def _draw_position(self, rinshan: bool, where: str) -> int:
+        if rinshan:
+            if self.n_rinshan >= 4:
+                raise PositionError(f"{where}: more than four replacement draws")
+            at = DEAD_START + self.n_rinshan
+            self.n_rinshan += 1
+        else:
+            if self.next_live >= DEAD_START - self.n_rinshan:
+                raise PositionError(f"{where}: the live wall is empty")
+            at = self.next_live
+            self.next_live += 1
+        return at
+
+    def wall_left(self) -> int:
+        return DEAD_START - self.n_rinshan - self.next_live
+
+    # ------------------------------------------------------------------ reading the log
+    def _read(self) -> None:
+        log = self.log
+        i = 0
+        while i < len(log.events):
+            e, t = log.events[i], log.tiles[i]
+            kind = e["type"]
+            where = f"event {i} ({kind})"
+            if kind in ("tsumo", "dahai", "chi", "pon", "daiminkan", "ankan", "kakan") and self.clear_ippatsu:
+                for s in self.seats:
+                    s.ippatsu = False
+                self.clear_ippatsu = False
+            if kind == "start_kyoku":
+                self._deal(t)
+            elif kind == "exchange":
+                j = i
+                while j < len(log.events) and log.events[j]["type"] == "exchange":
+                    j += 1
+                self._exchange(range(i, j))
+                i = j
+                continue
+            elif kind == "tsumo":
+                self._tsumo(i, e, t, where)
+            elif kind == "reach":
+                self._riichi_next[e["actor"]] = True
+                self._double[e["actor"]] = bool(e.get("double", False))
+            elif kind == "reach_accepted":
+                s = self.seats[e["actor"]]
+                s.riichi = 2 if self._double[e["actor"]] else 1
+                s.ippatsu = s.riichi_at not in self._ronned
+            elif kind == "dahai":
+                self._dahai(i, e, t, where)
+            elif kind in CALL_WORDS:
+                self._call(i, e, t, where)
+            elif kind in ("ankan", "kakan"):
+                self._kan(i, e, t, where)
+            elif kind == "dora":
+                self._dora(t["dora_marker"], where)
+            elif kind == "hora":
+                self._hora(i, e, t, where)
+            i += 1
+        for k, kind in enumerate(self.indicators):  # a copy each, plain or red as the hidden hands leave them
+            if self.value[INDICATOR + 2 * k] is None:
+                self.reserved[kind] += 1
+        over = np.nonzero(self._room() < 0)[0]
+        if over.size:
+            raise PositionError(f"the log shows more than four copies of {tiles.tile_name(int(over[0]))}")
+
+    def _deal(self, t: dict) -> None:
+        for i in range(4):
+            p = (self.dealer + i) % 4
+            hand = list(range(13 * i, 13 * i + 13))
+            self.seats[p].hand = hand
+            for at, tile in zip(hand, t["tehais"][p]):
+                if tile is not None:
+                    self._assign(at, tile)
+        if "dora_marker" in t:
+            self._dora(t["dora_marker"], "start_kyoku")
+
+    def _dora(self, tile: Tile, where: str) -> None:
+        if len(self.indicators) >= 5:
+            raise PositionError(f"{where}: more than five dora indicators")
+        self.indicators.append(tile[0])
+        if tile[1]:
+            self._assign(INDICATOR + 2 * (len(self.indicators) - 1), tile)
+
+    def _exchange(self, indices: range) -> None:
+        log = self.log
+        givers = sorted(log.events[i]["actor"] for i in indices)
+        if givers != [0, 1, 2, 3]:
+            raise PositionError(f"event {indices[0]} (exchange): every seat passes three tiles, once")
+        shifts = {(log.events[i]["target"] - log.events[i]["actor"]) % 4 for i in indices}
+        if len(shifts) != 1 or 0 in shifts:
+            raise PositionError(f"event {indices[0]} (exchange): all seats pass in one direction")
+        self.direction = {1: 0, 3: 1, 2: 2}[shifts.pop()]
+        moved = {}
+        for i in indices:
+            e, t = log.events[i], log.tiles[i]
+            p = e["actor"]
+            where = f"event {i} (exchange)"
+            shown = [tile for tile in t["pais"] if tile is not None]
+            passed = [self._take(p, tile, where) for tile in sorted(shown, key=lambda x: x[1])]
+            for tile in shown:
+                if tile[1]:
+                    self._no_other(p, (tile[0], False), where, f"seat {p} passes its red {tile_text(tile)} while "
+                                   "holding a plain copy (the engine passes the plain one first)")
+            hidden = len(t["pais"]) - len(shown)
+            free = [at for at in self.seats[p].hand if self.value[at] is None]
+            if len(free) < hidden:
+                raise PositionError(f"{where}: seat {p} holds too few tiles")
+            for at in self.rng.choice(free, hidden, replace=False).tolist():
+                self.seats[p].hand.remove(at)
+                self.forbid[at].update(RED_TILES)
+                passed.append(at)
+            moved[e["target"]] = passed
+            self.exchange[p] = passed
+        for target, passed in moved.items():
+            self.seats[target].hand += passed
+        self.seats[self.dealer].drawn = None  # the dealer's 14th tile may have been passed on
+
+    def _tsumo(self, i: int, e: dict, t: dict, where: str) -> None:
+        p = e["actor"]
+        s = self.seats[p]
+        if s.won:
+            raise PositionError(f"{where}: seat {p} has won and draws no more (S-3)")
+        # plain mjai has no rinshan flag: the draw right after the seat's own kan is the replacement
+        rinshan = bool(e["rinshan"]) if "rinshan" in e else self._kan_by == p
+        self._kan_by = None
+        at = self._draw_position(rinshan, where)
+        if t["pai"] is not None:
+            self._assign(at, t["pai"])
+        elif p == self.seat:
+            raise PositionError(f"{where}: the seat's own draws must be shown")
+        s.hand.append(at)
+        s.drawn = at
+        self.actions.append(("tsumo", p, t["pai"], rinshan))
+
+    def _dahai(self, i: int, e: dict, t: dict, where: str) -> None:
+        p = e["actor"]
+        s = self.seats[p]
+        tile = t["pai"]
+        tsumogiri = bool(e.get("tsumogiri", False))
+        riichi = self._riichi_next[p]
+        self._riichi_next[p] = False
+        if s.won:
+            raise PositionError(f"{where}: seat {p} has won and discards no more (S-3)")
+        if tsumogiri:
+            s.hand.remove(self._drawn_is(p, tile, where))
+        else:
+            self._take(p, tile, where, exclude=s.drawn if p != self.seat else None)
+            if tile[1]:
+                self._no_other(p, (tile[0], False), where, f"seat {p} gives up its red {tile_text(tile)} while "
+                               "holding a plain copy (the engine gives up the plain one first, R-1)")
+            if s.drawn is not None and p != self.seat and self.value[s.drawn] is None:
+                self.forbid[s.drawn].add(tile)  # else the engine would call the discard a tsumogiri
+        s.drawn = None
+        s.discards.append((i, tile[0]))
+        if riichi:
+            s.riichi_at = i
+            if p != self.seat:
+                self.riichis.append(Riichi(p, list(s.hand), len(s.melds)))
+        else:
+            s.ippatsu = False
+        self.passing.append((i, p, tile[0]))
+        j = len(self.actions)
+        self.actions.append(("dahai", p, tile, tsumogiri, riichi))
+        self.turn_answer[j] = (RIICHI if riichi else 0) + (TSUMOGIRI if tsumogiri else tile[0])
+        self._last = (j, i, p, tile, self.wall_left())
+
+    def _call(self, i: int, e: dict, t: dict, where: str) -> None:
+        kind = e["type"]
+        p, target = e["actor"], t["target"]
+        if self.seats[p].won:
+            raise PositionError(f"{where}: seat {p} has won and calls no more (S-3)")
+        j_last, _, discarder, called, _ = self._last
+        if j_last != len(self.actions) - 1 or discarder != target or called != t["pai"]:
+            raise PositionError(f"{where}: the called tile must be seat {target}'s discard just made")
+        consumed = t["consumed"]
+        for tile in sorted(consumed, key=lambda x: not x[1]):
+            self._take(p, tile, where)
+        for k in {c[0] for c in consumed}:
+            if k in RED_KINDS and not any(c == (k, True) for c in consumed):
+                self._no_other(p, (k, True), where, f"seat {p} keeps its red five out of the meld (the engine "
+                               "puts it in first)")
+        s = self.seats[p]
+        if kind == "chi":
+            run = sorted([*(c[0] for c in consumed), called[0]])
+            meld = (tiles.CHI, run[0])
+            answer = (CHI_LOW, CHI_MID, CHI_HIGH)[called[0] - run[0]]
+        else:
+            meld = (tiles.PON if kind == "pon" else tiles.MINKAN, called[0])
+            answer = PON if kind == "pon" else KAN_CALL
+        s.melds.append(meld)
+        self._kan_by = p if kind == "daiminkan" else None
+        for c in (*consumed, called):
+            s.meld_counts[c[0]] += 1
+            s.meld_reds += c[1]
+        s.drawn = None
+        self.react_answer[(j_last, p)] = answer
+        for x in self.seats:
+            x.ippatsu = False
+        self.no_call = False
+        self.actions.append((kind, p, called, any(c[1] for c in consumed)))
+
+    def _kan(self, i: int, e: dict, t: dict, where: str) -> None:
+        kind = e["type"]
+        p = e["actor"]
+        s = self.seats[p]
+        if s.won:
+            raise PositionError(f"{where}: seat {p} has won and makes no kan (S-3)")
+        if kind == "ankan":
+            consumed = list(t["consumed"])
+            if s.riichi_at >= 0 and s.drawn is not None:  # in riichi a closed kan takes the tile just drawn
+                drawn = next((c for c in consumed if self.value[s.drawn] in (c, None)), consumed[0])
+                s.hand.remove(self._drawn_is(p, drawn, where))
+                consumed.remove(drawn)
+            for tile in consumed:
+                self._take(p, tile, where)
+            k = t["consumed"][0][0]
+            if s.riichi_at >= 0:
+                s.riichi_kans.append(k)
+                for riichi in self.riichis:
+                    if riichi.seat == p:
+                        riichi.kans.append(k)
+            s.melds.append((tiles.ANKAN, k))
+            s.meld_counts[k] += 4
+            s.meld_reds += sum(c[1] for c in t["consumed"])
+            tile = (k, False)
+            red = any(c[1] for c in t["consumed"])
+        else:
+            tile = t["pai"]
+            k = tile[0]
+            if (tiles.PON, k) not in s.melds:
+                raise PositionError(f"{where}: seat {p} has no pon of {tiles.tile_name(k)} to add to")
+            self._take(p, tile, where)
+            if k in RED_KINDS and not tile[1]:
+                self._no_other(p, (k, True), where, f"seat {p} keeps its red five out of the kan (the engine "
+                               "puts it in first)")
+            s.melds[s.melds.index((tiles.PON, k))] = (tiles.KAKAN, k)
+            s.meld_counts[k] += 1
+            s.meld_reds += tile[1]
+            red = tile[1]
+            self.passing.append((i, p, k))
+        s.drawn = None
+        self._kan_by = p
+        j = len(self.actions)
+        self.actions.append((kind, p, tile, red))
+        self.turn_answer[j] = KAN + k
+        self._last = (j, i, p, tile, self.wall_left())
+        self.clear_ippatsu = True
+        self.no_call = False
+
+    def _hora(self, i: int, e: dict, t: dict, where: str) -> None:
+        p, target = e["actor"], t["target"]
+        s = self.seats[p]
+        tile = t["pai"]
+        tsumo = p == target
+        if s.won:
+            raise PositionError(f"{where}: seat {p} has won already")
+        han, fu = e.get("han"), e.get("fu")
+        han = han if isinstance(han, int) and han > 0 else None
+        fu = fu if isinstance(fu, int) and han is not None else None
+        flags = 0
+        if tsumo:
+            at = self._drawn_is(p, tile, where)
+            rinshan = at >= DEAD_START
+            if rinshan:
+                flags |= FLAG_RINSHAN
+            elif self.wall_left() == 0:
+                flags |= FLAG_HAITEI
+            if self.no_call and not s.discards and not rinshan:
+                flags |= FLAG_TENHOU if p == self.dealer else FLAG_CHIIHOU
+            j = len(self.actions)
+            self.turn_answer[j] = TSUMO
+        else:
+            j_last, i_last, giver, given, left = self._last
+            if giver != target or given is None or given[0] != tile[0]:
+                raise PositionError(f"{where}: a ron is on the discard or kan just made by seat {target}")
+            if self.log.events[i_last]["type"] == "kakan":
+                flags |= FLAG_CHANKAN
+            elif self.log.events[i_last]["type"] == "dahai" and left == 0:
+                flags |= FLAG_HOUTEI
+            self.react_answer[(j_last, p)] = RON
+            self._ronned.add(i_last)
+            tile = given
+        if p != self.seat:
+            since = s.riichi_at if s.riichi else (s.discards[-1][0] if s.discards else -1)
+            avoid = {k for _, k in s.discards}
+            if not tsumo:
+                avoid |= {k for at, q, k in self.passing if since < at < i_last and q != p}
+            self.wins.append(Win(p, tsumo, tile, list(s.hand), list(s.melds), s.meld_counts.copy(), s.meld_reds,
+                                 han, fu, s.riichi, s.ippatsu, flags, list(self.indicators), avoid,
+                                 list(s.riichi_kans)))
+        s.won = True
+        self.clear_ippatsu = True
+        self.no_call = False
+        self.actions.append(("hora", p, tile[0], tsumo, han, fu))
+
+    # ------------------------------------------------------------------ choosing the hidden tiles
+    def choose_hidden(self) -> None:
+        """Hands for the winners and riichi declarers, then every other hidden position at random. The hands
+        compete for the unseen tiles: when one fails, the others are undone and the failed one goes first, each
+        with a smaller budget of candidates, for several rounds."""
+        order: list = [*self.wins, *(r for r in self.riichis if not self.seats[r.seat].won)]
+        saved = (list(self.value), dict(self.pool))
+        rounds = 1 if len(order) < 2 else ROUNDS
+        for _ in range(rounds):
+            failed = None
+            for need in order:
+                try:
+                    if isinstance(need, Win):
+                        self._winning_hand(need, HAND_TRIES // rounds)
+                    else:
+                        self._tenpai_hand(need, TENPAI_TRIES // rounds)
+                except Retry as exc:
+                    failed, reason = need, exc
+                    break
+            if failed is None:
+                break
+            self.value, self.pool = list(saved[0]), dict(saved[1])
+            order.remove(failed)
+            order.insert(0, failed)
+        else:
+            raise reason
+        for k, kind in enumerate(self.indicators):
+            at = INDICATOR + 2 * k
+            if self.value[at] is None:
+                self._assign(at, (kind, False) if self.pool[(kind, False)] > 0 else (kind, True), public=False)
+        in_hands = [at for s in self.seats for at in s.hand if self.value[at] is None]
+        rest = sorted(set(range(N_TILES)) - set(in_hands))
+        for at in in_hands + [at for at in rest if self.value[at] is None]:
+            self._fill(at)
+        if self.log.variant != "shura":
+            return
+        for p in range(4):
+            passed = self.exchange.get(p)
+            if passed is None:  # asked before the seat's own exchange decision: any three of its tiles
+                passed = self.seats[p].hand[:3]
+            kinds = [self.value[at][0] for at in passed]
+            self.exchange_answer[p] = kinds[0] | kinds[1] << 8 | kinds[2] << 16
+
+    def _fill(self, at: int) -> None:
+        left = [t for t, n in self.pool.items() for _ in range(n) if t not in self.forbid[at]]
+        if not left:
+            raise Retry("no tile fits a hidden position")
+        self._assign(at, left[int(self.rng.integers(len(left)))], public=False)
+
+    def _room(self) -> np.ndarray:
+        """Copies per kind still free for hidden positions."""
+        room = -self.reserved
+        for (k, _), n in self.pool.items():
+            room[k] += n
+        return room
+
+    def _fixed(self, held: list[int]) -> tuple[np.ndarray, int, list[int]]:
+        counts = np.zeros(34, np.int64)
+        reds = 0
+        free = []
+        for at in held:
+            if self.value[at] is None:
+                free.append(at)
+            else:
+                counts[self.value[at][0]] += 1
+                reds += self.value[at][1]
+        return counts, reds, free
+
+    def place(self, extra: np.ndarray, free: list[int]) -> list[tuple[int, Tile]] | None:
+        """Give the free positions the tiles of `extra` (kind counts), plain copies first; None if the
+        positions' constraints or the pool do not allow it."""
+        pool = dict(self.pool)
+        order = sorted(free, key=lambda at: -len(self.forbid[at]))
+        kinds = [k for k in range(34) for _ in range(int(extra[k]))]
+        self.rng.shuffle(kinds)
+        out = []
+        for at in order:
+            for idx, k in enumerate(kinds):
+                tile = next((x for x in ((k, False), (k, True)) if pool.get(x, 0) > 0 and x not in self.forbid[at]),
+                            None)
+                if tile is not None:
+                    pool[tile] -= 1
+                    out.append((at, tile))
+                    kinds.pop(idx)
+                    break
+            else:
+                return None
+        return out
+
+    def _tenpai_hand(self, riichi: Riichi, tries: int) -> None:
+        fixed, _, free = self._fixed(riichi.held)
+        room = self._room()
+        for _ in range(tries):
+            counts = complete_hand(self.rng, fixed, 4 - riichi.n_melds, room, riichi.n_melds == 0)
+            if counts is None:
+                continue
+            extra = counts - fixed
+            choices = [k for k in range(34) if extra[k] > 0]
+            if not choices:
+                continue
+            extra[choices[int(self.rng.integers(len(choices)))]] -= 1  # the wait, left out
+            if not all(keeps_waits(fixed + extra, riichi.n_melds, k) for k in riichi.kans):
+                continue
+            placed = self.place(extra, free)
+            if placed is not None:
+                for at, tile in placed:
+                    self._assign(at, tile, public=False)
+                return
+        raise Retry(f"no tenpai hand for seat {riichi.seat}'s riichi")
+
+    def _winning_hand(self, win: Win, tries: int) -> None:
+        fixed, fixed_reds, free = self._fixed(win.held)
+        required = fixed.copy()
+        if not win.tsumo:
+            required[win.tile[0]] += 1
+        n_sets = 4 - len(win.melds)
+        value = WinValue(self, win, fixed_reds)
+        room = self._room()
+        for attempt in range(tries):
+            counts = complete_hand(self.rng, required, n_sets, value.room(room, self.rng), not win.melds,
+                                   style=value.style(self.rng))
+            if counts is None:
+                continue
+            found = value.fit(counts, counts - required, free, exact=attempt < tries // 2)
+            if found is not None:
+                placed, ura = found
+                for at, tile in placed:
+                    self._assign(at, tile, public=False)
+                for at, tile in ura:
+                    self._assign(at, tile, public=False)
+                return
+        what = f"worth {win.han} han {win.fu} fu" if win.han else "with a yaku"
+        raise Retry(f"no winning hand {what} for seat {win.seat}")
+
+    # ------------------------------------------------------------------ the wall
+    def wall(self) -> np.ndarray:
+        ids = {k: [i for i in range(4 * k, 4 * k + 4) if not (k in RED_KINDS and i == 4 * k)] for k in range(34)}
+        wall = np.zeros(N_TILES, np.int64)
+        for at, tile in enumerate(self.value):
+            wall[at] = 4 * tile[0] if tile[1] else ids[tile[0]].pop()
+        return wall
+
+    def context(self):
+        """The hand's place in its match, as start_kyoku gives it (checked by analyzer.advise.riichi_view)."""
+        from tsumolab.sims.riichi.positions import HandContext
+
+        start = self.log.start
+        scores = start.get("scores")
+        return HandContext(dealer=self.dealer, round=self.round, honba=start.get("honba", 0),
+                           sticks=start.get("kyotaku", 0), points=None if scores is None else tuple(scores),
+                           hand_no=start.get("hand", 1))

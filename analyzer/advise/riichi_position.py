@@ -1,0 +1,133 @@
+"""Positions of the riichi modes (`riichi`, `shura`) from one seat's view: written from a simulated hand, read
+back from a document or a raw mjai log (the events: analyzer.advise.riichi_view), and rebuilt into an engine state
+(analyzer.advise.riichi_rebuild).
+
+A position is the deciding seat's view of one hand up to a pending decision, as mjai-style events (the words
+`tsumolab replay --json` writes, analyzer.replay.riichi_events):
+
+    {"format": "tsumolab-position/1", "variant": "shura",
+     "seat": 2,                  the deciding seat (0..3)
+     "decision": "react",        exchange (shura, S-2) | turn | react (to a discard) | rob (an added kan)
+     "events": [...],            the hand's events from start_kyoku up to the decision
+     "note": "..."}              free text (where the position comes from)
+    optional: "rules" (rule options that differ from the mode's defaults, as for `tsumolab run --rule`)
+
+What the seat cannot see is written "?": the other seats' starting tiles (`tehais`) and draws (`tsumo` pai),
+and the three tiles other seats pass each other at the exchange. The seat's own exchange and what it received
+stay; the exchange direction shows in start_kyoku once the exchange is done (before it, at an exchange
+decision, it is unknown: the rebuilt state passes to the next seat). Other seats' `pass_win` events are left
+out. Everything else is public: discards with their tsumogiri flag, riichi (`reach`, `reach_accepted`),
+calls and kans with their tiles, dora indicators, wins (`hora` with han and fu) and every point transfer
+(`payment`).
+
+start_kyoku carries the hand's place in its match: `bakaze` (E or S) and `kyoku` (1..4), `honba`, `kyotaku`
+(riichi sticks on the table), `oya` (the dealer), `scores` (points at the hand's start), `dora_marker` (the first
+indicator; in shura it is shown after the exchange) and `tehais`; the simulator adds `hand` (the hand's number
+in its match). Tiles are 1m..9m, 1p..9p, 1s..9s, 1z..7z (mjai's E S W N P F C are read too); a red five is 5mr,
+5pr, 5sr (0m, 0p, 0s are read too).
+
+A raw mjai log is accepted as well: JSON lines, a JSON array of events, or an object with "events" and no
+"format". The hand is the one of the last start_kyoku; the seat is the one whose tehai is shown; the mode is
+shura when the hand has an exchange, riichi otherwise (or as given); the decision follows from the last event
+(trailing dora and other seats' pass_win aside): a tsumo to the seat, its own chi/pon, or the exchange when
+the seat deals → turn; a dahai by another seat → react; a kakan (or an ankan, thirteen orphans) by another seat
+→ rob; in shura a start_kyoku (and the dealer's first tsumo) with no exchange yet → exchange. Plain mjai has no
+rinshan flag: the draw right after a seat's own kan is its replacement draw. Without han and fu on a `hora`
+(plain mjai), any winning hand will do for a hidden winner.
+
+`build_position(document)` replays the events through the engine itself with hidden tiles chosen so that every
+logged action is possible (analyzer.advise.riichi_hidden) and returns the state at the decision. What the engine
+cannot express is refused: a red five given up from the hand while a plain copy of it is held (the engine gives
+up the plain copy first, R-1), calls, kans or an exchange that would leave the red five behind. A hidden
+winner's hand is worth the logged han and fu, or failing that pays the same (same base points).
+"""
+
+from __future__ import annotations
+
+from tsumolab.analyzer.advise.bloodshed_position import PositionError
+from tsumolab.analyzer.advise.riichi_view import (  # noqa: F401  (re-exported: the reading side of positions)
+    DECISION_WORDS, VARIANTS, SeatLog, parse_text, read_events, seat_view_events,
+)
+
+FORMAT = "tsumolab-position/1"
+
+
+def position_document(variant: str, pos, note: str = "") -> dict:
+    """The position document of the pending decision of `pos` (kept with its events) in mode `variant`."""
+    from tsumolab.sims.decisions import D_EXCHANGE, D_REACT, D_ROB, D_TURN
+
+    names = {D_EXCHANGE: "exchange", D_TURN: "turn", D_REACT: "react", D_ROB: "rob"}
+    if variant not in VARIANTS:
+        raise PositionError(f"riichi positions are for modes {' and '.join(VARIANTS)}, not {variant!r}")
+    if not pos.pending or pos.decision not in names:
+        raise ValueError("the position has no pending decision")
+    return {"format": FORMAT, "variant": variant, "seat": pos.seat, "decision": names[pos.decision],
+            "events": seat_view_events(pos), "note": note}
+
+
+def simulated_document(variant: str, seats_spec: str, seed: int, match_id: int, hand_no: int, decision: int,
+                       rules: dict | None = None, policy_paths: tuple[str, ...] = ()) -> dict | None:
+    """The document of decision `decision` (0-based) of hand `hand_no` of match `match_id` re-simulated from
+    `seed` with the seats of `seats_spec`; None when the hand has fewer decisions or the match fewer hands."""
+    from tsumolab.policies.registry import parse_seats
+    from tsumolab.sims.modes import get_mode
+    from tsumolab.sims.riichi.positions import RiichiTable
+
+    mode = get_mode(variant)
+    table = RiichiTable(parse_seats(seats_spec, policy_paths), mode.rules_class.from_dict(rules or {}), root_seed=seed,
+                        keep_events=True)
+    pos = table.at_decision(match_id, hand_no, decision)
+    if pos is None:
+        return None
+    document = position_document(variant, pos, f"seed {seed}, match {match_id}, hand {hand_no}, decision "
+                                                f"{decision}, seats {seats_spec}")
+    defaults = mode.rules_class()
+    changed = {k: v for k, v in (rules or {}).items() if getattr(defaults, k, None) != v}
+    if changed:
+        document["rules"] = changed
+    return document
+
+
+def read_document(data, variant: str | None = None, seat: int | None = None) -> SeatLog:
+    """A position document or a raw mjai log (a dict, a list of events, or JSON / JSON-lines text) → SeatLog.
+    Raises PositionError with a one-line message."""
+    if isinstance(data, (bytes, str)):
+        data = parse_text(data.decode("utf-8") if isinstance(data, bytes) else data)
+    decision = None
+    rules: dict = {}
+    if isinstance(data, dict):
+        if "format" in data:
+            if data["format"] != FORMAT:
+                raise PositionError(f"unknown position format {data['format']!r} (expected {FORMAT!r})")
+            variant = data.get("variant")
+            if variant not in VARIANTS:
+                raise PositionError(f"riichi positions are for modes {' and '.join(VARIANTS)}, not {variant!r}")
+            seat = data.get("seat")
+            if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat <= 3:
+                raise PositionError(f"seat must be an integer in 0..3, got {seat!r}")
+            decision = data.get("decision")
+            if decision is not None and decision not in DECISION_WORDS:
+                raise PositionError(f"decision must be one of {', '.join(DECISION_WORDS)}, got {decision!r}")
+            rules = data.get("rules") or {}
+            if not isinstance(rules, dict):
+                raise PositionError("rules must be an object of rule options")
+        events = data.get("events")
+    else:
+        events = data
+    return read_events(events, variant, seat, decision, rules)
+
+
+def build_position(document, variant: str | None = None, seat: int | None = None):
+    """(variant, seat, rules, Position): the engine state of the document's decision, rebuilt by replaying its
+    events through the engine with hidden tiles that make every logged action possible (one such arrangement;
+    determinization resamples them). The Position keeps the hand's event log in `events` (an empty array,
+    `pos.events[:0]`, stops the logging in rollouts). Raises PositionError with a one-line message."""
+    from tsumolab.analyzer.advise.riichi_rebuild import rebuild
+    from tsumolab.sims.modes import get_mode
+
+    log = read_document(document, variant, seat)
+    try:
+        rules = get_mode(log.variant).rules_class.from_dict(log.rules)
+    except ValueError as exc:
+        raise PositionError(f"rules: {exc}") from None
+    return log.variant, log.seat, rules, rebuild(log, rules)

@@ -1,0 +1,144 @@
+"""Decision analysis for the riichi-based modes (`riichi`, `shura`): the sampler analyzer.advise.evaluate drives, and
+the options of a stopped riichi position.
+
+A position is a sims.riichi.positions.Position stopped before one seat's decision; the sampler resamples the
+hidden tiles (sims.riichi.determinize) and plays every option out on the same samples
+(sims.riichi.rollout). Other riichi modes keep hidden state of their own (the astrology pool, mirror's
+transparent tiles, darkness's face-down kinds, fantasy's cards, the dragon eye's stream …) and are refused.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from tsumolab.sims.decisions import (
+    CHI_HIGH, CHI_LOW, CHI_MID, D_EXCHANGE, D_REACT, D_ROB, D_TURN, KAN, KAN_CALL, NINE_TERMINALS, PASS, PON, RIICHI,
+    RON, TSUMO, TSUMOGIRI,
+)
+from tsumolab.sims.riichi.observation import ROBS
+from tsumolab.sims.tiles import tile_name
+
+EXCHANGE_CAP = 40  # exchange triples rolled out at most; more are pre-screened by the shanten they leave
+
+
+@dataclass
+class RiichiSampler:
+    """The compiled riichi engine with four seats' policies and one mode's rules, ready to roll positions out."""
+
+    seats_spec: str
+    variant: str = "riichi"
+    rule_values: dict = field(default_factory=dict)
+    hooks: tuple = field(init=False)
+    params: np.ndarray = field(init=False)
+
+    def __post_init__(self):
+        from tsumolab.policies.registry import check_mode, parse_seats
+        from tsumolab.sims.modes import get_mode
+        from tsumolab.sims.shanten_tables import lookup_tables
+        from tsumolab.sims.seating import seat_hooks
+
+        seats = parse_seats(self.seats_spec)
+        check_mode(seats, self.variant)
+        self.hooks, self.params = seat_hooks(seats, "riichi")
+        rules = get_mode(self.variant).rules_class.from_dict(self.rule_values)
+        self.topts = rules.to_array()
+        self.sopts = rules.scoring_array()
+        self.tables = lookup_tables()
+
+    def recipe(self):
+        """How a worker process builds the same sampler."""
+        return RiichiSampler, (self.seats_spec, self.variant, self.rule_values)
+
+    def rollouts(self, pos, seat, answers, seed, first, count, to_match_end):
+        from tsumolab.analyzer.advise.evaluate import rollout_arrays
+        from tsumolab.sims.riichi.rollout import paired_rollouts
+
+        values, ranks, outcomes = rollout_arrays(len(answers), count)
+        status = paired_rollouts(pos.hs, pos.obs, pos.st, pos.wall, pos.rec, seat, np.asarray(answers, np.int64),
+                                 seed, first, count, to_match_end, *self.hooks, self.params, self.topts, self.sopts,
+                                 self.tables, values, ranks, outcomes)
+        if status < 0:
+            raise ValueError("the position's tile counts are impossible")
+        return values, ranks, outcomes
+
+    def pending_view(self, pos):
+        return pos.view
+
+
+def riichi_options(view: np.ndarray, tables: np.ndarray | None = None) -> list[tuple[str, int]]:
+    """(label, engine answer) of every legal option of the decision whose hook input is `view`."""
+    decision = int(view[ROBS.decision])
+    hand = view[ROBS.hand:ROBS.hand + 34]
+    if decision == D_TURN:
+        out = [("tsumo", TSUMO)] if view[ROBS.can_win] else []
+        if view[ROBS.can_nine]:
+            out.append(("nine terminals", NINE_TERMINALS))
+        out += [(f"kan {tile_name(k)}", KAN + k) for k in range(34) if view[ROBS.kan_options + k] > 0]
+        drawn = int(view[ROBS.tile])
+        if view[ROBS.riichi + int(view[ROBS.seat])] > 0:
+            return out + [(f"discard {tile_name(drawn)}", TSUMOGIRI)]
+        forbidden = (int(view[ROBS.forbid_a]), int(view[ROBS.forbid_b])) if view[ROBS.after_call] else ()
+        kinds = [k for k in range(34) if hand[k] > 0 and k not in forbidden]
+        out += [(f"discard {tile_name(k)}", k) for k in kinds]
+        if drawn >= 0 and drawn in (4, 13, 22) and hand[drawn] > 1 and view[ROBS.red + drawn // 9]:
+            out.append((f"discard {tile_name(drawn)} (drawn copy)", TSUMOGIRI))
+        if view[ROBS.can_riichi]:
+            out += [(f"riichi {tile_name(k)}", RIICHI + k) for k in kinds if _tenpai_without(hand, view, k, tables)]
+        return out
+    if decision == D_REACT:
+        out = [("ron", RON)] if view[ROBS.can_win] else []
+        out += [("pon", PON)] if view[ROBS.can_pon] else []
+        out += [("kan", KAN_CALL)] if view[ROBS.can_kan] else []
+        for bit, answer, name in ((1, CHI_LOW, "chi low"), (2, CHI_MID, "chi middle"), (4, CHI_HIGH, "chi high")):
+            if view[ROBS.can_chi] & bit:
+                out.append((name, answer))
+        return out + [("pass", PASS)]
+    if decision == D_ROB:
+        return [("ron", RON), ("pass", PASS)]
+    if decision == D_EXCHANGE:
+        return exchange_options(hand, int(view[ROBS.n_melds + int(view[ROBS.seat])]), tables)
+    raise ValueError(f"no decision of a riichi mode pending (code {decision})")
+
+
+def _tables(tables):
+    if tables is None:
+        from tsumolab.sims.shanten_tables import lookup_tables
+
+        tables = lookup_tables()
+    return tables
+
+
+def _shanten(hand, n_melds, tables) -> int:
+    from tsumolab.sims.shanten import RIICHI_SHAPES, shanten
+    from tsumolab.sims.shanten_tables import SUIT_ROWS
+
+    tables = _tables(tables)
+    return int(shanten(np.ascontiguousarray(hand, np.int32), n_melds, RIICHI_SHAPES, tables[:SUIT_ROWS],
+                       tables[SUIT_ROWS:]))
+
+
+def _tenpai_without(hand, view, kind, tables) -> bool:
+    rest = np.array(hand, np.int32)
+    rest[kind] -= 1
+    return _shanten(rest, int(view[ROBS.n_melds + int(view[ROBS.seat])]), tables) <= 0
+
+
+def exchange_options(hand, n_melds, tables=None) -> list[tuple[str, int]]:
+    """Every distinct triple of held kinds (S-2), at most EXCHANGE_CAP of them: those leaving the lowest
+    shanten first (ties in a fixed order)."""
+    from tsumolab.policies.api import pack_exchange
+
+    copies = [k for k in range(34) for _ in range(int(hand[k]))]
+    triples = sorted(set(itertools.combinations(copies, 3)))
+    if len(triples) > EXCHANGE_CAP:
+        def left(triple):
+            rest = np.array(hand, np.int32)
+            for k in triple:
+                rest[k] -= 1
+            return _shanten(rest, n_melds, tables)
+
+        triples = sorted(triples, key=left)[:EXCHANGE_CAP]
+    return [("exchange " + " ".join(tile_name(k) for k in t), int(pack_exchange(*t))) for t in triples]

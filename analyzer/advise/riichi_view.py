@@ -1,0 +1,282 @@
+"""One seat's view of a riichi / shura hand as mjai-style events (analyzer.replay.riichi_events's words): written from a
+simulated hand, read back from events with their tiles parsed and the pending decision inferred. The position
+document that carries them is analyzer.advise.riichi_position."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+
+from tsumolab.analyzer.advise.bloodshed_position import PositionError
+from tsumolab.sims import tiles
+
+VARIANTS = ("riichi", "shura")
+DECISION_WORDS = ("exchange", "turn", "react", "rob")
+HIDDEN = "?"
+MJAI_HONORS = "ESWNPFC"
+ACTION_TYPES = ("tsumo", "dahai", "chi", "pon", "daiminkan", "ankan", "kakan", "hora")
+KNOWN_TYPES = (*ACTION_TYPES, "start_kyoku", "reach", "reach_accepted", "dora", "exchange", "pass_win", "payment")
+IGNORED_TYPES = ("start_game", "none")
+HAND_OVER_TYPES = ("ryukyoku", "end_kyoku", "end_game")
+
+Tile = tuple[int, bool]  # (kind 0..33, red five)
+
+
+def seat_view_events(pos, seat: int | None = None) -> list[dict]:
+    """The events of the hand of `pos` (a sims.riichi.positions.Position kept with keep_events=True) up to now,
+    as seat `seat` (default: the deciding seat) sees them."""
+    from tsumolab.analyzer.replay.riichi_events import to_json_events
+    from tsumolab.sims.riichi.hand_state import HS
+
+    seat = pos.seat if seat is None else int(seat)
+    rows = pos.logged()
+    if rows.shape[0] == 0:
+        raise ValueError("the position keeps no event log (RiichiTable(..., keep_events=True))")
+    key = (int(rows[0, 0]), int(rows[0, 1]))
+    points = {key: [int(p) for p in pos.hs[HS.points_before:HS.points_before + 4]]}
+    out = []
+    for event in to_json_events(rows, points):
+        kind = event["type"]
+        if kind == "start_kyoku":
+            event = dict(event, kyotaku=int(pos.hs[HS.m_sticks]))
+            event["tehais"] = [h if i == seat else [HIDDEN] * len(h) for i, h in enumerate(event.get("tehais", []))]
+        elif kind == "tsumo" and event["actor"] != seat:
+            event = dict(event, pai=HIDDEN)
+        elif kind == "exchange" and seat not in (event["actor"], event["target"]):
+            event = dict(event, pais=[HIDDEN] * 3)
+        elif kind == "pass_win" and event["actor"] != seat:
+            continue
+        out.append(event)
+    return out
+
+
+@dataclass
+class SeatLog:
+    """A position read from a document: the hand's events (validated, tiles parsed into `tiles`) as one seat
+    sees them up to its decision."""
+
+    variant: str
+    seat: int
+    decision: str
+    events: list[dict]          # the events as given (the hand's only)
+    tiles: list[dict]           # per event: its tiles parsed (see _parse_event)
+    rules: dict                 # rule options that differ from the mode's defaults
+
+    @property
+    def start(self) -> dict:
+        return self.events[0]
+
+
+def read_events(events, variant: str | None = None, seat: int | None = None, decision: str | None = None,
+                rules: dict | None = None) -> SeatLog:
+    """A list of mjai events (one seat's view, up to its decision) → SeatLog; the seat, the mode and the decision
+    are inferred where not given (see analyzer.advise.riichi_position). Raises PositionError with a one-line message."""
+    if not isinstance(events, list) or not all(isinstance(e, dict) for e in events):
+        raise PositionError("events must be a list of JSON objects (mjai events)")
+    events = _this_hand(events)
+    parsed = [_parse_event(i, e) for i, e in enumerate(events)]
+    if seat is None:
+        seat = _seat_of(events, parsed)
+    elif not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat <= 3:
+        raise PositionError(f"seat must be an integer in 0..3, got {seat!r}")
+    if variant is None:
+        variant = "shura" if any(e["type"] == "exchange" for e in events) else "riichi"
+    if variant not in VARIANTS:
+        raise PositionError(f"riichi positions are for modes {' and '.join(VARIANTS)}, not {variant!r}")
+    if any(e["type"] == "exchange" for e in events) and variant != "shura":
+        raise PositionError("the log has an exchange (S-2): only shura hands have one")
+    own = parsed[0]["tehais"][seat]
+    if any(t is None for t in own):
+        raise PositionError(f"seat {seat}'s own starting tiles must be shown in start_kyoku")
+    inferred = _infer_decision(events, seat, variant)
+    if decision is not None and decision != inferred:
+        raise PositionError(f"the log ends at a {inferred} decision of seat {seat}, but the document says "
+                            f"{decision!r}")
+    return SeatLog(variant, seat, inferred, events, parsed, rules or {})
+
+
+def parse_text(text: str):
+    """JSON, or JSON lines, as Python objects."""
+    text = text.strip()
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        pass
+    out = []
+    for n, line in enumerate(text.splitlines(), 1):
+        if line.strip():
+            try:
+                out.append(json.loads(line))
+            except json.JSONDecodeError as exc:
+                raise PositionError(f"line {n} is not a JSON event: {exc.msg}") from None
+    return out
+
+
+def _this_hand(events: list[dict]) -> list[dict]:
+    """The events of the last start_kyoku on, unknown bookkeeping words dropped."""
+    for e in events:
+        if not isinstance(e.get("type"), str):
+            raise PositionError(f"every event needs a type, got {json.dumps(e)[:80]}")
+    starts = [i for i, e in enumerate(events) if e["type"] == "start_kyoku"]
+    if not starts:
+        raise PositionError("the log has no start_kyoku")
+    out = []
+    for e in events[starts[-1]:]:
+        kind = e["type"]
+        if kind in IGNORED_TYPES:
+            continue
+        if kind in HAND_OVER_TYPES:
+            raise PositionError(f"the hand is over ({kind}): a position ends at a pending decision")
+        if kind not in KNOWN_TYPES:
+            raise PositionError(f"event type {kind!r} is not part of riichi or shura")
+        out.append(e)
+    return out
+
+
+@lru_cache(maxsize=None)
+def _tile_of(name: str) -> Tile | None:
+    if name == HIDDEN:
+        return None
+    if len(name) == 1 and name in MJAI_HONORS:
+        return 27 + MJAI_HONORS.index(name), False
+    red = name.endswith("r")
+    base = name[:-1] if red else name
+    try:
+        kind, zero = tiles.parse_tile(base)
+    except tiles.TileError:
+        raise PositionError(f"unknown tile {name!r} (write 1m..9s, 1z..7z or E S W N P F C; red fives 5mr)") from None
+    red = red or zero
+    if red and (kind >= 27 or kind % 9 != tiles.FIVE_OFFSET):
+        raise PositionError(f"unknown tile {name!r}: only fives can be red")
+    return kind, red
+
+
+def tile_of(name) -> Tile | None:
+    """(kind, red) of an mjai tile name; None for "?"."""
+    if not isinstance(name, str):
+        raise PositionError(f"a tile is a string such as 5m or 5mr, got {name!r}")
+    return _tile_of(name)
+
+
+def _seat_field(e: dict, key: str, where: str) -> int:
+    v = e.get(key)
+    if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= 3:
+        raise PositionError(f"{where}: {key} must be a seat 0..3, got {v!r}")
+    return v
+
+
+def _parse_event(i: int, e: dict) -> dict:
+    """The tiles of event `i` parsed (and its seats checked): keys pai, consumed, pais, tehais, dora_marker."""
+    kind = e["type"]
+    where = f"event {i} ({kind})"
+    out: dict = {}
+    if kind == "start_kyoku":
+        hands = e.get("tehais")
+        if not isinstance(hands, list) or len(hands) != 4 or not all(isinstance(h, list) for h in hands):
+            raise PositionError(f"{where}: tehais must be 4 lists of tiles")
+        out["tehais"] = [[tile_of(t) for t in h] for h in hands]
+        if any(len(h) != 13 for h in hands):
+            raise PositionError(f"{where}: every tehai has 13 tiles")
+        if e.get("dora_marker") is not None:
+            out["dora_marker"] = _visible(tile_of(e["dora_marker"]), where)
+        _seat_field(e, "oya", where)
+        if e.get("bakaze", "E") not in ("E", "S"):
+            raise PositionError(f"{where}: bakaze must be E or S, got {e.get('bakaze')!r}")
+        for key, lo, hi, default in (("kyoku", 1, 4, 1), ("honba", 0, 999, 0), ("kyotaku", 0, 999, 0),
+                                     ("hand", 1, 999, 1)):
+            v = e.get(key, default)
+            if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
+                raise PositionError(f"{where}: {key} must be an integer in {lo}..{hi}, got {v!r}")
+        scores = e.get("scores")
+        if scores is not None and (not isinstance(scores, list) or len(scores) != 4
+                                   or not all(isinstance(x, int) and not isinstance(x, bool) for x in scores)):
+            raise PositionError(f"{where}: scores must be 4 integers")
+        return out
+    if kind in ("reach", "reach_accepted", "pass_win"):
+        _seat_field(e, "actor", where)
+        return out
+    if kind == "payment":
+        return out
+    if kind == "dora":
+        out["dora_marker"] = _visible(tile_of(e.get("dora_marker")), where)
+        return out
+    _seat_field(e, "actor", where)
+    if kind == "exchange":
+        _seat_field(e, "target", where)
+        pais = e.get("pais")
+        if not isinstance(pais, list) or len(pais) != 3:
+            raise PositionError(f"{where}: pais must be a list of 3 tiles")
+        out["pais"] = [tile_of(t) for t in pais]
+        return out
+    if kind != "ankan":
+        out["pai"] = tile_of(e.get("pai"))
+        if kind != "tsumo":
+            _visible(out["pai"], where)
+    if kind in ("chi", "pon", "daiminkan", "ankan"):
+        consumed = e.get("consumed")
+        if not isinstance(consumed, list):
+            raise PositionError(f"{where}: consumed must be a list of tiles")
+        out["consumed"] = [_visible(tile_of(t), where) for t in consumed]
+        n = {"chi": 2, "pon": 2, "daiminkan": 3, "ankan": 4}[kind]
+        if len(consumed) != n:
+            raise PositionError(f"{where}: consumed must hold {n} tiles")
+        kinds = sorted(t[0] for t in out["consumed"])
+        if kind == "chi":
+            run = sorted([*kinds, out["pai"][0]])
+            if run[0] >= 27 or run[0] // 9 != run[2] // 9 or run != [run[0], run[0] + 1, run[0] + 2]:
+                raise PositionError(f"{where}: {e.get('pai')} with {consumed} is not a run")
+        elif kind == "ankan":
+            if len(set(kinds)) != 1:
+                raise PositionError(f"{where}: an ankan is four tiles of one kind")
+            out["pai"] = (kinds[0], False)
+        elif set(kinds) != {out["pai"][0]}:
+            raise PositionError(f"{where}: consumed tiles must be of the called kind {e.get('pai')}")
+    if kind in ("chi", "pon", "daiminkan"):
+        out["target"] = _seat_field(e, "target", where)
+        if out["target"] == e["actor"]:
+            raise PositionError(f"{where}: a seat cannot call its own discard")
+    if kind == "hora":
+        out["target"] = _seat_field(e, "target", where)
+    return out
+
+
+def _visible(tile, where) -> Tile:
+    if tile is None:
+        raise PositionError(f"{where}: this tile is public and cannot be hidden ('?')")
+    return tile
+
+
+def _seat_of(events: list[dict], parsed: list[dict]) -> int:
+    shown = [s for s, h in enumerate(parsed[0]["tehais"]) if all(t is not None for t in h)]
+    if len(shown) == 1:
+        return shown[0]
+    last = events[-1]
+    if len(shown) == 4 and last["type"] == "tsumo":
+        return int(last["actor"])
+    raise PositionError("cannot tell whose view the log is: show exactly one seat's tehai, or give the seat")
+
+
+def _infer_decision(events: list[dict], seat: int, variant: str) -> str:
+    """The decision the log ends at, from its last event (trailing dora and pass_win aside)."""
+    exchanged = any(e["type"] == "exchange" for e in events)
+    tail = [e for e in events if e["type"] not in ("dora", "pass_win")]
+    last = tail[-1]
+    kind = last["type"]
+    actor = last.get("actor")
+    if variant == "shura" and not exchanged:
+        if kind == "start_kyoku" or (kind == "tsumo" and len(tail) == 2 and actor == events[0].get("oya")):
+            return "exchange"
+        raise PositionError("a shura hand starts with the exchange (S-2): no play before it")
+    if kind == "tsumo" and actor == seat:
+        return "turn"
+    if kind == "exchange" and seat == events[0].get("oya"):
+        return "turn"  # the dealer's first turn follows the exchange
+    if kind in ("chi", "pon") and actor == seat:
+        return "turn"
+    if kind == "dahai" and actor != seat:
+        return "react"
+    if kind in ("kakan", "ankan") and actor != seat:
+        return "rob"
+    raise PositionError(f"the log does not end at a decision of seat {seat} (last event: {kind}"
+                        + (f" by seat {actor})" if actor is not None else ")"))

@@ -1,0 +1,1 @@
+"""Speed measurements: whole-match hands per second, kernels, advise rollouts."""

@@ -1,0 +1,1 @@
+"""Claims studies: experiment files, the duplicate design, claims/arms/EV tables, verdicts."""

@@ -1,0 +1,1 @@
+"""Decision-level claims: situations found in simulated play, paired rollouts, verdicts."""

@@ -1,0 +1,1 @@
+"""The statistical regression check of every mode against its stored baseline."""

@@ -1,0 +1,1 @@
+"""Event logs of simulated matches as mjai-style JSON and readable text."""

@@ -1,0 +1,1 @@
+"""Simulation runs: validated specs, chunked parallel resumable execution, run records."""

@@ -1,0 +1,115 @@
+"""The riichi-engine match loop of analyzer.search.play (`riichi`, `shura`): sims.riichi.engine.play_matches,
+with a stop before every decision (sims.riichi.engine.resume) where a search seat may answer."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tsumolab.analyzer.search.options import riichi_candidates
+from tsumolab.analyzer.search.table import RIICHI_HOOK_ROW, choose, decision_seed, direct, rollout_arrays
+from tsumolab.sims.events import N_EVENT_COLS
+from tsumolab.sims.riichi import engine
+from tsumolab.sims.riichi import table as T
+from tsumolab.sims.riichi.columns import N_HAND_COLS, N_MATCH_COLS
+from tsumolab.sims.riichi.hand_state import HS
+from tsumolab.sims.riichi.observation import ROBS
+from tsumolab.sims.riichi.play import ROWS_PER_MATCH
+from tsumolab.sims.shanten_tables import lookup_tables
+from tsumolab.sims.riichi.rollout import paired_rollouts
+from tsumolab.sims.riichi.tableau import N_ST
+from tsumolab.sims.seating import seat_hooks
+from tsumolab.sims.table_state import rank_of
+
+ABORTIVE = (engine.END_NINE, engine.END_WINDS, engine.END_RIICHI, engine.END_KANS)
+
+
+class Decider:
+    """The engine's arguments for one Table, and the search of one pending decision."""
+
+    def __init__(self, table):
+        self.table = table
+        self.hooks, self.params = seat_hooks(table.played, "riichi")
+        self.topts, self.sopts = table.rules.to_array(), table.rules.scoring_array()
+        self.tables = lookup_tables()
+        self.play = (*self.hooks, self.params, self.topts, self.sopts, self.tables)
+        self.rollout_play = {}
+        for name, seating in table.rollout_seats.items():
+            r_hooks, r_params = seat_hooks(seating, "riichi")
+            self.rollout_play[name] = (*r_hooks, r_params, self.topts, self.sopts, self.tables)
+
+    def answer(self, searcher, state, view, seed: int):
+        """The searched answer of the decision pending in `state` (hs, obs, st, wall, rec) whose hook input is
+        `view` (searcher.seat's), or None to let the base policy answer."""
+        seat = searcher.seat
+        decision = int(view[ROBS.decision])
+        if decision not in RIICHI_HOOK_ROW:
+            return None
+        base = int(self.hooks[RIICHI_HOOK_ROW[decision]][seat](view.copy(), self.params[seat], self.tables))
+        options = riichi_candidates(view, base, searcher.kinds, searcher.top_k, self.tables)
+        if len(options) < 2:
+            return None
+        count = searcher.rollouts
+        values, ranks, outcomes = rollout_arrays(len(options), count)
+        if paired_rollouts(*state, seat, np.asarray(options, np.int64), seed, 0, count, False,
+                           *self.rollout_play[searcher.rollout_policy], values, ranks, outcomes) < 0:
+            raise RuntimeError("search: a played position could not be determinized")
+        return self.table.stats.record(options, values, choose(values, searcher.z))
+
+
+def play_matches(table, root_seed: int, match_ids: np.ndarray, counters=None):
+    decider = Decider(table)
+    resume = direct(engine.resume)
+    if counters is None:
+        counters = np.zeros(engine.N_COUNTERS, np.int64)
+    hs = np.zeros(HS.SIZE, np.int64)
+    obs = np.zeros((4, ROBS.SIZE), np.int32)
+    view = np.zeros(ROBS.SIZE, np.int32)
+    st = np.zeros((N_ST, 34), np.int64)
+    wall = np.zeros(T.N_TILES, np.int64)
+    rec = np.zeros((4, N_HAND_COLS), np.int64)
+    ev = np.zeros(3, np.int64)
+    events = np.zeros((0, N_EVENT_COLS), np.int32)
+    hand_rows = np.zeros((ROWS_PER_MATCH * match_ids.size, N_HAND_COLS), np.int32)
+    match_rows = np.zeros((4 * match_ids.size, N_MATCH_COLS), np.int32)
+    rows = np.zeros((4, N_HAND_COLS), np.int32)
+    no_match_rows = np.zeros((0, N_MATCH_COLS), np.int32)
+    n_rows = 0
+    for mi, match_id in enumerate(match_ids):
+        engine.begin_match(hs, obs, root_seed, match_id, decider.topts)
+        while True:
+            engine.begin_hand(hs, obs, wall, rec, ev, decider.topts)
+            answer, forced, stop_at = 0, 0, 0
+            while resume(hs, obs, view, st, wall, rec, ev, *decider.play, counters, events, answer, forced, stop_at,
+                         0, rows, no_match_rows) < 0:
+                n = int(hs[HS.n_decisions])
+                searcher = table.searchers.get(int(hs[HS.dec_seat]))
+                searched = None
+                if searcher is not None:
+                    seed = decision_seed(root_seed, match_id, int(hs[HS.hand_no]), n)
+                    searched = decider.answer(searcher, (hs, obs, st, wall, rec), view, seed)
+                answer, forced = (0, 0) if searched is None else (searched, 1)
+                stop_at = n + 1
+            hand_rows[n_rows:n_rows + 4] = rows
+            n_rows += 4
+            if match_over(hs, obs, decider.topts):
+                engine.finish_match(hs, obs, match_rows, mi * 4)
+                break
+    return hand_rows[:n_rows], match_rows
+
+
+def match_over(hs, obs, topts) -> bool:
+    """Whether the match ends after the hand sims.riichi.engine.close_hand just closed: its return value,
+    read back from the state close_hand leaves (R-2, S-1; the dealer's round moved on unless it kept the deal)."""
+    if hs[HS.busted] == 1:
+        return True
+    keeps = hs[HS.keeps] == 1
+    played_round = hs[HS.m_round] - (0 if keeps else 1)
+    if played_round >= topts[T.T_N_HANDS] - 1:
+        dealer = int(obs[0, ROBS.dealer])
+        if keeps and hs[HS.end] not in ABORTIVE and rank_of(obs, ROBS.points, dealer) == 1 \
+                and obs[0, ROBS.points + dealer] >= T.TARGET_POINTS:
+            return True
+        if not keeps and (not topts[T.T_EXTENSION] or engine._someone_reached(obs, T.TARGET_POINTS)
+                          or hs[HS.m_round] >= 8):
+            return True
+    return hs[HS.hand_no] >= T.MAX_HANDS

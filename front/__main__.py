@@ -1,0 +1,5 @@
+"""`python -m tsumolab` runs the tsumolab command line."""
+
+from tsumolab.cli import main
+
+main()

@@ -1,0 +1,1 @@
+"""The `tsumolab` subcommands, one module each; each adds itself to tsumolab.cli.cli on import."""

@@ -1,0 +1,128 @@
+"""`tsumolab replay`: re-simulate one match and show every event, to check play and payments by hand."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from tsumolab.cli import cli
+from tsumolab.analyzer.errors import InputError
+from tsumolab.analyzer.replay.match import decoder_for, replay_match
+
+
+@cli.command("replay")
+@click.option("--variant", default="bloodshed", show_default=True, metavar="MODE", help="Mode of the match.")
+@click.option("--seed", type=int, default=None, help="Root seed of the run (default 0, or the run's with --run).")
+@click.option("--match", "match_id", type=int, required=True, help="Match id to replay (0-based).")
+@click.option("--hand", "hand_no", type=int, default=None, help="Show only this hand (1-based).")
+@click.option("--seats", default=None, help="Seat policies as for `tsumolab run` (default baseline).")
+@click.option("--run", "run_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Take variant, seed, seats and rules from this run directory's run.json.")
+@click.option("--rule", "rules", multiple=True, metavar="KEY=VALUE", help="Rule option (repeatable).")
+@click.option("--policy-path", "policy_paths", multiple=True, type=click.Path(exists=True, dir_okay=False),
+              help="Python file with extra policies (repeatable).")
+@click.option("--json", "as_json", is_flag=True, help="JSON lines (mjai words where they exist) instead of text.")
+@click.option("--advise", "decision", type=int, default=None, metavar="N",
+              help="Instead of the events, print the position (JSON, input of `tsumolab advise`) of the hand's "
+                   "decision number N (0-based, every seat's decisions counted) from the deciding seat's view "
+                   "(riichi, shura: its mjai events up to the decision, analyzer/advise/riichi_position.py).")
+def replay(variant, seed, match_id, hand_no, seats, run_dir, rules, policy_paths, as_json, decision):
+    """Re-simulate one match from its seed and print every event: deal, exchange, voids, draws, discards,
+    calls, passed wins, wins with pattern and fan, every payment, the exhaustive-draw settlement and the
+    points after each hand. The same seed, match id and seats always give the same match. The riichi-based
+    modes (every mode but bloodshed) add riichi declarations, dora indicators, han/fu, draws and riichi-stick
+    payments.
+
+    \b
+    Examples:
+      tsumolab replay --seed 7 --match 12
+      tsumolab replay --run runs/example --match 3 --hand 2 --json
+      tsumolab replay --variant shura --seed 3 --match 0 --hand 1
+      tsumolab replay --seed 7 --match 0 --hand 1 --advise 20 > position.json
+      tsumolab replay --variant shura --seed 3 --match 0 --hand 2 --advise 30 > position.json
+    """
+    if run_dir is not None:
+        from tsumolab.analyzer.runs.runner import read_run_record
+
+        record = read_run_record(run_dir)
+        if record is None:
+            raise InputError(f"no run.json in {run_dir}")
+        spec = record["spec"]
+        if not 0 <= match_id < spec["matches"]:
+            raise InputError(f"match {match_id} is outside the run (matches 0..{spec['matches'] - 1})")
+        variant, seed = spec["variant"], spec["seed"] if seed is None else seed
+        seats = seats or ",".join(spec["seats"])
+        rules = rules or tuple(f"{k}={v if isinstance(v, str) else json.dumps(v)}"
+                               for k, v in spec.get("rules", {}).items())
+    if match_id < 0:
+        raise InputError(f"--match must be at least 0, got {match_id}")
+    if decision is not None:
+        click.echo(json.dumps(_position(variant, 0 if seed is None else seed, match_id, hand_no, decision,
+                                        seats or "baseline", rules, policy_paths)))
+        return
+    events, labels, hand_rows, _ = replay_match(variant, 0 if seed is None else seed, match_id,
+                                                seats or "baseline", rules, policy_paths)
+    played = int(hand_rows[:, 1].max())
+    if hand_no is not None:
+        if not 1 <= hand_no <= played:
+            raise InputError(f"match {match_id} has hands 1..{played}; no hand {hand_no}")
+        events = [e for e in _hand_slice(events, hand_no)]
+    if as_json:
+        for event in events:
+            click.echo(json.dumps(event, ensure_ascii=False))
+        return
+    click.echo("seats: " + ", ".join(f"S{i} {label}" for i, label in enumerate(labels)))
+    for line in decoder_for(variant).to_text(events, labels):
+        click.echo(line)
+
+
+def _position(variant, seed, match_id, hand_no, decision, seats_spec, rules, policy_paths) -> dict:
+    from tsumolab.analyzer.advise.evaluate import Sampler, stopped_state
+    from tsumolab.commands.advise import check_variant
+    from tsumolab.analyzer.advise.bloodshed_position import position_of
+    from tsumolab.analyzer.advise.riichi_position import VARIANTS
+    from tsumolab.analyzer.runs.options import build_spec
+
+    if variant not in VARIANTS:
+        check_variant(variant)
+    if hand_no is None:
+        raise InputError("--advise needs --hand")
+    if decision < 0:
+        raise InputError(f"--advise must be at least 0, got {decision}")
+    spec = build_spec(variant, seats_spec, 1, seed, 1, rules, policy_paths)
+    if variant in VARIANTS:
+        return _riichi_position(variant, seed, match_id, hand_no, decision, spec, policy_paths)
+    sampler = Sampler(",".join(spec.seats), dict(spec.rules))
+    try:
+        S = stopped_state(sampler, seed, match_id, hand_no, decision)
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
+    if S is None:
+        raise InputError(f"hand {hand_no} of match {match_id} has fewer than {decision + 1} decisions")
+    position = position_of(S, sampler.pending_view(S), variant)
+    position["source"] = {"seed": seed, "match": match_id, "hand": hand_no, "decision": decision,
+                          "seats": list(spec.seats)}
+    return position
+
+
+def _riichi_position(variant, seed, match_id, hand_no, decision, spec, policy_paths) -> dict:
+    from tsumolab.analyzer.advise.riichi_position import simulated_document
+
+    position = simulated_document(variant, ",".join(spec.seats), seed, match_id, hand_no, decision,
+                                  dict(spec.rules), policy_paths)
+    if position is None:
+        raise InputError(f"hand {hand_no} of match {match_id} has fewer than {decision + 1} decisions")
+    position["source"] = {"seed": seed, "match": match_id, "hand": hand_no, "decision": decision,
+                          "seats": list(spec.seats)}
+    return position
+
+
+def _hand_slice(events: list[dict], hand_no: int):
+    current = None
+    for event in events:
+        if event["type"] == "start_kyoku":
+            current = event["hand"]
+        if current == hand_no:
+            yield event

@@ -5,7 +5,7 @@ Importing `sims` first configures the compiled-kernel cache before any test modu
 
 import pytest
 
-import sims  # noqa: F401
+import tsumolab.sims  # noqa: F401
 
 
 @pytest.fixture(scope="session")

@@ -163,3 +163,14 @@ def test_importing_every_sims_module_loads_no_upper_layer():
             " - {'tsumolab.sims'}))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]", out.stderr
+
+
+def test_nothing_imports_a_folder_by_its_bare_name():
+    """Inside a checkout `import sims` would load a second copy of the engines beside tsumolab.sims: every module
+    and test imports the installed names only."""
+    folders = ("front", *LOWER_LAYERS)
+    root = Path(__file__).resolve().parent.parent
+    bare = sorted(f"{path.relative_to(root)}: {name}"
+                  for path in [*root.joinpath("tests").glob("*.py"), *package_modules().values()]
+                  for name in imported_names("tests.x", path) if name.split(".")[0] in folders)
+    assert bare == []

@@ -39,7 +39,7 @@ SHARED_ACCESSORS = ("decision", "tile", "from_seat", "can_win", "win_points", "c
 
 
 def _family_of_mode(slug: str) -> str:
-    return "bloodshed" if MODES[slug].startswith("tsumolab.sims.bloodshed") else "riichi"
+    return MODES[slug].family.name
 
 
 # ----------------------------------------------------------------------------- the layouts

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -12,6 +13,7 @@ import pytest
 
 from tsumolab.analyzer import tables
 from tsumolab.analyzer.errors import InputError
+from tsumolab.analyzer.runs import runner
 from tsumolab.analyzer.runs.integrity import read_dataset
 from tsumolab.analyzer.runs.runner import RunInterrupted, RunSpec, combined_tables, execute, read_run_record
 from tsumolab.analyzer.tables import (
@@ -23,7 +25,7 @@ from tsumolab.analyzer.tables import (
     table_columns,
     write_parquet_atomic,
 )
-from tsumolab.sims.modes import get_mode
+from tsumolab.sims.modes import MODES, get_mode
 from tsumolab.sims.bloodshed.columns import HAND_COLUMNS, HC, MATCH_COLUMNS, MC, N_HAND_COLS, N_MATCH_COLS
 
 MATCHES = 24
@@ -174,21 +176,23 @@ def test_resume_redoes_an_incomplete_chunk(reference, tmp_path):
 
 def test_ctrl_c_keeps_complete_chunks_and_resume_finishes(reference, tmp_path, monkeypatch):
     mode = get_mode("bloodshed")
-    real_simulate = mode.simulate
 
-    def interrupted_at_chunk_2(root_seed, match_ids, seats, rules=None, *args, **kwargs):
+    def interrupted_at_chunk_2(root_seed, match_ids, seats, rules, *args, **kwargs):
         if int(match_ids[0]) == 10:
             raise KeyboardInterrupt
-        return real_simulate(root_seed, match_ids, seats, rules, *args, **kwargs)
+        return mode.family.play(root_seed, match_ids, seats, rules, *args, **kwargs)
 
-    monkeypatch.setattr(mode, "simulate", interrupted_at_chunk_2)
+    interrupted = dataclasses.replace(mode, family=dataclasses.replace(mode.family, play=interrupted_at_chunk_2))
+    monkeypatch.setitem(MODES, "bloodshed", interrupted)
+    monkeypatch.setattr(runner, "_WORKER_CACHE", {})  # the reference run loaded the mode for this spec
     with pytest.raises(RunInterrupted, match="--resume") as info:
         run(tmp_path)
     assert info.value.done_chunks == 2 and info.value.total_chunks == 5
     assert complete_chunks(tmp_path) == [0, 1]
     assert read_run_record(tmp_path)["status"] == "interrupted"
 
-    monkeypatch.setattr(mode, "simulate", real_simulate)
+    monkeypatch.setitem(MODES, "bloodshed", mode)
+    monkeypatch.setattr(runner, "_WORKER_CACHE", {})
     summary = run(tmp_path, resume=True)
     assert summary.resumed_chunks == 2 and summary.simulated_matches == MATCHES - 10
     assert_same_dataset(reference, tmp_path)

@@ -71,7 +71,7 @@ def test_an_option_added_to_a_rules_class_is_listed_with_its_help(tmp_path):
     source = tmp_path / "new_mode_rules.py"
     source.write_text(
         "from dataclasses import dataclass\n"
-        "from sims.riichi.table import RiichiTable\n\n\n"
+        "from tsumolab.sims.riichi.table import RiichiTable\n\n\n"
         "@dataclass(frozen=True)\n"
         "class NewRules(RiichiTable):\n"
         "    renchan: bool = False\n"

@@ -19,7 +19,7 @@ from multiprocessing import get_context
 
 import numpy as np
 
-import sims  # noqa: F401  (points numba at the cache directory of these sources before numba compiles)
+import tsumolab.sims  # noqa: F401  (points numba at the cache directory of these sources before numba compiles)
 
 
 def _cpu() -> float:

@@ -273,14 +273,15 @@ def _focal(points_unit: float) -> list[Metric]:
     ]
 
 
-FAMILY_METRICS = {"bloodshed": _bloodshed, "riichi": _riichi}
-"""the hand metrics of each engine family (sims.family), by the family's name"""
+FAMILY_METRICS = {"bloodshed": (_bloodshed, None), "riichi": (_riichi, _hand_counts)}
+"""the hand metrics of each engine family (sims.family), by the family's name, and the columns they need added
+to the `hands` table"""
 
 
 def metric_specs(family: EngineFamily) -> list[Metric]:
     """Every metric of the modes an engine family plays, in units of its smallest payment."""
     unit = float(family.points_unit)
-    return FAMILY_METRICS[family.name]() + _matches(unit) + _focal(unit)
+    return FAMILY_METRICS[family.name][0]() + _matches(unit) + _focal(unit)
 
 
 def _ratio(num: np.ndarray, den: np.ndarray, unit: float, sqrt: bool) -> dict:
@@ -303,7 +304,9 @@ def economy_metrics(hands: pl.DataFrame, matches: pl.DataFrame, family: EngineFa
                     start_points: int) -> dict[str, dict]:
     """`econ/<metric>` → {value, se} over the run's tables (match-clustered standard errors)."""
     specs = metric_specs(family)
-    hands = _hand_counts(hands)
+    added_columns = FAMILY_METRICS[family.name][1]
+    if added_columns is not None:
+        hands = added_columns(hands)
     frames = {"hands": hands, "matches": matches.with_columns(pl.lit(float(start_points)).alias("start"))}
     out = {}
     for table, frame in frames.items():

@@ -13,7 +13,7 @@ from tsumolab.sims.modes import MODES, get_mode
 
 
 class BloodshedTools:
-    """Bloodshed: positions are state blocks (sims.bloodshed.state), the sampler is analyzer.advise.evaluate.Sampler."""
+    """Bloodshed: positions are state blocks (sims.bloodshed.state), the sampler analyzer.advise.bloodshed_sampler."""
 
     advise_modes = ("bloodshed",)
     """the modes whose hidden information the family's determinization deals"""
@@ -33,7 +33,7 @@ class BloodshedTools:
 
     @staticmethod
     def sampler(seats_spec: str, slug: str, rules: dict, deal: str = "progress"):
-        from tsumolab.analyzer.advise.evaluate import Sampler
+        from tsumolab.analyzer.advise.bloodshed_sampler import Sampler
 
         return Sampler(seats_spec, rules, deal)
 
@@ -48,14 +48,14 @@ class BloodshedTools:
 
     @staticmethod
     def options(sampler, state) -> list[tuple[str, int]]:
-        from tsumolab.analyzer.advise.evaluate import legal_options
+        from tsumolab.analyzer.advise.bloodshed_sampler import legal_options
 
         return legal_options(sampler, state)
 
     @staticmethod
     def stopped_state(slug: str, seats_spec: str, seed: int, rules: dict, match: int, hand: int, decision: int):
         """The state before the `decision`-th decision of a hand of a simulated match, or None past its end."""
-        from tsumolab.analyzer.advise.evaluate import Sampler, stopped_state
+        from tsumolab.analyzer.advise.bloodshed_sampler import Sampler, stopped_state
 
         return stopped_state(Sampler(seats_spec, rules), seed, match, hand, decision)
 
@@ -118,9 +118,9 @@ class RiichiTools:
     @staticmethod
     def stopped_state(slug: str, seats_spec: str, seed: int, rules: dict, match: int, hand: int, decision: int):
         from tsumolab.policies.registry import parse_seats
-        from tsumolab.sims.riichi.positions import RiichiTable
+        from tsumolab.sims.riichi.positions import RiichiEngine
 
-        table = RiichiTable(parse_seats(seats_spec), get_mode(slug).rules_class.from_dict(rules), root_seed=seed)
+        table = RiichiEngine(parse_seats(seats_spec), get_mode(slug).rules_class.from_dict(rules), root_seed=seed)
         return table.at_decision(match, hand, decision)
 
     @staticmethod

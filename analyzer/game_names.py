@@ -11,21 +11,12 @@ the tables' stored pattern names (the Chinese ones, sims.bloodshed.scoring) all 
 
 from __future__ import annotations
 
+from tsumolab.sims.modes import MODES
+
 NAMES: dict[tuple[str, str], tuple[str, str, str]] = {
-    # (kind, key): (English, Chinese, Japanese); key = mode slug, or the stored (Chinese) pattern / bonus name
-    ("mode", "bloodshed"): ("Bloodshed Skirmish", "赤羽之战", "赤血の戦"),
-    ("mode", "riichi"): ("standard 4-player East", "四人东风战（标准规则）", "四人東風戦（通常ルール）"),
-    ("mode", "shura"): ("Battle of Shura", "修罗之战", "修羅の戦"),
-    ("mode", "dora-fever"): ("Dora Fever", "宝牌狂热", "ドラ狂熱"),
-    ("mode", "open-deal"): ("Open Deal", "配牌明牌", "配牌公開"),
-    ("mode", "fate"): ("Battle of Fate", "天命之战", "天命の戦"),
-    ("mode", "chant"): ("Battle of Chant", "咏唱之战", "詠唱の戦"),
-    ("mode", "astrology"): ("Battle of Astrology", "占星之战", "占星の戦"),
-    ("mode", "darkness"): ("Battle of Darkness", "暗夜之战", "闇夜の戦"),
-    ("mode", "mirror"): ("Battle of the Mirror", "明镜之战", "明鏡の戦"),
-    ("mode", "soul-strike"): ("Soul Strike", "魂之一击", "魂の一撃"),
-    ("mode", "fantasy"): ("Fantasy Legend", "幻境传说", "幻境伝説"),
-    ("mode", "dragon-eye"): ("Dragon Eye", "龙之目玉", "龍の目玉"),
+    # (kind, key): (English, Chinese, Japanese); key = mode slug (the names are the modes table's), or the stored
+    # (Chinese) pattern / bonus name
+    **{("mode", slug): mode.names for slug, mode in MODES.items()},
     # Bloodshed base patterns (B-19a), in priority order
     ("pattern", "地和"): ("Earthly Hand", "地和", "地和"),
     ("pattern", "天和"): ("Heavenly Hand", "天和", "天和"),

@@ -15,6 +15,7 @@ from importlib.resources import files
 from importlib.resources.abc import Traversable
 
 from tsumolab.analyzer.game_names import mode_name
+from tsumolab.sims.modes import MODES
 
 
 @dataclass(frozen=True)
@@ -31,17 +32,6 @@ class ModeRules:
         return self.base + self.own
 
 
-BLOODSHED_IDS = ("B-1", "B-2", "B-3", "B-4", "B-5", "B-6", "B-7", "B-8", "B-9", "B-10", "B-11", "B-12", "B-13",
-                 "B-14", "B-15", "B-16", "B-17", "B-18", "B-19", "B-19a", "B-19b", "B-19c", "B-20", "B-21", "B-22",
-                 "B-23", "B-24", "B-25")
-RIICHI_IDS = tuple(f"R-{k}" for k in range(1, 7))
-SHURA_IDS = tuple(f"S-{k}" for k in range(1, 17))
-
-_OWN_RULES = {"bloodshed": (BLOODSHED_IDS, ()), "riichi": (RIICHI_IDS, ()), "shura": (RIICHI_IDS, SHURA_IDS),
-              "dora-fever": (RIICHI_IDS, ("DF",)), "open-deal": (RIICHI_IDS, ("OD",)), "fate": (RIICHI_IDS, ("F",)),
-              "chant": (RIICHI_IDS, ("C",)), "astrology": (RIICHI_IDS, ("A",)), "darkness": (RIICHI_IDS, ("D",)),
-              "mirror": (RIICHI_IDS, ("M",)), "soul-strike": (RIICHI_IDS, ("SS",)), "fantasy": (RIICHI_IDS, ("FL",)),
-              "dragon-eye": (RIICHI_IDS, ("DE",))}
 _TITLE_NOTES = {"bloodshed": " (Sichuan bloodbath, 血战到底)", "shura": " (riichi bloodbath)"}
 _TITLES = {"riichi": "standard Mahjong Soul 4-player East game (the control of the riichi modes)"}
 """a title that replaces the game's names"""
@@ -52,11 +42,6 @@ def _title(mode: str) -> str:
     return _TITLES.get(mode) or f"{mode_name(mode, 'zh')} {mode_name(mode, 'en')}{_TITLE_NOTES.get(mode, '')}"
 
 
-MODE_RULES = {mode: ModeRules(_title(mode), base, own) for mode, (base, own) in _OWN_RULES.items()}
-"""mode slug → its title and rule ids, in the order `tsumolab rules` prints them"""
-
-MODE_IDS = ("DF", "A", "D", "M", "F", "C", "SS", "FL", "DE", "OD")
-"""the ids of the special riichi modes' own rules (one rule each)"""
 
 _ID = re.compile(r"(?<![\w-])((?:B|R|S)-\d+[a-c]?)(?![\w-])|(?<![\w-])(DF|OD|SS|FL|DE|A|D|M|F|C)(?=[:;,)])")
 
@@ -94,6 +79,40 @@ def parse_rules(document: str) -> dict[str, str]:
 
 RULE_TEXT: dict[str, str] = parse_rules(rules_document().read_text(encoding="utf-8"))
 """rule id → its text, as sims/RULES.md words it"""
+
+
+def section_ids(document: str) -> dict[str, tuple[str, ...]]:
+    """mode slug → the ids of the rules under its heading (`## slug — …` or `### slug — …`), in order."""
+    sections: dict[str, list[str]] = {}
+    current = None
+    for line in document.splitlines():
+        if line.startswith("#"):
+            word = line.lstrip("#").split()[0] if line.lstrip("#").strip() else ""
+            current = word if word in MODES else None
+            if current:
+                sections.setdefault(current, [])
+        elif current and (match := _RULE_LINE.match(line)):
+            sections[current].append(match["id"])
+    return {slug: tuple(ids) for slug, ids in sections.items()}
+
+
+def _mode_rules() -> dict[str, ModeRules]:
+    """Every mode's rules, in the order of the modes table: the section of its family's base mode (the B rules;
+    the R rules of every riichi-based mode), then its own section of the document."""
+    sections = section_ids(rules_document().read_text(encoding="utf-8"))
+    rules = {}
+    for slug, mode in MODES.items():
+        base = sections[mode.family.name]
+        rules[slug] = ModeRules(_title(slug), base, () if slug == mode.family.name else sections.get(slug, ()))
+    return rules
+
+
+MODE_RULES = _mode_rules()
+"""mode slug → its title and rule ids, in the order `tsumolab rules` prints them"""
+
+MODE_IDS = tuple(rule_id for slug, rules in MODE_RULES.items() if rules.base and len(rules.own) == 1
+                 for rule_id in rules.own)
+"""the ids of the special riichi modes' own rules (one rule each)"""
 
 
 def unknown_ids(ids) -> list[str]:

@@ -29,6 +29,8 @@ class Mode:
     family: EngineFamily
     public: str
     """what the mode shows every seat beyond the riichi table (its discards, melds, dora indicators, points)"""
+    names: tuple[str, str, str]
+    """the mode's name in English, Chinese and Japanese as the game writes them (analyzer.game_names)"""
 
     def simulate(self, root_seed: int, match_ids, seats, rules=None, counters=None):
         """Play the matches `match_ids` with four seat policies → (hand_rows, match_rows) laid out as
@@ -49,19 +51,32 @@ class Mode:
 
 MODES = {mode.slug: mode for mode in (
     Mode("bloodshed", BloodshedRules, BLOODSHED,
-         "the exchanged-three direction, each seat's void suit once chosen, every win as it happens (B)"),
-    Mode("riichi", RiichiTable, RIICHI, "nothing beyond the riichi table (R)"),
-    Mode("shura", ShuraRules, RIICHI, "the exchange direction and every win of the bloodbath hand (S)"),
-    Mode("dora-fever", DoraFeverRules, RIICHI, "three dora indicators from the start (DF)"),
-    Mode("open-deal", OpenDealRules, RIICHI, "every seat's start hand (OD)"),
-    Mode("fate", FateRules, RIICHI, "the first four tiles of each deal and which of them each seat still holds (F)"),
-    Mode("chant", ChantRules, RIICHI, "every seat's tsumogiri and hand-discard run counters (C)"),
-    Mode("astrology", AstrologyRules, RIICHI, "the candidate pool the next draw is picked from (A)"),
-    Mode("darkness", DarknessRules, RIICHI, "who discarded face down and the pot; not the face-down tiles (D)"),
-    Mode("mirror", MirrorRules, RIICHI, "the three transparent copies of every kind, wherever they are (M)"),
-    Mode("soul-strike", SoulStrikeRules, RIICHI, "each riichi seat's strike turns and overload state (SS)"),
-    Mode("fantasy", FantasyRules, RIICHI, "the three cards in play (FL)"),
-    Mode("dragon-eye", DragonEyeRules, RIICHI, "the eye's seat and its counter (DE)"),
+         "the exchanged-three direction, each seat's void suit once chosen, every win as it happens (B)",
+         ("Bloodshed Skirmish", "赤羽之战", "赤血の戦")),
+    Mode("riichi", RiichiTable, RIICHI, "nothing beyond the riichi table (R)",
+         ("standard 4-player East", "四人东风战（标准规则）", "四人東風戦（通常ルール）")),
+    Mode("shura", ShuraRules, RIICHI, "the exchange direction and every win of the bloodbath hand (S)",
+         ("Battle of Shura", "修罗之战", "修羅の戦")),
+    Mode("dora-fever", DoraFeverRules, RIICHI, "three dora indicators from the start (DF)",
+         ("Dora Fever", "宝牌狂热", "ドラ狂熱")),
+    Mode("open-deal", OpenDealRules, RIICHI, "every seat's start hand (OD)",
+         ("Open Deal", "配牌明牌", "配牌公開")),
+    Mode("fate", FateRules, RIICHI, "the first four tiles of each deal and which of them each seat still holds (F)",
+         ("Battle of Fate", "天命之战", "天命の戦")),
+    Mode("chant", ChantRules, RIICHI, "every seat's tsumogiri and hand-discard run counters (C)",
+         ("Battle of Chant", "咏唱之战", "詠唱の戦")),
+    Mode("astrology", AstrologyRules, RIICHI, "the candidate pool the next draw is picked from (A)",
+         ("Battle of Astrology", "占星之战", "占星の戦")),
+    Mode("darkness", DarknessRules, RIICHI, "who discarded face down and the pot; not the face-down tiles (D)",
+         ("Battle of Darkness", "暗夜之战", "闇夜の戦")),
+    Mode("mirror", MirrorRules, RIICHI, "the three transparent copies of every kind, wherever they are (M)",
+         ("Battle of the Mirror", "明镜之战", "明鏡の戦")),
+    Mode("soul-strike", SoulStrikeRules, RIICHI, "each riichi seat's strike turns and overload state (SS)",
+         ("Soul Strike", "魂之一击", "魂の一撃")),
+    Mode("fantasy", FantasyRules, RIICHI, "the three cards in play (FL)",
+         ("Fantasy Legend", "幻境传说", "幻境伝説")),
+    Mode("dragon-eye", DragonEyeRules, RIICHI, "the eye's seat and its counter (DE)",
+         ("Dragon Eye", "龙之目玉", "龍の目玉")),
 )}
 
 

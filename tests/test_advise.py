@@ -11,7 +11,8 @@ import pytest
 
 import tsumolab.commands.advise  # noqa: F401  (registers `advise` on the group)
 import tsumolab.commands.replay  # noqa: F401
-from tsumolab.analyzer.advise.evaluate import Sampler, advise, clearly_best, legal_options, stopped_state
+from tsumolab.analyzer.advise.bloodshed_sampler import Sampler, legal_options, stopped_state
+from tsumolab.analyzer.advise.evaluate import advise, clearly_best
 from tsumolab.commands.advise import run_advice
 from tsumolab.cli import main
 from tsumolab.analyzer.advise.bloodshed_position import position_of, state_of

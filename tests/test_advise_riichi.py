@@ -17,7 +17,7 @@ from tsumolab.sims.riichi.determinize import determinize, hidden_tiles
 from tsumolab.sims.riichi.hand_state import HS
 from tsumolab.sims.riichi.observation import ROBS
 from tsumolab.sims.shanten_tables import lookup_tables
-from tsumolab.sims.riichi.positions import RiichiTable
+from tsumolab.sims.riichi.positions import RiichiEngine
 from tsumolab.sims.riichi.tableau import ST_RED_HAND, is_red
 from tsumolab.sims.shanten import RIICHI_SHAPES, shanten
 from tsumolab.sims.shanten_tables import SUIT_ROWS
@@ -28,7 +28,7 @@ TABLES = lookup_tables()
 def _positions(slug, spec, seed, n_matches, per_hand=3, want=None):
     """Positions stopped at random decisions of simulated matches (those `want(pos)` accepts)."""
     mode = get_mode(slug)
-    table = RiichiTable(parse_seats(spec), mode.rules_class(), root_seed=seed)
+    table = RiichiEngine(parse_seats(spec), mode.rules_class(), root_seed=seed)
     pick = np.random.default_rng(seed)
     for match_id in range(n_matches):
         for hand_no in range(1, 9):
@@ -105,7 +105,7 @@ def test_advice_ignores_how_the_hidden_tiles_lie():
 def test_determinized_wall_is_uniform():
     """The first live-wall tile of a determinization is each hidden kind with probability proportional to its
     hidden copies (chi-square, 6,000 samples, p > 0.001) on a late position of a hand without riichi."""
-    table = RiichiTable(parse_seats("baseline"), get_mode("riichi").rules_class(), root_seed=2)
+    table = RiichiEngine(parse_seats("baseline"), get_mode("riichi").rules_class(), root_seed=2)
     pos = None
     for match_id in range(20):
         full = table.play_hand(match_id, 1)
@@ -153,7 +153,7 @@ def riichi_after_a_win(pos):
 def test_shura_riichi_or_dama_after_the_first_win():
     """S-3 bloodbath, claim S2 situation: a tenpai seat after the first win may declare riichi or stay dama; the
     analysis rolls both out on the same samples and reports them with intervals."""
-    table = RiichiTable(parse_seats("baseline"), get_mode("shura").rules_class(), root_seed=21)
+    table = RiichiEngine(parse_seats("baseline"), get_mode("shura").rules_class(), root_seed=21)
     pos = _first_decision(table, riichi_after_a_win, n_matches=20)
     assert pos is not None, "no riichi-or-dama decision after a first win in 20 shura matches"
     riichi = [o for o in riichi_options(pos.view, TABLES) if o[1] >= RIICHI]

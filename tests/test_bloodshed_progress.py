@@ -1,6 +1,6 @@
 """The progress determinization of Bloodshed (issue 16): opponents' hands dealt as far along as the field's are.
 
-- The shipped table is what `python -m tsumolab.analyzer.advise.progress_table` counts (its first matches are a part
+- The shipped table is what `python -m tsumolab.analyzer.advise.bloodshed_progress` counts (its first matches are a part
 of it).
 - `deal_hand` reaches the drawn progress: the number of void tiles (B-7) and the shanten of the other tiles.
 - `determinize_by_progress` keeps every public count and the seat's own row, depends only on the view, and
@@ -14,7 +14,7 @@ import itertools
 import numpy as np
 import pytest
 
-from tsumolab.analyzer.advise.progress_table import count_matches
+from tsumolab.analyzer.advise.bloodshed_progress import count_matches
 from tsumolab.policies.api import BOBS
 from tsumolab.sims import rng
 from tsumolab.sims.shanten_tables import lookup_tables
@@ -32,7 +32,7 @@ def _shipped():
 
 
 def test_shipped_table_counts_the_first_matches_of_its_build():
-    """The package's table holds the counts of matches 1.. of seed 1 (analyzer.advise.progress_table defaults):
+    """The package's table holds the counts of matches 1.. of seed 1 (analyzer.advise.bloodshed_progress defaults):
     counting the first 3 again gives a part of it, cell by cell."""
     shipped = _shipped()
     assert shipped.shape == TABLE_SHAPE and shipped.dtype == np.int64

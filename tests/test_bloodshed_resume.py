@@ -16,7 +16,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from tsumolab.analyzer.advise.evaluate import Sampler
+from tsumolab.analyzer.advise.bloodshed_sampler import Sampler
 from tsumolab.analyzer.advise.bloodshed_position import state_of
 from tsumolab.policies.registry import parse_seats
 from tsumolab.policies.api import BOBS, D_EXCHANGE, D_REACT, D_ROB, D_TURN, D_VOID

@@ -316,12 +316,12 @@ def test_rule_a_scripted_draw_is_a_pick_from_three_face_up_candidates(build_wall
     2000 (R-3)."""
     from tsumolab.policies.riichi_api import D_REACT, D_TURN, RON
     from tsumolab.sims.riichi.columns import H_DELTA
-    from tsumolab.sims.riichi.positions import RiichiTable
+    from tsumolab.sims.riichi.positions import RiichiEngine
 
     hands = {0: "4p111m999p111s9s55z", 1: "23p234m678m678s2s1z", 2: "3456789s3456m77p", 3: "2233445566778s"}
     # the dealer's draw 7z; the pool 5z 6z 2s, refilled with 7z 7z 3z 3z … (nothing anyone can use)
     wall = build_wall(hands, "7z" + "5z6z2s" + "7z7z3z3z3z4z4z4z", at={126: 30})
-    table = RiichiTable(parse_seats("baseline"), AstrologyRules(), keep_events=True)
+    table = RiichiEngine(parse_seats("baseline"), AstrologyRules(), keep_events=True)
     pos = table.start(wall=wall)
     pools = []
 

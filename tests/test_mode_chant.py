@@ -186,12 +186,12 @@ def test_rule_c_scripted_tsumogiri_run_of_three_adds_a_han(run_length, paid, bui
     bonus."""
     from tsumolab.policies.riichi_api import D_REACT, D_TURN, ROBS, RON, TSUMOGIRI
     from tsumolab.sims.riichi.columns import H_CHANT_HAN, H_DELTA
-    from tsumolab.sims.riichi.positions import RiichiTable
+    from tsumolab.sims.riichi.positions import RiichiEngine
 
     hands = {0: "111m999p111s9s555z", 1: "23p234m678m678s22s", 2: "3456789s3456m77p", 3: "2233445566778s"}
     winds = "1z2z3z4z" * run_length  # one go-around per run step; no four-winds abort (different winds)
     wall = build_wall(hands, winds + "4p", at={126: 30})  # the dealer's draw after the winds: 4p, discarded
-    table = RiichiTable(parse_seats("baseline"), ChantRules(), keep_events=True)
+    table = RiichiEngine(parse_seats("baseline"), ChantRules(), keep_events=True)
     pos = table.start(wall=wall)
     gone = []
 

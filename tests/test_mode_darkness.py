@@ -400,12 +400,12 @@ def test_rule_d_scripted_face_down_discard_opened_then_ronned_takes_the_pot(open
     stays face down: seat 1 is not offered the ron on it, and the dealer's 1000 stays in the pot."""
     from tsumolab.policies.riichi_api import D_REACT, D_TURN, FACE_DOWN, ROBS, RON
     from tsumolab.sims.riichi.columns import H_DARK_PAID, H_DELTA, H_POT1, H_POT_WON
-    from tsumolab.sims.riichi.positions import RiichiTable
+    from tsumolab.sims.riichi.positions import RiichiEngine
 
     register_test_policies()
     hands = {0: "4p111m999p111s9s55z", 1: "23p234m678m678s22s", 2: "3456789s3456m77p", 3: "2233445566778s"}
     wall = build_wall(hands, "7z7z6z6z", at={126: 30})
-    table = RiichiTable(parse_seats(f"baseline,baseline,{opener},baseline"), DarknessRules(), keep_events=True)
+    table = RiichiEngine(parse_seats(f"baseline,baseline,{opener},baseline"), DarknessRules(), keep_events=True)
     pos = table.start(wall=wall)
     offers = []
 

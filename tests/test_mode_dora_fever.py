@@ -166,11 +166,11 @@ def test_rule_df_scripted_three_indicators_count_kan_free_fourth_stays_hidden(bu
     haneman 12000)."""
     from tsumolab.policies.riichi_api import D_REACT, ROBS, RON
     from tsumolab.sims.riichi.columns import H_DELTA, H_DORA, H_HAN
-    from tsumolab.sims.riichi.positions import RiichiTable
+    from tsumolab.sims.riichi.positions import RiichiEngine
 
     hands = {0: "111m999p111s9s555z", 1: "23p234m678m678s22s", 2: "3456789s3456m77p", 3: "2233445566778s"}
     wall = build_wall(hands, "4p", at={126: 9, 128: 4, 130: 10, 132: 0})
-    table = RiichiTable(parse_seats("baseline"), DoraFeverRules(), keep_events=True)
+    table = RiichiEngine(parse_seats("baseline"), DoraFeverRules(), keep_events=True)
     pos = table.start(wall=wall)
 
     def choose(pos):

@@ -251,13 +251,13 @@ def test_rule_de_scripted_ron_with_the_eye_holder_pays_double(holder, factor, bu
     from tsumolab.policies.riichi_api import D_REACT, ROBS, RON
     from tsumolab.sims.riichi.columns import H_DELTA
     from tsumolab.sims.riichi.dragon_eye_holder import EYE_HOLDER
-    from tsumolab.sims.riichi.positions import HandContext, RiichiTable
+    from tsumolab.sims.riichi.positions import HandContext, RiichiEngine
 
     hands = {0: "111m999p111s9s555z", 1: "23p234m678m678s22s", 2: "3456789s3456m77p", 3: "2233445566778s"}
     wall = build_wall(hands, "4p", at={126: 30, 128: 31, 130: 32})
     context = HandContext(honba=1, sticks=1)
     for seed in range(64):
-        table = RiichiTable(parse_seats("baseline"), DragonEyeRules(), root_seed=seed, keep_events=True)
+        table = RiichiEngine(parse_seats("baseline"), DragonEyeRules(), root_seed=seed, keep_events=True)
         pos = table.start(wall=wall, context=context)
         table.advance(pos, None, 0)
         if pos.obs[0, ROBS.dragon_eye + EYE_HOLDER] == holder:

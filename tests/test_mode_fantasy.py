@@ -29,7 +29,7 @@ from tsumolab.sims.riichi.scoring import (
     dora_of, new_context, new_result, score_hand,
 )
 from tsumolab.sims.riichi.table import (
-    STANDARD, FANTASY_SLUGS, FantasyRules, RiichiTable, T_FANTASY, parse_fantasy_cards,
+    STANDARD, FANTASY_SLUGS, FantasyRules, RiichiEngine, T_FANTASY, parse_fantasy_cards,
 )
 from tsumolab.sims.riichi.yaku import AKA_DORA, DORA, URA_DORA, YAKU_NAMES
 from tsumolab.sims.tiles import parse_tiles
@@ -82,7 +82,7 @@ def test_rule_fl_rules_are_table_options_and_cards_are_validated():
     with pytest.raises(ValueError, match="one card per deck"):
         FantasyRules(cards="fuuki,hype")
     with pytest.raises(ValueError, match="fantasy"):
-        RiichiTable(cards="fuuki")
+        RiichiEngine(cards="fuuki")
     with pytest.raises(ValueError, match="love_pot"):
         FantasyRules(love_pot="nowhere")
     assert all(len(deck) == 5 for deck in FANTASY_SLUGS)
@@ -538,10 +538,10 @@ def _nine_terminals_by_seat_1(rules, build_wall, default_answer):
     """A scripted fantasy hand (1 honba, 2 sticks on the table) in which seat 1 declares nine terminals (R-5) on
     its first draw; every other decision is the scripted default."""
     from tsumolab.policies.riichi_api import D_TURN, NINE_TERMINALS, ROBS
-    from tsumolab.sims.riichi.positions import HandContext, RiichiTable
+    from tsumolab.sims.riichi.positions import HandContext, RiichiEngine
 
     hands = {0: "2345678m2345p88p", 1: "19m19p19s1234z567m", 2: "3456789s3456m77p", 3: "2233445566778s"}
-    table = RiichiTable(parse_seats("baseline"), rules, keep_events=True)
+    table = RiichiEngine(parse_seats("baseline"), rules, keep_events=True)
     pos = table.start(wall=build_wall(hands, "8p5z"),
                       context=HandContext(honba=1, sticks=2, points=(25_000, 24_000, 25_000, 24_000)))
 

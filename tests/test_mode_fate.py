@@ -269,12 +269,12 @@ def test_rule_f_scripted_win_pays_times_one_plus_open_tiles_held(build_wall, def
     a non-dealer, R-3): the dealer pays 2000 × 4 = 8000, nobody else pays."""
     from tsumolab.policies.riichi_api import D_REACT, D_TURN, RON
     from tsumolab.sims.riichi.columns import H_DELTA, H_MULTIPLIER
-    from tsumolab.sims.riichi.positions import RiichiTable
+    from tsumolab.sims.riichi.positions import RiichiEngine
 
     hands = {0: "111m999p111s9s555z", 1: "1z23p2m34m678m678s2s", 2: "3456789s3456m77p", 3: "2233445566778s"}
     # dealer 6z (discarded), seat 1 2s, seats 2 and 3 7z, dealer 4p; dora indicator 4z (dora 5z: the dealer's)
     wall = build_wall(hands, "6z2s7z7z4p", at={126: 30})
-    table = RiichiTable(parse_seats("baseline"), FateRules(), keep_events=True)
+    table = RiichiEngine(parse_seats("baseline"), FateRules(), keep_events=True)
     pos = table.start(wall=wall)
 
     def choose(pos):
@@ -300,12 +300,12 @@ def test_rule_f_scripted_open_plain_five_and_a_drawn_red_five(build_wall, defaul
     the open tile with it (multiplier 4, not 5); the red one (tsumogiri) leaves the open plain 5m held (5)."""
     from tsumolab.policies.riichi_api import D_TURN, TSUMOGIRI
     from tsumolab.sims.riichi.columns import H_MULTIPLIER
-    from tsumolab.sims.riichi.positions import RiichiTable
+    from tsumolab.sims.riichi.positions import RiichiEngine
 
     # seat 0 takes two plain 5m, seat 1's open 5m is the third plain one, so the 5m seat 1 draws is the red five
     hands = {0: "55m111p999p111s99s", 1: "5m1z2p3p4m678m678s22s", 2: "3456789s3467m77p", 3: "2233445566778s"}
     wall = build_wall(hands, "6z5m")
-    table = RiichiTable(parse_seats("baseline"), FateRules(), keep_events=True)
+    table = RiichiEngine(parse_seats("baseline"), FateRules(), keep_events=True)
     pos = table.start(wall=wall)
     asked = []
 

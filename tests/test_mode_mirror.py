@@ -327,11 +327,11 @@ def test_rule_m_scripted_double_ron_head_bump(head_bump, build_wall, default_ans
     from tsumolab.policies.riichi_api import D_REACT, RON
     from tsumolab.sims.events import EV_WIN
     from tsumolab.sims.riichi.columns import H_DELTA
-    from tsumolab.sims.riichi.positions import RiichiTable
+    from tsumolab.sims.riichi.positions import RiichiEngine
 
     hands = {0: "4p11z22z33z44z567z9m", 1: "23p234m678m678s22s", 2: "56p234s678p345m88m", 3: "23p456m345s678m77p"}
     wall = build_wall(hands, "9s", at={126: 31})  # dora indicator 5z: dora 6z, held by no winner
-    table = RiichiTable(parse_seats("baseline"), MirrorRules(head_bump=head_bump), keep_events=True)
+    table = RiichiEngine(parse_seats("baseline"), MirrorRules(head_bump=head_bump), keep_events=True)
     pos = table.start(wall=wall)
 
     def choose(pos):

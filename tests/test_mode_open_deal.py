@@ -107,7 +107,7 @@ def test_rule_od_scripted_every_starting_hand_is_shown_and_stays_the_deal(slug, 
     shows each seat's starting 13 tiles exactly as dealt from the wall (the block is the deal, not the current
     hand: the dealer has discarded one of its dealt 1m by then); in `riichi` the block stays empty."""
     from tsumolab.policies.riichi_api import D_TURN
-    from tsumolab.sims.riichi.positions import RiichiTable
+    from tsumolab.sims.riichi.positions import RiichiEngine
 
     hands = {0: "111m999p111s9s555z", 1: "23p234m678m678s22s", 2: "3456789s3456m77p", 3: "2233445566778s"}
     dealt = np.zeros((4, 34), np.int32)
@@ -115,7 +115,7 @@ def test_rule_od_scripted_every_starting_hand_is_shown_and_stays_the_deal(slug, 
         for seat, text in hands.items():
             for k in tile_kinds(text):
                 dealt[seat, k] += 1
-    table = RiichiTable(parse_seats("baseline"), get_mode(slug).rules_class())
+    table = RiichiEngine(parse_seats("baseline"), get_mode(slug).rules_class())
     pos = table.start(wall=build_wall(hands, "1z2z3z4z5z"))
     views = []
 

@@ -359,12 +359,12 @@ def test_rule_ss_scripted_six_strike_turns_then_overloaded_ron_gets_two_han(buil
     2 han + 2 overload han = 4 han 30 fu = 7700 for a non-dealer (R-3, no kiriage), plus the dealer's stick."""
     from tsumolab.policies.riichi_api import D_REACT, D_TURN, RIICHI, RON
     from tsumolab.sims.riichi.columns import H_DELTA, H_HAN, H_OVERLOADED, H_STRIKE_HAN
-    from tsumolab.sims.riichi.positions import RiichiTable
+    from tsumolab.sims.riichi.positions import RiichiEngine
 
     hands = {0: "111z222z777z99m99p", 1: "23p234m678m678s22s", 2: "3456789s3456m77p", 3: "2233445566778s"}
     # the dealer: 5z (riichi tile), 6 strike draws; then seat 1, 2, 3 draw a North each; the dealer draws 4p
     wall = build_wall(hands, "5z" + "6z6z6z6z3z3z" + "4z4z4z" + "4p", at={126: 30})
-    table = RiichiTable(parse_seats("baseline"), SoulStrikeRules(), keep_events=True)
+    table = RiichiEngine(parse_seats("baseline"), SoulStrikeRules(), keep_events=True)
     pos = table.start(wall=wall)
 
     def choose(pos):

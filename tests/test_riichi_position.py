@@ -15,7 +15,7 @@ from tsumolab.policies.registry import parse_seats
 from tsumolab.sims.modes import get_mode
 from tsumolab.sims.layout import describe
 from tsumolab.sims.riichi.observation import ROBS
-from tsumolab.sims.riichi.positions import HandContext, RiichiTable
+from tsumolab.sims.riichi.positions import HandContext, RiichiEngine
 from tests.cli_run import run_cli
 
 SPANS = [(name, offset, offset + width) for name, offset, width, _ in describe(ROBS)]
@@ -52,7 +52,7 @@ def view_difference(original, rebuilt) -> str | None:
 
 def sampled_positions(variant: str, spec: str, seed: int, n_matches: int, per_hand: int):
     """(position, document) at `per_hand` random decisions of every hand of the first `n_matches` matches."""
-    table = RiichiTable(parse_seats(spec), get_mode(variant).rules_class(), root_seed=seed, keep_events=True)
+    table = RiichiEngine(parse_seats(spec), get_mode(variant).rules_class(), root_seed=seed, keep_events=True)
     pick = np.random.default_rng(seed)
     for match_id in range(n_matches):
         hand_no = 1
@@ -168,9 +168,9 @@ def test_red_fives_survive_the_round_trip():
 
 
 def test_hand_context_sets_the_hands_place_in_the_match():
-    """RiichiTable.start(context=...) deals the hand with the given dealer, round, honba, sticks and points."""
+    """RiichiEngine.start(context=...) deals the hand with the given dealer, round, honba, sticks and points."""
 
-    table = RiichiTable(parse_seats("baseline"), get_mode("riichi").rules_class(), keep_events=True)
+    table = RiichiEngine(parse_seats("baseline"), get_mode("riichi").rules_class(), keep_events=True)
     pos = table.start(context=HandContext(dealer=2, round=6, honba=3, sticks=2, points=(20000, 31000, 24000, 23000),
                                           hand_no=9))
     assert table.advance(pos, None, 0)
@@ -294,7 +294,7 @@ def test_replay_advise_prints_the_seats_position(variant, capsys):
     document = json.loads(out)
     assert document["format"] == "tsumolab-position/1" and document["variant"] == variant
     assert document["source"] == {"seed": 3, "match": 0, "hand": 1, "decision": 12, "seats": ["baseline"] * 4}
-    table = RiichiTable(parse_seats("baseline"), get_mode(variant).rules_class(), root_seed=3, keep_events=True)
+    table = RiichiEngine(parse_seats("baseline"), get_mode(variant).rules_class(), root_seed=3, keep_events=True)
     original = table.at_decision(0, 1, 12)
     _, _, _, rebuilt = build_position(document)
     assert view_difference(original, rebuilt) is None

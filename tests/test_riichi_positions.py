@@ -17,7 +17,7 @@ from tsumolab.sims.modes import get_mode
 from tsumolab.sims.riichi import engine
 from tsumolab.sims.riichi.columns import H_DELTA, H_END, H_HAND, H_MATCH, H_WON
 from tsumolab.sims.riichi.events import EV_CHI
-from tsumolab.sims.riichi.positions import RiichiTable
+from tsumolab.sims.riichi.positions import RiichiEngine
 from tsumolab.sims.riichi.table import STANDARD
 
 EV_SEAT, EV_TILE, EV_A = 3, 4, 5  # columns of an event row (sims.events.log_event)
@@ -32,7 +32,7 @@ def test_kuikae_swap_call_after_chi_is_replaced(build_wall, default_answer, even
                        2: [0, 0, 1, 1, 6, 6, 7, 7, 8, 8, 14, 14, 20],
                        3: [0, 1, 6, 7, 8, 14, 20, 20, 21, 21, 22, 22, 34 - 1]},
                       draws=[0])
-    table = RiichiTable(parse_seats("baseline"), STANDARD, keep_events=True)
+    table = RiichiEngine(parse_seats("baseline"), STANDARD, keep_events=True)
     pos = table.start(wall=wall)
     seen = {}
 
@@ -68,7 +68,7 @@ def test_rule_r4_robbed_added_kan_chankan(build_wall, default_answer, events_of)
                        2: [s6, s8, 1, 2, 3, 11, 12, 13, 13, 14, 15, 10, 10],
                        3: [9, 9, 17, 17, 18, 18, 26, 26, 27, 27, 28, 28, 29]},
                       draws=[20, 30, 31, 32, s7])
-    table = RiichiTable(parse_seats("baseline"), STANDARD, keep_events=True)
+    table = RiichiEngine(parse_seats("baseline"), STANDARD, keep_events=True)
     pos = table.start(wall=wall)
     seen = {}
 
@@ -107,7 +107,7 @@ def test_rule_r3_multiple_ron_both_claimants_win(build_wall, default_answer, eve
     wall = build_wall({0: [m3, 0] + JUNK, 1: [3, 4, 10, 11, 12, 13, 14, 15, 20, 21, 22, 25, 25],
                        2: [m3, m3, 13, 13, 19, 20, 21, 23, 24, 25, 14, 15, 16],
                        3: [9, 9, 17, 17, 18, 18, 26, 26, 27, 27, 28, 28, 29]}, draws=[30])
-    table = RiichiTable(parse_seats("baseline"), STANDARD, keep_events=True)
+    table = RiichiEngine(parse_seats("baseline"), STANDARD, keep_events=True)
     pos = table.start(wall=wall)
     asked = []
 
@@ -164,7 +164,7 @@ def _resume_at_random_decisions(slug, spec, seed, n_matches):
     mode = get_mode(slug)
     seats = parse_seats(spec)
     hand_rows, _ = mode.simulate(seed, np.arange(n_matches), seats)
-    table = RiichiTable(seats, mode.rules_class(), root_seed=seed, keep_events=True)
+    table = RiichiEngine(seats, mode.rules_class(), root_seed=seed, keep_events=True)
     pick = np.random.default_rng(3)
     checked = changed = alternatives = 0
     for match_id in range(n_matches):
@@ -199,7 +199,7 @@ def test_resume_to_match_end_matches_the_run():
     mode = get_mode("riichi")
     seats = parse_seats("baseline,random,baseline,majsoul-cpu")
     hand_rows, match_rows = mode.simulate(9, np.arange(3), seats)
-    table = RiichiTable(seats, mode.rules_class(), root_seed=9)
+    table = RiichiEngine(seats, mode.rules_class(), root_seed=9)
     for match_id in range(3):
         pos = table.at_decision(match_id, 2, 0)
         if pos is None:

@@ -17,7 +17,7 @@ from tsumolab.policies.riichi_api import D_REACT, D_TURN, KAN, NINE_TERMINALS, P
 from tsumolab.sims.events import EV_DISCARD, EV_DRAW, EV_KAN, EV_WIN
 from tsumolab.sims.riichi.columns import HAND_ENDS, H_DELTA, H_END, H_STICKS_WON, H_WINNERS, H_WON
 from tsumolab.sims.riichi.events import EV_ABORT, EV_RIICHI
-from tsumolab.sims.riichi.positions import HandContext, RiichiTable
+from tsumolab.sims.riichi.positions import HandContext, RiichiEngine
 from tsumolab.sims.riichi.table import STANDARD, RiichiTable as Rules
 
 EV_SEAT, EV_TILE, EV_A = 3, 4, 5
@@ -28,7 +28,7 @@ SEATS = "baseline"
 
 
 def _table(rules=STANDARD):
-    return RiichiTable(parse_seats(SEATS), rules, keep_events=True)
+    return RiichiEngine(parse_seats(SEATS), rules, keep_events=True)
 
 
 def _assert_aborted(pos, end, events_of):

@@ -73,7 +73,7 @@ def test_search_follows_the_rollouts_at_a_clear_decision():
     S, seat = state_of(json.loads((EXAMPLES / "b1-ron.json").read_text()))
     for spec, expected in (("search(rollouts=64)", PASS), ("search(rollouts=64,kinds=2)", None)):
         seats = parse_seats(",".join(spec if s == seat else "baseline" for s in range(4)))
-        table = search_table.Table("bloodshed", seats, get_mode("bloodshed").rules_class())
+        table = search_table.SearchTable("bloodshed", seats, get_mode("bloodshed").rules_class())
         answer = Decider(table).answer(table.searchers[seat], S.copy(), seed=11)
         assert answer == expected and expected != RON, spec
 

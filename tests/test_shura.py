@@ -276,7 +276,7 @@ def test_rule_s3_s4_s5_scripted_hand_goes_on_after_a_win_to_three_winners(build_
     from tsumolab.policies.riichi_api import D_EXCHANGE, D_REACT, D_TURN, RON, TSUMO
     from tsumolab.sims.events import EV_DRAW, EV_WIN
     from tsumolab.sims.riichi.columns import H_DELTA, H_END, H_HAN, HAND_ENDS
-    from tsumolab.sims.riichi.positions import RiichiTable as Table
+    from tsumolab.sims.riichi.positions import RiichiEngine as Table
 
     # deals: each seat passes 3 tiles to the next (the dealer 678s to seat 1, seat 1 678p to seat 2, seat 2 456s
     # to seat 3, seat 3 777z to the dealer)
@@ -330,7 +330,7 @@ def test_rule_s8_s7_scripted_four_riichi_with_a_won_riichi_player(active_only, b
     from tsumolab.sims.events import EV_WIN
     from tsumolab.sims.riichi.columns import H_DELTA, H_END, HAND_ENDS
     from tsumolab.sims.riichi.events import EV_ABORT, EV_RIICHI
-    from tsumolab.sims.riichi.positions import RiichiTable as Table
+    from tsumolab.sims.riichi.positions import RiichiEngine as Table
 
     hands = {0: "789p123m456m11z23s", 1: "789p234m567s22p34p", 2: "789p678m345s99s23m", 3: "789p345m678s33z44z"}
     # riichi tiles 5z (dealer), 6z (seat 1); seat 2 draws 5p, then 7z after the ron; seat 3 draws 7z

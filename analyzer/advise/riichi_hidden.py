@@ -1,7 +1,7 @@
 """The hidden tiles of a riichi / shura hand rebuilt from one seat's view (analyzer.advise.riichi_rebuild): the log read
 into wall positions and what each must hold, then one arrangement of the tiles the seat cannot see.
 
-Every tile of a hand is a wall position (sims.riichi.positions.RiichiTable.start): the deal (13 per seat from the
+Every tile of a hand is a wall position (sims.riichi.positions.RiichiEngine.start): the deal (13 per seat from the
 dealer on), the dealer's first draw at 52, live draws from 53 on, replacement draws from 122 on, indicator i at
 126 + 2 i and its ura at 127 + 2 i. The view fixes the positions the seat saw (its deal and draws, the
 indicators); the others start unknown and get a tile when the log needs one:

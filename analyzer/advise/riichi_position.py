@@ -71,10 +71,10 @@ def simulated_document(variant: str, seats_spec: str, seed: int, match_id: int, 
     `seed` with the seats of `seats_spec`; None when the hand has fewer decisions or the match fewer hands."""
     from tsumolab.policies.registry import parse_seats
     from tsumolab.sims.modes import get_mode
-    from tsumolab.sims.riichi.positions import RiichiTable
+    from tsumolab.sims.riichi.positions import RiichiEngine
 
     mode = get_mode(variant)
-    table = RiichiTable(parse_seats(seats_spec, policy_paths), mode.rules_class.from_dict(rules or {}), root_seed=seed,
+    table = RiichiEngine(parse_seats(seats_spec, policy_paths), mode.rules_class.from_dict(rules or {}), root_seed=seed,
                         keep_events=True)
     pos = table.at_decision(match_id, hand_no, decision)
     if pos is None:

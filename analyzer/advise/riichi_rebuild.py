@@ -26,11 +26,11 @@ _TABLES: dict = {}
 def _table(rules):
     """The engine bound to baseline seats (their answers are all replaced by the log's) under `rules`."""
     from tsumolab.policies.registry import parse_seats
-    from tsumolab.sims.riichi.positions import RiichiTable
+    from tsumolab.sims.riichi.positions import RiichiEngine
 
     key = (tuple(rules.to_array().tolist()), tuple(rules.scoring_array().tolist()))
     if key not in _TABLES:
-        _TABLES[key] = RiichiTable(parse_seats("baseline"), rules, keep_events=True)
+        _TABLES[key] = RiichiEngine(parse_seats("baseline"), rules, keep_events=True)
     return _TABLES[key]
 
 

@@ -107,7 +107,7 @@ def _situation(arm: ClaimArms, field, match, hand, n, seat, kind, t, c, labels, 
 
 
 def _scan_bloodshed(mode, field, arms, seed, matches, rules) -> list[Situation]:
-    from tsumolab.analyzer.advise.evaluate import Sampler, match_hands
+    from tsumolab.analyzer.advise.bloodshed_sampler import Sampler, match_hands
     from tsumolab.analyzer.advise.bloodshed_position import options_of
     from tsumolab.sims.bloodshed.engine import N_COUNTERS
     from tsumolab.sims.bloodshed.resume import pending_decision, stop_at_decision
@@ -155,9 +155,9 @@ def _riichi_hook_index(kind: int) -> int:
 def _riichi_table(mode: str, field: str, seed: int, rules: dict):
     from tsumolab.policies.registry import parse_seats
     from tsumolab.sims.modes import get_mode
-    from tsumolab.sims.riichi.positions import RiichiTable
+    from tsumolab.sims.riichi.positions import RiichiEngine
 
-    return RiichiTable(parse_seats(field), get_mode(mode).rules_class.from_dict(rules), root_seed=seed)
+    return RiichiEngine(parse_seats(field), get_mode(mode).rules_class.from_dict(rules), root_seed=seed)
 
 
 def _scan_riichi(mode, field, arms, seed, matches, rules) -> list[Situation]:

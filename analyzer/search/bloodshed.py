@@ -23,7 +23,7 @@ from tsumolab.sims.table_state import write_match_rows
 
 
 class Decider:
-    """The engine's arguments for one Table, and the search of one pending decision."""
+    """The engine's arguments for one SearchTable, and the search of one pending decision."""
 
     def __init__(self, table):
         self.table = table

@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from tsumolab.analyzer.engines import tools_for
-from tsumolab.analyzer.search.table import SearchStats, Table
+from tsumolab.analyzer.search.table import SearchStats, SearchTable
 from tsumolab.policies.registry import SeatPolicy, check_mode, get
 
 
@@ -39,7 +39,7 @@ def simulate(mode, root_seed: int, match_ids, seats, rules=None, counters=None, 
         return mode.simulate(root_seed, match_ids, seats, rules, counters)
     check_mode(seats, mode.slug)
     match_ids = np.ascontiguousarray(match_ids, dtype=np.int64)
-    table = Table(mode.slug, seats, rules or mode.rules_class(), stats if stats is not None else SearchStats())
+    table = SearchTable(mode.slug, seats, rules or mode.rules_class(), stats if stats is not None else SearchStats())
     return tools_for(mode).search_matches(table, int(root_seed) & 0x7FFF_FFFF_FFFF_FFFF, match_ids, counters)
 
 

@@ -24,7 +24,7 @@ ABORTIVE = (engine.END_NINE, engine.END_WINDS, engine.END_RIICHI, engine.END_KAN
 
 
 class Decider:
-    """The engine's arguments for one Table, and the search of one pending decision."""
+    """The engine's arguments for one SearchTable, and the search of one pending decision."""
 
     def __init__(self, table):
         self.table = table

@@ -1,4 +1,4 @@
-"""What analyzer.search.play's match loops share: the seats of a table with `search` seats (Table), each
+"""What analyzer.search.play's match loops share: the seats of a table with `search` seats (SearchTable), each
 searching seat's settings (Searcher), the counts of a run's searches (SearchStats), the key of a decision's
 rollouts and the rule that picks the answer from them."""
 
@@ -64,7 +64,7 @@ class SearchStats:
 
 
 @dataclass
-class Table:
+class SearchTable:
     """The mode's rules and the seats as the engine plays them: search seats replaced by their base, and the
     rollout seatings (four seats of one rollout policy each)."""
 

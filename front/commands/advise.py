@@ -12,8 +12,8 @@ from tsumolab.analyzer.errors import InputError
 
 PROGRESS_FROM = 5_000  # rollouts (options × determinizations) from which a progress bar is shown
 DEALS = ("progress", "uniform")
-"""how a Bloodshed determinization deals the other hands (analyzer.advise.evaluate.Sampler): to a progress drawn from
-the baseline field's play (sims.bloodshed.progress), or uniformly (sims.bloodshed.determinize)"""
+"""how a Bloodshed determinization deals the other hands (analyzer.advise.bloodshed_sampler.Sampler): to a progress
+drawn from the baseline field's play (sims.bloodshed.progress), or uniformly (sims.bloodshed.determinize)"""
 
 
 def load_position(source: str) -> dict:

@@ -79,7 +79,7 @@ def replay(variant, seed, match_id, hand_no, seats, run_dir, rules, policy_paths
 
 
 def _position(variant, seed, match_id, hand_no, decision, seats_spec, rules, policy_paths) -> dict:
-    from tsumolab.analyzer.advise.evaluate import Sampler, stopped_state
+    from tsumolab.analyzer.advise.bloodshed_sampler import Sampler, stopped_state
     from tsumolab.commands.advise import check_variant
     from tsumolab.analyzer.advise.bloodshed_position import position_of
     from tsumolab.analyzer.advise.riichi_position import VARIANTS

@@ -8,7 +8,7 @@ tiles and is several tiles from winning; the hands the field has built after som
 The progress table counts (v, s) over the opponents of simulated play, seat by seat at every decision, by
 (wall tiles left // WALL_BUCKET, melds capped at MELD_CAP), for seats that have declared their void, have not
 won and hold 13 - 3·melds tiles. It ships as package data, one file per field policy (`progress-<policy>.npy`),
-rebuilt by `python -m tsumolab.analyzer.advise.progress_table`. `draw_progress` samples (v, s) from its row and
+rebuilt by `python -m tsumolab.analyzer.advise.bloodshed_progress`. `draw_progress` samples (v, s) from its row and
 `deal_hand` fills
 hand slots from the hidden pool to have that progress: random tiles, then exchanges with the pool that never
 move the shanten away from the target until it is reached, then MIX_STEPS proposed exchanges kept only when
@@ -161,7 +161,7 @@ def field_progress(policy: str = "baseline") -> np.ndarray:
         path = table_path(policy)
         if not path.is_file():
             raise ValueError(f"no progress table for policy {policy!r} ({path}); build one with "
-                             f"python -m tsumolab.analyzer.advise.progress_table --policy {policy}")
+                             f"python -m tsumolab.analyzer.advise.bloodshed_progress --policy {policy}")
         counts = np.load(path)
         if counts.shape != TABLE_SHAPE:
             raise ValueError(f"{path}: shape {counts.shape}, expected {TABLE_SHAPE}")

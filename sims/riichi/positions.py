@@ -3,7 +3,7 @@ given answer (the groundwork of decision analysis). A position is the engine's w
 sims.riichi.hand_state (hs), the observation, the private table block, the wall, the hand's record rows and
 the event counters; nothing else is remembered, so a copy can be resumed any number of times.
 
-    table = RiichiTable(seats, SHURA, root_seed=7)
+    table = RiichiEngine(seats, SHURA, root_seed=7)
     pos = table.at_decision(match_id=3, hand_no=2, decision=10)   # None when that hand has fewer decisions
     pos.seat, pos.decision, pos.view                              # who decides what, and what it sees
     out = table.resume(pos.copy(), answer=RON)                    # play on to the end of the hand
@@ -105,7 +105,7 @@ class Position:
 
 @dataclass(frozen=True)
 class HandContext:
-    """Where a hand stands in its match, as mjai's start_kyoku says: set by `RiichiTable.start` in place of a
+    """Where a hand stands in its match, as mjai's start_kyoku says: set by `RiichiEngine.start` in place of a
     new match's East 1 (the engine's match fields hs m_dealer, m_round, m_honba, m_sticks, hand_no and the
     points, which begin_hand turns into the hand's dealer, winds, honba, sticks and points_before)."""
 
@@ -141,7 +141,7 @@ class Outcome:
     points: np.ndarray       # each seat's points at the end of the play
 
 
-class RiichiTable:
+class RiichiEngine:
     """The compiled riichi engine bound to four seat policies and one mode's rules."""
 
     def __init__(self, seats, rules, root_seed: int = 0, keep_events: bool = False):

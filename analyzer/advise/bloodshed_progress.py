@@ -1,8 +1,8 @@
 """Build the progress table of a field policy (sims.bloodshed.progress) from simulated Bloodshed play.
 
-`python -m tsumolab.analyzer.advise.progress_table --policy baseline --matches 400` plays that many matches with four
-seats of the policy, stops at every decision and counts the progress of every seat that has declared its void, has
-not won and holds 13 - 3·melds tiles, then writes the counts (int64, sims.bloodshed.progress.TABLE_SHAPE) to
+`python -m tsumolab.analyzer.advise.bloodshed_progress --policy baseline --matches 400` plays that many matches
+with four seats of the policy, stops at every decision and counts the progress of every seat that has declared its
+void, has not won and holds 13 - 3·melds tiles, then writes the counts (int64, sims.bloodshed.progress.TABLE_SHAPE) to
 sims/bloodshed/progress-<policy>.npy (temporary file, then renamed). The counts depend only on the policy, the
 seed and the number of matches.
 """
@@ -21,7 +21,7 @@ DEFAULT_MATCHES, DEFAULT_SEED = 400, 1
 
 def count_matches(policy: str, matches: int, seed: int, first_match: int = 1, progress_bar: bool = False):
     """Counts of (v, s) by (wall bucket, melds) over `matches` matches of four `policy` seats."""
-    from tsumolab.analyzer.advise.evaluate import match_hands
+    from tsumolab.analyzer.advise.bloodshed_sampler import match_hands
     from tsumolab.policies.registry import parse_seats
     from tsumolab.sims.bloodshed import engine
     from tsumolab.sims.shanten_tables import lookup_tables

@@ -29,7 +29,7 @@ from tsumolab.sims.riichi.scoring import (
     dora_of, new_context, new_result, score_hand,
 )
 from tsumolab.sims.riichi.table import (
-    STANDARD, FANTASY_SLUGS, FantasyRules, RiichiEngine, T_FANTASY, parse_fantasy_cards,
+    STANDARD, FANTASY_SLUGS, FantasyRules, RiichiTable, T_FANTASY, parse_fantasy_cards,
 )
 from tsumolab.sims.riichi.yaku import AKA_DORA, DORA, URA_DORA, YAKU_NAMES
 from tsumolab.sims.tiles import parse_tiles
@@ -82,7 +82,7 @@ def test_rule_fl_rules_are_table_options_and_cards_are_validated():
     with pytest.raises(ValueError, match="one card per deck"):
         FantasyRules(cards="fuuki,hype")
     with pytest.raises(ValueError, match="fantasy"):
-        RiichiEngine(cards="fuuki")
+        RiichiTable(cards="fuuki")
     with pytest.raises(ValueError, match="love_pot"):
         FantasyRules(love_pot="nowhere")
     assert all(len(deck) == 5 for deck in FANTASY_SLUGS)

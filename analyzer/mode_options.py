@@ -59,9 +59,9 @@ def rules_class(slug: str) -> type:
 
 
 def is_riichi_based(cls: type) -> bool:
-    from tsumolab.sims.riichi.table import RiichiTable
+    from tsumolab.sims.riichi.rules import RiichiRules
 
-    return issubclass(cls, RiichiTable)
+    return issubclass(cls, RiichiRules)
 
 
 def riichi_defaults() -> dict:

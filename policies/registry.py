@@ -228,12 +228,12 @@ def parse_seats(spec: str, policy_paths=()) -> list[SeatPolicy]:
 
 
 def _plays_riichi_core(mode: str) -> bool:
-    """Modes whose rules are options of the riichi core (sims.riichi.table.RiichiTable subclasses)."""
+    """Modes whose rules are options of the riichi core (sims.riichi.rules.RiichiRules subclasses)."""
     from tsumolab.sims.modes import get_mode
-    from tsumolab.sims.riichi.table import RiichiTable
+    from tsumolab.sims.riichi.rules import RiichiRules
 
     try:
-        return issubclass(get_mode(mode).rules_class, RiichiTable)
+        return issubclass(get_mode(mode).rules_class, RiichiRules)
     except ValueError:
         return False
 

@@ -14,9 +14,9 @@ from tsumolab.sims.bloodshed.family import BLOODSHED
 from tsumolab.sims.bloodshed.rules import BloodshedRules
 from tsumolab.sims.family import EngineFamily
 from tsumolab.sims.riichi.family import RIICHI
-from tsumolab.sims.riichi.table import (
+from tsumolab.sims.riichi.rules import (
     AstrologyRules, ChantRules, DarknessRules, DoraFeverRules, DragonEyeRules, FantasyRules, FateRules, MirrorRules,
-    OpenDealRules, RiichiTable, ShuraRules, SoulStrikeRules,
+    OpenDealRules, RiichiRules, ShuraRules, SoulStrikeRules,
 )
 
 
@@ -53,7 +53,7 @@ MODES = {mode.slug: mode for mode in (
     Mode("bloodshed", BloodshedRules, BLOODSHED,
          "the exchanged-three direction, each seat's void suit once chosen, every win as it happens (B)",
          ("Bloodshed Skirmish", "赤羽之战", "赤血の戦")),
-    Mode("riichi", RiichiTable, RIICHI, "nothing beyond the riichi table (R)",
+    Mode("riichi", RiichiRules, RIICHI, "nothing beyond the riichi table (R)",
          ("standard 4-player East", "四人东风战（标准规则）", "四人東風戦（通常ルール）")),
     Mode("shura", ShuraRules, RIICHI, "the exchange direction and every win of the bloodbath hand (S)",
          ("Battle of Shura", "修罗之战", "修羅の戦")),

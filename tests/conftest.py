@@ -74,7 +74,7 @@ def tiny_run(tmp_path_factory):
 # --------------------------------------------------------------------------- scripted riichi hands
 # Helpers of the scripted-scenario tests (tests/test_riichi_positions.py, tests/test_riichi_scenarios.py and the
 # tests/test_mode_*.py files): a hand is started from a hand-built wall with sims.riichi.positions.RiichiEngine
-# .start(wall=...) and played with RiichiTable.play_scripted(pos, choose), `choose` giving every answer.
+# .start(wall=...) and played with RiichiRules.play_scripted(pos, choose), `choose` giving every answer.
 
 RED_IDS = (16, 52, 88)  # tile ids of the red fives 0m 0p 0s
 

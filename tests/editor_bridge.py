@@ -19,7 +19,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tsumolab.sims.riichi.table import FANTASY_SLUGS
+from tsumolab.sims.riichi.rules import FANTASY_SLUGS
 from tests.replay_reader import hands_of, tiles_of
 
 BRIDGE_JS = Path(__file__).with_name("editor_bridge.js")

@@ -13,13 +13,13 @@ from tsumolab.policies.registry import parse_seats
 from tsumolab.sims.events import EV_DISCARD, EV_END, EV_PASS, EV_WIN
 from tsumolab.sims.modes import get_mode
 from tsumolab.sims.riichi import engine
-from tsumolab.sims.riichi.rules import RiichiRules
+from tsumolab.sims.riichi.scoring_rules import ScoringRules
 from tsumolab.sims.riichi.scoring import base_points, payments
 from tsumolab.sims.riichi.tableau import EV_RIICHI
 from tests.riichi_runs import FAST_MATCHES, FULL_MATCHES, per_hand, run
 from tests.cli_run import run_cli
 
-OPTS = RiichiRules().to_array()
+OPTS = ScoringRules().to_array()
 
 
 def win_value(han, fu, yakuman, dealer, tsumo):

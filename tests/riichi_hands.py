@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from tsumolab.sims.riichi.rules import RiichiRules
+from tsumolab.sims.riichi.scoring_rules import ScoringRules
 from tsumolab.sims.riichi.scoring import (FLAG_CHANKAN, FLAG_CHIIHOU, FLAG_HAITEI, FLAG_HOUTEI, FLAG_RINSHAN,
                                  FLAG_TENHOU, RES_FU, RES_HAN, RES_N_YAKU, RES_RECEIVED, RES_RON,
                                  RES_TOTAL, RES_TSUMO_DEALER, RES_TSUMO_OTHER, RES_YAKU, RES_YAKUMAN, SCORED,
@@ -228,7 +228,7 @@ def random_win(rng: random.Random) -> Hand:
 
 # ------------------------------------------------------------------------------------------------ ours
 
-_OPTS = RiichiRules().to_array()
+_OPTS = ScoringRules().to_array()
 
 
 def ours(hand: Hand, opts: np.ndarray = _OPTS) -> dict | None:

@@ -34,7 +34,7 @@ from tsumolab.sims.riichi.events import (
     EV_ABORT, EV_CHI, EV_DISCARD, EV_DORA, EV_DRAW, EV_END, EV_KAN, EV_PASS, EV_PAY, EV_PON, EV_RIICHI,
     EV_START, EV_WIN,
 )
-from tsumolab.sims.riichi.table import DEAL_SIZE, N_TILES
+from tsumolab.sims.riichi.rules import DEAL_SIZE, N_TILES
 from tsumolab.sims.riichi.tableau import DEAD_START
 
 RED_IDS = frozenset((16, 52, 88))  # the red fives, in tsumolab's tile ids and in riichienv's alike

@@ -35,9 +35,9 @@ DRIVEN_MATCHES = FAST_MATCHES
 
 def _engine(mode):
     """The compiled engine module of a mode, whose counters the simulate call fills."""
-    from tsumolab.sims.riichi.table import RiichiTable
+    from tsumolab.sims.riichi.rules import RiichiRules
 
-    if issubclass(mode.rules_class, RiichiTable):
+    if issubclass(mode.rules_class, RiichiRules):
         from tsumolab.sims.riichi import engine
     else:
         from tsumolab.sims.bloodshed import engine

@@ -26,7 +26,7 @@ from tsumolab.sims.riichi.astrology_pool import (
     A_DEAD, A_DRAWS_LEFT, A_KIND, A_N, A_OPEN, A_REFILL, astro_add_dead, astro_refill, astro_reset,
 )
 from tsumolab.sims.riichi.events import EV_POOL, EV_RIICHI
-from tsumolab.sims.riichi.table import STANDARD, T_ASTROLOGY, AstrologyRules
+from tsumolab.sims.riichi.rules import STANDARD, T_ASTROLOGY, AstrologyRules
 from tsumolab.sims.shanten_tables import lookup_tables
 from tsumolab.sims.shanten import RIICHI_SHAPES, shanten
 from tsumolab.sims.shanten_tables import SUIT_ROWS
@@ -44,7 +44,7 @@ def _sizes():
 
 
 def test_rule_a_rules_are_table_options():
-    """A: a table option of the riichi core (floor 3 as written); the standard table leaves it off."""
+    """A: a rule option of the riichi core (floor 3 as written); the standard table leaves it off."""
     rules = get_mode(SLUG).rules_class()
     assert isinstance(rules, AstrologyRules) and rules.astrology and rules.astrology_floor == FLOOR
     assert rules.to_array()[T_ASTROLOGY] == 1 + FLOOR

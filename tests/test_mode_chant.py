@@ -17,7 +17,7 @@ from tsumolab.sims.events import EV_DISCARD, EV_KAN, EV_PON
 from tsumolab.sims.modes import get_mode
 from tsumolab.sims.riichi import engine
 from tsumolab.sims.riichi.events import EV_CHI
-from tsumolab.sims.riichi.table import START_POINTS, STANDARD, ChantRules
+from tsumolab.sims.riichi.rules import START_POINTS, STANDARD, ChantRules
 from tests.riichi_runs import FAST_MATCHES, FULL_MATCHES, per_hand, run
 
 SLUG = "chant"
@@ -159,7 +159,7 @@ def test_rule_c_count_called_runs_around_a_called_discard():
 def test_rule_c_count_called_is_a_chant_option():
     """C: count_called is on by default (a called discard counts) and packed into the chant table slot; it needs
     chant on."""
-    from tsumolab.sims.riichi import table as T
+    from tsumolab.sims.riichi import rules as T
     from tsumolab.sims.riichi.chant_streaks import CHANT_COUNT_CALLED, CHANT_DROP_CALLED
 
     assert ChantRules().count_called
@@ -171,7 +171,7 @@ def test_rule_c_count_called_is_a_chant_option():
 
 
 def test_rule_c_bonus_is_zero_in_other_riichi_modes():
-    """C is a table option: `riichi` records no bonus."""
+    """C is a rule option: `riichi` records no bonus."""
     from tsumolab.sims.riichi.columns import HC
 
     hand_rows, _ = get_mode("riichi").simulate(1, np.arange(50), parse_seats("baseline"))

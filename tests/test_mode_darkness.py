@@ -24,7 +24,7 @@ from tsumolab.sims.riichi.columns import HAND_ENDS, HC
 from tsumolab.sims.riichi.events import (
     EV_CHI, EV_RIICHI, PAY_DARK_LOCK, PAY_DARK_OPEN, PAY_FACE_DOWN, PAY_NAGASHI, PAY_POT,
 )
-from tsumolab.sims.riichi.table import START_POINTS, STANDARD, DarknessRules
+from tsumolab.sims.riichi.rules import START_POINTS, STANDARD, DarknessRules
 from tests.darkness_policies import register_test_policies
 from tests.riichi_runs import FAST_MATCHES, FULL_MATCHES, per_hand
 
@@ -378,7 +378,7 @@ def test_rule_d_nagashi_payments_use_face_up_discards():
 
 
 def test_rule_d_other_modes_are_untouched():
-    """D is a table option: `riichi` records empty pots and no dark actions, and refuses a FACE_DOWN answer."""
+    """D is a rule option: `riichi` records empty pots and no dark actions, and refuses a FACE_DOWN answer."""
     register_test_policies()
     counters = np.zeros(engine.N_COUNTERS, np.int64)
     hand_rows, _ = get_mode("riichi").simulate(1, np.arange(30), parse_seats("test-dark-greedy"), counters=counters)

@@ -12,7 +12,7 @@ from tsumolab.sims import tiles as T
 from tsumolab.sims.events import EV_DISCARD, EV_KAN, EV_START
 from tsumolab.sims.modes import get_mode
 from tsumolab.sims.riichi.events import EV_DORA
-from tsumolab.sims.riichi.table import DoraFeverRules, RiichiTable
+from tsumolab.sims.riichi.rules import DoraFeverRules, RiichiRules
 from tests.riichi_runs import FAST_MATCHES, FULL_MATCHES, per_hand, run
 
 SLUG = "dora-fever"
@@ -20,11 +20,11 @@ SIZES = [pytest.param(FAST_MATCHES, id="fast"), pytest.param(FULL_MATCHES, id="f
 
 
 def test_rule_df_registered_with_its_defaults():
-    """DF: the mode is a set of riichi table options (3 indicators, no renchan, 25000 start), not an engine fork."""
+    """DF: the mode is a set of riichi rule options (3 indicators, no renchan, 25000 start), not an engine fork."""
     mode = get_mode(SLUG)
     rules = mode.rules_class()
     assert (rules.initial_dora, rules.renchan, rules.start_points) == (3, False, 25_000)
-    assert RiichiTable().initial_dora == 1
+    assert RiichiRules().initial_dora == 1
     with pytest.raises(ValueError):
         DoraFeverRules(initial_dora=6)
 

@@ -20,16 +20,16 @@ from tsumolab.sims.riichi import engine
 from tsumolab.sims.riichi.columns import HC
 from tsumolab.sims.riichi.dragon_eye_holder import STREAM_EYE
 from tsumolab.sims.riichi.events import EV_CHI, EV_DORA, EV_EYE, PAY_HONBA, PAY_NAGASHI, PAY_NOTEN, PAY_PAO, PAY_STICKS
-from tsumolab.sims.riichi.rules import RiichiRules
+from tsumolab.sims.riichi.scoring_rules import ScoringRules
 from tsumolab.sims.riichi.scoring import base_points, payments
-from tsumolab.sims.riichi.table import STANDARD, DragonEyeRules
+from tsumolab.sims.riichi.rules import STANDARD, DragonEyeRules
 from tsumolab.sims import tiles as TL
 from tests.riichi_runs import FAST_MATCHES, FULL_MATCHES, per_hand, run
 
 SLUG = "dragon-eye"
 SIZES = [pytest.param(FAST_MATCHES, id="fast"), pytest.param(FULL_MATCHES, id="full", marks=pytest.mark.slow)]
 SEED = 7
-OPTS = RiichiRules().to_array()
+OPTS = ScoringRules().to_array()
 
 
 def test_rule_de_rules_are_table_options():

@@ -23,13 +23,13 @@ from tsumolab.sims.riichi import engine
 from tsumolab.sims.riichi.events import (
     EV_CHI, EV_DORA, EV_RIICHI, PAY_GIVEAWAY, PAY_LOVE_PRICE, PAY_RIICHI, PAY_SHADY_DEAL,
 )
-from tsumolab.sims.riichi.rules import RiichiRules
+from tsumolab.sims.riichi.scoring_rules import ScoringRules
 from tsumolab.sims.riichi.scoring import (
     CHANCE_GOLDEN, CHANCE_OTHERWORLD, CHANCE_SHOWDOWN, CHANCE_SUPER_TANYAO, RES_HAN, RES_N_YAKU, RES_YAKU, SCORED,
     dora_of, new_context, new_result, score_hand,
 )
-from tsumolab.sims.riichi.table import (
-    STANDARD, FANTASY_SLUGS, FantasyRules, RiichiTable, T_FANTASY, parse_fantasy_cards,
+from tsumolab.sims.riichi.rules import (
+    STANDARD, FANTASY_SLUGS, FantasyRules, RiichiRules, T_FANTASY, parse_fantasy_cards,
 )
 from tsumolab.sims.riichi.yaku import AKA_DORA, DORA, URA_DORA, YAKU_NAMES
 from tsumolab.sims.tiles import parse_tiles
@@ -64,7 +64,7 @@ def _by_hand(events):
 # ----------------------------------------------------------------------------------------- options and draw
 
 def test_rule_fl_rules_are_table_options_and_cards_are_validated():
-    """FL: fantasy is a table option (off in `riichi`); `cards` accepts slugs, simplified and traditional names in
+    """FL: fantasy is a rule option (off in `riichi`); `cards` accepts slugs, simplified and traditional names in
     any order, one per deck, unnamed decks drawn (-1); unknown names, two cards of a deck and cards outside
     fantasy are clear errors."""
     rules = get_mode(SLUG).rules_class()
@@ -82,7 +82,7 @@ def test_rule_fl_rules_are_table_options_and_cards_are_validated():
     with pytest.raises(ValueError, match="one card per deck"):
         FantasyRules(cards="fuuki,hype")
     with pytest.raises(ValueError, match="fantasy"):
-        RiichiTable(cards="fuuki")
+        RiichiRules(cards="fuuki")
     with pytest.raises(ValueError, match="love_pot"):
         FantasyRules(love_pot="nowhere")
     assert all(len(deck) == 5 for deck in FANTASY_SLUGS)
@@ -271,7 +271,7 @@ def test_rule_fl_giveaway_dealer_ron_pays_1000_per_dora():
 
 # ------------------------------------------------------------------------------------------- chance cards
 
-OPTS = RiichiRules().to_array()
+OPTS = ScoringRules().to_array()
 
 
 def _score(text: str, win: str, chance: int = 0, melds=(), **kw):

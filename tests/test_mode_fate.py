@@ -17,7 +17,7 @@ from tsumolab.sims.events import EV_DEAL, EV_DISCARD, EV_DRAW, EV_KAN, EV_PASS, 
 from tsumolab.sims.modes import get_mode
 from tsumolab.sims.riichi import engine
 from tsumolab.sims.riichi.fate_tiles import fate_after_loss, fate_multiplier
-from tsumolab.sims.riichi.table import STANDARD, FateRules
+from tsumolab.sims.riichi.rules import STANDARD, FateRules
 from tsumolab.sims.riichi.tableau import N_ST, give_tile, take_for_meld, take_tile
 from tests.riichi_runs import FAST_MATCHES, per_hand, run
 
@@ -240,7 +240,7 @@ def test_rule_f_multiplier_recomputable_from_the_event_log():
 
 
 def test_rule_f_multiplier_is_one_in_other_riichi_modes():
-    """F is a table option: `riichi` records multiplier 1 everywhere and pays the plain R-3 value."""
+    """F is a rule option: `riichi` records multiplier 1 everywhere and pays the plain R-3 value."""
     hand_rows, _ = get_mode("riichi").simulate(1, np.arange(50), parse_seats("baseline"))
     from tsumolab.sims.riichi.columns import HC
 

@@ -27,7 +27,7 @@ from tsumolab.sims.riichi.mirror_tiles import (
     MIR_DEAD, MIR_HAND, MIR_NEXT, MIR_SIZE, MIR_WALL, N_DEAD, N_NEXT, transparent,
 )
 from tsumolab.sims.shanten_tables import lookup_tables
-from tsumolab.sims.riichi.table import STANDARD, MirrorRules
+from tsumolab.sims.riichi.rules import STANDARD, MirrorRules
 from tsumolab.sims.riichi.tableau import DEAD_START
 from tsumolab.sims.seating import seat_hooks
 from tests.riichi_runs import FAST_MATCHES, FULL_MATCHES, per_hand, run

@@ -7,7 +7,7 @@ import pytest
 from tsumolab.policies.registry import parse_seats
 from tsumolab.policies.riichi_api import ROBS
 from tsumolab.sims.modes import get_mode
-from tsumolab.sims.riichi.table import OpenDealRules, RiichiTable
+from tsumolab.sims.riichi.rules import OpenDealRules, RiichiRules
 from tests.riichi_runs import FAST_MATCHES, FULL_MATCHES
 
 SLUG = "open-deal"
@@ -17,7 +17,7 @@ SIZES = [pytest.param(FAST_MATCHES, id="fast"), pytest.param(FULL_MATCHES, id="f
 def test_rule_od_registered_as_a_table_option():
     """OD: the mode is the riichi table with `open_deal` on; the standard table has it off."""
     assert get_mode(SLUG).rules_class() == OpenDealRules() and OpenDealRules().open_deal
-    assert not RiichiTable().open_deal
+    assert not RiichiRules().open_deal
 
 
 def test_rule_od_show_deal_makes_every_starting_hand_public():

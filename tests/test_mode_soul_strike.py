@@ -22,18 +22,18 @@ from tsumolab.sims.riichi import engine
 from tsumolab.sims.riichi.columns import HC, N_HAND_COLS
 from tsumolab.sims.riichi.events import EV_CHI
 from tsumolab.sims.riichi.play import play
-from tsumolab.sims.riichi.rules import RiichiRules
+from tsumolab.sims.riichi.scoring_rules import ScoringRules
 from tsumolab.sims.riichi.tableau import F_IPPATSU, N_ST, ST_FLAGS
 from tsumolab.sims.riichi.scoring import RES_HAN, RES_TOTAL, RES_YAKUMAN, SCORED, new_context, new_result, score_hand
 from tsumolab.sims.riichi.soul_strike_turns import (
     SS_ACTIVE, SS_LEFT, SS_OVER, strike_after_discard, strike_score, strike_turn,
 )
-from tsumolab.sims.riichi.table import STANDARD, SoulStrikeRules
+from tsumolab.sims.riichi.rules import STANDARD, SoulStrikeRules
 from tsumolab.sims.riichi.yaku import YAKU_NAMES
 from tests.riichi_runs import FAST_MATCHES, FULL_MATCHES, per_hand, run
 
 SLUG = "soul-strike"
-OPTS = RiichiRules().to_array()
+OPTS = ScoringRules().to_array()
 LOG_MATCHES = 1_500  # matches per seat mix replayed from the event log
 
 
@@ -49,7 +49,7 @@ def test_rule_ss_rules_are_table_options():
     assert (rules.strike_turns, rules.overload_han, rules.strike_riichi_han, rules.strike_double_riichi_han) == \
         (6, 2, 2, 3)
     assert not STANDARD.soul_strike
-    from tsumolab.sims.riichi.table import T_SOUL_STRIKE
+    from tsumolab.sims.riichi.rules import T_SOUL_STRIKE
 
     assert STANDARD.to_array()[T_SOUL_STRIKE] == 0 and rules.to_array()[T_SOUL_STRIKE] != 0
     with pytest.raises(ValueError):

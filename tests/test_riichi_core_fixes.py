@@ -18,7 +18,7 @@ from tsumolab.sims.events import (
 )
 from tsumolab.sims.modes import get_mode
 from tsumolab.sims.riichi.events import EV_CHI, EV_RIICHI, PAY_HONBA, PAY_STICKS
-from tsumolab.sims.riichi.table import RiichiTable
+from tsumolab.sims.riichi.rules import RiichiRules
 from tsumolab.sims.shanten import RIICHI_SHAPES, winning_tiles
 from tsumolab.sims.shanten_tables import get_tables
 from tests.riichi_runs import per_hand, run
@@ -276,7 +276,7 @@ def test_rule_r3_multiple_ron_honba_and_sticks_go_to_the_first_winner_only():
 def test_rule_r3_option_honba_every_winner_pays_every_winner():
     """R-3 option honba_every_winner (the payout before issue 13): every ron winner gets the honba bonus; the
     sticks still go to the first winner only."""
-    cases = _multiple_ron_honba(RiichiTable(honba_every_winner=True))
+    cases = _multiple_ron_honba(RiichiRules(honba_every_winner=True))
     assert len(cases) >= 3
     for _honba, paid, sticks, first, n in cases:
         assert len(paid) == n and first in paid and set(sticks) <= {first}

@@ -223,7 +223,7 @@ def test_rule_r1_r4_dora_timing_and_riichi_conditions_in_the_event_log(slug, rii
 def test_event_log_overflow_falls_back_to_one_match_at_a_time():
     """A log too small for the matches is redone match by match: same events as with ample room."""
     from tsumolab.sims.riichi.play import play
-    from tsumolab.sims.riichi.table import STANDARD
+    from tsumolab.sims.riichi.rules import STANDARD
 
     seats = parse_seats("baseline,random,baseline,disconnected")
     small = play(4, np.arange(6), seats, STANDARD, record_events=True, events_per_match=50)[2]

@@ -18,7 +18,7 @@ from tsumolab.sims.riichi import engine
 from tsumolab.sims.riichi.columns import H_DELTA, H_END, H_HAND, H_MATCH, H_WON
 from tsumolab.sims.riichi.events import EV_CHI
 from tsumolab.sims.riichi.positions import RiichiEngine
-from tsumolab.sims.riichi.table import STANDARD
+from tsumolab.sims.riichi.rules import STANDARD
 
 EV_SEAT, EV_TILE, EV_A = 3, 4, 5  # columns of an event row (sims.events.log_event)
 JUNK = [9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33]  # 1p 9p 1s 9s and the honors

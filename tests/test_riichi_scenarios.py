@@ -18,7 +18,7 @@ from tsumolab.sims.events import EV_DISCARD, EV_DRAW, EV_KAN, EV_WIN
 from tsumolab.sims.riichi.columns import HAND_ENDS, H_DELTA, H_END, H_STICKS_WON, H_WINNERS, H_WON
 from tsumolab.sims.riichi.events import EV_ABORT, EV_RIICHI
 from tsumolab.sims.riichi.positions import HandContext, RiichiEngine
-from tsumolab.sims.riichi.table import STANDARD, RiichiTable as Rules
+from tsumolab.sims.riichi.rules import STANDARD, RiichiRules as Rules
 
 EV_SEAT, EV_TILE, EV_A = 3, 4, 5
 END = {name: i for i, name in enumerate(HAND_ENDS)}

@@ -17,7 +17,7 @@ import pytest
 
 from tsumolab.sims.analysis import analyze
 from tsumolab.sims.riichi.calculator import score_request
-from tsumolab.sims.riichi.rules import RiichiRules
+from tsumolab.sims.riichi.scoring_rules import ScoringRules
 from tsumolab.sims.riichi.scoring import dora_of
 from tests.riichi_hands import ours, random_win, theirs
 
@@ -84,7 +84,7 @@ OPTION_VARIANTS = [
 def test_riichi_rule_options_agree_with_the_mahjong_package_r3(ours_options, their_options):
     """R-3 options switched away from the Mahjong Soul defaults score like the package's equivalent option."""
     rng = random.Random(zlib.crc32(repr(sorted(ours_options.items())).encode()) % 1000)  # the same every run
-    opts = RiichiRules(**ours_options).to_array()
+    opts = ScoringRules(**ours_options).to_array()
     for _ in range(5_000):
         hand = random_win(rng)
         assert ours(hand, opts) == theirs(hand, **their_options), hand
@@ -96,7 +96,7 @@ def test_kernel_cost_per_hand_is_small():
 
     rng = random.Random(5)
     hands = [random_win(rng) for _ in range(5_000)]
-    opts = RiichiRules().to_array()
+    opts = ScoringRules().to_array()
     prepared = []
     for h in hands:
         melds = np.zeros((4, 2), np.int8)
@@ -360,7 +360,7 @@ def test_incomplete_hands_and_four_of_a_kind_is_not_two_pairs_r3():
     eleven = np.zeros(34, np.int8)
     eleven[[0, 1, 2, 9, 10, 11, 18, 19, 20]] = 1
     eleven[27] = 2  # 3 sets + pair: complete for 3 sets, but a hand without melds needs 4
-    assert score_hand(eleven, np.zeros((4, 2), np.int8), 0, new_context(win=0), RiichiRules().to_array(),
+    assert score_hand(eleven, np.zeros((4, 2), np.int8), 0, new_context(win=0), ScoringRules().to_array(),
                       new_result()) == NOT_COMPLETE
 
 

@@ -9,7 +9,7 @@ import pathlib
 import re
 
 from tsumolab.sims.layout import describe
-from tsumolab.sims.riichi import table as T
+from tsumolab.sims.riichi import rules as T
 from tsumolab.sims.riichi.hand_state import HS
 
 
@@ -17,7 +17,7 @@ SPECIAL_MODES = ("FATE", "OPEN_DEAL", "CHANT", "ASTROLOGY", "DARKNESS", "MIRROR"
                  "FANTASY", "DRAGON_EYE")
 MODE_MODULES = ("astrology_pool", "chant_streaks", "darkness_pot", "deal_shown", "dragon_eye_holder", "fantasy_cards",
                 "fate_tiles", "mirror_tiles", "soul_strike_turns")
-# table options of every riichi table (not modes) that the engine may still read: the red fives and the initial
+# rule options of every riichi table (not modes) that the engine may still read: the red fives and the initial
 # indicators, honba and renchan, the number of hands and the extension, the start points,
 # pao, the four-riichi abort and honba rules (R-6 / S-16), Shura's bloodbath and exchange (S-*)
 ENGINE_TABLE_OPTIONS = {"START_POINTS", "BLOODBATH", "EXCHANGE", "RENCHAN", "HONBA", "EXTENSION", "PAO",

@@ -13,7 +13,7 @@ import pytest
 from riichienv import GameRule, RiichiEnv
 
 from tsumolab.sims.riichi.engine import shuffled_wall
-from tsumolab.sims.riichi.table import DEAL_SIZE, N_TILES
+from tsumolab.sims.riichi.rules import DEAL_SIZE, N_TILES
 from tsumolab.sims.riichi.tableau import dora_indicator
 from tests.riichienv_bridge import Tally, compare, riichienv_wall
 from tests.riichienv_known_differences import KNOWN_DIFFERENCES

@@ -13,7 +13,7 @@ from tsumolab.sims.events import N_EVENT_COLS
 from tsumolab.sims.riichi import engine
 from tsumolab.sims.riichi.columns import N_HAND_COLS
 from tsumolab.sims.riichi.scoring import N_RES, RES_TSUMO_DEALER, RES_TSUMO_OTHER, RES_YAKUMAN, payments
-from tsumolab.sims.riichi.table import SHURA, STANDARD, RiichiTable, ShuraRules
+from tsumolab.sims.riichi.rules import SHURA, STANDARD, RiichiRules, ShuraRules
 from tsumolab.sims.riichi.tableau import N_ST
 from tests.riichi_runs import FAST_MATCHES, FULL_MATCHES, per_hand, run
 
@@ -29,7 +29,7 @@ def _table(dealer=0, won=()):
     return obs
 
 
-def _tsumo(table: RiichiTable, base, winner, dealer, won):
+def _tsumo(table: RiichiRules, base, winner, dealer, won):
     obs = _table(dealer, won)
     res = np.zeros(N_RES, np.int64)
     _, _, res[RES_TSUMO_DEALER], res[RES_TSUMO_OTHER] = payments(base, winner == dealer, True)
@@ -183,7 +183,7 @@ def test_noten_rule_option_reaches_the_engine():
 
 def test_shura_rules_are_options_of_one_table():
     """Shura differs from the riichi table only by option values (no fork)."""
-    assert isinstance(SHURA, RiichiTable)
+    assert isinstance(SHURA, RiichiRules)
     diff = {k for k, v in SHURA.as_dict().items() if STANDARD.as_dict()[k] != v}
     assert diff == {"renchan", "honba", "extension", "bloodbath", "exchange_three", "pao",
                     "four_riichi_active_only", "tsumo_loss"}

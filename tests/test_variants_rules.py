@@ -17,7 +17,7 @@ from tsumolab.cli import cli, main
 from tsumolab.analyzer.mode_options import option_help, options
 from tsumolab.analyzer.rule_book import MODE_IDS, MODE_RULES, RULE_TEXT, cited_ids
 from tsumolab.sims.modes import MODES, get_mode
-from tsumolab.sims.riichi.table import RiichiTable
+from tsumolab.sims.riichi.rules import RiichiRules
 
 
 def invoke(*args: str):
@@ -36,7 +36,7 @@ def main_exit(capsys, *args: str) -> tuple[int, str, str]:
 def test_variants_json_lists_every_registered_mode_with_its_options_and_defaults():
     listing = json.loads(invoke("variants", "--json"))
     assert [m["name"] for m in listing] == list(MODES)
-    riichi = RiichiTable().as_dict()
+    riichi = RiichiRules().as_dict()
     for mode in listing:
         cls = get_mode(mode["name"]).rules_class
         defaults = cls().as_dict()
@@ -47,7 +47,7 @@ def test_variants_json_lists_every_registered_mode_with_its_options_and_defaults
             assert option["type"] == type(defaults[option["name"]]).__name__
             assert option["help"], f"{mode['name']}.{option['name']} has no attribute docstring"
         assert mode["rule_ids"] == list(MODE_RULES[mode["name"]].ids)
-        if issubclass(cls, RiichiTable):
+        if issubclass(cls, RiichiRules):
             expected = [k for k, v in defaults.items() if riichi[k] != v]
             assert mode["changed_from_riichi"] == expected
             assert all(o["riichi_default"] == riichi[o["name"]] for o in mode["options"])
@@ -67,13 +67,13 @@ def test_option_help_is_the_attribute_docstring_inherited_along_the_mro():
 
 
 def test_an_option_added_to_a_rules_class_is_listed_with_its_help(tmp_path):
-    """What another helper's new option looks like: a field with a docstring in a RiichiTable subclass."""
+    """What another helper's new option looks like: a field with a docstring in a RiichiRules subclass."""
     source = tmp_path / "new_mode_rules.py"
     source.write_text(
         "from dataclasses import dataclass\n"
-        "from tsumolab.sims.riichi.table import RiichiTable\n\n\n"
+        "from tsumolab.sims.riichi.rules import RiichiRules\n\n\n"
         "@dataclass(frozen=True)\n"
-        "class NewRules(RiichiTable):\n"
+        "class NewRules(RiichiRules):\n"
         "    renchan: bool = False\n"
         "    pool_size: int = 3\n"
         '    """A: candidates in the pool,\n    refilled after every draw."""\n')
@@ -87,7 +87,7 @@ def test_an_option_added_to_a_rules_class_is_listed_with_its_help(tmp_path):
         del sys.modules["new_mode_rules"]
     assert listed["pool_size"]["help"] == "A: candidates in the pool, refilled after every draw."
     assert listed["pool_size"]["rule_ids"] == ["A"] and listed["pool_size"]["changed"]
-    assert listed["renchan"]["help"] == option_help(RiichiTable)["renchan"] and listed["renchan"]["changed"]
+    assert listed["renchan"]["help"] == option_help(RiichiRules)["renchan"] and listed["renchan"]["changed"]
     assert not listed["honba"]["changed"]
 
 
@@ -173,19 +173,19 @@ def test_rules_bad_input_is_one_line_and_exit_2(capsys):
 
 
 def test_readme_lists_every_riichi_table_option():
-    """README "Riichi and Shura columns" has a row for every RiichiTable option with its standard value and
+    """README "Riichi and Shura columns" has a row for every RiichiRules option with its standard value and
     every mode that sets another value, so it cannot fall behind the code."""
     from dataclasses import fields
     from pathlib import Path
 
     from tsumolab.sims.modes import MODES, get_mode
-    from tsumolab.sims.riichi.table import RiichiTable
+    from tsumolab.sims.riichi.rules import RiichiRules
 
     text = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
     table = text.split("| option | `riichi` | set by the modes | meaning |", 1)[1].split("\n\n", 1)[0]
     rows = {line.split("|")[1].strip().strip("`"): line for line in table.splitlines() if line.startswith("| `")}
-    standard = RiichiTable()
-    for f in fields(RiichiTable):
+    standard = RiichiRules()
+    for f in fields(RiichiRules):
         assert f.name in rows, f.name
         for slug in MODES:
             if slug in ("bloodshed", "riichi"):

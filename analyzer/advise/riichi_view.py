@@ -32,7 +32,7 @@ def seat_view_events(pos, seat: int | None = None) -> list[dict]:
     seat = pos.seat if seat is None else int(seat)
     rows = pos.logged()
     if rows.shape[0] == 0:
-        raise ValueError("the position keeps no event log (RiichiTable(..., keep_events=True))")
+        raise ValueError("the position keeps no event log (RiichiEngine(..., keep_events=True))")
     key = (int(rows[0, 0]), int(rows[0, 1]))
     points = {key: [int(p) for p in pos.hs[HS.points_before:HS.points_before + 4]]}
     out = []

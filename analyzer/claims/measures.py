@@ -21,7 +21,7 @@ import polars as pl
 from tsumolab.analyzer import stats
 from tsumolab.analyzer.claims.experiment import SEATS, Experiment, cells, experiment_wall_seeds
 from tsumolab.analyzer.runs.integrity import scan_dataset
-from tsumolab.sims.riichi.table import RIICHI_COST
+from tsumolab.sims.riichi.rules import RIICHI_COST
 
 EARLIER_WINNERS = (0, 1, 2)
 WIN_HOWS = ("tsumo", "ron")

@@ -57,7 +57,7 @@ def with_walls(events: list[dict], decoder, seed: int, red_fives: bool) -> list[
     """`events` with a `wall` event after each start_kyoku (riichi-based modes): the hand's wall, which depends
     only on (seed, match, hand), so that the log alone determines the hand, dead wall included."""
     from tsumolab.sims.riichi.engine import shuffled_wall
-    from tsumolab.sims.riichi.table import N_TILES
+    from tsumolab.sims.riichi.rules import N_TILES
 
     out = []
     wall = np.empty(N_TILES, np.int64)
@@ -81,7 +81,7 @@ def _wall_name(wall_event: dict, index: int) -> str:
 
 def _add_cards(events: list[dict], hand_rows: np.ndarray, hc: dict) -> None:
     """fantasy (FL): start_kyoku names the match's three cards (`cards`: dealer, chance, fate slugs)."""
-    from tsumolab.sims.riichi.table import FANTASY_DECKS, FANTASY_SLUGS
+    from tsumolab.sims.riichi.rules import FANTASY_DECKS, FANTASY_SLUGS
 
     if "card_dealer" not in hc:
         return

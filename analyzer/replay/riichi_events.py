@@ -15,7 +15,7 @@ import numpy as np
 from tsumolab.analyzer.replay.bloodshed_events import end_event
 from tsumolab.sims import tiles
 from tsumolab.sims.riichi.columns import EXCHANGE_DIRECTIONS, HAND_ENDS, ROUNDS
-from tsumolab.sims.riichi.table import DEAL_SIZE
+from tsumolab.sims.riichi.rules import DEAL_SIZE
 from tsumolab.sims.riichi.tableau import DEAD_START, is_red
 from tsumolab.sims.riichi.events import (
     EV_ABORT, EV_CHI, EV_DEAL, EV_DISCARD, EV_DORA, EV_DRAW, EV_END, EV_EXCHANGE, EV_EYE, EV_KAN, EV_PASS, EV_PAY,

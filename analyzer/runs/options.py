@@ -25,7 +25,7 @@ RuleOptions = Mapping[str, object] | Sequence[str] | None
 def cards_rule(variant: str, cards: str, rules: RuleOptions) -> dict:
     """The rule options with `--cards CARDS` added as `cards=CARDS` (FL fantasy only); unknown cards are an
     InputError."""
-    from tsumolab.sims.riichi.table import parse_fantasy_cards
+    from tsumolab.sims.riichi.rules import parse_fantasy_cards
 
     if variant not in MODES:
         raise InputError(f"unknown mode {variant!r} (known: {', '.join(sorted(MODES))})")

@@ -9,7 +9,7 @@ from tsumolab.analyzer.search.options import riichi_candidates
 from tsumolab.analyzer.search.table import RIICHI_HOOK_ROW, choose, decision_seed, direct, rollout_arrays
 from tsumolab.sims.events import N_EVENT_COLS
 from tsumolab.sims.riichi import engine
-from tsumolab.sims.riichi import table as T
+from tsumolab.sims.riichi import rules as T
 from tsumolab.sims.riichi.columns import N_HAND_COLS, N_MATCH_COLS
 from tsumolab.sims.riichi.hand_state import HS
 from tsumolab.sims.riichi.observation import ROBS

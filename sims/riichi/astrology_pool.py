@@ -1,5 +1,5 @@
 """`astrology` 占星之战 (RULES.md A): the pool of face-up candidates, as jit-compiled helpers the riichi engine
-calls when the table option `astrology` is on (topts[T_ASTROLOGY] = 1 + the live-wall floor, 0 = off).
+calls when the rule option `astrology` is on (topts[T_ASTROLOGY] = 1 + the live-wall floor, 0 = off).
 
 Rule A as implemented:
 - The pool opens at the first draw after the dealer's first discard: the next 3 live-wall tiles are revealed.
@@ -48,7 +48,7 @@ A_REFILL = 12
 
 
 def pack_options(table) -> int:
-    """A's table slot from the rules dataclass (sims.riichi.table): 0 off, else 1 + astrology_floor."""
+    """A's table slot from the rules dataclass (sims.riichi.rules): 0 off, else 1 + astrology_floor."""
     return 1 + table.astrology_floor if table.astrology else 0
 
 

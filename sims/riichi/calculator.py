@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from tsumolab.sims.riichi.rules import RiichiRules
+from tsumolab.sims.riichi.scoring_rules import ScoringRules
 from tsumolab.sims.riichi.scoring import (CTX_DEALER, CTX_FLAGS, CTX_HONBA, CTX_IPPATSU, CTX_N_DORA, CTX_N_URA, CTX_RED,
                                  CTX_RIICHI, CTX_ROUND_WIND, CTX_SEAT_WIND, CTX_STICKS, CTX_TSUMO, CTX_WIN,
                                  CTX_DORA, CTX_URA, FLAG_CHANKAN, FLAG_CHIIHOU, FLAG_HAITEI, FLAG_HOUTEI,
@@ -46,13 +46,13 @@ def check_flag_names(names: Any, where: str = "hand") -> int:
     return flags
 
 
-def parse_rules(obj: dict, rules: RiichiRules | None = None, where: str = "hand") -> RiichiRules:
+def parse_rules(obj: dict, rules: ScoringRules | None = None, where: str = "hand") -> ScoringRules:
     """`rules` overridden by the request's "rules" object, if any."""
     if "rules" not in obj:
-        return rules or RiichiRules()
+        return rules or ScoringRules()
     if not isinstance(obj["rules"], dict):
         raise ValueError(f"{where}: 'rules' must be an object of rule options")
-    return RiichiRules.from_dict({**(rules or RiichiRules()).as_dict(), **obj["rules"]})
+    return ScoringRules.from_dict({**(rules or ScoringRules()).as_dict(), **obj["rules"]})
 
 
 def _bool(obj: dict, key: str, where: str) -> bool:
@@ -169,7 +169,7 @@ def _check_situation(melds: np.ndarray, n_melds: int, held: np.ndarray, win: int
         raise ValueError(f"{where}: inconsistent situation: {'; '.join(problems)}")
 
 
-def score_request(obj: dict, rules: RiichiRules | None = None) -> dict:
+def score_request(obj: dict, rules: ScoringRules | None = None) -> dict:
     """Score one riichi hand for `tsumolab hand` (R-3).
 
     Input keys: "hand" (required; concealed tiles including the winning tile), "melds" (list of
@@ -179,7 +179,7 @@ def score_request(obj: dict, rules: RiichiRules | None = None) -> dict:
     dealer is always East), "riichi", "double_riichi", "ippatsu" (bools), "dora_indicators",
     "ura_indicators" (tile string "3m7z" or list of tiles; at most 5; ura count only with riichi),
     "flags" (subset of rinshan, chankan, haitei, houtei, tenhou, chiihou), "honba", "sticks" (counts),
-    "variant" (optional, must be "riichi"), "rules" (options of RiichiRules, overriding `rules`).
+    "variant" (optional, must be "riichi"), "rules" (options of ScoringRules, overriding `rules`).
     Concealed + 3 × melds must be 14 tiles.
 
     Returns {"win": None, "reason": "incomplete" | "no_yaku"}, or

@@ -1,12 +1,12 @@
 """`chant` 咏唱之战 (RULES.md C): runs of tsumogiri and hand discards and their bonus han, as jit-compiled helpers
-the riichi engine calls when the table option `chant` is on.
+the riichi engine calls when the rule option `chant` is on.
 
 `streaks[seat]` holds (current tsumogiri run, longest tsumogiri run, current hand-discard run, longest
 hand-discard run) over the seat's discards of this hand, and `streaks[UNDO]` the last discarder's four counters
 before its discard; obs[ROBS.chant + 2 * seat] (public) the two current runs.
 
 Rule C leaves open whether a discard another player calls (chi, pon, open kan) still counts in its discarder's
-runs: the table option `count_called` (on by default) says it does; off, the called discard leaves the runs as if
+runs: the rule option `count_called` (on by default) says it does; off, the called discard leaves the runs as if
 it had not been made (the runs on either side of it join), as the community re-implementation records them.
 """
 
@@ -30,7 +30,7 @@ CHANT_OFF, CHANT_COUNT_CALLED, CHANT_DROP_CALLED = 0, 1, 2  # topts[T_CHANT]
 
 
 def pack_options(table) -> int:
-    """C's table slot from the rules dataclass (sims.riichi.table): off, on with called discards counted, on
+    """C's table slot from the rules dataclass (sims.riichi.rules): off, on with called discards counted, on
     with called discards dropped from the runs."""
     if not table.chant:
         return CHANT_OFF

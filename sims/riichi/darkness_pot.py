@@ -1,5 +1,5 @@
 """`darkness` 暗夜之战 (RULES.md D): face-down discards, paid opening and locking, and the pot, as jit-compiled
-helpers the riichi engine calls when the table option `darkness` is on.
+helpers the riichi engine calls when the rule option `darkness` is on.
 
 Rules as implemented (RULES.md D, with the in-game text of seed 002 and the wiki text of seed 001 where D is
 silent):

@@ -1,4 +1,4 @@
-"""`open-deal` (RULES.md OD): the jit-compiled helper the riichi engine calls when the table option `open_deal`
+"""`open-deal` (RULES.md OD): the jit-compiled helper the riichi engine calls when the rule option `open_deal`
 is on: every seat's starting hand becomes public in obs[ROBS.deal_shown + 34 * seat + kind]."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import numba as nb
 
 from tsumolab.sims.riichi.observation import ROBS
-from tsumolab.sims.riichi.table import DEAL_SIZE
+from tsumolab.sims.riichi.rules import DEAL_SIZE
 from tsumolab.sims.table_state import pub_add
 
 

@@ -1,7 +1,7 @@
 """`dragon-eye` 龙之目玉 (RULES.md DE): the eye, its counter and its moves, and the doubling of win payments, as
-jit-compiled helpers the riichi engine and the settlement call when the table option `dragon_eye` is on.
+jit-compiled helpers the riichi engine and the settlement call when the rule option `dragon_eye` is on.
 
-Table options (sims.riichi.table, topts[T_DRAGON_EYE + i]): +0 on, +1 `eye_counter` (5), +2 `eye_multiplier`
+Rule options (sims.riichi.rules, topts[T_DRAGON_EYE + i]): +0 on, +1 `eye_counter` (5), +2 `eye_multiplier`
 (2), +3 `eye_other_seat` (0: a new eye goes to any of the 4 seats, possibly the same one again; 1: only to one
 of the other three).
 
@@ -40,7 +40,7 @@ EYE_START, EYE_MOVE = 0, 1  # EV_EYE c: placed at the hand's start, moved after 
 
 
 def pack_options(table) -> list[int]:
-    """DE's 4 table slots from the rules dataclass (sims.riichi.table): on, eye_counter, eye_multiplier,
+    """DE's 4 table slots from the rules dataclass (sims.riichi.rules): on, eye_counter, eye_multiplier,
     eye_other_seat (read below as topts[T_DRAGON_EYE + i])."""
     return [int(table.dragon_eye), table.eye_counter, table.eye_multiplier, int(table.eye_other_seat)]
 

@@ -1,7 +1,7 @@
 """The compiled riichi match kernel shared by every riichi-based mode (RULES.md R-1 … R-6, S-1 … S-16, and
 DF, A, D, M, F, C, SS, FL, DE, OD).
 
-`play_matches` plays whole matches under the table options of sims.riichi.table (standard East game, Battle
+`play_matches` plays whole matches under the rule options of sims.riichi.rules (standard East game, Battle
 of Shura's bloodbath with exchange and tsumo loss, or any other special mode, whose rules live in one small
 kernel module each and act only through the dispatch points of sims.riichi.mode_phases) and writes one record
 row per (match, hand, seat) and per (match, seat) in the layout of sims.riichi.columns. Seats decide through five
@@ -32,7 +32,7 @@ from tsumolab.sims import rng, tiles
 from tsumolab.sims.jit import copy_row, inline, step
 from tsumolab.sims.events import EV_DEAL, EV_DISCARD, EV_DRAW, EV_END, EV_EXCHANGE, EV_KAN, EV_PASS, EV_PON, EV_START, \
     log_event
-from tsumolab.sims.riichi import table as T
+from tsumolab.sims.riichi import rules as T
 from tsumolab.sims.riichi.columns import (
     H_BEFORE, H_CALLS, H_DEALER, H_DELTA, H_DIR, H_DISC, H_END, H_HAND, H_HONBA, H_KANS, H_MATCH,
     H_NAGASHI, H_NOTEN, H_PASSED, H_POT0, H_POT1, H_RIICHI, H_RIICHI_TURN, H_ROUND, H_SEAT, H_STICKS0,

@@ -1,8 +1,8 @@
 """`fantasy` 幻境传说 (RULES.md FL): the match's three cards and their effects, as jit-compiled helpers the riichi
-engine (and sims.riichi.settle) calls when the table option `fantasy` is on.
+engine (and sims.riichi.settle) calls when the rule option `fantasy` is on.
 
 Cards: one per deck, drawn before the match from the keyed stream (root seed, match, 0, STREAM_FANTASY), or
-fixed by the table option `cards` (topts[T_FANTASY + 1 + deck] = card index, -1 = drawn). Codes are index + 1
+fixed by the rule option `cards` (topts[T_FANTASY + 1 + deck] = card index, -1 = drawn). Codes are index + 1
 in the order of sims.riichi.fantasy_decks.FANTASY_DECKS:
     dealer  1 风纪 fuuki, 2 永夜 eternal-night, 3 没收 confiscate, 4 炒作 hype, 5 赠品 giveaway
     chance  1 里世界 otherworld, 2 三倍速 triple-speed, 3 金闪闪 golden, 4 超断幺 super-tanyao, 5 胜负手 showdown
@@ -18,7 +18,7 @@ Public observation block ROBS.fantasy (policies.riichi_api), the same for every 
     +FL_RIICHI_COST    points a riichi costs (2000 under 过度准备, else 1000)
     +FL_HYPE_FLIPS     extra indicators 炒作 has flipped in this hand
 
-Choices where RULES.md and source 001 are silent (table options where disputed, see RiichiTable):
+Choices where RULES.md and source 001 are silent (rule options where disputed, see RiichiRules):
 - 风纪: a closed non-riichi dealer may not ron (robbing a kan included); tsumo is unaffected; the blocked ron
   causes no temporary furiten (as a yakuless ron in the engine).
 - 永夜: on dealer renchan (win, tenpai at exhaustive draw) honba +5 instead of +1; a non-renchan exhaustive draw
@@ -71,13 +71,13 @@ N_FL = 16
 DEALER_FUUKI, DEALER_ETERNAL, DEALER_CONFISCATE, DEALER_HYPE, DEALER_GIVEAWAY = 1, 2, 3, 4, 5
 FATE_EXAGGERATION, FATE_OVER_PREPARED, FATE_HOURGLASS, FATE_SHADY_DEAL, FATE_LOVE_PRICE = 1, 2, 3, 4, 5
 
-# bits of topts[T_FANTASY] (sims.riichi.table.RiichiTable.to_array)
+# bits of topts[T_FANTASY] (sims.riichi.rules.RiichiRules.to_array)
 FLB_ON, FLB_CONFISCATE_ABORTIVE, FLB_HOURGLASS_FLOOR, FLB_LOVE_DISCARDER, FLB_ETERNAL_ABORTIVE = 1, 2, 4, 8, 16
 FLB_HYPE_SHIFT = 5
 
 
 def pack_options(table) -> list[int]:
-    """FL's 4 table slots from the rules dataclass (sims.riichi.table): the FLB_* bit flags with hype_max above
+    """FL's 4 table slots from the rules dataclass (sims.riichi.rules): the FLB_* bit flags with hype_max above
     FLB_HYPE_SHIFT, then the dealer, chance and fate card index (-1 = drawn per match); all 0 when off."""
     if not table.fantasy:
         return [0, 0, 0, 0]
@@ -96,7 +96,7 @@ ETERNAL_RENCHAN_HONBA = 5
 
 @allocates
 def fl_draw_cards(root_seed, match_id, topts, cards):
-    """FL: the match's (dealer, chance, fate) card codes into `cards`: a card fixed by the table options, else
+    """FL: the match's (dealer, chance, fate) card codes into `cards`: a card fixed by the rule options, else
     drawn uniformly from its deck. All three draws are always made from the keyed stream (root seed, match, 0,
     STREAM_FANTASY), so a fixed deck never changes another deck's draw, and play never changes the draw."""
     state = np.zeros(1, np.uint64)

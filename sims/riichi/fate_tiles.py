@@ -1,5 +1,5 @@
 """`fate` 天命之战 (RULES.md F): the open deal tiles and the win multiplier, as jit-compiled helpers the riichi
-engine calls when the table option `fate` is on.
+engine calls when the rule option `fate` is on.
 
 Tiles are tracked by kind and, for the fives, by copy: obs[ROBS.fate_open + 34 * seat + kind] (public) counts
 the seat's open deal tiles of that kind it still holds (concealed or in its own melds), and

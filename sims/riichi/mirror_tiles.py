@@ -1,5 +1,5 @@
 """`mirror` 明镜之战 (RULES.md M): transparent tiles and the head bump, as jit-compiled helpers the riichi
-engine calls when the table option `mirror` is on.
+engine calls when the rule option `mirror` is on.
 
 Which copies are transparent: tile ids 0..135 (kind = id // 4); copy `id % 4 == 0` of each kind is the normal
 one, copies 1..3 are transparent. The wall is shuffled, so where the normal copy lies is random (with red fives

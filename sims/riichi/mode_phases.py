@@ -2,10 +2,10 @@
 the only place that names the modes (RULES.md A, C, D, DE, F, FL, M, OD, SS).
 
 The engine (sims.riichi.engine) calls these at fixed points of its phases and never tests a mode option itself;
-each function asks the table options which modes are on and calls their rules, which live in one module each
+each function asks the rule options which modes are on and calls their rules, which live in one module each
 (sims.riichi.astrology_pool, chant_streaks, darkness_pot, dragon_eye_holder, fate_tiles, fantasy_cards,
 mirror_tiles, deal_shown, soul_strike_turns) with their own slice of the observation or of the hand state. A new
-mode adds its module, its options (sims.riichi.table) and its calls here; the engine body stays as it is.
+mode adds its module, its options (sims.riichi.rules) and its calls here; the engine body stays as it is.
 
 Moments, in the order of a hand: match start, hand start (before and after the deal, after the dealer's
 first draw and the exchange), draw (A replaces it), turn start, turn answer (D), kan, discard, call, scoring of
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from tsumolab.sims.decisions import FACE_DOWN, RIICHI, TSUMOGIRI
 from tsumolab.sims.jit import inline, step
-from tsumolab.sims.riichi import table as T
+from tsumolab.sims.riichi import rules as T
 from tsumolab.sims.riichi.astrology_pool import (
     A_N, astro_add_dead, astro_floor, astro_left, astro_pick, astro_pool_open, astro_refill, astro_reset,
 )

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from tsumolab.sims.riichi.table import MAX_HANDS, RiichiTable
+from tsumolab.sims.riichi.rules import MAX_HANDS, RiichiRules
 
 ROWS_PER_MATCH = 4 * MAX_HANDS
 EVENTS_PER_MATCH = 3_000             # event rows per match for a typical match (about 10 hands)
 EVENTS_LONGEST_MATCH = 400 * MAX_HANDS  # room for the longest possible match
 
 
-def play(root_seed: int, match_ids, seats, rules: RiichiTable, counters=None, record_events: bool = False,
+def play(root_seed: int, match_ids, seats, rules: RiichiRules, counters=None, record_events: bool = False,
          events_per_match: int = EVENTS_PER_MATCH):
     """(hand_rows int32[n, N_HAND_COLS], match_rows int32[4m, N_MATCH_COLS], events int32[e, 8]).
 

@@ -32,7 +32,7 @@ from tsumolab.sims.riichi.columns import N_HAND_COLS, N_MATCH_COLS
 from tsumolab.sims.riichi.hand_state import DECISION_PHASES, HS
 from tsumolab.sims.riichi.play import ROWS_PER_MATCH
 from tsumolab.sims.shanten_tables import lookup_tables
-from tsumolab.sims.riichi.table import N_TILES
+from tsumolab.sims.riichi.rules import N_TILES
 
 EVENT_ROWS = 2_000  # room for one hand's events when a position keeps its log
 

@@ -16,7 +16,7 @@ Inputs of `score_hand` (plain arrays, so the engine can call it from compiled co
                suit, E→S→W→N→E, White→Green→Red→White; ura dora count only with riichi), CTX_CHANCE the
                fantasy (FL) chance card (0 none; CHANCE_*: 里世界, 三倍速, 金闪闪, 超断幺, 胜负手), whose
                han changes the scorer applies to every reading before limits and payments.
-    opts       int64[N_OPTIONS] from `RiichiRules.to_array()`
+    opts       int64[N_OPTIONS] from `ScoringRules.to_array()`
     out        int64[N_RES] result, indexed by the RES_* constants:
                RES_HAN (a yakuman hand: 13 × multiplier), RES_FU (rounded up to 10; 25 chiitoitsu;
                0 kokushi), RES_YAKUMAN (multiplier, 0 = no yakuman; kazoe yakuman is 0 here and
@@ -40,8 +40,8 @@ import numpy as np
 from numba import njit
 
 from tsumolab.sims.decompose import COL_N_SETS, COL_PAIR, MAX_DECOMPOSITIONS, N_COLS, SEQ_BASE, decompositions
-from tsumolab.sims.riichi.rules import (OPT_DOUBLE_YAKUMAN, OPT_KAZOE_YAKUMAN, OPT_KIRIAGE_MANGAN, OPT_OPEN_TANYAO,
-                               OPT_RED_FIVES, OPT_YAKUMAN_STACKING)
+from tsumolab.sims.riichi.scoring_rules import (OPT_DOUBLE_YAKUMAN, OPT_KAZOE_YAKUMAN, OPT_KIRIAGE_MANGAN,
+                                                OPT_OPEN_TANYAO, OPT_RED_FIVES, OPT_YAKUMAN_STACKING)
 from tsumolab.sims.riichi.yaku import (CHANKAN, CHIIHOU, CHIITOITSU, CHINITSU, CHINROUTOU, CHUN, CHUUREN,
                               DAISANGEN, DAISUUSHII, DORA, DOUBLE_RIICHI, HAITEI, HAKU, HAN_CLOSED, HAN_OPEN,
                               HATSU, HONITSU, HONROUTOU, HOUTEI, IIPEIKO, IPPATSU, ITTSU, JUNCHAN,
@@ -73,7 +73,7 @@ CTX_URA = CTX_DORA + MAX_INDICATORS
 CTX_CHANCE = CTX_URA + MAX_INDICATORS
 N_CTX = CTX_CHANCE + 1
 
-# FL fantasy chance cards (card code = index in sims.riichi.table.FANTASY_DECKS + 1)
+# FL fantasy chance cards (card code = index in sims.riichi.rules.FANTASY_DECKS + 1)
 CHANCE_OTHERWORLD, CHANCE_TRIPLE_SPEED, CHANCE_GOLDEN, CHANCE_SUPER_TANYAO, CHANCE_SHOWDOWN = 1, 2, 3, 4, 5
 
 FLAG_RINSHAN = 1

@@ -9,7 +9,7 @@ import numba as nb
 
 from tsumolab.sims.riichi.observation import ROBS
 from tsumolab.sims.events import EV_WIN, PAY_RON, PAY_TSUMO, log_event
-from tsumolab.sims.riichi import table as T
+from tsumolab.sims.riichi import rules as T
 from tsumolab.sims.riichi.dragon_eye_holder import eye_factor
 from tsumolab.sims.riichi.columns import (
     H_DEALT, H_DORA, H_FU, H_HAN, H_KIND, H_ORDER, H_PAO, H_STICKS_WON, H_VALUE, H_WINPTS, H_WON, H_YAKU,

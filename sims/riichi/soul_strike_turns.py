@@ -1,5 +1,5 @@
 """`soul-strike` 魂之一击 (RULES.md SS): strike turns after riichi, overload and the mode's han, as jit-compiled
-helpers the riichi engine calls when the table option `soul_strike` is on (topts[T_SOUL_STRIKE] != 0).
+helpers the riichi engine calls when the rule option `soul_strike` is on (topts[T_SOUL_STRIKE] != 0).
 
 The whole mode configuration is packed into the single table slot topts[T_SOUL_STRIKE] (`pack_options`):
 bit 0 on, SSB_* choice bits, and the strike turns / overload han / riichi han / double riichi han in bytes.

@@ -1,5 +1,5 @@
 """The numbers of a riichi table: its fixed constants (R-1, R-2, R-6) and the slots of the int64 array
-`RiichiTable.to_array()` hands the engine (sims.riichi.table); a leaf the mode kernels read them from."""
+`RiichiRules.to_array()` hands the engine (sims.riichi.rules); a leaf the mode kernels read them from."""
 
 START_POINTS = 25_000          # R-2, S-1
 N_TILES = 136                  # R-1

@@ -119,7 +119,7 @@ def check_run(out: Path, record: dict, shown: str) -> tuple[list[Problem], dict]
     """Problems of the run directory `out` (shown to the user as `shown`) and facts about it."""
     spec = record_spec(record)
     problems: list[Problem] = []
-    expected = _mode_schema(spec, problems, f"{shown}/{RUN_FILE}")
+    expected = _mode_schema(spec)
     files = record.get("files", {})
     checksums = has_checksums(record)
     if not checksums:
@@ -167,24 +167,19 @@ def check_run(out: Path, record: dict, shown: str) -> tuple[list[Problem], dict]
                                 f"{bad.size:,} of {spec.matches:,} match ids are not in the verified chunks exactly "
                                 f"once per seat: {index_ranges(int(x) for x in bad)}"))
     facts = {"matches": spec.matches, "chunks": spec.n_chunks, "files_verified": len(trusted), "variant": spec.variant,
-             "seed": spec.seed, "seats": list(spec.seats), "code_version": record["code_version"],
+             "seed": spec.seed, "seats": list(spec.labels), "code_version": record["code_version"],
              "status": record["status"]}
     return problems, facts
 
 
 def resume_command(spec: RunSpec, out: Path) -> str:
     """The `tsumolab run … --resume` command that continues or repairs the run of `spec` in `out`."""
-    from tsumolab.sims.modes import get_mode
-
-    seats = spec.seats[0] if len(set(spec.seats)) == 1 else ",".join(spec.seats)
+    seats = spec.labels[0] if len(set(spec.labels)) == 1 else ",".join(spec.labels)
     words = ["tsumolab", "run", "--variant", spec.variant, "--seats", seats, "--matches",
              str(spec.matches), "--seed", str(spec.seed), "--chunk-size", str(spec.chunk_size)]
-    try:
-        defaults = get_mode(spec.variant).rules_class().as_dict()
-    except (ValueError, TypeError):
-        defaults = {}
-    for key, value in sorted(spec.rules.items()):
-        if defaults.get(key, object()) != value:
+    defaults = spec.mode.rules_class().as_dict()
+    for key, value in sorted(spec.rules.as_dict().items()):
+        if defaults[key] != value:
             text = value if isinstance(value, str) else json.dumps(value)
             words += ["--rule", f"{key}={'true' if value is True else 'false' if value is False else text}"]
     words += ["--out", str(out), "--resume"]
@@ -285,7 +280,7 @@ def _check_table(root: Path, name: str, record: dict) -> list[Problem]:
 
 # ----------------------------------------------------------------------------- one chunk file
 def _check_chunk_file(path: Path, shown: str, table: str, index: int, spec: RunSpec, record: dict,
-                      entry: dict | None, expected: dict | None, counts: np.ndarray) -> list[Problem]:
+                      entry: dict | None, expected: dict, counts: np.ndarray) -> list[Problem]:
     info = parquet_info(path)
     if isinstance(info, str):
         return [Problem(shown, "unreadable", info)]
@@ -293,7 +288,7 @@ def _check_chunk_file(path: Path, shown: str, table: str, index: int, spec: RunS
     found = []
     if entry is not None and rows != entry["rows"]:
         found.append(Problem(shown, "rows", f"{rows:,} rows, {entry['rows']:,} recorded"))
-    if expected is not None and schema != expected[table]:
+    if schema != expected[table]:
         found.append(Problem(shown, "schema", _schema_difference(schema, expected[table])))
     found += _metadata_problems(shown, meta, table, index, spec, record)
     try:
@@ -364,20 +359,9 @@ def _copy_of(path: Path, digests: dict) -> str | None:
         return None
 
 
-def _mode_schema(spec: RunSpec, problems: list[Problem], shown: str) -> dict | None:
-    """{table: expected schema} of the spec's mode; a problem when its rules are not the mode's."""
-    from tsumolab.sims.modes import get_mode
-
-    try:
-        mode = get_mode(spec.variant)
-    except ValueError:
-        problems.append(Problem(shown, "metadata", f"unknown mode {spec.variant!r}"))
-        return None
-    try:
-        mode.rules_class.from_dict(spec.rules)
-    except (ValueError, TypeError) as exc:
-        problems.append(Problem(shown, "metadata", f"its rules are not rule options of {spec.variant}: {exc}"))
-    return {t: {name: ARROW_TYPES[dtype] for name, dtype, *_ in table_columns(t, mode)} for t in TABLES}
+def _mode_schema(spec: RunSpec) -> dict:
+    """{table: expected schema} of the spec's mode."""
+    return {t: {name: ARROW_TYPES[dtype] for name, dtype, *_ in table_columns(t, spec.mode)} for t in TABLES}
 
 
 def _schema_difference(schema: dict, expected: dict) -> str:
@@ -399,11 +383,11 @@ def _spec_difference(stored: object, spec: RunSpec) -> str:
 
 
 def _policy_path_note(spec: RunSpec) -> str:
-    from tsumolab.policies.registry import PolicyError, parse_seats
+    from tsumolab.policies.registry import PolicyError, get
 
     try:
-        parse_seats(",".join(spec.seats))
-    except (PolicyError, ValueError):
+        for seat in spec.seats:
+            get(seat.name)
+    except PolicyError:
         return " (with the --policy-path files the run was started with)"
     return ""
-

@@ -122,6 +122,26 @@ class SeatPolicy:
             return self.name
         return f"{self.name}(" + ",".join(f"{k}={v}" for k, v in self.params.items()) + ")"
 
+    @classmethod
+    def from_label(cls, label: str) -> "SeatPolicy":
+        """The SeatPolicy whose `label` is `label`, read without the registry (a stored label names every
+        parameter, each value written by Python as an int, float or bool); PolicyError when it is no label."""
+        match = _SEAT_RE.fullmatch(label)
+        if not match:
+            raise PolicyError(f"{label!r} is not a policy label")
+        params = {}
+        for item in filter(None, (match.group(2) or "").split(",")):
+            key, _, text = item.partition("=")
+            try:
+                params[key] = _VALUES[text] if text in _VALUES else int(text) if text.lstrip("-").isdigit() \
+                    else float(text)
+            except ValueError:
+                raise PolicyError(f"{label!r} is not a policy label ({item!r})") from None
+        seat = cls(match.group(1), params)
+        if seat.label != label:
+            raise PolicyError(f"{label!r} is not a policy label as tsumolab writes them")
+        return seat
+
 
 _REGISTRY: dict[str, Policy] = {}
 _LOADED_PATHS: set[str] = set()
@@ -195,6 +215,7 @@ def get(name: str) -> Policy:
         raise PolicyError(f"unknown policy {name!r}; known: {', '.join(sorted(_REGISTRY))}") from None
 
 
+_VALUES = {"True": True, "False": False}
 _SEAT_RE = re.compile(r"([A-Za-z][\w-]*)(?:\((.*)\))?")
 
 

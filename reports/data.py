@@ -15,6 +15,7 @@ import polars as pl
 import pyarrow as pa
 
 from tsumolab.analyzer.errors import InputError
+from tsumolab.sims.modes import DEFAULT_MODE
 
 STUDY_TABLES = ("claims", "arms", "ev")
 HAND_KEYS = ["field", "arm", "policy", "subject_seat", "match_id"]
@@ -168,12 +169,13 @@ def _load_study(directory: Path) -> ReportData:
 
 
 def _load_run(directory: Path) -> ReportData:
+    from tsumolab.analyzer.runs.record import record_spec
     from tsumolab.analyzer.runs.runner import combined_tables, read_run_record
 
     record = read_run_record(directory) or {}
-    spec = record.get("spec", {})
-    mode = spec.get("variant", "bloodshed")
-    start = _start_points(mode, spec.get("rules"))
+    spec = record_spec(record) if record else None
+    mode = spec.variant if spec else DEFAULT_MODE
+    start = spec.mode.family.start_points(spec.rules) if spec else _start_points(mode)
     try:
         hands, matches = combined_tables(directory)
     except (FileNotFoundError, OSError) as exc:

@@ -8,7 +8,6 @@ than the control did on the same wall (in the claimed direction). The largest ga
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 
 import polars as pl
@@ -142,13 +141,13 @@ def _best_hand(claim: ClaimData, signature: Signature) -> dict | None:
 
 def _replay(claim: ClaimData, signature: Signature, hit: dict) -> ExampleHand:
     from tsumolab.analyzer.replay.match import replay_match
+    from tsumolab.analyzer.runs.record import read_run_record, record_spec
 
     cell = next(c for c in claim.cells if c.arm == "treatment" and c.field == hit["field"]
                 and c.subject_seat == hit["subject_seat"])
     exp = claim.experiment
-    rules = tuple(f"{k}={json.dumps(v) if isinstance(v, bool) else v}" for k, v in exp["rules"].items())
-    events, labels, _hands, _matches = replay_match(exp["mode"], int(exp["seed"]), int(hit["match_id"]),
-                                                    ",".join(cell.seats), rules)
+    spec = record_spec(read_run_record(cell.run_dir))
+    events, labels, _hands, _matches = replay_match(spec, int(hit["match_id"]))
     hand_events = _hand_events(events, int(hit["hand"]))
     control = {k: hit.get(k) for k in ("won_control", "win_kind_control", "pattern_control", "flower_pig_control",
                                        "tenpai_at_draw_control", "delta_control")}

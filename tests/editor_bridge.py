@@ -392,11 +392,11 @@ class Tally:
 
 
 def compare_match(variant: str, seed: int, match_ids, seats: str, tally: Tally, rules=()) -> Tally:
-    from tsumolab.analyzer.replay.match import replay_match
+    from tests.replayed import replayed
 
     jobs = []
     for m in match_ids:
-        events, _, _, _ = replay_match(variant, seed, m, seats, tuple(rules))
+        events, _, _, _ = replayed(variant, seed, m, seats, tuple(rules))
         jobs += hand_jobs(variant, seed, m, events)
     for hj, out in zip(jobs, run_editor(jobs)):
         tally.add(variant, hj, compare_hand(variant, hj, out))

@@ -20,7 +20,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tsumolab.analyzer.runs.runner import RunSpec, combined_tables, execute
+from tsumolab.analyzer.runs.options import build_spec
+from tsumolab.analyzer.runs.runner import combined_tables, execute
 from tsumolab.analyzer.search.play import simulate
 from tsumolab.policies.registry import PolicyError, all_policies, check_mode, get, parse_seats
 from tsumolab.sims.modes import MODES, get_mode
@@ -101,11 +102,8 @@ def test_policy_is_legal_conserves_tiles_and_is_deterministic(slug, name, n_matc
 def test_jobs_and_chunk_size_do_not_change_the_tables(slug, tmp_path):
     """A run in one process and one chunk, and the same run on 2 worker processes in chunks of 3, write the
     same hands and matches tables."""
-    rules = get_mode(slug).rules_class().as_dict()
-    seats = tuple(seat.label for seat in parse_seats(MIXED_SEATS))
-    one = execute(RunSpec(slug, seats, matches=8, seed=SEED, rules=rules, chunk_size=8), tmp_path / "one",
-                  jobs=1, progress=False)
-    two = execute(RunSpec(slug, seats, matches=8, seed=SEED, rules=rules, chunk_size=3), tmp_path / "two",
+    one = execute(build_spec(slug, MIXED_SEATS, 8, SEED, 8), tmp_path / "one", jobs=1, progress=False)
+    two = execute(build_spec(slug, MIXED_SEATS, 8, SEED, 3), tmp_path / "two",
                   jobs=2, progress=False)
     assert (one.chunks, two.chunks, two.jobs) == (1, 3, 2)
     hands_one, matches_one = combined_tables(tmp_path / "one")

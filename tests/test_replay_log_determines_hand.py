@@ -9,7 +9,7 @@ from collections import Counter
 
 import pytest
 
-from tsumolab.analyzer.replay.match import replay_match
+from tests.replayed import replayed
 from tsumolab.analyzer.tables import mode_columns
 from tsumolab.sims.modes import MODES, get_mode
 from tests.replay_reader import LogError, hands_of, read_hand
@@ -18,7 +18,7 @@ RIICHI_MODES = sorted(m for m in MODES if m != "bloodshed")
 
 
 def _check_match(variant: str, seed: int, match: int, seats: str = "baseline") -> int:
-    events, _, hand_rows, _ = replay_match(variant, seed, match, seats)
+    events, _, hand_rows, _ = replayed(variant, seed, match, seats)
     col = {c[0]: i for i, c in enumerate(mode_columns(get_mode(variant), "hands"))}
     hands = hands_of(events)
     assert len(hands) == int(hand_rows[:, col["hand"]].max())
@@ -52,7 +52,7 @@ def test_issue21_replay_log_of_every_riichi_mode_replays_from_the_log_alone(vari
 def test_issue21_bloodshed_log_names_consumed_tiles_and_ron_targets():
     """Issue 21 / B-1, B-12: Bloodshed's log gives the dealer's first draw, the consumed tiles of pon and open kan,
     and each ron's discarder (mjai `target`), so the reader replays every hand to the logged winners."""
-    events, _, _, _ = replay_match("bloodshed", 21, 0, "baseline")
+    events, _, _, _ = replayed("bloodshed", 21, 0, "baseline")
     hands = hands_of(events)
     assert hands
     for hand in hands:
@@ -65,7 +65,7 @@ def test_issue21_bloodshed_log_names_consumed_tiles_and_ron_targets():
 
 def test_issue21_reader_refuses_an_impossible_log():
     """The reader is a real check: a draw that is not the next wall tile fails it."""
-    events, _, _, _ = replay_match("riichi", 21, 0, "baseline")
+    events, _, _, _ = replayed("riichi", 21, 0, "baseline")
     hand = hands_of(events)[0]
     draw = next(i for i, e in enumerate(hand) if e["type"] == "tsumo" and i > 3)
     wrong = dict(hand[draw], pai="1z" if hand[draw]["pai"] != "1z" else "2z")

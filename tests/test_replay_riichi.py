@@ -8,7 +8,7 @@ import numpy as np
 import polars as pl
 import pytest
 
-from tsumolab.analyzer.replay.match import replay_match
+from tests.replayed import replayed
 from tsumolab.analyzer.replay.riichi_events import deltas_from_events, to_json_events, to_text
 from tsumolab.analyzer.runs.runner import combined_tables
 from tsumolab.analyzer.tables import hand_table, match_table
@@ -60,7 +60,7 @@ def test_replay_reproduces_parquet_rows(variant, tmp_path, capsys):
     hands, matches = combined_tables(out)
     mode = MODES[variant]
     for match_id in (0, 7, 11):
-        _, labels, hand_rows, match_rows = replay_match(variant, 4, match_id, SEATS)
+        _, labels, hand_rows, match_rows = replayed(variant, 4, match_id, SEATS)
         assert hand_table(hand_rows, labels, mode).equals(hands.filter(pl.col("match_id") == match_id))
         assert match_table(match_rows, labels, mode).equals(matches.filter(pl.col("match_id") == match_id))
 
@@ -171,12 +171,12 @@ def test_every_riichi_core_mode_replays(variant):
 def test_start_kyoku_names_the_rule_options_changed_from_the_mode_defaults():
     """The log says which rules it follows: a match played with C's count_called=false names it in every
     start_kyoku; one played with the mode's defaults has no `rules`."""
-    from tsumolab.analyzer.replay.match import replay_match
+    from tests.replayed import replayed
 
-    changed, _, _, _ = replay_match("chant", 3, 0, "baseline", ("count_called=false",))
+    changed, _, _, _ = replayed("chant", 3, 0, "baseline", ("count_called=false",))
     starts = [e for e in changed if e["type"] == "start_kyoku"]
     assert starts and all(e["rules"] == {"count_called": False} for e in starts)
-    default, _, _, _ = replay_match("chant", 3, 0, "baseline")
+    default, _, _, _ = replayed("chant", 3, 0, "baseline")
     assert not any("rules" in e for e in default if e["type"] == "start_kyoku")
 
 
@@ -184,7 +184,7 @@ def test_shura_bust_at_exhaustive_draw_after_a_win_logs_the_draw():
     """S-3, S-6 and issue 21 (a log that determines the hand): a shura hand with a winner whose exhaustive-draw
     noten payments bust a player still shows the draw (`ryukyoku` exhaustive), as every hand that pays the draw
     settlement does (seed 12 match 1 hand 3: S1 wins by tsumo, S0 busts on its noten payment)."""
-    events, _, _, _ = replay_match("shura", 12, 1, "random,majsoul-cpu,baseline,random", ())
+    events, _, _, _ = replayed("shura", 12, 1, "random,majsoul-cpu,baseline,random", ())
     hands: list[list[dict]] = []
     for e in events:
         if e["type"] == "start_kyoku":

@@ -14,8 +14,8 @@ from pypdf import PdfReader
 from tsumolab.analyzer.claims.study import run_experiments, with_overrides
 from tsumolab.cli import main
 from tsumolab.analyzer.claims.experiment import mode_experiments, select
-from tsumolab.analyzer.runs.runner import RunSpec, execute
-from tsumolab.policies.registry import parse_seats
+from tsumolab.analyzer.runs.options import build_spec
+from tsumolab.analyzer.runs.runner import DEFAULT_CHUNK_SIZE, execute
 from tsumolab.reports import content, fonts, pdf, sweeps
 from tsumolab.reports.data import load_report_data
 from tsumolab.reports.examples import ExampleHand, NoExample, find_example
@@ -39,8 +39,7 @@ def study(tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def plain_run(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("run")
-    seats = tuple(seat.label for seat in parse_seats("baseline,majsoul-cpu,baseline,fold"))
-    spec = RunSpec(variant="bloodshed", seats=seats, matches=12, seed=5)
+    spec = build_spec("bloodshed", "baseline,majsoul-cpu,baseline,fold", 12, 5, DEFAULT_CHUNK_SIZE)
     execute(spec, out, jobs=1, progress=False)
     render_report(out)
     return out

@@ -10,7 +10,7 @@ from collections import defaultdict
 import numpy as np
 import polars as pl
 
-from tsumolab.commands.replay import replay_match
+from tests.replayed import replayed
 from tsumolab.policies.registry import parse_seats
 from tsumolab.sims import tiles
 from tsumolab.sims.events import (
@@ -131,7 +131,7 @@ def test_rule_r1_red_five_copies_in_every_riichi_mode_log():
 def test_rule_r1_issue_seed_riichi_tsumogiri_of_a_drawn_red_five():
     """Issue 13, seed 1 match 11 hand 5: seat 1 in riichi draws the red 5p and discards it (the log says 5pr);
     seat 0's ron on it is 2 han (chun + aka), not 1."""
-    events, *_ = replay_match("riichi", 1, 11, "baseline")
+    events, *_ = replayed("riichi", 1, 11, "baseline")
     hand = _slice(events, 5)
     i = next(i for i, e in enumerate(hand) if e["type"] == "hora")
     assert hand[i]["han"] == 2 and hand[i]["pai"] == "5pr" and hand[i]["target"] == 1
@@ -227,7 +227,7 @@ def test_rule_r4_robbed_added_kan_is_logged_before_the_win():
     aside), so a robbed added kan shows as a kakan by the target; issue seeds 11/203 hand 2, 12/130 hand 6."""
     robbed = 0
     for seed, match_id in ((11, 203), (12, 130)):
-        events, *_ = replay_match("riichi", seed, match_id, MIXED)
+        events, *_ = replayed("riichi", seed, match_id, MIXED)
         before = None
         for e in events:
             if e["type"] == "hora" and e["kind"] == "ron":
@@ -317,10 +317,10 @@ def test_rule_r3_r2_issue_seeds():
     """Issue 13 seeds: seed 1 match 18 hand 4 (honba 1, double ron) pays one honba bonus, to the first winner
     after the discarder (R-3); seed 3 match 87: the South dealer's renchan in S1 is played on although seat 2
     has 33200, and the match ends when the deal passes with someone at 30000 (R-2)."""
-    hand = _slice(replay_match("riichi", 1, 18, "baseline")[0], 4)
+    hand = _slice(replayed("riichi", 1, 18, "baseline")[0], 4)
     wins = [e for e in hand if e["type"] == "hora"]
     honba = [e for e in hand if e["type"] == "payment" and e["reason"] == "honba"]
     assert len(wins) == 2 and [(p["from"], p["to"], p["amount"]) for p in honba] == [(1, 2, 300)]
-    starts = [e for e in replay_match("riichi", 3, 87, "baseline")[0] if e["type"] == "start_kyoku"]
+    starts = [e for e in replayed("riichi", 3, 87, "baseline")[0] if e["type"] == "start_kyoku"]
     assert [(e["hand"], e["round"], e["oya"]) for e in starts[-2:]] == [(6, "S1", 0), (7, "S1", 0)]
     assert max(starts[-1]["scores"]) >= 30000

@@ -13,8 +13,8 @@ import pytest
 
 from tsumolab.analyzer import tables
 from tsumolab.analyzer.errors import InputError
-from tsumolab.analyzer.runs import runner
 from tsumolab.analyzer.runs.integrity import read_dataset
+from tsumolab.analyzer.runs.options import build_spec
 from tsumolab.analyzer.runs.runner import RunInterrupted, RunSpec, combined_tables, execute, read_run_record
 from tsumolab.analyzer.tables import (
     columns_markdown,
@@ -34,8 +34,7 @@ README = Path(__file__).resolve().parent.parent / "README.md"
 
 
 def make_spec(matches: int = MATCHES, seed: int = 11, chunk_size: int = 5) -> RunSpec:
-    rules = get_mode("bloodshed").rules_class().as_dict()
-    return RunSpec("bloodshed", SEATS, matches=matches, seed=seed, rules=rules, chunk_size=chunk_size)
+    return build_spec("bloodshed", SEATS, matches, seed, chunk_size)
 
 
 def run(out: Path, jobs: int = 1, resume: bool = False, **spec_args):
@@ -139,6 +138,45 @@ def test_parquet_files_carry_spec_and_code_version(reference):
     assert json.loads(meta["tsumolab.chunk"])["first_match"] == 15
 
 
+SEATS_WITH_PARAMETERS = {"bloodshed": "search(rollouts=4,z=0.5),expert(pass_fan=3),disconnected(take_wins=1),fold",
+                         "shura": "expert(pass_fan=3),baseline,disconnected(take_wins=1),baseline"}
+
+
+@pytest.mark.parametrize("slug", list(MODES))
+def test_stored_spec_reads_back_as_the_same_typed_spec(slug):
+    """The one reader of a stored spec (run.json, chunk metadata) gives back the typed spec that wrote it: mode
+    row, seat policies with their int and float parameters, rules dataclass."""
+    spec = build_spec(slug, SEATS_WITH_PARAMETERS.get(slug, "expert(pass_fan=3),baseline,random,baseline"), 9, 4,
+                      2, rules={"cards": "fuuki"} if slug == "fantasy" else None)
+    stored = json.loads(json.dumps(spec.to_dict()))
+    again = RunSpec.from_record(stored)
+    assert again == spec and again.to_dict() == stored
+    assert isinstance(again.rules, get_mode(slug).rules_class)
+
+
+def test_a_run_parses_its_options_once(tmp_path, monkeypatch):
+    """Seats and rules are parsed when the spec is built; execute and its workers use the typed objects."""
+    from tsumolab.policies import registry
+
+    spec = build_spec("bloodshed", "expert(pass_fan=3),baseline,fold,baseline", 4, 3, 2)
+
+    def parsed_again(*args, **kwargs):
+        raise AssertionError("a seat spec was parsed again")
+
+    monkeypatch.setattr(registry, "parse_seats", parsed_again)
+    monkeypatch.setattr(registry, "parse_seat", parsed_again)
+    monkeypatch.setattr(get_mode("bloodshed").rules_class, "from_dict", parsed_again)
+    execute(spec, tmp_path, jobs=1, progress=False)
+    assert json.loads(pq.read_metadata(tmp_path / "hands" / "chunk-000000.parquet").metadata[
+        b"tsumolab.run_spec"]) == spec.to_dict()
+
+
+def test_a_stored_label_that_tsumolab_would_not_write_is_refused():
+    spec = make_spec().to_dict()
+    with pytest.raises(ValueError, match="not a policy label"):
+        RunSpec.from_record({**spec, "seats": ["expert(pass_fan=x)", *spec["seats"][1:]]})
+
+
 def test_previous_run_needs_resume_or_overwrite(reference, tmp_path):
     run(tmp_path, matches=30)
     with pytest.raises(InputError, match="--resume.*--overwrite"):
@@ -184,7 +222,6 @@ def test_ctrl_c_keeps_complete_chunks_and_resume_finishes(reference, tmp_path, m
 
     interrupted = dataclasses.replace(mode, family=dataclasses.replace(mode.family, play=interrupted_at_chunk_2))
     monkeypatch.setitem(MODES, "bloodshed", interrupted)
-    monkeypatch.setattr(runner, "_WORKER_CACHE", {})  # the reference run loaded the mode for this spec
     with pytest.raises(RunInterrupted, match="--resume") as info:
         run(tmp_path)
     assert info.value.done_chunks == 2 and info.value.total_chunks == 5
@@ -192,7 +229,6 @@ def test_ctrl_c_keeps_complete_chunks_and_resume_finishes(reference, tmp_path, m
     assert read_run_record(tmp_path)["status"] == "interrupted"
 
     monkeypatch.setitem(MODES, "bloodshed", mode)
-    monkeypatch.setattr(runner, "_WORKER_CACHE", {})
     summary = run(tmp_path, resume=True)
     assert summary.resumed_chunks == 2 and summary.simulated_matches == MATCHES - 10
     assert_same_dataset(reference, tmp_path)

@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from tsumolab.analyzer.search import play as search_play, table as search_table
-from tsumolab.analyzer.runs.runner import RunSpec, combined_tables, execute
+from tsumolab.analyzer.runs.options import build_spec
+from tsumolab.analyzer.runs.runner import combined_tables, execute
 from tsumolab.policies.registry import PolicyError, parse_seats
 from tsumolab.sims.modes import get_mode
 
@@ -48,11 +49,9 @@ def test_search_that_keeps_every_base_answer_plays_the_base_policy_row_for_row(s
 def test_search_changes_play_and_is_reproducible_across_jobs_and_chunks(slug, tmp_path):
     """A searching seat plays other answers than its base, and the run's tables do not depend on --jobs or
     the chunk size (every search is keyed by seed, match, hand and decision)."""
-    seats = tuple(s.label for s in parse_seats("search(rollouts=4,z=0),baseline,baseline,baseline"))
-    rules = get_mode(slug).rules_class().as_dict()
-    one = execute(RunSpec(slug, seats, matches=4, seed=SEED, rules=rules, chunk_size=4), tmp_path / "one",
-                  jobs=1, progress=False)
-    two = execute(RunSpec(slug, seats, matches=4, seed=SEED, rules=rules, chunk_size=1), tmp_path / "two",
+    seats = "search(rollouts=4,z=0),baseline,baseline,baseline"
+    one = execute(build_spec(slug, seats, 4, SEED, 4), tmp_path / "one", jobs=1, progress=False)
+    two = execute(build_spec(slug, seats, 4, SEED, 1), tmp_path / "two",
                   jobs=2, progress=False)
     assert (one.chunks, two.chunks) == (1, 4)
     hands_one, matches_one = combined_tables(tmp_path / "one")

@@ -45,6 +45,7 @@ winner's hand is worth the logged han and fu, or failing that pays the same (sam
 from __future__ import annotations
 
 from tsumolab.analyzer.advise.bloodshed_position import PositionError
+from tsumolab.analyzer.runs.spec import RunSpec
 from tsumolab.analyzer.advise.riichi_view import (  # noqa: F401  (re-exported: the reading side of positions)
     DECISION_WORDS, VARIANTS, SeatLog, parse_text, read_events, seat_view_events,
 )
@@ -65,24 +66,19 @@ def position_document(variant: str, pos, note: str = "") -> dict:
             "events": seat_view_events(pos), "note": note}
 
 
-def simulated_document(variant: str, seats_spec: str, seed: int, match_id: int, hand_no: int, decision: int,
-                       rules: dict | None = None, policy_paths: tuple[str, ...] = ()) -> dict | None:
-    """The document of decision `decision` (0-based) of hand `hand_no` of match `match_id` re-simulated from
-    `seed` with the seats of `seats_spec`; None when the hand has fewer decisions or the match fewer hands."""
-    from tsumolab.policies.registry import parse_seats
-    from tsumolab.sims.modes import get_mode
+def simulated_document(spec: RunSpec, match_id: int, hand_no: int, decision: int) -> dict | None:
+    """The document of decision `decision` (0-based) of hand `hand_no` of match `match_id` of the run `spec`,
+    re-simulated from its seed; None when the hand has fewer decisions or the match fewer hands."""
     from tsumolab.sims.riichi.positions import RiichiEngine
 
-    mode = get_mode(variant)
-    table = RiichiEngine(parse_seats(seats_spec, policy_paths), mode.rules_class.from_dict(rules or {}), root_seed=seed,
-                        keep_events=True)
-    pos = table.at_decision(match_id, hand_no, decision)
+    engine = RiichiEngine(spec.seats, spec.rules, root_seed=spec.seed, keep_events=True)
+    pos = engine.at_decision(match_id, hand_no, decision)
     if pos is None:
         return None
-    document = position_document(variant, pos, f"seed {seed}, match {match_id}, hand {hand_no}, decision "
-                                                f"{decision}, seats {seats_spec}")
-    defaults = mode.rules_class()
-    changed = {k: v for k, v in (rules or {}).items() if getattr(defaults, k, None) != v}
+    document = position_document(spec.variant, pos, f"seed {spec.seed}, match {match_id}, hand {hand_no}, "
+                                                     f"decision {decision}, seats {','.join(spec.labels)}")
+    defaults = spec.mode.rules_class().as_dict()
+    changed = {k: v for k, v in spec.rules.as_dict().items() if defaults[k] != v}
     if changed:
         document["rules"] = changed
     return document

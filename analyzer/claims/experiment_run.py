@@ -51,7 +51,7 @@ class ExecutionSummary:
 
 
 def spec_key(spec: RunSpec) -> str:
-    """Canonical JSON of a spec (RunSpec holds a dict, so it is not hashable itself)."""
+    """Canonical JSON of a spec (the key of its run directory)."""
     return json.dumps(spec.to_dict(), sort_keys=True)
 
 
@@ -102,8 +102,7 @@ def execute_cells(specs: list[RunSpec], root: Path | str, *, jobs: int = 1, resu
     if tasks:
         runner._quiet_engine_warnings()
         for spec in {spec_key(t.spec): t.spec for t in tasks}.values():
-            mode, seats, _rules = runner._load(spec, ())
-            mode.warm_up(seats)  # compile or load every kernel once, before workers fan out
+            spec.mode.warm_up(spec.seats)  # compile or load every kernel once, before workers fan out
     warm_up = time.perf_counter() - start
     start = time.perf_counter()
     simulated = 0
@@ -170,8 +169,6 @@ def check_cells(specs: list[RunSpec], root: Path | str, *, jobs: int, resume: bo
     unique = list({spec_key(s): s for s in specs}.values())
     if not resume and not overwrite:
         _refuse_existing_runs(Path(root), unique)
-    for spec in unique:
-        runner._load(spec, ())  # a bad policy or rule name fails here, before anything is written
     return n_jobs, unique
 
 

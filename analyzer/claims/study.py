@@ -23,7 +23,8 @@ from tsumolab.analyzer.claims.experiment import Experiment, cells, experiment_wa
 from tsumolab.analyzer.claims.experiment_run import ExecutionSummary, cell_dir, check_cells, execute_cells
 from tsumolab.analyzer.runs.integrity import repair_advice
 from tsumolab.analyzer.claims.measures import format_tsumo_loss
-from tsumolab.analyzer.runs.runner import MAX_SEED, RunSpec
+from tsumolab.analyzer.runs.options import build_spec
+from tsumolab.analyzer.runs.runner import MAX_SEED
 from tsumolab.analyzer.stats import ALPHA
 from tsumolab.analyzer.claims.record import finish_study_record, start_study_record, verified_table
 from tsumolab.analyzer.tables import read_file_metadata, replacing, write_parquet_atomic
@@ -69,8 +70,7 @@ def cell_specs(experiments: list[Experiment], chunk_size: int = DEFAULT_CHUNK_SI
     for exp in experiments:
         n = experiment_wall_seeds(exp)
         for cell in cells(exp):
-            specs[(exp.id, cell)] = RunSpec(variant=exp.mode, seats=cell.seats, matches=n, seed=exp.seed,
-                                            rules=exp.rules, chunk_size=chunk_size)
+            specs[(exp.id, cell)] = build_spec(exp.mode, cell.seats, n, exp.seed, chunk_size, exp.rules)
     return specs
 
 

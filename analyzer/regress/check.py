@@ -156,7 +156,7 @@ def run_mode(mode: str, seed: int, *, matches: int | None = None, rules: dict | 
         run_dir = base / mode
         execute(spec, run_dir, jobs=jobs, progress=progress, overwrite=True, policy_paths=policy_paths)
         hands, match_rows = combined_tables(run_dir)
-        metrics = economy_metrics(hands, match_rows, get_mode(mode).family, start_points(mode, spec.rules))
+        metrics = economy_metrics(hands, match_rows, spec.mode.family, spec.mode.family.start_points(spec.rules))
         if claims if claims is not None else (mode in REGRESS_CLAIMS and not policy):
             result = run_claims(mode, base / "claims", seed, rule_overrides=rules, jobs=jobs, progress=progress,
                                 matches=round(REGRESS_MATCHES * matches / mode_matches(mode)))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from tsumolab.analyzer.runs.spec import RunSpec
 
 
 def decoder_for(variant: str):
@@ -14,32 +15,25 @@ def decoder_for(variant: str):
     return tools_for(variant).event_decoder()
 
 
-def replay_match(variant: str, seed: int, match_id: int, seats_spec: str, rules: tuple[str, ...] = (),
-                 policy_paths: tuple[str, ...] = ()):
-    """(JSON events, seat labels, hand_rows, match_rows) of one match, re-simulated from its seed."""
-    from tsumolab.analyzer.runs.options import build_spec
+def replay_match(spec: RunSpec, match_id: int):
+    """(JSON events, seat labels, hand_rows, match_rows) of match `match_id` of the run `spec`, re-simulated
+    from its seed."""
     from tsumolab.analyzer.tables import mode_columns
-    from tsumolab.sims.modes import get_mode
 
-    spec = build_spec(variant, seats_spec, 1, seed, 1, rules, policy_paths)
-    mode = get_mode(variant)
-    from tsumolab.policies.registry import parse_seats
-
+    mode, rules = spec.mode, spec.rules
     hc = {c[0]: i for i, c in enumerate(mode_columns(mode, "hands"))}
-    seats = parse_seats(",".join(spec.seats), policy_paths)
-    rules_obj = mode.rules_class.from_dict(spec.rules)
-    hand_rows, match_rows, events = mode.simulate_events(seed, np.array([match_id]), seats, rules_obj)
+    hand_rows, match_rows, events = mode.simulate_events(spec.seed, np.array([match_id]), spec.seats, rules)
     points_before = {}
     for row in hand_rows:
         points_before.setdefault((int(row[hc["match_id"]]), int(row[hc["hand"]])), [0] * 4)[
             int(row[hc["seat"]])] = int(row[hc["points_before"]])
-    decoder = decoder_for(variant)
+    decoder = decoder_for(spec.variant)
     json_events = decoder.to_json_events(events, points_before)
     if hasattr(decoder, "wall_event"):
-        json_events = with_walls(json_events, decoder, seed, getattr(rules_obj, "red_fives", True))
+        json_events = with_walls(json_events, decoder, spec.seed, getattr(rules, "red_fives", True))
         _add_cards(json_events, hand_rows, hc)
-    _add_rules(json_events, rules_obj.as_dict(), mode.rules_class().as_dict())
-    return json_events, list(spec.seats), hand_rows, match_rows
+    _add_rules(json_events, rules.as_dict(), mode.rules_class().as_dict())
+    return json_events, list(spec.labels), hand_rows, match_rows
 
 
 def _add_rules(events: list[dict], rules: dict, defaults: dict) -> None:

@@ -58,8 +58,8 @@ def build_spec(variant: str, seats: str | Sequence[str], matches: int, seed: int
         seat_policies = parse_seats(seats if isinstance(seats, str) else ",".join(seats), tuple(policy_paths))
         check_policies_support(seat_policies, variant)
         options = mode.rules_class.from_dict(parse_rule_options(mode.rules_class, rules))
-        return RunSpec(variant=variant, seats=tuple(s.label for s in seat_policies), matches=matches,
-                       seed=seed, rules=options.as_dict(), chunk_size=chunk_size)
+        return RunSpec(mode=mode, seats=tuple(seat_policies), matches=matches, seed=seed, rules=options,
+                       chunk_size=chunk_size)
     except (ValueError, TypeError) as exc:
         raise InputError(str(exc)) from None
 

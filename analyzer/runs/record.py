@@ -85,7 +85,7 @@ def record_problem(record: object) -> str | None:
 
 def record_spec(record: dict) -> RunSpec:
     """The RunSpec of a record checked by record_problem."""
-    return RunSpec.from_dict(record["spec"])
+    return RunSpec.from_record(record["spec"])
 
 
 def has_checksums(record: dict) -> bool:

@@ -39,8 +39,6 @@ from tsumolab.analyzer.runs.store import RunStore, report_repairs
 from tsumolab.analyzer.tables import TABLES, chunk_path, hand_table, match_table, mode_columns, replacing, write_parquet
 from tsumolab.analyzer.version import code_version
 from tsumolab.policies import registry as policy_registry
-from tsumolab.policies.registry import parse_seats
-from tsumolab.sims.modes import get_mode
 
 META_SPEC = "tsumolab.run_spec"
 META_CODE = "tsumolab.code_version"
@@ -132,15 +130,13 @@ def execute(
     n_jobs = _resolve_jobs(jobs)
     if resume and overwrite:
         raise InputError("--resume and --overwrite exclude each other")
-    mode, seats, rules = _load(spec, policy_paths)
-    spec = replace(spec, rules=rules.as_dict())  # defaults made explicit, so equal runs compare equal
     if out.exists() and not out.is_dir():
         raise InputError(f"--out {out} exists and is not a directory")
     with locked(out):
-        return _execute_locked(spec, out, mode, seats, n_jobs, resume, overwrite, policy_paths, progress, backend)
+        return _execute_locked(spec, out, n_jobs, resume, overwrite, policy_paths, progress, backend)
 
 
-def _execute_locked(spec: RunSpec, out: Path, mode, seats, n_jobs: int, resume: bool, overwrite: bool,
+def _execute_locked(spec: RunSpec, out: Path, n_jobs: int, resume: bool, overwrite: bool,
                     policy_paths: tuple[str, ...], progress: bool, backend: str) -> RunSummary:
     version = code_version()
     store = RunStore.open(out, spec, version, resume=resume, overwrite=overwrite)
@@ -162,7 +158,7 @@ def _execute_locked(spec: RunSpec, out: Path, mode, seats, n_jobs: int, resume: 
     try:
         if tasks:
             _quiet_engine_warnings()
-            search_play.warm_up(mode, seats)  # compile or load the kernels once, before workers fan out
+            search_play.warm_up(spec.mode, spec.seats)  # compile or load the kernels once, before workers fan out
         session["warm_up_seconds"] = round(time.perf_counter() - start, 3)
         start = time.perf_counter()
         with tqdm(
@@ -229,29 +225,11 @@ def _resolve_jobs(jobs: int) -> int:
     return jobs
 
 
-def _load(spec: RunSpec, policy_paths: tuple[str, ...]):
-    """(mode module, seat policies, rule options) of a spec; bad names are InputErrors."""
-    try:
-        mode = get_mode(spec.variant)
-        seats = parse_seats(",".join(spec.seats), policy_paths)
-        check_policies_support(seats, spec.variant)
-        rules = mode.rules_class.from_dict(spec.rules)
-    except (ValueError, TypeError) as exc:
-        raise InputError(str(exc)) from None
-    labels = tuple(seat.label for seat in seats)
-    if labels != spec.seats:
-        raise RuntimeError(f"seat labels {spec.seats} parse back as {labels}; the spec must hold SeatPolicy labels")
-    return mode, seats, rules
-
-
 def check_policies_support(seats: list, variant: str) -> None:
     """PolicyError (a ValueError) when a seat's policy does not declare support for the mode."""
     check_mode = getattr(policy_registry, "check_mode", None)  # absent from the placeholder registry
     if check_mode is not None:
         check_mode(seats, variant)
-
-
-_WORKER_CACHE: dict = {}
 
 
 def _simulate_chunk(task: _ChunkTask) -> _ChunkResult:
@@ -262,16 +240,14 @@ def _simulate_chunk(task: _ChunkTask) -> _ChunkResult:
         if threading.current_thread() is threading.main_thread():
             signal.signal(signal.SIGINT, signal.SIG_IGN)
         _quiet_engine_warnings()
-    key = (task.spec.variant, task.spec.seats, json.dumps(task.spec.rules, sort_keys=True), task.policy_paths)
-    if key not in _WORKER_CACHE:
-        _WORKER_CACHE[key] = _load(task.spec, task.policy_paths)
-    mode, seats, rules = _WORKER_CACHE[key]
-
-    match_ids = task.spec.chunk_match_ids(task.index)
-    hand_rows, match_rows = search_play.simulate(mode, task.spec.seed, match_ids, seats, rules)
-    _check_rows(match_ids, hand_rows, match_rows, mode)
-    hands = hand_table(hand_rows, seats, mode).sort(["match_id", "hand", "seat"])
-    matches = match_table(match_rows, seats, mode).sort(["match_id", "seat"])
+    for path in task.policy_paths:  # a worker process registers the user's policy files itself
+        policy_registry.load_path(path)
+    spec = task.spec
+    match_ids = spec.chunk_match_ids(task.index)
+    hand_rows, match_rows = search_play.simulate(spec.mode, spec.seed, match_ids, spec.seats, spec.rules)
+    _check_rows(match_ids, hand_rows, match_rows, spec.mode)
+    hands = hand_table(hand_rows, spec.seats, spec.mode).sort(["match_id", "hand", "seat"])
+    matches = match_table(match_rows, spec.seats, spec.mode).sort(["match_id", "seat"])
     result = _ChunkResult(task.index, len(match_ids), int((hands["seat"] == 0).sum()), hands.height)
 
     chunk_info = {"index": task.index, "first_match": int(match_ids[0]), "matches": result.matches,

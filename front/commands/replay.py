@@ -10,6 +10,10 @@ import click
 from tsumolab.cli import cli
 from tsumolab.analyzer.errors import InputError
 from tsumolab.analyzer.replay.match import decoder_for, replay_match
+from tsumolab.analyzer.runs.options import build_spec
+from tsumolab.analyzer.runs.record import read_run_record, record_spec
+from tsumolab.analyzer.runs.spec import RunSpec
+from tsumolab.policies.registry import check_mode, load_path
 
 
 @cli.command("replay")
@@ -43,27 +47,13 @@ def replay(variant, seed, match_id, hand_no, seats, run_dir, rules, policy_paths
       tsumolab replay --seed 7 --match 0 --hand 1 --advise 20 > position.json
       tsumolab replay --variant shura --seed 3 --match 0 --hand 2 --advise 30 > position.json
     """
-    if run_dir is not None:
-        from tsumolab.analyzer.runs.runner import read_run_record
-
-        record = read_run_record(run_dir)
-        if record is None:
-            raise InputError(f"no run.json in {run_dir}")
-        spec = record["spec"]
-        if not 0 <= match_id < spec["matches"]:
-            raise InputError(f"match {match_id} is outside the run (matches 0..{spec['matches'] - 1})")
-        variant, seed = spec["variant"], spec["seed"] if seed is None else seed
-        seats = seats or ",".join(spec["seats"])
-        rules = rules or tuple(f"{k}={v if isinstance(v, str) else json.dumps(v)}"
-                               for k, v in spec.get("rules", {}).items())
     if match_id < 0:
         raise InputError(f"--match must be at least 0, got {match_id}")
+    spec = _replay_spec(run_dir, variant, seed, seats, rules, policy_paths, match_id)
     if decision is not None:
-        click.echo(json.dumps(_position(variant, 0 if seed is None else seed, match_id, hand_no, decision,
-                                        seats or "baseline", rules, policy_paths)))
+        click.echo(json.dumps(_position(spec, match_id, hand_no, decision)))
         return
-    events, labels, hand_rows, _ = replay_match(variant, 0 if seed is None else seed, match_id,
-                                                seats or "baseline", rules, policy_paths)
+    events, labels, hand_rows, _ = replay_match(spec, match_id)
     played = int(hand_rows[:, 1].max())
     if hand_no is not None:
         if not 1 <= hand_no <= played:
@@ -74,48 +64,58 @@ def replay(variant, seed, match_id, hand_no, seats, run_dir, rules, policy_paths
             click.echo(json.dumps(event, ensure_ascii=False))
         return
     click.echo("seats: " + ", ".join(f"S{i} {label}" for i, label in enumerate(labels)))
-    for line in decoder_for(variant).to_text(events, labels):
+    for line in decoder_for(spec.variant).to_text(events, labels):
         click.echo(line)
 
 
-def _position(variant, seed, match_id, hand_no, decision, seats_spec, rules, policy_paths) -> dict:
+def _replay_spec(run_dir, variant, seed, seats, rules, policy_paths, match_id) -> RunSpec:
+    """The run whose match is replayed: the options, or the run in `run_dir` with the options given over it."""
+    if run_dir is None:
+        return build_spec(variant, seats or "baseline", match_id + 1, 0 if seed is None else seed, 1, rules,
+                          policy_paths)
+    record = read_run_record(run_dir)
+    if record is None:
+        raise InputError(f"no run.json in {run_dir}")
+    stored = record_spec(record)
+    if not 0 <= match_id < stored.matches:
+        raise InputError(f"match {match_id} is outside the run (matches 0..{stored.matches - 1})")
+    if seats or rules or seed is not None:
+        return build_spec(stored.variant, seats or list(stored.labels), stored.matches,
+                          stored.seed if seed is None else seed, 1, rules or stored.rules.as_dict(), policy_paths)
+    try:
+        for path in policy_paths:
+            load_path(path)
+        check_mode(list(stored.seats), stored.variant)
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
+    return stored
+
+
+def _position(spec: RunSpec, match_id: int, hand_no: int | None, decision: int) -> dict:
     from tsumolab.analyzer.advise.bloodshed_sampler import Sampler, stopped_state
     from tsumolab.commands.advise import check_variant
     from tsumolab.analyzer.advise.bloodshed_position import position_of
-    from tsumolab.analyzer.advise.riichi_position import VARIANTS
-    from tsumolab.analyzer.runs.options import build_spec
+    from tsumolab.analyzer.advise.riichi_position import VARIANTS, simulated_document
 
-    if variant not in VARIANTS:
-        check_variant(variant)
+    if spec.variant not in VARIANTS:
+        check_variant(spec.variant)
     if hand_no is None:
         raise InputError("--advise needs --hand")
     if decision < 0:
         raise InputError(f"--advise must be at least 0, got {decision}")
-    spec = build_spec(variant, seats_spec, 1, seed, 1, rules, policy_paths)
-    if variant in VARIANTS:
-        return _riichi_position(variant, seed, match_id, hand_no, decision, spec, policy_paths)
-    sampler = Sampler(",".join(spec.seats), dict(spec.rules))
-    try:
-        S = stopped_state(sampler, seed, match_id, hand_no, decision)
-    except ValueError as exc:
-        raise InputError(str(exc)) from None
-    if S is None:
-        raise InputError(f"hand {hand_no} of match {match_id} has fewer than {decision + 1} decisions")
-    position = position_of(S, sampler.pending_view(S), variant)
-    position["source"] = {"seed": seed, "match": match_id, "hand": hand_no, "decision": decision,
-                          "seats": list(spec.seats)}
-    return position
-
-
-def _riichi_position(variant, seed, match_id, hand_no, decision, spec, policy_paths) -> dict:
-    from tsumolab.analyzer.advise.riichi_position import simulated_document
-
-    position = simulated_document(variant, ",".join(spec.seats), seed, match_id, hand_no, decision,
-                                  dict(spec.rules), policy_paths)
+    if spec.variant in VARIANTS:
+        position = simulated_document(spec, match_id, hand_no, decision)
+    else:
+        sampler = Sampler(",".join(spec.labels), spec.rules.as_dict())
+        try:
+            S = stopped_state(sampler, spec.seed, match_id, hand_no, decision)
+        except ValueError as exc:
+            raise InputError(str(exc)) from None
+        position = None if S is None else position_of(S, sampler.pending_view(S), spec.variant)
     if position is None:
         raise InputError(f"hand {hand_no} of match {match_id} has fewer than {decision + 1} decisions")
-    position["source"] = {"seed": seed, "match": match_id, "hand": hand_no, "decision": decision,
-                          "seats": list(spec.seats)}
+    position["source"] = {"seed": spec.seed, "match": match_id, "hand": hand_no, "decision": decision,
+                          "seats": list(spec.labels)}
     return position
 
 

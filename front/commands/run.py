@@ -11,8 +11,7 @@ from tsumolab import api
 from tsumolab.cli import cli
 from tsumolab.analyzer.errors import InputError, WriteError, os_error_text
 from tsumolab.analyzer.runs.runner import DEFAULT_CHUNK_SIZE, RunInterrupted, RunSpec, RunSummary
-from tsumolab.policies.registry import parse_seats
-from tsumolab.sims.modes import MODES, get_mode
+from tsumolab.sims.modes import MODES
 
 
 @cli.command("run")
@@ -74,14 +73,14 @@ def run_command(variant: str, seats: str, matches: int, seed: int, jobs: int, ou
         click.get_current_context().exit(130)
     if record_events:
         try:
-            write_event_log(spec, out_dir, record_events, policy_paths)
+            write_event_log(spec, out_dir, record_events)
         except OSError as exc:
             raise WriteError(f"cannot write {out_dir / 'events.parquet'}: {os_error_text(exc)}") from None
     if not quiet:
         click.echo(summary_text(summary))
 
 
-def write_event_log(spec: RunSpec, out_dir: Path, n_matches: int, policy_paths: tuple[str, ...] = ()) -> Path:
+def write_event_log(spec: RunSpec, out_dir: Path, n_matches: int) -> Path:
     """Re-simulate the first `n_matches` matches of the run with their event logs into OUT/events.parquet."""
     import numpy as np
     import polars as pl
@@ -89,10 +88,8 @@ def write_event_log(spec: RunSpec, out_dir: Path, n_matches: int, policy_paths: 
     from tsumolab.analyzer.tables import write_parquet_atomic
     from tsumolab.analyzer.version import code_version
 
-    mode = get_mode(spec.variant)
-    event_fields = mode.family.event_fields
-    seats = parse_seats(",".join(spec.seats), policy_paths)
-    _, _, events = mode.simulate_events(spec.seed, np.arange(n_matches), seats, mode.rules_class.from_dict(spec.rules))
+    event_fields = spec.mode.family.event_fields
+    _, _, events = spec.mode.simulate_events(spec.seed, np.arange(n_matches), spec.seats, spec.rules)
     names = ["match_id", "hand", "kind", "seat", "tile", "a", "b", "c"]
     frame = pl.DataFrame(events, schema=names, orient="row").with_columns(
         pl.col("match_id").cast(pl.Int64),

@@ -77,7 +77,8 @@ def parse_rules(document: str) -> dict[str, str]:
     return rules
 
 
-RULE_TEXT: dict[str, str] = parse_rules(rules_document().read_text(encoding="utf-8"))
+_DOCUMENT = rules_document().read_text(encoding="utf-8")
+RULE_TEXT: dict[str, str] = parse_rules(_DOCUMENT)
 """rule id → its text, as sims/RULES.md words it"""
 
 
@@ -99,7 +100,7 @@ def section_ids(document: str) -> dict[str, tuple[str, ...]]:
 def _mode_rules() -> dict[str, ModeRules]:
     """Every mode's rules, in the order of the modes table: the section of its family's base mode (the B rules;
     the R rules of every riichi-based mode), then its own section of the document."""
-    sections = section_ids(rules_document().read_text(encoding="utf-8"))
+    sections = section_ids(_DOCUMENT)
     rules = {}
     for slug, mode in MODES.items():
         base = sections[mode.family.name]

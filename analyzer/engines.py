@@ -1,26 +1,60 @@
 """The analysis layer's side of the engine-family interface (sims.family): per family, how a position is read
 and rolled out, how its options are listed, how its event log is decoded and how its matches play under search.
 
-`tools_for(mode)` answers for a mode (slug or sims.modes.Mode) through its family; the capabilities above
-(advise, decisions, replay, search, bench) ask it and never compare mode names. BloodshedTools and RiichiTools
-have the same methods.
+`FamilyTools` is the contract; BloodshedTools and RiichiTools implement it (tests/test_families.py checks every
+member and its signature). `tools_for(mode)` answers for a mode (slug or sims.modes.Mode) through its family; the
+capabilities above (advise, decisions, replay, search, bench) ask it and never compare mode names.
 """
 
 from __future__ import annotations
 
+import functools
+import json
+from typing import Protocol
+
 from tsumolab.analyzer.advise.riichi_view import VARIANTS as RIICHI_ADVISE_MODES
 from tsumolab.sims.modes import MODES, get_mode
+
+
+class FamilyTools(Protocol):
+    """What the analysis layer asks of an engine family (every member a static method of the implementation)."""
+
+    advise_modes: tuple[str, ...]
+    """the modes whose hidden information the family's determinization deals"""
+
+    def event_decoder(self):
+        """The module decoding the event log (to_json_events, to_text, deltas_from_events)."""
+
+    def search_matches(self, table, root_seed: int, match_ids, counters=None):
+        """(hand_rows, match_rows) of `match_ids` played by the search table's seats (analyzer.search.play)."""
+
+    def sampler(self, seats_spec: str, slug: str, rules: dict, deal: str = "progress"):
+        """The determinizing sampler of the seats `seats_spec` under the mode's `rules` (advise's rollouts)."""
+
+    def read_position(self, document: dict, deal: str = "progress"):
+        """(state, deciding seat, sampler factory of a seats spec, decision name) of a position document."""
+
+    def options(self, sampler, state) -> list[tuple[str, int]]:
+        """The pending decision's options of a stopped state: (name, answer code)."""
+
+    def stopped_state(self, slug: str, seats_spec: str, seed: int, rules: dict, match: int, hand: int,
+                      decision: int):
+        """The state before the `decision`-th decision of a hand of a simulated match, or None past its end."""
+
+    def pending(self, sampler, state) -> tuple[int, int, int]:
+        """(deciding seat, decision code, wall tiles left) of a stopped state."""
+
+    def state_rollouts(self, sampler, state, seat: int, answers, seed: int, values, ranks) -> None:
+        """Roll `answers` out from the true `state` (hidden tiles kept) into values/ranks[option, sample]."""
 
 
 class BloodshedTools:
     """Bloodshed: positions are state blocks (sims.bloodshed.state), the sampler analyzer.advise.bloodshed_sampler."""
 
     advise_modes = ("bloodshed",)
-    """the modes whose hidden information the family's determinization deals"""
 
     @staticmethod
     def event_decoder():
-        """The module decoding the event log (to_json_events, to_text, deltas_from_events)."""
         from tsumolab.analyzer.replay import bloodshed_events as replay
 
         return replay
@@ -39,7 +73,6 @@ class BloodshedTools:
 
     @staticmethod
     def read_position(document: dict, deal: str = "progress"):
-        """(state, deciding seat, sampler factory of a seats spec, decision name) of a position document."""
         from tsumolab.analyzer.advise.bloodshed_position import state_of
 
         state, seat = state_of(document)
@@ -54,14 +87,12 @@ class BloodshedTools:
 
     @staticmethod
     def stopped_state(slug: str, seats_spec: str, seed: int, rules: dict, match: int, hand: int, decision: int):
-        """The state before the `decision`-th decision of a hand of a simulated match, or None past its end."""
         from tsumolab.analyzer.advise.bloodshed_sampler import Sampler, stopped_state
 
         return stopped_state(Sampler(seats_spec, rules), seed, match, hand, decision)
 
     @staticmethod
     def pending(sampler, state) -> tuple[int, int, int]:
-        """(deciding seat, decision code, wall tiles left) of a stopped state."""
         from tsumolab.policies.api import BOBS
         from tsumolab.sims.bloodshed.resume import pending_decision
         from tsumolab.sims.bloodshed.state import ST
@@ -70,7 +101,6 @@ class BloodshedTools:
 
     @staticmethod
     def state_rollouts(sampler, state, seat: int, answers, seed: int, values, ranks) -> None:
-        """Roll `answers` out from the true `state` (hidden tiles kept) into values/ranks[option, sample]."""
         from tsumolab.analyzer.decisions.rollouts import bloodshed_state_rollouts
 
         bloodshed_state_rollouts(state, seat, answers, seed, 0, values.shape[1], *sampler.play_args(), values,
@@ -117,11 +147,8 @@ class RiichiTools:
 
     @staticmethod
     def stopped_state(slug: str, seats_spec: str, seed: int, rules: dict, match: int, hand: int, decision: int):
-        from tsumolab.policies.registry import parse_seats
-        from tsumolab.sims.riichi.positions import RiichiEngine
-
-        table = RiichiEngine(parse_seats(seats_spec), get_mode(slug).rules_class.from_dict(rules), root_seed=seed)
-        return table.at_decision(match, hand, decision)
+        return riichi_engine(slug, seats_spec, seed, json.dumps(rules, sort_keys=True)).at_decision(match, hand,
+                                                                                                  decision)
 
     @staticmethod
     def pending(sampler, state) -> tuple[int, int, int]:
@@ -140,7 +167,17 @@ class RiichiTools:
             raise RuntimeError("a forced answer was never asked for: the situation was not reached again")
 
 
-_TOOLS = {"bloodshed": BloodshedTools, "riichi": RiichiTools}
+@functools.lru_cache(maxsize=8)
+def riichi_engine(slug: str, seats_spec: str, seed: int, rules_json: str):
+    """The riichi engine of a field (seats spec) under a mode's rules (JSON), built once per field and reused."""
+    from tsumolab.policies.registry import parse_seats
+    from tsumolab.sims.riichi.positions import RiichiEngine
+
+    rules = get_mode(slug).rules_class.from_dict(json.loads(rules_json))
+    return RiichiEngine(parse_seats(seats_spec), rules, root_seed=seed)
+
+
+_TOOLS: dict[str, type[FamilyTools]] = {"bloodshed": BloodshedTools, "riichi": RiichiTools}
 
 
 def advise_modes() -> tuple[str, ...]:
@@ -148,6 +185,6 @@ def advise_modes() -> tuple[str, ...]:
     return tuple(slug for slug in MODES if slug in tools_for(slug).advise_modes)
 
 
-def tools_for(mode):
+def tools_for(mode) -> type[FamilyTools]:
     """The tools of the family that plays `mode` (a slug or a sims.modes.Mode)."""
     return _TOOLS[(get_mode(mode) if isinstance(mode, str) else mode).family.name]

@@ -4,17 +4,18 @@ one family, and the analysis layer reaches each family's tools without naming a 
 from __future__ import annotations
 
 import dataclasses
+import inspect
 
 import pytest
 
-from tsumolab.analyzer.engines import tools_for
+from tsumolab.analyzer.engines import BloodshedTools, FamilyTools, RiichiTools, tools_for
 from tsumolab.sims.bloodshed.family import BLOODSHED
 from tsumolab.sims.family import EngineFamily
 from tsumolab.sims.modes import DEFAULT_MODE, MODES, get_mode
 from tsumolab.sims.riichi.family import RIICHI
 
-FAMILY_TOOLS = ("event_decoder", "search_matches", "sampler", "read_position", "options", "stopped_state",
-                "pending", "state_rollouts")
+FAMILY_TOOLS = tuple(name for name, value in vars(FamilyTools).items()
+                     if inspect.isfunction(value) and not name.startswith("_"))
 
 
 def test_the_families_write_the_same_matches_columns():
@@ -57,3 +58,16 @@ def test_every_mode_has_the_analysis_tools_of_its_family(slug):
     for name in FAMILY_TOOLS:
         assert callable(getattr(tools, name)), name
     assert tools.event_decoder().to_json_events
+
+
+@pytest.mark.parametrize("tools", [BloodshedTools, RiichiTools], ids=lambda t: t.__name__)
+def test_each_family_implements_every_analysis_tool_with_its_signature(tools):
+    """The analysis side of the interface: every member of FamilyTools, as a static method with the protocol's
+    parameters (names, defaults) in its order."""
+    assert len(FAMILY_TOOLS) == 8
+    for name in FAMILY_TOOLS:
+        wanted = list(inspect.signature(getattr(FamilyTools, name)).parameters.values())[1:]
+        assert isinstance(inspect.getattr_static(tools, name), staticmethod), name
+        got = list(inspect.signature(getattr(tools, name)).parameters.values())
+        assert [(p.name, p.default) for p in got] == [(p.name, p.default) for p in wanted], name
+    assert set(tools.advise_modes) <= set(MODES)

@@ -17,6 +17,7 @@ match, hand, decision), the rollout count and what is resampled.
 
 from __future__ import annotations
 
+import json
 import zlib
 from dataclasses import dataclass
 
@@ -24,7 +25,7 @@ import numpy as np
 
 from tsumolab.analyzer.claims.tables import GIFT_BOX
 from tsumolab.analyzer.decisions.claims import CLAIMS, DecisionClaim, applies, features_of
-from tsumolab.analyzer.engines import tools_for
+from tsumolab.analyzer.engines import riichi_engine, tools_for
 from tsumolab.analyzer.stats import mean_estimate
 from tsumolab.sims.modes import get_mode
 
@@ -152,18 +153,10 @@ def _riichi_hook_index(kind: int) -> int:
     return RIICHI_HOOK_NAMES.index(names[kind])
 
 
-def _riichi_table(mode: str, field: str, seed: int, rules: dict):
-    from tsumolab.policies.registry import parse_seats
-    from tsumolab.sims.modes import get_mode
-    from tsumolab.sims.riichi.positions import RiichiEngine
-
-    return RiichiEngine(parse_seats(field), get_mode(mode).rules_class.from_dict(rules), root_seed=seed)
-
-
 def _scan_riichi(mode, field, arms, seed, matches, rules) -> list[Situation]:
     from tsumolab.analyzer.advise.riichi_sampler import riichi_options
 
-    table = _riichi_table(mode, field, seed, rules)
+    table = riichi_engine(mode, field, seed, json.dumps(rules, sort_keys=True))
     hooks = [(arm, _Hooks(arm.treatment, "riichi"), _Hooks(arm.control, "riichi")) for arm in arms]
     out = []
     for match in matches:

@@ -15,6 +15,11 @@ Play is resumable: `run_hand` advances a hand phase by phase (hs[phase], PH_*) a
 numbered hs[stop_at]; the arrays are then a position that `resume` continues from, with a forced answer or the
 seat's own. `play_matches` is the loop begin_match → (begin_hand → run_hand → close_hand)* → finish_match;
 `play_to_decision` and `resume` are the entry points for positions (Python edge: sims.riichi.positions).
+
+Arguments travel in the four groups of sims.riichi.bundles: `state` (PlayState: hs, obs, view, st, wall, rec,
+ev), `seating` (Seating: the five hook tuples and params), `rules` (RuleArrays: topts, sopts, the lookup rows)
+and `log` (PlayLog: counters, events). The entry points and every step that used to take 12 or more arrays take
+the groups and unpack them in their first lines; smaller helpers still take the few arrays they use.
 """
 
 from __future__ import annotations

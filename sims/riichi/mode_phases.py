@@ -11,6 +11,9 @@ Moments, in the order of a hand: match start, hand start (before and after the d
 first draw and the exchange), draw (A replaces it), turn start, turn answer (D), kan, discard, call, scoring of
 a win, win adjustment, after a win, riichi, after a discard, next turn, exhaustive draw, hand records, next
 hand's honba.
+
+The dispatch points that ask a hook or write the log (draws, discards, calls) take the engine's argument groups
+(sims.riichi.bundles: state, seating, rules, log); the others take the few arrays they read.
 """
 
 from __future__ import annotations

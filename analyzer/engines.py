@@ -160,9 +160,11 @@ class RiichiTools:
     def state_rollouts(sampler, state, seat: int, answers, seed: int, values, ranks) -> None:
         from tsumolab.analyzer.decisions.rollouts import riichi_state_rollouts
 
-        status = riichi_state_rollouts(state.hs, state.obs, state.st, state.wall, state.rec, seat, answers, seed, 0,
-                                       values.shape[1], *sampler.hooks, sampler.params, sampler.topts,
-                                       sampler.sopts, sampler.tables, values, ranks)
+        from tsumolab.sims.riichi.bundles import PlayState
+
+        start = PlayState(state.hs, state.obs, state.view, state.st, state.wall, state.rec, state.ev)
+        status = riichi_state_rollouts(start, seat, answers, seed, 0, values.shape[1], sampler.seating,
+                                       sampler.rule_arrays, values, ranks)
         if status < 0:
             raise RuntimeError("a forced answer was never asked for: the situation was not reached again")
 

@@ -21,6 +21,7 @@ from tsumolab.sims import tiles as TL
 from tsumolab.sims.events import EV_DEAL, EV_DISCARD, EV_DRAW, EV_KAN, EV_PON, EV_START, N_EVENT_COLS
 from tsumolab.sims.modes import get_mode
 from tsumolab.sims.riichi import engine
+from tsumolab.sims.riichi.bundles import PlayLog, RuleArrays, Seating
 from tsumolab.sims.riichi.columns import N_HAND_COLS, N_MATCH_COLS
 from tsumolab.sims.riichi.events import EV_CHI, EV_DORA
 from tsumolab.sims.riichi.mirror_tiles import (
@@ -223,8 +224,8 @@ def test_rule_m_obs_block_is_the_true_location_of_transparent_tiles():
     hand_rows = np.zeros((4 * 32 * match_ids.size, N_HAND_COLS), np.int32)
     match_rows = np.zeros((4 * match_ids.size, N_MATCH_COLS), np.int32)
     counters = np.zeros(engine.N_COUNTERS, np.int64)
-    engine.play_matches(root_seed, match_ids, *hooks, params, rules.to_array(), rules.scoring_array(),
-                        lookup_tables(), hand_rows, match_rows, counters, events)
+    engine.play_matches(root_seed, match_ids, Seating.of(hooks, params), RuleArrays.of(rules), hand_rows,
+                        match_rows, PlayLog(counters, events))
     events = events[:counters[engine.CNT_EVENTS]]
     assert counters[engine.CNT_ILLEGAL] == 0 and counters[engine.CNT_TILE_ERRORS] == 0
     kinds = set(events[:, 2].tolist())

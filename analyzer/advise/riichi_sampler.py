@@ -38,6 +38,7 @@ class RiichiSampler:
         from tsumolab.policies.registry import check_mode, parse_seats
         from tsumolab.sims.modes import get_mode
         from tsumolab.sims.shanten_tables import lookup_tables
+        from tsumolab.sims.riichi.bundles import RuleArrays, Seating
         from tsumolab.sims.seating import seat_hooks
 
         seats = parse_seats(self.seats_spec)
@@ -47,6 +48,8 @@ class RiichiSampler:
         self.topts = rules.to_array()
         self.sopts = rules.scoring_array()
         self.tables = lookup_tables()
+        self.seating = Seating.of(self.hooks, self.params)
+        self.rule_arrays = RuleArrays(self.topts, self.sopts, self.tables)
 
     def recipe(self):
         """How a worker process builds the same sampler."""
@@ -56,10 +59,12 @@ class RiichiSampler:
         from tsumolab.analyzer.advise.evaluate import rollout_arrays
         from tsumolab.sims.riichi.rollout import paired_rollouts
 
+        from tsumolab.sims.riichi.bundles import PlayState
+
         values, ranks, outcomes = rollout_arrays(len(answers), count)
-        status = paired_rollouts(pos.hs, pos.obs, pos.st, pos.wall, pos.rec, seat, np.asarray(answers, np.int64),
-                                 seed, first, count, to_match_end, *self.hooks, self.params, self.topts, self.sopts,
-                                 self.tables, values, ranks, outcomes)
+        start = PlayState(pos.hs, pos.obs, pos.view, pos.st, pos.wall, pos.rec, pos.ev)
+        status = paired_rollouts(start, seat, np.asarray(answers, np.int64), seed, first, count, to_match_end,
+                                 self.seating, self.rule_arrays, (values, ranks, outcomes))
         if status < 0:
             raise ValueError("the position's tile counts are impossible")
         return values, ranks, outcomes

@@ -29,6 +29,7 @@ from tsumolab.sims.events import N_EVENT_COLS
 from tsumolab.sims.riichi.determinize import STREAM_LATER, STREAM_SEATS, _hidden_wall_slot
 from tsumolab.sims.riichi.hand_state import HS
 from tsumolab.sims.riichi.observation import ROBS
+from tsumolab.sims.riichi.bundles import PlayLog, PlayState
 from tsumolab.sims.riichi.rollout import play_forced_hand, play_later_hands, rollout_scratch
 from tsumolab.sims.table_state import rank_of
 
@@ -74,13 +75,16 @@ def bloodshed_state_rollouts(S0, seat, answers, seed, first, count, hooks_ex, ho
 
 
 @nb.njit(cache=True)
-def riichi_state_rollouts(hs0, obs0, st0, wall0, rec0, seat, answers, seed, first, count, hooks_ex, hooks_turn,
-                          hooks_react, hooks_rob, hooks_mode, params, topts, sopts, tables, values, ranks):
-    """The same for a riichi or shura hand stopped at `seat`'s decision; returns -1 when an answer was never
-    asked for (the stop and the replay disagree), else 0."""
+def riichi_state_rollouts(start, seat, answers, seed, first, count, seating, rules, values, ranks):
+    """The same for a riichi or shura hand stopped at `seat`'s decision, `start` (a PlayState of
+    sims.riichi.bundles; its view and ev are not read; seating and rules likewise); returns -1 when an answer
+    was never asked for (the stop and the replay disagree), else 0."""
+    hs0, obs0, st0, wall0, rec0 = start.hs, start.obs, start.st, start.wall, start.rec
     dhs, dwall = hs0.copy(), wall0.copy()
     hs, obs, st, wall, rec = hs0.copy(), obs0.copy(), st0.copy(), wall0.copy(), rec0.copy()
     view, counters, events, ev, hand_rows, match_rows = rollout_scratch(obs0)
+    state = PlayState(hs, obs, view, st, wall, rec, ev)
+    log = PlayLog(counters, events)
     n_slots = 0
     slots = np.empty(wall0.size, np.int64)
     for i in range(wall0.size):
@@ -109,12 +113,9 @@ def riichi_state_rollouts(hs0, obs0, st0, wall0, rec0, seat, answers, seed, firs
             rec[:, :] = rec0
             for p in range(4):
                 obs[p, ROBS.rng] = np.int64(rng.key_seed(seed, k, STREAM_SEATS, p) >> np.uint64(33))
-            if not play_forced_hand(hs, obs, view, st, wall, rec, seat, answers[o], hooks_ex, hooks_turn,
-                                    hooks_react, hooks_rob, hooks_mode, params, topts, sopts, tables, counters,
-                                    events, ev):
+            if not play_forced_hand(state, seating, rules, log, seat, answers[o]):
                 return -1
-            play_later_hands(hs, obs, view, st, wall, rec, hooks_ex, hooks_turn, hooks_react, hooks_rob, hooks_mode,
-                             params, topts, sopts, tables, counters, events, ev, hand_rows, match_rows)
+            play_later_hands(state, seating, rules, log, hand_rows, match_rows)
             values[o, j] = obs[0, ROBS.points + seat]
             ranks[o, j] = rank_of(obs, ROBS.points, seat)
     return 0

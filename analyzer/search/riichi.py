@@ -10,6 +10,7 @@ from tsumolab.analyzer.search.table import RIICHI_HOOK_ROW, choose, decision_see
 from tsumolab.sims.events import N_EVENT_COLS
 from tsumolab.sims.riichi import engine
 from tsumolab.sims.riichi import rules as T
+from tsumolab.sims.riichi.bundles import PlayLog, PlayState, RuleArrays, Seating
 from tsumolab.sims.riichi.columns import N_HAND_COLS, N_MATCH_COLS
 from tsumolab.sims.riichi.hand_state import HS
 from tsumolab.sims.riichi.observation import ROBS
@@ -31,15 +32,14 @@ class Decider:
         self.hooks, self.params = seat_hooks(table.played, "riichi")
         self.topts, self.sopts = table.rules.to_array(), table.rules.scoring_array()
         self.tables = lookup_tables()
-        self.play = (*self.hooks, self.params, self.topts, self.sopts, self.tables)
-        self.rollout_play = {}
-        for name, seating in table.rollout_seats.items():
-            r_hooks, r_params = seat_hooks(seating, "riichi")
-            self.rollout_play[name] = (*r_hooks, r_params, self.topts, self.sopts, self.tables)
+        self.rule_arrays = RuleArrays(self.topts, self.sopts, self.tables)
+        self.seating = Seating.of(self.hooks, self.params)
+        self.rollout_seating = {name: Seating.of(*seat_hooks(seats, "riichi"))
+                                for name, seats in table.rollout_seats.items()}
 
     def answer(self, searcher, state, view, seed: int):
-        """The searched answer of the decision pending in `state` (hs, obs, st, wall, rec) whose hook input is
-        `view` (searcher.seat's), or None to let the base policy answer."""
+        """The searched answer of the decision pending in `state` (a PlayState) whose hook input is `view`
+        (searcher.seat's), or None to let the base policy answer."""
         seat = searcher.seat
         decision = int(view[ROBS.decision])
         if decision not in RIICHI_HOOK_ROW:
@@ -50,8 +50,9 @@ class Decider:
             return None
         count = searcher.rollouts
         values, ranks, outcomes = rollout_arrays(len(options), count)
-        if paired_rollouts(*state, seat, np.asarray(options, np.int64), seed, 0, count, False,
-                           *self.rollout_play[searcher.rollout_policy], values, ranks, outcomes) < 0:
+        if paired_rollouts(state, seat, np.asarray(options, np.int64), seed, 0, count, False,
+                           self.rollout_seating[searcher.rollout_policy], self.rule_arrays,
+                           (values, ranks, outcomes)) < 0:
             raise RuntimeError("search: a played position could not be determinized")
         return self.table.stats.record(options, values, choose(values, searcher.z))
 
@@ -69,6 +70,8 @@ def play_matches(table, root_seed: int, match_ids: np.ndarray, counters=None):
     rec = np.zeros((4, N_HAND_COLS), np.int64)
     ev = np.zeros(3, np.int64)
     events = np.zeros((0, N_EVENT_COLS), np.int32)
+    state = PlayState(hs, obs, view, st, wall, rec, ev)
+    log = PlayLog(counters, events)
     hand_rows = np.zeros((ROWS_PER_MATCH * match_ids.size, N_HAND_COLS), np.int32)
     match_rows = np.zeros((4 * match_ids.size, N_MATCH_COLS), np.int32)
     rows = np.zeros((4, N_HAND_COLS), np.int32)
@@ -79,14 +82,14 @@ def play_matches(table, root_seed: int, match_ids: np.ndarray, counters=None):
         while True:
             engine.begin_hand(hs, obs, wall, rec, ev, decider.topts)
             answer, forced, stop_at = 0, 0, 0
-            while resume(hs, obs, view, st, wall, rec, ev, *decider.play, counters, events, answer, forced, stop_at,
-                         0, rows, no_match_rows) < 0:
+            while resume(state, decider.seating, decider.rule_arrays, log, answer, forced, stop_at, 0, rows,
+                         no_match_rows) < 0:
                 n = int(hs[HS.n_decisions])
                 searcher = table.searchers.get(int(hs[HS.dec_seat]))
                 searched = None
                 if searcher is not None:
                     seed = decision_seed(root_seed, match_id, int(hs[HS.hand_no]), n)
-                    searched = decider.answer(searcher, (hs, obs, st, wall, rec), view, seed)
+                    searched = decider.answer(searcher, state, view, seed)
                 answer, forced = (0, 0) if searched is None else (searched, 1)
                 stop_at = n + 1
             hand_rows[n_rows:n_rows + 4] = rows

@@ -120,9 +120,12 @@ def astro_left(obs, live, floor):
 
 
 @allocates
-def astro_pick(obs, st, view, hook, seat, params, tables, replacement, counters, cnt_illegal, events, ev):
+def astro_pick(state, seating, rules, log, seat, replacement, cnt_illegal):
     """A: the seat chooses one candidate through its mode hook (D_PICK); the tile joins its hand as a draw.
-    Returns the drawn kind (jit-compiled)."""
+    Returns the drawn kind (jit-compiled). The arguments are the engine's groups (sims.riichi.bundles)."""
+    obs, st, view, ev = state.obs, state.st, state.hook_input, state.ev
+    hook, params, tables = seating.mode[seat], seating.params, rules.lookup
+    counters, events = log.counters, log.events
     n = obs[0, ROBS.astrology + A_N]
     view[:] = obs[seat]
     view[ROBS.decision] = D_PICK

@@ -94,10 +94,14 @@ def dark_face_down_ok(obs, seat, face_down, legal, riichi_now):
 
 
 @allocates
-def dark_discard(obs, view, cur, tile, riichi_now, hooks_mode, params, tables, rec, delta, counters, events, ev):
+def dark_discard(state, seating, rules, log, cur, tile, riichi_now, delta):
     """D: `cur` has discarded `tile` face down: it pays 1000, the others may pay 2000 to open it, the discarder
     may then pay 4000 to lock it. Returns True when the tile stays face down (not callable, not ronnable, not
-    shown), False when it was opened and is a normal discard."""
+    shown), False when it was opened and is a normal discard. The first four arguments are the engine's groups
+    (sims.riichi.bundles)."""
+    obs, view, rec, ev = state.obs, state.hook_input, state.rec, state.ev
+    hooks_mode, params, tables = seating.mode, seating.params, rules.lookup
+    counters, events = log.counters, log.events
     dark_pay(obs, cur, FACE_DOWN_COST, PAY_FACE_DOWN, tile, rec, delta, events, ev)
     rec[cur, H_FACE_DOWN] += 1
     pub_add(obs, ROBS.darkness + DK_HIDDEN + cur, 1)

@@ -15,6 +15,11 @@ Play is resumable: `run_hand` advances a hand phase by phase (hs[phase], PH_*) a
 numbered hs[stop_at]; the arrays are then a position that `resume` continues from, with a forced answer or the
 seat's own. `play_matches` is the loop begin_match → (begin_hand → run_hand → close_hand)* → finish_match;
 `play_to_decision` and `resume` are the entry points for positions (Python edge: sims.riichi.positions).
+
+Arguments travel in the four groups of sims.riichi.bundles: `state` (PlayState: hs, obs, view, st, wall, rec,
+ev), `seating` (Seating: the five hook tuples and params), `rules` (RuleArrays: topts, sopts, the lookup rows)
+and `log` (PlayLog: counters, events). The entry points and every step that used to take 12 or more arrays take
+the groups and unpack them in their first lines; smaller helpers still take the few arrays they use.
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ import numpy as np
 from numba import types
 
 from tsumolab.sims.decisions import (
-    CHI_HIGH, CHI_LOW, CHI_MID, D_EXCHANGE, D_REACT, D_ROB, D_TURN, HOOK_TYPE, KAN, KAN_CALL, NINE_TERMINALS,
+    CHI_HIGH, CHI_LOW, CHI_MID, D_EXCHANGE, D_REACT, D_ROB, D_TURN, KAN, KAN_CALL, NINE_TERMINALS,
     PON, RIICHI, RON, TSUMO, TSUMOGIRI,
 )
 from tsumolab.sims.riichi.observation import ROBS
@@ -37,6 +42,9 @@ from tsumolab.sims.riichi.columns import (
     H_BEFORE, H_CALLS, H_DEALER, H_DELTA, H_DIR, H_DISC, H_END, H_HAND, H_HONBA, H_KANS, H_MATCH,
     H_NAGASHI, H_NOTEN, H_PASSED, H_POT0, H_POT1, H_RIICHI, H_RIICHI_TURN, H_ROUND, H_SEAT, H_STICKS0,
     H_STICKS1, H_STRIKE_HAN, H_TENPAI, H_WALL, H_WINNERS, N_HAND_COLS,
+)
+from tsumolab.sims.riichi.bundles import (
+    PLAY_LOG_TYPE, PLAY_STATE_TYPE, RULE_ARRAYS_TYPE, SEATING_TYPE, PlayState,
 )
 from tsumolab.sims.riichi.events import PAY_NAGASHI
 from tsumolab.sims.riichi.hand_state import (
@@ -276,9 +284,12 @@ def _end_hand(hs, end):
 
 # ----------------------------------------------------------------------------- settling wins
 @nb.njit(cache=True)
-def _settle_win(hs, obs, st, topts, sopts, rec, winner, discarder, res, take_sticks, events, ev, win_tile):
+def _settle_win(state, rules, log, winner, discarder, res, take_sticks, win_tile):
     """One win, by tsumo (discarder -1), ron or robbed kan: the modes' win adjustments (C bonus han, F
     multiplier), the payments (sims.riichi.settle), then the darkness pot with the sticks (D)."""
+    hs, obs, st, rec, ev = state.hs, state.obs, state.st, state.rec, state.ev
+    topts, sopts = rules.topts, rules.sopts
+    events = log.events
     hs[HS.winners] += 1
     if hs[HS.first_winner] < 0:
         hs[HS.first_winner] = winner
@@ -414,12 +425,14 @@ def _after_deal(hs, obs, st, wall, topts, tables, events, ev):
 
 
 @step
-def _draw_phase(hs, obs, view, st, wall, hooks_mode, params, topts, tables, counters, events, ev):
+def _draw_phase(state, seating, rules, log):
     """PH_DRAW: cur draws from the live wall (A: picks from the pool), or the hand ends exhaustively."""
+    hs, obs, view, st, wall, rec, ev = state
+    topts = rules.topts
+    events = log.events
     cur = hs[HS.cur]
     pos = hs[HS.pos]
-    replaced, pos, drawn = modes_draw(obs, st, view, wall, pos, cur, hooks_mode[cur], params, tables, topts, counters,
-                                      CNT_ILLEGAL, events, ev)
+    replaced, pos, drawn = modes_draw(state, seating, rules, log, pos, cur, CNT_ILLEGAL)
     if replaced:
         hs[HS.pos] = pos
         if drawn < 0:
@@ -442,9 +455,11 @@ def _draw_phase(hs, obs, view, st, wall, hooks_mode, params, topts, tables, coun
 
 
 @step
-def _turn_options(hs, obs, view, st, wall, topts, sopts, tables, conc, melds8, ctx, res, mask):
+def _turn_options(state, rules, conc, melds8, ctx, res, mask):
     """PH_TURN: what cur may do (tsumo, kans, riichi, nine terminals), into hs and `view`. True when there is
     nothing to decide (in riichi without a win or kan: the drawn tile goes)."""
+    hs, obs, view, st, wall, rec, ev = state
+    topts, sopts, tables = rules
     suit_t = tables[:SUIT_ROWS]
     honor_t = tables[SUIT_ROWS:]
     cur = hs[HS.cur]
@@ -604,10 +619,13 @@ def _checked_turn_action(hs, obs, action, counters, tables, mask):
 
 
 @step
-def _tsumo(hs, obs, st, wall, topts, sopts, rec, cur, drawn, events, ev):
+def _tsumo(state, rules, log, cur, drawn):
     """cur wins on its draw; the hand ends, or under bloodbath play goes on with the next seat (S-3)."""
+    hs, obs, view, st, wall, rec, ev = state
+    topts = rules.topts
+    events = log.events
     rec[cur, H_STRIKE_HAN] = hs[HS.ss_han]
-    _settle_win(hs, obs, st, topts, sopts, rec, cur, -1, hs[HS.best:HS.best + N_RES], True, events, ev, drawn)
+    _settle_win(state, rules, log, cur, -1, hs[HS.best:HS.best + N_RES], True, drawn)
     if topts[T.T_BLOODBATH] != 1:
         _end_hand(hs, END_WIN)
     elif anyone_below_zero(obs):
@@ -646,10 +664,12 @@ def _declare_kan(hs, obs, st, wall, cur, kind, events, ev):
 
 
 @step
-def _turn_action(hs, obs, view, st, wall, rec, hooks_mode, params, topts, sopts, tables, counters, events, ev, action,
-                 mask):
+def _turn_action(state, seating, rules, log, action, mask):
     """PH_TURN_ASK answered: validate cur's action (an illegal one becomes the drawn tile, else the first legal
     kind), then tsumo, nine terminals, a kan (robbing first) or the discard."""
+    hs, obs, view, st, wall, rec, ev = state
+    topts, sopts, tables = rules
+    counters, events = log
     cur = hs[HS.cur]
     drawn = hs[HS.drawn]
     can_win = hs[HS.can_win] == 1
@@ -668,34 +688,36 @@ def _turn_action(hs, obs, view, st, wall, rec, hooks_mode, params, topts, sopts,
             st[ST_FLAGS + cur, F_RIICHI_FURITEN] = 1
 
     if action == TSUMO:
-        _tsumo(hs, obs, st, wall, topts, sopts, rec, cur, drawn, events, ev)
+        _tsumo(state, rules, log, cur, drawn)
     elif action == NINE_TERMINALS:
         log_event(events, ev, EV_ABORT, cur, -1, END_NINE, 0, 0)
         _end_hand(hs, END_NINE)
     elif KAN <= action < KAN + 34:
         _declare_kan(hs, obs, st, wall, cur, action - KAN, events, ev)
     else:
-        _discard(hs, obs, view, st, wall, rec, hooks_mode, params, topts, tables, counters, events, ev, action,
-                 riichi_now, face_down, drawn_copy or (in_riichi and action == drawn))  # R-4: in riichi the drawn tile
+        _discard(state, seating, rules, log, action, riichi_now, face_down,
+                 drawn_copy or (in_riichi and action == drawn))  # R-4: in riichi the drawn tile
 
 
 @step
-def _discard(hs, obs, view, st, wall, rec, hooks_mode, params, topts, tables, counters, events, ev, tile, riichi_now,
-             face_down, drawn_copy):
+def _discard(state, seating, rules, log, tile, riichi_now, face_down, drawn_copy):
     """cur discards `tile` (declaring riichi with it when riichi_now; D: face down when face_down; the copy
     just drawn when drawn_copy, else a plain five before the red); the other seats are asked next (PH_REACT)."""
+    hs, obs, view, st, wall, rec, ev = state
+    topts, sopts, tables = rules
+    events = log.events
     cur = hs[HS.cur]
     first_turn = hs[HS.first_turn] == 1
     red = st[ST_MISC, MS_DRAWN_RED] if drawn_copy else plain_first(obs, st, cur, tile)
     take_tile(obs, st, cur, tile, red)
     tsumogiri = tile == hs[HS.drawn] and hs[HS.after_call] == 0 and red == st[ST_MISC, MS_DRAWN_RED]  # drawn copy
-    tsumogiri = modes_discard(obs, st, rec, topts, cur, tile, red, drawn_copy, st[ST_MISC, MS_DRAWN_CLEAR],
-                              tsumogiri, _called(hs), _streaks(hs))
+    tsumogiri = modes_discard(state, rules, cur, tile, red, drawn_copy, st[ST_MISC, MS_DRAWN_CLEAR], tsumogiri,
+                              _called(hs), _streaks(hs))
     log_event(events, ev, EV_DISCARD, cur, tile, 1 if tsumogiri else 0, 1 if riichi_now else 0, red)
     st[ST_RIVER + cur, tile] += 1
     pub_add(obs, ROBS.n_discards + cur, 1)
-    hidden = modes_hide_discard(obs, view, cur, tile, riichi_now, face_down, hooks_mode, params, tables, rec,
-                                hs[HS.delta:HS.delta + 4], counters, events, ev)
+    hidden = modes_hide_discard(state, seating, rules, log, cur, tile, riichi_now, face_down,
+                                hs[HS.delta:HS.delta + 4])
     if not hidden:  # D: a tile still face down is in no public block, causes no furiten
         pub_add(obs, ROBS.discarded + 34 * cur + tile, 1)
         pub_add(obs, ROBS.seen + tile, 1)
@@ -785,10 +807,12 @@ def _rob_answer(hs, obs, st, rec, counters, events, ev, answer):
 
 
 @nb.njit(cache=True)
-def _rob_settle(hs, obs, view, st, wall, rec, hooks_mode, params, topts, sopts, tables, counters, events, ev, conc,
-                melds8, ctx, res):
+def _rob_settle(state, seating, rules, log, conc, melds8, ctx, res):
     """PH_ROB_SETTLE: pay the robs (chankan, R-4; S-11 in bloodbath the kan then stands), then the kan itself,
     its indicator and cur's replacement draw."""
+    hs, obs, st, wall, rec, ev = state.hs, state.obs, state.st, state.wall, state.rec, state.ev
+    topts, sopts = rules.topts, rules.sopts
+    events = log.events
     cur = hs[HS.cur]
     kind = hs[HS.tile]
     option = hs[HS.kan_option]
@@ -802,7 +826,7 @@ def _rob_settle(hs, obs, view, st, wall, rec, hooks_mode, params, topts, sopts, 
             score_win(obs, st, wall, p, kind, kan_red, False, FLAG_CHANKAN if option == 2 else 0, dealer,
                       hs[HS.round_wind], sopts, conc, melds8, ctx, res)
             rec[p, H_STRIKE_HAN] = modes_score(obs, topts, sopts, res, cur, False, p == dealer)
-            _settle_win(hs, obs, st, topts, sopts, rec, p, cur, res, i == 0, events, ev, kind)
+            _settle_win(state, rules, log, p, cur, res, i == 0, kind)
         if topts[T.T_BLOODBATH] != 1:
             take_tile(obs, st, cur, kind, kan_red)  # the robbed tile goes to the winners
             modes_robbed(obs, st, topts, cur, kind, kan_red, _called(hs))
@@ -839,9 +863,8 @@ def _rob_settle(hs, obs, view, st, wall, rec, hooks_mode, params, topts, sopts, 
             _end_hand(hs, END_KANS)
             return
         hs[HS.kans_abort] = 1
-    update_waits(obs, st, cur, tables)
-    hs[HS.drawn], hs[HS.pos] = _rinshan(obs, st, wall, cur, events, ev, topts, hs[HS.pos], view, hooks_mode, params,
-                                        tables, counters)
+    update_waits(obs, st, cur, rules.lookup)
+    hs[HS.drawn], hs[HS.pos] = _rinshan(state, seating, rules, log, cur, hs[HS.pos])
     hs[HS.kan_draw] = 1
     hs[HS.after_call] = 0
     hs[HS.last_kan_seat] = cur
@@ -942,10 +965,12 @@ def _react_answer(hs, obs, view, st, rec, counters, events, ev, answer):
 
 
 @step
-def _after_react(hs, obs, view, st, wall, rec, hooks_mode, params, topts, sopts, tables, counters, events, ev, conc,
-                 melds8, ctx, res):
+def _after_react(state, seating, rules, log, conc, melds8, ctx, res):
     """PH_AFTER_REACT: settle the rons on the discard (S-4, S-10, S-15 in bloodbath); else the riichi stick,
     the abortive draws, and the call that takes the discard or the next seat's draw."""
+    hs, obs, view, st, wall, rec, ev = state
+    topts, sopts, tables = rules
+    counters, events = log
     cur = hs[HS.cur]
     tile = hs[HS.tile]
     red = hs[HS.red]
@@ -964,7 +989,7 @@ def _after_react(hs, obs, view, st, wall, rec, hooks_mode, params, topts, sopts,
                       res)
             rec[p, H_STRIKE_HAN] = modes_score(obs, topts, sopts, res, cur,
                                                modes_strike_discard(obs, topts, cur, riichi_now), p == dealer)
-            _settle_win(hs, obs, st, topts, sopts, rec, p, cur, res, i == 0, events, ev, tile)
+            _settle_win(state, rules, log, p, cur, res, i == 0, tile)
         modes_after_discard(obs, st, topts, rec, cur, riichi_now, True)
         if topts[T.T_BLOODBATH] != 1:
             if riichi_now:  # R-4: a declaration tile dealt in: no riichi, no stick
@@ -1027,12 +1052,15 @@ def _after_react(hs, obs, view, st, wall, rec, hooks_mode, params, topts, sopts,
         hs[HS.cur] = cur if modes_keeps_turn(obs, topts, cur) else next_active(obs, ROBS.won, cur)
         hs[HS.phase] = PH_DRAW
         return
-    _take_discard(hs, obs, view, st, wall, rec, hooks_mode, params, topts, tables, counters, events, ev, caller, call)
+    _take_discard(state, seating, rules, log, caller, call)
 
 
 @step
-def _take_discard(hs, obs, view, st, wall, rec, hooks_mode, params, topts, tables, counters, events, ev, caller, call):
+def _take_discard(state, seating, rules, log, caller, call):
     """The caller's pon, open kan (then its replacement draw) or chi takes cur's discard; its turn follows."""
+    hs, obs, view, st, wall, rec, ev = state
+    topts, sopts, tables = rules
+    events = log.events
     cur = hs[HS.cur]
     tile = hs[HS.tile]
     red = hs[HS.red]
@@ -1058,8 +1086,7 @@ def _take_discard(hs, obs, view, st, wall, rec, hooks_mode, params, topts, table
             log_event(events, ev, EV_PON, caller, tile, cur, 0, red + 2 * hand_red)
         else:
             log_event(events, ev, EV_KAN, caller, tile, tiles.MINKAN, cur, red + 2 * hand_red)
-        modes_call(obs, topts, wall, rec, delta, _streaks(hs), caller, cur, tile, red, True, hs[HS.dealer], events,
-                   ev)
+        modes_call(state, rules, log, delta, _streaks(hs), caller, cur, tile, red, True, hs[HS.dealer])
         hs[HS.cur] = caller
         hs[HS.phase] = PH_TURN
         if call == PON:
@@ -1074,8 +1101,7 @@ def _take_discard(hs, obs, view, st, wall, rec, hooks_mode, params, topts, table
         if _four_kans_by_several(st):
             hs[HS.kans_abort] = 1
         update_waits(obs, st, caller, tables)
-        hs[HS.drawn], hs[HS.pos] = _rinshan(obs, st, wall, caller, events, ev, topts, hs[HS.pos], view, hooks_mode,
-                                            params, tables, counters)
+        hs[HS.drawn], hs[HS.pos] = _rinshan(state, seating, rules, log, caller, hs[HS.pos])
         hs[HS.kan_draw] = 1
         hs[HS.last_kan_seat] = caller
         return
@@ -1095,7 +1121,7 @@ def _take_discard(hs, obs, view, st, wall, rec, hooks_mode, params, topts, table
     log_event(events, ev, EV_CHI, caller, low, tile, cur, red + 2 * hand_red)
     rec[caller, H_CALLS] += 1
     _after_call(obs, st)
-    modes_call(obs, topts, wall, rec, delta, _streaks(hs), caller, cur, tile, red, False, hs[HS.dealer], events, ev)
+    modes_call(state, rules, log, delta, _streaks(hs), caller, cur, tile, red, False, hs[HS.dealer])
     hs[HS.cur] = caller
     hs[HS.after_call] = 1
     hs[HS.forbid_a] = tile
@@ -1174,10 +1200,13 @@ def _hand_end(hs, obs, st, rec, topts, tables, counters, events, ev, mask):
 
 
 @nb.njit(cache=True)
-def run_hand(hs, obs, view, st, wall, rec, hooks_ex, hooks_turn, hooks_react, hooks_rob, hooks_mode, params, topts,
-             sopts, tables, counters, events, ev):
+def run_hand(state, seating, rules, log):
     """Play the hand from the phase in hs[phase] on; True when it is over (PH_DONE: hs[end], hs[keeps], rec),
     False when decision number hs[stop_at] is pending (the arrays are then a position to save and resume)."""
+    hs, obs, view, st, wall, rec, ev = state
+    params = seating.params
+    topts, sopts, tables = rules
+    counters, events = log
     conc = np.zeros(34, np.int8)
     melds8 = np.zeros((4, 2), np.int8)
     ctx = np.zeros(N_CTX, np.int64)
@@ -1186,45 +1215,42 @@ def run_hand(hs, obs, view, st, wall, rec, hooks_ex, hooks_turn, hooks_react, ho
     while True:
         phase = hs[HS.phase]
         if phase == PH_DRAW:
-            _draw_phase(hs, obs, view, st, wall, hooks_mode, params, topts, tables, counters, events, ev)
+            _draw_phase(state, seating, rules, log)
         elif phase == PH_TURN:
-            automatic = _turn_options(hs, obs, view, st, wall, topts, sopts, tables, conc, melds8, ctx, res, mask)
+            automatic = _turn_options(state, rules, conc, melds8, ctx, res, mask)
             hs[HS.phase] = PH_TURN_AUTO if automatic else PH_TURN_ASK
         elif phase == PH_TURN_ASK or phase == PH_TURN_AUTO:
             answer = hs[HS.drawn]
             if phase == PH_TURN_ASK:
                 cur = hs[HS.cur]
-                stopped, answer = _decide(hs, hooks_turn[cur], cur, obs, view, params, tables)
+                stopped, answer = _decide(hs, seating.turn[cur], cur, obs, view, params, tables)
                 if stopped:
                     return False
-            _turn_action(hs, obs, view, st, wall, rec, hooks_mode, params, topts, sopts, tables, counters, events, ev,
-                         answer, mask)
+            _turn_action(state, seating, rules, log, answer, mask)
         elif phase == PH_REACT:
             _react_options(hs, obs, view, st, wall, topts, sopts, conc, melds8, ctx, res)
         elif phase == PH_REACT_ASK:
             p = (hs[HS.cur] + hs[HS.step]) % 4
-            stopped, answer = _decide(hs, hooks_react[p], p, obs, view, params, tables)
+            stopped, answer = _decide(hs, seating.react[p], p, obs, view, params, tables)
             if stopped:
                 return False
             _react_answer(hs, obs, view, st, rec, counters, events, ev, answer)
         elif phase == PH_AFTER_REACT:
-            _after_react(hs, obs, view, st, wall, rec, hooks_mode, params, topts, sopts, tables, counters, events, ev,
-                         conc, melds8, ctx, res)
+            _after_react(state, seating, rules, log, conc, melds8, ctx, res)
         elif phase == PH_ROB:
             _rob_options(hs, obs, view, st, wall, topts, sopts, conc, melds8, ctx, res)
         elif phase == PH_ROB_ASK:
             p = (hs[HS.cur] + hs[HS.step]) % 4
-            stopped, answer = _decide(hs, hooks_rob[p], p, obs, view, params, tables)
+            stopped, answer = _decide(hs, seating.rob[p], p, obs, view, params, tables)
             if stopped:
                 return False
             _rob_answer(hs, obs, st, rec, counters, events, ev, answer)
         elif phase == PH_ROB_SETTLE:
-            _rob_settle(hs, obs, view, st, wall, rec, hooks_mode, params, topts, sopts, tables, counters, events, ev,
-                        conc, melds8, ctx, res)
+            _rob_settle(state, seating, rules, log, conc, melds8, ctx, res)
         elif phase == PH_DEAL:
             _deal(hs, obs, st, wall, topts, events, ev)
         elif phase == PH_EXCHANGE:
-            if _exchange_ask(hs, obs, view, st, hooks_ex, params, tables, counters, events, ev):
+            if _exchange_ask(hs, obs, view, st, seating.ex, params, tables, counters, events, ev):
                 return False
         elif phase == PH_AFTER_DEAL:
             _after_deal(hs, obs, st, wall, topts, tables, events, ev)
@@ -1308,15 +1334,17 @@ def _flip_pending(obs, st, wall, events, ev):
 
 
 @nb.njit(cache=True)
-def _rinshan(obs, st, wall, seat, events, ev, topts, pos, view, hooks_mode, params, tables, counters):
+def _rinshan(state, seating, rules, log, seat, pos):
     """Replacement draw from the dead wall; the live wall gives its last tile to the dead wall (R-1), and the
     public wall count follows. A: the dead-wall tile joins the open pool and the seat picks a candidate.
     Returns (drawn kind, live-wall position)."""
+    obs, st, wall, ev = state.obs, state.st, state.wall, state.ev
+    topts = rules.topts
+    events = log.events
     at = DEAD_START + st[ST_MISC, MS_RINSHAN]
     st[ST_MISC, MS_RINSHAN] += 1
     st[ST_MISC, MS_LIVE_END] -= 1
-    replaced, pos, drawn = modes_replacement_draw(obs, st, view, wall, at, pos, seat, hooks_mode[seat], params, tables,
-                                                  topts, counters, CNT_ILLEGAL, events, ev)
+    replaced, pos, drawn = modes_replacement_draw(state, seating, rules, log, at, pos, seat, CNT_ILLEGAL)
     if not replaced:
         drawn = _draw(obs, st, wall, at, seat, True, events, ev)
     pub_set(obs, ROBS.wall_left, _wall_left(st, pos))
@@ -1463,17 +1491,17 @@ def finish_match(hs, obs, match_rows, row):
 
 
 @nb.njit(cache=True)
-def _play_out(hs, obs, view, st, wall, rec, hooks_ex, hooks_turn, hooks_react, hooks_rob, hooks_mode, params, topts,
-              sopts, tables, counters, events, ev, to_match_end, hand_rows, first_row, match_rows, match_row):
+def _play_out(state, seating, rules, log, to_match_end, hand_rows, first_row, match_rows, match_row):
     """Continue from the state to the end of the hand (or of the match), writing each finished hand's 4 rows
     into hand_rows from first_row on (and the match's into match_rows at match_row). Returns the hand rows
     written, or -1 when decision number hs[stop_at] became pending first (later hands never stop)."""
+    hs, obs, wall, rec, ev = state.hs, state.obs, state.wall, state.rec, state.ev
+    topts = rules.topts
     n_rows = first_row
     while True:
-        if not run_hand(hs, obs, view, st, wall, rec, hooks_ex, hooks_turn, hooks_react, hooks_rob, hooks_mode,
-                        params, topts, sopts, tables, counters, events, ev):
+        if not run_hand(state, seating, rules, log):
             return -1
-        counters[CNT_HANDS] += 1
+        log.counters[CNT_HANDS] += 1
         over = close_hand(hs, obs, rec, topts)
         for s in range(4):
             hand_rows[n_rows] = rec[s]
@@ -1487,19 +1515,13 @@ def _play_out(hs, obs, view, st, wall, rec, hooks_ex, hooks_turn, hooks_react, h
         hs[HS.stop_at] = -1
 
 
-_HOOKS = types.UniTuple(HOOK_TYPE, 4)
-_KEYS = (types.int64, types.int64[::1])
-_STATE = (types.int64[::1], types.int32[:, ::1], types.int32[::1], types.int64[:, ::1], types.int64[::1],
-          types.int64[:, ::1])
-_RULES = (_HOOKS, _HOOKS, _HOOKS, _HOOKS, _HOOKS, types.float64[:, ::1], types.int64[::1], types.int64[::1],
-          types.uint8[:, ::1])
-_SIG = types.int64(*_KEYS, *_RULES[:5], *_RULES[5:], types.int32[:, ::1], types.int32[:, ::1], types.int64[::1],
-                   types.int32[:, ::1])
+_ROWS = types.int32[:, ::1]
+_GROUPS = (PLAY_STATE_TYPE, SEATING_TYPE, RULE_ARRAYS_TYPE, PLAY_LOG_TYPE)
+_SIG = types.int64(types.int64, types.int64[::1], SEATING_TYPE, RULE_ARRAYS_TYPE, _ROWS, _ROWS, PLAY_LOG_TYPE)
 
 
 @nb.njit(_SIG, cache=True)
-def play_matches(root_seed, match_ids, hooks_ex, hooks_turn, hooks_react, hooks_rob, hooks_mode, params, topts, sopts,
-                 tables, hand_rows, match_rows, counters, events):
+def play_matches(root_seed, match_ids, seating, rules, hand_rows, match_rows, log):
     """Play every match in `match_ids`; returns the number of hand rows written (jit-compiled).
 
     hand_rows needs 4 × MAX_HANDS rows per match, match_rows 4. The wall, the exchange direction and the
@@ -1512,28 +1534,28 @@ def play_matches(root_seed, match_ids, hooks_ex, hooks_turn, hooks_react, hooks_
     rec = np.zeros((4, N_HAND_COLS), np.int64)
     wall = np.empty(T.N_TILES, np.int64)
     ev = np.zeros(3, np.int64)
+    state = PlayState(hs, obs, view, st, wall, rec, ev)
+    topts = rules.topts
     n_rows = 0
     for mi in range(match_ids.size):
         begin_match(hs, obs, root_seed, match_ids[mi], topts)
         begin_hand(hs, obs, wall, rec, ev, topts)
-        n_rows += _play_out(hs, obs, view, st, wall, rec, hooks_ex, hooks_turn, hooks_react, hooks_rob, hooks_mode,
-                            params, topts, sopts, tables, counters, events, ev, True, hand_rows, n_rows, match_rows,
-                            mi * 4)
-    counters[CNT_EVENTS] = ev[0]
+        n_rows += _play_out(state, seating, rules, log, True, hand_rows, n_rows, match_rows, mi * 4)
+    log.counters[CNT_EVENTS] = ev[0]
     return n_rows
 
 
-_SIG_TO_DECISION = types.int64(*_STATE, types.int64[::1], *_RULES, types.int64[::1], types.int32[:, ::1],
-                               types.int64, types.int64, types.int64, types.int64)
+_SIG_TO_DECISION = types.int64(*_GROUPS, types.int64, types.int64, types.int64, types.int64)
 
 
 @nb.njit(_SIG_TO_DECISION, cache=True)
-def play_to_decision(hs, obs, view, st, wall, rec, ev, hooks_ex, hooks_turn, hooks_react, hooks_rob, hooks_mode,
-                     params, topts, sopts, tables, counters, events, root_seed, match_id, hand_no, decision):
+def play_to_decision(state, seating, rules, log, root_seed, match_id, hand_no, decision):
     """Play match `match_id` from its start through its hands before `hand_no`, then hand `hand_no` up to its
     decision number `decision` (0 = the first). Returns 1 when that decision is pending (the state arrays are
     the position), 0 when the hand ended first (the arrays hold its end), -1 when the match ended before it.
     Play never stops when `decision` is -1."""
+    hs, obs, wall, rec, ev = state.hs, state.obs, state.wall, state.rec, state.ev
+    topts = rules.topts
     begin_match(hs, obs, root_seed, match_id, topts)
     while True:
         begin_hand(hs, obs, wall, rec, ev, topts)
@@ -1541,8 +1563,7 @@ def play_to_decision(hs, obs, view, st, wall, rec, ev, hooks_ex, hooks_turn, hoo
         hs[HS.stop_at] = decision if target else -1
         if target:
             ev[0] = 0  # the position's event log holds its own hand only
-        if not run_hand(hs, obs, view, st, wall, rec, hooks_ex, hooks_turn, hooks_react, hooks_rob, hooks_mode,
-                        params, topts, sopts, tables, counters, events, ev):
+        if not run_hand(state, seating, rules, log):
             return 1
         if target:
             return 0
@@ -1550,20 +1571,18 @@ def play_to_decision(hs, obs, view, st, wall, rec, ev, hooks_ex, hooks_turn, hoo
             return -1
 
 
-_SIG_RESUME = types.int64(*_STATE, types.int64[::1], *_RULES, types.int64[::1], types.int32[:, ::1], types.int64,
-                          types.int64, types.int64, types.int64, types.int32[:, ::1], types.int32[:, ::1])
+_SIG_RESUME = types.int64(*_GROUPS, types.int64, types.int64, types.int64, types.int64, _ROWS, _ROWS)
 
 
 @nb.njit(_SIG_RESUME, cache=True)
-def resume(hs, obs, view, st, wall, rec, ev, hooks_ex, hooks_turn, hooks_react, hooks_rob, hooks_mode, params, topts,
-           sopts, tables, counters, events, answer, has_answer, stop_at, to_match_end, hand_rows, match_rows):
+def resume(state, seating, rules, log, answer, has_answer, stop_at, to_match_end, hand_rows, match_rows):
     """Continue play from a saved state, with `answer` for the pending decision when has_answer is 1, until
     decision number `stop_at` of this hand (-1: none) is pending (returns -1), or to the end of the hand (of
     the match when to_match_end is 1: every finished hand's rows into hand_rows, the match rows into
     match_rows). Returns the hand rows written."""
+    hs = state.hs
     hs[HS.stop_at] = stop_at
     if has_answer:
         hs[HS.forced] = answer
         hs[HS.has_forced] = 1
-    return _play_out(hs, obs, view, st, wall, rec, hooks_ex, hooks_turn, hooks_react, hooks_rob, hooks_mode, params,
-                     topts, sopts, tables, counters, events, ev, to_match_end == 1, hand_rows, 0, match_rows, 0)
+    return _play_out(state, seating, rules, log, to_match_end == 1, hand_rows, 0, match_rows, 0)

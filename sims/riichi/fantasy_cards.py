@@ -164,9 +164,13 @@ def _is_face_up_dora(obs, kind):
 
 
 @nb.njit(cache=True)
-def fl_after_call(obs, topts, wall, rec, delta, caller, discarder, tile, red, pon_or_kan, dealer, events, ev):
+def fl_after_call(state, rules, log, delta, caller, discarder, tile, red, pon_or_kan, dealer):
     """FL after a chi / pon / open kan of `discarder`'s tile: 暗中交易 500 to the discarder, 爱的代价 2000 for
-    a dora (face-up indicator or red five) to the sticks or the discarder, 炒作 for a dealer pon/kan."""
+    a dora (face-up indicator or red five) to the sticks or the discarder, 炒作 for a dealer pon/kan. The first
+    three arguments are the engine's groups (sims.riichi.bundles)."""
+    obs, wall, rec, ev = state.obs, state.wall, state.rec, state.ev
+    topts = rules.topts
+    events = log.events
     fate = obs[0, ROBS.fantasy + FL_FATE]
     if fate == FATE_SHADY_DEAL:
         pay(obs, caller, discarder, SHADY_DEAL_FEE, delta, PAY_SHADY_DEAL, events, ev)

@@ -11,6 +11,9 @@ Moments, in the order of a hand: match start, hand start (before and after the d
 first draw and the exchange), draw (A replaces it), turn start, turn answer (D), kan, discard, call, scoring of
 a win, win adjustment, after a win, riichi, after a discard, next turn, exhaustive draw, hand records, next
 hand's honba.
+
+The dispatch points that ask a hook or write the log (draws, discards, calls) take the engine's argument groups
+(sims.riichi.bundles: state, seating, rules, log); the others take the few arrays they read.
 """
 
 from __future__ import annotations
@@ -97,27 +100,28 @@ def modes_play_starts(obs, st, topts, wall, dealer, pos):
 
 # ----------------------------------------------------------------------------- drawing
 @step
-def modes_draw(obs, st, view, wall, pos, seat, hook, params, tables, topts, counters, cnt_illegal, events, ev):
+def modes_draw(state, seating, rules, log, pos, seat, cnt_illegal):
     """A draw from the live wall, replaced by the mode's own (A: refill the pool, pick a candidate) →
     (replaced, live-wall position, drawn kind or -1 when nothing is left to draw)."""
+    topts = rules.topts
     if topts[T.T_ASTROLOGY]:
-        pos = astro_refill(obs, st, wall, pos, astro_floor(topts, T.T_ASTROLOGY), events, ev)
+        obs = state.obs
+        pos = astro_refill(obs, state.st, state.wall, pos, astro_floor(topts, T.T_ASTROLOGY), log.events, state.ev)
         if obs[0, ROBS.astrology + A_N] == 0:
             return True, pos, -1
-        return True, pos, astro_pick(obs, st, view, hook, seat, params, tables, False, counters, cnt_illegal,
-                                     events, ev)
+        return True, pos, astro_pick(state, seating, rules, log, seat, False, cnt_illegal)
     return False, pos, -1
 
 
 @step
-def modes_replacement_draw(obs, st, view, wall, at, pos, seat, hook, params, tables, topts, counters, cnt_illegal,
-                           events, ev):
+def modes_replacement_draw(state, seating, rules, log, at, pos, seat, cnt_illegal):
     """A kan's replacement draw from dead-wall position `at`, replaced by the mode's own (A: the tile joins
     the open pool, the seat picks) → (replaced, live-wall position, drawn kind)."""
-    if topts[T.T_ASTROLOGY] and astro_pool_open(obs):
-        pos = astro_add_dead(obs, st, wall, at, pos, astro_floor(topts, T.T_ASTROLOGY), events, ev)
-        return True, pos, astro_pick(obs, st, view, hook, seat, params, tables, True, counters, cnt_illegal,
-                                     events, ev)
+    topts = rules.topts
+    if topts[T.T_ASTROLOGY] and astro_pool_open(state.obs):
+        pos = astro_add_dead(state.obs, state.st, state.wall, at, pos, astro_floor(topts, T.T_ASTROLOGY), log.events,
+                             state.ev)
+        return True, pos, astro_pick(state, seating, rules, log, seat, True, cnt_illegal)
     return False, pos, -1
 
 
@@ -188,9 +192,11 @@ def modes_lose(obs, topts, seat, kind, copies):
 
 
 @step
-def modes_discard(obs, st, rec, topts, seat, tile, red, drawn_copy, drawn_clear, tsumogiri, called, streaks):
+def modes_discard(state, rules, seat, tile, red, drawn_copy, drawn_clear, tsumogiri, called, streaks):
     """The seat discarded `tile` (the red five when `red`): M (which copy went; a tsumogiri is the drawn copy),
     DE's counter, F's open tiles, C's runs. Returns whether the discard counts as tsumogiri."""
+    obs, st, rec = state.obs, state.st, state.rec
+    topts = rules.topts
     if topts[T.T_MIRROR]:
         clear = mirror_discard(obs, seat, tile, drawn_copy, drawn_clear)
         tsumogiri = tsumogiri and clear == drawn_clear
@@ -205,12 +211,10 @@ def modes_discard(obs, st, rec, topts, seat, tile, red, drawn_copy, drawn_clear,
 
 
 @step
-def modes_hide_discard(obs, view, seat, tile, riichi_now, face_down, hooks_mode, params, tables, rec, delta,
-                       counters, events, ev):
+def modes_hide_discard(state, seating, rules, log, seat, tile, riichi_now, face_down, delta):
     """D: a face-down discard is paid for, may be opened and locked. True when it stays hidden."""
     if face_down:
-        return dark_discard(obs, view, seat, tile, riichi_now, hooks_mode, params, tables, rec, delta, counters,
-                            events, ev)
+        return dark_discard(state, seating, rules, log, seat, tile, riichi_now, delta)
     return False
 
 
@@ -299,13 +303,14 @@ def modes_keeps_turn(obs, topts, seat):
 
 
 @step
-def modes_call(obs, topts, wall, rec, delta, streaks, caller, discarder, tile, red, pon_or_kan, dealer, events, ev):
+def modes_call(state, rules, log, delta, streaks, caller, discarder, tile, red, pon_or_kan, dealer):
     """A chi, pon or open kan took the discard: C's runs (option count_called), FL 暗中交易, 爱的代价, 炒作."""
+    topts = rules.topts
     if topts[T.T_CHANT]:
-        chant_called(obs, streaks, discarder, topts[T.T_CHANT])
-        rec[discarder, H_CHANT_HAN] = chant_bonus(streaks, discarder)
+        chant_called(state.obs, streaks, discarder, topts[T.T_CHANT])
+        state.rec[discarder, H_CHANT_HAN] = chant_bonus(streaks, discarder)
     if topts[T.T_FANTASY]:
-        fl_after_call(obs, topts, wall, rec, delta, caller, discarder, tile, red, pon_or_kan, dealer, events, ev)
+        fl_after_call(state, rules, log, delta, caller, discarder, tile, red, pon_or_kan, dealer)
 
 
 # ----------------------------------------------------------------------------- hand end

@@ -20,9 +20,9 @@ def play(root_seed: int, match_ids, seats, rules: RiichiRules, counters=None, re
     the longest possible match; play is the same, as every wall and decision depends only on the keys."""
     from tsumolab.sims.family import record_buffers
     from tsumolab.sims.riichi import engine
+    from tsumolab.sims.riichi.bundles import PlayLog, RuleArrays, Seating
     from tsumolab.sims.riichi.columns import N_HAND_COLS, N_MATCH_COLS
     from tsumolab.sims.seating import seat_hooks
-    from tsumolab.sims.shanten_tables import lookup_tables
 
     match_ids = np.ascontiguousarray(match_ids, dtype=np.int64)
     hooks, params = seat_hooks(seats, "riichi")
@@ -30,8 +30,8 @@ def play(root_seed: int, match_ids, seats, rules: RiichiRules, counters=None, re
                                                    events_per_match * match_ids.size if record_events else 0)
     if counters is None:
         counters = np.zeros(engine.N_COUNTERS, np.int64)
-    n = engine.play_matches(int(root_seed) & 0x7FFF_FFFF_FFFF_FFFF, match_ids, *hooks, params, rules.to_array(),
-                            rules.scoring_array(), lookup_tables(), hand_rows, match_rows, counters, events)
+    n = engine.play_matches(int(root_seed) & 0x7FFF_FFFF_FFFF_FFFF, match_ids, Seating.of(hooks, params),
+                            RuleArrays.of(rules), hand_rows, match_rows, PlayLog(counters, events))
     n_events = int(counters[engine.CNT_EVENTS])
     if record_events and n_events >= events.shape[0]:
         if events_per_match >= EVENTS_LONGEST_MATCH:

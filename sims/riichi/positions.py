@@ -28,6 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from tsumolab.sims.riichi import engine
+from tsumolab.sims.riichi.bundles import PlayLog, PlayState, RuleArrays, Seating
 from tsumolab.sims.riichi.columns import N_HAND_COLS, N_MATCH_COLS
 from tsumolab.sims.riichi.hand_state import DECISION_PHASES, HS
 from tsumolab.sims.riichi.play import ROWS_PER_MATCH
@@ -151,6 +152,8 @@ class RiichiEngine:
         self.topts = rules.to_array()
         self.sopts = rules.scoring_array()
         self.tables = lookup_tables()
+        self.seating = Seating.of(self.hooks, self.params)
+        self.rule_arrays = RuleArrays(self.topts, self.sopts, self.tables)
         self.root_seed = int(root_seed) & 0x7FFF_FFFF_FFFF_FFFF
         self.keep_events = keep_events
         self.counters = np.zeros(engine.N_COUNTERS, np.int64)
@@ -167,23 +170,23 @@ class RiichiEngine:
                         np.zeros(N_TILES, np.int64), np.zeros((4, N_HAND_COLS), np.int64), np.zeros(3, np.int64),
                         np.zeros((EVENT_ROWS if self.keep_events else 0, N_EVENT_COLS), np.int32))
 
-    def _rules(self):
-        return (*self.hooks, self.params, self.topts, self.sopts, self.tables, self.counters)
+    def _groups(self, pos: Position):
+        """The engine's arguments for `pos` (sims.riichi.bundles): its state, the seats, the rules, its log."""
+        return (PlayState(pos.hs, pos.obs, pos.view, pos.st, pos.wall, pos.rec, pos.ev), self.seating, self.rule_arrays,
+                PlayLog(self.counters, pos.events))
 
     def at_decision(self, match_id: int, hand_no: int, decision: int) -> Position | None:
         """Hand `hand_no` of match `match_id` (played from the match's start) stopped before its decision
         number `decision`; None when the hand ends first or the match before the hand."""
         pos = self._blank()
-        status = self._to_decision(pos.hs, pos.obs, pos.view, pos.st, pos.wall, pos.rec, pos.ev, *self._rules(),
-                                   pos.events, self.root_seed, int(match_id), int(hand_no), int(decision))
+        status = self._to_decision(*self._groups(pos), self.root_seed, int(match_id), int(hand_no), int(decision))
         return pos if status == 1 else None
 
     def play_hand(self, match_id: int, hand_no: int) -> Position | None:
         """Hand `hand_no` of match `match_id` played to its end without stopping (its decisions counted in
         n_decisions, its events in the log); None when the match ends before it."""
         pos = self._blank()
-        status = self._to_decision(pos.hs, pos.obs, pos.view, pos.st, pos.wall, pos.rec, pos.ev, *self._rules(),
-                                   pos.events, self.root_seed, int(match_id), int(hand_no), -1)
+        status = self._to_decision(*self._groups(pos), self.root_seed, int(match_id), int(hand_no), -1)
         return pos if status == 0 else None
 
     def start(self, match_id: int = 0, wall=None, direction: int | None = None,
@@ -212,9 +215,8 @@ class RiichiEngine:
         if pos.over:
             return False
         rows = np.zeros((4, N_HAND_COLS), np.int32)
-        n = self._resume(pos.hs, pos.obs, pos.view, pos.st, pos.wall, pos.rec, pos.ev, *self._rules(), pos.events,
-                         0 if answer is None else int(answer), 0 if answer is None else 1, int(stop_at), 0, rows,
-                         np.zeros((4, N_MATCH_COLS), np.int32))
+        n = self._resume(*self._groups(pos), 0 if answer is None else int(answer), 0 if answer is None else 1,
+                         int(stop_at), 0, rows, np.zeros((4, N_MATCH_COLS), np.int32))
         return n < 0
 
     def resume(self, pos: Position, answer: int | None = None, horizon: str = "hand") -> Outcome:
@@ -227,9 +229,8 @@ class RiichiEngine:
         to_match = horizon == "match"
         hand_rows = np.zeros((ROWS_PER_MATCH if to_match else 4, N_HAND_COLS), np.int32)
         match_rows = np.zeros((4 if to_match else 0, N_MATCH_COLS), np.int32)
-        n = self._resume(pos.hs, pos.obs, pos.view, pos.st, pos.wall, pos.rec, pos.ev, *self._rules(), pos.events,
-                         0 if answer is None else int(answer), 0 if answer is None else 1, -1, int(to_match),
-                         hand_rows, match_rows)
+        n = self._resume(*self._groups(pos), 0 if answer is None else int(answer), 0 if answer is None else 1, -1,
+                         int(to_match), hand_rows, match_rows)
         from tsumolab.sims.riichi.observation import ROBS
         from tsumolab.sims.riichi.columns import H_DELTA
 

@@ -159,7 +159,6 @@ class RiichiTools:
     @staticmethod
     def state_rollouts(sampler, state, seat: int, answers, seed: int, values, ranks) -> None:
         from tsumolab.analyzer.decisions.rollouts import riichi_state_rollouts
-
         from tsumolab.sims.riichi.bundles import PlayState
 
         start = PlayState(state.hs, state.obs, state.view, state.st, state.wall, state.rec, state.ev)

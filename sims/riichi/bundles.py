@@ -1,5 +1,5 @@
 """The riichi engine's arguments in four groups, so its functions take a few named objects instead of the 12 to 24
-positional arrays that used to travel together (issue 28).
+positional arrays that used to travel together.
 
 Each group is a typing.NamedTuple, which numba passes to compiled functions as a plain tuple of its fields: reading
 a field costs nothing, and a step (sims.jit.step) still counts no arrays. A function on the engine's hot path

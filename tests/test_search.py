@@ -59,7 +59,7 @@ def test_search_changes_play_and_is_reproducible_across_jobs_and_chunks(slug, tm
     assert hands_one.equals(hands_two) and matches_one.equals(matches_two)
     base = get_mode(slug).simulate(SEED, np.arange(4), parse_seats("baseline"))
     assert not np.array_equal(base[1], search_play.simulate(get_mode(slug), SEED, np.arange(4),
-                                                            parse_seats(",".join(seats)))[1])
+                                                            parse_seats(seats))[1])
 
 
 def test_search_follows_the_rollouts_at_a_clear_decision():

@@ -159,10 +159,8 @@ class RiichiTools:
     @staticmethod
     def state_rollouts(sampler, state, seat: int, answers, seed: int, values, ranks) -> None:
         from tsumolab.analyzer.decisions.rollouts import riichi_state_rollouts
-        from tsumolab.sims.riichi.bundles import PlayState
 
-        start = PlayState(state.hs, state.obs, state.view, state.st, state.wall, state.rec, state.ev)
-        status = riichi_state_rollouts(start, seat, answers, seed, 0, values.shape[1], sampler.seating,
+        status = riichi_state_rollouts(state.play_state(), seat, answers, seed, 0, values.shape[1], sampler.seating,
                                        sampler.rule_arrays, values, ranks)
         if status < 0:
             raise RuntimeError("a forced answer was never asked for: the situation was not reached again")

@@ -59,12 +59,9 @@ class RiichiSampler:
         from tsumolab.analyzer.advise.evaluate import rollout_arrays
         from tsumolab.sims.riichi.rollout import paired_rollouts
 
-        from tsumolab.sims.riichi.bundles import PlayState
-
         values, ranks, outcomes = rollout_arrays(len(answers), count)
-        start = PlayState(pos.hs, pos.obs, pos.view, pos.st, pos.wall, pos.rec, pos.ev)
-        status = paired_rollouts(start, seat, np.asarray(answers, np.int64), seed, first, count, to_match_end,
-                                 self.seating, self.rule_arrays, (values, ranks, outcomes))
+        status = paired_rollouts(pos.play_state(), seat, np.asarray(answers, np.int64), seed, first, count,
+                                 to_match_end, self.seating, self.rule_arrays, (values, ranks, outcomes))
         if status < 0:
             raise ValueError("the position's tile counts are impossible")
         return values, ranks, outcomes

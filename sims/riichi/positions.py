@@ -62,6 +62,10 @@ class Position:
     def copy(self) -> Position:
         return Position(*(getattr(self, name).copy() for name in self.__dataclass_fields__))
 
+    def play_state(self) -> PlayState:
+        """Its arrays as the engine takes them (sims.riichi.bundles.PlayState), shared, not copied."""
+        return PlayState(self.hs, self.obs, self.view, self.st, self.wall, self.rec, self.ev)
+
     @property
     def pending(self) -> bool:
         """A decision waits for its answer."""
@@ -172,8 +176,7 @@ class RiichiEngine:
 
     def _groups(self, pos: Position):
         """The engine's arguments for `pos` (sims.riichi.bundles): its state, the seats, the rules, its log."""
-        return (PlayState(pos.hs, pos.obs, pos.view, pos.st, pos.wall, pos.rec, pos.ev), self.seating, self.rule_arrays,
-                PlayLog(self.counters, pos.events))
+        return pos.play_state(), self.seating, self.rule_arrays, PlayLog(self.counters, pos.events)
 
     def at_decision(self, match_id: int, hand_no: int, decision: int) -> Position | None:
         """Hand `hand_no` of match `match_id` (played from the match's start) stopped before its decision

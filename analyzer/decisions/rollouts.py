@@ -49,14 +49,14 @@ def bloodshed_state_rollouts(S0, seat, answers, seed, first, count, hooks_ex, ho
     ev = np.zeros(3, np.int64)
     pos = S0[ST.pos]
     tiles = np.empty(N_WALL - pos, np.int64)
-    state = np.zeros(1, np.uint64)
+    stream = np.zeros(1, np.uint64)
     for j in range(count):
         k = first + j
         det[:] = S0
-        state[0] = rng.key_seed(seed, k, STREAM_UNSEEN_WALL, 0)
+        stream[0] = rng.key_seed(seed, k, STREAM_UNSEEN_WALL, 0)
         for i in range(tiles.size):
             tiles[i] = S0[ST.wall + pos + i]
-        rng.shuffle(tiles, state)
+        rng.shuffle(tiles, stream)
         for i in range(tiles.size):
             det[ST.wall + pos + i] = tiles[i]
         obs = obs_of(det)
@@ -93,15 +93,15 @@ def riichi_state_rollouts(start, seat, answers, seed, first, count, seating, rul
             n_slots += 1
     slots = slots[:n_slots]
     ids = np.empty(n_slots, np.int64)
-    state = np.zeros(1, np.uint64)
+    stream = np.zeros(1, np.uint64)
     for j in range(count):
         k = first + j
         dhs[:] = hs0
         dwall[:] = wall0
-        state[0] = rng.key_seed(seed, k, STREAM_UNSEEN_WALL, 0)
+        stream[0] = rng.key_seed(seed, k, STREAM_UNSEEN_WALL, 0)
         for i in range(slots.size):
             ids[i] = wall0[slots[i]]
-        rng.shuffle(ids, state)
+        rng.shuffle(ids, stream)
         for i in range(slots.size):
             dwall[slots[i]] = ids[i]
         dhs[HS.root_seed] = np.int64(rng.key_seed(seed, k, STREAM_LATER, 0) >> np.uint64(1))

@@ -6,6 +6,7 @@ and exits with code 2; a failed write (disk full) prints one line too and exits 
 
 from __future__ import annotations
 
+import importlib
 import sys
 
 import click
@@ -13,6 +14,11 @@ import click
 from tsumolab.analyzer.errors import InputError, WriteError
 from tsumolab.analyzer.version import code_version
 from tsumolab.sims.tiles import TileError
+
+
+COMMANDS = ("hand", "settle", "run", "bench", "demo", "policies", "replay", "claims", "decisions", "regress",
+            "report", "variants", "rules", "advise", "verify", "realism")
+"""The subcommands: each lives in the module tsumolab.commands.<name> and adds itself to `cli` on import."""
 
 
 class _InputFailure(click.ClickException):
@@ -31,6 +37,16 @@ class _Group(click.Group):
     """The click group turning the library's InputError and WriteError into click's own failures (also under
     CliRunner)."""
 
+    def list_commands(self, ctx):
+        return sorted(set(super().list_commands(ctx)) | set(COMMANDS))
+
+    def get_command(self, ctx, name):
+        # A subcommand's module is imported only when that subcommand runs (or --help lists them all), so that
+        # `tsumolab hand` does not load the simulator's analysis layers.
+        if name not in self.commands and name in COMMANDS:
+            importlib.import_module(f"tsumolab.commands.{name}")
+        return super().get_command(ctx, name)
+
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
@@ -46,18 +62,8 @@ def cli() -> None:
     """tsumolab: simulate Mahjong Soul special modes and test strategy claims with numbers."""
 
 
-def _register_commands() -> None:
-    # Each subcommand lives in its own module and adds itself to `cli` on import.
-    import importlib
-
-    for name in ("hand", "settle", "run", "bench", "demo", "policies", "replay", "claims", "decisions", "regress",
-                 "report", "variants", "rules", "advise", "verify", "realism"):
-        importlib.import_module(f"tsumolab.commands.{name}")
-
-
 def main(argv: list[str] | None = None) -> None:
     """Console entry point: run the group, turning input errors into one line and exit code 2."""
-    _register_commands()
     try:
         code = cli.main(args=argv, prog_name="tsumolab", standalone_mode=False)
     except click.exceptions.Abort:

@@ -112,9 +112,8 @@ def test_decisions_refuse_bad_input(tmp_path):
 
 
 def test_decisions_command_prints_a_summary_and_writes_the_report(tmp_path):
-    from tsumolab.cli import _register_commands, cli
+    from tsumolab.cli import cli
 
-    _register_commands()
     out = tmp_path / "d"
     result = CliRunner().invoke(cli, ["decisions", "--only", "X1", "--field", "baseline", "--situations", "3",
                                       "--rollouts", "3", "--seed", "2", "--out", str(out)])

@@ -18,7 +18,6 @@ import tempfile
 
 import click
 
-from tsumolab import api
 from tsumolab.cli import cli
 from tsumolab.analyzer.errors import InputError
 from tsumolab.sims.analysis import VARIANTS
@@ -157,6 +156,8 @@ def hand_command(hand, variant, melds, win_tile, tsumo, void, dealer, flags, pre
         return
     if hand is None:
         raise InputError("give a HAND (e.g. 123m456p789s1122z) or --batch FILE")
+
+    from tsumolab import api
 
     result = api.hand(hand, variant, melds, win_tile, tsumo, void, dealer, flags)
     request = {"variant": variant, "hand": hand, "melds": list(melds)}

@@ -1,0 +1,3 @@
+"""Real games read from the logs players have (Mahjong Soul records, tenhou.net/6 JSON, mjai) into one form,
+`GameRecord` (analyzer.games.record): the hands as mjai-style events in tsumolab's words. `read_game` picks the
+reader by the document's shape."""

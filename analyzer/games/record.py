@@ -1,0 +1,48 @@
+"""`GameRecord`: a real game as the readers (analyzer.games.mjai, .tenhou6, .majsoul) give it to the layers above.
+
+A record holds every hand of the game as a list of mjai-style events in the words `tsumolab replay --json` writes
+(analyzer.replay.riichi_events), every tile the log knows written out:
+
+    start_kyoku  {bakaze: E|S|W|N, kyoku: 1..4, honba, kyotaku, oya, scores[4], dora_marker, tehais[4][13]}
+    tsumo        {actor, pai}                     (rinshan: true on a kan's replacement draw, when the log says so)
+    dahai        {actor, pai, tsumogiri}
+    chi | pon | daiminkan  {actor, target, pai, consumed}
+    ankan        {actor, consumed[4]}             kakan {actor, pai, consumed[3]}
+    reach        {actor}                          reach_accepted {actor}
+    dora         {dora_marker}
+    hora         {actor, target, pai, han?, fu?, deltas?[4], ura_markers?}
+    ryukyoku     {reason?, deltas?[4]}            end_kyoku {scores?[4]}
+
+Tiles are 1m..9m, 1p..9p, 1s..9s, 1z..7z with a red five written 5mr / 5pr / 5sr; "?" is a tile the log does
+not show (an mjai log of one seat's view). Seats are the game's initial seats 0..3 (0 = the first dealer).
+A reader refuses what it cannot express with one line naming the event (GameError), never a partial record.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tsumolab.analyzer.errors import InputError
+
+FORMATS = ("majsoul", "tenhou6", "mjai")
+
+
+class GameError(InputError):
+    """A log that cannot be read or breaks the rules; the message is one line naming the game, hand and event."""
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One real game: its mode, the players and every hand's events (see the module docstring)."""
+
+    source: str                      # the format it was read from: one of FORMATS
+    variant: str                     # the tsumolab mode, e.g. "riichi", "shura", "bloodshed"
+    hands: tuple[tuple[dict, ...], ...]
+    names: tuple[str, ...] = ("", "", "", "")
+    rules: dict = field(default_factory=dict)   # rule options that differ from the mode's defaults
+    length: str = "south"            # "east" (tonpuusen) or "south" (hanchan)
+    title: str = ""                  # where the game comes from (a uuid, a ref, a file name)
+
+    @property
+    def n_hands(self) -> int:
+        return len(self.hands)

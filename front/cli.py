@@ -17,7 +17,7 @@ from tsumolab.sims.tiles import TileError
 
 
 COMMANDS = ("hand", "settle", "run", "bench", "demo", "policies", "replay", "claims", "decisions", "regress",
-            "report", "variants", "rules", "advise", "verify", "realism")
+            "report", "variants", "rules", "advise", "review", "verify", "realism")
 """The subcommands: each lives in the module tsumolab.commands.<name> and adds itself to `cli` on import."""
 
 

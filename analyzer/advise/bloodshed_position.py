@@ -58,6 +58,11 @@ class PositionError(ValueError):
     """A position that cannot occur, or one this analyzer does not support."""
 
 
+class NoDecision(PositionError):
+    """The log is valid but the seat has nothing to decide at its end (the engine plays on by itself there, e.g.
+    the forced discard of a seat in riichi)."""
+
+
 # ----------------------------------------------------------------------------- state → position
 def position_of(S: np.ndarray, view: np.ndarray, variant: str = "bloodshed") -> dict:
     """The pending seat's view of the stopped state S as a position dict (`view`: resume.pending_view)."""

@@ -26,7 +26,7 @@ import numpy as np
 
 from tsumolab.analyzer.advise.bloodshed_position import PositionError
 from tsumolab.analyzer.advise.riichi_hands import WinValue, complete_hand, keeps_waits
-from tsumolab.analyzer.advise.riichi_view import SeatLog, Tile
+from tsumolab.analyzer.advise.riichi_view import ROUND_WINDS, SeatLog, Tile
 from tsumolab.sims import tiles
 from tsumolab.sims.decisions import CHI_HIGH, CHI_LOW, CHI_MID, KAN, KAN_CALL, PON, RIICHI, RON, TSUMO, TSUMOGIRI
 from tsumolab.sims.riichi.scoring import FLAG_CHANKAN, FLAG_CHIIHOU, FLAG_HAITEI, FLAG_HOUTEI, FLAG_RINSHAN, FLAG_TENHOU
@@ -131,7 +131,7 @@ class Plan:
         self._kan_by: int | None = None               # seat whose kan awaits its replacement draw
         start = log.start
         self.dealer = int(start["oya"])
-        self.round = (4 if start.get("bakaze", "E") == "S" else 0) + start.get("kyoku", 1) - 1
+        self.round = 4 * ROUND_WINDS.index(start.get("bakaze", "E")) + start.get("kyoku", 1) - 1
         self._read()
 
     # ------------------------------------------------------------------ positions and tiles

@@ -20,11 +20,11 @@ out. Everything else is public: discards with their tsumogiri flag, riichi (`rea
 calls and kans with their tiles, dora indicators, wins (`hora` with han and fu) and every point transfer
 (`payment`).
 
-start_kyoku carries the hand's place in its match: `bakaze` (E or S) and `kyoku` (1..4), `honba`, `kyotaku`
-(riichi sticks on the table), `oya` (the dealer), `scores` (points at the hand's start), `dora_marker` (the first
-indicator; in shura it is shown after the exchange) and `tehais`; the simulator adds `hand` (the hand's number
-in its match). Tiles are 1m..9m, 1p..9p, 1s..9s, 1z..7z (mjai's E S W N P F C are read too); a red five is 5mr,
-5pr, 5sr (0m, 0p, 0s are read too).
+start_kyoku carries the hand's place in its match: `bakaze` (E, S, or W in the West extension of a South game)
+and `kyoku` (1..4), `honba`, `kyotaku` (riichi sticks on the table), `oya` (the dealer), `scores` (points at the
+hand's start), `dora_marker` (the first indicator; in shura it is shown after the exchange) and `tehais`; the
+simulator adds `hand` (the hand's number in its match). Tiles are 1m..9m, 1p..9p, 1s..9s, 1z..7z (mjai's
+E S W N P F C are read too); a red five is 5mr, 5pr, 5sr (0m, 0p, 0s are read too).
 
 A raw mjai log is accepted as well: JSON lines, a JSON array of events, or an object with "events" and no
 "format". The hand is the one of the last start_kyoku; the seat is the one whose tehai is shown; the mode is

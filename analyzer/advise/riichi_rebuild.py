@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tsumolab.analyzer.advise.bloodshed_position import PositionError
+from tsumolab.analyzer.advise.bloodshed_position import NoDecision, PositionError
 from tsumolab.analyzer.advise.riichi_hidden import Plan, Retry, tile_text
 from tsumolab.analyzer.advise.riichi_view import ACTION_TYPES, SeatLog, seat_view_events, tile_of
 from tsumolab.sims import tiles
@@ -138,7 +138,7 @@ def _replay(table, plan: Plan, log: SeatLog):
             if done is None:
                 continue
             if cursor >= len(actions):
-                raise PositionError(f"seat {seat} has no {log.decision} decision at the end of the log (the "
+                raise NoDecision(f"seat {seat} has no {log.decision} decision at the end of the log (the "
                                     f"engine goes on: {_describe(done)})")
             logged = actions[cursor]
             if not _same_action(logged, done, logged[1] == seat, table.sopts):
@@ -163,7 +163,7 @@ def _replay(table, plan: Plan, log: SeatLog):
             answer = plan.exchange_answer[q]
         elif d == D_TURN:
             if cursor >= len(actions) or actions[cursor][1] != q or cursor not in plan.turn_answer:
-                raise PositionError(f"seat {seat} has no {log.decision} decision at the end of the log (seat {q} "
+                raise NoDecision(f"seat {seat} has no {log.decision} decision at the end of the log (seat {q} "
                                     "is to play)")
             answer = plan.turn_answer[cursor]
         elif d in (D_REACT, D_ROB):

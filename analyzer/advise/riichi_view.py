@@ -14,6 +14,7 @@ from tsumolab.sims import tiles
 VARIANTS = ("riichi", "shura")
 DECISION_WORDS = ("exchange", "turn", "react", "rob")
 HIDDEN = "?"
+ROUND_WINDS = ("E", "S", "W")
 MJAI_HONORS = "ESWNPFC"
 ACTION_TYPES = ("tsumo", "dahai", "chi", "pon", "daiminkan", "ankan", "kakan", "hora")
 KNOWN_TYPES = (*ACTION_TYPES, "start_kyoku", "reach", "reach_accepted", "dora", "exchange", "pass_win", "payment")
@@ -181,8 +182,9 @@ def _parse_event(i: int, e: dict) -> dict:
         if e.get("dora_marker") is not None:
             out["dora_marker"] = _visible(tile_of(e["dora_marker"]), where)
         _seat_field(e, "oya", where)
-        if e.get("bakaze", "E") not in ("E", "S"):
-            raise PositionError(f"{where}: bakaze must be E or S, got {e.get('bakaze')!r}")
+        if e.get("bakaze", "E") not in ROUND_WINDS:
+            raise PositionError(f"{where}: bakaze must be E, S or W (a West round extends a South game), got "
+                                f"{e.get('bakaze')!r}")
         for key, lo, hi, default in (("kyoku", 1, 4, 1), ("honba", 0, 999, 0), ("kyotaku", 0, 999, 0),
                                      ("hand", 1, 999, 1)):
             v = e.get(key, default)

@@ -8,9 +8,10 @@ import json
 import click
 
 from tsumolab.cli import cli
+from tsumolab.analyzer.advise.position_advice import advise_position, check_variant
 from tsumolab.analyzer.errors import InputError
 
-PROGRESS_FROM = 5_000  # rollouts (options × determinizations) from which a progress bar is shown
+PROGRESS_FROM = 1_000  # determinizations from which a progress bar is shown
 DEALS = ("progress", "uniform")
 """how a Bloodshed determinization deals the other hands (analyzer.advise.bloodshed_sampler.Sampler): to a progress
 drawn from the baseline field's play (sims.bloodshed.progress), or uniformly (sims.bloodshed.determinize)"""
@@ -26,78 +27,20 @@ def load_position(source: str) -> dict:
     return position
 
 
-def check_variant(variant: str) -> None:
-    from tsumolab.sims.modes import MODES
-
-    if not isinstance(variant, str) or variant not in MODES:
-        raise InputError(f"unknown mode {variant!r} (modes: {', '.join(MODES)})")
-    from tsumolab.analyzer.engines import advise_modes
-
-    if variant not in advise_modes():
-        raise InputError(f"advise does not support mode {variant!r} yet (supported: {', '.join(advise_modes())})")
-
-
 def run_advice(position: dict, rollouts: int, horizon: str, seat_policies: str, seed: int, jobs: int,
                show_progress: bool = False, options_filter=None, deal: str = "progress") -> dict:
-    """Validate the position, enumerate its options, roll them out; the result dict of analyzer.advise.evaluate."""
-    from tsumolab.analyzer.advise.evaluate import advise
-    from tsumolab.analyzer.advise.bloodshed_position import PositionError
-    from tsumolab.policies.registry import PolicyError
+    """analyzer.advise.position_advice.advise_position, with a progress bar on stderr for long analyses."""
+    if not (show_progress and rollouts >= PROGRESS_FROM):
+        return advise_position(position, rollouts, horizon, seat_policies, seed, jobs, None, options_filter, deal)
+    with click.progressbar(length=rollouts, label="rollouts", file=click.get_text_stream("stderr")) as bar:
+        shown = {"done": 0}
 
-    try:
-        tools = _tools(position)
-        state, seat, sampler_of, decision = tools.read_position(position, deal)
-    except PositionError as exc:
-        raise InputError(f"bad position: {exc}") from None
-    except (TypeError, ValueError, KeyError, IndexError, OverflowError) as exc:  # a shape the checks did not foresee
-        raise InputError(f"bad position: {type(exc).__name__}: {exc}") from None
-    try:
-        sampler = sampler_of(seat_policies)
-    except (PolicyError, KeyError, ValueError) as exc:
-        raise InputError(f"--seat-policies: {exc}") from None
-    options = tools.options(sampler, state)
-    wanted = options_filter if options_filter is not None else position.get("options")
-    if wanted is not None and not (isinstance(wanted, list) and all(isinstance(w, str) for w in wanted)):
-        raise InputError("bad position: options must be a list of option labels such as \"discard 5m\"")
-    if wanted is not None:
-        labels = dict(options)
-        unknown = [w for w in wanted if w not in labels]
-        if unknown:
-            raise InputError(f"illegal option {unknown[0]!r} here (legal: {', '.join(labels)})")
-        options = [(w, labels[w]) for w in dict.fromkeys(wanted)]
-    try:
-        sampler.rollouts(state, seat, [options[0][1]], seed, 0, 1, False)
-    except ValueError:
-        raise InputError("bad position: the hidden tiles cannot be dealt consistently with the view") from None
-    parallel = None
-    if jobs > 1:
-        from joblib import Parallel
+        def progress(done, _total):
+            bar.update(done - shown["done"])
+            shown["done"] = done
 
-        parallel = Parallel(n_jobs=jobs)
-    total = rollouts
-    if show_progress and rollouts * len(options) >= PROGRESS_FROM:
-        with click.progressbar(length=total, label="rollouts", file=click.get_text_stream("stderr")) as bar:
-            state_of_bar = {"done": 0}
-
-            def progress(done, _total):
-                bar.update(done - state_of_bar["done"])
-                state_of_bar["done"] = done
-
-            result = advise(state, seat, options, sampler, rollouts, horizon, seed, jobs, progress, parallel)
-    else:
-        result = advise(state, seat, options, sampler, rollouts, horizon, seed, jobs, None, parallel)
-    result["seat"] = seat
-    result["decision"] = decision
-    result["seed"] = seed
-    result["seat_policies"] = seat_policies
-    return result
-
-
-def _tools(position: dict):
-    from tsumolab.analyzer.engines import tools_for
-    from tsumolab.sims.modes import DEFAULT_MODE
-
-    return tools_for(position.get("variant", DEFAULT_MODE))
+        return advise_position(position, rollouts, horizon, seat_policies, seed, jobs, progress, options_filter,
+                               deal)
 
 
 def format_table(result: dict) -> str:

@@ -93,7 +93,7 @@ def _replay_spec(run_dir, variant, seed, seats, rules, policy_paths, match_id) -
 
 def _position(spec: RunSpec, match_id: int, hand_no: int | None, decision: int) -> dict:
     from tsumolab.analyzer.advise.bloodshed_sampler import Sampler, stopped_state
-    from tsumolab.commands.advise import check_variant
+    from tsumolab.analyzer.advise.position_advice import check_variant
     from tsumolab.analyzer.advise.bloodshed_position import position_of
     from tsumolab.analyzer.advise.riichi_position import VARIANTS, simulated_document
 

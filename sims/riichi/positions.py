@@ -115,7 +115,7 @@ class HandContext:
     points, which begin_hand turns into the hand's dealer, winds, honba, sticks and points_before)."""
 
     dealer: int = 0                                     # dealer seat
-    round: int = 0                                      # 0..7 = East 1..South 4
+    round: int = 0                                      # 0..11 = East 1..South 4, West 1..4
     honba: int = 0
     sticks: int = 0                                     # riichi sticks on the table
     points: tuple[int, int, int, int] | None = None     # None: the mode's start points
@@ -123,7 +123,7 @@ class HandContext:
 
     def apply(self, hs: np.ndarray, obs: np.ndarray) -> None:
         """Set the match fields of a state between begin_match and begin_hand."""
-        if not (0 <= self.dealer <= 3 and 0 <= self.round <= 7 and self.honba >= 0 and self.sticks >= 0
+        if not (0 <= self.dealer <= 3 and 0 <= self.round <= 11 and self.honba >= 0 and self.sticks >= 0
                 and self.hand_no >= 1):
             raise ValueError(f"impossible hand context {self}")
         hs[HS.m_dealer] = self.dealer

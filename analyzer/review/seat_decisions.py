@@ -1,0 +1,219 @@
+"""One seat's decisions in one hand of a real game (a GameRecord hand, every tile known): where each decision
+is, what the seat saw then (the position document advise reads) and which option the player chose.
+
+A decision of the seat is
+- `turn`: after its draw, or after its own chi / pon — the choice is the tsumo win, nine terminals, a kan,
+  riichi with a discard, or a discard;
+- `react`: after another seat's discard that the seat could call or win on — ron, pon, kan, chi or pass;
+- `rob`: after another seat's added kan whose tile completes the seat's hand — ron or pass;
+- `exchange` (shura, S-2): the three tiles passed at the start.
+A react or rob decision is kept only when the seat's tiles allow something besides passing (the engine then
+lists the options; one with only "pass" left is skipped by the review).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from tsumolab.analyzer.advise.riichi_position import FORMAT
+from tsumolab.analyzer.advise.riichi_view import HIDDEN, tile_of
+from tsumolab.analyzer.games.record import GameError
+from tsumolab.sims.tiles import format_tiles, tile_name
+
+
+@dataclass(frozen=True)
+class SeatDecision:
+    """A decision of the reviewed seat: the events up to it (index `at` is the last one seen) and the choice."""
+
+    at: int
+    kind: str       # turn | react | rob | exchange
+    choice: str     # the chosen option's label as advise writes it (e.g. "discard 5m", "riichi 3p", "pass")
+    tiles: str      # the seat's concealed tiles then (mpsz, after the draw), e.g. "123m456p789s1122z"
+
+
+def seat_view(events, seat: int) -> list[dict]:
+    """The events as `seat` saw them: the other seats' start tiles and draws hidden, and the tiles of an exchange
+    the seat took no part in."""
+    out = []
+    for e in events:
+        kind = e["type"]
+        if kind == "start_kyoku":
+            e = dict(e, tehais=[h if i == seat else [HIDDEN] * len(h) for i, h in enumerate(e["tehais"])])
+        elif kind == "tsumo" and e["actor"] != seat:
+            e = dict(e, pai=HIDDEN)
+        elif kind == "exchange" and seat not in (e["actor"], e["target"]):
+            e = dict(e, pais=[HIDDEN] * len(e["pais"]))
+        elif kind in ("hora", "ryukyoku", "end_kyoku"):
+            e = {k: v for k, v in e.items() if k not in ("ura_markers",)}
+        out.append(e)
+    return out
+
+
+def position_at(variant: str, events, seat: int, decision: SeatDecision, rules: dict | None = None) -> dict:
+    """The position document (analyzer.advise.riichi_position) of `decision`."""
+    doc = {"format": FORMAT, "variant": variant, "seat": seat, "decision": decision.kind,
+           "events": seat_view(events[:decision.at + 1], seat), "note": "review"}
+    if rules:
+        doc["rules"] = dict(rules)
+    return doc
+
+
+class _Hands:
+    """Every seat's concealed tiles (counts per kind), melds and riichi, followed event by event."""
+
+    def __init__(self, start: dict):
+        self.counts = np.zeros((4, 34), np.int32)
+        for s, tiles in enumerate(start["tehais"]):
+            for name in tiles:
+                self._add(s, name, 1)
+        self.melds = [0, 0, 0, 0]
+        self.riichi = [False] * 4
+
+    def _add(self, seat: int, name: str, n: int) -> None:
+        tile = tile_of(name)
+        if tile is None:
+            raise GameError("the review needs every seat's tiles; the log hides some (an mjai log of one seat's "
+                            "view): review that seat only")
+        self.counts[seat, tile[0]] += n
+
+    def apply(self, e: dict) -> None:
+        kind = e["type"]
+        if kind == "tsumo":
+            self._add(e["actor"], e["pai"], 1)
+        elif kind == "dahai":
+            self._add(e["actor"], e["pai"], -1)
+        elif kind in ("chi", "pon", "daiminkan", "ankan", "kakan"):
+            for name in e.get("consumed", ()):
+                self._add(e["actor"], name, -1)
+            if kind == "ankan" or kind in ("chi", "pon", "daiminkan"):
+                self.melds[e["actor"]] += 1
+            if kind == "kakan":
+                self._add(e["actor"], e["pai"], -1)
+        elif kind == "reach_accepted":
+            self.riichi[e["actor"]] = True
+        elif kind == "exchange":
+            for name in e["pais"]:
+                self._add(e["actor"], name, -1)
+                self._add(e["target"], name, 1)
+
+    def tiles(self, seat: int) -> str:
+        return format_tiles(self.counts[seat])
+
+    def completes(self, seat: int, kind: int) -> bool:
+        from tsumolab.sims.shanten import RIICHI_SHAPES, get_tables, shanten
+
+        counts = self.counts[seat].astype(np.int8)
+        counts[kind] += 1
+        suit_t, honor_t = get_tables()
+        return int(shanten(counts, self.melds[seat], RIICHI_SHAPES, suit_t, honor_t)) < 0
+
+    def could_call(self, seat: int, actor: int, kind: int) -> bool:
+        if self.riichi[seat]:
+            return False
+        held = self.counts[seat]
+        if held[kind] >= 2:
+            return True
+        if kind >= 27 or (actor + 1) % 4 != seat:
+            return False
+        r = kind % 9
+        near = [held[kind + d] > 0 if 0 <= r + d <= 8 else False for d in (-2, -1, 1, 2)]
+        return (near[0] and near[1]) or (near[1] and near[2]) or (near[2] and near[3])
+
+
+def seat_decisions(events, seat: int, variant: str) -> list[SeatDecision]:
+    """The decisions of `seat` in one hand's events (every tile known), in play order."""
+    hands = _Hands(events[0])
+    out: list[SeatDecision] = []
+    if variant == "shura":
+        exchange = next((e for e in events if e["type"] == "exchange" and e["actor"] == seat), None)
+        if exchange is not None:
+            out.append(SeatDecision(0, "exchange", "exchange " + " ".join(sorted(
+                (_name(p) for p in exchange["pais"]), key=_order)), hands.tiles(seat)))
+    for i, e in enumerate(events):
+        kind = _decision_kind(hands, events, i, seat, variant)
+        hands.apply(e)
+        if kind == "turn":
+            choice = _turn_choice(events, i, seat)
+            if choice is not None:
+                out.append(SeatDecision(i, kind, choice, hands.tiles(seat)))
+        elif kind == "react":
+            out.append(SeatDecision(i, kind, _react_choice(events, i, seat), hands.tiles(seat)))
+        elif kind == "rob":
+            out.append(SeatDecision(i, kind, "ron" if _won_on(events, i, seat) else "pass", hands.tiles(seat)))
+    return out
+
+
+def _decision_kind(hands: _Hands, events, i: int, seat: int, variant: str) -> str | None:
+    """The kind of decision event `i` gives `seat` (hands as before the event), or None."""
+    e = events[i]
+    kind, actor = e["type"], e.get("actor")
+    if actor == seat and kind in ("tsumo", "chi", "pon") and _started(events, i, variant):
+        if kind == "tsumo" and hands.riichi[seat]:
+            k = tile_of(e["pai"])[0]
+            if not (hands.completes(seat, k) or hands.counts[seat, k] == 3):
+                return None  # the discard of a seat in riichi is forced
+        return "turn"
+    if kind == "dahai" and actor != seat:
+        k = tile_of(e["pai"])[0]
+        return "react" if hands.could_call(seat, actor, k) or hands.completes(seat, k) else None
+    if kind == "kakan" and actor != seat and hands.completes(seat, tile_of(e["pai"])[0]):
+        return "rob"
+    return None
+
+
+def _name(pai: str) -> str:
+    return tile_name(tile_of(pai)[0])
+
+
+def _order(name: str) -> int:
+    return "mpsz".index(name[1]) * 10 + int(name[0])
+
+
+def _started(events, i: int, variant: str) -> bool:
+    """False for the dealer's first draw of a shura hand before the exchange (that decision is the exchange)."""
+    return variant != "shura" or any(e["type"] == "exchange" for e in events[:i])
+
+
+def _turn_choice(events, i: int, seat: int) -> str | None:
+    for e in events[i + 1:]:
+        kind = e["type"]
+        if kind == "dora":
+            continue
+        if kind == "hora" and e.get("actor") == seat:
+            return "tsumo"
+        if kind == "reach" and e.get("actor") == seat:
+            dahai = next(x for x in events[i + 1:] if x["type"] == "dahai")
+            return f"riichi {_name(dahai['pai'])}"
+        if kind in ("ankan", "kakan") and e.get("actor") == seat:
+            return f"kan {_name(e['pai'] if kind == 'kakan' else e['consumed'][0])}"
+        if kind == "dahai" and e.get("actor") == seat:
+            return f"discard {_name(e['pai'])}"
+        if kind == "ryukyoku":
+            return "nine terminals" if e.get("reason") in ("kyushukyuhai", "nine_terminals") else None
+        return None
+    return None
+
+
+def _react_choice(events, i: int, seat: int) -> str:
+    called = tile_of(events[i]["pai"])[0]
+    for e in events[i + 1:]:
+        kind = e["type"]
+        if kind == "hora" and e.get("actor") == seat:
+            return "ron"
+        if kind == "hora" or kind in ("reach_accepted", "dora", "payment"):
+            continue  # another seat's win on the same tile (double ron), or the discard's riichi accepted
+        if e.get("actor") != seat or kind not in ("chi", "pon", "daiminkan"):
+            return "pass"
+        if kind == "pon":
+            return "pon"
+        if kind == "daiminkan":
+            return "kan"
+        lowest = min(tile_of(p)[0] for p in e["consumed"])
+        return "chi low" if called < lowest else "chi high" if called > lowest + 1 else "chi middle"
+    return "pass"
+
+
+def _won_on(events, i: int, seat: int) -> bool:
+    return any(e["type"] == "hora" and e.get("actor") == seat for e in events[i + 1:i + 5])

@@ -1,0 +1,206 @@
+"""The report of a review (`tsumolab review`): DIR/review.html and DIR/review.pdf (review.<lang>.* for zh, ja).
+
+It reads only the review directory (analyzer.review.study): the summary, a chart of the points lost through the
+game, then per hand each decision with the player's tiles, the choice, the best option and the loss with its
+interval; every option of a decision in a fold-out table."""
+
+from __future__ import annotations
+
+import html
+import json
+import logging
+from pathlib import Path
+
+import polars as pl
+from matplotlib.figure import Figure
+
+from tsumolab.analyzer.i18n import DEFAULT_LANGUAGE, Translator
+from tsumolab.reports.content import FigureSpec, Table
+
+
+
+def load_review(directory: Path | str) -> tuple[dict, pl.DataFrame, pl.DataFrame]:
+    """(summary, option rows, decision rows) of a review directory."""
+    from tsumolab.analyzer.review.game_review import decision_summary
+
+    out = Path(directory)
+    record = json.loads((out / "review.json").read_text(encoding="utf-8"))
+    table = pl.read_parquet(out / "review.parquet")
+    return record["summary"], table, decision_summary(table)
+
+
+def _option_words(tr: Translator) -> dict[str, str]:
+    return {"nine terminals": tr.p("option", "nine terminals"), "chi middle": tr.p("option", "chi middle"),
+            "chi low": tr.p("option", "chi low"), "chi high": tr.p("option", "chi high"),
+            "exchange": tr.p("option", "exchange"), "discard": tr.p("option", "discard"),
+            "riichi": tr.p("option", "riichi"), "tsumo": tr.p("option", "tsumo"), "ron": tr.p("option", "ron"),
+            "pass": tr.p("option", "pass"), "pon": tr.p("option", "pon"), "kan": tr.p("option", "kan")}
+
+
+def option_text(label: str, tr: Translator) -> str:
+    """An advise option label ("discard 5m", "chi low") in the report's language; tiles stay as written."""
+    for word, text in _option_words(tr).items():
+        if label == word or label.startswith(word + " "):
+            return text + label[len(word):]
+    return label
+
+
+def decision_text(kind: str, tr: Translator) -> str:
+    return {"turn": tr.p("decision", "turn"), "react": tr.p("decision", "react"), "rob": tr.p("decision", "rob"),
+            "exchange": tr.p("decision", "exchange")}.get(kind, kind)
+
+
+def verdict_text(row: dict, tr: Translator) -> str:
+    if not row["expressible"]:
+        return tr("not evaluated")
+    if row["agrees"]:
+        return tr("best")
+    if row["mistake"]:
+        return tr("clear mistake")
+    return tr("within noise") if row["within_noise"] else tr("worse")
+
+
+def summary_text(summary: dict, tr: Translator) -> str:
+    return tr("{judged} decisions judged: {agree} agree with the best option, {noise} are within noise of it, "
+              "{mistakes} are clear mistakes. Points lost in all: {loss}. Game rating: {rating} (100 = every "
+              "choice the best).", judged=tr.number(summary["judged"]), agree=tr.number(summary["agree"]),
+              noise=tr.number(summary["within_noise"]), mistakes=tr.number(summary["mistakes"]),
+              loss=tr.number(summary["total_loss"]),
+              rating=tr("n/a") if summary["rating"] is None else tr.number(summary["rating"], 1))
+
+
+def method_text(summary: dict, tr: Translator) -> str:
+    spec = summary["spec"]
+    return tr("Each decision is evaluated from what the player saw then, by {rollouts} paired rollouts per option "
+              "(value: {value}); a choice is a clear mistake when the 95% interval of its loss excludes zero and "
+              "the loss is at least 300 points.", rollouts=tr.number(spec["rollouts"]),
+              value=tr("points to the end of the hand") if spec["horizon"] == "hand" else tr("final points"))
+
+
+def decisions_table(decisions: pl.DataFrame, tr: Translator) -> Table:
+    rows = []
+    for r in decisions.iter_rows(named=True):
+        loss = tr("n/a") if r["loss"] is None else tr.number(r["loss"])
+        ci = tr("n/a") if r["loss_ci95"] is None else tr.number(r["loss_ci95"])
+        rows.append([str(r["decision"] + 1), decision_text(r["kind"], tr), r["tiles"], option_text(r["choice"], tr),
+                     option_text(r["best_option"], tr), loss, ci, verdict_text(r, tr)])
+    return Table([tr("#"), tr("decision"), tr("tiles"), tr("choice"), tr("best option"), tr("loss"), tr("±95%"),
+                  tr("verdict")], rows)
+
+
+def options_table(options: pl.DataFrame, tr: Translator) -> Table:
+    rows = [[option_text(r["option"], tr) + (" ◀" if r["chosen"] else ""), tr.signed(r["mean"]), tr.number(r["ci95"]),
+             tr.signed(r["diff_to_best"]), tr.number(r["diff_ci95"]), tr.percent(r["win_rate"]),
+             tr.percent(r["deal_in_rate"])] for r in options.iter_rows(named=True)]
+    return Table([tr("option"), tr("EV"), tr("±95%"), tr("vs best"), tr("±95%"), tr("win"), tr("deal-in")], rows)
+
+
+def loss_figure(decisions: pl.DataFrame, tr: Translator) -> Figure:
+    """Points lost, summed decision by decision through the game; a tick at each hand's first decision."""
+    fig = Figure(figsize=(8, 3), layout="constrained")
+    ax = fig.add_subplot()
+    judged = decisions.filter(pl.col("expressible"))
+    losses = judged["loss"].fill_null(0).cum_sum().to_list()
+    ax.step(range(1, len(losses) + 1), losses, where="post", color="#c62828")
+    firsts = judged.with_row_index("i").group_by("hand", maintain_order=True).agg(pl.first("i"), pl.first("round"),
+                                                                                 pl.first("honba"))
+    ax.set_xticks([i + 1 for i in firsts["i"].to_list()],
+                  [f"{r}.{h}" for r, h in zip(firsts["round"].to_list(), firsts["honba"].to_list())], fontsize=7)
+    ax.set_xlabel(tr("decisions, hand by hand"))
+    ax.set_ylabel(tr("points lost (sum)"))
+    ax.set_title(tr("Points lost through the game"))
+    ax.grid(alpha=0.3)
+    return fig
+
+
+def review_html(directory: Path | str, tr: Translator) -> str:
+    from tsumolab.reports.fonts import css_font_face
+    from tsumolab.reports.html import CSS, _figure, _table
+
+    e = html.escape
+    summary, table, decisions = load_review(directory)
+    name = summary["game"]["names"][summary["spec"]["seat"]] or tr("seat {seat}", seat=summary["spec"]["seat"])
+    title = tr("tsumolab: review of {player}", player=name)
+    figure = FigureSpec("review-loss", tr("Each step is one decision's loss against the best option."),
+                        lambda: loss_figure(decisions, tr))
+    sections = [f'<section id="summary"><h2>{e(tr("Summary"))}</h2><p class="lead">{e(summary_text(summary, tr))}'
+                f"</p><p>{e(method_text(summary, tr))}</p>{_figure(figure, tr('review'), tr)}</section>"]
+    for hand in decisions["hand"].unique(maintain_order=True).to_list():
+        rows = decisions.filter(pl.col("hand") == hand)
+        head = rows.row(0, named=True)
+        folds = "".join(
+            f"<details><summary>{e(tr('options of decision {n}', n=d + 1))}</summary>"
+            f"{_table(options_table(table.filter((pl.col('hand') == hand) & (pl.col('decision') == d)), tr))}"
+            "</details>" for d in rows["decision"].to_list())
+        sections.append(f'<section id="hand-{hand}"><h2>{e(tr("{round}, {honba} honba", round=head["round"], honba=head["honba"]))}'
+                        f"</h2>{_table(decisions_table(rows, tr))}{folds}</section>")
+    body = f"<header><h1>{e(title)}</h1><p>{e(summary['game']['title'])}</p></header>" + "".join(sections)
+    style = css_font_face(body + title, tr.lang) + CSS
+    return (f"<!DOCTYPE html>\n<html lang=\"{tr.html_lang}\"><head><meta charset=\"utf-8\">"
+            '<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f"<title>{e(title)}</title><style>{style}</style></head>\n<body><main>{body}</main></body></html>\n")
+
+
+def review_pages(directory: Path | str, tr: Translator) -> list[Figure]:
+    """The PDF pages: the summary with the chart, then the decisions of each hand (a page per few hands)."""
+    from tsumolab.reports.pdf import A4, _axes, _page, _text_block, draw_table
+
+    summary, _table, decisions = load_review(directory)
+    name = summary["game"]["names"][summary["spec"]["seat"]] or tr("seat {seat}", seat=summary["spec"]["seat"])
+    first = _page()
+    used = _text_block(first, 0.4, [(tr("tsumolab: review of {player}", player=name), {"size": 15, "weight": "bold"}),
+                                    (summary_text(summary, tr), {"size": 9, "wrap": 110}),
+                                    (method_text(summary, tr), {"size": 8, "wrap": 125})])
+    chart = loss_figure(decisions, tr)
+    ax = _axes(first, 0.6, used + 0.3, A4[0] - 1.2, 3.2)
+    for line in chart.axes[0].get_lines():
+        ax.step(*line.get_data(), where="post", color=line.get_color())
+    ax.set_xlabel(chart.axes[0].get_xlabel())
+    ax.set_ylabel(chart.axes[0].get_ylabel())
+    ax.set_title(chart.axes[0].get_title())
+    pages = [first]
+    for hand in decisions["hand"].unique(maintain_order=True).to_list():
+        rows = decisions.filter(pl.col("hand") == hand)
+        head = rows.row(0, named=True)
+        page = _page()
+        top = _text_block(page, 0.4, [(tr("{round}, {honba} honba", round=head["round"], honba=head["honba"]),
+                                        {"size": 13, "weight": "bold"})])
+        draw_table(_axes(page, 0.4, top + 0.1, A4[0] - 0.8, A4[1] - top - 0.6), decisions_table(rows, tr), size=7,
+                   widths=[3, 8, 18, 14, 14, 7, 6, 12])
+        pages.append(page)
+    return pages
+
+
+def render_review(directory: Path | str, langs=(DEFAULT_LANGUAGE,)) -> list:
+    """DIR/review.html and DIR/review.pdf (review.<lang>.* for other languages), written atomically; a list of
+    (html path, pdf path)."""
+    from tsumolab.analyzer.i18n import translator
+
+    font_log = logging.getLogger("matplotlib.font_manager")
+    level = font_log.level
+    font_log.setLevel(logging.ERROR)  # bold text falls back to the regular CJK face, as in reports.render
+    try:
+        return [_render_language(Path(directory), translator(lang)) for lang in langs]
+    finally:
+        font_log.setLevel(level)
+
+
+def _render_language(out: Path, tr: Translator):
+    from matplotlib import rc_context
+    from matplotlib.backends.backend_pdf import PdfPages
+
+    from tsumolab.analyzer.tables import replacing
+    from tsumolab.reports.fonts import font_rc
+    from tsumolab.reports.pdf import PDF_METADATA
+    from tsumolab.reports.render import ReportPaths
+
+    stem = "review" if tr.lang == DEFAULT_LANGUAGE else f"review.{tr.lang}"
+    html_path, pdf_path = out / f"{stem}.html", out / f"{stem}.pdf"
+    with rc_context(font_rc(tr.lang)):
+        text = review_html(out, tr)
+        with replacing(html_path) as temp:
+            temp.write_text(text, encoding="utf-8")
+        with replacing(pdf_path) as temp, PdfPages(temp, metadata=PDF_METADATA) as pdf:
+            for page in review_pages(out, tr):
+                pdf.savefig(page)
+    return ReportPaths(html_path, pdf_path)

@@ -1,0 +1,162 @@
+"""`tsumolab review`: the decisions of one seat of a game, judged from that seat's view only (issue: review a real
+game). Games here are simulated matches read back through the mjai reader; the real logs are in
+tests/test_games_*.py."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import polars as pl
+import pytest
+from click.testing import CliRunner
+
+import tsumolab.commands.review  # noqa: F401  (registers `review`)
+from tests.replayed import replayed
+from tsumolab.analyzer.errors import InputError
+from tsumolab.analyzer.games.mjai import read_mjai
+from tsumolab.analyzer.review.game_review import ReviewSpec, review_hand
+from tsumolab.analyzer.review.seat_decisions import position_at, seat_decisions
+from tsumolab.analyzer.review.study import run_review
+from tsumolab.cli import cli
+
+ROLLOUTS = 24
+
+
+@pytest.fixture(scope="module")
+def game():
+    """Match 0 of seed 3 in riichi (baseline seats), as an mjai log read back."""
+    return read_mjai(replayed("riichi", 3, 0)[0], title="riichi seed 3 match 0")
+
+
+@pytest.fixture(scope="module")
+def shura_game():
+    return read_mjai(replayed("shura", 3, 0)[0], title="shura seed 3 match 0")
+
+
+def test_every_choice_of_a_simulated_seat_is_one_of_advise_options(game):
+    """The decisions found in the log are the engine's own (they rebuild), and each choice is a legal option."""
+    table = review_hand(game, ReviewSpec(seat=1, rollouts=ROLLOUTS), 1)
+    per_decision = table.group_by("decision").agg(pl.col("chosen").sum())
+    assert per_decision.height >= 8
+    assert per_decision["chosen"].to_list() == [1] * per_decision.height
+
+
+def test_shura_exchange_and_turns_are_reviewed(shura_game):
+    """S-2: the exchange of three is the first decision of a shura hand; its choice names the three tiles."""
+    decisions = seat_decisions(shura_game.hands[0], 0, "shura")
+    assert decisions[0].kind == "exchange" and decisions[0].choice.startswith("exchange ")
+    assert len(decisions[0].choice.split()) == 4
+    table = review_hand(shura_game, ReviewSpec(seat=0, rollouts=ROLLOUTS), 1)
+    assert set(table["kind"].to_list()) >= {"turn"}
+    assert table.group_by("decision").agg(pl.col("chosen").sum())["chosen"].max() == 1
+
+
+def _hide_otherwise(game, seat: int, rng: random.Random):
+    """The game with every tile `seat` never sees changed: the other seats' start tiles and draws replaced by
+    other tiles (the log no longer adds up for them, which the seat cannot notice either)."""
+    names = [f"{r}{s}" for s in "mps" for r in range(1, 10)] + [f"{r}z" for r in range(1, 8)]
+    hands = []
+    for events in game.hands:
+        out = []
+        for e in events:
+            e = dict(e)
+            if e["type"] == "start_kyoku":
+                e["tehais"] = [h if s == seat else [rng.choice(names) for _ in h] for s, h in enumerate(e["tehais"])]
+            elif e["type"] == "tsumo" and e["actor"] != seat:
+                e["pai"] = rng.choice(names)
+            out.append(e)
+        hands.append(tuple(out))
+    return type(game)(game.source, game.variant, tuple(hands), game.names, game.rules, game.length, game.title)
+
+
+def test_review_uses_only_what_the_seat_saw(game):
+    """Changing everything seat 2 could not see leaves its decisions, their positions and its review identical."""
+    other = _hide_otherwise(game, 2, random.Random(5))
+    for h in range(game.n_hands):
+        ours, theirs = seat_decisions(game.hands[h], 2, "riichi"), seat_decisions(other.hands[h], 2, "riichi")
+        assert ours == theirs
+        assert [position_at("riichi", game.hands[h], 2, d) for d in ours] == \
+            [position_at("riichi", other.hands[h], 2, d) for d in theirs]
+    spec = ReviewSpec(seat=2, rollouts=ROLLOUTS)
+    assert review_hand(game, spec, 1).equals(review_hand(other, spec, 1))
+
+
+def test_results_do_not_depend_on_jobs_or_resume(game, tmp_path):
+    spec = ReviewSpec(seat=0, hands=(1, 2), rollouts=ROLLOUTS, seed=4)
+    one = run_review(game, spec, tmp_path / "one")
+    two = run_review(game, spec, tmp_path / "two", jobs=2)
+    assert one.table.equals(two.table) and one.summary == two.summary
+    chunk = tmp_path / "one" / "hands" / "hand-002.parquet"
+    chunk.write_bytes(chunk.read_bytes()[:100])  # damaged: reviewed again on --resume
+    with pytest.raises(InputError, match="--resume"):
+        run_review(game, spec, tmp_path / "one")
+    resumed = run_review(game, spec, tmp_path / "one", resume=True)
+    assert resumed.table.equals(one.table)
+    with pytest.raises(InputError, match="other options"):
+        run_review(game, ReviewSpec(seat=1, hands=(1, 2), rollouts=ROLLOUTS), tmp_path / "one", resume=True)
+
+
+def test_summary_counts_and_flags(game, tmp_path):
+    """The verdicts follow their definitions: a mistake's whole interval is above zero and its loss ≥ 300."""
+    result = run_review(game, ReviewSpec(seat=3, hands=(1,), rollouts=ROLLOUTS), tmp_path / "r")
+    d = result.decisions
+    assert result.summary["judged"] == d.height
+    assert result.summary["agree"] == int((d["choice"] == d["best_option"]).sum())
+    flagged = d.filter(pl.col("mistake"))
+    assert (flagged["loss"] - flagged["loss_ci95"] > 0).all() and (flagged["loss"] >= 300).all()
+    assert d.filter(pl.col("agrees"))["loss"].to_list() == [0.0] * int(d["agrees"].sum())
+
+
+def test_command_writes_tables_and_report_in_each_language(game, tmp_path):
+    log = tmp_path / "game.mjson"
+    log.write_text("\n".join(json.dumps(e) for e in replayed("riichi", 3, 0)[0]) + "\n")
+    out = tmp_path / "out"
+    res = CliRunner().invoke(cli, ["review", str(log), "--seat", "1", "--kyoku", "E1", "--rollouts", str(ROLLOUTS),
+                                   "--out", str(out), "--lang", "en,zh,ja"])
+    assert res.exit_code == 0, res.output
+    assert "decisions judged" in res.output
+    for name in ("review.parquet", "review.json", "review.html", "review.pdf", "review.zh.html", "review.ja.pdf"):
+        assert (out / name).stat().st_size > 0
+    assert "<html lang=\"ja\"" in (out / "review.ja.html").read_text(encoding="utf-8")
+    again = CliRunner().invoke(cli, ["review", str(log), "--seat", "1", "--out", str(out)])
+    assert again.exit_code == 2 and "--resume" in again.output
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--seat", "4"], "--seat must be 0..3"),
+    ([], "give the player"),
+    (["--player", "nobody"], "no player"),
+    (["--seat", "0", "--kyoku", "X9"], "not a round"),
+    (["--seat", "0", "--kyoku", "S4"], "no hand S4"),
+])
+def test_command_refuses_bad_options_in_one_line(tmp_path, args, message):
+    log = tmp_path / "game.json"
+    log.write_text(json.dumps(replayed("riichi", 3, 0)[0][:200]))
+    res = CliRunner().invoke(cli, ["review", str(log), "--out", str(tmp_path / "o"), *args])
+    assert res.exit_code == 2 and message in res.output
+    assert not (tmp_path / "o").exists()
+
+
+def test_command_refuses_what_is_not_a_game(tmp_path):
+    bad = tmp_path / "x.json"
+    bad.write_text('{"hello": 1}')
+    res = CliRunner().invoke(cli, ["review", str(bad), "--seat", "0"])
+    assert res.exit_code == 2 and "not a game log" in res.output
+
+
+def test_a_west_round_hand_is_advised_with_the_west_round_wind(game):
+    """R-2: a South game that no one finished above 30,000 goes on into West; its hands read (bakaze W) and the
+    round wind is West (round index 8..11)."""
+    from tsumolab.analyzer.advise.position_advice import read_position
+
+    decision = seat_decisions(game.hands[0], 0, "riichi")[3]
+    doc = position_at("riichi", game.hands[0], 0, decision)
+    doc["events"][0] = dict(doc["events"][0], bakaze="W")
+    _tools, state, seat, _sampler, kind = read_position(doc)
+    from tsumolab.sims.riichi.hand_state import HS
+
+    assert (seat, kind) == (0, "turn") and int(state.hs[HS.round_wind]) == 2
+    doc["events"][0]["bakaze"] = "N"
+    with pytest.raises(InputError, match="bakaze must be E, S or W"):
+        read_position(doc)

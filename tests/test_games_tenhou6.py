@@ -180,3 +180,22 @@ def test_read_game_refuses_what_is_not_a_game(tmp_path):
     doc["log"][0][16] = ["謎"]
     with pytest.raises(GameError, match="unknown result"):
         read_game(json.dumps(doc).encode())
+
+
+def test_a_passed_call_made_later():
+    evs = events("confusing_nakis_2")  # seat 0 passes seat 1's first 6z and pons the second
+    given = [i for i, e in enumerate(evs) if e["type"] == "dahai" and e["actor"] == 1 and e["pai"] == "6z"]
+    pon = next(i for i, e in enumerate(evs) if e["type"] == "pon" and e["pai"] == "6z")
+    assert len(given) == 2 and evs[given[0] + 1]["type"] == "tsumo" and pon == given[1] + 1
+    assert evs[pon]["actor"] == 0 and evs[pon]["target"] == 1
+
+
+def test_a_broken_kyoku_entry_is_refused():
+    doc = load("chankan")
+    doc["log"][0][1] = [25000, 25000]
+    with pytest.raises(GameError, match=r"kyoku 1: not a four-player kyoku entry"):
+        read_tenhou6(doc)
+    doc = load("chankan")
+    doc["log"][0][5][0] = 48
+    with pytest.raises(GameError, match=r"kyoku 1 \(E1-0\): unknown tile code 48"):
+        read_tenhou6(doc)

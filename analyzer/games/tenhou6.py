@@ -23,6 +23,7 @@ REASONS = {"流局": "exhaustive", "全員聴牌": "exhaustive", "全員不聴":
            "四風連打": "four_winds", "四槓散了": "four_kans"}
 WIN = "和了"
 MAX_TRIES = 4096
+STATE = ("ti", "di", "hand", "pons", "shown", "pending_dora", "pending_accept", "last", "drawn")  # saved per reading
 SOURCE_OFFSET = {0: 3, 1: 2, 2: 1, 3: 1}  # tiles before the call letter → seat offset (kamicha, toimen, shimocha)
 
 
@@ -89,12 +90,18 @@ def parse_win(detail: list) -> dict:
     return out
 
 
+def _ints(values, n: int | None = None) -> bool:
+    return (isinstance(values, list) and (n is None or len(values) == n)
+            and all(isinstance(v, int) and not isinstance(v, bool) for v in values))
+
+
 class _Kyoku:
     """One kyoku entry replayed into events."""
 
     def __init__(self, entry, index: int, title: str):
         self.title, self.index = title, index
-        if not isinstance(entry, list) or len(entry) < 17 or not isinstance(entry[0], list) or len(entry[0]) != 3:
+        if not (isinstance(entry, list) and len(entry) == 17 and _ints(entry[0], 3) and _ints(entry[1], 4)
+                and _ints(entry[2]) and entry[2] and _ints(entry[3]) and all(isinstance(x, list) for x in entry[4:])):
             raise GameError(f"{title or 'tenhou6'}: kyoku {index + 1}: not a four-player kyoku entry")
         (self.round, self.honba, self.kyotaku), self.scores, self.dora, self.ura = entry[:4]
         self.label = f"kyoku {index + 1} ({'ESWN'[self.round // 4 % 4]}{self.round % 4 + 1}-{self.honba})"
@@ -108,7 +115,6 @@ class _Kyoku:
         self.out: list[dict] = []
         self.hand = [Counter(h) for h in self.haipai]
         self.pons: list[dict[int, list[int]]] = [{}, {}, {}, {}]
-        self.melds = [0] * 4
         self.shown, self.pending_dora, self.pending_accept = 1, 0, None
         self.last: tuple[int, int] | None = None  # (seat, tile) that a ron would take: discard or kakan
         self.drawn = [0] * 4
@@ -170,12 +176,11 @@ class _Kyoku:
         self.tries += 1
         if self.tries > MAX_TRIES:
             raise self.error("too many readings of the calls; the log is inconsistent")
-        return copy.deepcopy((self.ti, self.di, self.hand, self.pons, self.melds, self.shown, self.pending_dora,
-                              self.pending_accept, self.last, self.drawn)), len(self.out)
+        return copy.deepcopy({k: getattr(self, k) for k in STATE}), len(self.out)
 
     def restore(self, saved):
-        (self.ti, self.di, self.hand, self.pons, self.melds, self.shown, self.pending_dora, self.pending_accept,
-         self.last, self.drawn), n = saved
+        state, n = saved
+        self.__dict__.update(state)
         del self.out[n:]
 
     def end(self):
@@ -231,7 +236,6 @@ class _Kyoku:
         self.reveal_pending()
         if letter == "a" and len(tiles) == 4:
             self.take_from_hand(actor, tiles, where)
-            self.melds[actor] += 1
             self.emit({"type": "ankan", "actor": actor, "consumed": [tile_name(t) for t in tiles]})
             self.reveal()
         elif letter == "k" and len(tiles) == 4:
@@ -276,7 +280,6 @@ class _Kyoku:
             raise self.error(f"{where}: a malformed call")
         consumed = tiles[1:]
         self.take_from_hand(actor, consumed, where)
-        self.melds[actor] += 1
         target = self.last[0]
         word = {"c": "chi", "p": "pon", "m": "daiminkan"}[letter]
         self.emit({"type": word, "actor": actor, "target": target, "pai": tile_name(tile),

@@ -95,7 +95,7 @@ def test_broken_logs_are_refused_in_one_line():
 
 @pytest.mark.slow
 def test_the_stored_log_is_what_replay_writes():
-    """The stored log is current: `tsumolab replay` (minutes: it simulates) reads back to the same hands."""
+    """The stored log is current: `tsumolab replay` (the simulator, numba) reads back to the same hands."""
     import subprocess
     import sys
 

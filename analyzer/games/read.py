@@ -1,0 +1,62 @@
+"""`read_game`: a game log file (or its bytes) → GameRecord, the format told by the document's shape."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import zlib
+from pathlib import Path
+
+from tsumolab.analyzer.errors import os_error_text
+from tsumolab.analyzer.games.record import GameError, GameRecord
+
+
+def read_game(source: str | Path | bytes) -> GameRecord:
+    """JSON, JSON lines or their gzip → GameRecord: {"head", "data"} is Mahjong Soul, {"log"} tenhou.net/6, a
+    list of events with a "type" mjai. GameError (one line) for anything else."""
+    if isinstance(source, bytes):
+        data, title = source, ""
+    else:
+        path = Path(source)
+        title = path.name
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise GameError(f"cannot read {path}: {os_error_text(exc)}") from None
+    doc = load(data, title or "the game log")
+    if isinstance(doc, dict) and "head" in doc and "data" in doc:
+        from tsumolab.analyzer.games.majsoul import read_majsoul
+
+        return read_majsoul(doc, title)
+    if isinstance(doc, dict) and "log" in doc:
+        from tsumolab.analyzer.games.tenhou6 import read_tenhou6
+
+        return read_tenhou6(doc, title)
+    if isinstance(doc, list) and doc and all(isinstance(e, dict) and "type" in e for e in doc):
+        from tsumolab.analyzer.games.mjai import read_mjai
+
+        return read_mjai(doc, title)
+    shape = f"an object with keys {', '.join(sorted(doc)[:5])}" if isinstance(doc, dict) else type(doc).__name__
+    raise GameError(f"not a game log: {title or 'the input'} is {shape}, not a Mahjong Soul record, a "
+                    "tenhou.net/6 log or mjai events")
+
+
+def load(data: bytes, name: str):
+    """The JSON document (or the list of JSON lines) in `data`, gunzipped first when it is gzip."""
+    if data[:2] == b"\x1f\x8b":
+        try:
+            data = gzip.decompress(data)
+        except (OSError, EOFError, zlib.error) as exc:
+            raise GameError(f"not a game log: {name} is a damaged gzip file ({exc})") from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise GameError(f"not a game log: {name} is not UTF-8 text") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        pass
+    try:
+        return [json.loads(line) for line in text.splitlines() if line.strip()]
+    except json.JSONDecodeError as exc:
+        raise GameError(f"not a game log: {name} is neither JSON nor JSON lines ({exc.msg})") from None

@@ -208,6 +208,13 @@ def test_shura_wins_in_the_middle_of_a_hand():
     hand = read_majsoul(doc).hands[0]
     assert [e["type"] for e in hand[-3:]] == ["hora", "ryukyoku", "end_kyoku"]
     assert hand[-1]["scores"] == [13000, 25000, 37000, 25000]
+    hule["data"]["liqi"] = {"seat": 1, "score": 24000, "liqibang": 2}  # seat 1's riichi discard was ronned
+    hand = read_majsoul(doc).hands[0]
+    assert [e["type"] for e in hand[-4:]] == ["hora", "reach_accepted", "ryukyoku", "end_kyoku"]
+    assert hand[-1]["scores"] == [13000, 24000, 37000, 25000]
+    hule["data"]["liqi"]["failed"] = True
+    assert read_majsoul(doc).hands[0][-3]["type"] == "hora"
+    del hule["data"]["liqi"]
     hule["name"] = ".lq.RecordHuleXueZhanEnd"
     del actions(doc)[-1]
     assert [e["type"] for e in read_majsoul(doc).hands[0][-2:]] == ["hora", "end_kyoku"]

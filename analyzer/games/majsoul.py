@@ -140,10 +140,13 @@ class _Reader:
             if self.events is not None and self.name != "RecordNewRound" and self.over:
                 self.fail("the hand is already over")
             try:
-                liqi = data.get("liqi")
-                if isinstance(liqi, dict) and self.name != "RecordNewRound":
+                liqi = data.get("liqi") if self.name != "RecordNewRound" else None
+                late = self.name.startswith("RecordHuleXueZhan")  # shura: the stick is paid after the win
+                if isinstance(liqi, dict) and not late:
                     self._accept(liqi)
                 method(data)
+                if isinstance(liqi, dict) and late:
+                    self._accept(liqi)
                 self._doras(data.get("doras") or ([data["dora"]] if data.get("dora") else []))
             except (AttributeError, TypeError, ValueError, IndexError) as exc:
                 self.fail(f"malformed record ({type(exc).__name__}: {exc})")
@@ -181,6 +184,9 @@ class _Reader:
         self.events.append(event)
 
     def _accept(self, liqi: dict):
+        """`liqi` on a record: the latest riichi's stick is paid (not when `failed`: too few points)."""
+        if liqi.get("failed"):
+            return
         seat = self.seat(liqi)
         self.emit({"type": "reach_accepted", "actor": seat})
         self.scores[seat] = int(liqi.get("score", 0) or 0)

@@ -1,0 +1,359 @@
+"""Mahjong Soul game records (the client's protobuf decoded to JSON) → GameRecord.
+
+The document is {"head": {uuid, config, accounts, result, ...}, "data": D}. D may be wrapped in any number of
+{"name": ..., "data": ...} objects (.lq.GameDetailRecords); inside it holds either `actions` (version 210715 on:
+the type-1 actions' `result` are the records, other actions are UI input and skipped) or `records` (older).
+Every record is {"name": ".lq.RecordXxx", "data": {...}}; a field proto3 leaves out is 0 / false / empty.
+Four-player riichi and shura (xuezhandaodi) are read; other modes, three-player games and records of unknown
+kinds are refused with one GameError line (its "record N" counts the records from 0). head.config.mode.mode
+2 is a south game, any other four-player mode (1 East, 3 / 4 one hand) is written "east".
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from tsumolab.analyzer.games.record import GameError, GameRecord
+
+# detail_rule flags of the Mahjong Soul modes → tsumolab mode names; only shura is read so far
+MODE_FLAGS = {
+    "xuezhandaodi": "shura", "chuanma": "bloodshed", "dora3_mode": "dora-fever", "begin_open_mode": "open-deal",
+    "jiuchao_mode": "mirror", "muyu_mode": "dragon-eye", "reveal_discard": "darkness", "field_spell_mode": "fantasy",
+    "zhanxing": "astrology", "tianming_mode": "fate", "yongchang_mode": "chant", "hunzhiyiji_mode": "soul-strike",
+}
+READ_MODES = ("riichi", "shura")
+OTHER_MODES = {"wanxiangxiuluo_mode": "ten-thousand-changes shura", "beishuizhizhan_mode": "last resort"}
+# detail_rule options that change no event: read (init_point, dora_count) or ignored
+RULE_OPTIONS = frozenset("""
+    time_fixed time_add dora_count shiduan init_point fandian can_jifei tianbian_value liqibang_value changbang_value
+    noting_fafu_1 noting_fafu_2 noting_fafu_3 have_liujumanguan have_qieshangmanguan have_biao_dora
+    have_gang_biao_dora ming_dora_immediately_open have_li_dora have_gang_li_dora have_sifenglianda have_sigangsanle
+    have_sijializhi have_jiuzhongjiupai have_sanjiahele have_toutiao have_helelianzhuang have_helezhongju
+    have_tingpailianzhuang have_tingpaizhongju have_yifa have_nanruxiru jingsuanyuandian shunweima_2 shunweima_3
+    shunweima_4 bianjietishi ai_level have_zimosun disable_multi_yukaman fanfu guyi_mode open_hand huansanzhang
+    disable_leijiyiman disable_double_yakuman disable_composite_yakuman enable_shiti enable_nontsumo_liqi
+    disable_double_wind_four_fu disable_angang_guoshi enable_renhe enable_baopai_extend_settings
+""".split())
+WINDS = "ESWN"
+ABORTS = {1: "nine_terminals", 2: "four_winds", 3: "four_kans", 4: "four_riichi", 5: "three_wins"}
+EXCHANGES = {0: ("next", 1), 1: ("across", 2), 2: ("prev", 3)}  # change_type: counter-clockwise, across, clockwise
+TILE = re.compile(r"[0-9][mps]|[1-7]z")  # 0m / 0p / 0s: the red fives
+
+
+def read_majsoul(doc: dict, title: str = "") -> GameRecord:
+    """A decoded Mahjong Soul game record → GameRecord (see the module docstring for the layouts read)."""
+    if not isinstance(doc, dict) or not isinstance(doc.get("head"), dict) or "data" not in doc:
+        raise GameError(f"{title or 'majsoul'}: not a Mahjong Soul record (needs head and data)")
+    head = doc["head"]
+    title = title or str(head.get("uuid", ""))
+    try:
+        mode = (head.get("config") or {}).get("mode") or {}
+        variant = _variant(mode.get("detail_rule") or {}, int(mode.get("mode", 0) or 0), title)
+        rules = _rules(mode.get("detail_rule") or {})
+        names = ["", "", "", ""]
+        for account in head.get("accounts") or []:
+            seat = int(account.get("seat", 0) or 0)
+            if 0 <= seat < 4:
+                names[seat] = str(account.get("nickname", ""))
+    except (AttributeError, TypeError, ValueError) as exc:
+        raise GameError(f"{title}: malformed head ({type(exc).__name__}: {exc})") from None
+    hands = _Reader(title, variant).read(_records(doc["data"], title))
+    length = "south" if int(mode.get("mode", 0) or 0) % 10 == 2 else "east"
+    return GameRecord("majsoul", variant, hands, tuple(names), rules, length, title)
+
+
+def _variant(rule: dict, mode: int, title: str) -> str:
+    if mode // 10 in (1, 2):
+        raise GameError(f"{title}: three-player games (mode {mode}) are not read")
+    found = [k for k, v in rule.items() if v and k in MODE_FLAGS]
+    for k, v in rule.items():
+        if v and k in OTHER_MODES:
+            raise GameError(f"{title}: Mahjong Soul mode {OTHER_MODES[k]} ({k}) is not read")
+        if v and k not in MODE_FLAGS and k not in RULE_OPTIONS:
+            raise GameError(f"{title}: unknown Mahjong Soul rule {k} = {v!r} is not read")
+    if len(found) > 1:
+        raise GameError(f"{title}: Mahjong Soul modes {', '.join(sorted(found))} together are not read")
+    name = MODE_FLAGS[found[0]] if found else "riichi"
+    if name not in READ_MODES:
+        raise GameError(f"{title}: Mahjong Soul mode {name} ({found[0]}) is not read yet")
+    return name
+
+
+def _rules(rule: dict) -> dict:
+    out = {}
+    if rule.get("init_point") and int(rule["init_point"]) != 25000:
+        out["start_points"] = int(rule["init_point"])
+    if "dora_count" in rule and not rule["dora_count"]:
+        out["red_fives"] = False
+    return out
+
+
+def _records(data, title: str) -> list[tuple[str, dict]]:
+    """(name, data) of every record, unwrapping {name, data} layers down to `actions` or `records`."""
+    items = None
+    for _ in range(8):
+        if not isinstance(data, dict):
+            break
+        if isinstance(data.get("actions"), list):
+            items = [a.get("result") for a in data["actions"] if isinstance(a, dict) and a.get("type") == 1]
+            break
+        if isinstance(data.get("records"), list):
+            items = data["records"]
+            break
+        data = data.get("data")
+    if items is None:
+        raise GameError(f"{title}: no records found (expected data.actions or data.records)")
+    out = []
+    for i, item in enumerate(items):
+        if not isinstance(item, dict) or not isinstance(item.get("name"), str):
+            raise GameError(f"{title}: record {i} is not a {{name, data}} object")
+        out.append((item["name"].rsplit(".", 1)[-1], item.get("data") or {}))
+    return out
+
+
+def _ints(values, n: int = 4) -> list[int]:
+    values = [int(v or 0) for v in values or []]
+    return values + [0] * (n - len(values))
+
+
+class _Reader:
+    """Walks the records keeping each seat's concealed tiles, pons and scores, writing the events."""
+
+    def __init__(self, title: str, variant: str):
+        self.title, self.variant = title, variant
+        self.hands: list[tuple[dict, ...]] = []
+        self.events: list[dict] | None = None
+
+    def fail(self, message: str):
+        where = f"hand {self.round}" if self.events is not None else "before the first hand"
+        raise GameError(f"{self.title}: {where}, record {self.at} ({self.name}): {message}")
+
+    def read(self, records: list[tuple[str, dict]]) -> tuple[tuple[dict, ...], ...]:
+        self.round = ""
+        for self.at, (self.name, data) in enumerate(records):
+            method = getattr(self, "_" + self.name, None)
+            if method is None:
+                self.fail("this kind of record is not read")
+            if self.events is None and self.name != "RecordNewRound":
+                self.fail("the record comes before the first RecordNewRound")
+            if self.events is not None and self.name != "RecordNewRound" and self.over:
+                self.fail("the hand is already over")
+            try:
+                liqi = data.get("liqi") if self.name != "RecordNewRound" else None
+                late = self.name.startswith("RecordHuleXueZhan")  # shura: the stick is paid after the win
+                if isinstance(liqi, dict) and not late:
+                    self._accept(liqi)
+                method(data)
+                if isinstance(liqi, dict) and late:
+                    self._accept(liqi)
+                self._doras(data.get("doras") or ([data["dora"]] if data.get("dora") else []))
+            except (AttributeError, TypeError, ValueError, IndexError) as exc:
+                self.fail(f"malformed record ({type(exc).__name__}: {exc})")
+        self._close()
+        if not self.hands:
+            raise GameError(f"{self.title}: the record holds no hand")
+        return tuple(self.hands)
+
+    # --- helpers -------------------------------------------------------------------------------------------------
+    def tile_name(self, name) -> str:
+        """A record's tile in tsumolab's words: 0m / 0p / 0s are the red fives 5mr / 5pr / 5sr."""
+        if not isinstance(name, str) or not TILE.fullmatch(name):
+            self.fail(f"unknown tile {name!r}")
+        return f"5{name[1]}r" if name[0] == "0" else name
+
+    def seat(self, data: dict, key: str = "seat") -> int:
+        seat = int(data.get(key, 0) or 0)
+        if not 0 <= seat < 4:
+            self.fail(f"{key} {seat} is not a seat 0..3")
+        return seat
+
+    def take(self, seat: int, names: list[str], what: str):
+        held = self.held[seat]
+        need = Counter(names)
+        if any(held[t] < n for t, n in need.items()):
+            self.fail(f"seat {seat} {what} {' '.join(names)} but holds {' '.join(sorted(held.elements()))}")
+        held.subtract(need)
+        self.held[seat] = +held
+
+    def of_kind(self, seat: int, name: str) -> list[str]:
+        kind = name.rstrip("r")
+        return [t for t in self.held[seat].elements() if t.rstrip("r") == kind]
+
+    def emit(self, event: dict):
+        self.events.append(event)
+
+    def _accept(self, liqi: dict):
+        """`liqi` on a record: the latest riichi's stick is paid (not when `failed`: too few points)."""
+        if liqi.get("failed"):
+            return
+        seat = self.seat(liqi)
+        self.emit({"type": "reach_accepted", "actor": seat})
+        self.scores[seat] = int(liqi.get("score", 0) or 0)
+
+    def _doras(self, doras: list):
+        for d in doras[len(self.doras):]:
+            self.doras.append(self.tile_name(d))
+            self.emit({"type": "dora", "dora_marker": self.doras[-1]})
+
+    def _close(self):
+        if self.events is not None:
+            if not self.over:
+                self.fail("the records end before the hand's result")
+            self.hands.append(tuple(self.events))
+
+    def _end(self, scores=None):
+        self.emit({"type": "end_kyoku", "scores": _ints(scores) if scores else list(self.scores)})
+        self.over = True
+
+    # --- records -------------------------------------------------------------------------------------------------
+    def _RecordNewRound(self, d: dict):
+        self._close()
+        chang, ju, ben = (int(d.get(k, 0) or 0) for k in ("chang", "ju", "ben"))
+        deals = [[self.tile_name(t) for t in d.get(f"tiles{s}") or []] for s in range(4)]
+        self.events, self.over, self.kan, self.giver, self.doras = [], False, -1, -1, []
+        self.pons: list[list[list[str]]] = [[] for _ in range(4)]
+        self.round = f"{WINDS[chang % 4]}{ju + 1}" + (f"-{ben}" if ben else "")
+        if len(d.get("scores") or []) == 3 or not deals[3]:
+            self.fail("three-player games are not read")
+        if not 0 <= ju < 4 or len(deals[ju]) != 14 or any(len(h) != 13 for s, h in enumerate(deals) if s != ju):
+            self.fail("the dealer needs 14 tiles and every other seat 13")
+        self.scores = _ints(d.get("scores"))
+        self.held = [Counter(h) for h in deals]
+        self.emit({"type": "start_kyoku", "hand": len(self.hands) + 1, "round": f"{WINDS[chang % 4]}{ju + 1}",
+                   "bakaze": WINDS[chang % 4], "kyoku": ju + 1, "honba": ben,
+                   "kyotaku": int(d.get("liqibang", 0) or 0), "oya": ju, "scores": list(self.scores),
+                   "tehais": [h[:13] for h in deals]})
+        doras = d.get("doras") or ([d["dora"]] if d.get("dora") else [])
+        if doras:
+            self.doras.append(self.tile_name(doras[0]))
+            self.events[0]["dora_marker"] = self.doras[0]
+        self.emit({"type": "tsumo", "actor": ju, "pai": deals[ju][13], "rinshan": False})
+
+    def _RecordChangeTile(self, d: dict):
+        if self.variant != "shura":
+            self.fail("an exchange of three outside shura")
+        direction, step = EXCHANGES.get(int(d.get("change_type", 0) or 0), (None, 0))
+        infos = d.get("change_tile_infos") or []
+        if direction is None or len(infos) != 4:
+            self.fail("needs change_tile_infos for 4 seats and change_type 0..2")
+        self.events[0]["exchange_direction"] = direction
+        outs = [[self.tile_name(t) for t in info.get("out_tiles") or []] for info in infos]
+        for seat, out in enumerate(outs):
+            target = (seat + step) % 4
+            if len(out) != 3 or sorted(out) != sorted(self.tile_name(t) for t in infos[target].get("in_tiles") or []):
+                self.fail(f"seat {seat} passes {out} but seat {target} receives other tiles")
+            self.take(seat, out, "passes")
+            self.emit({"type": "exchange", "actor": seat, "target": target, "pais": out})
+        for seat, out in enumerate(outs):
+            self.held[(seat + step) % 4].update(out)
+
+    def _RecordDealTile(self, d: dict):
+        seat, pai = self.seat(d), self.tile_name(d.get("tile"))
+        self.held[seat][pai] += 1
+        rinshan = self.kan == seat
+        self.kan = -1
+        # a closed kan's new indicator comes with the replacement draw: show it before the draw, as mjai does
+        self._doras(d.get("doras") or [])
+        self.emit({"type": "tsumo", "actor": seat, "pai": pai, "rinshan": rinshan})
+
+    def _RecordDiscardTile(self, d: dict):
+        seat, pai = self.seat(d), self.tile_name(d.get("tile"))
+        if d.get("is_liqi") or d.get("is_wliqi"):
+            self.emit({"type": "reach", "actor": seat, "double": bool(d.get("is_wliqi"))})
+        self.take(seat, [pai], "discards")
+        self.giver = seat
+        self.emit({"type": "dahai", "actor": seat, "pai": pai, "tsumogiri": bool(d.get("moqie"))})
+
+    def _RecordChiPengGang(self, d: dict):
+        seat, kind = self.seat(d), int(d.get("type", 0) or 0)
+        tiles = [self.tile_name(t) for t in d.get("tiles") or []]
+        froms = _ints(d.get("froms"), len(tiles))
+        called = [i for i, f in enumerate(froms) if f != seat]
+        word = {0: "chi", 1: "pon", 2: "daiminkan"}.get(kind)
+        if word is None or len(called) != 1 or len(tiles) != (4 if kind == 2 else 3) or not 0 <= froms[called[0]] < 4:
+            self.fail(f"call type {kind} with tiles {tiles} from {froms} is not a chi, pon or open kan")
+        i = called[0]
+        consumed = tiles[:i] + tiles[i + 1:]
+        self.take(seat, consumed, "calls with")
+        if kind == 1:
+            self.pons[seat].append(tiles)
+        self.kan = seat if kind == 2 else -1
+        self.emit({"type": word, "actor": seat, "target": froms[i], "pai": tiles[i], "consumed": consumed})
+
+    def _RecordAnGangAddGang(self, d: dict):
+        seat, kind = self.seat(d), int(d.get("type", 0) or 0)
+        tile = d.get("tiles")
+        pai = self.tile_name(tile[0] if isinstance(tile, list) and tile else tile)
+        if kind == 3:
+            consumed = self.of_kind(seat, pai)
+            if len(consumed) != 4:
+                self.fail(f"seat {seat} makes a closed kan of {pai} holding {len(consumed)} of them")
+            self.take(seat, consumed, "makes a closed kan of")
+            event = {"type": "ankan", "actor": seat, "pai": pai.rstrip("r"), "consumed": consumed}
+        elif kind == 2:
+            pon = next((p for p in self.pons[seat] if p[0].rstrip("r") == pai.rstrip("r")), None)
+            if pon is None:
+                self.fail(f"seat {seat} adds {pai} to a pon it does not have")
+            if not self.held[seat][pai]:
+                pai = (self.of_kind(seat, pai) or [pai])[0]  # the record may write the kind, not the copy
+            self.take(seat, [pai], "adds to a pon")
+            self.pons[seat].remove(pon)
+            event = {"type": "kakan", "actor": seat, "pai": pai, "consumed": pon}
+        else:
+            self.fail(f"kan type {kind} is not 2 (added) or 3 (closed)")
+        self.kan = self.giver = seat
+        self.emit(event)
+
+    def _hules(self, d: dict):
+        hules = d.get("hules") or []
+        if not hules:
+            self.fail("a win record without hules")
+        for n, h in enumerate(hules):
+            seat, pai = self.seat(h), self.tile_name(h.get("hu_tile"))
+            zimo = bool(h.get("zimo"))
+            if zimo:
+                self.take(seat, [pai], "wins by tsumo on")
+            count = int(h.get("count", 0) or 0)
+            event = {"type": "hora", "actor": seat, "target": seat if zimo else self.giver, "pai": pai,
+                     "kind": "tsumo" if zimo else "ron", "han": 13 * count if h.get("yiman") else count,
+                     "fu": int(h.get("fu", 0) or 0)}
+            if h.get("yiman"):
+                event["yakuman"] = count
+            if h.get("li_doras"):
+                event["ura_markers"] = [self.tile_name(t) for t in h["li_doras"]]
+            if n == len(hules) - 1:  # the record's deltas, given once on its last win
+                event["deltas"] = _ints(d.get("delta_scores"))
+                self.scores = [s + x for s, x in zip(self.scores, event["deltas"])]
+            self.emit(event)
+
+    def _RecordHule(self, d: dict):
+        self._hules(d)
+        self._end(d.get("scores"))
+
+    def _RecordHuleXueZhanMid(self, d: dict):
+        if self.variant != "shura":
+            self.fail("a shura win outside shura")
+        self._hules(d)
+
+    def _RecordHuleXueZhanEnd(self, d: dict):
+        self._RecordHuleXueZhanMid(d)
+        self._end(d.get("scores"))
+
+    def _RecordNoTile(self, d: dict):
+        deltas = [0] * 4
+        for entry in d.get("scores") or []:
+            deltas = [a + b for a, b in zip(deltas, _ints(entry.get("delta_scores")))]
+        self.scores = [s + x for s, x in zip(self.scores, deltas)]
+        event = {"type": "ryukyoku", "reason": "exhaustive", "abortive": False, "deltas": deltas}
+        if d.get("liujumanguan"):
+            event["nagashi"] = True
+        self.emit(event)
+        self._end()
+
+    def _RecordLiuJu(self, d: dict):
+        kind = int(d.get("type", 0) or 0)
+        if kind not in ABORTS:
+            self.fail(f"abortive draw type {kind} is not 1..5")
+        self.emit({"type": "ryukyoku", "reason": ABORTS[kind], "abortive": True, "deltas": [0] * 4})
+        self._end()

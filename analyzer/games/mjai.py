@@ -3,7 +3,8 @@
 The hands are split at start_kyoku; only the words and keys of analyzer.games.record are kept (mjai's `fan` and
 `uradora_markers` become han and ura_markers; deltas and scores are kept where present, end_kyoku's too). Tiles
 E S W N P F C become 1z..7z; "?" (a tile hidden from the seat whose view the log is) stays. mjai says nothing of
-the game's length: the record keeps the default, "south".
+the game's length: the record keeps the default, "south". A log with tsumolab's `exchange` events (S-2) is a
+shura game.
 """
 
 from __future__ import annotations
@@ -15,7 +16,9 @@ from tsumolab.analyzer.games.record import GameError, GameRecord
 
 HONORS = "ESWNPFC"
 KEYS = {
-    "start_kyoku": ("bakaze", "kyoku", "honba", "kyotaku", "oya", "scores", "dora_marker", "tehais"),
+    "start_kyoku": ("bakaze", "kyoku", "honba", "kyotaku", "oya", "scores", "dora_marker", "tehais",
+                    "exchange_direction"),
+    "exchange": ("actor", "target", "pais"),
     "tsumo": ("actor", "pai", "rinshan"),
     "dahai": ("actor", "pai", "tsumogiri"),
     "chi": ("actor", "target", "pai", "consumed"),
@@ -75,7 +78,8 @@ def read_mjai(events: list[dict], title: str = "") -> GameRecord:
         hands[-1].append(_event(e, kind, where))
     if not hands:
         raise GameError(f"{name}: the log has no start_kyoku")
-    return GameRecord("mjai", "riichi", tuple(tuple(h) for h in hands), names, {}, "south", title)
+    variant = "shura" if any(e["type"] == "exchange" for h in hands for e in h) else "riichi"  # S-2
+    return GameRecord("mjai", variant, tuple(tuple(h) for h in hands), names, {}, "south", title)
 
 
 def _event(e: dict, kind: str, where: str) -> dict:
@@ -87,7 +91,7 @@ def _event(e: dict, kind: str, where: str) -> dict:
         v = src[key]
         if key in ("pai", "dora_marker"):
             v = tile(v, where)
-        elif key in ("consumed", "ura_markers"):
+        elif key in ("consumed", "ura_markers", "pais"):
             v = [tile(t, where) for t in _list(v, key, where)]
         elif key == "tehais":
             v = [[tile(t, where) for t in _list(h, key, where)] for h in _list(v, key, where)]

@@ -3,7 +3,9 @@
 A record holds every hand of the game as a list of mjai-style events in the words `tsumolab replay --json` writes
 (analyzer.replay.riichi_events), every tile the log knows written out:
 
-    start_kyoku  {bakaze: E|S|W|N, kyoku: 1..4, honba, kyotaku, oya, scores[4], dora_marker, tehais[4][13]}
+    start_kyoku  {bakaze: E|S|W|N, kyoku: 1..4, honba, kyotaku, oya, scores[4], dora_marker, tehais[4][13],
+                  exchange_direction? (shura)}
+    exchange     {actor, target, pais[3]}         (shura, S-2: the three tiles actor passes to target)
     tsumo        {actor, pai}                     (rinshan: true on a kan's replacement draw, when the log says so)
     dahai        {actor, pai, tsumogiri}
     chi | pon | daiminkan  {actor, target, pai, consumed}
@@ -11,7 +13,9 @@ A record holds every hand of the game as a list of mjai-style events in the word
     reach        {actor}                          reach_accepted {actor}
     dora         {dora_marker}
     hora         {actor, target, pai, han?, fu?, deltas?[4], ura_markers?}
-    ryukyoku     {reason?, deltas?[4]}            end_kyoku {scores?[4]}
+    ryukyoku     {reason?: exhaustive | nine_terminals | four_winds | four_riichi | four_kans | three_wins,
+                  deltas?[4]}
+    end_kyoku    {scores?[4], deltas?[4]}
 
 Tiles are 1m..9m, 1p..9p, 1s..9s, 1z..7z with a red five written 5mr / 5pr / 5sr; "?" is a tile the log does
 not show (an mjai log of one seat's view). Seats are the game's initial seats 0..3 (0 = the first dealer).

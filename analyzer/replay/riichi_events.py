@@ -14,7 +14,7 @@ import numpy as np
 
 from tsumolab.analyzer.replay.bloodshed_events import end_event
 from tsumolab.sims import tiles
-from tsumolab.sims.riichi.columns import EXCHANGE_DIRECTIONS, HAND_ENDS, ROUNDS
+from tsumolab.sims.riichi.columns import EXCHANGE_DIRECTIONS, HAND_ENDS
 from tsumolab.sims.riichi.rules import DEAL_SIZE
 from tsumolab.sims.riichi.tableau import DEAD_START, is_red
 from tsumolab.sims.riichi.events import (
@@ -110,8 +110,8 @@ def to_json_events(events: np.ndarray, points_before: dict[tuple[int, int], list
             continue
         if kind == EV_START:
             aborted = drawn_out = False
-            start = {"type": "start_kyoku", "match": match_id, "hand": hand, "round": ROUNDS[b],
-                     "bakaze": "ES"[b // 4], "kyoku": b % 4 + 1, "honba": c, "kyotaku": sticks[match_id], "oya": seat,
+            start = {"type": "start_kyoku", "match": match_id, "hand": hand, "round": f"{'ESW'[b // 4]}{b % 4 + 1}",
+                     "bakaze": "ESW"[b // 4], "kyoku": b % 4 + 1, "honba": c, "kyotaku": sticks[match_id], "oya": seat,
                      "scores": list(points_before[key]), "exchange_direction": "none"}
             direction = EXCHANGE_DIRECTIONS[a + 1]  # shown once an exchange happens (S-2)
             event = start

@@ -71,6 +71,14 @@ def hands_to_review(record: GameRecord, spec: ReviewSpec) -> list[int]:
     return list(wanted)
 
 
+def game_rules(record: GameRecord) -> dict:
+    """The rule options the game's positions are advised under: the record's, and a South game's length (R-2)."""
+    rules = dict(record.rules)
+    if record.variant == "riichi" and record.length == "south":
+        rules.setdefault("n_hands", 8)
+    return rules
+
+
 def decision_seed(seed: int, hand: int, decision: int) -> int:
     return (seed * 1_000_003 + hand * 1_009 + decision) % (2 ** 31)
 
@@ -98,7 +106,7 @@ def review_hand(record: GameRecord, spec: ReviewSpec, hand: int, jobs: int = 1) 
 
 def _advise(record: GameRecord, events, spec: ReviewSpec, decision: SeatDecision, seed: int, jobs: int):
     """advise's result at `decision`, or None when the seat has nothing to choose there."""
-    position = position_at(record.variant, events, spec.seat, decision, record.rules)
+    position = position_at(record.variant, events, spec.seat, decision, game_rules(record))
     try:
         result = advise_position(position, spec.rollouts, spec.horizon, spec.seat_policies, seed, jobs)
     except NotADecision:

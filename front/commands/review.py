@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from pathlib import Path
 
 import click
@@ -118,7 +119,7 @@ def review_command(game, seat, player, kyoku, rollouts, horizon, seat_policies, 
     if jobs < 1:
         raise InputError(f"--jobs must be at least 1, got {jobs}")
     spec = ReviewSpec(_seat(record, seat, player), _hands(record, kyoku), rollouts, horizon, seat_policies, seed)
-    with click.progressbar(length=1, label="hands reviewed", file=click.get_text_stream("stderr")) as bar:
+    with click.progressbar(length=1, label="hands reviewed", file=sys.stderr) as bar:
         def progress(done, total):
             bar.length = total
             bar.update(done - bar.pos)

@@ -155,6 +155,8 @@ def _replay(table, plan: Plan, log: SeatLog):
                 raise PositionError(message)
             raise Retry(message)
         if not stopped:
+            if cursor == len(actions):  # e.g. another seat's ron on the discard: nobody else is asked to call
+                raise NoDecision(f"the hand ends before seat {seat}'s {log.decision} decision")
             raise PositionError(f"the hand ends before seat {seat}'s {log.decision} decision")
         q, d = pos.seat, pos.decision
         if cursor == len(actions) and q == seat and d == target:

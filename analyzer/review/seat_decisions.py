@@ -52,9 +52,13 @@ def seat_view(events, seat: int) -> list[dict]:
 
 
 def position_at(variant: str, events, seat: int, decision: SeatDecision, rules: dict | None = None) -> dict:
-    """The position document (analyzer.advise.riichi_position) of `decision`."""
+    """The position document (analyzer.advise.riichi_position) of `decision`. A react decision sees the dora
+    indicator an open or added kan shows with the discard after it (Mahjong Soul shows it before the calls)."""
+    end = decision.at + 1
+    while decision.kind == "react" and end < len(events) and events[end]["type"] == "dora":
+        end += 1
     doc = {"format": FORMAT, "variant": variant, "seat": seat, "decision": decision.kind,
-           "events": seat_view(events[:decision.at + 1], seat), "note": "review"}
+           "events": seat_view(events[:end], seat), "note": "review"}
     if rules:
         doc["rules"] = dict(rules)
     return doc

@@ -160,3 +160,55 @@ def test_a_west_round_hand_is_advised_with_the_west_round_wind(game):
     doc["events"][0]["bakaze"] = "N"
     with pytest.raises(InputError, match="bakaze must be E, S or W"):
         read_position(doc)
+
+
+def _swap_unplayed_tiles(doc: dict, record, seat: int) -> dict:
+    """The Mahjong Soul record with, in every hand, one start tile of each of two other seats exchanged between
+    them (tiles neither seat ever plays), and the wall (paishan) reversed: nothing `seat` could see."""
+    import copy
+
+    doc = copy.deepcopy(doc)
+    starts = [a["result"]["data"] for a in _record_actions(doc) if a["result"]["name"].endswith("RecordNewRound")]
+    for data, events in zip(starts, record.hands):
+        played = {s: set() for s in range(4)}
+        for e in events:
+            if e.get("actor") is not None and e["type"] in ("dahai", "chi", "pon", "daiminkan", "ankan", "kakan"):
+                played[e["actor"]] |= {p.rstrip("r")[:2] for p in [e.get("pai", ""), *e.get("consumed", [])] if p}
+        q1, q2 = [s for s in range(4) if s != seat][:2]
+        a = next(t for t in data[f"tiles{q1}"] if t not in played[q1] and t not in data[f"tiles{q2}"] and t[0] != "0")
+        b = next(t for t in data[f"tiles{q2}"] if t not in played[q2] and t not in data[f"tiles{q1}"] and t[0] != "0")
+        data[f"tiles{q1}"][data[f"tiles{q1}"].index(a)] = b
+        data[f"tiles{q2}"][data[f"tiles{q2}"].index(b)] = a
+        tiles = [data["paishan"][i:i + 2] for i in range(0, len(data["paishan"]), 2)]
+        data["paishan"] = "".join(reversed(tiles))
+    return doc
+
+
+def _record_actions(doc: dict) -> list[dict]:
+    data = doc["data"]
+    while "actions" not in data:
+        data = data["data"]
+    return [a for a in data["actions"] if a.get("type") == 1]
+
+
+def test_review_of_a_mahjong_soul_record_uses_only_what_the_seat_saw(tmp_path):
+    """A Mahjong Soul record holds every hand and the wall: changing what seat 0 could not see (other seats'
+    unplayed start tiles, the wall) leaves every position of its decisions, and its review, identical."""
+    from pathlib import Path
+
+    from tsumolab.analyzer.games.read import read_game
+
+    path = Path(__file__).parent / "data" / "majsoul" / "ranked_south.json"
+    record = read_game(path)
+    changed_doc = _swap_unplayed_tiles(json.loads(path.read_text(encoding="utf-8")), record, 0)
+    other = tmp_path / "changed.json"
+    other.write_text(json.dumps(changed_doc), encoding="utf-8")
+    changed = read_game(other)
+    assert changed.hands != record.hands
+    for h in range(record.n_hands):
+        ours = seat_decisions(record.hands[h], 0, "riichi")
+        assert ours == seat_decisions(changed.hands[h], 0, "riichi")
+        assert [position_at("riichi", record.hands[h], 0, d) for d in ours] == \
+            [position_at("riichi", changed.hands[h], 0, d) for d in ours]
+    spec = ReviewSpec(seat=0, rollouts=ROLLOUTS)
+    assert review_hand(record, spec, 2).equals(review_hand(changed, spec, 2))

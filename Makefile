@@ -48,12 +48,12 @@ test-pythons: install
 demo: install-base
 	$(BIN)/tsumolab demo --lang en,zh,ja
 
-# Screenshots of the HTML reports (every language found: report.html, report.zh.html, report.ja.html, and the
-# decisions.*.html of `tsumolab decisions`) in the directory of REPORT at desktop
-# and phone width with headless Chromium, and their PDF pages as PNG with pdftoppm, when those are installed.
+# Screenshots of the HTML reports (every language found: report.html, report.zh.html, report.ja.html, the
+# decisions.*.html of `tsumolab decisions` and the review.*.html of `tsumolab review`) in the directory of REPORT at
+# desktop and phone width with headless Chromium, and their PDF pages as PNG with pdftoppm, when those are installed.
 REPORT ?= demo-out/report.html
 REPORTS = $(wildcard $(addprefix $(dir $(REPORT)),report.html report.zh.html report.ja.html \
-  decisions.html decisions.zh.html decisions.ja.html))
+  decisions.html decisions.zh.html decisions.ja.html review.html review.zh.html review.ja.html))
 CHROMIUM := $(shell command -v chromium || command -v chromium-browser || command -v google-chrome)
 PDFTOPPM := $(shell command -v pdftoppm)
 report-check:

@@ -31,3 +31,21 @@ def parse_json(data: bytes, name: str, what: str = "JSON") -> object:
         raise InputError(f"{name}: invalid {what}: not UTF-8 text") from None
     except RecursionError:
         raise InputError(f"{name}: invalid {what}: nested too deeply") from None
+
+
+def json_or_lines(text: str) -> object:
+    """One JSON document, or JSON lines (one value a line, blank lines skipped) as a list; ValueError naming the
+    first line that is not JSON."""
+    text = text.strip()
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        pass
+    values = []
+    for n, line in enumerate(text.splitlines(), 1):
+        if line.strip():
+            try:
+                values.append(json.loads(line))
+            except json.JSONDecodeError as exc:
+                raise ValueError(f"line {n} is not JSON: {exc.msg}") from None
+    return values

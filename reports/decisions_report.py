@@ -5,20 +5,17 @@ report's style."""
 from __future__ import annotations
 
 import html
-import logging
 from pathlib import Path
 
 from tsumolab.analyzer.decisions.claims import CLAIMS
 from tsumolab.analyzer.i18n import DEFAULT_LANGUAGE, Translator
 from tsumolab.reports import decisions
-from tsumolab.reports.html import CSS, _figure, _table
-from tsumolab.reports.pdf import DECISIONS_LAYOUT, PDF_METADATA
+from tsumolab.reports.html import _figure, _table, page_html
+from tsumolab.reports.pdf import DECISIONS_LAYOUT
 
 
 def decisions_html(directory: Path | str, tr: Translator) -> str:
     """The report of a decisions study alone: an overview table, then one section per claim."""
-    from tsumolab.reports.fonts import css_font_face
-
     e = html.escape
     table = decisions.load_decisions(directory)
     ids = [c for c in CLAIMS if table is not None and c in set(table["claim"].to_list())]
@@ -31,44 +28,19 @@ def decisions_html(directory: Path | str, tr: Translator) -> str:
     body = (f"<header><h1>{e(title)}</h1></header>"
             f'<section id="overview"><h2>{e(tr("Overview"))}</h2>{overview}<ol>{nav}</ol></section>'
             + "".join(decisions.claim_section_html(directory, c, tr, _table, _figure) for c in ids))
-    style = css_font_face(body + title, tr.lang) + CSS
-    return (f"<!DOCTYPE html>\n<html lang=\"{tr.html_lang}\"><head><meta charset=\"utf-8\">"
-            '<meta name="viewport" content="width=device-width, initial-scale=1">'
-            f"<title>{e(title)}</title><style>{style}</style></head>\n<body><main>{body}</main></body></html>\n")
+    return page_html(title, body, tr)
 
 
 def render_decisions(directory: Path | str, langs=(DEFAULT_LANGUAGE,)) -> list:
     """DIR/decisions.html and DIR/decisions.pdf (decisions.<lang>.* for other languages), written atomically;
     a list of (html path, pdf path)."""
     from tsumolab.analyzer.i18n import translator
+    from tsumolab.reports.render import pdf_of_pages, quiet_font_fallback, write_report
 
     out = Path(directory)
     table = decisions.load_decisions(out)
     ids = [c for c in CLAIMS if table is not None and c in set(table["claim"].to_list())]
-    font_log = logging.getLogger("matplotlib.font_manager")
-    level = font_log.level
-    font_log.setLevel(logging.ERROR)  # bold text falls back to the regular CJK face, as in reports.render
-    try:
-        return [_render_language(out, ids, translator(lang)) for lang in langs]
-    finally:
-        font_log.setLevel(level)
-
-
-def _render_language(out: Path, ids: list[str], tr: Translator):
-    from matplotlib import rc_context
-    from matplotlib.backends.backend_pdf import PdfPages
-
-    from tsumolab.analyzer.tables import replacing
-    from tsumolab.reports.fonts import font_rc
-    from tsumolab.reports.render import ReportPaths
-
-    stem = "decisions" if tr.lang == DEFAULT_LANGUAGE else f"decisions.{tr.lang}"
-    html_path, pdf_path = out / f"{stem}.html", out / f"{stem}.pdf"
-    with rc_context(font_rc(tr.lang)):
-        text = decisions_html(out, tr)
-        with replacing(html_path) as temp:
-            temp.write_text(text, encoding="utf-8")
-        with replacing(pdf_path) as temp, PdfPages(temp, metadata=PDF_METADATA) as pdf:
-            for page in decisions.decision_pages(out, ids, tr, DECISIONS_LAYOUT):
-                pdf.savefig(page)
-    return ReportPaths(html_path, pdf_path)
+    with quiet_font_fallback():
+        return [write_report(out, "decisions", tr, lambda tr=tr: decisions_html(out, tr),
+                             pdf_of_pages(lambda tr=tr: decisions.decision_pages(out, ids, tr, DECISIONS_LAYOUT)))
+                for tr in map(translator, langs)]

@@ -102,10 +102,16 @@ def render_html(data: ReportData, examples: dict[str, ExampleHand | NoExample], 
     body = (f"<header><h1>{e(title)}</h1><p>{e(_subtitle(data, tr))}</p></header>"
             f'<nav id="toc" aria-label="{e(tr("Contents"))}"><section><h2>{e(tr("Contents"))}</h2>'
             f"<ol>{nav}</ol></section></nav>" + "".join(sections))
+    return page_html(title, body, tr)
+
+
+def page_html(title: str, body: str, tr: Translator) -> str:
+    """A whole report page: `body` under `title`, with the CSS and the CJK glyphs it uses embedded."""
     style = css_font_face(body + title, tr.lang) + CSS
     return (f"<!DOCTYPE html>\n<html lang=\"{tr.html_lang}\"><head><meta charset=\"utf-8\">"
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
-            f"<title>{e(title)}</title><style>{style}</style></head>\n<body><main>{body}</main></body></html>\n")
+            f"<title>{html.escape(title)}</title><style>{style}</style></head>\n<body><main>{body}</main></body>"
+            "</html>\n")
 
 
 def _subtitle(data: ReportData, tr: Translator) -> str:

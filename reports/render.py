@@ -9,6 +9,8 @@ bytes: figures use fixed SVG ids, no dates, and the PDF has no creation date.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import NamedTuple
 
@@ -23,15 +25,11 @@ from tsumolab.analyzer.tables import replacing  # noqa: E402
 from tsumolab.reports.data import ReportData, load_report_data  # noqa: E402
 from tsumolab.reports.fonts import font_rc  # noqa: E402
 
-HTML_NAME = "report.html"
-PDF_NAME = "report.pdf"
-
-
-def report_names(lang: str = DEFAULT_LANGUAGE) -> tuple[str, str]:
+def report_names(lang: str = DEFAULT_LANGUAGE, stem: str = "report") -> tuple[str, str]:
     """(HTML, PDF) file names of a report language: report.html for English, report.<lang>.html otherwise."""
-    if lang == DEFAULT_LANGUAGE:
-        return HTML_NAME, PDF_NAME
-    return f"report.{lang}.html", f"report.{lang}.pdf"
+    if lang != DEFAULT_LANGUAGE:
+        stem = f"{stem}.{lang}"
+    return f"{stem}.html", f"{stem}.pdf"
 
 
 class ReportPaths(NamedTuple):
@@ -68,21 +66,47 @@ def render_reports(out_dir: Path | str, langs: tuple[str, ...] = (DEFAULT_LANGUA
     out = Path(out_dir)
     data = load_report_data(out)
     examples = find_examples(data) if examples is None else examples
-    written = []
+    with quiet_font_fallback():
+        return [write_report(out, "report", tr, lambda tr=tr: render_html(data, examples, tr),
+                             lambda path, tr=tr: render_pdf(data, examples, path, tr)) for tr in translators]
+
+
+@contextmanager
+def quiet_font_fallback() -> Iterator[None]:
+    """Bold text falls back to the regular CJK face: not worth a warning."""
     font_log = logging.getLogger("matplotlib.font_manager")
     level = font_log.level
-    font_log.setLevel(logging.ERROR)  # bold text falls back to the regular CJK face: not worth a warning
+    font_log.setLevel(logging.ERROR)
     try:
-        for tr in translators:
-            html_name, pdf_name = report_names(tr.lang)
-            html_path, pdf_path = out / html_name, out / pdf_name
-            with rc_context(font_rc(tr.lang)):
-                text = render_html(data, examples, tr)
-                with replacing(html_path) as temp:
-                    temp.write_text(text, encoding="utf-8")
-                with replacing(pdf_path) as temp:
-                    render_pdf(data, examples, temp, tr)
-            written.append(ReportPaths(html_path, pdf_path))
+        yield
     finally:
         font_log.setLevel(level)
-    return written
+
+
+def write_report(out: Path, stem: str, tr, html_of: Callable[[], str],
+                 write_pdf: Callable[[Path], None]) -> ReportPaths:
+    """OUT/<stem>.html and OUT/<stem>.pdf (<stem>.<lang>.* for other languages than English), each written
+    atomically, with the fonts of `tr`'s language."""
+    html_name, pdf_name = report_names(tr.lang, stem)
+    html_path, pdf_path = out / html_name, out / pdf_name
+    with rc_context(font_rc(tr.lang)):
+        text = html_of()
+        with replacing(html_path) as temp:
+            temp.write_text(text, encoding="utf-8")
+        with replacing(pdf_path) as temp:
+            write_pdf(temp)
+    return ReportPaths(html_path, pdf_path)
+
+
+def pdf_of_pages(pages_of: Callable[[], list]) -> Callable[[Path], None]:
+    """A `write_pdf` for write_report that saves the figures `pages_of()` draws, one per page."""
+    def write_pdf(path: Path) -> None:
+        from matplotlib.backends.backend_pdf import PdfPages
+
+        from tsumolab.reports.pdf import PDF_METADATA
+
+        with PdfPages(path, metadata=PDF_METADATA) as pdf:
+            for page in pages_of():
+                pdf.savefig(page)
+
+    return write_pdf

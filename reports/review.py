@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import html
 import json
-import logging
 from pathlib import Path
 
 import polars as pl
@@ -114,8 +113,7 @@ def loss_figure(decisions: pl.DataFrame, tr: Translator) -> Figure:
 
 
 def review_html(directory: Path | str, tr: Translator) -> str:
-    from tsumolab.reports.fonts import css_font_face
-    from tsumolab.reports.html import CSS, _figure, _table
+    from tsumolab.reports.html import _figure, _table, page_html
 
     e = html.escape
     summary, table, decisions = load_review(directory)
@@ -132,13 +130,11 @@ def review_html(directory: Path | str, tr: Translator) -> str:
             f"<details><summary>{e(tr('options of decision {n}', n=d + 1))}</summary>"
             f"{_table(options_table(table.filter((pl.col('hand') == hand) & (pl.col('decision') == d)), tr))}"
             "</details>" for d in rows["decision"].to_list())
-        sections.append(f'<section id="hand-{hand}"><h2>{e(tr("{round}, {honba} honba", round=head["round"], honba=head["honba"]))}'
-                        f"</h2>{_table(decisions_table(rows, tr))}{folds}</section>")
+        heading = tr("{round}, {honba} honba", round=head["round"], honba=head["honba"])
+        sections.append(f'<section id="hand-{hand}"><h2>{e(heading)}</h2>{_table(decisions_table(rows, tr))}{folds}'
+                        "</section>")
     body = f"<header><h1>{e(title)}</h1><p>{e(summary['game']['title'])}</p></header>" + "".join(sections)
-    style = css_font_face(body + title, tr.lang) + CSS
-    return (f"<!DOCTYPE html>\n<html lang=\"{tr.html_lang}\"><head><meta charset=\"utf-8\">"
-            '<meta name="viewport" content="width=device-width, initial-scale=1">'
-            f"<title>{e(title)}</title><style>{style}</style></head>\n<body><main>{body}</main></body></html>\n")
+    return page_html(title, body, tr)
 
 
 def review_pages(directory: Path | str, tr: Translator) -> list[Figure]:
@@ -175,32 +171,9 @@ def render_review(directory: Path | str, langs=(DEFAULT_LANGUAGE,)) -> list:
     """DIR/review.html and DIR/review.pdf (review.<lang>.* for other languages), written atomically; a list of
     (html path, pdf path)."""
     from tsumolab.analyzer.i18n import translator
+    from tsumolab.reports.render import pdf_of_pages, quiet_font_fallback, write_report
 
-    font_log = logging.getLogger("matplotlib.font_manager")
-    level = font_log.level
-    font_log.setLevel(logging.ERROR)  # bold text falls back to the regular CJK face, as in reports.render
-    try:
-        return [_render_language(Path(directory), translator(lang)) for lang in langs]
-    finally:
-        font_log.setLevel(level)
-
-
-def _render_language(out: Path, tr: Translator):
-    from matplotlib import rc_context
-    from matplotlib.backends.backend_pdf import PdfPages
-
-    from tsumolab.analyzer.tables import replacing
-    from tsumolab.reports.fonts import font_rc
-    from tsumolab.reports.pdf import PDF_METADATA
-    from tsumolab.reports.render import ReportPaths
-
-    stem = "review" if tr.lang == DEFAULT_LANGUAGE else f"review.{tr.lang}"
-    html_path, pdf_path = out / f"{stem}.html", out / f"{stem}.pdf"
-    with rc_context(font_rc(tr.lang)):
-        text = review_html(out, tr)
-        with replacing(html_path) as temp:
-            temp.write_text(text, encoding="utf-8")
-        with replacing(pdf_path) as temp, PdfPages(temp, metadata=PDF_METADATA) as pdf:
-            for page in review_pages(out, tr):
-                pdf.savefig(page)
-    return ReportPaths(html_path, pdf_path)
+    out = Path(directory)
+    with quiet_font_fallback():
+        return [write_report(out, "review", tr, lambda tr=tr: review_html(out, tr),
+                             pdf_of_pages(lambda tr=tr: review_pages(out, tr))) for tr in map(translator, langs)]

@@ -212,3 +212,12 @@ def test_review_of_a_mahjong_soul_record_uses_only_what_the_seat_saw(tmp_path):
             [position_at("riichi", changed.hands[h], 0, d) for d in ours]
     spec = ReviewSpec(seat=0, rollouts=ROLLOUTS)
     assert review_hand(record, spec, 2).equals(review_hand(changed, spec, 2))
+
+
+def test_an_mjai_log_of_the_seat_own_view_reviews_the_same(game):
+    """A player's own mjai log hides the other seats' tiles ("?"): its review is the full log's review."""
+    from tsumolab.analyzer.review.seat_decisions import seat_view
+
+    own = read_mjai([e for h in game.hands for e in seat_view(h, 2)])
+    spec = ReviewSpec(seat=2, rollouts=ROLLOUTS)
+    assert review_hand(own, spec, 1).equals(review_hand(game, spec, 1))

@@ -99,19 +99,12 @@ def read_events(events, variant: str | None = None, seat: int | None = None, dec
 
 def parse_text(text: str):
     """JSON, or JSON lines, as Python objects."""
-    text = text.strip()
+    from tsumolab.analyzer.json_input import json_or_lines
+
     try:
-        return json.loads(text)
-    except json.JSONDecodeError:
-        pass
-    out = []
-    for n, line in enumerate(text.splitlines(), 1):
-        if line.strip():
-            try:
-                out.append(json.loads(line))
-            except json.JSONDecodeError as exc:
-                raise PositionError(f"line {n} is not a JSON event: {exc.msg}") from None
-    return out
+        return json_or_lines(text)
+    except ValueError as exc:
+        raise PositionError(str(exc)) from None
 
 
 def _this_hand(events: list[dict]) -> list[dict]:

@@ -9,7 +9,6 @@ shura game.
 
 from __future__ import annotations
 
-import json
 import re
 
 from tsumolab.analyzer.games.record import GameError, GameRecord
@@ -39,21 +38,12 @@ TILE = re.compile(r"[1-9][mps]|5[mps]r|[1-7]z|\?")
 
 def parse_mjai_text(text: str) -> list[dict]:
     """A JSON array of events, or JSON lines (one event a line) → the events."""
-    text = text.strip()
-    if text.startswith("["):
-        try:
-            events = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise GameError(f"not a JSON array of mjai events: {exc.msg} (line {exc.lineno})") from None
-        return events
-    events = []
-    for n, line in enumerate(text.splitlines(), 1):
-        if line.strip():
-            try:
-                events.append(json.loads(line))
-            except json.JSONDecodeError as exc:
-                raise GameError(f"line {n} is not a JSON event: {exc.msg}") from None
-    return events
+    from tsumolab.analyzer.json_input import json_or_lines
+
+    try:
+        return json_or_lines(text)
+    except ValueError as exc:
+        raise GameError(f"not mjai events: {exc}") from None
 
 
 def read_mjai(events: list[dict], title: str = "") -> GameRecord:

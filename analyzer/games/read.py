@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import gzip
-import json
 import zlib
 from pathlib import Path
 
 from tsumolab.analyzer.errors import os_error_text
 from tsumolab.analyzer.games.record import GameError, GameRecord
+from tsumolab.analyzer.json_input import json_or_lines
 
 
 def read_game(source: str | Path | bytes) -> GameRecord:
@@ -53,10 +53,6 @@ def load(data: bytes, name: str):
     except UnicodeDecodeError:
         raise GameError(f"not a game log: {name} is not UTF-8 text") from None
     try:
-        return json.loads(text)
-    except json.JSONDecodeError:
-        pass
-    try:
-        return [json.loads(line) for line in text.splitlines() if line.strip()]
-    except json.JSONDecodeError as exc:
-        raise GameError(f"not a game log: {name} is neither JSON nor JSON lines ({exc.msg})") from None
+        return json_or_lines(text)
+    except ValueError as exc:
+        raise GameError(f"not a game log: {name} is neither JSON nor JSON lines ({exc})") from None

@@ -30,8 +30,8 @@ RATING_SCALE = 1000
 HORIZONS = ("hand", "match")
 COLUMNS = {
     "hand": pl.Int32, "round": pl.Utf8, "honba": pl.Int32, "decision": pl.Int32, "kind": pl.Utf8,
-    "tiles": pl.Utf8, "choice": pl.Utf8, "option": pl.Utf8, "chosen": pl.Boolean, "best": pl.Boolean, "mean": pl.Float64,
-    "ci95": pl.Float64, "diff_to_best": pl.Float64, "diff_ci95": pl.Float64, "win_rate": pl.Float64,
+    "tiles": pl.Utf8, "choice": pl.Utf8, "option": pl.Utf8, "chosen": pl.Boolean, "best": pl.Boolean,
+    "mean": pl.Float64, "ci95": pl.Float64, "diff_to_best": pl.Float64, "diff_ci95": pl.Float64, "win_rate": pl.Float64,
     "deal_in_rate": pl.Float64, "rollouts": pl.Int32,
 }
 """One row per option of every decision; `choice` is the player's option (repeated on each row)."""
@@ -125,7 +125,8 @@ def decision_summary(table: pl.DataFrame) -> pl.DataFrame:
     best = table.filter(pl.col("best")).select("hand", "decision", pl.col("option").alias("best_option"),
                                                 pl.col("mean").alias("best_mean"))
     heads = table.group_by("hand", "decision", maintain_order=True).agg(
-        pl.first("round"), pl.first("honba"), pl.first("kind"), pl.first("tiles"), pl.first("choice"), pl.len().alias("options"))
+        pl.first("round"), pl.first("honba"), pl.first("kind"), pl.first("tiles"), pl.first("choice"),
+        pl.len().alias("options"))
     out = heads.join(best, on=["hand", "decision"]).join(chosen, on=["hand", "decision"], how="left")
     return out.with_columns(
         pl.col("loss").is_not_null().alias("expressible"),

@@ -64,62 +64,66 @@ def position_at(variant: str, events, seat: int, decision: SeatDecision, rules: 
     return doc
 
 
-class _Hands:
-    """Every seat's concealed tiles (counts per kind), melds and riichi, followed event by event."""
+class _SeatHand:
+    """The reviewed seat's concealed tiles (counts per kind), melds and riichi, followed event by event; the other
+    seats' tiles are not needed (they may be hidden, as in an mjai log of the seat's own view)."""
 
-    def __init__(self, start: dict):
-        self.counts = np.zeros((4, 34), np.int32)
-        for s, tiles in enumerate(start["tehais"]):
-            for name in tiles:
-                self._add(s, name, 1)
-        self.melds = [0, 0, 0, 0]
-        self.riichi = [False] * 4
+    def __init__(self, start: dict, seat: int):
+        self.seat = seat
+        self.counts = np.zeros(34, np.int32)
+        for name in start["tehais"][seat]:
+            self._add(name, 1)
+        self.melds = 0
+        self.riichi = False
 
-    def _add(self, seat: int, name: str, n: int) -> None:
+    def _add(self, name: str, n: int) -> None:
         tile = tile_of(name)
         if tile is None:
-            raise GameError("the review needs every seat's tiles; the log hides some (an mjai log of one seat's "
-                            "view): review that seat only")
-        self.counts[seat, tile[0]] += n
+            raise GameError(f"the log hides seat {self.seat}'s own tiles: review the seat whose view it is")
+        self.counts[tile[0]] += n
 
     def apply(self, e: dict) -> None:
         kind = e["type"]
-        if kind == "tsumo":
-            self._add(e["actor"], e["pai"], 1)
-        elif kind == "dahai":
-            self._add(e["actor"], e["pai"], -1)
-        elif kind in ("chi", "pon", "daiminkan", "ankan", "kakan"):
-            for name in e.get("consumed", ()):
-                self._add(e["actor"], name, -1)
-            if kind == "ankan" or kind in ("chi", "pon", "daiminkan"):
-                self.melds[e["actor"]] += 1
-            if kind == "kakan":
-                self._add(e["actor"], e["pai"], -1)
-        elif kind == "reach_accepted":
-            self.riichi[e["actor"]] = True
-        elif kind == "exchange":
+        if kind == "exchange":
             for name in e["pais"]:
-                self._add(e["actor"], name, -1)
-                self._add(e["target"], name, 1)
+                if e["actor"] == self.seat:
+                    self._add(name, -1)
+                if e["target"] == self.seat:
+                    self._add(name, 1)
+        if e.get("actor") != self.seat:
+            return
+        if kind == "tsumo":
+            self._add(e["pai"], 1)
+        elif kind == "dahai":
+            self._add(e["pai"], -1)
+        elif kind in ("chi", "pon", "daiminkan", "ankan"):
+            for name in e["consumed"]:
+                self._add(name, -1)
+            self.melds += 1
+        elif kind == "kakan":  # the pon's tiles are already a meld; the added tile leaves the hand
+            self._add(e["pai"], -1)
+        elif kind == "reach_accepted":
+            self.riichi = True
 
-    def tiles(self, seat: int) -> str:
-        return format_tiles(self.counts[seat])
+    def tiles(self) -> str:
+        return format_tiles(self.counts)
 
-    def completes(self, seat: int, kind: int) -> bool:
+    def completes(self, kind: int) -> bool:
         from tsumolab.sims.shanten import RIICHI_SHAPES, get_tables, shanten
 
-        counts = self.counts[seat].astype(np.int8)
+        counts = self.counts.astype(np.int8)
         counts[kind] += 1
         suit_t, honor_t = get_tables()
-        return int(shanten(counts, self.melds[seat], RIICHI_SHAPES, suit_t, honor_t)) < 0
+        return int(shanten(counts, self.melds, RIICHI_SHAPES, suit_t, honor_t)) < 0
 
-    def could_call(self, seat: int, actor: int, kind: int) -> bool:
-        if self.riichi[seat]:
+    def could_call(self, actor: int, kind: int) -> bool:
+        """Pon, open kan or (from the seat on the left) chi on `kind` by its tiles, riichi aside."""
+        if self.riichi:
             return False
-        held = self.counts[seat]
+        held = self.counts
         if held[kind] >= 2:
             return True
-        if kind >= 27 or (actor + 1) % 4 != seat:
+        if kind >= 27 or (actor + 1) % 4 != self.seat:
             return False
         r = kind % 9
         near = [held[kind + d] > 0 if 0 <= r + d <= 8 else False for d in (-2, -1, 1, 2)]
@@ -128,41 +132,41 @@ class _Hands:
 
 def seat_decisions(events, seat: int, variant: str) -> list[SeatDecision]:
     """The decisions of `seat` in one hand's events (every tile known), in play order."""
-    hands = _Hands(events[0])
+    hand = _SeatHand(events[0], seat)
     out: list[SeatDecision] = []
     if variant == "shura":
         exchange = next((e for e in events if e["type"] == "exchange" and e["actor"] == seat), None)
         if exchange is not None:
             out.append(SeatDecision(0, "exchange", "exchange " + " ".join(sorted(
-                (_name(p) for p in exchange["pais"]), key=_order)), hands.tiles(seat)))
+                (_name(p) for p in exchange["pais"]), key=_order)), hand.tiles()))
     for i, e in enumerate(events):
-        kind = _decision_kind(hands, events, i, seat, variant)
-        hands.apply(e)
+        kind = _decision_kind(hand, events, i, seat, variant)
+        hand.apply(e)
         if kind == "turn":
             choice = _turn_choice(events, i, seat)
             if choice is not None:
-                out.append(SeatDecision(i, kind, choice, hands.tiles(seat)))
+                out.append(SeatDecision(i, kind, choice, hand.tiles()))
         elif kind == "react":
-            out.append(SeatDecision(i, kind, _react_choice(events, i, seat), hands.tiles(seat)))
+            out.append(SeatDecision(i, kind, _react_choice(events, i, seat), hand.tiles()))
         elif kind == "rob":
-            out.append(SeatDecision(i, kind, "ron" if _won_on(events, i, seat) else "pass", hands.tiles(seat)))
+            out.append(SeatDecision(i, kind, "ron" if _won_on(events, i, seat) else "pass", hand.tiles()))
     return out
 
 
-def _decision_kind(hands: _Hands, events, i: int, seat: int, variant: str) -> str | None:
-    """The kind of decision event `i` gives `seat` (hands as before the event), or None."""
+def _decision_kind(hand: _SeatHand, events, i: int, seat: int, variant: str) -> str | None:
+    """The kind of decision event `i` gives `seat` (its hand as before the event), or None."""
     e = events[i]
     kind, actor = e["type"], e.get("actor")
     if actor == seat and kind in ("tsumo", "chi", "pon") and _started(events, i, variant):
-        if kind == "tsumo" and hands.riichi[seat]:
+        if kind == "tsumo" and hand.riichi:
             k = tile_of(e["pai"])[0]
-            if not (hands.completes(seat, k) or hands.counts[seat, k] == 3):
+            if not (hand.completes(k) or hand.counts[k] == 3):
                 return None  # the discard of a seat in riichi is forced
         return "turn"
     if kind == "dahai" and actor != seat:
         k = tile_of(e["pai"])[0]
-        return "react" if hands.could_call(seat, actor, k) or hands.completes(seat, k) else None
-    if kind == "kakan" and actor != seat and hands.completes(seat, tile_of(e["pai"])[0]):
+        return "react" if hand.could_call(actor, k) or hand.completes(k) else None
+    if kind == "kakan" and actor != seat and hand.completes(tile_of(e["pai"])[0]):
         return "rob"
     return None
 

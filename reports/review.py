@@ -49,6 +49,11 @@ def decision_text(kind: str, tr: Translator) -> str:
             "exchange": tr.p("decision", "exchange")}.get(kind, kind)
 
 
+def player_name(summary: dict, tr: Translator) -> str:
+    seat = summary["spec"]["seat"]
+    return summary["game"]["names"][seat] or tr("seat {seat}", seat=seat)
+
+
 def verdict_text(row: dict, tr: Translator) -> str:
     if not row["expressible"]:
         return tr("not evaluated")
@@ -95,9 +100,13 @@ def options_table(options: pl.DataFrame, tr: Translator) -> Table:
 
 
 def loss_figure(decisions: pl.DataFrame, tr: Translator) -> Figure:
-    """Points lost, summed decision by decision through the game; a tick at each hand's first decision."""
     fig = Figure(figsize=(8, 3), layout="constrained")
-    ax = fig.add_subplot()
+    draw_loss(fig.add_subplot(), decisions, tr)
+    return fig
+
+
+def draw_loss(ax, decisions: pl.DataFrame, tr: Translator) -> None:
+    """Points lost, summed decision by decision through the game; a tick at each hand's first decision."""
     judged = decisions.filter(pl.col("expressible"))
     losses = judged["loss"].fill_null(0).cum_sum().to_list()
     ax.step(range(1, len(losses) + 1), losses, where="post", color="#c62828")
@@ -109,7 +118,6 @@ def loss_figure(decisions: pl.DataFrame, tr: Translator) -> Figure:
     ax.set_ylabel(tr("points lost (sum)"))
     ax.set_title(tr("Points lost through the game"))
     ax.grid(alpha=0.3)
-    return fig
 
 
 def review_html(directory: Path | str, tr: Translator) -> str:
@@ -117,7 +125,7 @@ def review_html(directory: Path | str, tr: Translator) -> str:
 
     e = html.escape
     summary, table, decisions = load_review(directory)
-    name = summary["game"]["names"][summary["spec"]["seat"]] or tr("seat {seat}", seat=summary["spec"]["seat"])
+    name = player_name(summary, tr)
     title = tr("tsumolab: review of {player}", player=name)
     figure = FigureSpec("review-loss", tr("Each step is one decision's loss against the best option."),
                         lambda: loss_figure(decisions, tr))
@@ -138,22 +146,16 @@ def review_html(directory: Path | str, tr: Translator) -> str:
 
 
 def review_pages(directory: Path | str, tr: Translator) -> list[Figure]:
-    """The PDF pages: the summary with the chart, then the decisions of each hand (a page per few hands)."""
+    """The PDF pages: the summary with the chart, then the decisions of each hand, a page each."""
     from tsumolab.reports.pdf import A4, _axes, _page, _text_block, draw_table
 
     summary, _table, decisions = load_review(directory)
-    name = summary["game"]["names"][summary["spec"]["seat"]] or tr("seat {seat}", seat=summary["spec"]["seat"])
+    name = player_name(summary, tr)
     first = _page()
     used = _text_block(first, 0.4, [(tr("tsumolab: review of {player}", player=name), {"size": 15, "weight": "bold"}),
                                     (summary_text(summary, tr), {"size": 9, "wrap": 110}),
                                     (method_text(summary, tr), {"size": 8, "wrap": 125})])
-    chart = loss_figure(decisions, tr)
-    ax = _axes(first, 0.6, used + 0.3, A4[0] - 1.2, 3.2)
-    for line in chart.axes[0].get_lines():
-        ax.step(*line.get_data(), where="post", color=line.get_color())
-    ax.set_xlabel(chart.axes[0].get_xlabel())
-    ax.set_ylabel(chart.axes[0].get_ylabel())
-    ax.set_title(chart.axes[0].get_title())
+    draw_loss(_axes(first, 0.6, used + 0.3, A4[0] - 1.2, 3.2), decisions, tr)
     pages = [first]
     for hand in decisions["hand"].unique(maintain_order=True).to_list():
         rows = decisions.filter(pl.col("hand") == hand)

@@ -139,7 +139,7 @@ def _replay(table, plan: Plan, log: SeatLog):
                 continue
             if cursor >= len(actions):
                 raise NoDecision(f"seat {seat} has no {log.decision} decision at the end of the log (the "
-                                    f"engine goes on: {_describe(done)})")
+                                 f"engine goes on: {_describe(done)})")
             logged = actions[cursor]
             if not _same_action(logged, done, logged[1] == seat, table.sopts):
                 message = f"action {cursor} ({_describe(logged)}) cannot be replayed: the engine did {_describe(done)}"
@@ -166,7 +166,7 @@ def _replay(table, plan: Plan, log: SeatLog):
         elif d == D_TURN:
             if cursor >= len(actions) or actions[cursor][1] != q or cursor not in plan.turn_answer:
                 raise NoDecision(f"seat {seat} has no {log.decision} decision at the end of the log (seat {q} "
-                                    "is to play)")
+                                 "is to play)")
             answer = plan.turn_answer[cursor]
         elif d in (D_REACT, D_ROB):
             answer = plan.react_answer.get((cursor - 1, q), PASS)

@@ -83,13 +83,13 @@ def decision_seed(seed: int, hand: int, decision: int) -> int:
     return (seed * 1_000_003 + hand * 1_009 + decision) % (2 ** 31)
 
 
-def review_hand(record: GameRecord, spec: ReviewSpec, hand: int, jobs: int = 1) -> pl.DataFrame:
+def review_hand(record: GameRecord, spec: ReviewSpec, hand: int) -> pl.DataFrame:
     """The option rows of every decision of the seat in hand `hand` (1-based)."""
     events = record.hands[hand - 1]
     start = events[0]
     rows = []
     for d, decision in enumerate(seat_decisions(events, spec.seat, record.variant)):
-        result = _advise(record, events, spec, decision, decision_seed(spec.seed, hand, d), jobs)
+        result = _advise(record, events, spec, decision, decision_seed(spec.seed, hand, d))
         if result is None:
             continue
         best = result["options"][0]["option"]
@@ -104,11 +104,11 @@ def review_hand(record: GameRecord, spec: ReviewSpec, hand: int, jobs: int = 1) 
     return pl.DataFrame(rows, schema=COLUMNS)
 
 
-def _advise(record: GameRecord, events, spec: ReviewSpec, decision: SeatDecision, seed: int, jobs: int):
+def _advise(record: GameRecord, events, spec: ReviewSpec, decision: SeatDecision, seed: int):
     """advise's result at `decision`, or None when the seat has nothing to choose there."""
     position = position_at(record.variant, events, spec.seat, decision, game_rules(record))
     try:
-        result = advise_position(position, spec.rollouts, spec.horizon, spec.seat_policies, seed, jobs)
+        result = advise_position(position, spec.rollouts, spec.horizon, spec.seat_policies, seed, jobs=1)
     except NotADecision:
         return None
     except InputError as exc:

@@ -134,13 +134,16 @@ def seat_decisions(events, seat: int, variant: str) -> list[SeatDecision]:
     """The decisions of `seat` in one hand's events (every tile known), in play order."""
     hand = _SeatHand(events[0], seat)
     out: list[SeatDecision] = []
+    # In shura (S-2) play starts after the exchange: the dealer's first draw comes before it.
+    play_from = 0
     if variant == "shura":
+        play_from = next((i for i, e in enumerate(events) if e["type"] == "exchange"), len(events))
         exchange = next((e for e in events if e["type"] == "exchange" and e["actor"] == seat), None)
         if exchange is not None:
-            out.append(SeatDecision(0, "exchange", "exchange " + " ".join(sorted(
-                (_name(p) for p in exchange["pais"]), key=_order)), hand.tiles()))
+            kinds = sorted(tile_of(p)[0] for p in exchange["pais"])
+            out.append(SeatDecision(0, "exchange", "exchange " + " ".join(map(tile_name, kinds)), hand.tiles()))
     for i, e in enumerate(events):
-        kind = _decision_kind(hand, events, i, seat, variant)
+        kind = _decision_kind(hand, events, i, seat, i >= play_from)
         hand.apply(e)
         if kind == "turn":
             choice = _turn_choice(events, i, seat)
@@ -153,11 +156,11 @@ def seat_decisions(events, seat: int, variant: str) -> list[SeatDecision]:
     return out
 
 
-def _decision_kind(hand: _SeatHand, events, i: int, seat: int, variant: str) -> str | None:
+def _decision_kind(hand: _SeatHand, events, i: int, seat: int, playing: bool) -> str | None:
     """The kind of decision event `i` gives `seat` (its hand as before the event), or None."""
     e = events[i]
     kind, actor = e["type"], e.get("actor")
-    if actor == seat and kind in ("tsumo", "chi", "pon") and _started(events, i, variant):
+    if actor == seat and kind in ("tsumo", "chi", "pon") and playing:
         if kind == "tsumo" and hand.riichi:
             k = tile_of(e["pai"])[0]
             if not (hand.completes(k) or hand.counts[k] == 3):
@@ -173,15 +176,6 @@ def _decision_kind(hand: _SeatHand, events, i: int, seat: int, variant: str) -> 
 
 def _name(pai: str) -> str:
     return tile_name(tile_of(pai)[0])
-
-
-def _order(name: str) -> int:
-    return "mpsz".index(name[1]) * 10 + int(name[0])
-
-
-def _started(events, i: int, variant: str) -> bool:
-    """False for the dealer's first draw of a shura hand before the exchange (that decision is the exchange)."""
-    return variant != "shura" or any(e["type"] == "exchange" for e in events[:i])
 
 
 def _turn_choice(events, i: int, seat: int) -> str | None:

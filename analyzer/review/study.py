@@ -72,7 +72,7 @@ def run_review(record: GameRecord, spec: ReviewSpec, out: Path | str, jobs: int 
             done[hand] = file_entry(path, table.height)
             _write_record(out, game, spec, done, None)
             if progress is not None:
-                progress(len(hands) - len([h for h in hands if h not in done]), len(hands))
+                progress(sum(h in done for h in hands), len(hands))
         table = pl.concat([pl.read_parquet(chunk_path(out, h)) for h in hands], how="vertical") if hands else \
             pl.DataFrame(schema=COLUMNS)
         write_parquet_atomic(table, out / TABLE_FILE, {"format": FORMAT, "game": game, "spec": spec.as_dict()})

@@ -106,14 +106,12 @@ def review_command(game, seat, player, kyoku, rollouts, horizon, seat_policies, 
       tsumolab review game.json --seat 0
       tsumolab review game.json --player Alice --kyoku E3,S1 --rollouts 1000 --jobs 2 --out review-alice
     """
-    from tsumolab.analyzer.advise.position_advice import check_variant
     from tsumolab.analyzer.games.read import read_game
     from tsumolab.analyzer.review.game_review import ReviewSpec, check_reviewable
     from tsumolab.analyzer.review.study import run_review
 
     record = read_game(game)
-    check_variant(record.variant)
-    check_reviewable(record)
+    check_reviewable(record)  # before the progress bar shows (run_review checks again for the Python API)
     if rollouts < 1:
         raise InputError(f"--rollouts must be at least 1, got {rollouts}")
     if jobs < 1:

@@ -99,7 +99,7 @@ def modes_play_starts(obs, st, topts, wall, dealer, pos):
 
 
 # ----------------------------------------------------------------------------- drawing
-@step
+@inline
 def modes_draw(state, seating, rules, log, pos, seat, cnt_illegal):
     """A draw from the live wall, replaced by the mode's own (A: refill the pool, pick a candidate) →
     (replaced, live-wall position, drawn kind or -1 when nothing is left to draw)."""
@@ -113,7 +113,7 @@ def modes_draw(state, seating, rules, log, pos, seat, cnt_illegal):
     return False, pos, -1
 
 
-@step
+@inline
 def modes_replacement_draw(state, seating, rules, log, at, pos, seat, cnt_illegal):
     """A kan's replacement draw from dead-wall position `at`, replaced by the mode's own (A: the tile joins
     the open pool, the seat picks) → (replaced, live-wall position, drawn kind)."""
@@ -191,7 +191,7 @@ def modes_lose(obs, topts, seat, kind, copies):
         mirror_lose(obs, seat, kind, copies)
 
 
-@step
+@inline
 def modes_discard(state, rules, seat, tile, red, drawn_copy, drawn_clear, tsumogiri, called, streaks):
     """The seat discarded `tile` (the red five when `red`): M (which copy went; a tsumogiri is the drawn copy),
     DE's counter, F's open tiles, C's runs. Returns whether the discard counts as tsumogiri."""
@@ -210,7 +210,7 @@ def modes_discard(state, rules, seat, tile, red, drawn_copy, drawn_clear, tsumog
     return tsumogiri
 
 
-@step
+@inline
 def modes_hide_discard(state, seating, rules, log, seat, tile, riichi_now, face_down, delta):
     """D: a face-down discard is paid for, may be opened and locked. True when it stays hidden."""
     if face_down:
@@ -302,7 +302,7 @@ def modes_keeps_turn(obs, topts, seat):
     return topts[T.T_SOUL_STRIKE] != 0 and strike_active(obs, seat)
 
 
-@step
+@inline
 def modes_call(state, rules, log, delta, streaks, caller, discarder, tile, red, pon_or_kan, dealer):
     """A chi, pon or open kan took the discard: C's runs (option count_called), FL 暗中交易, 爱的代价, 炒作."""
     topts = rules.topts

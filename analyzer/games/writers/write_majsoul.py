@@ -23,7 +23,6 @@ from tsumolab.analyzer.games.writers.match_log import Hand, MatchLog, check_form
 ABORTS = {"nine_terminals": 1, "four_winds": 2, "four_kans": 3, "four_riichi": 4, "three_wins": 5}
 CHANGE_TYPES = {1: 0, 2: 1, 3: 2}  # the receiver's offset from the giver → change_type (next, across, prev)
 CALLS = {"chi": 0, "pon": 1, "daiminkan": 2}
-WINS_ENDING = ("RecordHule", "RecordHuleXueZhanEnd")
 
 
 def majsoul_tile(name: str) -> str:
@@ -58,7 +57,8 @@ class _HandRecords:
         start, events = self.hand.start, self.hand.events
         oya = start["oya"]
         first = events[0]
-        assert first["type"] == "tsumo" and first["actor"] == oya, "a hand starts with the dealer's draw"
+        if first["type"] != "tsumo" or first["actor"] != oya:
+            raise ValueError(f"a hand starts with the dealer's draw, not {first}")
         tiles = [list(h) for h in start["tehais"]]
         tiles[oya].append(first["pai"])
         self.add("RecordNewRound", {

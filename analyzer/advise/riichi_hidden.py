@@ -9,7 +9,8 @@ indicators); the others start unknown and get a tile when the log needs one:
   tiles they show; a tile the seat passed at the exchange is any of its tiles;
 - a winner's hidden tiles form a complete hand that the engine's scorer values at the logged han and fu (ura
   indicators and red fives make up dora), with waits that leave the seat out of furiten (R-4); a riichi
-  declarer's tiles form a tenpai hand (analyzer.advise.riichi_hands);
+  declarer's tiles form a tenpai hand (analyzer.advise.riichi_hands); the seat's own riichi win (shura plays on
+  after it) gets the ura indicators that make it worth its logged han;
 - what is left gets the remaining tiles at random.
 Red fives follow the engine's choice of copy (R-1: a discard by kind gives up a plain copy first, calls, kans
 and the exchange put the red five in first): positions carry the tiles they may not be, so that the engine
@@ -463,7 +464,9 @@ class Plan:
             self.react_answer[(j_last, p)] = RON
             self._ronned.add(i_last)
             tile = given
-        if p != self.seat:
+        # the seat's own hand is known, but when it won in riichi the ura indicators under its win are not: they
+        # are chosen like a hidden winner's tiles, to make the win worth its logged han (shura plays on after it)
+        if p != self.seat or (s.riichi and han is not None):
             since = s.riichi_at if s.riichi else (s.discards[-1][0] if s.discards else -1)
             avoid = {k for _, k in s.discards}
             if not tsumo:

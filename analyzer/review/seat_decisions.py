@@ -6,9 +6,11 @@ A decision of the seat is
   riichi with a discard, or a discard;
 - `react`: after another seat's discard that the seat could call or win on — ron, pon, kan, chi or pass;
 - `rob`: after another seat's added kan whose tile completes the seat's hand — ron or pass;
-- `exchange` (shura, S-2): the three tiles passed at the start.
-A react or rob decision is kept only when the seat's tiles allow something besides passing (the engine then
-lists the options; one with only "pass" left is skipped by the review).
+- `exchange` (shura, S-2): the three tiles passed at the start, chosen after the dealer's first draw (the
+  dealer's first turn comes after the exchange).
+In shura a seat that has won sits out the rest of the hand (S-3): the chi source skips it. A react or rob
+decision is kept only when the seat's tiles allow something besides passing (the engine then lists the options;
+one with only "pass" left is skipped by the review).
 """
 
 from __future__ import annotations
@@ -75,6 +77,7 @@ class _SeatHand:
             self._add(name, 1)
         self.melds = 0
         self.riichi = False
+        self.won: set[int] = set()   # seats that won: in shura they sit out the rest of the hand (S-3)
 
     def _add(self, name: str, n: int) -> None:
         tile = tile_of(name)
@@ -84,6 +87,8 @@ class _SeatHand:
 
     def apply(self, e: dict) -> None:
         kind = e["type"]
+        if kind == "hora":
+            self.won.add(e["actor"])
         if kind == "exchange":
             for name in e["pais"]:
                 if e["actor"] == self.seat:
@@ -117,13 +122,17 @@ class _SeatHand:
         return int(shanten(counts, self.melds, RIICHI_SHAPES, suit_t, honor_t)) < 0
 
     def could_call(self, actor: int, kind: int) -> bool:
-        """Pon, open kan or (from the seat on the left) chi on `kind` by its tiles, riichi aside."""
+        """Pon, open kan or (from the seat on the left, the seats out after their wins skipped) chi on `kind` by
+        its tiles, riichi aside."""
         if self.riichi:
             return False
         held = self.counts
         if held[kind] >= 2:
             return True
-        if kind >= 27 or (actor + 1) % 4 != self.seat:
+        left = (self.seat - 1) % 4
+        while left in self.won and left != actor:
+            left = (left - 1) % 4
+        if kind >= 27 or left != actor:
             return False
         r = kind % 9
         near = [held[kind + d] > 0 if 0 <= r + d <= 8 else False for d in (-2, -1, 1, 2)]
@@ -134,17 +143,23 @@ def seat_decisions(events, seat: int, variant: str) -> list[SeatDecision]:
     """The decisions of `seat` in one hand's events (every tile known), in play order."""
     hand = _SeatHand(events[0], seat)
     out: list[SeatDecision] = []
-    # In shura (S-2) play starts after the exchange: the dealer's first draw comes before it.
-    play_from = 0
+    # In shura (S-2) play starts after the exchange: the dealer's first draw comes before it, so the exchange is
+    # decided with that draw in the dealer's hand and the dealer's first turn comes after the last exchange.
+    play_from, exchange, first_turn = 0, None, -1
     if variant == "shura":
-        play_from = next((i for i, e in enumerate(events) if e["type"] == "exchange"), len(events))
-        exchange = next((e for e in events if e["type"] == "exchange" and e["actor"] == seat), None)
-        if exchange is not None:
-            kinds = sorted(tile_of(p)[0] for p in exchange["pais"])
-            out.append(SeatDecision(0, "exchange", "exchange " + " ".join(map(tile_name, kinds)), hand.tiles()))
+        passes = [i for i, e in enumerate(events) if e["type"] == "exchange"]
+        play_from = passes[0] if passes else len(events)
+        exchange = next((events[i] for i in passes if events[i]["actor"] == seat), None)
+        if passes and seat == events[0]["oya"]:
+            first_turn = passes[-1]
     for i, e in enumerate(events):
         kind = _decision_kind(hand, events, i, seat, i >= play_from)
         hand.apply(e)
+        if exchange is not None and i == play_from - 1:
+            kinds = sorted(tile_of(p)[0] for p in exchange["pais"])
+            out.append(SeatDecision(i, "exchange", "exchange " + " ".join(map(tile_name, kinds)), hand.tiles()))
+        if i == first_turn:
+            kind = "turn"
         if kind == "turn":
             choice = _turn_choice(events, i, seat)
             if choice is not None:

@@ -9,11 +9,14 @@ import click
 
 from tsumolab.cli import cli
 from tsumolab.analyzer.errors import InputError
+from tsumolab.analyzer.games.writers import FORMATS as GAME_FORMATS, check_format, game_log, write_game
 from tsumolab.analyzer.replay.match import decoder_for, replay_match
 from tsumolab.analyzer.runs.options import build_spec
 from tsumolab.analyzer.runs.record import read_run_record, record_spec
 from tsumolab.analyzer.runs.spec import RunSpec
 from tsumolab.policies.registry import check_mode, load_path
+
+OUTPUT_FORMATS = ("text", "json", *GAME_FORMATS)
 
 
 @cli.command("replay")
@@ -27,12 +30,18 @@ from tsumolab.policies.registry import check_mode, load_path
 @click.option("--rule", "rules", multiple=True, metavar="KEY=VALUE", help="Rule option (repeatable).")
 @click.option("--policy-path", "policy_paths", multiple=True, type=click.Path(exists=True, dir_okay=False),
               help="Python file with extra policies (repeatable).")
-@click.option("--json", "as_json", is_flag=True, help="JSON lines (mjai words where they exist) instead of text.")
+@click.option("--format", "fmt", type=click.Choice(OUTPUT_FORMATS), default=None,
+              help="What to print: text (default), json (the JSON lines of every event, mjai words where they exist "
+                   "and the extensions: payments, passed wins, the wall), or a game log the readers of `tsumolab "
+                   "review` take: mjai (JSON lines), tenhou6 (tenhou.net/6 JSON, riichi only) or majsoul (a decoded "
+                   "Mahjong Soul record). The game logs are written for riichi and shura; other modes are refused.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Short for --format json (as before --format); with another --format it is refused.")
 @click.option("--advise", "decision", type=int, default=None, metavar="N",
               help="Instead of the events, print the position (JSON, input of `tsumolab advise`) of the hand's "
                    "decision number N (0-based, every seat's decisions counted) from the deciding seat's view "
                    "(riichi, shura: its mjai events up to the decision, analyzer/advise/riichi_position.py).")
-def replay(variant, seed, match_id, hand_no, seats, run_dir, rules, policy_paths, as_json, decision):
+def replay(variant, seed, match_id, hand_no, seats, run_dir, rules, policy_paths, fmt, as_json, decision):
     """Re-simulate one match from its seed and print every event: deal, exchange, voids, draws, discards,
     calls, passed wins, wins with pattern and fan, every payment, the exhaustive-draw settlement and the
     points after each hand. The same seed, match id and seats always give the same match. The riichi-based
@@ -43,23 +52,35 @@ def replay(variant, seed, match_id, hand_no, seats, run_dir, rules, policy_paths
     Examples:
       tsumolab replay --seed 7 --match 12
       tsumolab replay --run runs/example --match 3 --hand 2 --json
+      tsumolab replay --variant riichi --seed 7 --match 0 --format tenhou6 > game.json
+      tsumolab replay --variant shura --seed 3 --match 0 --format majsoul > game.json
       tsumolab replay --variant shura --seed 3 --match 0 --hand 1
       tsumolab replay --seed 7 --match 0 --hand 1 --advise 20 > position.json
       tsumolab replay --variant shura --seed 3 --match 0 --hand 2 --advise 30 > position.json
     """
     if match_id < 0:
         raise InputError(f"--match must be at least 0, got {match_id}")
+    if as_json and fmt not in (None, "json"):
+        raise InputError(f"--json is short for --format json: give --format {fmt} alone")
+    fmt = "json" if as_json else fmt
+    if decision is not None and fmt is not None:
+        raise InputError("--advise prints a position document (JSON); it takes no --format or --json")
     spec = _replay_spec(run_dir, variant, seed, seats, rules, policy_paths, match_id)
     if decision is not None:
         click.echo(json.dumps(_position(spec, match_id, hand_no, decision)))
         return
+    if fmt in GAME_FORMATS:
+        check_format(fmt, spec.variant)
     events, labels, hand_rows, _ = replay_match(spec, match_id)
     played = int(hand_rows[:, 1].max())
     if hand_no is not None:
         if not 1 <= hand_no <= played:
             raise InputError(f"match {match_id} has hands 1..{played}; no hand {hand_no}")
         events = [e for e in _hand_slice(events, hand_no)]
-    if as_json:
+    if fmt in GAME_FORMATS:
+        click.echo(write_game(fmt, game_log(spec, match_id, events, labels)), nl=False)
+        return
+    if fmt == "json":
         for event in events:
             click.echo(json.dumps(event, ensure_ascii=False))
         return

@@ -1,0 +1,155 @@
+"""The one source of the game writers: a simulated match's events (`tsumolab replay --json`,
+analyzer.replay.riichi_events) cut into hands in the words of analyzer.games.record.
+
+What the writers need and the replay spreads over extension events is folded in here once:
+- the `payment` events become `deltas` (each seat's points gained or lost) on the `hora` they pay for and on the
+  exhaustive `ryukyoku` (noten and nagashi payments); the riichi sticks a winner collects count for the winner,
+  the stick a seat puts down does not (it is its `reach_accepted`), as in Mahjong Soul's and tenhou's deltas;
+- a riichi winner's `hora` gets the ura indicators under the dora indicators shown (`ura_markers`, from the
+  replay's `wall` event);
+- an added kan names the pon it completes (`consumed`, the pon's three tiles), as mjai's kakan does;
+- `pass_win`, `payment` and the `wall` itself are left out (the wall stays on the hand for whoever wants it).
+
+Each hand is its start_kyoku and its events up to and including end_kyoku (scores after the hand).
+Only the modes in WRITTEN are written (riichi and shura: every event of theirs is in these words); `check_format`
+refuses the others in one line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tsumolab.analyzer.errors import InputError
+
+FORMATS = ("mjai", "tenhou6", "majsoul")
+WRITTEN = {"mjai": ("riichi", "shura"), "tenhou6": ("riichi",), "majsoul": ("riichi", "shura")}  # modes written
+TABLE = -1  # the riichi-stick pile in payment events
+WIN_REASONS = frozenset({"ron", "tsumo", "honba", "sticks", "pao"})
+DRAW_REASONS = frozenset({"noten", "nagashi"})
+START_KEYS = ("bakaze", "kyoku", "honba", "kyotaku", "oya", "scores", "dora_marker", "tehais")
+PLAY_KEYS = {
+    "exchange": ("actor", "target", "pais"),
+    "tsumo": ("actor", "pai", "rinshan"),
+    "dahai": ("actor", "pai", "tsumogiri"),
+    "chi": ("actor", "target", "pai", "consumed"),
+    "pon": ("actor", "target", "pai", "consumed"),
+    "daiminkan": ("actor", "target", "pai", "consumed"),
+    "ankan": ("actor", "consumed"),
+    "kakan": ("actor", "pai", "consumed"),
+    "reach": ("actor", "double"),
+    "reach_accepted": ("actor",),
+    "dora": ("dora_marker",),
+    "hora": ("actor", "target", "pai", "han", "fu"),
+    "ryukyoku": ("reason", "abortive", "actor"),
+    "end_kyoku": ("scores", "deltas"),
+}
+
+
+@dataclass
+class Hand:
+    """One hand: start_kyoku (with exchange_direction in shura), its events in play order, the replay's wall."""
+
+    start: dict
+    events: list[dict] = field(default_factory=list)
+    wall: dict | None = None
+
+
+@dataclass
+class MatchLog:
+    """A simulated match ready to be written: mode, seat names, rule options that differ from the mode's
+    defaults, the rules' number of hands (4 East, 8 South) and every hand."""
+
+    variant: str
+    names: list[str]
+    hands: list[Hand]
+    rules: dict = field(default_factory=dict)
+    n_hands: int = 4
+    title: str = ""
+
+    @property
+    def final_scores(self) -> list[int]:
+        return list(self.hands[-1].events[-1]["scores"]) if self.hands else [0] * 4
+
+    @property
+    def red_fives(self) -> bool:
+        return bool(self.rules.get("red_fives", True))
+
+
+def check_format(fmt: str, variant: str) -> None:
+    """InputError (one line) when format `fmt` does not write mode `variant` (yet)."""
+    if fmt == "tenhou6" and variant == "shura":
+        raise InputError("replay --format tenhou6: a tenhou.net/6 log cannot hold shura's exchange of three and "
+                         "play after wins; write shura as mjai or majsoul")
+    if variant not in WRITTEN[fmt]:
+        raise InputError(f"replay --format {fmt}: mode {variant} is not written yet "
+                         f"(written: {', '.join(WRITTEN[fmt])})")
+
+
+def match_log(events: list[dict], names, variant: str, rules: dict | None = None, n_hands: int = 4,
+              title: str = "") -> MatchLog:
+    """The replay's JSON events of one match (riichi-based modes) → MatchLog."""
+    hands: list[Hand] = []
+    draw = [0] * 4
+    win: dict | None = None   # the latest hora, whose payments follow it
+    riichi: set[int] = set()
+    shown, nagashi = 0, False
+    pons: dict[tuple[int, str], list[str]] = {}   # (seat, kind) → the pon's tiles, for its added kan
+    for e in events:
+        kind = e["type"]
+        if kind == "start_kyoku":
+            start = {"type": kind, **{k: e[k] for k in START_KEYS if k in e}}
+            if variant == "shura":
+                start["exchange_direction"] = e.get("exchange_direction", "none")
+            hands.append(Hand(start))
+            draw, win, riichi, shown, nagashi, pons = [0] * 4, None, set(), 1, False, {}
+            continue
+        if not hands:
+            continue
+        hand = hands[-1]
+        if kind == "wall":
+            hand.wall = e
+            continue
+        if kind == "payment":
+            reason, payer, payee, amount = e["reason"], e["from"], e["to"], e["amount"]
+            target = win["deltas"] if reason in WIN_REASONS and win is not None else \
+                draw if reason in DRAW_REASONS else None
+            if target is not None:
+                if payer != TABLE:
+                    target[payer] -= amount
+                if payee != TABLE:
+                    target[payee] += amount
+            nagashi |= reason == "nagashi"
+            continue
+        if kind not in PLAY_KEYS:
+            continue   # pass_win and the other modes' extensions
+        out = {"type": kind, **{k: e[k] for k in PLAY_KEYS[kind] if k in e}}
+        if kind not in ("reach_accepted", "dora"):
+            win = None   # a win's payments come right after it
+        if kind == "reach_accepted":
+            riichi.add(e["actor"])
+        elif kind == "pon":
+            pons[e["actor"], e["pai"].rstrip("r")] = [e["pai"], *e["consumed"]]
+        elif kind == "kakan":
+            out["consumed"] = pons.pop((e["actor"], e["pai"].rstrip("r")))
+        elif kind == "dora":
+            shown += 1
+        elif kind == "hora":
+            out["deltas"] = [0] * 4
+            if e["actor"] in riichi and hand.wall is not None:
+                out["ura_markers"] = hand.wall["ura_markers"][:shown]
+            win = out
+        elif kind == "ryukyoku" and not e.get("abortive"):
+            out["deltas"] = draw
+            out["nagashi"] = nagashi
+        hand.events.append(out)
+    return MatchLog(variant, [str(n) for n in names], hands, dict(rules or {}), n_hands, title)
+
+
+def game_log(spec, match_id: int, events: list[dict], labels) -> MatchLog:
+    """The MatchLog of the replay events `events` (analyzer.replay.match.replay_match, all or some hands) of
+    match `match_id` of the run `spec` (analyzer.runs.spec.RunSpec)."""
+    defaults = spec.mode.rules_class().as_dict()
+    values = spec.rules.as_dict()
+    changed = {k: v for k, v in values.items() if defaults.get(k) != v}
+    return match_log(events, labels, spec.variant, changed, int(values.get("n_hands", 4)),
+                     f"tsumolab {spec.variant} seed {spec.seed} match {match_id}")

@@ -1,0 +1,193 @@
+"""MatchLog → a decoded Mahjong Soul game record, the layout analyzer.games.majsoul reads and the client's protocol
+(liqi.proto) uses: {"head": {uuid, start_time, end_time, config: {category, mode: {mode, ai, detail_rule}, meta},
+accounts, result}, "data": {"name": ".lq.GameDetailRecords", "data": {"version": 210715, "actions": [...]}}},
+every action {"type": 1, "result": {"name": ".lq.RecordXxx", "data": {...}}}.
+
+Records: RecordNewRound (the dealer's 14 tiles hold its first draw), RecordChangeTile (shura's exchange of three),
+RecordDealTile, RecordDiscardTile, RecordChiPengGang (the called tile last in `tiles`, `froms` its giver),
+RecordAnGangAddGang (type 3 closed, 2 added), RecordHule (one per hand-ending win, several `hules` for a double
+ron), in shura RecordHuleXueZhanMid (a win the hand goes on after) and RecordHuleXueZhanEnd (the last),
+RecordNoTile (exhaustive draw) and RecordLiuJu (abortive draw). Tiles are 1m..9m, 1p..9p, 1s..9s, 1z..7z, a red
+five 0m / 0p / 0s. A riichi's stick shows as `liqi` {seat, score, liqibang} on the next record; a newly shown dora
+indicator in the cumulative `doras` of the record it comes with. head.config.mode.mode is 1 (East) or 2 (South);
+detail_rule names shura (xuezhandaodi, huansanzhang), the start points (init_point) and the red fives
+(dora_count 3 or 0). A han count of 13 or more is written as counted han (yiman false).
+"""
+
+from __future__ import annotations
+
+import json
+
+from tsumolab.analyzer.games.writers.match_log import Hand, MatchLog, check_format
+
+ABORTS = {"nine_terminals": 1, "four_winds": 2, "four_kans": 3, "four_riichi": 4, "three_wins": 5}
+CHANGE_TYPES = {1: 0, 2: 1, 3: 2}  # the receiver's offset from the giver → change_type (next, across, prev)
+CALLS = {"chi": 0, "pon": 1, "daiminkan": 2}
+
+
+def majsoul_tile(name: str) -> str:
+    """A record tile (5mr) in Mahjong Soul's spelling (0m)."""
+    return f"0{name[1]}" if name.endswith("r") else name
+
+
+def _tiles(names) -> list[str]:
+    return [majsoul_tile(n) for n in names]
+
+
+class _HandRecords:
+    """One hand's records, written event by event."""
+
+    def __init__(self, hand: Hand, variant: str):
+        self.hand, self.variant = hand, variant
+        self.records: list[dict] = []
+        self.scores = list(hand.start["scores"])
+        self.sticks = int(hand.start["kyotaku"])
+        self.doras = [majsoul_tile(hand.start["dora_marker"])]
+        self.liqi: dict | None = None
+        self.reach: dict | None = None
+        self.left = 136 - 14 - 4 * 13 - 1   # live tiles left after the dealer's first draw (69)
+
+    def add(self, name: str, data: dict) -> dict:
+        if self.liqi is not None:
+            data["liqi"], self.liqi = self.liqi, None
+        self.records.append({"name": f".lq.{name}", "data": data})
+        return data
+
+    def write(self) -> list[dict]:
+        start, events = self.hand.start, self.hand.events
+        oya = start["oya"]
+        first = events[0]
+        if first["type"] != "tsumo" or first["actor"] != oya:
+            raise ValueError(f"a hand starts with the dealer's draw, not {first}")
+        tiles = [list(h) for h in start["tehais"]]
+        tiles[oya].append(first["pai"])
+        self.add("RecordNewRound", {
+            "chang": "ESWN".index(start["bakaze"]), "ju": start["kyoku"] - 1, "ben": start["honba"],
+            "scores": list(self.scores), "liqibang": self.sticks,
+            **{f"tiles{s}": _tiles(tiles[s]) for s in range(4)},
+            "doras": list(self.doras), "left_tile_count": self.left})
+        i = 1
+        while i < len(events):
+            e = events[i]
+            if e["type"] == "exchange":
+                i = self.exchange(events, i)
+            elif e["type"] == "hora":
+                i = self.wins(events, i)
+            else:
+                self.event(e)
+                i += 1
+        return self.records
+
+    def exchange(self, events: list[dict], i: int) -> int:
+        passes = [e for e in events[i:i + 4] if e["type"] == "exchange"]
+        gives = {e["actor"]: e for e in passes}
+        gets = {e["target"]: e for e in passes}
+        step = (passes[0]["target"] - passes[0]["actor"]) % 4
+        self.add("RecordChangeTile", {
+            "change_tile_infos": [{"out_tiles": _tiles(gives[s]["pais"]), "out_tile_states": [0, 0, 0],
+                                   "in_tiles": _tiles(gets[s]["pais"]), "in_tile_states": [0, 0, 0]}
+                                  for s in range(4)],
+            "change_type": CHANGE_TYPES[step], "doras": list(self.doras)})
+        return i + len(passes)
+
+    def event(self, e: dict) -> None:
+        kind, seat = e["type"], e.get("actor")
+        if kind == "tsumo":
+            self.left -= 1
+            self.add("RecordDealTile", {"seat": seat, "tile": majsoul_tile(e["pai"]), "left_tile_count": self.left})
+        elif kind == "reach":
+            self.reach = e
+        elif kind == "dahai":
+            riichi, self.reach = self.reach, None
+            self.add("RecordDiscardTile", {"seat": seat, "tile": majsoul_tile(e["pai"]),
+                                           "is_liqi": riichi is not None and not riichi.get("double"),
+                                           "moqie": bool(e["tsumogiri"]),
+                                           "is_wliqi": riichi is not None and bool(riichi.get("double"))})
+        elif kind in CALLS:
+            n = len(e["consumed"])
+            self.add("RecordChiPengGang", {"seat": seat, "type": CALLS[kind],
+                                           "tiles": _tiles([*e["consumed"], e["pai"]]),
+                                           "froms": [seat] * n + [e["target"]], "tile_states": [0] * n})
+        elif kind == "ankan":
+            self.add("RecordAnGangAddGang", {"seat": seat, "type": 3, "tiles": e["consumed"][0].rstrip("r")})
+        elif kind == "kakan":
+            self.add("RecordAnGangAddGang", {"seat": seat, "type": 2, "tiles": majsoul_tile(e["pai"])})
+        elif kind == "reach_accepted":
+            self.scores[seat] -= 1000
+            self.sticks += 1
+            self.liqi = {"seat": seat, "score": self.scores[seat], "liqibang": self.sticks}
+        elif kind == "dora":
+            self.doras.append(majsoul_tile(e["dora_marker"]))
+            self.records[-1]["data"]["doras"] = list(self.doras)
+        elif kind == "ryukyoku":
+            self.draw(e)
+
+    def wins(self, events: list[dict], i: int) -> int:
+        """The wins from event `i` on that one record holds (a double or triple ron), and the events they bring
+        (a riichi stick paid after a shura win, a dora): one RecordHule or RecordHuleXueZhan* record."""
+        hules, after, deltas = [], [], [0] * 4
+        old = list(self.scores)
+        while i < len(events) and events[i]["type"] in ("hora", "reach_accepted", "dora"):
+            e = events[i]
+            if e["type"] != "hora":
+                after.append(e)
+            else:
+                hule = {"seat": e["actor"], "hu_tile": majsoul_tile(e["pai"]), "zimo": e["actor"] == e["target"],
+                        "yiman": False, "count": e["han"], "fu": e["fu"], "point_sum": max(e["deltas"])}
+                if e.get("ura_markers"):
+                    hule["li_doras"] = _tiles(e["ura_markers"])
+                hules.append(hule)
+                deltas = [a + b for a, b in zip(deltas, e["deltas"])]
+            i += 1
+        self.scores = [s + d for s, d in zip(self.scores, deltas)]
+        self.sticks = 0
+        ends = i >= len(events) or events[i]["type"] == "end_kyoku"
+        name = ("RecordHuleXueZhanEnd" if ends else "RecordHuleXueZhanMid") if self.variant == "shura" else \
+            "RecordHule"
+        # a shura win's `liqi` is read as the stick paid after the win: one paid before it waits for the next record
+        early, self.liqi = (self.liqi, None) if self.variant == "shura" else (None, self.liqi)
+        record = self.add(name, {"hules": hules, "old_scores": old, "delta_scores": deltas,
+                                 "scores": list(self.scores)})
+        for e in after:
+            self.event(e)
+        if self.variant == "shura" and self.liqi is not None:
+            record["liqi"], self.liqi = self.liqi, None
+        self.liqi = early or self.liqi
+        return i
+
+    def draw(self, e: dict) -> None:
+        if e.get("abortive"):
+            data = {"type": ABORTS[e["reason"]]}
+            if e.get("actor") is not None and e["actor"] >= 0:
+                data["seat"] = e["actor"]
+            self.add("RecordLiuJu", data)
+            return
+        old = list(self.scores)
+        self.scores = [s + d for s, d in zip(self.scores, e["deltas"])]
+        self.add("RecordNoTile", {"liujumanguan": bool(e.get("nagashi")),
+                                  "scores": [{"old_scores": old, "delta_scores": list(e["deltas"])}]})
+
+
+def majsoul_document(log: MatchLog) -> dict:
+    """The match as a decoded Mahjong Soul record."""
+    check_format("majsoul", log.variant)
+    rule: dict = {"dora_count": 3 if log.red_fives else 0}
+    if "start_points" in log.rules:
+        rule["init_point"] = log.rules["start_points"]
+    if log.variant == "shura":
+        rule.update(xuezhandaodi=1, huansanzhang=1)
+    records = [r for hand in log.hands for r in _HandRecords(hand, log.variant).write()]
+    final = log.final_scores
+    return {
+        "head": {"uuid": log.title, "start_time": 0, "end_time": 0,
+                 "config": {"category": 1, "mode": {"mode": 1 if log.n_hands <= 4 else 2, "ai": True,
+                                                    "detail_rule": rule}, "meta": {}},
+                 "accounts": [{"account_id": 0, "seat": s, "nickname": n} for s, n in enumerate(log.names)],
+                 "result": {"players": [{"seat": s, "total_point": final[s], "part_point_1": final[s]}
+                                        for s in sorted(range(4), key=lambda s: -final[s])]}},
+        "data": {"name": ".lq.GameDetailRecords",
+                 "data": {"version": 210715, "actions": [{"type": 1, "result": r} for r in records]}}}
+
+
+def write_majsoul(log: MatchLog) -> str:
+    return json.dumps(majsoul_document(log), ensure_ascii=False) + "\n"

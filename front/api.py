@@ -44,12 +44,16 @@ def run_spec(variant: str = "bloodshed", seats: str | Sequence[str] = "baseline"
     return build_spec(variant, seats, matches, seed, chunk_size, rules, tuple(policy_paths))
 
 
-def simulate(spec: RunSpec, out: Path | str, *, jobs: int = 1, resume: bool = False, overwrite: bool = False,
-             progress: bool = False, policy_paths: Sequence[str] = ()) -> RunSummary:
-    """Simulate `spec` into the run directory `out` (hands/, matches/, run.json): `tsumolab run`."""
+def _require_jobs(jobs: object) -> None:
     require_whole_number("--jobs", jobs)
     if jobs < 1 and jobs != -1:
         raise InputError(f"--jobs must be at least 1, or -1 for all cores; got {jobs}")
+
+
+def simulate(spec: RunSpec, out: Path | str, *, jobs: int = 1, resume: bool = False, overwrite: bool = False,
+             progress: bool = False, policy_paths: Sequence[str] = ()) -> RunSummary:
+    """Simulate `spec` into the run directory `out` (hands/, matches/, run.json): `tsumolab run`."""
+    _require_jobs(jobs)
     return execute(spec, out, jobs=jobs, resume=resume, progress=progress, overwrite=overwrite,
                    policy_paths=tuple(policy_paths))
 
@@ -191,17 +195,18 @@ def decision_reports(directory: Path | str, langs: Sequence[str] = ("en",)):
     return written
 
 
-def reports(directory: Path | str, langs: Sequence[str] = ("en",)):
-    """The report of DIRECTORY in each language of `langs` (the data read and the example hands replayed once);
-    a list of (html path, pdf path)."""
+def reports(directory: Path | str, langs: Sequence[str] = ("en",), jobs: int = 1):
+    """The report of DIRECTORY in each language of `langs` (the data read and the example hands replayed once,
+    the files rendered by up to `jobs` processes, -1 for every core); a list of (html path, pdf path)."""
     from tsumolab.analyzer.i18n import check_language
     from tsumolab.reports.render import render_reports
 
     langs = tuple(check_language(lang) for lang in langs)
+    _require_jobs(jobs)
     if not Path(directory).is_dir():
         raise InputError(f"{directory} is not a directory")
     try:
-        return render_reports(directory, langs)
+        return render_reports(directory, langs, jobs=jobs)
     except OSError as exc:
         raise WriteError(f"cannot write the report in {directory}: {os_error_text(exc)}") from None
 

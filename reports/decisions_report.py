@@ -34,13 +34,10 @@ def decisions_html(directory: Path | str, tr: Translator) -> str:
 def render_decisions(directory: Path | str, langs=(DEFAULT_LANGUAGE,)) -> list:
     """DIR/decisions.html and DIR/decisions.pdf (decisions.<lang>.* for other languages), written atomically;
     a list of (html path, pdf path)."""
-    from tsumolab.analyzer.i18n import translator
-    from tsumolab.reports.render import pdf_of_pages, quiet_font_fallback, write_report
+    from tsumolab.reports.render import pdf_of_pages, write_reports
 
     out = Path(directory)
     table = decisions.load_decisions(out)
     ids = [c for c in CLAIMS if table is not None and c in set(table["claim"].to_list())]
-    with quiet_font_fallback():
-        return [write_report(out, "decisions", tr, lambda tr=tr: decisions_html(out, tr),
-                             pdf_of_pages(lambda tr=tr: decisions.decision_pages(out, ids, tr, DECISIONS_LAYOUT)))
-                for tr in map(translator, langs)]
+    return write_reports(out, "decisions", tuple(langs), lambda tr: decisions_html(out, tr),
+                         pdf_of_pages(lambda tr: decisions.decision_pages(out, ids, tr, DECISIONS_LAYOUT)))

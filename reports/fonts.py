@@ -150,7 +150,7 @@ def _subset_font(font, unicodes: list[int]) -> None:
 def css_font_face(text: str, lang: str = "en") -> str:
     """An @font-face rule embedding the CJK font's glyphs (in the shapes of `lang`) for the non-ASCII characters
     of `text` (empty when there are none), as an OpenType data URI."""
-    wide = sorted({c for c in text if ord(c) > 0x2E7F})
+    wide = sorted(c for c in set(text) if ord(c) > 0x2E7F)
     if not wide:
         return ""
     data = _subset(tuple(wide), FACE_OF_LANGUAGE[lang])

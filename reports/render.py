@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from typing import NamedTuple
 
@@ -20,7 +21,7 @@ matplotlib.use("Agg")  # no display is ever needed; figures are drawn with the o
 
 from matplotlib import rc_context  # noqa: E402
 
-from tsumolab.analyzer.i18n import DEFAULT_LANGUAGE, translator  # noqa: E402
+from tsumolab.analyzer.i18n import DEFAULT_LANGUAGE, Translator, translator  # noqa: E402
 from tsumolab.analyzer.tables import replacing  # noqa: E402
 from tsumolab.reports.data import ReportData, load_report_data  # noqa: E402
 from tsumolab.reports.fonts import font_rc  # noqa: E402
@@ -57,18 +58,19 @@ def render_report(out_dir: Path | str, lang: str = DEFAULT_LANGUAGE, examples: d
 
 
 def render_reports(out_dir: Path | str, langs: tuple[str, ...] = (DEFAULT_LANGUAGE,),
-                   examples: dict | None = None) -> list[ReportPaths]:
-    """The report of DIR in each language of `langs`, reading the data and replaying the example hands once."""
+                   examples: dict | None = None, jobs: int = 1) -> list[ReportPaths]:
+    """The report of DIR in each language of `langs`, reading the data and replaying the example hands once;
+    the HTML and PDF of every language are rendered by up to `jobs` processes (-1: every core)."""
     from tsumolab.reports.html import render_html
     from tsumolab.reports.pdf import render_pdf
 
-    translators = [translator(lang) for lang in langs]  # an unknown language fails before anything is read
+    for lang in langs:
+        translator(lang)  # an unknown language fails before anything is read
     out = Path(out_dir)
     data = load_report_data(out)
     examples = find_examples(data) if examples is None else examples
-    with quiet_font_fallback():
-        return [write_report(out, "report", tr, lambda tr=tr: render_html(data, examples, tr),
-                             lambda path, tr=tr: render_pdf(data, examples, path, tr)) for tr in translators]
+    return write_reports(out, "report", langs, lambda tr: render_html(data, examples, tr),
+                         lambda path, tr: render_pdf(data, examples, path, tr), jobs)
 
 
 @contextmanager
@@ -83,30 +85,48 @@ def quiet_font_fallback() -> Iterator[None]:
         font_log.setLevel(level)
 
 
-def write_report(out: Path, stem: str, tr, html_of: Callable[[], str],
-                 write_pdf: Callable[[Path], None]) -> ReportPaths:
-    """OUT/<stem>.html and OUT/<stem>.pdf (<stem>.<lang>.* for other languages than English), each written
-    atomically, with the fonts of `tr`'s language."""
-    html_name, pdf_name = report_names(tr.lang, stem)
-    html_path, pdf_path = out / html_name, out / pdf_name
-    with rc_context(font_rc(tr.lang)):
-        text = html_of()
-        with replacing(html_path) as temp:
-            temp.write_text(text, encoding="utf-8")
-        with replacing(pdf_path) as temp:
-            write_pdf(temp)
-    return ReportPaths(html_path, pdf_path)
+def write_reports(out: Path, stem: str, langs: tuple[str, ...], html_of: Callable[[Translator], str],
+                  write_pdf: Callable[[Path, Translator], None], jobs: int = 1) -> list[ReportPaths]:
+    """OUT/<stem>.html and OUT/<stem>.pdf in each language of `langs` (<stem>.<lang>.* for other languages than
+    English), each written atomically with the fonts of its language. The files are independent: with `jobs`
+    other than 1 they are rendered by a pool of up to `jobs` processes (-1: every core), the same bytes."""
+    from joblib import Parallel, delayed, effective_n_jobs
+
+    parts = [(lang, kind) for lang in langs for kind in ("html", "pdf")]
+    workers = min(len(parts), effective_n_jobs(jobs))
+    write = partial(_write_part, out, stem, html_of, write_pdf)
+    if workers > 1:
+        Parallel(n_jobs=workers, backend="loky")(delayed(write)(lang, kind) for lang, kind in parts)
+    else:
+        for lang, kind in parts:
+            write(lang, kind)
+    return [ReportPaths(*(out / name for name in report_names(lang, stem))) for lang in langs]
 
 
-def pdf_of_pages(pages_of: Callable[[], list]) -> Callable[[Path], None]:
-    """A `write_pdf` for write_report that saves the figures `pages_of()` draws, one per page."""
-    def write_pdf(path: Path) -> None:
+def _write_part(out: Path, stem: str, html_of: Callable[[Translator], str],
+                write_pdf: Callable[[Path, Translator], None], lang: str, kind: str) -> None:
+    """One file of write_reports: the HTML or the PDF of one language."""
+    tr = translator(lang)
+    html_name, pdf_name = report_names(lang, stem)
+    with quiet_font_fallback(), rc_context(font_rc(lang)):
+        if kind == "html":
+            text = html_of(tr)
+            with replacing(out / html_name) as temp:
+                temp.write_text(text, encoding="utf-8")
+        else:
+            with replacing(out / pdf_name) as temp:
+                write_pdf(temp, tr)
+
+
+def pdf_of_pages(pages_of: Callable[[Translator], list]) -> Callable[[Path, Translator], None]:
+    """A `write_pdf` for write_reports that saves the figures `pages_of(tr)` draws, one per page."""
+    def write_pdf(path: Path, tr: Translator) -> None:
         from matplotlib.backends.backend_pdf import PdfPages
 
         from tsumolab.reports.pdf import PDF_METADATA
 
         with PdfPages(path, metadata=PDF_METADATA) as pdf:
-            for page in pages_of():
+            for page in pages_of(tr):
                 pdf.savefig(page)
 
     return write_pdf

@@ -172,10 +172,8 @@ def review_pages(directory: Path | str, tr: Translator) -> list[Figure]:
 def render_review(directory: Path | str, langs=(DEFAULT_LANGUAGE,)) -> list:
     """DIR/review.html and DIR/review.pdf (review.<lang>.* for other languages), written atomically; a list of
     (html path, pdf path)."""
-    from tsumolab.analyzer.i18n import translator
-    from tsumolab.reports.render import pdf_of_pages, quiet_font_fallback, write_report
+    from tsumolab.reports.render import pdf_of_pages, write_reports
 
     out = Path(directory)
-    with quiet_font_fallback():
-        return [write_report(out, "review", tr, lambda tr=tr: review_html(out, tr),
-                             pdf_of_pages(lambda tr=tr: review_pages(out, tr))) for tr in map(translator, langs)]
+    return write_reports(out, "review", tuple(langs), lambda tr: review_html(out, tr),
+                         pdf_of_pages(lambda tr: review_pages(out, tr)))

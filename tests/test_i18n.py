@@ -352,3 +352,26 @@ def test_translated_reports_render_to_the_same_bytes_twice(rendered, study, lang
     first = [(study / name).read_bytes() for name in names]
     render_report(study, lang, examples)
     assert [(study / name).read_bytes() for name in names] == first
+
+
+def test_languages_rendered_in_parallel_show_the_same_numbers_and_every_figure(rendered, study, report_page):
+    """Every language rendered at once by two processes: the same bytes as one by one, the same number in every
+    numeric table cell, and each section's figures in each language."""
+    from tsumolab.reports import content, sweeps
+    from tsumolab.reports.render import render_reports, report_names
+
+    data, examples, _recorder = rendered
+    one_by_one = {lang: [(study / name).read_bytes() for name in report_names(lang)] for lang in TRANSLATED}
+    render_reports(study, tuple(LANGUAGES), examples, jobs=2)
+    assert {lang: [(study / name).read_bytes() for name in report_names(lang)] for lang in TRANSLATED} == one_by_one
+    figures = {"summary": len(content.summary_figures(data))}
+    figures.update({f"claim-{c.id}": len(content.claim_figures(c)) + len(sweeps.sweep_figures(c))
+                    for c in data.claims})
+    numbers = {}
+    for lang in LANGUAGES:
+        path = study / report_names(lang)[0]
+        page = report_page(path)
+        assert {section: len(page.section_imgs[section]) for section in figures} == figures, lang
+        cells = re.findall(r'<td class="num">([^<]*)</td>', path.read_text(encoding="utf-8"))
+        numbers[lang] = [re.findall(r"[-+−]?[\d,.]*\d", cell) for cell in cells]  # "n/a" is a word of each language
+    assert numbers["en"] and all(numbers[lang] == numbers["en"] for lang in TRANSLATED)

@@ -49,6 +49,6 @@ def demo(matches: int, only: str | None, out_dir: Path, jobs: int, langs: tuple[
     result = api.claims([e.id for e in experiments], "bloodshed", matches, DEMO_SEED, jobs, out=out_dir,
                         overwrite=True, progress=True)
     click.echo(format_summary(result))
-    for html_path, pdf_path in api.reports(out_dir, langs):
+    for html_path, pdf_path in api.reports(out_dir, langs, jobs):
         click.echo(f"\nReport written to {html_path.resolve()}")
         click.echo(f"             and {pdf_path.resolve()}")

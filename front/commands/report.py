@@ -31,8 +31,10 @@ def lang_option(command):
 
 @cli.command("report")
 @click.argument("directory", type=click.Path(path_type=Path))
+@click.option("--jobs", type=int, default=-1, show_default=True,
+              help="Processes rendering the HTML and PDF files at once (-1 = all cores).")
 @lang_option
-def report_command(directory: Path, langs: tuple[str, ...]) -> None:
+def report_command(directory: Path, langs: tuple[str, ...], jobs: int) -> None:
     """Render the report of DIRECTORY: a `tsumolab claims` / `experiment run` output (claims.parquet, …,
     runs/) or a `tsumolab run` directory. Writes DIRECTORY/report.html (one self-contained file, readable
     offline and on a phone) and DIRECTORY/report.pdf (summary pages, then one page per claim); with --lang zh
@@ -44,6 +46,6 @@ def report_command(directory: Path, langs: tuple[str, ...]) -> None:
       tsumolab report out/b14
       tsumolab report out/b14 --lang zh,ja
     """
-    for html_path, pdf_path in api.reports(directory, langs):
+    for html_path, pdf_path in api.reports(directory, langs, jobs):
         click.echo(f"report: {html_path}")
         click.echo(f"report: {pdf_path}")

@@ -5,6 +5,7 @@ tests/test_games_*.py."""
 from __future__ import annotations
 
 import json
+import math
 import random
 
 import polars as pl
@@ -105,7 +106,9 @@ def test_summary_counts_and_flags(game, tmp_path):
     assert result.summary["agree"] == int((d["choice"] == d["best_option"]).sum())
     flagged = d.filter(pl.col("mistake"))
     assert (flagged["loss"] - flagged["loss_ci95"] > 0).all() and (flagged["loss"] >= 300).all()
-    assert d.filter(pl.col("agrees"))["loss"].to_list() == [0.0] * int(d["agrees"].sum())
+    agreeing = d.filter(pl.col("agrees"))["loss"].to_list()
+    assert agreeing == [0.0] * int(d["agrees"].sum())
+    assert all(math.copysign(1.0, loss) > 0 for loss in agreeing), "a best choice loses 0, never -0"
 
 
 def test_command_writes_tables_and_report_in_each_language(game, tmp_path):

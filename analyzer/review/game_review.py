@@ -120,8 +120,10 @@ def _advise(record: GameRecord, events, spec: ReviewSpec, decision: SeatDecision
 
 def decision_summary(table: pl.DataFrame) -> pl.DataFrame:
     """One row per decision: the choice's loss against the best with its interval, and its verdict."""
+    diff = pl.col("diff_to_best")
+    loss = pl.when(diff == 0).then(0.0).otherwise(-diff)   # the best choice loses 0, not −0 (printed "-0")
     chosen = table.filter(pl.col("chosen")).select(
-        "hand", "decision", (-pl.col("diff_to_best")).alias("loss"), pl.col("diff_ci95").alias("loss_ci95"))
+        "hand", "decision", loss.alias("loss"), pl.col("diff_ci95").alias("loss_ci95"))
     best = table.filter(pl.col("best")).select("hand", "decision", pl.col("option").alias("best_option"),
                                                 pl.col("mean").alias("best_mean"))
     heads = table.group_by("hand", "decision", maintain_order=True).agg(

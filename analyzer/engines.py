@@ -128,7 +128,7 @@ class RiichiTools:
     def sampler(seats_spec: str, slug: str, rules: dict, deal: str = "progress"):
         from tsumolab.analyzer.advise.riichi_sampler import RiichiSampler
 
-        return RiichiSampler(seats_spec, slug, rules)
+        return RiichiSampler(seats_spec, slug, rules, deal)
 
     @staticmethod
     def read_position(document: dict, deal: str = "progress"):
@@ -136,7 +136,7 @@ class RiichiTools:
         from tsumolab.analyzer.advise.riichi_position import build_position
 
         slug, seat, rules, position = build_position(document)
-        return position, seat, lambda spec: RiichiTools.sampler(spec, slug, rules.as_dict()), \
+        return position, seat, lambda spec: RiichiTools.sampler(spec, slug, rules.as_dict(), deal), \
             decision_name(position.decision)
 
     @staticmethod

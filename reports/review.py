@@ -25,7 +25,17 @@ def load_review(directory: Path | str) -> tuple[dict, pl.DataFrame, pl.DataFrame
     out = Path(directory)
     record = json.loads((out / "review.json").read_text(encoding="utf-8"))
     table = pl.read_parquet(out / "review.parquet")
-    return record["summary"], table, decision_summary(table)
+    summary = record["summary"]
+    return summary, table, decision_summary(table, objective_of(summary))
+
+
+def objective_of(summary: dict) -> str:
+    return summary["spec"].get("objective", "points")
+
+
+def value_digits(summary: dict) -> int:
+    """Decimals of the values shown: whole points, or hundredths of the values counted in thousands."""
+    return 0 if objective_of(summary) == "points" else 2
 
 
 def _option_words(tr: Translator) -> dict[str, str]:
@@ -69,7 +79,7 @@ def summary_text(summary: dict, tr: Translator) -> str:
               "{mistakes} are clear mistakes. Points lost in all: {loss}. Game rating: {rating} (100 = every "
               "choice the best).", judged=tr.number(summary["judged"]), agree=tr.number(summary["agree"]),
               noise=tr.number(summary["within_noise"]), mistakes=tr.number(summary["mistakes"]),
-              loss=tr.number(summary["total_loss"]),
+              loss=tr.number(summary["total_loss"], value_digits(summary)),
               rating=tr("n/a") if summary["rating"] is None else tr.number(summary["rating"], 1))
 
 
@@ -78,23 +88,32 @@ def method_text(summary: dict, tr: Translator) -> str:
     return tr("Each decision is evaluated from what the player saw then, by {rollouts} paired rollouts per option "
               "(value: {value}); a choice is a clear mistake when the 95% interval of its loss excludes zero and "
               "the loss is at least 300 points.", rollouts=tr.number(spec["rollouts"]),
-              value=tr("points to the end of the hand") if spec["horizon"] == "hand" else tr("final points"))
+              value=value_name(objective_of(summary), spec["horizon"], tr))
 
 
-def decisions_table(decisions: pl.DataFrame, tr: Translator) -> Table:
+def value_name(objective: str, horizon: str, tr: Translator) -> str:
+    if objective == "uma":
+        return tr("final points in thousands plus uma")
+    if objective == "rank-points":
+        return tr("ranked rank points")
+    return tr("points to the end of the hand") if horizon == "hand" else tr("final points")
+
+
+def decisions_table(decisions: pl.DataFrame, tr: Translator, digits: int = 0) -> Table:
     rows = []
     for r in decisions.iter_rows(named=True):
-        loss = tr("n/a") if r["loss"] is None else tr.number(r["loss"])
-        ci = tr("n/a") if r["loss_ci95"] is None else tr.number(r["loss_ci95"])
+        loss = tr("n/a") if r["loss"] is None else tr.number(r["loss"], digits)
+        ci = tr("n/a") if r["loss_ci95"] is None else tr.number(r["loss_ci95"], digits)
         rows.append([str(r["decision"] + 1), decision_text(r["kind"], tr), r["tiles"], option_text(r["choice"], tr),
                      option_text(r["best_option"], tr), loss, ci, verdict_text(r, tr)])
     return Table([tr("#"), tr("decision"), tr("tiles"), tr("choice"), tr("best option"), tr("loss"), tr("±95%"),
                   tr("verdict")], rows)
 
 
-def options_table(options: pl.DataFrame, tr: Translator) -> Table:
-    rows = [[option_text(r["option"], tr) + (" ◀" if r["chosen"] else ""), tr.signed(r["mean"]), tr.number(r["ci95"]),
-             tr.signed(r["diff_to_best"]), tr.number(r["diff_ci95"]), tr.percent(r["win_rate"]),
+def options_table(options: pl.DataFrame, tr: Translator, digits: int = 0) -> Table:
+    rows = [[option_text(r["option"], tr) + (" ◀" if r["chosen"] else ""), tr.signed(r["mean"], digits),
+             tr.number(r["ci95"], digits), tr.signed(r["diff_to_best"], digits), tr.number(r["diff_ci95"], digits),
+             tr.percent(r["win_rate"]),
              tr.percent(r["deal_in_rate"])] for r in options.iter_rows(named=True)]
     return Table([tr("option"), tr("EV"), tr("±95%"), tr("vs best"), tr("±95%"), tr("win"), tr("deal-in")], rows)
 
@@ -125,6 +144,7 @@ def review_html(directory: Path | str, tr: Translator) -> str:
 
     e = html.escape
     summary, table, decisions = load_review(directory)
+    digits = value_digits(summary)
     name = player_name(summary, tr)
     title = tr("tsumolab: review of {player}", player=name)
     figure = FigureSpec("review-loss", tr("Each step is one decision's loss against the best option."),
@@ -136,10 +156,11 @@ def review_html(directory: Path | str, tr: Translator) -> str:
         head = rows.row(0, named=True)
         folds = "".join(
             f"<details><summary>{e(tr('options of decision {n}', n=d + 1))}</summary>"
-            f"{_table(options_table(table.filter((pl.col('hand') == hand) & (pl.col('decision') == d)), tr))}"
+            f"{_table(options_table(table.filter((pl.col('hand') == hand) & (pl.col('decision') == d)), tr, digits))}"
             "</details>" for d in rows["decision"].to_list())
         heading = tr("{round}, {honba} honba", round=head["round"], honba=head["honba"])
-        sections.append(f'<section id="hand-{hand}"><h2>{e(heading)}</h2>{_table(decisions_table(rows, tr))}{folds}'
+        sections.append(f'<section id="hand-{hand}"><h2>{e(heading)}</h2>{_table(decisions_table(rows, tr, digits))}'
+                        f'{folds}'
                         "</section>")
     body = f"<header><h1>{e(title)}</h1><p>{e(summary['game']['title'])}</p></header>" + "".join(sections)
     return page_html(title, body, tr)
@@ -163,8 +184,8 @@ def review_pages(directory: Path | str, tr: Translator) -> list[Figure]:
         page = _page()
         top = _text_block(page, 0.4, [(tr("{round}, {honba} honba", round=head["round"], honba=head["honba"]),
                                         {"size": 13, "weight": "bold"})])
-        draw_table(_axes(page, 0.4, top + 0.1, A4[0] - 0.8, A4[1] - top - 0.6), decisions_table(rows, tr), size=7,
-                   widths=[3, 8, 18, 14, 14, 7, 6, 12])
+        draw_table(_axes(page, 0.4, top + 0.1, A4[0] - 0.8, A4[1] - top - 0.6),
+                   decisions_table(rows, tr, value_digits(summary)), size=7, widths=[3, 8, 18, 14, 14, 7, 6, 12])
         pages.append(page)
     return pages
 

@@ -55,6 +55,10 @@ def test_readme_exchange_decision():
     assert len(by) == 15
     assert result["recommended"] == "exchange 1m2m5m"
     assert all(clearly_worse(r) for label, r in by.items() if label.endswith("s"))
+    # racing: the s triples were dropped early, and their share went to the close options
+    dropped = max(r["rollouts"] for label, r in by.items() if label.endswith("s"))
+    assert dropped < 1000 < by["exchange 1m2m5m"]["rollouts"]
+    assert result["option_rollouts"] <= 15 * 1000
 
 
 def test_readme_void_decision():

@@ -11,11 +11,12 @@ import pytest
 from tsumolab.analyzer.advise.evaluate import advise
 from tsumolab.analyzer.advise.riichi_sampler import RiichiSampler, riichi_options
 from tsumolab.policies.registry import parse_seats
-from tsumolab.sims.decisions import D_REACT, D_TURN, RIICHI
+from tsumolab.sims.decisions import D_REACT, D_TURN, RIICHI, TSUMO
 from tsumolab.sims.modes import get_mode
 from tsumolab.sims.riichi.determinize import determinize, hidden_tiles
 from tsumolab.sims.riichi.hand_state import HS
 from tsumolab.sims.riichi.observation import ROBS
+from tsumolab.sims.riichi.progress import UNIFORM, field_progress
 from tsumolab.sims.shanten_tables import lookup_tables
 from tsumolab.sims.riichi.positions import RiichiEngine
 from tsumolab.sims.riichi.tableau import ST_RED_HAND, is_red
@@ -53,15 +54,18 @@ def _red_total(obs, st, wall, hs, seat):
 
 @pytest.mark.parametrize("slug, spec", [("riichi", "baseline,random,majsoul-cpu,baseline"),
                                         ("shura", "baseline,majsoul-cpu,random,baseline")])
-def test_determinize_keeps_the_view_and_the_tiles(slug, spec):
+@pytest.mark.parametrize("deal", ["uniform", "progress"])
+def test_determinize_keeps_the_view_and_the_tiles(slug, spec, deal):
     """R-1: a determinization changes only what the seat cannot see: its own hand and every public count stay,
-    each other seat keeps its hand size, the 136 tiles and the red fives add up, riichi seats are tenpai."""
+    each other seat keeps its hand size, the 136 tiles and the red fives add up, riichi seats are tenpai; with
+    the uniform and with the progress deal."""
+    table = UNIFORM if deal == "uniform" else field_progress(slug)
     checked = riichi_seen = 0
     for _, pos in _positions(slug, spec, seed=11, n_matches=6):
         seat = pos.seat
         hs, obs, st, wall = _copy_arrays(pos)
         before = sorted(hidden_tiles(pos.hs, pos.obs, pos.st, pos.wall, seat) // 4)
-        assert determinize(hs, obs, st, wall, seat, 7, checked, TABLES) == 0
+        assert determinize(hs, obs, st, wall, seat, 7, checked, TABLES, table) == 0
         np.testing.assert_array_equal(obs[seat, :ROBS.hand + 34], pos.obs[seat, :ROBS.hand + 34])
         np.testing.assert_array_equal(obs[seat, ROBS.red:ROBS.red + 3], pos.obs[seat, ROBS.red:ROBS.red + 3])
         for p in range(4):
@@ -91,7 +95,7 @@ def test_advice_ignores_how_the_hidden_tiles_lie():
         options = riichi_options(pos.view, TABLES)
         answers = [a for _, a in options][:4]
         moved = pos.copy()
-        assert determinize(moved.hs, moved.obs, moved.st, moved.wall, pos.seat, 99, 0, TABLES) >= 0
+        assert determinize(moved.hs, moved.obs, moved.st, moved.wall, pos.seat, 99, 0, TABLES, UNIFORM) >= 0
         moved.hs[:] = pos.hs  # the rearranged tiles only: phase, seeds and streams as in the source
         moved.obs[:, ROBS.rng] = pos.obs[:, ROBS.rng]
         a = sampler.rollouts(pos, pos.seat, answers, 5, 0, 12, False)
@@ -121,7 +125,7 @@ def test_determinized_wall_is_uniform():
     at = int(pos.hs[HS.pos])
     for k in range(n):
         hs, obs, st, wall = _copy_arrays(pos)
-        determinize(hs, obs, st, wall, seat, 1, k, TABLES)
+        determinize(hs, obs, st, wall, seat, 1, k, TABLES, UNIFORM)
         first[wall[at] // 4] += 1
     expected = n * pool / pool.sum()
     used = expected > 0
@@ -165,7 +169,8 @@ def test_shura_riichi_or_dama_after_the_first_win():
 
 
 def test_readme_shura_riichi_or_dama_example():
-    """README worked example 4 (S-3, claim S2's situation): riichi 8s beats dama 8s beyond the paired interval."""
+    """README worked example 4 (S-3, claim S2's situation): riichi 8s beats dama 8s beyond the paired interval;
+    the opponents dealt as the field builds them (issue 30) win and deal in far more often than uniform hands."""
     import json
     from pathlib import Path
 
@@ -177,4 +182,60 @@ def test_readme_shura_riichi_or_dama_example():
     best, other = result["options"]
     assert (best["option"], other["option"]) == ("riichi 8s", "discard 8s")
     assert other["diff_to_best"] + other["diff_ci95"] < 0
-    assert best["deal_in_rate"] < other["deal_in_rate"]
+    uniform = run_advice(position, rollouts=1000, horizon="hand", seat_policies="baseline", seed=0, jobs=1,
+                         deal="uniform")
+    assert uniform["options"][0]["option"] == "riichi 8s"
+    assert best["deal_in_rate"] > uniform["options"][0]["deal_in_rate"] + 0.05
+    assert best["exhaustive_draw_rate"] < uniform["options"][0]["exhaustive_draw_rate"] - 0.05
+
+
+def _ura_dora(hs, obs, wall, seat):
+    """Dora the seat's concealed tiles get from the ura indicators under the indicators shown (R-3)."""
+    from tsumolab.sims.riichi.scoring import dora_of
+
+    hand = obs[seat, ROBS.hand:ROBS.hand + 34]
+    return sum(int(hand[dora_of(int(wall[127 + 2 * i]) // 4)]) for i in range(int(obs[0, ROBS.n_dora])))
+
+
+def _riichi_tsumo_positions(n_wanted, n_matches):
+    """Turns of a seat in riichi (no melds) that has drawn its winning tile."""
+    table = RiichiEngine(parse_seats("baseline"), get_mode("riichi").rules_class(), root_seed=8)
+    found = []
+    for match_id in range(n_matches):
+        for hand_no in range(1, 9):
+            pos = table.at_decision(match_id, hand_no, 0)
+            if pos is None:
+                break
+            while pos.pending and len(found) < n_wanted:
+                seat = pos.seat
+                if (pos.decision == D_TURN and pos.view[ROBS.can_win] == 1 and pos.obs[0, ROBS.riichi + seat] > 0
+                        and pos.obs[0, ROBS.n_melds + seat] == 0):
+                    found.append(pos.copy())
+                table.advance(pos, None, pos.n_decisions + 1)
+            if len(found) == n_wanted:
+                return found
+    return found
+
+
+def test_riichi_tsumo_is_scored_with_the_determinized_ura():
+    """Issue 30, R-3 ura dora: a seat in riichi that has drawn its winning tile is paid with the ura indicators
+    of each determinization, not those of the wall the position was stopped on. Per sample the tsumo's value
+    follows the ura dora the seat gets there (the same count, the same value; more, not less), and it varies."""
+    sampler = RiichiSampler("baseline", "riichi")
+    positions = _riichi_tsumo_positions(4, n_matches=40)
+    assert len(positions) == 4
+    varied = 0
+    for pos in positions:
+        seat = pos.seat
+        count = 60
+        values, _, _ = sampler.rollouts(pos, seat, [TSUMO], 7, 0, count, False)
+        by_ura = {}
+        for j in range(count):
+            hs, obs, st, wall = _copy_arrays(pos)
+            assert determinize(hs, obs, st, wall, seat, 7, j, TABLES, sampler.progress) >= 0
+            by_ura.setdefault(_ura_dora(hs, obs, wall, seat), set()).add(float(values[0, j]))
+        assert all(len(v) == 1 for v in by_ura.values()), by_ura
+        paid = [next(iter(by_ura[u])) for u in sorted(by_ura)]
+        assert paid == sorted(paid), by_ura
+        varied += len(set(paid)) > 1
+    assert varied >= 2

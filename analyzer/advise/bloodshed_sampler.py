@@ -9,6 +9,7 @@ import numpy as np
 
 from tsumolab.analyzer.advise.bloodshed_position import options_of
 from tsumolab.analyzer.advise.evaluate import rollout_arrays
+from tsumolab.sims.bloodshed.rules import START_POINTS
 
 
 @dataclass
@@ -22,6 +23,8 @@ class Sampler:
     params: np.ndarray = field(init=False)
     rules: np.ndarray = field(init=False)
     tables: np.ndarray = field(init=False)
+    start_points: int = field(default=START_POINTS, init=False)
+    south: bool = field(default=False, init=False)  # B-2: four hands, East only
 
     def __post_init__(self):
         from tsumolab.policies.registry import check_mode, parse_seats

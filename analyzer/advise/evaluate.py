@@ -10,12 +10,16 @@ Statistics per option over n determinizations: the mean value with a 95% interva
 the paired difference to the best option (mean of the per-sample differences, same interval), and the
 seat's win, deal-in and exhaustive-draw rates after the decision.
 
-Stopping rule: determinizations run in batches of BATCH. From MIN_SAMPLES on, after each batch, the
-analysis stops when the option with the best mean is *clearly best*: for every other option the paired
-difference is above zero by more than STOP_Z standard errors (STOP_Z = 3 rather than 1.96 keeps the
-chance of stopping on a fluke low although the rule is checked after every batch). Otherwise it runs to
-the budget. An option with exactly the same outcome as the best in every sample (differences all zero)
-is a tie and never blocks stopping.
+Racing (the rollouts go to the options that can still be best): determinizations run in batches of BATCH.
+From MIN_SAMPLES on, after each batch, every option whose paired difference to the best mean is below zero by
+more than STOP_Z standard errors (STOP_Z = 3 rather than 1.96 keeps the chance of dropping on a fluke low
+although the rule is checked after every batch) is dropped: it keeps the samples it has, and the options left
+are played on. An option with exactly the same outcome as the best in every sample (differences all zero) is a
+tie and is dropped too. The budget is `rollouts` determinizations per option; a dropped option's unplayed share
+goes to the options left, each up to MAX_SHARE · `rollouts` determinizations, so close options are separated
+by many more samples than the budget alone. The analysis stops when one option is left (`stopped_early`) or
+the budget is spent. Without racing (`stop_early=False`) every option is played on exactly `rollouts`
+determinizations. `clearly_best` is the rule applied to a finished table.
 
 An engine plugs in with a sampler: `rollouts(S0, seat, answers, seed, first, count, to_match_end)` →
 (values, ranks, outcome bits)[option, sample], `pending_view(S0)` and `recipe()` (how a worker process builds
@@ -31,10 +35,14 @@ import math
 import numpy as np
 
 from tsumolab.analyzer.advise.bloodshed_position import DECISION_NAMES
+from tsumolab.analyzer.advise.objectives import check_objective, value_function
 from tsumolab.sims.bloodshed.rollout import DEALT_IN, EXHAUSTIVE, WON
 
+VALUE_NAMES = {("points", "hand"): "point change to hand end", ("points", "match"): "final points",
+               ("uma", "match"): "final points and uma (thousands)", ("rank-points", "match"): "ranked rank points"}
 BATCH = 50
 MIN_SAMPLES = 200
+MAX_SHARE = 10
 STOP_Z = 3.0
 Z95 = 1.96
 
@@ -59,39 +67,126 @@ def _worker_rollouts(recipe, S0, seat, answers, seed, first, count, to_match_end
 
 def advise(S0, seat: int, options: list[tuple[str, int]], sampler, rollouts: int = 1000,
            horizon: str = "hand", seed: int = 0, jobs: int = 1, progress=None, parallel=None,
-           stop_early: bool = True) -> dict:
-    """Paired-rollout statistics of each option (see the module doc); rows sorted best first.
+           stop_early: bool = True, objective: str = "points") -> dict:
+    """Paired-rollout statistics of each option (see the module doc); rows sorted best first. The value is
+    `objective` (analyzer.advise.objectives) of the rollouts' outcomes. With `stop_early` options race (module
+    doc); without, every option is played on exactly `rollouts` determinizations.
 
-    `progress(done, total)` is called after every batch; `parallel` is a joblib.Parallel for jobs > 1."""
+    `progress(done, total)` is called after every batch; `parallel` is a joblib.Parallel for jobs > 1. The
+    batches and the racing decisions are the same for every `jobs`: only how many batches run at once changes."""
+    check_objective(objective, horizon)
+    value_of = value_function(objective, sampler.start_points, sampler.south)
     to_match_end = horizon == "match"
-    answers = [a for _, a in options]
     n_opt = len(options)
-    values = np.zeros((n_opt, 0))
-    ranks = np.zeros((n_opt, 0), np.int32)
-    outcomes = np.zeros((n_opt, 0), np.int32)
-    done = 0
-    stopped_early = False
-    while done < rollouts:
-        count = min(BATCH * max(1, jobs), rollouts - done)
-        if jobs > 1 and parallel is not None:
+    answers = np.array([a for _, a in options], np.int64)
+    race = Race(n_opt, rollouts, stop_early)
+    while not race.over():
+        firsts = race.next_batches(max(1, jobs))
+        todo = [int(a) for a in answers[race.active]]
+        if jobs > 1 and parallel is not None and len(firsts) > 1:
             from joblib import delayed
 
-            per = -(-count // jobs)
-            parts = parallel(delayed(_worker_rollouts)(sampler.recipe(), S0, seat, answers, seed, done + j * per,
-                                                       min(per, count - j * per), to_match_end)
-                             for j in range(jobs) if j * per < count)
+            parts = parallel(delayed(_worker_rollouts)(sampler.recipe(), S0, seat, todo, seed, f, BATCH,
+                                                       to_match_end) for f in firsts)
         else:
-            parts = [sampler.rollouts(S0, seat, answers, seed, done, count, to_match_end)]
-        values = np.concatenate([values] + [p[0] for p in parts], axis=1)
-        ranks = np.concatenate([ranks] + [p[1] for p in parts], axis=1)
-        outcomes = np.concatenate([outcomes] + [p[2] for p in parts], axis=1)
-        done += count
+            parts = [sampler.rollouts(S0, seat, todo, seed, f, BATCH, to_match_end) for f in firsts]
+        for part in parts:
+            values, ranks, outcomes = part
+            if value_of is not None:
+                values = value_of(values, ranks)
+            if not race.add(values, ranks, outcomes):
+                break
         if progress is not None:
-            progress(done, rollouts)
-        if stop_early and done >= MIN_SAMPLES and clearly_best(values):
-            stopped_early = done < rollouts
-            break
-    return summarize(options, values, ranks, outcomes, horizon, stopped_early)
+            progress(min(rollouts, race.spent // n_opt), rollouts)
+    return summarize(options, *race.samples(), horizon, race.stopped_early, objective, race.dropped)
+
+
+class Race:
+    """Which options are still rolled out, batch by batch (module doc, racing); the samples gathered so far.
+
+    The budget is `rollouts` determinizations for each of the n options (n · rollouts option-rollouts); racing
+    gives the share of a dropped option to those left, up to MAX_SHARE · rollouts determinizations each."""
+
+    def __init__(self, n_options: int, rollouts: int, racing: bool):
+        self.n = n_options
+        self.budget = n_options * rollouts
+        self.cap = rollouts * (MAX_SHARE if racing else 1)
+        self.racing = racing
+        self.active = list(range(n_options))
+        self.dropped: list[int] = []      # in the order they were dropped
+        self.values = [[] for _ in range(n_options)]
+        self.ranks = [[] for _ in range(n_options)]
+        self.outcomes = [[] for _ in range(n_options)]
+        self.done = 0                     # determinizations played by the options still active
+        self.spent = 0                    # option-rollouts played
+        self.stopped_early = False
+        self._pending: list[int] = []     # the options each batch of the current chunk was played for
+
+    def _size(self) -> int:
+        """Determinizations of the next batch (BATCH, less at the end of the budget or the cap)."""
+        left = (self.budget - self.spent) // len(self.active)
+        return max(0, min(BATCH, self.cap - self.done, left))
+
+    def over(self) -> bool:
+        return self.stopped_early or not self.active or self._size() == 0
+
+    def next_batches(self, at_most: int) -> list[int]:
+        """The first determinization of each batch to play next (at most `at_most`, each of BATCH samples;
+        `add` keeps only what the sequential race would have played)."""
+        firsts = []
+        first = self.done
+        while len(firsts) < at_most and first < self.cap:
+            firsts.append(first)
+            first += BATCH
+        self._pending = list(self.active)
+        return firsts
+
+    def add(self, values, ranks, outcomes) -> bool:
+        """One batch played for the options of `next_batches`; False when the race is over (later batches of the
+        chunk are then dropped)."""
+        if self.over():
+            return False
+        count = self._size()
+        rows = {o: i for i, o in enumerate(self._pending)}
+        for o in self.active:
+            i = rows[o]
+            self.values[o].append(values[i, :count])
+            self.ranks[o].append(ranks[i, :count])
+            self.outcomes[o].append(outcomes[i, :count])
+        self.done += count
+        self.spent += count * len(self.active)
+        if self.done >= MIN_SAMPLES and self.racing:
+            self._drop_the_clearly_worse()
+        return not self.over()
+
+    def _drop_the_clearly_worse(self) -> None:
+        if len(self.active) < 2:
+            return
+        values = np.vstack([np.concatenate(self.values[o]) for o in self.active])
+        best = int(np.argmax(values.mean(axis=1)))
+        keep = [o for i, o in enumerate(self.active) if i == best or not _clearly_below(values[best], values[i])]
+        self.dropped += [o for o in self.active if o not in keep]
+        self.active = keep
+        if len(keep) == 1:
+            self.stopped_early = self.done < self.cap or self.spent < self.budget
+
+    def samples(self):
+        """(values, ranks, outcomes) per option: lists of 1-d arrays, an option's length its samples."""
+        return ([_joined(v, np.float64) for v in self.values], [_joined(r, np.int32) for r in self.ranks],
+                [_joined(x, np.int32) for x in self.outcomes])
+
+
+def _joined(parts: list, dtype) -> np.ndarray:
+    return np.concatenate(parts) if parts else np.zeros(0, dtype)
+
+
+def _clearly_below(best: np.ndarray, other: np.ndarray) -> bool:
+    """`other` below `best` by more than STOP_Z paired standard errors, or the same in every sample (a tie)."""
+    d = best - other
+    sd = d.std(ddof=1)
+    if sd == 0:
+        return d.mean() >= 0
+    return d.mean() - STOP_Z * sd / math.sqrt(d.size) > 0
 
 
 def clearly_best(values: np.ndarray) -> bool:
@@ -112,23 +207,28 @@ def clearly_best(values: np.ndarray) -> bool:
     return True
 
 
-def summarize(options, values, ranks, outcomes, horizon, stopped_early) -> dict:
-    """Per-option statistics, best first."""
-    n = values.shape[1]
-    means = values.mean(axis=1)
-    best = int(np.argmax(means))
+def summarize(options, values, ranks, outcomes, horizon, stopped_early, objective="points", dropped=()) -> dict:
+    """Per-option statistics, best first: the options played to the end by mean, then those the race dropped
+    (latest first, then by mean). values, ranks, outcomes: per option a 1-d array of its samples (an option
+    dropped by the race has a prefix of the samples of those left); the best is the best mean of those played to
+    the end, and each option's difference to it is paired over the option's own samples."""
+    n_max = max(v.size for v in values)
+    finalists = [o for o in range(len(options)) if o not in dropped]
+    best = max(finalists, key=lambda o: values[o].mean())
+    digits = 1 if objective == "points" else 3
     rows = []
     for o, (label, answer) in enumerate(options):
+        n = values[o].size
         sd = values[o].std(ddof=1) if n > 1 else 0.0
-        d = values[o] - values[best]
+        d = values[o] - values[best][:n]
         dsd = d.std(ddof=1) if n > 1 else 0.0
         row = {
             "option": label,
             "answer": int(answer),
-            "mean": round(float(means[o]), 1),
-            "ci95": round(float(Z95 * sd / math.sqrt(n)), 1),
-            "diff_to_best": round(float(d.mean()), 1),
-            "diff_ci95": round(float(Z95 * dsd / math.sqrt(n)), 1),
+            "mean": round(float(values[o].mean()), digits),
+            "ci95": round(float(Z95 * sd / math.sqrt(n)), digits),
+            "diff_to_best": round(float(d.mean()), digits),
+            "diff_ci95": round(float(Z95 * dsd / math.sqrt(n)), digits),
             "win_rate": round(float(((outcomes[o] & WON) > 0).mean()), 4),
             "deal_in_rate": round(float(((outcomes[o] & DEALT_IN) > 0).mean()), 4),
             "exhaustive_draw_rate": round(float(((outcomes[o] & EXHAUSTIVE) > 0).mean()), 4),
@@ -137,10 +237,12 @@ def summarize(options, values, ranks, outcomes, horizon, stopped_early) -> dict:
         if horizon == "match":
             row["mean_rank"] = round(float(ranks[o].mean()), 3)
         rows.append(row)
-    rows.sort(key=lambda r: -r["mean"])
-    return {"horizon": horizon, "value": "final points" if horizon == "match" else "point change to hand end",
-            "determinizations": int(n), "stopped_early": bool(stopped_early), "recommended": rows[0]["option"],
-            "options": rows}
+    order = sorted(finalists, key=lambda o: (o != best, -values[o].mean())) + \
+        sorted(dropped, key=lambda o: (-values[o].size, -values[o].mean()))
+    rows = [rows[o] for o in order]
+    return {"horizon": horizon, "objective": objective, "value": VALUE_NAMES[objective, horizon],
+            "determinizations": int(n_max), "option_rollouts": int(sum(v.size for v in values)),
+            "stopped_early": bool(stopped_early), "recommended": rows[0]["option"], "options": rows}
 
 
 def decision_name(code: int) -> str:

@@ -40,13 +40,18 @@ def read_position(position: dict, deal: str = "progress"):
 
 
 def advise_position(position: dict, rollouts: int, horizon: str, seat_policies: str, seed: int, jobs: int,
-                    progress=None, options_filter=None, deal: str = "progress") -> dict:
+                    progress=None, options_filter=None, deal: str = "progress", objective: str = "points") -> dict:
     """Validate the position, enumerate its options, roll them out; the result dict of
     analyzer.advise.evaluate.summarize plus seat, decision, seed and seat_policies. `progress(done, total)` is
     called after every batch of determinizations."""
     from tsumolab.analyzer.advise.evaluate import advise
+    from tsumolab.analyzer.advise.objectives import check_objective
     from tsumolab.policies.registry import PolicyError
 
+    try:
+        check_objective(objective, horizon)
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
     tools, state, seat, sampler_of, decision = read_position(position, deal)
     try:
         sampler = sampler_of(seat_policies)
@@ -71,6 +76,7 @@ def advise_position(position: dict, rollouts: int, horizon: str, seat_policies: 
         from joblib import Parallel
 
         parallel = Parallel(n_jobs=jobs)
-    result = advise(state, seat, options, sampler, rollouts, horizon, seed, jobs, progress, parallel)
+    result = advise(state, seat, options, sampler, rollouts, horizon, seed, jobs, progress, parallel,
+                    objective=objective)
     result.update(seat=seat, decision=decision, seed=seed, seat_policies=seat_policies)
     return result

@@ -31,29 +31,45 @@ class RiichiSampler:
     seats_spec: str
     variant: str = "riichi"
     rule_values: dict = field(default_factory=dict)
+    deal: str = "progress"
+    """how the other hands are dealt: to a shanten drawn from the field's play (sims.riichi.progress), or
+    uniformly"""
     hooks: tuple = field(init=False)
     params: np.ndarray = field(init=False)
+    start_points: int = field(init=False)
+    south: bool = field(init=False)
+    progress: np.ndarray = field(init=False)
+    """a South match (two rounds) rather than East only: the rank points' table (analyzer.advise.objectives)"""
 
     def __post_init__(self):
         from tsumolab.policies.registry import check_mode, parse_seats
         from tsumolab.sims.modes import get_mode
         from tsumolab.sims.shanten_tables import lookup_tables
         from tsumolab.sims.riichi.bundles import RuleArrays, Seating
+        from tsumolab.sims.riichi.progress import UNIFORM, field_progress
         from tsumolab.sims.seating import seat_hooks
 
         seats = parse_seats(self.seats_spec)
         check_mode(seats, self.variant)
         self.hooks, self.params = seat_hooks(seats, "riichi")
         rules = get_mode(self.variant).rules_class.from_dict(self.rule_values)
+        self.start_points = rules.start_points
+        self.south = rules.n_hands > 4
         self.topts = rules.to_array()
         self.sopts = rules.scoring_array()
         self.tables = lookup_tables()
         self.seating = Seating.of(self.hooks, self.params)
         self.rule_arrays = RuleArrays(self.topts, self.sopts, self.tables)
+        if self.deal == "uniform":
+            self.progress = UNIFORM
+        elif self.deal == "progress":
+            self.progress = field_progress(self.variant)
+        else:
+            raise ValueError(f"deal must be progress or uniform, got {self.deal!r}")
 
     def recipe(self):
         """How a worker process builds the same sampler."""
-        return RiichiSampler, (self.seats_spec, self.variant, self.rule_values)
+        return RiichiSampler, (self.seats_spec, self.variant, self.rule_values, self.deal)
 
     def rollouts(self, pos, seat, answers, seed, first, count, to_match_end):
         from tsumolab.analyzer.advise.evaluate import rollout_arrays
@@ -61,7 +77,8 @@ class RiichiSampler:
 
         values, ranks, outcomes = rollout_arrays(len(answers), count)
         status = paired_rollouts(pos.play_state(), seat, np.asarray(answers, np.int64), seed, first, count,
-                                 to_match_end, self.seating, self.rule_arrays, (values, ranks, outcomes))
+                                 to_match_end, self.seating, self.rule_arrays, self.progress,
+                                 (values, ranks, outcomes))
         if status < 0:
             raise ValueError("the position's tile counts are impossible")
         return values, ranks, outcomes

@@ -30,6 +30,7 @@ from tsumolab.sims.riichi.determinize import STREAM_LATER, STREAM_SEATS, _hidden
 from tsumolab.sims.riichi.hand_state import HS
 from tsumolab.sims.riichi.observation import ROBS
 from tsumolab.sims.riichi.bundles import PlayLog, PlayState
+from tsumolab.sims.riichi.engine import rescore_turn_win
 from tsumolab.sims.riichi.rollout import play_forced_hand, play_later_hands, rollout_scratch
 from tsumolab.sims.table_state import rank_of
 
@@ -75,10 +76,11 @@ def bloodshed_state_rollouts(S0, seat, answers, seed, first, count, hooks_ex, ho
 
 
 @nb.njit(cache=True)
-def riichi_state_rollouts(start, seat, answers, seed, first, count, seating, rules, values, ranks):
+def riichi_state_rollouts(start, seat, answers, seed, first, count, seating, rules, values, ranks, to_match_end=True):
     """The same for a riichi or shura hand stopped at `seat`'s decision, `start` (a PlayState of
-    sims.riichi.bundles; its view and ev are not read; seating and rules likewise); returns -1 when an answer
-    was never asked for (the stop and the replay disagree), else 0."""
+    sims.riichi.bundles; its view and ev are not read; seating and rules likewise); without `to_match_end` the
+    value is the seat's point change to the end of the hand (as advise's hand horizon). Returns -1 when an
+    answer was never asked for (the stop and the replay disagree), else 0."""
     hs0, obs0, st0, wall0, rec0 = start.hs, start.obs, start.st, start.wall, start.rec
     dhs, dwall = hs0.copy(), wall0.copy()
     hs, obs, st, wall, rec = hs0.copy(), obs0.copy(), st0.copy(), wall0.copy(), rec0.copy()
@@ -105,6 +107,7 @@ def riichi_state_rollouts(start, seat, answers, seed, first, count, seating, rul
         for i in range(slots.size):
             dwall[slots[i]] = ids[i]
         dhs[HS.root_seed] = np.int64(rng.key_seed(seed, k, STREAM_LATER, 0) >> np.uint64(1))
+        rescore_turn_win(dhs, obs0, st0, dwall, rules)  # the unseen ura indicators moved
         for o in range(answers.size):
             hs[:] = dhs
             obs[:, :] = obs0
@@ -115,7 +118,10 @@ def riichi_state_rollouts(start, seat, answers, seed, first, count, seating, rul
                 obs[p, ROBS.rng] = np.int64(rng.key_seed(seed, k, STREAM_SEATS, p) >> np.uint64(33))
             if not play_forced_hand(state, seating, rules, log, seat, answers[o]):
                 return -1
-            play_later_hands(state, seating, rules, log, hand_rows, match_rows)
-            values[o, j] = obs[0, ROBS.points + seat]
+            if to_match_end:
+                play_later_hands(state, seating, rules, log, hand_rows, match_rows)
+                values[o, j] = obs[0, ROBS.points + seat]
+            else:
+                values[o, j] = hs[HS.delta + seat] - hs0[HS.delta + seat]
             ranks[o, j] = rank_of(obs, ROBS.points, seat)
     return 0

@@ -1,12 +1,13 @@
 """Review one seat of a real game: every decision (analyzer.review.seat_decisions) evaluated with advise
 (analyzer.advise.position_advice) from what the seat saw, the player's choice set against the best option.
 
-Per decision, from advise's paired rollouts: the loss of the choice = best mean − chosen mean (points to the
-end of the hand, or final points with --horizon match) with the 95% interval of the paired difference. A
-decision is a *clear mistake* when the whole interval lies above zero and the loss is at least MISTAKE_FLOOR
-points; the choice *agrees* when it is the best option and is *within noise* when the interval reaches zero.
+Per decision, from advise's paired rollouts: the loss of the choice = best mean − chosen mean (in the units of
+the review's value, analyzer.advise.objectives: points to the end of the hand, final points with --horizon match,
+or rank points) with the 95% interval of the paired difference. A decision is a *clear mistake* when the whole
+interval lies above zero and the loss is at least MISTAKE_FLOOR points (0.3 for the values counted in thousands);
+the choice *agrees* when it is the best option and is *within noise* when the interval reaches zero.
 Game rating = 100 · exp(−mean loss per decision / RATING_SCALE): 100 for a game of best choices, 37 when each
-decision gave up RATING_SCALE points on average.
+decision gave up RATING_SCALE points (1 in thousands) on average.
 
 Each decision's determinizations are keyed by (seed, hand, decision), so the numbers do not depend on --jobs,
 on the order hands are reviewed in, or on --resume.
@@ -19,6 +20,7 @@ from dataclasses import dataclass
 
 import polars as pl
 
+from tsumolab.analyzer.advise.objectives import UNIT
 from tsumolab.analyzer.advise.position_advice import NotADecision, advise_position
 from tsumolab.analyzer.advise.riichi_view import VARIANTS
 from tsumolab.analyzer.errors import InputError
@@ -47,10 +49,12 @@ class ReviewSpec:
     horizon: str = "hand"
     seat_policies: str = "baseline"
     seed: int = 0
+    objective: str = "points"
 
     def as_dict(self) -> dict:
         return {"seat": self.seat, "hands": list(self.hands) if self.hands else None, "rollouts": self.rollouts,
-                "horizon": self.horizon, "seat_policies": self.seat_policies, "seed": self.seed}
+                "horizon": self.horizon, "seat_policies": self.seat_policies, "seed": self.seed,
+                "objective": self.objective}
 
 
 def round_label(start: dict) -> str:
@@ -89,7 +93,7 @@ def review_hand(record: GameRecord, spec: ReviewSpec, hand: int) -> pl.DataFrame
     start = events[0]
     rows = []
     for d, decision in enumerate(seat_decisions(events, spec.seat, record.variant)):
-        result = _advise(record, events, spec, decision, decision_seed(spec.seed, hand, d))
+        result = advise_decision(record, events, spec, decision, decision_seed(spec.seed, hand, d))
         if result is None:
             continue
         best = result["options"][0]["option"]
@@ -104,11 +108,12 @@ def review_hand(record: GameRecord, spec: ReviewSpec, hand: int) -> pl.DataFrame
     return pl.DataFrame(rows, schema=COLUMNS)
 
 
-def _advise(record: GameRecord, events, spec: ReviewSpec, decision: SeatDecision, seed: int):
+def advise_decision(record: GameRecord, events, spec: ReviewSpec, decision: SeatDecision, seed: int):
     """advise's result at `decision`, or None when the seat has nothing to choose there."""
     position = position_at(record.variant, events, spec.seat, decision, game_rules(record))
     try:
-        result = advise_position(position, spec.rollouts, spec.horizon, spec.seat_policies, seed, jobs=1)
+        result = advise_position(position, spec.rollouts, spec.horizon, spec.seat_policies, seed, jobs=1,
+                                 objective=spec.objective)
     except NotADecision:
         return None
     except InputError as exc:
@@ -118,8 +123,9 @@ def _advise(record: GameRecord, events, spec: ReviewSpec, decision: SeatDecision
     return result
 
 
-def decision_summary(table: pl.DataFrame) -> pl.DataFrame:
+def decision_summary(table: pl.DataFrame, objective: str = "points") -> pl.DataFrame:
     """One row per decision: the choice's loss against the best with its interval, and its verdict."""
+    floor = MISTAKE_FLOOR / UNIT[objective]
     diff = pl.col("diff_to_best")
     loss = pl.when(diff == 0).then(0.0).otherwise(-diff)   # the best choice loses 0, not −0 (printed "-0")
     chosen = table.filter(pl.col("chosen")).select(
@@ -134,11 +140,11 @@ def decision_summary(table: pl.DataFrame) -> pl.DataFrame:
         pl.col("loss").is_not_null().alias("expressible"),
         (pl.col("choice") == pl.col("best_option")).alias("agrees"),
         (pl.col("loss") - pl.col("loss_ci95") <= 0).alias("within_noise"),
-        ((pl.col("loss") - pl.col("loss_ci95") > 0) & (pl.col("loss") >= MISTAKE_FLOOR)).alias("mistake"),
+        ((pl.col("loss") - pl.col("loss_ci95") > 0) & (pl.col("loss") >= floor)).alias("mistake"),
     ).sort("hand", "decision")
 
 
-def game_summary(decisions: pl.DataFrame) -> dict:
+def game_summary(decisions: pl.DataFrame, objective: str = "points") -> dict:
     """Totals of the reviewed decisions: losses, agreement, mistakes and the game rating (module docstring)."""
     judged = decisions.filter(pl.col("expressible"))
     n = judged.height
@@ -154,6 +160,6 @@ def game_summary(decisions: pl.DataFrame) -> dict:
         "within_noise": int(judged["within_noise"].sum()) if n else 0,
         "mistakes": int(judged["mistake"].sum()) if n else 0,
         "total_loss": round(total, 1),
-        "rating": round(100 * math.exp(-total / n / RATING_SCALE), 1) if n else None,
+        "rating": round(100 * math.exp(-total / n / (RATING_SCALE / UNIT[objective])), 1) if n else None,
         "hands": per_hand.to_dicts(),
     }

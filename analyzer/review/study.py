@@ -76,8 +76,8 @@ def run_review(record: GameRecord, spec: ReviewSpec, out: Path | str, jobs: int 
         table = pl.concat([pl.read_parquet(chunk_path(out, h)) for h in hands], how="vertical") if hands else \
             pl.DataFrame(schema=COLUMNS)
         write_parquet_atomic(table, out / TABLE_FILE, {"format": FORMAT, "game": game, "spec": spec.as_dict()})
-        decisions = decision_summary(table)
-        summary = {"game": game, "spec": spec.as_dict(), **game_summary(decisions)}
+        decisions = decision_summary(table, spec.objective)
+        summary = {"game": game, "spec": spec.as_dict(), **game_summary(decisions, spec.objective)}
         _write_record(out, game, spec, done, summary)
     return ReviewResult(table, decisions, summary, out)
 

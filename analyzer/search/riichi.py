@@ -16,6 +16,7 @@ from tsumolab.sims.riichi.hand_state import HS
 from tsumolab.sims.riichi.observation import ROBS
 from tsumolab.sims.riichi.play import ROWS_PER_MATCH
 from tsumolab.sims.shanten_tables import lookup_tables
+from tsumolab.sims.riichi.progress import UNIFORM
 from tsumolab.sims.riichi.rollout import paired_rollouts
 from tsumolab.sims.riichi.tableau import N_ST
 from tsumolab.sims.seating import seat_hooks
@@ -51,7 +52,7 @@ class Decider:
         count = searcher.rollouts
         values, ranks, outcomes = rollout_arrays(len(options), count)
         if paired_rollouts(state, seat, np.asarray(options, np.int64), seed, 0, count, False,
-                           self.rollout_seating[searcher.rollout_policy], self.rule_arrays,
+                           self.rollout_seating[searcher.rollout_policy], self.rule_arrays, UNIFORM,
                            (values, ranks, outcomes)) < 0:
             raise RuntimeError("search: a played position could not be determinized")
         return self.table.stats.record(options, values, choose(values, searcher.z))

@@ -9,6 +9,7 @@ import click
 
 from tsumolab.cli import cli
 from tsumolab.analyzer.advise.position_advice import advise_position, check_variant
+from tsumolab.analyzer.advise.objectives import OBJECTIVES, check_objective
 from tsumolab.analyzer.errors import InputError
 
 PROGRESS_FROM = 1_000  # determinizations from which a progress bar is shown
@@ -28,10 +29,12 @@ def load_position(source: str) -> dict:
 
 
 def run_advice(position: dict, rollouts: int, horizon: str, seat_policies: str, seed: int, jobs: int,
-               show_progress: bool = False, options_filter=None, deal: str = "progress") -> dict:
+               show_progress: bool = False, options_filter=None, deal: str = "progress",
+               objective: str = "points") -> dict:
     """analyzer.advise.position_advice.advise_position, with a progress bar on stderr for long analyses."""
     if not (show_progress and rollouts >= PROGRESS_FROM):
-        return advise_position(position, rollouts, horizon, seat_policies, seed, jobs, None, options_filter, deal)
+        return advise_position(position, rollouts, horizon, seat_policies, seed, jobs, None, options_filter, deal,
+                               objective)
     with click.progressbar(length=rollouts, label="rollouts", file=click.get_text_stream("stderr")) as bar:
         shown = {"done": 0}
 
@@ -40,20 +43,29 @@ def run_advice(position: dict, rollouts: int, horizon: str, seat_policies: str, 
             shown["done"] = done
 
         return advise_position(position, rollouts, horizon, seat_policies, seed, jobs, progress, options_filter,
-                               deal)
+                               deal, objective)
+
+
+def _value_text(result: dict) -> str:
+    if result.get("objective", "points") != "points":
+        return result["value"]
+    return "final points" if result["horizon"] == "match" else "points to hand end"
 
 
 def format_table(result: dict) -> str:
-    """A short readable table, recommended option first."""
-    unit = "final points" if result["horizon"] == "match" else "points to hand end"
+    """A short readable table, recommended option first; `n` is each option's samples (racing drops the clearly
+    worse early)."""
+    f = ".0f" if result.get("objective", "points") == "points" else ".2f"
     lines = [f"seat {result['seat']} {result['decision']} decision: {result['determinizations']} determinizations"
-             f"{' (stopped early: one option clearly best)' if result['stopped_early'] else ''}; value = {unit}",
+             f"{' (stopped early: one option clearly best)' if result['stopped_early'] else ''}; "
+             f"value = {_value_text(result)}",
              f"{'option':16s} {'EV':>9s} {'±95%':>7s} {'vs best':>9s} {'±95%':>7s} {'win':>6s} {'deal-in':>7s} "
-             f"{'drawn':>6s}" + ("  rank" if result["horizon"] == "match" else "")]
+             f"{'drawn':>6s} {'n':>5s}" + ("  rank" if result["horizon"] == "match" else "")]
     for i, r in enumerate(result["options"]):
-        lines.append(f"{r['option']:16s} {r['mean']:9.0f} {r['ci95']:7.0f} {r['diff_to_best']:9.0f} "
-                     f"{r['diff_ci95']:7.0f} {r['win_rate']:6.1%} {r['deal_in_rate']:7.1%} "
-                     f"{r['exhaustive_draw_rate']:6.1%}" + (f"  {r['mean_rank']:.2f}" if "mean_rank" in r else "")
+        lines.append(f"{r['option']:16s} {r['mean']:9{f}} {r['ci95']:7{f}} {r['diff_to_best']:9{f}} "
+                     f"{r['diff_ci95']:7{f}} {r['win_rate']:6.1%} {r['deal_in_rate']:7.1%} "
+                     f"{r['exhaustive_draw_rate']:6.1%} {r['rollouts']:5d}"
+                     + (f"  {r['mean_rank']:.2f}" if "mean_rank" in r else "")
                      + ("  <- recommended" if i == 0 else ""))
     return "\n".join(lines)
 
@@ -64,8 +76,12 @@ def format_table(result: dict) -> str:
               "`variant`, else bloodshed): bloodshed, riichi or shura.")
 @click.option("--rollouts", type=int, default=1000, show_default=True,
               help="Budget of determinizations; every option is played once on each.")
-@click.option("--horizon", type=click.Choice(["hand", "match"]), default="hand", show_default=True,
-              help="Value: points gained to the end of the hand, or final points (and rank) of the match.")
+@click.option("--horizon", type=click.Choice(["hand", "match"]), default=None,
+              help="Play out to the end of the hand or of the match (default: hand for --value points, else match).")
+@click.option("--value", "objective", type=click.Choice(OBJECTIVES), default="points", show_default=True,
+              help="What an outcome is worth: points (gained to the hand's end, or final points with --horizon "
+                   "match); uma = final points in thousands + 15/5/-5/-15 by rank; rank-points = Mahjong Soul "
+                   "ranked Throne room rank points (fourth place weighs most). README \"advise\".")
 @click.option("--seat-policies", default="baseline", show_default=True, metavar="SPEC",
               help="Rollout policy of the four seats, as for `tsumolab run --seats`.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the determinizations.")
@@ -73,10 +89,11 @@ def format_table(result: dict) -> str:
               help="Bloodshed: how the other hands are dealt back. progress = each to a progress (void tiles "
                    "held, shanten) drawn from the baseline field's play at this wall count and meld count; "
                    "uniform = uniformly among all consistent arrangements (far from winning: overvalues "
-                   "waiting). Riichi modes always walk riichi seats to tenpai and deal the rest uniformly.")
+                   "waiting). Riichi modes: riichi seats are always dealt tenpai; with progress the others get "
+                   "the shanten of the field's hands at this wall count and meld count (sims/riichi/progress.py).")
 @click.option("--jobs", type=int, default=1, show_default=True, help="Worker processes.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object instead of the table.")
-def advise_command(position_file, variant, rollouts, horizon, seat_policies, seed, deal, jobs, as_json):
+def advise_command(position_file, variant, rollouts, horizon, objective, seat_policies, seed, deal, jobs, as_json):
     """Evaluate every option of one seat's decision by paired Monte Carlo rollouts: the hidden tiles are
     resampled consistently with what the seat sees, each option is played out on the same samples with
     the same random streams, and the options are compared sample by sample (mean, 95% interval,
@@ -98,5 +115,11 @@ def advise_command(position_file, variant, rollouts, horizon, seat_policies, see
         raise InputError(f"--rollouts must be at least 1, got {rollouts}")
     if jobs < 1:
         raise InputError(f"--jobs must be at least 1, got {jobs}")
-    result = run_advice(position, rollouts, horizon, seat_policies, seed, jobs, show_progress=not as_json, deal=deal)
+    horizon = horizon or ("hand" if objective == "points" else "match")
+    try:
+        check_objective(objective, horizon)
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
+    result = run_advice(position, rollouts, horizon, seat_policies, seed, jobs, show_progress=not as_json, deal=deal,
+                        objective=objective)
     click.echo(json.dumps(result, ensure_ascii=False) if as_json else format_table(result))

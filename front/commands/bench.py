@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import json
 import os
+import sys
+import time
 
 import click
 
+from pathlib import Path
+
+from tsumolab.analyzer.advise.objectives import OBJECTIVES
 from tsumolab.analyzer.bench.speed import bench_variant
 from tsumolab.cli import cli
 from tsumolab.analyzer.errors import InputError
@@ -65,6 +70,60 @@ def all_modes_text(result: dict) -> str:
     return "\n".join(lines)
 
 
+def agreement_bench(logs: list[str], seats: str, sample: int, rollouts: int, objective: str, seed: int, jobs: int,
+                    out: Path | None, choices: tuple[str, ...] = (), planted: bool = False) -> dict:
+    """analyzer.bench.agreement over `logs` with a progress bar; the summary (and the rows in `out`)."""
+    from tsumolab.analyzer.bench.agreement import CHOICE_KINDS, load_records, run_agreement, summarize
+    from tsumolab.analyzer.review.game_review import ReviewSpec
+    from tsumolab.analyzer.tables import write_parquet_atomic
+
+    if rollouts < 1 or jobs < 1 or sample < 0:
+        raise InputError("--rollouts and --jobs must be at least 1, --sample at least 0")
+    unknown = sorted(set(choices) - set(CHOICE_KINDS))
+    if unknown:
+        raise InputError(f"--choice: unknown kind {unknown[0]!r} (kinds: {', '.join(CHOICE_KINDS)})")
+    horizon = "hand" if objective == "points" else "match"
+    spec = ReviewSpec(0, None, rollouts, horizon, seats, seed, objective)
+    load_records(logs)  # refuse a bad log before the progress bar shows
+    started = time.perf_counter()
+    with click.progressbar(length=1, label="decisions", file=sys.stderr) as bar:
+        def progress(done, total):
+            bar.length = total
+            bar.update(done - bar.pos)
+
+        rows = run_agreement(logs, spec, sample, jobs, progress, choices, planted)
+    if out is not None:
+        write_parquet_atomic(rows, out, {"format": "tsumolab-agreement-1", "spec": spec.as_dict(), "logs": logs})
+    return {"logs": len(logs), "choices": list(choices), "planted": planted, "rollouts": rollouts,
+            "value": objective, "seats": seats, "seed": seed, "jobs": jobs,
+            "wall_seconds": round(time.perf_counter() - started, 1), **summarize(rows)}
+
+
+def _pct(x: float | None) -> str:
+    return "n/a" if x is None else f"{x:.1%}"
+
+
+def agreement_text(result: dict) -> str:
+    """The agreement benchmark as a few lines and one table per grouping."""
+    lines = [f"{result['decisions']} decisions of {result['logs']} logs, {result['rollouts']} rollouts, value "
+             f"{result['value']}, {result['wall_seconds']} s on {result['jobs']} job(s)",
+             f"top-1 {_pct(result['top1'])}, within the interval of the best {_pct(result['within'])}, "
+             f"flagged {_pct(result['flagged'])}",
+             f"own-turn discards: {result['own_turn_discards']}, top-1 {_pct(result['own_turn_top1'])}; wins taken: "
+             f"{result['wins_taken']}, recommended {_pct(result['wins_recommended'])}"]
+    for title, key, col in (("by decision", "by_kind", "kind"), ("by choice", "by_choice", "choice_kind"),
+                            ("own turns by shanten (3 = 3 or more)", "own_turn_by_shanten", "shanten"),
+                            ("planted blunders (flagged = caught)", "by_plant", "plant")):
+        if not result[key]:
+            continue
+        lines.append(f"{title}:")
+        lines.append(f"  {'':16s} {'n':>5s} {'top-1':>7s} {'within':>7s} {'flagged':>7s} {'s/dec':>6s}")
+        for r in result[key]:
+            lines.append(f"  {str(r[col]):16s} {r['decisions']:5d} {_pct(r['top1']):>7s} {_pct(r['within']):>7s} "
+                         f"{_pct(r['flagged']):>7s} {r['seconds']:6.2f}")
+    return "\n".join(lines)
+
+
 @cli.command("bench")
 @click.option("--variant", default="bloodshed", show_default=True,
               help="Mode to simulate, or `all`: every mode, one line each with its ratio to riichi.")
@@ -81,8 +140,27 @@ def all_modes_text(result: dict) -> str:
               help="Benchmark `tsumolab advise` (--variant bloodshed, riichi or shura): rest-of-hand rollouts/s per "
                    "core from mid-hand positions, and the time of a whole own-turn analysis with 1,000 "
                    "determinizations on --jobs.")
+@click.option("--agreement", "agreement_logs", multiple=True, metavar="LOG",
+              help="Agreement benchmark on real games (repeatable; tenhou.net/6, mjai or Mahjong Soul records): how "
+                   "often advise recommends the players' choices, by decision kind, choice and shanten.")
+@click.option("--sample", type=int, default=200, show_default=True,
+              help="--agreement: decisions drawn from the logs with --seed (0 = all).")
+@click.option("--rollouts", type=int, default=1000, show_default=True,
+              help="--agreement: advise's budget per decision.")
+@click.option("--choice", "choices", default=None, metavar="KINDS",
+              help="--agreement: only decisions where the player chose one of these, e.g. tsumo,ron (discard, "
+                   "riichi, tsumo, ron, pon, chi, kan, pass, exchange).")
+@click.option("--planted", is_flag=True,
+              help="--agreement: judge planted blunders instead of the players' choices (breaking a ready hand, "
+                   "pushing a fresh tile into the dealer's riichi from far, passing a late mangan ron); the share "
+                   "flagged is the share caught.")
+@click.option("--value", "objective", type=click.Choice(OBJECTIVES), default="points", show_default=True,
+              help="--agreement: what an outcome is worth (as for `tsumolab advise --value`).")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="--agreement: also write one row per decision to this Parquet file.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
-def bench(variant, seats, matches, jobs, seed, policy_paths, kernel, advise_speed, as_json):
+def bench(variant, seats, matches, jobs, seed, policy_paths, kernel, advise_speed, agreement_logs, sample, rollouts,
+          choices, planted, objective, out, as_json):
     """Measure simulation speed in hands per second per core (compile time excluded and reported apart).
 
     \b
@@ -91,7 +169,15 @@ def bench(variant, seats, matches, jobs, seed, policy_paths, kernel, advise_spee
       tsumolab bench --variant all --matches 2000
       tsumolab bench --kernel shanten --json
       tsumolab bench --advise --jobs 2
+      tsumolab bench --agreement game1.json --agreement game2.json.gz --sample 100 --jobs 2
     """
+    if agreement_logs:
+        jobs = os.cpu_count() if jobs == -1 else jobs
+        kinds = tuple(c.strip() for c in choices.split(",")) if choices else ()
+        result = agreement_bench(list(agreement_logs), seats, sample, rollouts, objective, seed, jobs, out, kinds,
+                                 planted)
+        click.echo(json.dumps(result) if as_json else agreement_text(result))
+        return
     if advise_speed:
         from tsumolab.analyzer.bench.kernels import bench_advise
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 
 from tsumolab.cli import cli
+from tsumolab.analyzer.advise.objectives import OBJECTIVES
 from tsumolab.analyzer.errors import InputError
 from tsumolab.commands.report import lang_option
 
@@ -53,20 +54,23 @@ def _text(result) -> str:
     import polars as pl
 
     s = result.summary
+    objective = s["spec"].get("objective", "points")
+    f = ".0f" if objective == "points" else ".2f"
+    unit = "points" if objective == "points" else objective
     lines = [f"review of seat {s['spec']['seat']} ({s['game']['title'] or s['game']['source']}): {s['judged']} "
              f"decisions judged, {s['agree']} agree with the best option, {s['within_noise']} within noise, "
-             f"{s['mistakes']} clear mistakes; loss {s['total_loss']:.0f} points; rating {s['rating']}"]
+             f"{s['mistakes']} clear mistakes; loss {s['total_loss']:{f}} {unit}; rating {s['rating']}"]
     if s["not_expressible"]:
         lines.append(f"{s['not_expressible']} decision(s) whose choice the engine cannot express")
     lines.append(f"{'hand':6s} {'decisions':>9s} {'loss':>8s} {'mistakes':>8s}")
     for h in s["hands"]:
-        lines.append(f"{h['round']}.{h['honba']:<3d} {h['decisions']:9d} {h['loss']:8.0f} {h['mistakes']:8d}")
+        lines.append(f"{h['round']}.{h['honba']:<3d} {h['decisions']:9d} {h['loss']:8{f}} {h['mistakes']:8d}")
     worst = result.decisions.filter(pl.col("expressible")).sort("loss", descending=True).head(TOP)
     if worst.height:
         lines.append("costliest decisions:")
         for r in worst.iter_rows(named=True):
             lines.append(f"  {r['round']}.{r['honba']} #{r['decision']:<3d} {r['kind']:8s} chose {r['choice']!r}, "
-                         f"best {r['best_option']!r}: loss {r['loss']:.0f} ± {r['loss_ci95']:.0f}"
+                         f"best {r['best_option']!r}: loss {r['loss']:{f}} ± {r['loss_ci95']:{f}}"
                          + ("  MISTAKE" if r["mistake"] else ""))
     lines.append(f"tables: {result.out / 'review.parquet'}, {result.out / 'review.json'}")
     return "\n".join(lines)
@@ -79,8 +83,10 @@ def _text(result) -> str:
 @click.option("--kyoku", default=None, metavar="ROUNDS", help="Only these hands, e.g. E2,S3.1 (S3 with one honba).")
 @click.option("--rollouts", type=int, default=300, show_default=True,
               help="advise's budget of determinizations per decision.")
-@click.option("--horizon", type=click.Choice(["hand", "match"]), default="hand", show_default=True,
-              help="Value: points to the end of the hand, or final points of the game.")
+@click.option("--horizon", type=click.Choice(["hand", "match"]), default=None,
+              help="Play out to the end of the hand or of the game (default: hand for --value points, else match).")
+@click.option("--value", "objective", type=click.Choice(OBJECTIVES), default="points", show_default=True,
+              help="What an outcome is worth, as for `tsumolab advise --value`: points, uma or rank-points.")
 @click.option("--seat-policies", default="baseline", show_default=True, metavar="SPEC",
               help="Rollout policy of the four seats, as for `tsumolab run --seats`.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the determinizations.")
@@ -92,8 +98,8 @@ def _text(result) -> str:
 @click.option("--no-report", is_flag=True, help="Skip the HTML and PDF report.")
 @lang_option
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
-def review_command(game, seat, player, kyoku, rollouts, horizon, seat_policies, seed, jobs, out, resume, overwrite,
-                   no_report, langs, as_json):
+def review_command(game, seat, player, kyoku, rollouts, horizon, objective, seat_policies, seed, jobs, out, resume,
+                   overwrite, no_report, langs, as_json):
     """Review every decision of one player of GAME: a Mahjong Soul record (decoded JSON with head and data), a
     tenhou.net/6 JSON log or an mjai log (JSON lines or array). Each decision is evaluated with `tsumolab advise`
     from what the player saw then; the player's choice is set against the best option with the 95% interval of
@@ -106,6 +112,7 @@ def review_command(game, seat, player, kyoku, rollouts, horizon, seat_policies, 
       tsumolab review game.json --seat 0
       tsumolab review game.json --player Alice --kyoku E3,S1 --rollouts 1000 --jobs 2 --out review-alice
     """
+    from tsumolab.analyzer.advise.objectives import check_objective
     from tsumolab.analyzer.games.read import read_game
     from tsumolab.analyzer.review.game_review import ReviewSpec, check_reviewable
     from tsumolab.analyzer.review.study import run_review
@@ -116,7 +123,13 @@ def review_command(game, seat, player, kyoku, rollouts, horizon, seat_policies, 
         raise InputError(f"--rollouts must be at least 1, got {rollouts}")
     if jobs < 1:
         raise InputError(f"--jobs must be at least 1, got {jobs}")
-    spec = ReviewSpec(_seat(record, seat, player), _hands(record, kyoku), rollouts, horizon, seat_policies, seed)
+    horizon = horizon or ("hand" if objective == "points" else "match")
+    try:
+        check_objective(objective, horizon)
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
+    spec = ReviewSpec(_seat(record, seat, player), _hands(record, kyoku), rollouts, horizon, seat_policies, seed,
+                      objective)
     with click.progressbar(length=1, label="hands reviewed", file=sys.stderr) as bar:
         def progress(done, total):
             bar.length = total

@@ -20,8 +20,9 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from tsumolab.sims import rng
+from tsumolab.sims import progress_table
 from tsumolab.sims.bloodshed.observation import BOBS
+from tsumolab.sims.progress_table import draw_outcome, load_counts
 from tsumolab.sims.shanten import BLOODSHED_SHAPES, shanten
 from tsumolab.sims.shanten_walk import walk_to_shanten
 from tsumolab.sims.shanten_tables import SUIT_ROWS
@@ -74,32 +75,15 @@ def count_progress(S_obs, wall_left, tables, counts):
 
 
 def cumulative(counts: np.ndarray) -> np.ndarray:
-    """Per table row, the cumulative distribution over (v, s) flattened (float64[W, M, N_VOID * N_SHANTEN]);
-    an empty row borrows the nearest non-empty meld row of its wall bucket, then the nearest wall bucket."""
-    flat = counts.reshape(N_WALL_BUCKETS, MELD_CAP + 1, N_VOID * N_SHANTEN).astype(np.float64)
-    filled = flat.copy()
-    for w in range(N_WALL_BUCKETS):
-        for m in range(MELD_CAP + 1):
-            if flat[w, m].sum() > 0:
-                continue
-            near = sorted(((abs(m2 - m), abs(w2 - w)), w2, m2) for w2 in range(N_WALL_BUCKETS)
-                          for m2 in range(MELD_CAP + 1) if flat[w2, m2].sum() > 0)
-            if not near:
-                raise ValueError("the progress table is empty")
-            filled[w, m] = flat[near[0][1], near[0][2]]
-    cum = np.cumsum(filled, axis=2)
-    return np.ascontiguousarray(cum / cum[:, :, -1:])
+    """Per table row, the cumulative distribution over (v, s) flattened (sims.progress_table.cumulative)."""
+    return progress_table.cumulative(counts)
 
 
 @nb.njit(cache=True)
 def draw_progress(cum, wall_left, n_melds, state):
     """(v, s) drawn from the table row of (wall_left, n_melds); cum as `cumulative` returns it."""
     w, m = row_of(wall_left, n_melds)
-    u = (rng.next_u64(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
-    row = cum[w, m]
-    i = 0
-    while i < row.size - 1 and row[i] <= u:
-        i += 1
+    i = draw_outcome(cum, w, m, state)
     return i // N_SHANTEN, i % N_SHANTEN - 1
 
 
@@ -158,13 +142,8 @@ def table_path(policy: str):
 def field_progress(policy: str = "baseline") -> np.ndarray:
     """The cumulative progress table of a field policy (loaded once per process); ValueError if none ships."""
     if policy not in _CUMULATIVE:
-        path = table_path(policy)
-        if not path.is_file():
-            raise ValueError(f"no progress table for policy {policy!r} ({path}); build one with "
+        counts = load_counts("tsumolab.sims.bloodshed", FIELD_FILE.format(policy=policy), TABLE_SHAPE,
                              f"python -m tsumolab.analyzer.advise.bloodshed_progress --policy {policy}")
-        counts = np.load(path)
-        if counts.shape != TABLE_SHAPE:
-            raise ValueError(f"{path}: shape {counts.shape}, expected {TABLE_SHAPE}")
         _CUMULATIVE[policy] = cumulative(counts)
     return _CUMULATIVE[policy]
 

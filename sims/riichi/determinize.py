@@ -15,7 +15,11 @@ tile. Constraints from the view:
   shanten reach tenpai, then MIX_STEPS proposed exchanges that keep it tenpai spread it over the tenpai hands
   (a random walk whose resting distribution is uniform; after a finite walk, nearly so). Riichi seats are
   dealt first, one after the other;
-- a seat declaring a kan (the seat robbing it decides) holds the kan's tiles.
+- a seat declaring a kan (the seat robbing it decides) holds the kan's tiles;
+- with a progress table (sims.riichi.progress) every other seat that is not in riichi and has not won gets a
+  hand as far along as the field's hands are at that point: a shanten is drawn from the table's row of the
+  wall tiles left and the seat's melds, and its tiles are walked to it by exchanges with the rest of the pool.
+  Without one (UNIFORM) these hands are uniform: three or four tiles from ready, far slower than real ones.
 Not used (documented simplifications): which tiles the seat itself passed at the exchange (they are known to
 have gone to the receiver), tiles a seat let pass without winning (temporary furiten starts clear), and any
 reading of the opponents' discards beyond riichi.
@@ -39,6 +43,8 @@ import numpy as np
 from tsumolab.sims import rng
 from tsumolab.sims.riichi.hand_state import HS, PH_EXCHANGE, PH_REACT, PH_REACT_ASK, PH_ROB, PH_ROB_ASK
 from tsumolab.sims.riichi.observation import ROBS
+from tsumolab.sims.riichi.progress import MIX_STEPS as PROGRESS_MIX_STEPS, WALK_STEPS as PROGRESS_WALK_STEPS, \
+    draw_shanten
 from tsumolab.sims.riichi.tableau import (
     DEAD_START, F_DISCARD_FURITEN, F_RIICHI_FURITEN, F_TEMP_FURITEN, MS_RINSHAN, ST_FLAGS, ST_MISC,
     ST_RED_HAND, ST_WAITS, is_red, refresh_furiten, update_waits,
@@ -159,10 +165,24 @@ def _walk_to_tenpai(ids, first, size, n_melds, state, tables):
 
 
 @nb.njit(cache=True)
-def determinize(hs, obs, st, wall, seat, seed, sample, tables):
+def _walk_to_progress(ids, first, size, n_melds, wall_left, progress, state, tables):
+    """Make ids[first:first+size] a hand at a shanten drawn from the progress table's row (see
+    sims.riichi.progress) by random exchanges with the rest of the pool, then spread it over the hands at that
+    shanten (sims.shanten_walk)."""
+    target = draw_shanten(progress, wall_left, n_melds, state)
+    counts = np.zeros(34, np.int32)
+    for i in range(first, first + size):
+        counts[ids[i] // 4] += 1
+    walk_to_shanten(ids, first, size, 4, -1, counts, n_melds, RIICHI_SHAPES, target, False, PROGRESS_WALK_STEPS,
+                    PROGRESS_MIX_STEPS, state, tables)
+
+
+@nb.njit(cache=True)
+def determinize(hs, obs, st, wall, seat, seed, sample, tables, progress):
     """Resample in place what `seat` cannot see (see the module doc); the state arrays must be a copy of a
-    stopped position. Returns the number of riichi seats that could not be dealt a tenpai hand (0 normally),
-    or -1 when the view is impossible."""
+    stopped position. `progress`: the cumulative table the other seats' shanten are drawn from
+    (sims.riichi.progress; UNIFORM deals them uniformly). Returns the number of riichi seats that could not be
+    dealt a tenpai hand (0 normally), or -1 when the view is impossible."""
     ids = hidden_tiles(hs, obs, st, wall, seat)
     kept_kind, kept = _kan_tiles_kept(hs, seat)
     state = np.zeros(1, np.uint64)
@@ -191,6 +211,10 @@ def determinize(hs, obs, st, wall, seat, seed, sample, tables):
             if riichi_pass == 0 and (sizes[p] + keep) % 3 == 1:
                 if not _walk_to_tenpai(ids, first, sizes[p], obs[0, ROBS.n_melds + p], state, tables):
                     failed += 1
+            elif (riichi_pass == 1 and progress.shape[0] > 0 and keep == 0 and sizes[p] % 3 == 1
+                  and obs[0, ROBS.won + p] == 0):
+                _walk_to_progress(ids, first, sizes[p], obs[0, ROBS.n_melds + p], obs[0, ROBS.wall_left], progress,
+                                  state, tables)
             _fill_hand(obs, st, p, ids, first, sizes[p], kind, keep)
             first += sizes[p]
     for i in range(wall.size):

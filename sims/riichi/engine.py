@@ -454,6 +454,19 @@ def _draw_phase(state, seating, rules, log):
     hs[HS.phase] = PH_TURN
 
 
+@inline
+def _drawn_win_flags(kan_draw, last_tile, first_turn, is_dealer):
+    """The scorer's flags of a win on a drawn tile: rinshan, haitei, tenhou or chiihou (R-3)."""
+    flags = 0
+    if kan_draw:
+        flags |= FLAG_RINSHAN
+    elif last_tile:
+        flags |= FLAG_HAITEI
+    if first_turn and not kan_draw:
+        flags |= FLAG_TENHOU if is_dealer else FLAG_CHIIHOU
+    return flags
+
+
 @step
 def _turn_options(state, rules, conc, melds8, ctx, res, mask):
     """PH_TURN: what cur may do (tsumo, kans, riichi, nine terminals), into hs and `view`. True when there is
@@ -483,13 +496,7 @@ def _turn_options(state, rules, conc, melds8, ctx, res, mask):
         else:
             complete = is_complete(hand, n_melds, RIICHI_SHAPES, suit_t, honor_t)
     if complete:
-        flags = 0
-        if kan_draw:
-            flags |= FLAG_RINSHAN
-        elif wall_left == 0:
-            flags |= FLAG_HAITEI
-        if first_turn and not kan_draw:
-            flags |= FLAG_TENHOU if cur == dealer else FLAG_CHIIHOU
+        flags = _drawn_win_flags(kan_draw, wall_left == 0, first_turn, cur == dealer)
         win_kind = drawn if drawn >= 0 else -1
         status = score_win(obs, st, wall, cur, win_kind, 0, True, flags, dealer, hs[HS.round_wind], sopts, conc,
                            melds8, ctx, res)
@@ -549,6 +556,26 @@ def _turn_options(state, rules, conc, melds8, ctx, res, mask):
     hs[HS.can_nine] = 1 if can_nine else 0
     hs[HS.any_kan] = 1 if any_kan else 0
     return in_riichi and not can_win and not any_kan
+
+
+@nb.njit(cache=True)
+def rescore_turn_win(hs, obs, st, wall, rules):
+    """The win pending at a stopped turn (PH_TURN_ASK with a tsumo possible) scored again on the arrays as they
+    are now. A determinization deals the ura indicators anew, and the tsumo settles with the value scored here
+    (hs[best]), not with the one scored on the wall the position was stopped on."""
+    if hs[HS.phase] != PH_TURN_ASK or hs[HS.can_win] != 1:
+        return
+    topts, sopts, tables = rules
+    cur = hs[HS.cur]
+    dealer = hs[HS.dealer]
+    kan_draw = hs[HS.kan_draw] == 1
+    flags = _drawn_win_flags(kan_draw, hs[HS.wall_left] == 0, hs[HS.first_turn] == 1, cur == dealer)
+    res = np.zeros(N_RES, np.int64)
+    status = score_win(obs, st, wall, cur, hs[HS.drawn], 0, True, flags, dealer, hs[HS.round_wind], sopts,
+                       np.zeros(34, np.int8), np.zeros((4, 2), np.int8), np.zeros(N_CTX, np.int64), res)
+    if status == SCORED:
+        hs[HS.ss_han] = modes_score(obs, topts, sopts, res, -1, False, cur == dealer)
+        copy_row(hs[HS.best:HS.best + N_RES], res)
 
 
 @step

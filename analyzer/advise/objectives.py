@@ -1,0 +1,48 @@
+"""What a rollout is worth to the deciding seat: the value that `advise` and `review` maximize.
+
+- `points`: the seat's point change to the end of the hand (horizon `hand`) or its final points (horizon
+  `match`). Answers "which option wins the most points on average", blind to placement: an option that gains
+  a little often and loses a lot rarely can come out ahead while it costs places.
+- `uma`: at the end of the match, (final points − start points) / 1000 plus a plain uma of +15 / +5 / −5 / −15 by
+  final rank (Mahjong Soul's uma, no oka). Answers "which option is best for a player scored by points and
+  placement together", as most leagues score.
+- `rank-points`: the rank points a Mahjong Soul ranked Throne room match awards: the uma above plus the room's
+  bonus by rank (East +60 / +30 / 0, South +120 / +60 / 0) and, in fourth place, the penalty of a Saint 3
+  (East −130, South −240), rounded up to a whole point as the game does. Answers "which option climbs the
+  ladder fastest" for a player at the top of it: fourth place weighs most.
+
+`uma` and `rank-points` need the rest of the match played out (horizon `match`, with the renchan and every
+remaining hand). Figures: the Mahjong Soul page of riichi.wiki (uma, room bonus and fourth-place penalty tables).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+OBJECTIVES = ("points", "uma", "rank-points")
+UMA = np.array([15.0, 5.0, -5.0, -15.0])
+THRONE_EAST = np.array([60.0, 30.0, 0.0, -130.0])
+THRONE_SOUTH = np.array([120.0, 60.0, 0.0, -240.0])
+UNIT = {"points": 1.0, "uma": 1000.0, "rank-points": 1000.0}
+"""points of the table per unit of each objective (review's mistake floor and rating are given in table points)"""
+
+
+def check_objective(objective: str, horizon: str) -> None:
+    """ValueError in one line when the objective is unknown or needs the match played out."""
+    if objective not in OBJECTIVES:
+        raise ValueError(f"unknown value {objective!r} (values: {', '.join(OBJECTIVES)})")
+    if objective != "points" and horizon != "match":
+        raise ValueError(f"value {objective} is decided at the end of the match: use horizon match")
+
+
+def value_function(objective: str, start_points: int, south: bool):
+    """f(final points, final ranks 1..4) → the objective's values (arrays of one shape); None for `points`."""
+    if objective == "points":
+        return None
+    bonus = (THRONE_SOUTH if south else THRONE_EAST) if objective == "rank-points" else np.zeros(4)
+
+    def value(points: np.ndarray, ranks: np.ndarray) -> np.ndarray:
+        score = (points - start_points) / 1000.0 + UMA[ranks - 1] + bonus[ranks - 1]
+        return np.ceil(score - 1e-9) if objective == "rank-points" else score
+
+    return value

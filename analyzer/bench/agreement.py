@@ -1,0 +1,189 @@
+"""`tsumolab bench --agreement LOGS`: how often `advise` recommends what real players chose.
+
+Every decision of every seat of the logs (read by analyzer.games.read; the decisions of analyzer.review) is a
+candidate; SAMPLE of them are drawn with the seed and evaluated from what the seat saw, as `review` does. Per
+decision: `top1` (the recommendation is the player's choice), `within` (the choice is the best or its paired
+interval reaches the best), `flagged` (a clear mistake by review's rule: the loss's interval excludes zero and
+the loss is at least review's floor). Shares are given by decision kind, by the choice (discard, riichi, tsumo,
+ron, call, pass …) and, for own turns, by the seat's shanten then; `wins taken` is the share of the players' wins
+(tsumo and ron) that advise recommends too.
+
+A decision's determinizations are keyed by (seed, log, seat, hand, decision), so the figures do not depend on
+--jobs or on the sample's order.
+"""
+
+from __future__ import annotations
+
+import time
+import zlib
+from dataclasses import dataclass, replace
+
+import numpy as np
+import polars as pl
+
+from tsumolab.analyzer.bench.planted import plant_at
+from tsumolab.analyzer.games.read import read_game
+from tsumolab.analyzer.games.record import GameRecord
+from tsumolab.analyzer.review.game_review import ReviewSpec, advise_decision, check_reviewable, decision_summary
+from tsumolab.analyzer.review.seat_decisions import SeatDecision, seat_decisions
+
+WIN_CHOICES = ("tsumo", "ron")
+CHOICE_KINDS = ("discard", "riichi", "tsumo", "ron", "pon", "chi", "kan", "pass", "exchange", "nine terminals")
+COLUMNS = {"log": pl.Utf8, "seat": pl.Int32, "hand": pl.Int32, "decision": pl.Int32, "kind": pl.Utf8,
+           "choice": pl.Utf8, "plant": pl.Utf8, "choice_kind": pl.Utf8, "best_option": pl.Utf8, "shanten": pl.Int32,
+           "options": pl.Int32, "top1": pl.Boolean, "within": pl.Boolean, "flagged": pl.Boolean,
+           "loss": pl.Float64, "loss_ci95": pl.Float64, "rollouts": pl.Int32, "seconds": pl.Float64}
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One decision of one seat of one log."""
+
+    log: int
+    seat: int
+    hand: int        # 1-based
+    index: int       # the decision's number in the seat's hand
+    decision: SeatDecision
+
+
+def choice_kind(choice: str) -> str:
+    """The option's family: discard, riichi, tsumo, ron, pon, chi, kan, pass, exchange or nine terminals."""
+    word = choice.split()[0]
+    return "nine terminals" if word == "nine" else word
+
+
+def candidates(records: list[GameRecord]) -> list[Candidate]:
+    """Every decision of every seat of the reviewable logs, in log, seat, hand order."""
+    out = []
+    for i, record in enumerate(records):
+        for seat in range(4):
+            for h, events in enumerate(record.hands, start=1):
+                for d, decision in enumerate(seat_decisions(events, seat, record.variant)):
+                    out.append(Candidate(i, seat, h, d, decision))
+    return out
+
+
+def shanten_of(tiles: str) -> int:
+    """Shanten of the seat's concealed tiles (mpsz; 14 − 3·melds tiles after a draw: the best discard's)."""
+    from tsumolab.analyzer.advise.riichi_sampler import _shanten
+    from tsumolab.sims.tiles import parse_tiles
+
+    counts, _ = parse_tiles(tiles)
+    n = int(counts.sum())
+    return _shanten(counts, (14 - n) // 3 if n % 3 == 2 else (13 - n) // 3, None)
+
+
+def judge(record: GameRecord, spec: ReviewSpec, cand: Candidate, log_key: int, planted: bool = False) -> dict | None:
+    """The agreement row of one candidate; None when the seat had nothing to choose there (or, `planted`, when
+    no blunder applies: the row then judges the planted choice, analyzer.bench.planted)."""
+    start = time.perf_counter()
+    seed = zlib.crc32(f"{spec.seed}/{log_key}/{cand.seat}/{cand.hand}/{cand.index}".encode()) % (2 ** 31)
+    events = record.hands[cand.hand - 1]
+    decision, plant = cand.decision, ""
+    if planted:
+        found = plant_at(record, events, cand.seat, decision)
+        if found is None:
+            return None
+        plant, label = found
+        decision = replace(decision, choice=label)
+    result = advise_decision(record, events, replace(spec, seat=cand.seat), decision, seed)
+    if result is None:
+        return None
+    table = pl.DataFrame([{"hand": cand.hand, "decision": cand.index, "round": "", "honba": 0,
+                           "kind": decision.kind, "tiles": decision.tiles,
+                           "choice": decision.choice, "option": r["option"],
+                           "chosen": r["option"] == decision.choice,
+                           "best": r["option"] == result["options"][0]["option"], "mean": r["mean"],
+                           "ci95": r["ci95"], "diff_to_best": r["diff_to_best"], "diff_ci95": r["diff_ci95"]}
+                          for r in result["options"]])
+    verdict = decision_summary(table, spec.objective).row(0, named=True)
+    return {"log": record.title, "seat": cand.seat, "hand": cand.hand, "decision": cand.index,
+            "kind": decision.kind, "choice": decision.choice, "plant": plant,
+            "choice_kind": choice_kind(decision.choice), "best_option": verdict["best_option"],
+            "shanten": shanten_of(decision.tiles), "options": len(result["options"]),
+            "top1": bool(verdict["agrees"]), "within": bool(verdict["within_noise"]),
+            "flagged": bool(verdict["mistake"]), "loss": verdict["loss"], "loss_ci95": verdict["loss_ci95"],
+            "rollouts": result["determinizations"], "seconds": round(time.perf_counter() - start, 3)}
+
+
+def _judge_many(paths: list[str], spec: ReviewSpec, todo: list[Candidate], planted: bool) -> list[dict | None]:
+    records = {}
+    out = []
+    for cand in todo:
+        if cand.log not in records:
+            records[cand.log] = read_game(paths[cand.log])
+        out.append(judge(records[cand.log], spec, cand, cand.log, planted))
+    return out
+
+
+def load_records(paths: list[str]) -> list[GameRecord]:
+    """The logs read and checked reviewable (one-line errors)."""
+    records = []
+    for path in paths:
+        record = read_game(path)
+        check_reviewable(record)
+        records.append(record)
+    return records
+
+
+def run_agreement(paths: list[str], spec: ReviewSpec, sample: int, jobs: int = 1, progress=None,
+                  choices: tuple[str, ...] = (), planted: bool = False) -> pl.DataFrame:
+    """One row per sampled decision (COLUMNS). `sample` ≤ 0 takes every decision; `choices` (choice kinds, e.g.
+    tsumo, ron) keeps only the decisions where the player chose one of them; `planted` judges a planted blunder
+    instead of the choice at every decision where one applies (the sample is drawn from those)."""
+    records = load_records(paths)
+    pool = candidates(records)
+    if choices:
+        pool = [c for c in pool if choice_kind(c.decision.choice) in choices]
+    if planted:
+        pool = [c for c in pool if plant_at(records[c.log], records[c.log].hands[c.hand - 1], c.seat,
+                                            c.decision) is not None]
+    if 0 < sample < len(pool):
+        pick = np.sort(np.random.default_rng(spec.seed).choice(len(pool), size=sample, replace=False))
+        pool = [pool[i] for i in pick]
+    batches = [pool[i:i + 4] for i in range(0, len(pool), 4)]
+    rows: list[dict] = []
+    if jobs > 1:
+        from joblib import Parallel, delayed
+
+        results = Parallel(n_jobs=jobs, return_as="generator")(
+            delayed(_judge_many)(paths, spec, batch, planted) for batch in batches)
+    else:
+        results = (_judge_many(paths, spec, batch, planted) for batch in batches)
+    done = 0
+    for batch, judged in zip(batches, results):
+        rows.extend(r for r in judged if r is not None)
+        done += len(batch)
+        if progress is not None:
+            progress(done, len(pool))
+    return pl.DataFrame(rows, schema=COLUMNS)
+
+
+def shares(rows: pl.DataFrame, by: str) -> list[dict]:
+    """Per value of column `by`: decisions, top-1 and within-interval shares, flagged share, mean seconds."""
+    if rows.height == 0:
+        return []
+    return (rows.group_by(by).agg(pl.len().alias("decisions"), pl.col("top1").mean().alias("top1"),
+                                  pl.col("within").mean().alias("within"), pl.col("flagged").mean().alias("flagged"),
+                                  pl.col("seconds").mean().alias("seconds"))
+            .sort(by).to_dicts())
+
+
+def _share(frame: pl.DataFrame, col: str) -> float | None:
+    return round(float(frame[col].mean()), 4) if frame.height else None
+
+
+def summarize(rows: pl.DataFrame) -> dict:
+    """The benchmark's figures: overall, own-turn discards (top-1 by shanten), wins taken, by kind and choice."""
+    turns = rows.filter((pl.col("kind") == "turn") & pl.col("choice_kind").is_in(["discard", "riichi"]))
+    wins = rows.filter(pl.col("choice_kind").is_in(WIN_CHOICES))
+    return {
+        "decisions": rows.height,
+        "top1": _share(rows, "top1"), "within": _share(rows, "within"), "flagged": _share(rows, "flagged"),
+        "own_turn_discards": turns.height, "own_turn_top1": _share(turns, "top1"),
+        "wins_taken": wins.height, "wins_recommended": _share(wins, "top1"),
+        "seconds_per_decision": _share(rows, "seconds"),
+        "by_kind": shares(rows, "kind"), "by_choice": shares(rows, "choice_kind"),
+        "own_turn_by_shanten": shares(turns.with_columns(pl.col("shanten").clip(upper_bound=3)), "shanten"),
+        "by_plant": shares(rows.filter(pl.col("plant") != ""), "plant"),
+    }

@@ -1,0 +1,81 @@
+"""Planted blunders: real decisions with the player's choice replaced by an obviously bad one, which `review` must
+flag (`tsumolab bench --agreement LOGS --planted`, issue 30).
+
+At a decision of a real log, seen as the seat saw it (the position advise reads), a blunder is planted when one
+of these applies:
+- `break-ready`: an own turn of a closed or open hand that is ready after its best discard, with at least
+  READY_WALL tiles left in the live wall and no riichi: the discard that leaves the hand farthest from ready;
+- `push-into-riichi`: an own turn while the dealer (another seat) is in riichi and the seat's hand is two or more
+  tiles from ready: the discard of a middle tile (3–7) the dealer has not shown safe, the most central first;
+- `pass-mangan`: a ron worth MANGAN or more on a discard with at most LATE_WALL tiles left: passing it.
+The planted option is evaluated like the player's choice in `review`; it is caught when flagged a clear mistake.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tsumolab.sims.decisions import D_REACT, D_TURN
+from tsumolab.sims.riichi.observation import ROBS
+
+PLANTS = ("break-ready", "push-into-riichi", "pass-mangan")
+READY_WALL = 24
+LATE_WALL = 8
+MANGAN = 8_000
+
+
+def _discards(options: list[tuple[str, int]]) -> dict[int, str]:
+    """{kind: label} of the plain discards among the options."""
+    return {answer: label for label, answer in options if label.startswith("discard ") and 0 <= answer < 34}
+
+
+def planted_choice(view: np.ndarray, options: list[tuple[str, int]], tables) -> tuple[str, str] | None:
+    """(plant, option label) of the blunder planted at this decision (module doc), or None."""
+    from tsumolab.analyzer.advise.riichi_sampler import _shanten
+
+    seat = int(view[ROBS.seat])
+    decision = int(view[ROBS.decision])
+    wall = int(view[ROBS.wall_left])
+    hand = np.array(view[ROBS.hand:ROBS.hand + 34], np.int32)
+    n_melds = int(view[ROBS.n_melds + seat])
+    if decision == D_REACT:
+        if view[ROBS.can_win] and view[ROBS.win_points] >= MANGAN and wall <= LATE_WALL:
+            return "pass-mangan", "pass"
+        return None
+    if decision != D_TURN or view[ROBS.riichi + seat] > 0:
+        return None
+    discards = _discards(options)
+    if not discards:
+        return None
+
+    def after(kind: int) -> int:
+        rest = hand.copy()
+        rest[kind] -= 1
+        return _shanten(rest, n_melds, tables)
+
+    dealer = int(view[ROBS.dealer])
+    if dealer != seat and view[ROBS.riichi + dealer] > 0 and _shanten(hand, n_melds, tables) >= 2:
+        fresh = [k for k in discards if k < 27 and 2 <= k % 9 <= 6 and not view[ROBS.safe + 34 * dealer + k]]
+        if fresh:
+            return "push-into-riichi", discards[min(fresh, key=lambda k: (abs(k % 9 - 4), k))]
+    if wall >= READY_WALL and _shanten(hand, n_melds, tables) == 0:
+        worst = max(discards, key=lambda k: (after(k), -k))
+        if after(worst) >= 1:
+            return "break-ready", discards[worst]
+    return None
+
+
+def plant_at(record, events, seat: int, decision) -> tuple[str, str] | None:
+    """planted_choice at a SeatDecision of a real log (the position `review` would advise), or None."""
+    from tsumolab.analyzer.advise.position_advice import read_position
+    from tsumolab.analyzer.advise.riichi_sampler import riichi_options
+    from tsumolab.analyzer.review.game_review import game_rules
+    from tsumolab.analyzer.review.seat_decisions import position_at
+    from tsumolab.sims.shanten_tables import lookup_tables
+
+    try:
+        _, state, _, _, _ = read_position(position_at(record.variant, events, seat, decision, game_rules(record)))
+    except Exception:  # a decision review skips (nothing to decide, or refused) gets no blunder either
+        return None
+    tables = lookup_tables()
+    return planted_choice(state.view, riichi_options(state.view, tables), tables)

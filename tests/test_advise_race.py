@@ -1,0 +1,78 @@
+"""Racing in advise (analyzer.advise.evaluate, issue 30): rollouts go to the options that can still be best; the
+batches and the drops do not depend on --jobs. A sampler with known option values stands in for an engine."""
+
+from __future__ import annotations
+
+import numpy as np
+from joblib import Parallel
+
+from tsumolab.analyzer.advise.evaluate import BATCH, MAX_SHARE, MIN_SAMPLES, advise
+
+
+class KnownSampler:
+    """Option a is worth MEANS[a] + noise; sample k's noise (shared by the options, as paired rollouts share a
+    determinization) and each option's own noise are keyed by (seed, k)."""
+
+    start_points, south = 25_000, False
+
+    def __init__(self, means=(0.0, 100.0, 2_000.0, -3_000.0, 90.0), own=300.0):
+        self.means, self.own = tuple(means), own
+
+    def recipe(self):
+        return KnownSampler, (self.means, self.own)
+
+    def rollouts(self, S0, seat, answers, seed, first, count, to_match_end):
+        values = np.zeros((len(answers), count))
+        for j in range(count):
+            rng = np.random.default_rng([seed, first + j])
+            common, noise = rng.normal(0, 1_000), rng.normal(0, self.own, len(self.means))
+            for i, a in enumerate(answers):
+                values[i, j] = self.means[a] + common + noise[a]
+        return values, np.ones_like(values, np.int32), np.zeros_like(values, np.int32)
+
+
+OPTIONS = [(f"option {a}", a) for a in range(5)]
+
+
+def _rows(result):
+    return {r["option"]: r for r in result["options"]}
+
+
+def test_race_drops_the_clearly_worse_and_gives_their_share_to_the_close_ones():
+    result = advise(None, 0, OPTIONS, KnownSampler(means=(0.0, 100.0, -2_000.0, -3_000.0, 90.0)), rollouts=300)
+    rows = _rows(result)
+    assert result["recommended"] in ("option 1", "option 4")
+    assert rows["option 2"]["rollouts"] == rows["option 3"]["rollouts"] == MIN_SAMPLES
+    close = [rows[f"option {a}"]["rollouts"] for a in (0, 1, 4)]
+    assert max(close) > 300                              # more samples than the budget alone gives
+    assert result["option_rollouts"] <= 5 * 300
+    assert result["determinizations"] <= MAX_SHARE * 300
+    assert [r["option"] for r in result["options"]][-2:] in (["option 2", "option 3"], ["option 3", "option 2"])
+
+
+def test_one_clearly_best_option_stops_at_the_first_check():
+    result = advise(None, 0, OPTIONS[:3], KnownSampler(means=(0.0, 5_000.0, -5_000.0, 0.0, 0.0)), rollouts=1000)
+    assert result["stopped_early"] and result["recommended"] == "option 1"
+    assert result["determinizations"] == MIN_SAMPLES
+
+
+def test_an_exact_tie_is_dropped_and_keeps_its_statistics():
+    sampler = KnownSampler(means=(0.0, 500.0, 500.0, 0.0, 0.0), own=0.0)
+    result = advise(None, 0, OPTIONS[:3], sampler, rollouts=400)
+    rows = _rows(result)
+    assert result["stopped_early"] and rows["option 2"]["diff_to_best"] == 0 == rows["option 2"]["diff_ci95"]
+
+
+def test_without_racing_every_option_gets_exactly_the_budget():
+    result = advise(None, 0, OPTIONS, KnownSampler(), rollouts=260, stop_early=False)
+    assert {r["rollouts"] for r in result["options"]} == {260}
+    assert not result["stopped_early"] and result["option_rollouts"] == 5 * 260
+
+
+def test_the_race_does_not_depend_on_jobs():
+    """Batches of BATCH determinizations are decided on in the same order however many run at once."""
+    sampler = KnownSampler(means=(0.0, 60.0, -900.0, -1_500.0, 40.0))
+    one = advise(None, 0, OPTIONS, sampler, rollouts=2 * BATCH + 300, seed=4)
+    with Parallel(n_jobs=3) as parallel:
+        three = advise(None, 0, OPTIONS, sampler, rollouts=2 * BATCH + 300, seed=4, jobs=3, parallel=parallel)
+    assert one == three

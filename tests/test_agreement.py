@@ -47,14 +47,16 @@ def test_agreement_rows_follow_the_review_verdicts_and_do_not_depend_on_jobs():
     two = run_agreement([GAME], spec, sample=8, jobs=2)
     assert 1 <= one.height <= 8
     assert one.drop("seconds").equals(two.drop("seconds"))
-    for r in one.iter_rows(named=True):
+    judged = one.filter(pl.col("refused") == "")
+    for r in judged.iter_rows(named=True):
         assert r["top1"] == (r["best_option"] == r["choice"])
         assert r["top1"] <= r["within"]
         assert not (r["flagged"] and r["within"])
         assert r["options"] >= 2 and r["rollouts"] >= 1
     s = summarize(one)
-    assert s["decisions"] == one.height == sum(k["decisions"] for k in s["by_kind"])
-    assert s["top1"] == pytest.approx(one["top1"].mean(), abs=1e-4)
+    assert s["decisions"] == judged.height == sum(k["decisions"] for k in s["by_kind"])
+    assert s["refused"] == one.height - judged.height
+    assert s["top1"] == pytest.approx(judged["top1"].mean(), abs=1e-4)
 
 
 def test_bench_agreement_command_prints_json_and_writes_the_rows(tmp_path, capsys):

@@ -22,6 +22,7 @@ import numpy as np
 import polars as pl
 
 from tsumolab.analyzer.bench.planted import plant_at
+from tsumolab.analyzer.errors import InputError
 from tsumolab.analyzer.games.read import read_game
 from tsumolab.analyzer.games.record import GameRecord
 from tsumolab.analyzer.review.game_review import ReviewSpec, advise_decision, check_reviewable, decision_summary
@@ -30,8 +31,8 @@ from tsumolab.analyzer.review.seat_decisions import SeatDecision, seat_decisions
 WIN_CHOICES = ("tsumo", "ron")
 CHOICE_KINDS = ("discard", "riichi", "tsumo", "ron", "pon", "chi", "kan", "pass", "exchange", "nine terminals")
 COLUMNS = {"log": pl.Utf8, "seat": pl.Int32, "hand": pl.Int32, "decision": pl.Int32, "kind": pl.Utf8,
-           "choice": pl.Utf8, "plant": pl.Utf8, "choice_kind": pl.Utf8, "best_option": pl.Utf8, "shanten": pl.Int32,
-           "options": pl.Int32, "top1": pl.Boolean, "within": pl.Boolean, "flagged": pl.Boolean,
+           "choice": pl.Utf8, "plant": pl.Utf8, "refused": pl.Utf8, "choice_kind": pl.Utf8, "best_option": pl.Utf8,
+           "shanten": pl.Int32, "options": pl.Int32, "top1": pl.Boolean, "within": pl.Boolean, "flagged": pl.Boolean,
            "loss": pl.Float64, "loss_ci95": pl.Float64, "rollouts": pl.Int32, "seconds": pl.Float64}
 
 
@@ -86,7 +87,11 @@ def judge(record: GameRecord, spec: ReviewSpec, cand: Candidate, log_key: int, p
             return None
         plant, label = found
         decision = replace(decision, choice=label)
-    result = advise_decision(record, events, replace(spec, seat=cand.seat), decision, seed)
+    try:
+        result = advise_decision(record, events, replace(spec, seat=cand.seat), decision, seed)
+    except InputError as exc:  # a log the engine cannot replay there (review's known differences): counted apart
+        return {"log": record.title, "seat": cand.seat, "hand": cand.hand, "decision": cand.index,
+                "kind": decision.kind, "choice": decision.choice, "plant": plant, "refused": "", "refused": str(exc)}
     if result is None:
         return None
     table = pl.DataFrame([{"hand": cand.hand, "decision": cand.index, "round": "", "honba": 0,
@@ -98,7 +103,7 @@ def judge(record: GameRecord, spec: ReviewSpec, cand: Candidate, log_key: int, p
                           for r in result["options"]])
     verdict = decision_summary(table, spec.objective).row(0, named=True)
     return {"log": record.title, "seat": cand.seat, "hand": cand.hand, "decision": cand.index,
-            "kind": decision.kind, "choice": decision.choice, "plant": plant,
+            "kind": decision.kind, "choice": decision.choice, "plant": plant, "refused": "",
             "choice_kind": choice_kind(decision.choice), "best_option": verdict["best_option"],
             "shanten": shanten_of(decision.tiles), "options": len(result["options"]),
             "top1": bool(verdict["agrees"]), "within": bool(verdict["within_noise"]),
@@ -174,11 +179,14 @@ def _share(frame: pl.DataFrame, col: str) -> float | None:
 
 
 def summarize(rows: pl.DataFrame) -> dict:
-    """The benchmark's figures: overall, own-turn discards (top-1 by shanten), wins taken, by kind and choice."""
+    """The benchmark's figures: overall, own-turn discards (top-1 by shanten), wins taken, by kind and choice;
+    decisions the engine refused to replay are counted apart (`refused`) and left out of every share."""
+    refused = rows.filter(pl.col("refused") != "")
+    rows = rows.filter(pl.col("refused") == "")
     turns = rows.filter((pl.col("kind") == "turn") & pl.col("choice_kind").is_in(["discard", "riichi"]))
     wins = rows.filter(pl.col("choice_kind").is_in(WIN_CHOICES))
     return {
-        "decisions": rows.height,
+        "decisions": rows.height, "refused": refused.height,
         "top1": _share(rows, "top1"), "within": _share(rows, "within"), "flagged": _share(rows, "flagged"),
         "own_turn_discards": turns.height, "own_turn_top1": _share(turns, "top1"),
         "wins_taken": wins.height, "wins_recommended": _share(wins, "top1"),

@@ -3,8 +3,9 @@ flag (`tsumolab bench --agreement LOGS --planted`, issue 30).
 
 At a decision of a real log, seen as the seat saw it (the position advise reads), a blunder is planted when one
 of these applies:
-- `break-ready`: an own turn of a closed or open hand that is ready after its best discard, with at least
-  READY_WALL tiles left in the live wall and no riichi: the discard that leaves the hand farthest from ready;
+- `break-ready`: an own turn of a closed hand (ready hands that are open may lack a yaku) that is ready after its
+  best discard, with at least READY_WALL tiles left in the live wall and no riichi yet: the discard that leaves
+  the hand farthest from ready;
 - `push-into-riichi`: an own turn while the dealer (another seat) is in riichi and the seat's hand is two or more
   tiles from ready: the discard of a middle tile (3–7) the dealer has not shown safe, the most central first;
 - `pass-mangan`: a ron worth MANGAN or more on a discard with at most LATE_WALL tiles left: passing it.
@@ -58,7 +59,7 @@ def planted_choice(view: np.ndarray, options: list[tuple[str, int]], tables) -> 
         fresh = [k for k in discards if k < 27 and 2 <= k % 9 <= 6 and not view[ROBS.safe + 34 * dealer + k]]
         if fresh:
             return "push-into-riichi", discards[min(fresh, key=lambda k: (abs(k % 9 - 4), k))]
-    if wall >= READY_WALL and _shanten(hand, n_melds, tables) == 0:
+    if wall >= READY_WALL and n_melds == 0 and _shanten(hand, n_melds, tables) == 0:
         worst = max(discards, key=lambda k: (after(k), -k))
         if after(worst) >= 1:
             return "break-ready", discards[worst]

@@ -50,11 +50,12 @@ class ReviewSpec:
     seat_policies: str = "baseline"
     seed: int = 0
     objective: str = "points"
+    deal: str = "progress"
 
     def as_dict(self) -> dict:
         return {"seat": self.seat, "hands": list(self.hands) if self.hands else None, "rollouts": self.rollouts,
                 "horizon": self.horizon, "seat_policies": self.seat_policies, "seed": self.seed,
-                "objective": self.objective}
+                "objective": self.objective, "deal": self.deal}
 
 
 def round_label(start: dict) -> str:
@@ -113,7 +114,7 @@ def advise_decision(record: GameRecord, events, spec: ReviewSpec, decision: Seat
     position = position_at(record.variant, events, spec.seat, decision, game_rules(record))
     try:
         result = advise_position(position, spec.rollouts, spec.horizon, spec.seat_policies, seed, jobs=1,
-                                 objective=spec.objective)
+                                 deal=spec.deal, objective=spec.objective)
     except NotADecision:
         return None
     except InputError as exc:

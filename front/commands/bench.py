@@ -12,6 +12,7 @@ import click
 from pathlib import Path
 
 from tsumolab.analyzer.advise.objectives import OBJECTIVES
+from tsumolab.commands.advise import DEALS
 from tsumolab.analyzer.bench.speed import bench_variant
 from tsumolab.cli import cli
 from tsumolab.analyzer.errors import InputError
@@ -71,7 +72,8 @@ def all_modes_text(result: dict) -> str:
 
 
 def agreement_bench(logs: list[str], seats: str, sample: int, rollouts: int, objective: str, seed: int, jobs: int,
-                    out: Path | None, choices: tuple[str, ...] = (), planted: bool = False) -> dict:
+                    out: Path | None, choices: tuple[str, ...] = (), planted: bool = False,
+                    deal: str = "progress") -> dict:
     """analyzer.bench.agreement over `logs` with a progress bar; the summary (and the rows in `out`)."""
     from tsumolab.analyzer.bench.agreement import CHOICE_KINDS, load_records, run_agreement, summarize
     from tsumolab.analyzer.review.game_review import ReviewSpec
@@ -83,7 +85,7 @@ def agreement_bench(logs: list[str], seats: str, sample: int, rollouts: int, obj
     if unknown:
         raise InputError(f"--choice: unknown kind {unknown[0]!r} (kinds: {', '.join(CHOICE_KINDS)})")
     horizon = "hand" if objective == "points" else "match"
-    spec = ReviewSpec(0, None, rollouts, horizon, seats, seed, objective)
+    spec = ReviewSpec(0, None, rollouts, horizon, seats, seed, objective, deal)
     load_records(logs)  # refuse a bad log before the progress bar shows
     started = time.perf_counter()
     with click.progressbar(length=1, label="decisions", file=sys.stderr) as bar:
@@ -95,7 +97,7 @@ def agreement_bench(logs: list[str], seats: str, sample: int, rollouts: int, obj
     if out is not None:
         write_parquet_atomic(rows, out, {"format": "tsumolab-agreement-1", "spec": spec.as_dict(), "logs": logs})
     return {"logs": len(logs), "choices": list(choices), "planted": planted, "rollouts": rollouts,
-            "value": objective, "seats": seats, "seed": seed, "jobs": jobs,
+            "value": objective, "deal": deal, "seats": seats, "seed": seed, "jobs": jobs,
             "wall_seconds": round(time.perf_counter() - started, 1), **summarize(rows)}
 
 
@@ -105,8 +107,9 @@ def _pct(x: float | None) -> str:
 
 def agreement_text(result: dict) -> str:
     """The agreement benchmark as a few lines and one table per grouping."""
-    lines = [f"{result['decisions']} decisions of {result['logs']} logs, {result['rollouts']} rollouts, value "
-             f"{result['value']}, {result['wall_seconds']} s on {result['jobs']} job(s)",
+    lines = [f"{result['decisions']} decisions of {result['logs']} logs ({result['refused']} refused), "
+             f"{result['rollouts']} rollouts, value {result['value']}, deal {result['deal']}, "
+             f"{result['wall_seconds']} s on {result['jobs']} job(s)",
              f"top-1 {_pct(result['top1'])}, within the interval of the best {_pct(result['within'])}, "
              f"flagged {_pct(result['flagged'])}",
              f"own-turn discards: {result['own_turn_discards']}, top-1 {_pct(result['own_turn_top1'])}; wins taken: "
@@ -156,11 +159,13 @@ def agreement_text(result: dict) -> str:
                    "flagged is the share caught.")
 @click.option("--value", "objective", type=click.Choice(OBJECTIVES), default="points", show_default=True,
               help="--agreement: what an outcome is worth (as for `tsumolab advise --value`).")
+@click.option("--deal", type=click.Choice(DEALS), default="progress", show_default=True,
+              help="--agreement: how the hidden hands are dealt (as for `tsumolab advise --deal`).")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="--agreement: also write one row per decision to this Parquet file.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
 def bench(variant, seats, matches, jobs, seed, policy_paths, kernel, advise_speed, agreement_logs, sample, rollouts,
-          choices, planted, objective, out, as_json):
+          choices, planted, objective, deal, out, as_json):
     """Measure simulation speed in hands per second per core (compile time excluded and reported apart).
 
     \b
@@ -175,7 +180,7 @@ def bench(variant, seats, matches, jobs, seed, policy_paths, kernel, advise_spee
         jobs = os.cpu_count() if jobs == -1 else jobs
         kinds = tuple(c.strip() for c in choices.split(",")) if choices else ()
         result = agreement_bench(list(agreement_logs), seats, sample, rollouts, objective, seed, jobs, out, kinds,
-                                 planted)
+                                 planted, deal)
         click.echo(json.dumps(result) if as_json else agreement_text(result))
         return
     if advise_speed:

@@ -12,6 +12,7 @@ import click
 from tsumolab.cli import cli
 from tsumolab.analyzer.advise.objectives import OBJECTIVES
 from tsumolab.analyzer.errors import InputError
+from tsumolab.commands.advise import DEALS
 from tsumolab.commands.report import lang_option
 
 ROUND_PATTERN = re.compile(r"([ESWN])([1-4])(?:\.(\d+))?")
@@ -87,6 +88,8 @@ def _text(result) -> str:
               help="Play out to the end of the hand or of the game (default: hand for --value points, else match).")
 @click.option("--value", "objective", type=click.Choice(OBJECTIVES), default="points", show_default=True,
               help="What an outcome is worth, as for `tsumolab advise --value`: points, uma or rank-points.")
+@click.option("--deal", type=click.Choice(DEALS), default="progress", show_default=True,
+              help="How the hidden hands are dealt, as for `tsumolab advise --deal`.")
 @click.option("--seat-policies", default="baseline", show_default=True, metavar="SPEC",
               help="Rollout policy of the four seats, as for `tsumolab run --seats`.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the determinizations.")
@@ -98,8 +101,8 @@ def _text(result) -> str:
 @click.option("--no-report", is_flag=True, help="Skip the HTML and PDF report.")
 @lang_option
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
-def review_command(game, seat, player, kyoku, rollouts, horizon, objective, seat_policies, seed, jobs, out, resume,
-                   overwrite, no_report, langs, as_json):
+def review_command(game, seat, player, kyoku, rollouts, horizon, objective, deal, seat_policies, seed, jobs, out,
+                   resume, overwrite, no_report, langs, as_json):
     """Review every decision of one player of GAME: a Mahjong Soul record (decoded JSON with head and data), a
     tenhou.net/6 JSON log or an mjai log (JSON lines or array). Each decision is evaluated with `tsumolab advise`
     from what the player saw then; the player's choice is set against the best option with the 95% interval of
@@ -129,7 +132,7 @@ def review_command(game, seat, player, kyoku, rollouts, horizon, objective, seat
     except ValueError as exc:
         raise InputError(str(exc)) from None
     spec = ReviewSpec(_seat(record, seat, player), _hands(record, kyoku), rollouts, horizon, seat_policies, seed,
-                      objective)
+                      objective, deal)
     with click.progressbar(length=1, label="hands reviewed", file=sys.stderr) as bar:
         def progress(done, total):
             bar.length = total

@@ -136,7 +136,8 @@ def bench_advise(seats_spec: str = "baseline", jobs: int = 2, seed: int = 1, pos
     simulated matches (own turns and reactions with 25..45 tiles left in the wall), next to whole hands per
     second measured in the same process (the ratio is what survives a busy machine), and the time of one
     whole analysis (every option of the own-turn decision with the most options, the full budget of
-    determinizations without early stop) on `jobs` processes, warm."""
+    determinizations without early stop) on `jobs` processes, warm, and of the same analysis with racing (the
+    default of advise: `raced_decision_seconds`, `raced_option_rollouts`)."""
     import time
 
     from joblib import Parallel
@@ -162,13 +163,17 @@ def bench_advise(seats_spec: str = "baseline", jobs: int = 2, seed: int = 1, pos
         advise(S, seat, options, sampler, decision_rollouts, seed=seed, jobs=jobs, parallel=parallel,
                stop_early=False)
         decision_seconds = time.perf_counter() - t1
+        t1 = time.perf_counter()
+        raced = advise(S, seat, options, sampler, decision_rollouts, seed=seed, jobs=jobs, parallel=parallel)
+        raced_seconds = time.perf_counter() - t1
     return {
         "variant": variant, "positions": len(found), "rollouts": n, "seconds": round(seconds, 3),
         "rollouts_per_sec_per_core": round(n / seconds, 1),
         "full_hands_per_sec_per_core": hands_per_sec,
         "rollouts_per_full_hand": round(n / seconds / hands_per_sec, 2),
         "decision_options": len(options), "decision_determinizations": decision_rollouts, "jobs": jobs,
-        "decision_seconds": round(decision_seconds, 3), "seats": seats_spec,
+        "decision_seconds": round(decision_seconds, 3), "raced_decision_seconds": round(raced_seconds, 3),
+        "raced_option_rollouts": raced["option_rollouts"], "seats": seats_spec,
     }
 
 

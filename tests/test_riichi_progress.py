@@ -85,3 +85,15 @@ def test_dealt_hands_follow_the_table_not_the_uniform_deal():
 def test_missing_table_is_refused_with_how_to_build_it():
     with pytest.raises(ValueError, match="riichi_progress --mode riichi --policy nobody"):
         field_progress("riichi", "nobody")
+
+
+def test_deal_check_values_both_deals_on_the_same_positions():
+    """analyzer.advise.deal_check: both deals judged on the same positions by the same oracle; the uniform deal's
+    gain against itself is exactly zero."""
+    from tsumolab.analyzer.advise.deal_check import compare
+
+    result = compare("riichi", positions=3, samples=20, seed=2, kind="wins")
+    assert set(result) == {"uniform", "progress"}
+    assert result["uniform"]["positions"] == result["progress"]["positions"] >= 2
+    assert result["uniform"]["vs_uniform"] == 0 == result["uniform"]["vs_uniform_ci95"]
+    assert all(0 <= r["top1"] <= 1 and r["rmse"] >= 0 for r in result.values())

@@ -91,7 +91,7 @@ def judge(record: GameRecord, spec: ReviewSpec, cand: Candidate, log_key: int, p
         result = advise_decision(record, events, replace(spec, seat=cand.seat), decision, seed)
     except InputError as exc:  # a log the engine cannot replay there (review's known differences): counted apart
         return {"log": record.title, "seat": cand.seat, "hand": cand.hand, "decision": cand.index,
-                "kind": decision.kind, "choice": decision.choice, "plant": plant, "refused": "", "refused": str(exc)}
+                "kind": decision.kind, "choice": decision.choice, "plant": plant, "refused": str(exc)}
     if result is None:
         return None
     table = pl.DataFrame([{"hand": cand.hand, "decision": cand.index, "round": "", "honba": 0,

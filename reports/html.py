@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import base64
 import html
-import io
 
 from matplotlib import rc_context
 from matplotlib.figure import Figure
@@ -17,6 +16,7 @@ from tsumolab.reports.content import EN, FigureSpec, Table, Verdict
 from tsumolab.reports.data import ClaimData, ReportData
 from tsumolab.reports.examples import ExampleHand, NoExample
 from tsumolab.reports.fonts import CJK_CSS_FAMILY, css_font_face, font_rc
+from tsumolab.reports.saving import svg_bytes
 
 CSS = """
 *{box-sizing:border-box}
@@ -64,10 +64,9 @@ th:lang(zh),th:lang(ja){word-break:keep-all}
 
 def figure_data_uri(fig: Figure, lang: str = "en") -> str:
     """SVG bytes of a figure (no date, fixed ids) as a base64 data URI."""
-    buffer = io.BytesIO()
     with rc_context(font_rc(lang)):
-        fig.savefig(buffer, format="svg", metadata={"Date": None})
-    return "data:image/svg+xml;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
+        svg = svg_bytes(fig)
+    return "data:image/svg+xml;base64," + base64.b64encode(svg).decode("ascii")
 
 
 def render_html(data: ReportData, examples: dict[str, ExampleHand | NoExample], tr: Translator = EN) -> str:

@@ -10,7 +10,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from matplotlib.axes import Axes
-from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.figure import Figure
 
 from tsumolab.analyzer.i18n import Translator
@@ -19,11 +18,10 @@ from tsumolab.reports.content import EN, Table, Verdict
 from tsumolab.reports.data import ClaimData, ReportData
 from tsumolab.reports.examples import ExampleHand, NoExample
 from tsumolab.reports.fonts import MONO_FAMILY, cjk_families
+from tsumolab.reports.saving import write_pdf
 from tsumolab.reports.wrap import cut, fill
 
 A4 = (8.27, 11.69)
-PDF_METADATA = {"Creator": "tsumolab report", "Producer": "tsumolab (matplotlib PdfPages)",
-                "CreationDate": None, "ModDate": None}
 EXCERPT_LINES = 16
 
 
@@ -31,10 +29,7 @@ def render_pdf(data: ReportData, examples: dict, path: Path, tr: Translator = EN
     """Write the PDF to `path` (a temporary file the caller moves into place); returns the number of pages."""
     pages = (summary_pages(data, tr) + _claim_pages(data.source_claims, data.directory, examples, tr)
              + beyond_pages(data, tr) + _claim_pages(data.beyond_claims, data.directory, examples, tr))
-    with PdfPages(path, metadata=PDF_METADATA) as pdf:
-        for page in pages:
-            pdf.savefig(page)
-        return pdf.get_pagecount()
+    return write_pdf(path, pages)
 
 
 def _claim_pages(claims: list[ClaimData], directory: Path, examples: dict, tr: Translator) -> list[Figure]:

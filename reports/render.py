@@ -60,13 +60,16 @@ def render_report(out_dir: Path | str, lang: str = DEFAULT_LANGUAGE, examples: d
 def render_reports(out_dir: Path | str, langs: tuple[str, ...] = (DEFAULT_LANGUAGE,),
                    examples: dict | None = None, jobs: int = 1) -> list[ReportPaths]:
     """The report of DIR in each language of `langs`, reading the data and replaying the example hands once;
-    the HTML and PDF of every language are rendered by up to `jobs` processes (-1: every core)."""
+    the HTML and PDF of every language are rendered by up to `jobs` processes (-1: every core), whose workers
+    start while the data is read."""
     from tsumolab.reports.html import render_html
     from tsumolab.reports.pdf import render_pdf
+    from tsumolab.reports.pool import start_workers
 
     for lang in langs:
         translator(lang)  # an unknown language fails before anything is read
     out = Path(out_dir)
+    start_workers(jobs, len(report_parts(langs)))
     data = load_report_data(out)
     examples = find_examples(data) if examples is None else examples
     return write_reports(out, "report", langs, lambda tr: render_html(data, examples, tr),
@@ -85,21 +88,20 @@ def quiet_font_fallback() -> Iterator[None]:
         font_log.setLevel(level)
 
 
+def report_parts(langs: tuple[str, ...]) -> list[tuple[str, str]]:
+    """(language, "pdf" or "html") of every file of write_reports, the slower PDFs first."""
+    return [(lang, kind) for kind in ("pdf", "html") for lang in langs]
+
+
 def write_reports(out: Path, stem: str, langs: tuple[str, ...], html_of: Callable[[Translator], str],
                   write_pdf: Callable[[Path, Translator], None], jobs: int = 1) -> list[ReportPaths]:
     """OUT/<stem>.html and OUT/<stem>.pdf in each language of `langs` (<stem>.<lang>.* for other languages than
     English), each written atomically with the fonts of its language. The files are independent: with `jobs`
-    other than 1 they are rendered by a pool of up to `jobs` processes (-1: every core), the same bytes."""
-    from joblib import Parallel, delayed, effective_n_jobs
+    other than 1 they are rendered by up to `jobs` processes at once (-1: every core; reports.pool), the same
+    bytes."""
+    from tsumolab.reports.pool import run_parts
 
-    parts = [(lang, kind) for lang in langs for kind in ("html", "pdf")]
-    workers = min(len(parts), effective_n_jobs(jobs))
-    write = partial(_write_part, out, stem, html_of, write_pdf)
-    if workers > 1:
-        Parallel(n_jobs=workers, backend="loky")(delayed(write)(lang, kind) for lang, kind in parts)
-    else:
-        for lang, kind in parts:
-            write(lang, kind)
+    run_parts(partial(_write_part, out, stem, html_of, write_pdf), report_parts(langs), jobs)
     return [ReportPaths(*(out / name for name in report_names(lang, stem))) for lang in langs]
 
 
@@ -120,13 +122,9 @@ def _write_part(out: Path, stem: str, html_of: Callable[[Translator], str],
 
 def pdf_of_pages(pages_of: Callable[[Translator], list]) -> Callable[[Path, Translator], None]:
     """A `write_pdf` for write_reports that saves the figures `pages_of(tr)` draws, one per page."""
-    def write_pdf(path: Path, tr: Translator) -> None:
-        from matplotlib.backends.backend_pdf import PdfPages
+    def write_pages(path: Path, tr: Translator) -> None:
+        from tsumolab.reports.saving import write_pdf
 
-        from tsumolab.reports.pdf import PDF_METADATA
+        write_pdf(path, pages_of(tr))
 
-        with PdfPages(path, metadata=PDF_METADATA) as pdf:
-            for page in pages_of(tr):
-                pdf.savefig(page)
-
-    return write_pdf
+    return write_pages

@@ -112,6 +112,38 @@ def test_rendering_twice_gives_identical_bytes(study, tmp_path):
     assert not list(study.glob(".*.tmp")), "no temporaries left behind by the atomic writes"
 
 
+def test_saving_a_figure_draws_it_once_and_gives_the_bytes_of_savefig(study, monkeypatch):
+    """Report figures use constrained layout; saving one lays it out and draws it once (matplotlib's own savefig
+    draws it twice), to the same SVG and PDF bytes."""
+    import io
+
+    from matplotlib import rc_context
+    from matplotlib.backends.backend_pdf import PdfPages
+    from matplotlib.figure import Figure
+
+    from tsumolab.reports.saving import PDF_METADATA, svg_bytes, write_pdf
+
+    data = load_report_data(study)
+    spec = content.summary_figures(data)[0]
+    with rc_context(fonts.font_rc()):
+        plain = io.BytesIO()
+        spec.build().savefig(plain, format="svg", metadata={"Date": None})
+        plain_pdf = io.BytesIO()
+        with PdfPages(plain_pdf, metadata=PDF_METADATA) as pages:
+            pages.savefig(spec.build())
+        draws = []
+        draw = Figure.draw
+        monkeypatch.setattr(Figure, "draw", lambda fig, renderer: (draws.append(fig), draw(fig, renderer))[1])
+        fig = spec.build()
+        assert fig.get_layout_engine() is not None
+        assert svg_bytes(fig) == plain.getvalue()
+        assert len(draws) == 1
+        ours_pdf = io.BytesIO()
+        write_pdf(ours_pdf, [spec.build()])
+        assert len(draws) == 2
+    assert ours_pdf.getvalue() == plain_pdf.getvalue()
+
+
 def _check_axes_labelled(fig, where: str) -> None:
     for ax in fig.axes:
         if not ax.axison:

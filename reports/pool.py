@@ -1,0 +1,88 @@
+"""Running the parts of a report (one HTML or PDF file each) in this process and in worker processes at once.
+
+With `jobs` processes, this process renders parts itself and `jobs` − 1 loky worker processes render the others,
+each taking the next part in order as soon as it is free. The workers can be started (and their imports done)
+while this process still reads the data: see start_workers.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import deque
+from collections.abc import Callable, Sequence
+
+
+def worker_count(jobs: int, parts: int) -> int:
+    """Worker processes used beside this one for `parts` parts with `jobs` processes (-1: every core)."""
+    from joblib import effective_n_jobs
+
+    return max(0, min(parts, effective_n_jobs(jobs)) - 1)
+
+
+def _executor(workers: int):
+    from joblib.externals.loky import get_reusable_executor
+
+    return get_reusable_executor(max_workers=workers)
+
+
+def _import_renderers() -> None:
+    """What every part needs: the HTML and PDF writers, matplotlib's backends and the CJK fonts."""
+    import tsumolab.reports.html  # noqa: F401
+    import tsumolab.reports.pdf  # noqa: F401
+    from tsumolab.reports.fonts import cjk_family
+
+    cjk_family()
+
+
+def start_workers(jobs: int, parts: int) -> None:
+    """Start the workers run_parts will use for `parts` parts, each importing the renderers, without waiting."""
+    workers = worker_count(jobs, parts)
+    if workers:
+        executor = _executor(workers)
+        for _ in range(workers):
+            executor.submit(_import_renderers)
+
+
+def run_parts(task: Callable, parts: Sequence[tuple], jobs: int = 1) -> None:
+    """`task(*part)` for every part, in this process and up to `jobs` − 1 worker processes (-1: every core),
+    parts taken in order; the first error of any part is raised once the running parts have ended."""
+    queue = deque(parts)
+    workers = worker_count(jobs, len(queue))
+    if not workers:
+        for part in queue:
+            task(*part)
+        return
+    executor = _executor(workers)
+    lock = threading.Lock()
+    futures = []
+
+    def take() -> tuple | None:
+        with lock:
+            return queue.popleft() if queue else None
+
+    def feed(_finished=None) -> None:
+        # taking a part and registering its future happen under one lock, so that once the queue is seen empty
+        # every part taken has its future in `futures`
+        with lock:
+            if not queue:
+                return
+            future = executor.submit(task, *queue.popleft())
+            futures.append(future)
+        future.add_done_callback(feed)
+
+    for _ in range(workers):
+        feed()
+    try:
+        while (part := take()) is not None:
+            task(*part)
+    except BaseException:
+        with lock:
+            queue.clear()
+        raise
+    finally:
+        with lock:
+            submitted = list(futures)
+        for future in submitted:
+            future.exception()
+    for future in submitted:
+        future.result()

@@ -1,0 +1,39 @@
+"""reports.pool: a report's parts rendered by this process and worker processes at once."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from tsumolab.reports.pool import run_parts
+
+
+def _recorder(directory: Path):
+    """A part task writing the id of the process that ran it to DIR/<part>; fails on the part "bad"."""
+    def task(name: str) -> None:
+        if name == "bad":
+            raise ValueError("bad part")
+        (directory / name).write_text(str(os.getpid()))
+
+    return task
+
+
+def test_one_job_runs_every_part_here_in_order(tmp_path):
+    order = []
+    run_parts(order.append, [("a",), ("b",), ("c",)], jobs=1)
+    assert order == ["a", "b", "c"]
+
+
+def test_this_process_renders_beside_its_workers(tmp_path):
+    names = [f"part{i}" for i in range(4)]
+    run_parts(_recorder(tmp_path), [(name,) for name in names], jobs=2)
+    pids = {name: int((tmp_path / name).read_text()) for name in names}
+    assert os.getpid() in pids.values(), "this process takes parts too"
+    assert set(pids.values()) - {os.getpid()}, "and a worker the others"
+
+
+def test_an_error_in_a_worker_part_is_raised(tmp_path):
+    with pytest.raises(ValueError, match="bad part"):
+        run_parts(_recorder(tmp_path), [("bad",), ("ok",)], jobs=2)

@@ -20,9 +20,12 @@ def worker_count(jobs: int, parts: int) -> int:
 
 
 def _executor(workers: int):
-    from joblib.externals.loky import get_reusable_executor
+    """joblib's reusable worker pool (loky's, with joblib's memmapping): the pool joblib.Parallel uses too. A pool
+    taken from loky directly would be the same process-wide pool without joblib's parts, and a later Parallel in
+    this process would fail on it."""
+    from joblib.executor import get_memmapping_executor
 
-    return get_reusable_executor(max_workers=workers)
+    return get_memmapping_executor(workers)
 
 
 def _import_renderers() -> None:

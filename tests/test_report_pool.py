@@ -37,3 +37,12 @@ def test_this_process_renders_beside_its_workers(tmp_path):
 def test_an_error_in_a_worker_part_is_raised(tmp_path):
     with pytest.raises(ValueError, match="bad part"):
         run_parts(_recorder(tmp_path), [("bad",), ("ok",)], jobs=2)
+
+
+def test_joblib_parallel_still_works_after_the_pool(tmp_path):
+    """The pool is joblib's own: a joblib.Parallel later in the same process (review, demo, the Python API) runs
+    on it instead of failing on a bare loky pool."""
+    from joblib import Parallel, delayed
+
+    run_parts(_recorder(tmp_path), [(f"part{i}",) for i in range(3)], jobs=2)
+    assert Parallel(n_jobs=2)(delayed(abs)(x) for x in (-1, -2)) == [1, 2]

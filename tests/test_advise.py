@@ -12,7 +12,7 @@ import pytest
 import tsumolab.commands.advise  # noqa: F401  (registers `advise` on the group)
 import tsumolab.commands.replay  # noqa: F401
 from tsumolab.analyzer.advise.bloodshed_sampler import Sampler, legal_options, stopped_state
-from tsumolab.analyzer.advise.evaluate import advise, clearly_best
+from tsumolab.analyzer.advise.evaluate import advise, clearly_below
 from tsumolab.commands.advise import run_advice
 from tsumolab.cli import main
 from tsumolab.analyzer.advise.bloodshed_position import position_of, state_of
@@ -129,12 +129,12 @@ def test_match_horizon_reports_final_points_and_rank(sampler):
     assert result["value"] == "final points"
 
 
-def test_stopping_rule():
+def test_racing_rule():
     rng = np.random.default_rng(0)
     base = rng.normal(0, 1000, 400)
-    assert clearly_best(np.vstack([base + 500, base]))          # paired: the shift is obvious
-    assert not clearly_best(np.vstack([base + rng.normal(0, 1000, 400), base]))
-    assert clearly_best(np.vstack([base + 500, base + 500, base]))  # an exact tie does not block
+    assert clearly_below(base + 500, base)                       # paired: the shift is obvious
+    assert not clearly_below(base + rng.normal(0, 1000, 400), base)
+    assert clearly_below(base + 500, base + 500)                 # an exact tie is dropped too
 
 
 def test_jobs_do_not_change_results():

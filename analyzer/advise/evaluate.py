@@ -19,7 +19,7 @@ tie and is dropped too. The budget is `rollouts` determinizations per option; a 
 goes to the options left, each up to MAX_SHARE · `rollouts` determinizations, so close options are separated
 by many more samples than the budget alone. The analysis stops when one option is left (`stopped_early`) or
 the budget is spent. Without racing (`stop_early=False`) every option is played on exactly `rollouts`
-determinizations. `clearly_best` is the rule applied to a finished table.
+determinizations; `clearly_below` is the rule that drops an option.
 
 An engine plugs in with a sampler: `rollouts(S0, seat, answers, seed, first, count, to_match_end)` →
 (values, ranks, outcome bits)[option, sample], `pending_view(S0)` and `recipe()` (how a worker process builds
@@ -108,7 +108,6 @@ class Race:
     gives the share of a dropped option to those left, up to MAX_SHARE · rollouts determinizations each."""
 
     def __init__(self, n_options: int, rollouts: int, racing: bool):
-        self.n = n_options
         self.budget = n_options * rollouts
         self.cap = rollouts * (MAX_SHARE if racing else 1)
         self.racing = racing
@@ -164,11 +163,11 @@ class Race:
             return
         values = np.vstack([np.concatenate(self.values[o]) for o in self.active])
         best = int(np.argmax(values.mean(axis=1)))
-        keep = [o for i, o in enumerate(self.active) if i == best or not _clearly_below(values[best], values[i])]
+        keep = [o for i, o in enumerate(self.active) if i == best or not clearly_below(values[best], values[i])]
         self.dropped += [o for o in self.active if o not in keep]
         self.active = keep
         if len(keep) == 1:
-            self.stopped_early = self.done < self.cap or self.spent < self.budget
+            self.stopped_early = self.done < self.cap and self.spent < self.budget
 
     def samples(self):
         """(values, ranks, outcomes) per option: lists of 1-d arrays, an option's length its samples."""
@@ -180,31 +179,14 @@ def _joined(parts: list, dtype) -> np.ndarray:
     return np.concatenate(parts) if parts else np.zeros(0, dtype)
 
 
-def _clearly_below(best: np.ndarray, other: np.ndarray) -> bool:
-    """`other` below `best` by more than STOP_Z paired standard errors, or the same in every sample (a tie)."""
+def clearly_below(best: np.ndarray, other: np.ndarray) -> bool:
+    """The racing rule: `other` below `best` by more than STOP_Z paired standard errors, or the same in every
+    sample (a tie)."""
     d = best - other
     sd = d.std(ddof=1)
     if sd == 0:
         return d.mean() >= 0
     return d.mean() - STOP_Z * sd / math.sqrt(d.size) > 0
-
-
-def clearly_best(values: np.ndarray) -> bool:
-    """The stopping rule: the best mean beats every other option by more than STOP_Z paired standard errors."""
-    if values.shape[0] < 2:
-        return True
-    best = int(np.argmax(values.mean(axis=1)))
-    n = values.shape[1]
-    for o in range(values.shape[0]):
-        if o == best:
-            continue
-        d = values[best] - values[o]
-        sd = d.std(ddof=1)
-        if sd == 0 and d.mean() == 0:
-            continue  # identical outcomes: a tie, not a contender
-        if d.mean() - STOP_Z * sd / math.sqrt(n) <= 0:
-            return False
-    return True
 
 
 def summarize(options, values, ranks, outcomes, horizon, stopped_early, objective="points", dropped=()) -> dict:

@@ -25,7 +25,10 @@ from tsumolab.analyzer.bench.planted import plant_at
 from tsumolab.analyzer.errors import InputError
 from tsumolab.analyzer.games.read import read_game
 from tsumolab.analyzer.games.record import GameRecord
-from tsumolab.analyzer.review.game_review import ReviewSpec, advise_decision, check_reviewable, decision_summary
+from tsumolab.analyzer.review.game_review import COLUMNS as COLUMNS_OF_REVIEW
+from tsumolab.analyzer.review.game_review import (
+    ReviewSpec, advise_decision, check_reviewable, decision_summary, option_rows,
+)
 from tsumolab.analyzer.review.seat_decisions import SeatDecision, seat_decisions
 
 WIN_CHOICES = ("tsumo", "ron")
@@ -94,13 +97,7 @@ def judge(record: GameRecord, spec: ReviewSpec, cand: Candidate, log_key: int, p
                 "kind": decision.kind, "choice": decision.choice, "plant": plant, "refused": str(exc)}
     if result is None:
         return None
-    table = pl.DataFrame([{"hand": cand.hand, "decision": cand.index, "round": "", "honba": 0,
-                           "kind": decision.kind, "tiles": decision.tiles,
-                           "choice": decision.choice, "option": r["option"],
-                           "chosen": r["option"] == decision.choice,
-                           "best": r["option"] == result["options"][0]["option"], "mean": r["mean"],
-                           "ci95": r["ci95"], "diff_to_best": r["diff_to_best"], "diff_ci95": r["diff_ci95"]}
-                          for r in result["options"]])
+    table = pl.DataFrame(option_rows(result, decision, cand.hand, cand.index, events[0]), schema=COLUMNS_OF_REVIEW)
     verdict = decision_summary(table, spec.objective).row(0, named=True)
     return {"log": record.title, "seat": cand.seat, "hand": cand.hand, "decision": cand.index,
             "kind": decision.kind, "choice": decision.choice, "plant": plant, "refused": "",

@@ -97,16 +97,19 @@ def review_hand(record: GameRecord, spec: ReviewSpec, hand: int) -> pl.DataFrame
         result = advise_decision(record, events, spec, decision, decision_seed(spec.seed, hand, d))
         if result is None:
             continue
-        best = result["options"][0]["option"]
-        for r in result["options"]:
-            rows.append({"hand": hand, "round": round_label(start), "honba": int(start.get("honba", 0)),
-                         "decision": d, "kind": decision.kind,
-                         "tiles": decision.tiles, "choice": decision.choice, "option": r["option"],
-                         "chosen": r["option"] == decision.choice, "best": r["option"] == best,
-                         "mean": r["mean"], "ci95": r["ci95"], "diff_to_best": r["diff_to_best"],
-                         "diff_ci95": r["diff_ci95"], "win_rate": r["win_rate"], "deal_in_rate": r["deal_in_rate"],
-                         "rollouts": r["rollouts"]})
+        rows += option_rows(result, decision, hand, d, start)
     return pl.DataFrame(rows, schema=COLUMNS)
+
+
+def option_rows(result: dict, decision: SeatDecision, hand: int, d: int, start: dict) -> list[dict]:
+    """The COLUMNS rows of advise's `result` at decision number `d` of hand `hand` (its start event `start`)."""
+    best = result["options"][0]["option"]
+    return [{"hand": hand, "round": round_label(start), "honba": int(start.get("honba", 0)), "decision": d,
+             "kind": decision.kind, "tiles": decision.tiles, "choice": decision.choice, "option": r["option"],
+             "chosen": r["option"] == decision.choice, "best": r["option"] == best, "mean": r["mean"],
+             "ci95": r["ci95"], "diff_to_best": r["diff_to_best"], "diff_ci95": r["diff_ci95"],
+             "win_rate": r["win_rate"], "deal_in_rate": r["deal_in_rate"], "rollouts": r["rollouts"]}
+            for r in result["options"]]
 
 
 def advise_decision(record: GameRecord, events, spec: ReviewSpec, decision: SeatDecision, seed: int):

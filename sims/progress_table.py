@@ -42,16 +42,13 @@ def draw_outcome(cum, w, m, state):
     return i
 
 
-def load_counts(package: str, name: str, shape: tuple, build_hint: str) -> np.ndarray:
-    """The counts of package data file `name` in `package`; ValueError naming how to build it if it is missing
-    or has another shape."""
-    from importlib.resources import files
-
-    path = files(package).joinpath(name)
+def load_counts(path, shape: tuple, build_hint: str) -> np.ndarray:
+    """The counts in the package data file `path` (an importlib.resources path); ValueError naming how to build
+    it if it is missing or has another shape."""
     if not path.is_file():
-        raise ValueError(f"no progress table {name} in {package}; build it with {build_hint}")
+        raise ValueError(f"no progress table {path.name}; build it with {build_hint}")
     with path.open("rb") as f:
         counts = np.load(f)
     if counts.shape != shape:
-        raise ValueError(f"{name}: shape {counts.shape}, expected {shape}")
+        raise ValueError(f"{path.name}: shape {counts.shape}, expected {shape}")
     return counts

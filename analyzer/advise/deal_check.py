@@ -30,12 +30,10 @@ def positions_of(mode: str, n: int, seed: int, kind: str = "turns", wall_range=(
     """Up to n positions of a baseline field, one per hand: own turns mid-hand (`turns`), or the first decision
     that may win (`wins`: tsumo or ron, any wall count)."""
     from tsumolab.analyzer.engines import riichi_engine
-    from tsumolab.sims.decisions import D_REACT, D_TURN
+    from tsumolab.sims.decisions import D_TURN
     from tsumolab.sims.riichi.observation import ROBS
 
-    def wanted(pos) -> bool:
-        if kind == "wins":
-            return pos.decision in (D_TURN, D_REACT) and pos.view[ROBS.can_win] == 1
+    def mid_hand_turn(pos) -> bool:
         return pos.decision == D_TURN and wall_range[0] <= pos.view[ROBS.wall_left] <= wall_range[1]
 
     table = riichi_engine(mode, "baseline", seed, "{}")
@@ -53,7 +51,7 @@ def positions_of(mode: str, n: int, seed: int, kind: str = "turns", wall_range=(
             else:
                 for k in pick.permutation(full.n_decisions)[:6]:
                     pos = table.at_decision(match_id, hand_no, int(k))
-                    if pos is not None and wanted(pos):
+                    if pos is not None and mid_hand_turn(pos):
                         out.append(pos)
                         break
             if len(out) >= n:

@@ -35,6 +35,14 @@ def check_objective(objective: str, horizon: str) -> None:
         raise ValueError(f"value {objective} is decided at the end of the match: use horizon match")
 
 
+def horizon_for(objective: str, horizon: str | None = None) -> str:
+    """The horizon an objective is played to: `horizon` when given (checked), else hand for points and match for
+    the rank-based values."""
+    horizon = horizon or ("hand" if objective == "points" else "match")
+    check_objective(objective, horizon)
+    return horizon
+
+
 def value_function(objective: str, start_points: int, south: bool):
     """f(final points, final ranks 1..4) → the objective's values (arrays of one shape); None for `points`."""
     if objective == "points":

@@ -38,8 +38,8 @@ class RiichiSampler:
     params: np.ndarray = field(init=False)
     start_points: int = field(init=False)
     south: bool = field(init=False)
-    progress: np.ndarray = field(init=False)
     """a South match (two rounds) rather than East only: the rank points' table (analyzer.advise.objectives)"""
+    progress: np.ndarray = field(init=False)
 
     def __post_init__(self):
         from tsumolab.policies.registry import check_mode, parse_seats

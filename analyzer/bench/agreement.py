@@ -48,6 +48,7 @@ class Candidate:
     hand: int        # 1-based
     index: int       # the decision's number in the seat's hand
     decision: SeatDecision
+    plant: str = ""  # the blunder planted as the decision's choice (analyzer.bench.planted), if any
 
 
 def choice_kind(choice: str) -> str:
@@ -77,19 +78,13 @@ def shanten_of(tiles: str) -> int:
     return _shanten(counts, (14 - n) // 3 if n % 3 == 2 else (13 - n) // 3, None)
 
 
-def judge(record: GameRecord, spec: ReviewSpec, cand: Candidate, log_key: int, planted: bool = False) -> dict | None:
-    """The agreement row of one candidate; None when the seat had nothing to choose there (or, `planted`, when
-    no blunder applies: the row then judges the planted choice, analyzer.bench.planted)."""
+def judge(record: GameRecord, spec: ReviewSpec, cand: Candidate, log_key: int) -> dict | None:
+    """The agreement row of one candidate (a planted blunder's, analyzer.bench.planted, when it has one); None
+    when the seat had nothing to choose there."""
     start = time.perf_counter()
     seed = zlib.crc32(f"{spec.seed}/{log_key}/{cand.seat}/{cand.hand}/{cand.index}".encode()) % (2 ** 31)
     events = record.hands[cand.hand - 1]
-    decision, plant = cand.decision, ""
-    if planted:
-        found = plant_at(record, events, cand.seat, decision)
-        if found is None:
-            return None
-        plant, label = found
-        decision = replace(decision, choice=label)
+    decision, plant = cand.decision, cand.plant
     try:
         result = advise_decision(record, events, replace(spec, seat=cand.seat), decision, seed)
     except InputError as exc:  # a log the engine cannot replay there (review's known differences): counted apart
@@ -108,13 +103,23 @@ def judge(record: GameRecord, spec: ReviewSpec, cand: Candidate, log_key: int, p
             "rollouts": result["determinizations"], "seconds": round(time.perf_counter() - start, 3)}
 
 
-def _judge_many(paths: list[str], spec: ReviewSpec, todo: list[Candidate], planted: bool) -> list[dict | None]:
+def _judge_many(paths: list[str], spec: ReviewSpec, todo: list[Candidate]) -> list[dict | None]:
     records = {}
     out = []
     for cand in todo:
         if cand.log not in records:
             records[cand.log] = read_game(paths[cand.log])
-        out.append(judge(records[cand.log], spec, cand, cand.log, planted))
+        out.append(judge(records[cand.log], spec, cand, cand.log))
+    return out
+
+
+def _planted(records: list[GameRecord], pool: list[Candidate]) -> list[Candidate]:
+    """The candidates where a blunder applies, each with the blunder as its choice."""
+    out = []
+    for c in pool:
+        found = plant_at(records[c.log], records[c.log].hands[c.hand - 1], c.seat, c.decision)
+        if found is not None:
+            out.append(replace(c, decision=replace(c.decision, choice=found[1]), plant=found[0]))
     return out
 
 
@@ -129,17 +134,18 @@ def load_records(paths: list[str]) -> list[GameRecord]:
 
 
 def run_agreement(paths: list[str], spec: ReviewSpec, sample: int, jobs: int = 1, progress=None,
-                  choices: tuple[str, ...] = (), planted: bool = False) -> pl.DataFrame:
+                  choices: tuple[str, ...] = (), planted: bool = False,
+                  records: list[GameRecord] | None = None) -> pl.DataFrame:
     """One row per sampled decision (COLUMNS). `sample` ≤ 0 takes every decision; `choices` (choice kinds, e.g.
     tsumo, ron) keeps only the decisions where the player chose one of them; `planted` judges a planted blunder
-    instead of the choice at every decision where one applies (the sample is drawn from those)."""
-    records = load_records(paths)
+    instead of the choice at every decision where one applies (the sample is drawn from those). `records`: the
+    logs as load_records read them, when the caller has them already."""
+    records = records if records is not None else load_records(paths)
     pool = candidates(records)
     if choices:
         pool = [c for c in pool if choice_kind(c.decision.choice) in choices]
     if planted:
-        pool = [c for c in pool if plant_at(records[c.log], records[c.log].hands[c.hand - 1], c.seat,
-                                            c.decision) is not None]
+        pool = _planted(records, pool)
     if 0 < sample < len(pool):
         pick = np.sort(np.random.default_rng(spec.seed).choice(len(pool), size=sample, replace=False))
         pool = [pool[i] for i in pick]
@@ -149,9 +155,9 @@ def run_agreement(paths: list[str], spec: ReviewSpec, sample: int, jobs: int = 1
         from joblib import Parallel, delayed
 
         results = Parallel(n_jobs=jobs, return_as="generator")(
-            delayed(_judge_many)(paths, spec, batch, planted) for batch in batches)
+            delayed(_judge_many)(paths, spec, batch) for batch in batches)
     else:
-        results = (_judge_many(paths, spec, batch, planted) for batch in batches)
+        results = (_judge_many(paths, spec, batch) for batch in batches)
     done = 0
     for batch, judged in zip(batches, results):
         rows.extend(r for r in judged if r is not None)

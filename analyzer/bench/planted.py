@@ -19,7 +19,6 @@ import numpy as np
 from tsumolab.sims.decisions import D_REACT, D_TURN
 from tsumolab.sims.riichi.observation import ROBS
 
-PLANTS = ("break-ready", "push-into-riichi", "pass-mangan")
 READY_WALL = 24
 LATE_WALL = 8
 MANGAN = 8_000
@@ -54,12 +53,13 @@ def planted_choice(view: np.ndarray, options: list[tuple[str, int]], tables) -> 
         rest[kind] -= 1
         return _shanten(rest, n_melds, tables)
 
+    now = _shanten(hand, n_melds, tables)
     dealer = int(view[ROBS.dealer])
-    if dealer != seat and view[ROBS.riichi + dealer] > 0 and _shanten(hand, n_melds, tables) >= 2:
+    if dealer != seat and view[ROBS.riichi + dealer] > 0 and now >= 2:
         fresh = [k for k in discards if k < 27 and 2 <= k % 9 <= 6 and not view[ROBS.safe + 34 * dealer + k]]
         if fresh:
             return "push-into-riichi", discards[min(fresh, key=lambda k: (abs(k % 9 - 4), k))]
-    if wall >= READY_WALL and n_melds == 0 and _shanten(hand, n_melds, tables) == 0:
+    if wall >= READY_WALL and n_melds == 0 and now == 0:
         worst = max(discards, key=lambda k: (after(k), -k))
         if after(worst) >= 1:
             return "break-ready", discards[worst]

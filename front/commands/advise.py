@@ -9,7 +9,7 @@ import click
 
 from tsumolab.cli import cli
 from tsumolab.analyzer.advise.position_advice import advise_position, check_variant
-from tsumolab.analyzer.advise.objectives import OBJECTIVES, check_objective
+from tsumolab.analyzer.advise.objectives import OBJECTIVES, horizon_for
 from tsumolab.analyzer.errors import InputError
 
 PROGRESS_FROM = 1_000  # determinizations from which a progress bar is shown
@@ -115,9 +115,8 @@ def advise_command(position_file, variant, rollouts, horizon, objective, seat_po
         raise InputError(f"--rollouts must be at least 1, got {rollouts}")
     if jobs < 1:
         raise InputError(f"--jobs must be at least 1, got {jobs}")
-    horizon = horizon or ("hand" if objective == "points" else "match")
     try:
-        check_objective(objective, horizon)
+        horizon = horizon_for(objective, horizon)
     except ValueError as exc:
         raise InputError(str(exc)) from None
     result = run_advice(position, rollouts, horizon, seat_policies, seed, jobs, show_progress=not as_json, deal=deal,

@@ -7,11 +7,11 @@ import os
 import sys
 import time
 
-import click
-
 from pathlib import Path
 
-from tsumolab.analyzer.advise.objectives import OBJECTIVES
+import click
+
+from tsumolab.analyzer.advise.objectives import OBJECTIVES, horizon_for
 from tsumolab.commands.advise import DEALS
 from tsumolab.analyzer.bench.speed import bench_variant
 from tsumolab.cli import cli
@@ -84,16 +84,15 @@ def agreement_bench(logs: list[str], seats: str, sample: int, rollouts: int, obj
     unknown = sorted(set(choices) - set(CHOICE_KINDS))
     if unknown:
         raise InputError(f"--choice: unknown kind {unknown[0]!r} (kinds: {', '.join(CHOICE_KINDS)})")
-    horizon = "hand" if objective == "points" else "match"
-    spec = ReviewSpec(0, None, rollouts, horizon, seats, seed, objective, deal)
-    load_records(logs)  # refuse a bad log before the progress bar shows
+    spec = ReviewSpec(0, None, rollouts, horizon_for(objective), seats, seed, objective, deal)
+    records = load_records(logs)  # a bad log is refused before the progress bar shows
     started = time.perf_counter()
     with click.progressbar(length=1, label="decisions", file=sys.stderr) as bar:
         def progress(done, total):
             bar.length = total
             bar.update(done - bar.pos)
 
-        rows = run_agreement(logs, spec, sample, jobs, progress, choices, planted)
+        rows = run_agreement(logs, spec, sample, jobs, progress, choices, planted, records)
     if out is not None:
         write_parquet_atomic(rows, out, {"format": "tsumolab-agreement-1", "spec": spec.as_dict(), "logs": logs})
     return {"logs": len(logs), "choices": list(choices), "planted": planted, "rollouts": rollouts,

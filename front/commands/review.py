@@ -115,7 +115,7 @@ def review_command(game, seat, player, kyoku, rollouts, horizon, objective, deal
       tsumolab review game.json --seat 0
       tsumolab review game.json --player Alice --kyoku E3,S1 --rollouts 1000 --jobs 2 --out review-alice
     """
-    from tsumolab.analyzer.advise.objectives import check_objective
+    from tsumolab.analyzer.advise.objectives import horizon_for
     from tsumolab.analyzer.games.read import read_game
     from tsumolab.analyzer.review.game_review import ReviewSpec, check_reviewable
     from tsumolab.analyzer.review.study import run_review
@@ -126,9 +126,8 @@ def review_command(game, seat, player, kyoku, rollouts, horizon, objective, deal
         raise InputError(f"--rollouts must be at least 1, got {rollouts}")
     if jobs < 1:
         raise InputError(f"--jobs must be at least 1, got {jobs}")
-    horizon = horizon or ("hand" if objective == "points" else "match")
     try:
-        check_objective(objective, horizon)
+        horizon = horizon_for(objective, horizon)
     except ValueError as exc:
         raise InputError(str(exc)) from None
     spec = ReviewSpec(_seat(record, seat, player), _hands(record, kyoku), rollouts, horizon, seat_policies, seed,

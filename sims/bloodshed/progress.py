@@ -20,9 +20,8 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from tsumolab.sims import progress_table
 from tsumolab.sims.bloodshed.observation import BOBS
-from tsumolab.sims.progress_table import draw_outcome, load_counts
+from tsumolab.sims.progress_table import cumulative, draw_outcome, load_counts
 from tsumolab.sims.shanten import BLOODSHED_SHAPES, shanten
 from tsumolab.sims.shanten_walk import walk_to_shanten
 from tsumolab.sims.shanten_tables import SUIT_ROWS
@@ -72,11 +71,6 @@ def count_progress(S_obs, wall_left, tables, counts):
         v, s = progress_of(S_obs, p, tables)
         w, m = row_of(wall_left, S_obs[0, BOBS.n_melds + p])
         counts[w, m, min(v, N_VOID - 1), min(s + 1, N_SHANTEN - 1)] += 1
-
-
-def cumulative(counts: np.ndarray) -> np.ndarray:
-    """Per table row, the cumulative distribution over (v, s) flattened (sims.progress_table.cumulative)."""
-    return progress_table.cumulative(counts)
 
 
 @nb.njit(cache=True)
@@ -142,7 +136,7 @@ def table_path(policy: str):
 def field_progress(policy: str = "baseline") -> np.ndarray:
     """The cumulative progress table of a field policy (loaded once per process); ValueError if none ships."""
     if policy not in _CUMULATIVE:
-        counts = load_counts("tsumolab.sims.bloodshed", FIELD_FILE.format(policy=policy), TABLE_SHAPE,
+        counts = load_counts(table_path(policy), TABLE_SHAPE,
                              f"python -m tsumolab.analyzer.advise.bloodshed_progress --policy {policy}")
         _CUMULATIVE[policy] = cumulative(counts)
     return _CUMULATIVE[policy]

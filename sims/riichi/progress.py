@@ -76,7 +76,7 @@ def field_progress(mode: str, policy: str = "baseline") -> np.ndarray:
     ships."""
     key = (mode, policy)
     if key not in _CUMULATIVE:
-        counts = load_counts("tsumolab.sims.riichi", FIELD_FILE.format(mode=mode, policy=policy), TABLE_SHAPE,
+        counts = load_counts(table_path(mode, policy), TABLE_SHAPE,
                              f"python -m tsumolab.analyzer.advise.riichi_progress --mode {mode} --policy {policy}")
         _CUMULATIVE[key] = cumulative(counts)
     return _CUMULATIVE[key]

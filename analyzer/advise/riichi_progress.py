@@ -17,9 +17,10 @@ import numpy as np
 from tqdm import tqdm
 
 from tsumolab.analyzer.advise.bloodshed_progress import write_table
+from tsumolab.analyzer.advise.riichi_view import VARIANTS
 
 DEFAULT_MATCHES, DEFAULT_SEED = 400, 1
-MODES = ("riichi", "shura")
+MODES = VARIANTS
 
 
 def count_matches(mode: str, policy: str, matches: int, seed: int, first_match: int = 1,

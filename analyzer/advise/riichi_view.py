@@ -11,7 +11,7 @@ from functools import lru_cache
 from tsumolab.analyzer.advise.bloodshed_position import PositionError
 from tsumolab.sims import tiles
 
-VARIANTS = ("riichi", "shura")
+VARIANTS = ("riichi", "shura", "dora-fever", "chant", "soul-strike")
 DECISION_WORDS = ("exchange", "turn", "react", "rob")
 HIDDEN = "?"
 ROUND_WINDS = ("E", "S", "W")

@@ -161,7 +161,7 @@ class RiichiTools:
         from tsumolab.analyzer.decisions.rollouts import riichi_state_rollouts
 
         status = riichi_state_rollouts(state.play_state(), seat, answers, seed, 0, values.shape[1], sampler.seating,
-                                       sampler.rule_arrays, values, ranks)
+                                       sampler.rule_arrays, sampler.public(state, seat)[1], values, ranks)
         if status < 0:
             raise RuntimeError("a forced answer was never asked for: the situation was not reached again")
 

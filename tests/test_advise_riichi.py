@@ -16,6 +16,7 @@ from tsumolab.sims.modes import get_mode
 from tsumolab.sims.riichi.determinize import determinize, hidden_tiles
 from tsumolab.sims.riichi.hand_state import HS
 from tsumolab.sims.riichi.observation import ROBS
+from tsumolab.sims.riichi.public_tiles import no_public_tiles
 from tsumolab.sims.riichi.progress import UNIFORM, field_progress
 from tsumolab.sims.shanten_tables import lookup_tables
 from tsumolab.sims.riichi.positions import RiichiEngine
@@ -24,6 +25,7 @@ from tsumolab.sims.shanten import RIICHI_SHAPES, shanten
 from tsumolab.sims.shanten_tables import SUIT_ROWS
 
 TABLES = lookup_tables()
+NO_PUBLIC = no_public_tiles()
 
 
 def _positions(slug, spec, seed, n_matches, per_hand=3, want=None):
@@ -48,7 +50,7 @@ def _copy_arrays(pos):
 
 def _red_total(obs, st, wall, hs, seat):
     """Red fives among the other seats' hands and the hidden wall slots."""
-    ids = hidden_tiles(hs, obs, st, wall, seat)
+    ids = hidden_tiles(hs, obs, st, wall, seat, NO_PUBLIC)
     return int(sum(is_red(i) for i in ids))
 
 
@@ -64,8 +66,8 @@ def test_determinize_keeps_the_view_and_the_tiles(slug, spec, deal):
     for _, pos in _positions(slug, spec, seed=11, n_matches=6):
         seat = pos.seat
         hs, obs, st, wall = _copy_arrays(pos)
-        before = sorted(hidden_tiles(pos.hs, pos.obs, pos.st, pos.wall, seat) // 4)
-        assert determinize(hs, obs, st, wall, seat, 7, checked, TABLES, table) == 0
+        before = sorted(hidden_tiles(pos.hs, pos.obs, pos.st, pos.wall, seat, NO_PUBLIC) // 4)
+        assert determinize(hs, obs, st, wall, seat, 7, checked, TABLES, table, NO_PUBLIC) == 0
         np.testing.assert_array_equal(obs[seat, :ROBS.hand + 34], pos.obs[seat, :ROBS.hand + 34])
         np.testing.assert_array_equal(obs[seat, ROBS.red:ROBS.red + 3], pos.obs[seat, ROBS.red:ROBS.red + 3])
         for p in range(4):
@@ -75,7 +77,7 @@ def test_determinize_keeps_the_view_and_the_tiles(slug, spec, deal):
                 riichi_seen += 1
                 assert shanten(obs[p, ROBS.hand:ROBS.hand + 34], obs[0, ROBS.n_melds + p], RIICHI_SHAPES,
                                TABLES[:SUIT_ROWS], TABLES[SUIT_ROWS:]) <= 0
-        assert sorted(hidden_tiles(hs, obs, st, wall, seat) // 4) == before
+        assert sorted(hidden_tiles(hs, obs, st, wall, seat, NO_PUBLIC) // 4) == before
         assert _red_total(obs, st, wall, hs, seat) == _red_total(pos.obs, pos.st, pos.wall, pos.hs, seat)
         for p in range(4):
             for suit in range(3):
@@ -95,7 +97,8 @@ def test_advice_ignores_how_the_hidden_tiles_lie():
         options = riichi_options(pos.view, TABLES)
         answers = [a for _, a in options][:4]
         moved = pos.copy()
-        assert determinize(moved.hs, moved.obs, moved.st, moved.wall, pos.seat, 99, 0, TABLES, UNIFORM) >= 0
+        assert determinize(moved.hs, moved.obs, moved.st, moved.wall, pos.seat, 99, 0, TABLES, UNIFORM,
+                           NO_PUBLIC) >= 0
         moved.hs[:] = pos.hs  # the rearranged tiles only: phase, seeds and streams as in the source
         moved.obs[:, ROBS.rng] = pos.obs[:, ROBS.rng]
         a = sampler.rollouts(pos, pos.seat, answers, 5, 0, 12, False)
@@ -119,13 +122,13 @@ def test_determinized_wall_is_uniform():
             break
     assert pos is not None
     seat = pos.seat
-    pool = np.bincount(hidden_tiles(pos.hs, pos.obs, pos.st, pos.wall, seat) // 4, minlength=34)
+    pool = np.bincount(hidden_tiles(pos.hs, pos.obs, pos.st, pos.wall, seat, NO_PUBLIC) // 4, minlength=34)
     n = 6_000
     first = np.zeros(34, np.int64)
     at = int(pos.hs[HS.pos])
     for k in range(n):
         hs, obs, st, wall = _copy_arrays(pos)
-        determinize(hs, obs, st, wall, seat, 1, k, TABLES, UNIFORM)
+        determinize(hs, obs, st, wall, seat, 1, k, TABLES, UNIFORM, NO_PUBLIC)
         first[wall[at] // 4] += 1
     expected = n * pool / pool.sum()
     used = expected > 0
@@ -232,7 +235,7 @@ def test_riichi_tsumo_is_scored_with_the_determinized_ura():
         by_ura = {}
         for j in range(count):
             hs, obs, st, wall = _copy_arrays(pos)
-            assert determinize(hs, obs, st, wall, seat, 7, j, TABLES, sampler.progress) >= 0
+            assert determinize(hs, obs, st, wall, seat, 7, j, TABLES, sampler.progress, NO_PUBLIC) >= 0
             by_ura.setdefault(_ura_dora(hs, obs, wall, seat), set()).add(float(values[0, j]))
         assert all(len(v) == 1 for v in by_ura.values()), by_ura
         paid = [next(iter(by_ura[u])) for u in sorted(by_ura)]

@@ -12,6 +12,7 @@ from tsumolab.sims.modes import get_mode
 from tsumolab.sims.riichi.determinize import determinize
 from tsumolab.sims.riichi.observation import ROBS
 from tsumolab.sims.riichi.positions import RiichiEngine
+from tsumolab.sims.riichi.public_tiles import no_public_tiles
 from tsumolab.sims.riichi.progress import (
     N_SHANTEN, TABLE_SHAPE, UNIFORM, field_progress, row_of, table_path,
 )
@@ -19,6 +20,7 @@ from tsumolab.sims.shanten import RIICHI_SHAPES, shanten
 from tsumolab.sims.shanten_tables import SUIT_ROWS, lookup_tables
 
 TABLES = lookup_tables()
+NO_PUBLIC = no_public_tiles()
 MODES = ("riichi", "shura")
 
 
@@ -72,7 +74,7 @@ def test_dealt_hands_follow_the_table_not_the_uniform_deal():
         for k in range(6):
             for deal, out in ((progress, got), (UNIFORM, uniform)):
                 hs, obs, st, w = pos.hs.copy(), pos.obs.copy(), pos.st.copy(), pos.wall.copy()
-                assert determinize(hs, obs, st, w, seat, 3, k, TABLES, deal) >= 0
+                assert determinize(hs, obs, st, w, seat, 3, k, TABLES, deal, NO_PUBLIC) >= 0
                 out += [_shanten_of(obs, p) for p in seats]
             for p in seats:
                 row = counts[row_of(wall, int(pos.obs[0, ROBS.n_melds + p]))]

@@ -94,7 +94,8 @@ def compare(mode: str = "riichi", positions: int = 40, samples: int = 200, seed:
             true = np.zeros((answers.size, samples))
             ranks = np.zeros((answers.size, samples), np.int32)
             if riichi_state_rollouts(pos.play_state(), pos.seat, answers, seed + i, half * samples, samples,
-                                     s.seating, s.rule_arrays, true, ranks, False) < 0:
+                                     s.seating, s.rule_arrays, s.public(pos, pos.seat)[1], true, ranks,
+                                     False) < 0:
                 break
             halves.append(true.mean(axis=1))
         if len(halves) < 2:

@@ -1,10 +1,9 @@
-"""Decision analysis for the riichi-based modes (`riichi`, `shura`): the sampler analyzer.advise.evaluate drives, and
-the options of a stopped riichi position.
+"""Decision analysis for the riichi-family modes (analyzer.advise.riichi_view.VARIANTS): the sampler
+analyzer.advise.evaluate drives, and the options of a stopped position.
 
 A position is a sims.riichi.positions.Position stopped before one seat's decision; the sampler resamples the
-hidden tiles (sims.riichi.determinize) and plays every option out on the same samples
-(sims.riichi.rollout). Other riichi modes keep hidden state of their own (the astrology pool, mirror's
-transparent tiles, darkness's face-down kinds, fantasy's cards, the dragon eye's stream …) and are refused.
+hidden tiles, leaving in place those the mode shows (sims.riichi.determinize, sims.riichi.public_tiles), and
+plays every option out on the same samples (sims.riichi.rollout).
 """
 
 from __future__ import annotations
@@ -77,11 +76,17 @@ class RiichiSampler:
 
         values, ranks, outcomes = rollout_arrays(len(answers), count)
         status = paired_rollouts(pos.play_state(), seat, np.asarray(answers, np.int64), seed, first, count,
-                                 to_match_end, self.seating, self.rule_arrays, self.progress,
+                                 to_match_end, self.seating, self.rule_arrays, self.progress, self.public(pos, seat),
                                  (values, ranks, outcomes))
         if status < 0:
             raise ValueError("the position's tile counts are impossible")
         return values, ranks, outcomes
+
+    def public(self, pos, seat):
+        """(kept, kept_wall): the hidden tiles the mode shows `seat` at `pos` (sims.riichi.public_tiles)."""
+        from tsumolab.sims.riichi.public_tiles import public_tiles
+
+        return public_tiles(pos, seat, self.topts)
 
     def pending_view(self, pos):
         return pos.view

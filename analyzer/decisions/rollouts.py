@@ -26,7 +26,7 @@ from tsumolab.sims.bloodshed.resume import final_rank, finish_match, resume_hand
 from tsumolab.sims.bloodshed.rollout import STREAM_LATER_HANDS
 from tsumolab.sims.bloodshed.state import ST, obs_of
 from tsumolab.sims.events import N_EVENT_COLS
-from tsumolab.sims.riichi.determinize import STREAM_LATER, STREAM_SEATS, _hidden_wall_slot
+from tsumolab.sims.riichi.determinize import STREAM_LATER, STREAM_RULES, STREAM_SEATS, hidden_slot
 from tsumolab.sims.riichi.hand_state import HS
 from tsumolab.sims.riichi.observation import ROBS
 from tsumolab.sims.riichi.bundles import PlayLog, PlayState
@@ -76,9 +76,11 @@ def bloodshed_state_rollouts(S0, seat, answers, seed, first, count, hooks_ex, ho
 
 
 @nb.njit(cache=True)
-def riichi_state_rollouts(start, seat, answers, seed, first, count, seating, rules, values, ranks, to_match_end=True):
-    """The same for a riichi or shura hand stopped at `seat`'s decision, `start` (a PlayState of
-    sims.riichi.bundles; its view and ev are not read; seating and rules likewise); without `to_match_end` the
+def riichi_state_rollouts(start, seat, answers, seed, first, count, seating, rules, kept_wall, values, ranks,
+                          to_match_end=True):
+    """The same for a hand of a riichi-family mode stopped at `seat`'s decision, `start` (a PlayState of
+    sims.riichi.bundles; its view and ev are not read; seating and rules likewise); the unseen wall is shuffled
+    but for the slots the mode shows (`kept_wall`, sims.riichi.public_tiles); without `to_match_end` the
     value is the seat's point change to the end of the hand (as advise's hand horizon). Returns -1 when an
     answer was never asked for (the stop and the replay disagree), else 0."""
     hs0, obs0, st0, wall0, rec0 = start.hs, start.obs, start.st, start.wall, start.rec
@@ -90,7 +92,7 @@ def riichi_state_rollouts(start, seat, answers, seed, first, count, seating, rul
     n_slots = 0
     slots = np.empty(wall0.size, np.int64)
     for i in range(wall0.size):
-        if _hidden_wall_slot(hs0, obs0, st0, i):
+        if hidden_slot(hs0, obs0, st0, kept_wall, i):
             slots[n_slots] = i
             n_slots += 1
     slots = slots[:n_slots]
@@ -107,6 +109,7 @@ def riichi_state_rollouts(start, seat, answers, seed, first, count, seating, rul
         for i in range(slots.size):
             dwall[slots[i]] = ids[i]
         dhs[HS.root_seed] = np.int64(rng.key_seed(seed, k, STREAM_LATER, 0) >> np.uint64(1))
+        dhs[HS.eye_rng:HS.eye_rng + 1].view(np.uint64)[0] = rng.key_seed(seed, k, STREAM_RULES, 0)
         rescore_turn_win(dhs, obs0, st0, dwall, rules)  # the unseen ura indicators moved
         for o in range(answers.size):
             hs[:] = dhs

@@ -17,6 +17,7 @@ from tsumolab.sims.riichi.observation import ROBS
 from tsumolab.sims.riichi.play import ROWS_PER_MATCH
 from tsumolab.sims.shanten_tables import lookup_tables
 from tsumolab.sims.riichi.progress import UNIFORM
+from tsumolab.sims.riichi.public_tiles import no_public_tiles
 from tsumolab.sims.riichi.rollout import paired_rollouts
 from tsumolab.sims.riichi.tableau import N_ST
 from tsumolab.sims.seating import seat_hooks
@@ -34,6 +35,7 @@ class Decider:
         self.topts, self.sopts = table.rules.to_array(), table.rules.scoring_array()
         self.tables = lookup_tables()
         self.rule_arrays = RuleArrays(self.topts, self.sopts, self.tables)
+        self.public = no_public_tiles()  # search plays riichi and shura, whose hidden tiles are all hidden
         self.seating = Seating.of(self.hooks, self.params)
         self.rollout_seating = {name: Seating.of(*seat_hooks(seats, "riichi"))
                                 for name, seats in table.rollout_seats.items()}
@@ -53,7 +55,7 @@ class Decider:
         values, ranks, outcomes = rollout_arrays(len(options), count)
         if paired_rollouts(state, seat, np.asarray(options, np.int64), seed, 0, count, False,
                            self.rollout_seating[searcher.rollout_policy], self.rule_arrays, UNIFORM,
-                           (values, ranks, outcomes)) < 0:
+                           self.public, (values, ranks, outcomes)) < 0:
             raise RuntimeError("search: a played position could not be determinized")
         return self.table.stats.record(options, values, choose(values, searcher.z))
 

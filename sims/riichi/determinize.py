@@ -16,6 +16,8 @@ tile. Constraints from the view:
   (a random walk whose resting distribution is uniform; after a finite walk, nearly so). Riichi seats are
   dealt first, one after the other;
 - a seat declaring a kan (the seat robbing it decides) holds the kan's tiles;
+- what the mode shows of the hidden tiles stays in place (sims.riichi.public_tiles: fate's open deal tiles,
+  open-deal's starting tiles, mirror's transparent copies); the rules' own random streams are keyed again;
 - with a progress table (sims.riichi.progress) every other seat that is not in riichi and has not won gets a
   hand as far along as the field's hands are at that point: a shanten is drawn from the table's row of the
   wall tiles left and the seat's melds, and its tiles are walked to it by exchanges with the rest of the pool.
@@ -45,8 +47,9 @@ from tsumolab.sims.riichi.hand_state import HS, PH_EXCHANGE, PH_REACT, PH_REACT_
 from tsumolab.sims.riichi.observation import ROBS
 from tsumolab.sims.riichi.progress import MIX_STEPS as PROGRESS_MIX_STEPS, WALK_STEPS as PROGRESS_WALK_STEPS, \
     draw_shanten
+from tsumolab.sims.riichi.public_tiles import RED
 from tsumolab.sims.riichi.tableau import (
-    DEAD_START, F_DISCARD_FURITEN, F_RIICHI_FURITEN, F_TEMP_FURITEN, MS_RINSHAN, ST_FLAGS, ST_MISC,
+    DEAD_START, F_DISCARD_FURITEN, F_RIICHI_FURITEN, F_TEMP_FURITEN, MS_NO_RED, MS_RINSHAN, ST_FLAGS, ST_MISC,
     ST_RED_HAND, ST_WAITS, is_red, refresh_furiten, update_waits,
 )
 from tsumolab.sims.shanten import RIICHI_SHAPES
@@ -55,6 +58,7 @@ from tsumolab.sims.shanten_walk import walk_to_shanten
 STREAM_DETERMINIZE = 101  # keyed (seed, sample, STREAM_DETERMINIZE, 0): the hidden tiles
 STREAM_SEATS = 102        # keyed (seed, sample, STREAM_SEATS, seat): the seats' policy streams
 STREAM_LATER = 103        # keyed (seed, sample, STREAM_LATER, 0): walls of the hands after this one
+STREAM_RULES = 104        # keyed (seed, sample, STREAM_RULES, 0): the rules' own streams (the dragon eye's)
 TENPAI_STEPS = 20_000   # exchanges allowed to reach tenpai
 MIX_STEPS = 300         # exchanges proposed once tenpai
 FIVES = (4, 13, 22)
@@ -75,38 +79,54 @@ def _hidden_wall_slot(hs, obs, st, i):
 
 
 @nb.njit(cache=True)
-def _kan_tiles_kept(hs, seat):
-    """(kind, copies) the kan player must keep while `seat` decides whether to rob its kan; (-1, 0) else."""
-    phase = hs[HS.phase]
-    if (phase == PH_ROB_ASK or phase == PH_ROB) and hs[HS.cur] != seat:
-        return hs[HS.tile], 4 if hs[HS.kan_option] == 1 else 1
-    return -1, 0
+def hidden_slot(hs, obs, st, kept_wall, i):
+    """Is wall slot i dealt again: hidden from the seats and not shown by the mode (kept_wall)?"""
+    return kept_wall[i] == 0 and _hidden_wall_slot(hs, obs, st, i)
 
 
 @nb.njit(cache=True)
-def hidden_tiles(hs, obs, st, wall, seat):
+def _with_kan_tiles(hs, seat, kept):
+    """`kept` (sims.riichi.public_tiles) plus the tiles the kan player must keep while `seat` decides whether to
+    rob its kan (a closed kan of fives holds the red one)."""
+    out = kept.copy()
+    phase = hs[HS.phase]
+    if (phase == PH_ROB_ASK or phase == PH_ROB) and hs[HS.cur] != seat:
+        kind = hs[HS.tile]
+        copies = 4 if hs[HS.kan_option] == 1 else 1
+        out[hs[HS.cur], kind] += copies
+        if copies == 4 and (kind == 4 or kind == 13 or kind == 22):
+            out[hs[HS.cur], RED + kind // 9] = 1
+    return out
+
+
+@nb.njit(cache=True)
+def hidden_tiles(hs, obs, st, wall, seat, public):
+    """The tile ids a determinization for `seat` deals again, in a canonical order (see _hidden_ids);
+    `public` = (kept, kept_wall) as for determinize."""
+    return _hidden_ids(hs, obs, st, wall, seat, _with_kan_tiles(hs, seat, public[0]), public[1])
+
+
+@nb.njit(cache=True)
+def _hidden_ids(hs, obs, st, wall, seat, kept, kept_wall):
     """The hidden tile ids in a canonical order (by kind; for a five whose red copy is hidden, the red id
-    first), without the kan tiles the kan player keeps. Plain copies are numbered 4·kind + 1, 2, 3 (and
-    4·kind for non-fives): the engine reads only a tile's kind and whether it is red."""
+    first), without the tiles the mode or a kan keeps in place (`kept` with the kan tiles, `kept_wall`). Plain copies are numbered 4·kind + 1, 2, 3 (and 4·kind for non-fives, and for
+    fives at a table without red ones): the engine reads only a tile's kind and whether it is red (in mirror
+    copy 0 is the normal one, the only copy a determinization deals)."""
     counts = np.zeros(34, np.int64)
     red = np.zeros(3, np.int64)
     for p in range(4):
         if p == seat:
             continue
         for k in range(34):
-            counts[k] += obs[p, ROBS.hand + k]
+            counts[k] += obs[p, ROBS.hand + k] - kept[p, k]
         for suit in range(3):
-            red[suit] += st[ST_RED_HAND + p, suit]
+            red[suit] += st[ST_RED_HAND + p, suit] - kept[p, RED + suit]
     for i in range(wall.size):
-        if _hidden_wall_slot(hs, obs, st, i):
+        if hidden_slot(hs, obs, st, kept_wall, i):
             counts[wall[i] // 4] += 1
             if is_red(wall[i]):
                 red[wall[i] // 36] += 1
-    kept_kind, kept = _kan_tiles_kept(hs, seat)
-    if kept_kind >= 0:
-        counts[kept_kind] -= kept
-        if kept_kind in FIVES and kept == 4:
-            red[kept_kind // 9] = 0  # a closed kan of fives holds the red one
+    no_red = st[ST_MISC, MS_NO_RED] > 0
     n = 0
     for k in range(34):
         n += counts[k]
@@ -116,7 +136,7 @@ def hidden_tiles(hs, obs, st, wall, seat):
         five = k == 4 or k == 13 or k == 22
         for c in range(counts[k]):
             if five:
-                ids[i] = 4 * k if (c == 0 and red[k // 9] > 0) else 4 * k + 1 + min(c, 2)
+                ids[i] = 4 * k if (c == 0 and (red[k // 9] > 0 or no_red)) else 4 * k + 1 + min(c, 2)
             else:
                 ids[i] = 4 * k + min(c, 3)
             i += 1
@@ -124,22 +144,29 @@ def hidden_tiles(hs, obs, st, wall, seat):
 
 
 @nb.njit(cache=True)
-def _fill_hand(obs, st, p, ids, first, size, kept_kind, kept):
+def _fill_hand(obs, st, p, ids, first, size, kept):
+    """Seat p's concealed tiles: ids[first:first+size] and its kept tiles (kept[p])."""
     for k in range(34):
-        obs[p, ROBS.hand + k] = 0
+        obs[p, ROBS.hand + k] = kept[p, k]
     for suit in range(3):
-        st[ST_RED_HAND + p, suit] = 0
-        obs[p, ROBS.red + suit] = 0
+        st[ST_RED_HAND + p, suit] = kept[p, RED + suit]
+        obs[p, ROBS.red + suit] = kept[p, RED + suit]
     for i in range(first, first + size):
         obs[p, ROBS.hand + ids[i] // 4] += 1
         if is_red(ids[i]):
             st[ST_RED_HAND + p, ids[i] // 36] = 1
             obs[p, ROBS.red + ids[i] // 36] = 1
-    if kept_kind >= 0:
-        obs[p, ROBS.hand + kept_kind] += kept
-        if kept == 4 and (kept_kind == 4 or kept_kind == 13 or kept_kind == 22):
-            st[ST_RED_HAND + p, kept_kind // 9] = 1
-            obs[p, ROBS.red + kept_kind // 9] = 1
+
+
+@nb.njit(cache=True)
+def _counts(ids, first, size, kept, p):
+    """Kind counts of seat p's hand to be: ids[first:first+size] and its kept tiles."""
+    counts = np.zeros(34, np.int32)
+    for k in range(34):
+        counts[k] = kept[p, k]
+    for i in range(first, first + size):
+        counts[ids[i] // 4] += 1
+    return counts
 
 
 @nb.njit(cache=True)
@@ -151,40 +178,37 @@ def _hand_size(obs, p):
 
 
 @nb.njit(cache=True)
-def _walk_to_tenpai(ids, first, size, n_melds, state, tables):
-    """Make ids[first:first+size] a tenpai hand by random exchanges with the tiles after it (the rest of the
-    pool): first a walk that never raises the shanten until the hand is tenpai (TENPAI_STEPS exchanges at
-    most), then MIX_STEPS proposed exchanges kept only when the hand stays tenpai, a random walk whose
-    resting distribution is uniform over the tenpai hands the pool allows. False if no tenpai was reached."""
-    counts = np.zeros(34, np.int32)
-    for i in range(first, first + size):
-        counts[ids[i] // 4] += 1
+def _walk_to_tenpai(ids, first, size, counts, n_melds, state, tables):
+    """Make ids[first:first+size] (with the kept tiles, `counts` the hand's kinds) a tenpai hand by random
+    exchanges with the tiles after it (the rest of the pool): first a walk that never raises the shanten until
+    the hand is tenpai (TENPAI_STEPS exchanges at most), then MIX_STEPS proposed exchanges kept only when the
+    hand stays tenpai, a random walk whose resting distribution is uniform over the tenpai hands the pool
+    allows. False if no tenpai was reached."""
     reached = walk_to_shanten(ids, first, size, 4, -1, counts, n_melds, RIICHI_SHAPES, 0, True, TENPAI_STEPS,
                               MIX_STEPS, state, tables)
     return reached <= 0
 
 
 @nb.njit(cache=True)
-def _walk_to_progress(ids, first, size, n_melds, wall_left, progress, state, tables):
-    """Make ids[first:first+size] a hand at a shanten drawn from the progress table's row (see
-    sims.riichi.progress) by random exchanges with the rest of the pool, then spread it over the hands at that
-    shanten (sims.shanten_walk)."""
+def _walk_to_progress(ids, first, size, counts, n_melds, wall_left, progress, state, tables):
+    """Make ids[first:first+size] (with the kept tiles, `counts` the hand's kinds) a hand at a shanten drawn
+    from the progress table's row (see sims.riichi.progress) by random exchanges with the rest of the pool,
+    then spread it over the hands at that shanten (sims.shanten_walk)."""
     target = draw_shanten(progress, wall_left, n_melds, state)
-    counts = np.zeros(34, np.int32)
-    for i in range(first, first + size):
-        counts[ids[i] // 4] += 1
     walk_to_shanten(ids, first, size, 4, -1, counts, n_melds, RIICHI_SHAPES, target, False, PROGRESS_WALK_STEPS,
                     PROGRESS_MIX_STEPS, state, tables)
 
 
 @nb.njit(cache=True)
-def determinize(hs, obs, st, wall, seat, seed, sample, tables, progress):
+def determinize(hs, obs, st, wall, seat, seed, sample, tables, progress, public):
     """Resample in place what `seat` cannot see (see the module doc); the state arrays must be a copy of a
     stopped position. `progress`: the cumulative table the other seats' shanten are drawn from
-    (sims.riichi.progress; UNIFORM deals them uniformly). Returns the number of riichi seats that could not be
-    dealt a tenpai hand (0 normally), or -1 when the view is impossible."""
-    ids = hidden_tiles(hs, obs, st, wall, seat)
-    kept_kind, kept = _kan_tiles_kept(hs, seat)
+    (sims.riichi.progress; UNIFORM deals them uniformly). `public` = (kept, kept_wall): the hidden tiles the mode
+    shows (sims.riichi.public_tiles), left in place. Returns the number of riichi seats that could not be dealt
+    a tenpai hand (0 normally), or -1 when the view is impossible."""
+    kept = _with_kan_tiles(hs, seat, public[0])
+    kept_wall = public[1]
+    ids = _hidden_ids(hs, obs, st, wall, seat, kept, kept_wall)
     state = np.zeros(1, np.uint64)
     state[0] = rng.key_seed(seed, sample, STREAM_DETERMINIZE, 0)
     rng.shuffle(ids, state)
@@ -192,11 +216,15 @@ def determinize(hs, obs, st, wall, seat, seed, sample, tables, progress):
     total = 0
     for p in range(4):
         if p != seat:
-            sizes[p] = _hand_size(obs, p) - (kept if p == hs[HS.cur] and kept_kind >= 0 else 0)
+            sizes[p] = _hand_size(obs, p)
+            for k in range(34):
+                sizes[p] -= kept[p, k]
+            if sizes[p] < 0:
+                return -1
             total += sizes[p]
     n_slots = 0
     for i in range(wall.size):
-        if _hidden_wall_slot(hs, obs, st, i):
+        if hidden_slot(hs, obs, st, kept_wall, i):
             n_slots += 1
     if total + n_slots != ids.size:
         return -1
@@ -206,19 +234,19 @@ def determinize(hs, obs, st, wall, seat, seed, sample, tables, progress):
         for p in range(4):
             if p == seat or (obs[0, ROBS.riichi + p] > 0) != (riichi_pass == 0):
                 continue
-            keep = kept if p == hs[HS.cur] else 0
-            kind = kept_kind if keep > 0 else -1
-            if riichi_pass == 0 and (sizes[p] + keep) % 3 == 1:
-                if not _walk_to_tenpai(ids, first, sizes[p], obs[0, ROBS.n_melds + p], state, tables):
+            ready_size = _hand_size(obs, p) % 3 == 1
+            if riichi_pass == 0 and ready_size:
+                counts = _counts(ids, first, sizes[p], kept, p)
+                if not _walk_to_tenpai(ids, first, sizes[p], counts, obs[0, ROBS.n_melds + p], state, tables):
                     failed += 1
-            elif (riichi_pass == 1 and progress.shape[0] > 0 and keep == 0 and sizes[p] % 3 == 1
-                  and obs[0, ROBS.won + p] == 0):
-                _walk_to_progress(ids, first, sizes[p], obs[0, ROBS.n_melds + p], obs[0, ROBS.wall_left], progress,
-                                  state, tables)
-            _fill_hand(obs, st, p, ids, first, sizes[p], kind, keep)
+            elif riichi_pass == 1 and progress.shape[0] > 0 and ready_size and obs[0, ROBS.won + p] == 0:
+                counts = _counts(ids, first, sizes[p], kept, p)
+                _walk_to_progress(ids, first, sizes[p], counts, obs[0, ROBS.n_melds + p], obs[0, ROBS.wall_left],
+                                  progress, state, tables)
+            _fill_hand(obs, st, p, ids, first, sizes[p], kept)
             first += sizes[p]
     for i in range(wall.size):
-        if _hidden_wall_slot(hs, obs, st, i):
+        if hidden_slot(hs, obs, st, kept_wall, i):
             wall[i] = ids[first]
             first += 1
     for p in range(4):
@@ -240,6 +268,7 @@ def determinize(hs, obs, st, wall, seat, seed, sample, tables, progress):
     for p in range(4):
         obs[p, ROBS.rng] = np.int64(rng.key_seed(seed, sample, STREAM_SEATS, p) >> np.uint64(33))
     hs[HS.root_seed] = np.int64(rng.key_seed(seed, sample, STREAM_LATER, 0) >> np.uint64(1))
+    hs[HS.eye_rng:HS.eye_rng + 1].view(np.uint64)[0] = rng.key_seed(seed, sample, STREAM_RULES, 0)
     _restart_round(hs, state)
     return failed
 

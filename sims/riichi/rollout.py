@@ -39,9 +39,11 @@ def rollout_scratch(obs0):
 
 
 @nb.njit(cache=True)
-def paired_rollouts(start, seat, answers, seed, first, count, to_match_end, seating, rules, progress, samples):
+def paired_rollouts(start, seat, answers, seed, first, count, to_match_end, seating, rules, progress, public,
+                    samples):
     """Determinizations first .. first+count-1 of the stopped state `start` (a PlayState, left as it is; its
-    view and ev are not read) for `seat` (other hands dealt by the `progress` table, sims.riichi.determinize),
+    view and ev are not read) for `seat` (other hands dealt by the `progress` table, the tiles the mode shows,
+    `public`, left in place: sims.riichi.determinize),
     each played out once per answer; fills samples = (values, ranks,
     outcomes)[answer, j]. The value is the seat's point change from the decision to the end of the hand, or its
     points at the end of the match (`to_match_end`). Outcome bits: the seat wins, deals in, or is still in the
@@ -63,7 +65,7 @@ def paired_rollouts(start, seat, answers, seed, first, count, to_match_end, seat
         dst[:, :] = st0
         dwall[:] = wall0
         drec[:, :] = rec0
-        failed = determinize(dhs, dobs, dst, dwall, seat, seed, first + j, rules.lookup, progress)
+        failed = determinize(dhs, dobs, dst, dwall, seat, seed, first + j, rules.lookup, progress, public)
         if failed < 0:
             return -1
         if failed > 0:

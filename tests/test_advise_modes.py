@@ -1,0 +1,172 @@
+"""Decision analysis in every riichi-family mode (issue 31): the determinization keeps each mode's public facts
+(sims.riichi.public_tiles) and deals the rest uniformly, advice does not depend on how the hidden tiles lie, and
+`advise` answers a simulated position of each mode."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+from tsumolab.analyzer.advise.riichi_sampler import RiichiSampler, riichi_options
+from tsumolab.analyzer.advise.riichi_view import VARIANTS
+from tsumolab.policies.registry import parse_seats
+from tsumolab.sims.decisions import D_REACT, D_TURN
+from tsumolab.sims.layout import describe
+from tsumolab.sims.modes import get_mode
+from tsumolab.sims.riichi.determinize import determinize, hidden_tiles
+from tsumolab.sims.riichi.hand_state import HS
+from tsumolab.sims.riichi.observation import ROBS
+from tsumolab.sims.riichi.positions import RiichiEngine
+from tsumolab.sims.riichi.progress import UNIFORM
+from tsumolab.sims.riichi.public_tiles import RED, public_tiles
+from tsumolab.sims.riichi.tableau import ST_RED_HAND, is_red
+from tsumolab.sims.shanten_tables import lookup_tables
+from tests.cli_run import run_cli
+
+TABLES = lookup_tables()
+PRIVATE = {"hand", "red", "rng", "furiten"}  # the only fields of a seat's row a determinization may change
+PUBLIC_SPANS = [(name, lo, lo + width) for name, lo, width, _ in describe(ROBS) if name not in PRIVATE]
+SHOWING = ("fate", "open-deal", "mirror")  # modes that show some of the riichi view's hidden tiles
+MODES = sorted(set(VARIANTS) - {"riichi", "shura"} | set(SHOWING))
+
+
+def positions(slug: str, seed: int, n_matches: int, per_hand: int = 3, want=None):
+    """(table, position kept with its events) at random decisions of simulated baseline matches."""
+    table = RiichiEngine(parse_seats("baseline"), get_mode(slug).rules_class(), root_seed=seed, keep_events=True)
+    pick = np.random.default_rng(seed)
+    for match_id in range(n_matches):
+        for hand_no in range(1, 9):
+            full = table.play_hand(match_id, hand_no)
+            if full is None:
+                break
+            for k in sorted(pick.choice(full.n_decisions, size=min(full.n_decisions, per_hand), replace=False)):
+                pos = table.at_decision(match_id, hand_no, int(k))
+                if pos is not None and (want is None or want(pos)):
+                    yield table, pos
+
+
+def _kinds_and_reds(pos, seat, public):
+    ids = hidden_tiles(pos.hs, pos.obs, pos.st, pos.wall, seat, public)
+    return sorted((ids // 4).tolist()), int(sum(is_red(i) for i in ids))
+
+
+@pytest.mark.parametrize("slug", MODES)
+def test_determinization_never_moves_a_public_fact(slug):
+    """Issue 31 (DF, C, SS, F, OD, M …): in 1,000 determinizations per mode every public field of every seat's
+    observation stays (indicators, chant runs, strike turns, cards, the eye, fate's open tiles, the open deals,
+    mirror's transparent copies in hands and wall …), the seat's own tiles stay, every tile the mode shows stays
+    where it is (fate's open deal tiles and open-deal's starting tiles still held, mirror's transparent copies in
+    their hands and their wall slots), and the hidden tiles are the same multiset."""
+    samples = shown = 0
+    for table, pos in positions(slug, seed=31, n_matches=6):
+        seat = pos.seat
+        public = public_tiles(pos, seat, table.topts)
+        kept, kept_wall = public
+        shown += int(kept.sum() + kept_wall[pos.hs[HS.pos]:].sum())
+        for p in range(4):  # the true state itself satisfies what the view says
+            assert (pos.obs[p, ROBS.hand:ROBS.hand + 34] >= kept[p, :34]).all()
+            assert (pos.st[ST_RED_HAND + p, :3] >= kept[p, RED:RED + 3]).all()
+        before = _kinds_and_reds(pos, seat, public)
+        for j in range(25):
+            d = pos.copy()
+            assert determinize(d.hs, d.obs, d.st, d.wall, seat, 3, j, TABLES, UNIFORM, public) >= 0
+            for name, lo, hi in PUBLIC_SPANS:
+                assert np.array_equal(d.obs[:, lo:hi], pos.obs[:, lo:hi]), name
+            mine = np.arange(ROBS.SIZE) != ROBS.rng  # the seats' policy streams are keyed per sample
+            assert np.array_equal(d.obs[seat, mine], pos.obs[seat, mine])
+            assert np.array_equal(d.st[ST_RED_HAND + seat, :3], pos.st[ST_RED_HAND + seat, :3])
+            for p in range(4):
+                hand = d.obs[p, ROBS.hand:ROBS.hand + 34]
+                assert hand.sum() == pos.obs[p, ROBS.hand:ROBS.hand + 34].sum()
+                assert (hand >= kept[p, :34]).all()
+                assert (d.st[ST_RED_HAND + p, :3] >= kept[p, RED:RED + 3]).all()
+            assert np.array_equal(d.wall[kept_wall == 1], pos.wall[kept_wall == 1])
+            assert _kinds_and_reds(d, seat, public) == before
+            samples += 1
+        if samples >= 1_000:
+            break
+    assert samples >= 1_000
+    assert (shown > 0) == (slug in SHOWING)
+
+
+@pytest.mark.parametrize("slug", MODES)
+def test_determinized_wall_is_uniform_given_the_view(slug):
+    """Issue 31: the first hidden live-wall slot of a late position is each hidden kind with probability
+    proportional to its hidden copies (chi-square, 3,000 samples, p > 0.001); a slot the mode shows (mirror's
+    transparent copies) never changes."""
+    table, pos = next(positions(slug, seed=5, n_matches=20, per_hand=1,
+                                want=lambda p: p.obs[0, ROBS.riichi:ROBS.riichi + 4].sum() == 0
+                                and p.obs[0, ROBS.wall_left] < 40))
+    seat = pos.seat
+    public = public_tiles(pos, seat, table.topts)
+    slot = next(i for i in range(int(pos.hs[HS.pos]), pos.wall.size) if public[1][i] == 0)
+    pool = np.bincount(hidden_tiles(pos.hs, pos.obs, pos.st, pos.wall, seat, public) // 4, minlength=34)
+    n = 3_000
+    first = np.zeros(34, np.int64)
+    for k in range(n):
+        d = pos.copy()
+        determinize(d.hs, d.obs, d.st, d.wall, seat, 1, k, TABLES, UNIFORM, public)
+        first[d.wall[slot] // 4] += 1
+    expected = n * pool / pool.sum()
+    used = expected > 0
+    chi2 = float((((first - expected) ** 2)[used] / expected[used]).sum())
+    df = int(used.sum()) - 1
+    z = ((chi2 / df) ** (1 / 3) - (1 - 2 / (9 * df))) / math.sqrt(2 / (9 * df))  # Wilson-Hilferty
+    assert z < 3.09, (chi2, df)
+    assert first[~used].sum() == 0
+
+
+def test_dragon_eye_placements_to_come_are_dealt_again():
+    """DE: the eye's holder and counter are public and stay; where the next eyes go is not, so each sample keys
+    the eye's stream again (two samples differ, the same sample repeats)."""
+    table, pos = next(positions("dragon-eye", seed=2, n_matches=2, per_hand=1))
+    public = public_tiles(pos, pos.seat, table.topts)
+    streams = []
+    for j in (0, 1, 0):
+        d = pos.copy()
+        determinize(d.hs, d.obs, d.st, d.wall, pos.seat, 4, j, TABLES, UNIFORM, public)
+        streams.append(int(d.hs[HS.eye_rng]))
+    assert streams[0] == streams[2] != streams[1] and pos.hs[HS.eye_rng] not in streams
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("slug", MODES)
+def test_advice_ignores_how_the_hidden_tiles_lie_in_every_mode(slug):
+    """Issue 31: rearranging the hidden tiles of the source state consistently with the view (a determinization
+    with another seed, public tiles kept) leaves every rollout value identical for the same seed."""
+    sampler = RiichiSampler("baseline", slug, {}, "uniform")
+    compared = 0
+    for _, pos in positions(slug, seed=4, n_matches=3, per_hand=1, want=lambda p: p.decision in (D_TURN, D_REACT)):
+        answers = [a for _, a in riichi_options(pos.view, TABLES)][:3]
+        moved = pos.copy()
+        public = sampler.public(pos, pos.seat)
+        assert determinize(moved.hs, moved.obs, moved.st, moved.wall, pos.seat, 99, 0, TABLES, UNIFORM, public) >= 0
+        moved.hs[:] = pos.hs
+        moved.obs[:, ROBS.rng] = pos.obs[:, ROBS.rng]
+        a = sampler.rollouts(pos, pos.seat, answers, 5, 0, 8, False)
+        b = sampler.rollouts(moved, pos.seat, answers, 5, 0, 8, False)
+        for x, y in zip(a, b):
+            np.testing.assert_array_equal(x, y)
+        compared += 1
+        if compared == 4:
+            break
+    assert compared == 4
+
+
+@pytest.mark.parametrize("slug", sorted(set(VARIANTS) - {"riichi", "shura"}))
+def test_advise_answers_a_simulated_position_of_every_mode(slug, tmp_path, capsys):
+    """Issue 31: `replay --advise` writes a position of the mode and `advise` rolls its options out (JSON
+    output: every option valued from the same samples)."""
+    code, out, err = run_cli(["replay", "--variant", slug, "--seed", "3", "--match", "0", "--hand", "1",
+                              "--advise", "12"], capsys)
+    assert code == 0, err
+    doc = tmp_path / "position.json"
+    doc.write_text(out)
+    code, out, err = run_cli(["advise", str(doc), "--rollouts", "60", "--json"], capsys)
+    assert code == 0, err
+    result = json.loads(out)
+    assert len(result["options"]) >= 2
+    assert result["determinizations"] == 60 and all(o["rollouts"] == 60 for o in result["options"])

@@ -93,7 +93,9 @@ def options(cls: type, values: dict | None = None) -> list[dict]:
 def mode_listing(slugs: list[str] | None = None) -> list[dict]:
     """One dict per mode (every mode of sims.modes unless `slugs`): name, title, engine, rules_class, rule_ids,
     options (list of {name, type, default, help, rule_ids[, riichi_default, changed]}) and, for riichi-based
-    modes, changed_from_riichi (names of the options whose default differs from standard riichi)."""
+    modes, changed_from_riichi (names of the options whose default differs from standard riichi), and advise
+    (whether `tsumolab advise` analyses its decisions)."""
+    from tsumolab.analyzer.engines import advise_modes
     from tsumolab.sims.modes import MODES, get_mode
 
     listing = []
@@ -112,5 +114,6 @@ def mode_listing(slugs: list[str] | None = None) -> list[dict]:
             "rule_ids": list(book.ids) if book else [],
             "options": opts,
             "changed_from_riichi": [o["name"] for o in opts if o["changed"]] if riichi else None,
+            "advise": slug in advise_modes(),
         })
     return listing

@@ -141,6 +141,9 @@ def _turn_alternative(pos, answer):
 
 
 MIXES = [("riichi", "baseline,random,majsoul-cpu,disconnected"), ("shura", "baseline,majsoul-cpu,random,baseline")]
+SPECIALISTS = {"dora-fever": "dora-keeper", "chant": "chanter", "soul-strike": "strike-timer", "fate": "fate-keeper",
+               "open-deal": "deal-reader", "mirror": "mirror-reader", "dragon-eye": "eye-pusher",
+               "fantasy": "card-reader", "astrology": "star-picker", "darkness": "shadow-player"}
 
 
 @pytest.mark.parametrize("slug, spec", MIXES)
@@ -158,6 +161,15 @@ def test_resume_reproduces_the_run_at_a_thousand_decisions(slug, spec):
     """Issue 15's consistency check at scale: 1,000+ decisions per mode over two seeds."""
     checked = sum(_resume_at_random_decisions(slug, spec, seed=seed, n_matches=40) for seed in (6, 7))
     assert checked >= 1_000
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("slug", sorted(SPECIALISTS))
+def test_resume_reproduces_every_modes_run_at_a_thousand_decisions(slug):
+    """Issue 31 (DF, C, SS, F, OD, M, DE, FL, A, D): the same check in every other riichi-family mode, the mode's
+    own policy seated with baseline, random and majsoul-cpu: 1,000+ decisions each."""
+    spec = f"{SPECIALISTS[slug]},baseline,random,majsoul-cpu"
+    assert _resume_at_random_decisions(slug, spec, seed=8, n_matches=60) >= 1_000
 
 
 def _resume_at_random_decisions(slug, spec, seed, n_matches):

@@ -1,5 +1,5 @@
-"""`tsumolab advise`: evaluate every option of a position (bloodshed, riichi, shura) by paired Monte Carlo
-rollouts."""
+"""`tsumolab advise`: evaluate every option of a position (Bloodshed or a riichi-family mode) by paired Monte
+Carlo rollouts."""
 
 from __future__ import annotations
 
@@ -73,7 +73,7 @@ def format_table(result: dict) -> str:
 @cli.command("advise")
 @click.argument("position_file", metavar="POSITION")
 @click.option("--variant", default=None, metavar="MODE", help="Mode of the position (default: the position's "
-              "`variant`, else bloodshed): bloodshed, riichi or shura.")
+              "`variant`, else bloodshed); `tsumolab variants` lists the modes.")
 @click.option("--rollouts", type=int, default=1000, show_default=True,
               help="Budget of determinizations; every option is played once on each.")
 @click.option("--horizon", type=click.Choice(["hand", "match"]), default=None,

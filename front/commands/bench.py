@@ -139,7 +139,7 @@ def agreement_text(result: dict) -> str:
 @click.option("--kernel", type=click.Choice(["shanten"]), default=None,
               help="Benchmark a compiled kernel instead of whole matches.")
 @click.option("--advise", "advise_speed", is_flag=True,
-              help="Benchmark `tsumolab advise` (--variant bloodshed, riichi or shura): rest-of-hand rollouts/s per "
+              help="Benchmark `tsumolab advise` (--variant: a mode advise supports): rest-of-hand rollouts/s per "
                    "core from mid-hand positions, and the time of a whole own-turn analysis with 1,000 "
                    "determinizations on --jobs.")
 @click.option("--agreement", "agreement_logs", multiple=True, metavar="LOG",

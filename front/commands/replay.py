@@ -40,7 +40,7 @@ OUTPUT_FORMATS = ("text", "json", *GAME_FORMATS)
 @click.option("--advise", "decision", type=int, default=None, metavar="N",
               help="Instead of the events, print the position (JSON, input of `tsumolab advise`) of the hand's "
                    "decision number N (0-based, every seat's decisions counted) from the deciding seat's view "
-                   "(riichi, shura: its mjai events up to the decision, analyzer/advise/riichi_position.py).")
+                   "(riichi-family modes: its mjai events up to the decision, analyzer/advise/riichi_position.py).")
 def replay(variant, seed, match_id, hand_no, seats, run_dir, rules, policy_paths, fmt, as_json, decision):
     """Re-simulate one match from its seed and print every event: deal, exchange, voids, draws, discards,
     calls, passed wins, wins with pattern and fan, every payment, the exhaustive-draw settlement and the

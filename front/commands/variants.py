@@ -44,7 +44,8 @@ def listing_text(listing: list[dict], full: bool = False, width: int = 110) -> s
     lines = []
     for mode in listing:
         lines.append(f"{mode['name']} — {mode['title']}")
-        lines.append(f"  rules {id_span(mode['rule_ids'])}; options from {mode['rules_class']}")
+        lines.append(f"  rules {id_span(mode['rule_ids'])}; options from {mode['rules_class']}; advise: "
+                     f"{'yes' if mode['advise'] else 'not yet'}")
         options = mode["options"]
         changed = mode["changed_from_riichi"]
         if not changed or full:

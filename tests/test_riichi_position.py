@@ -1,4 +1,4 @@
-"""Riichi and shura positions from one seat's view (analyzer.advise.riichi_position): a simulated decision written as
+"""Positions of the riichi modes from one seat's view (analyzer.advise.riichi_position): a simulated decision written as
 the seat's mjai events and rebuilt through the engine gives the seat the same observation, raw mjai logs are read,
 bad documents are refused with one line."""
 
@@ -29,6 +29,8 @@ RIICHI_WIN_FIELDS = {
 MIXES = {"riichi": ("baseline,random,majsoul-cpu,disconnected", "majsoul-cpu,baseline,dora-keeper,random"),
          "shura": ("baseline,majsoul-cpu,random,disconnected", "dama-after-win,baseline,shura-recommended-exchange,"
                                                                "majsoul-cpu")}
+SHOWN_MIXES = {"fate": ("baseline,random,majsoul-cpu,disconnected", "majsoul-cpu,baseline,dora-keeper,random"),
+               "open-deal": ("majsoul-cpu,random,baseline,disconnected", "dora-keeper,baseline,random,majsoul-cpu")}
 
 
 def compared_fields(row: np.ndarray) -> list[tuple[str, int, int]]:
@@ -64,10 +66,14 @@ def sampled_positions(variant: str, spec: str, seed: int, n_matches: int, per_ha
             hand_no += 1
 
 
-def check_round_trips(variant: str, spec: str, seed: int, n_matches: int, per_hand: int) -> tuple[int, int]:
-    """(decisions checked, of which after another seat's win, whose hidden hand had to be rebuilt)."""
+def check_round_trips(variant: str, spec: str, seed: int, n_matches: int, per_hand: int,
+                      seen: list | None = None) -> tuple[int, int]:
+    """(decisions checked, of which after another seat's win, whose hidden hand had to be rebuilt); each
+    (position, document) checked is appended to `seen` when given."""
     failures, n, after_win = [], 0, 0
     for pos, document in sampled_positions(variant, spec, seed, n_matches, per_hand):
+        if seen is not None:
+            seen.append((pos, document))
         _, seat, _, rebuilt = build_position(json.loads(json.dumps(document)))
         assert seat == pos.seat
         difference = view_difference(pos, rebuilt)
@@ -88,6 +94,133 @@ def test_rebuilt_position_shows_the_seat_what_it_saw(variant, mix, seed):
     n, after_win = check_round_trips(variant, MIXES[variant][mix], seed, n_matches=4, per_hand=3)
     assert n >= 45
     assert after_win >= (8 if variant == "shura" else 0)
+
+
+def _kept_and_given_up(document: dict) -> tuple[int, int]:
+    """The other seats' discards from the hand of a tile among their open tiles not given up yet (F): (those that
+    keep the open copy, those marked open_tile, which give it up)."""
+    seat = document["seat"]
+    still_open = [list(tiles) for tiles in document["events"][0]["fate_open"]]
+    kept = given_up = 0
+    for e in document["events"]:
+        if e["type"] != "dahai" or e["actor"] == seat or e["tsumogiri"] or e["pai"] not in still_open[e["actor"]]:
+            continue
+        if e.get("open_tile"):
+            given_up += 1
+            still_open[e["actor"]].remove(e["pai"])
+        else:
+            kept += 1
+    return kept, given_up
+
+
+@pytest.mark.parametrize("mix, seed", [(0, 3), (1, 5)])
+def test_fate_position_shows_the_open_tiles(mix, seed):
+    """F: the first 4 tiles dealt to each seat are open. The document lists them (start_kyoku fate_open) and marks
+    the discards that give one up (open_tile); rebuilt, the hand gives the seat the same observation, the other
+    seats' open tiles still held (fate_open, fate_red) included, though whether a hidden seat kept its open copy
+    depends on its hidden tiles: at least 45 decisions, with open copies kept and given up by other seats."""
+    seen: list = []
+    n, _ = check_round_trips("fate", SHOWN_MIXES["fate"][mix], seed, n_matches=5, per_hand=3, seen=seen)
+    assert n >= 45
+    start = seen[0][1]["events"][0]
+    assert all(len(h) == 4 for h in start["fate_open"])
+    assert [all(t == "?" for t in h) for h in start["tehais"]] == [s != seen[0][1]["seat"] for s in range(4)]
+    kept, given_up = np.sum([_kept_and_given_up(d) for _, d in seen], axis=0)
+    assert kept >= 5 and given_up >= 5
+    others_open = [pos.view[ROBS.fate_open + 34 * s:ROBS.fate_open + 34 * s + 34].sum() for pos, _ in seen
+                   for s in range(4) if s != pos.seat]
+    assert max(others_open) == 4 and min(others_open) < 4
+
+
+@pytest.mark.parametrize("mix, seed", [(0, 3), (1, 5)])
+def test_open_deal_position_shows_every_starting_hand(mix, seed):
+    """OD: every seat's 13 starting tiles are public. The document shows all four tehais and only the other seats'
+    draws stay hidden; rebuilt, the hand gives the seat the same observation, deal_shown included: at least 45
+    decisions."""
+    seen: list = []
+    n, _ = check_round_trips("open-deal", SHOWN_MIXES["open-deal"][mix], seed, n_matches=4, per_hand=3, seen=seen)
+    assert n >= 45
+    for pos, document in seen:
+        assert all("?" not in hand for hand in document["events"][0]["tehais"])
+        assert pos.view[ROBS.deal_shown:ROBS.deal_shown + 4 * 34].sum() == 52
+
+
+def _swap_out_first_discard(document: dict) -> dict:
+    """The open-deal document with another seat's first discard from its hand (made before it drew twice) taken
+    out of its shown tehai: every copy swapped with a tile of another kind from a third seat's tehai."""
+    bad = json.loads(json.dumps(document))
+    tehais = bad["events"][0]["tehais"]
+    draws = [0] * 4
+    for e in bad["events"]:
+        if e["type"] == "tsumo":
+            draws[e["actor"]] += 1
+        elif e["type"] == "dahai" and e["actor"] != bad["seat"] and not e["tsumogiri"] and draws[e["actor"]] == 1:
+            q, pai = e["actor"], e["pai"]
+            break
+    else:
+        raise AssertionError("no first hand discard by another seat")
+    r = next(r for r in range(4) if r not in (q, bad["seat"]))
+    used_by_r = {t[:2] for e in bad["events"] if e.get("actor") == r
+                 for t in [e.get("pai", ""), *e.get("consumed", [])]}
+    for i, tile in enumerate(tehais[q]):
+        if tile[:2] == pai[:2]:
+            j = next(j for j, other in enumerate(tehais[r]) if other[:2] not in (pai[:2], *used_by_r))
+            tehais[q][i], tehais[r][j] = tehais[r][j], tile
+    return bad
+
+
+def test_contradictory_public_deals_are_refused_with_one_line():
+    """OD: a shown tehai that does not hold the tile its seat then discards from its hand, or a hidden tehai; F:
+    an open tile not in the seat's own tehai, an open_tile mark on a kind the seat never had open, fate_open in
+    another mode or missing: PositionError with a one-line message."""
+    _, document = _first("open-deal", SHOWN_MIXES["open-deal"][0], 8,
+                         lambda p, d: d["decision"] == "react" and len(d["events"]) > 20)
+    assert build_position(document)[1] == document["seat"]
+    assert "does not hold" in _refused(_swap_out_first_discard(document))
+    bad = json.loads(json.dumps(document))
+    other = (bad["seat"] + 1) % 4
+    bad["events"][0]["tehais"][other] = ["?"] * 13
+    assert f"hides seat {other}'s tehai" in _refused(bad)
+
+    _, document = _first("fate", SHOWN_MIXES["fate"][0], 8,
+                         lambda p, d: d["decision"] == "react" and len(d["events"]) > 20)
+    seat = document["seat"]
+    bad = json.loads(json.dumps(document))
+    start = bad["events"][0]
+    start["fate_open"][seat][0] = next(t for t in ("1z", "2z", "3z", "4z", "5z", "6z", "7z", "1m", "9m")
+                                       if t not in start["tehais"][seat])
+    assert "is not in its tehai" in _refused(bad)
+    bad = json.loads(json.dumps(document))
+    start = bad["events"][0]
+    i = next(i for i, e in enumerate(bad["events"]) if e["type"] == "dahai" and e["actor"] != seat
+             and not e["tsumogiri"] and e["pai"][:2] not in {t[:2] for t in start["fate_open"][e["actor"]]})
+    bad["events"][i]["open_tile"] = True
+    assert "no open" in _refused(bad)
+    assert "belong to fate positions" in _refused(dict(document, variant="riichi"))
+    bad = json.loads(json.dumps(document))
+    del bad["events"][0]["fate_open"]
+    assert "fate_open" in _refused(bad)
+
+
+def test_raw_mjai_logs_of_fate_and_open_deal():
+    """A plain mjai log cannot list fate's open tiles (F): read as fate, it is refused with one line; with
+    fate_open in its start_kyoku it is read as fate. A raw open-deal log (OD) shows every tehai, so the seat must
+    be given."""
+    pos, document = _first("fate", SHOWN_MIXES["fate"][1], 9, lambda p, d: d["decision"] == "react")
+    plain = [_as_mjai({k: v for k, v in e.items() if k not in ("fate_open", "open_tile")})
+             for e in document["events"] if e["type"] not in ("payment", "pass_win")]
+    with pytest.raises(PositionError) as info:
+        build_position(plain, variant="fate")
+    assert "plain mjai log has no such field" in str(info.value) and "\n" not in str(info.value)
+    variant, seat, _, rebuilt = build_position(document["events"])
+    assert (variant, seat) == ("fate", pos.seat) and view_difference(pos, rebuilt) is None
+
+    pos, document = _first("open-deal", SHOWN_MIXES["open-deal"][1], 9, lambda p, d: d["decision"] == "react")
+    with pytest.raises(PositionError) as info:
+        build_position(document["events"], variant="open-deal")
+    assert "give the seat" in str(info.value)
+    _, seat, _, rebuilt = build_position(document["events"], variant="open-deal", seat=pos.seat)
+    assert seat == pos.seat and view_difference(pos, rebuilt) is None
 
 
 @pytest.mark.slow
@@ -274,6 +407,42 @@ def test_damaged_documents_raise_only_position_errors():
     assert refused >= 40
 
 
+def _mutated_deal(document: dict, rnd) -> dict:
+    """The fate or open-deal document with one random change to what these modes show: fate_open replaced or one
+    of its tiles changed, an open_tile mark set to some (possibly bad) value, one tile of a tehai changed."""
+    bad = json.loads(json.dumps(document))
+    events = bad["events"]
+    change = rnd.randrange(4)
+    if change == 0:
+        events[0]["fate_open"] = rnd.choice([None, "x", [[]] * 4, [["1m"] * 4] * 4, [["?"] * 4] * 4,
+                                             [[1, 2, 3, 4]] * 4])
+    elif change == 1 and "fate_open" in events[0]:
+        events[0]["fate_open"][rnd.randrange(4)][rnd.randrange(4)] = rnd.choice(["5mr", "1z", "9s", "5p"])
+    elif change == 2:
+        rnd.choice([e for e in events if e["type"] == "dahai"])["open_tile"] = rnd.choice([True, False, 1, None])
+    else:
+        events[0]["tehais"][rnd.randrange(4)][rnd.randrange(13)] = rnd.choice(["?", "1m", "5sr", "7z"])
+    return bad
+
+
+def test_damaged_fate_and_open_deal_documents_raise_only_position_errors():
+    """Random damage to fate (F) and open-deal (OD) documents, to their shown tiles or anywhere: each either still
+    describes a possible hand or is refused with a one-line PositionError, never another exception."""
+    import random
+
+    rnd = random.Random(3)
+    documents = [d for variant in SHOWN_MIXES for _, d in sampled_positions(variant, SHOWN_MIXES[variant][0], 14, 1, 4)]
+    refused = 0
+    for k in range(80):
+        document = rnd.choice(documents)
+        try:
+            build_position(_mutated_deal(document, rnd) if k % 2 else _mutated(document, rnd))
+        except PositionError as exc:
+            assert "\n" not in str(exc)
+            refused += 1
+    assert refused >= 40
+
+
 def test_an_illegal_own_action_is_refused():
     """The seat declares riichi with a hand that is not tenpai: the engine does not allow it."""
     document = _document("riichi", 13)
@@ -284,10 +453,10 @@ def test_an_illegal_own_action_is_refused():
     assert "not allowed" in _refused(bad) or "cannot be replayed" in _refused(bad)
 
 
-@pytest.mark.parametrize("variant", ["riichi", "shura"])
+@pytest.mark.parametrize("variant", ["riichi", "shura", "fate", "open-deal"])
 def test_replay_advise_prints_the_seats_position(variant, capsys):
-    """`tsumolab replay --advise N` turns a simulated riichi or shura decision into the seat's position document,
-    which rebuilds to the same decision."""
+    """`tsumolab replay --advise N` turns a simulated decision (riichi, shura, fate F, open-deal OD) into the
+    seat's position document, which rebuilds to the same decision."""
     code, out, err = run_cli(["replay", "--variant", variant, "--seed", "3", "--match", "0", "--hand", "1",
                               "--advise", "12"], capsys)
     assert code == 0, err

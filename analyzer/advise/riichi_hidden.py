@@ -1,5 +1,5 @@
-"""The hidden tiles of a riichi / shura hand rebuilt from one seat's view (analyzer.advise.riichi_rebuild): the log read
-into wall positions and what each must hold, then one arrangement of the tiles the seat cannot see.
+"""The hidden tiles of a hand of a riichi mode rebuilt from one seat's view (analyzer.advise.riichi_rebuild): the
+log read into wall positions and what each must hold, then one arrangement of the tiles the seat cannot see.
 
 Every tile of a hand is a wall position (sims.riichi.positions.RiichiEngine.start): the deal (13 per seat from the
 dealer on), the dealer's first draw at 52, live draws from 53 on, replacement draws from 122 on, indicator i at
@@ -11,6 +11,10 @@ indicators); the others start unknown and get a tile when the log needs one:
   indicators and red fives make up dora), with waits that leave the seat out of furiten (R-4); a riichi
   declarer's tiles form a tenpai hand (analyzer.advise.riichi_hands); the seat's own riichi win (shura plays on
   after it) gets the ura indicators that make it worth its logged han;
+- fate (F): each seat's open tiles take the first 4 positions of its deal; a hidden seat that gives up a plain
+  copy of a kind it has open gives up one of its unknown tiles when the log keeps the open copy, and when the
+  log marks it `open_tile` none of its unknown tiles may be another plain copy (the engine counts open copies
+  per kind, sims.riichi.fate_tiles); open-deal (OD) shows every deal position, so only draws are unknown;
 - what is left gets the remaining tiles at random.
 Red fives follow the engine's choice of copy (R-1: a discard by kind gives up a plain copy first, calls, kans
 and the exchange put the red five in first): positions carry the tiles they may not be, so that the engine
@@ -95,6 +99,9 @@ class _Seat:
     riichi_kans: list[int] = field(default_factory=list)  # closed kans made in riichi
     ippatsu: bool = False
     won: bool = False
+    open_plain: np.ndarray = field(default_factory=lambda: np.zeros(34, np.int64))  # F: open plain copies held
+    open_red: set[int] = field(default_factory=set)  # F: kinds whose red five is an open tile still held
+    own_meld_plain: np.ndarray = field(default_factory=lambda: np.zeros(34, np.int64))  # own plain tiles in melds
 
 
 class Plan:
@@ -152,15 +159,67 @@ class Plan:
             if at != exclude and self.value[at] == tile:
                 hand.remove(at)
                 return at
-        free = [at for at in hand if at != exclude and self.value[at] is None and tile not in self.forbid[at]]
-        if not free:
+        at = self._take_unknown(p, tile, exclude)
+        if at is None:
             if p == self.seat or not any(at != exclude and self.value[at] is None for at in hand):
                 raise PositionError(f"{where}: seat {p} does not hold {tile_text(tile)}")
             raise Retry(f"{where}: seat {p} cannot hold {tile_text(tile)}")
+        return at
+
+    def _take_unknown(self, p: int, tile: Tile, exclude: int | None) -> int | None:
+        """Remove a position of seat p's hand whose tile is still unknown, giving it `tile`; None if none may be
+        that tile."""
+        hand = self.seats[p].hand
+        free = [at for at in hand if at != exclude and self.value[at] is None and tile not in self.forbid[at]]
+        if not free:
+            return None
         at = free[int(self.rng.integers(len(free)))]
         self._assign(at, tile)
         hand.remove(at)
         return at
+
+    def _give_up_fate(self, p: int, tile: Tile, open_tile: bool, where: str) -> None:
+        """F: seat p gives up `tile` from its hand (not the tile just drawn) while it has open tiles of that kind,
+        or the log says the tile was open (`open_tile`). The engine drops an open plain copy exactly when the seat
+        is then left with fewer plain copies of its own than it had open, and the red five when it was open; so
+        with an open plain copy gone, no unknown tile of the seat is another plain copy, and with the open copies
+        kept, the discarded copy is one of its unknown tiles where possible."""
+        s = self.seats[p]
+        k, red = tile
+        exclude = s.drawn if p != self.seat else None
+        fail = PositionError if p == self.seat else Retry
+        if red:
+            if open_tile and k not in s.open_red:
+                raise PositionError(f"{where}: seat {p}'s red {tile_text(tile)} is not one of its open tiles (F)")
+            if k in s.open_red and not open_tile:
+                raise PositionError(f"{where}: seat {p}'s red {tile_text(tile)} is an open tile (F), which the log "
+                                    "does not mark open_tile")
+            s.open_red.discard(k)
+            self._take(p, tile, where, exclude)
+            return
+        opened = int(s.open_plain[k])
+        if open_tile and not opened:
+            raise PositionError(f"{where}: seat {p} has no open {tile_text(tile)} left to give up (F)")
+        taken = None if open_tile or self.pool[tile] <= 0 else self._take_unknown(p, tile, exclude)
+        if taken is None:
+            self._take(p, tile, where, exclude)
+        held = self._plain_held(p, k)
+        if open_tile:
+            s.open_plain[k] -= 1
+            for at in s.hand:
+                if self.value[at] is None:
+                    self.forbid[at].add(tile)
+            if held != opened - 1:
+                raise fail(f"{where}: seat {p} still holds another plain {tile_text(tile)}, so the engine keeps "
+                           "its open copy (F)")
+        elif held < opened:
+            raise fail(f"{where}: seat {p} gives up an open {tile_text(tile)} (F), which the log does not mark "
+                       "open_tile")
+
+    def _plain_held(self, p: int, k: int) -> int:
+        """Plain copies of kind k seat p is known to hold of its own: concealed, or its own tiles in its melds."""
+        concealed = sum(self.value[at] == (k, False) for at in self.seats[p].hand)
+        return concealed + int(self.seats[p].own_meld_plain[k])
 
     def _drawn_is(self, p: int, tile: Tile, where: str) -> int:
         """The position of seat p's tile just drawn, which the log shows to be `tile`."""
@@ -252,11 +311,31 @@ class Plan:
             p = (self.dealer + i) % 4
             hand = list(range(13 * i, 13 * i + 13))
             self.seats[p].hand = hand
-            for at, tile in zip(hand, t["tehais"][p]):
+            dealt = t["tehais"][p] if "fate_open" not in t else self._open_first(p, t["tehais"][p], t["fate_open"][p])
+            for at, tile in zip(hand, dealt):
                 if tile is not None:
                     self._assign(at, tile)
         if "dora_marker" in t:
             self._dora(t["dora_marker"], "start_kyoku")
+
+    def _open_first(self, p: int, tehai: list[Tile | None], open_tiles: list[Tile]) -> list[Tile | None]:
+        """F: seat p's 13 dealt tiles in wall order as far as they matter, its open tiles first (the engine opens
+        the first 4 of each seat's deal); the seat's open-tile counts set."""
+        s = self.seats[p]
+        rest = list(tehai)
+        for tile in open_tiles:
+            if tile in rest:
+                rest.remove(tile)
+            elif None in rest:
+                rest.remove(None)
+            else:
+                raise PositionError(f"start_kyoku: seat {p}'s open tile {tile_text(tile)} (fate_open) is not in its "
+                                    "tehai")
+            if tile[1]:
+                s.open_red.add(tile[0])
+            else:
+                s.open_plain[tile[0]] += 1
+        return [*open_tiles, *rest]
 
     def _dora(self, tile: Tile, where: str) -> None:
         if len(self.indicators) >= 5:
@@ -325,10 +404,16 @@ class Plan:
         self._riichi_next[p] = False
         if s.won:
             raise PositionError(f"{where}: seat {p} has won and discards no more (S-3)")
+        open_tile = bool(e.get("open_tile", False))
         if tsumogiri:
+            if open_tile:
+                raise PositionError(f"{where}: the tile just drawn is not an open deal tile (F)")
             s.hand.remove(self._drawn_is(p, tile, where))
         else:
-            self._take(p, tile, where, exclude=s.drawn if p != self.seat else None)
+            if open_tile or s.open_plain[tile[0]] or tile[0] in s.open_red:
+                self._give_up_fate(p, tile, open_tile, where)
+            else:
+                self._take(p, tile, where, exclude=s.drawn if p != self.seat else None)
             if tile[1]:
                 self._no_other(p, (tile[0], False), where, f"seat {p} gives up its red {tile_text(tile)} while "
                                "holding a plain copy (the engine gives up the plain one first, R-1)")
@@ -376,6 +461,8 @@ class Plan:
         for c in (*consumed, called):
             s.meld_counts[c[0]] += 1
             s.meld_reds += c[1]
+        for c in consumed:
+            s.own_meld_plain[c[0]] += not c[1]
         s.drawn = None
         self.react_answer[(j_last, p)] = answer
         for x in self.seats:
@@ -405,6 +492,7 @@ class Plan:
                         riichi.kans.append(k)
             s.melds.append((tiles.ANKAN, k))
             s.meld_counts[k] += 4
+            s.own_meld_plain[k] += sum(not c[1] for c in t["consumed"])
             s.meld_reds += sum(c[1] for c in t["consumed"])
             tile = (k, False)
             red = any(c[1] for c in t["consumed"])
@@ -419,6 +507,7 @@ class Plan:
                                "puts it in first)")
             s.melds[s.melds.index((tiles.PON, k))] = (tiles.KAKAN, k)
             s.meld_counts[k] += 1
+            s.own_meld_plain[k] += not tile[1]
             s.meld_reds += tile[1]
             red = tile[1]
             self.passing.append((i, p, k))
@@ -569,15 +658,21 @@ class Plan:
         return out
 
     def _tenpai_hand(self, riichi: Riichi, tries: int) -> None:
+        """Tiles for a riichi declarer's unknown positions that make its hand tenpai: a complete hand around its
+        known tiles less one tile, the wait. The wait need not be left anywhere (every other copy may be in
+        sight, as the open deal of OD often shows), so the complete hand may take one copy more than the unseen
+        ones of the kind it then leaves out."""
         fixed, _, free = self._fixed(riichi.held)
         room = self._room()
+        with_wait = np.minimum(room + 1, 4 - fixed)
         for _ in range(tries):
-            counts = complete_hand(self.rng, fixed, 4 - riichi.n_melds, room, riichi.n_melds == 0)
+            counts = complete_hand(self.rng, fixed, 4 - riichi.n_melds, with_wait, riichi.n_melds == 0)
             if counts is None:
                 continue
             extra = counts - fixed
-            choices = [k for k in range(34) if extra[k] > 0]
-            if not choices:
+            over = np.nonzero(extra > room)[0]
+            choices = over.tolist() if over.size else [k for k in range(34) if extra[k] > 0]
+            if not choices or over.size > 1:
                 continue
             extra[choices[int(self.rng.integers(len(choices)))]] -= 1  # the wait, left out
             if not all(keeps_waits(fixed + extra, riichi.n_melds, k) for k in riichi.kans):

@@ -1,11 +1,12 @@
-"""Positions of the riichi modes (`riichi`, `shura`) from one seat's view: written from a simulated hand, read
-back from a document or a raw mjai log (the events: analyzer.advise.riichi_view), and rebuilt into an engine state
-(analyzer.advise.riichi_rebuild).
+"""Positions of the riichi modes (riichi_view.VARIANTS: `riichi`, `shura`, `dora-fever`, `chant`, `soul-strike`,
+`fate`, `open-deal`) from one seat's view: written from a simulated hand, read back from a document or a raw mjai
+log (the events: analyzer.advise.riichi_view), and rebuilt into an engine state (analyzer.advise.riichi_rebuild).
 
 A position is the deciding seat's view of one hand up to a pending decision, as mjai-style events (the words
 `tsumolab replay --json` writes, analyzer.replay.riichi_events):
 
-    {"format": "tsumolab-position/1", "variant": "shura",
+    {"format": "tsumolab-position/1",
+     "variant": "shura",         one of the modes above
      "seat": 2,                  the deciding seat (0..3)
      "decision": "react",        exchange (shura, S-2) | turn | react (to a discard) | rob (an added kan)
      "events": [...],            the hand's events from start_kyoku up to the decision
@@ -20,6 +21,17 @@ out. Everything else is public: discards with their tsumogiri flag, riichi (`rea
 calls and kans with their tiles, dora indicators, wins (`hora` with han and fu) and every point transfer
 (`payment`).
 
+Two modes show more of the deal (analyzer.advise.riichi_shown):
+- open-deal (RULES.md OD): every seat's starting hand is public, so all four `tehais` are written in full; only
+  the other seats' draws stay "?". A document hiding a tehai is refused, and so is one whose shown tehais
+  cannot lead to its later events (a seat discarding from its hand a tile it was not dealt and has not drawn).
+- fate (RULES.md F): start_kyoku adds `fate_open`, each seat's first 4 dealt tiles in deal order (its open tiles,
+  the seat's own included, e.g. [["3p", "5mr", "1z", "9s"], ...]); the other seats' tehais stay "?". A `dahai`
+  that gives up one of its seat's open tiles carries `"open_tile": true` (absent: false). The engine keeps a
+  seat's open plain copies of a kind while it holds as many other plain copies (sims.riichi.fate_tiles), so this
+  flag tells whether a seat still holds another copy; a log whose flags the engine could not give, or a fate
+  document without `fate_open` (a plain mjai log has none), is refused.
+
 start_kyoku carries the hand's place in its match: `bakaze` (E, S, or W in the West extension of a South game)
 and `kyoku` (1..4), `honba`, `kyotaku` (riichi sticks on the table), `oya` (the dealer), `scores` (points at the
 hand's start), `dora_marker` (the first indicator; in shura it is shown after the exchange) and `tehais`; the
@@ -27,13 +39,14 @@ simulator adds `hand` (the hand's number in its match). Tiles are 1m..9m, 1p..9p
 E S W N P F C are read too); a red five is 5mr, 5pr, 5sr (0m, 0p, 0s are read too).
 
 A raw mjai log is accepted as well: JSON lines, a JSON array of events, or an object with "events" and no
-"format". The hand is the one of the last start_kyoku; the seat is the one whose tehai is shown; the mode is
-shura when the hand has an exchange, riichi otherwise (or as given); the decision follows from the last event
-(trailing dora and other seats' pass_win aside): a tsumo to the seat, its own chi/pon, or the exchange when
-the seat deals → turn; a dahai by another seat → react; a kakan (or an ankan, thirteen orphans) by another seat
-→ rob; in shura a start_kyoku (and the dealer's first tsumo) with no exchange yet → exchange. Plain mjai has no
-rinshan flag: the draw right after a seat's own kan is its replacement draw. Without han and fu on a `hora`
-(plain mjai), any winning hand will do for a hidden winner.
+"format". The hand is the one of the last start_kyoku; the seat is the one whose tehai is shown (give it for
+an open-deal log, which shows them all); the mode is shura when the hand has an exchange, fate when start_kyoku
+has `fate_open`, riichi otherwise (or as given); the decision follows from the last event (trailing dora and
+other seats' pass_win aside): a tsumo to the seat, its own chi/pon, or the exchange when the seat deals → turn;
+a dahai by another seat → react; a kakan (or an ankan, thirteen orphans) by another seat → rob; in shura a
+start_kyoku (and the dealer's first tsumo) with no exchange yet → exchange. Plain mjai has no rinshan flag: the
+draw right after a seat's own kan is its replacement draw. Without han and fu on a `hora` (plain mjai), any
+winning hand will do for a hidden winner.
 
 `build_position(document)` replays the events through the engine itself with hidden tiles chosen so that every
 logged action is possible (analyzer.advise.riichi_hidden) and returns the state at the decision. What the engine
@@ -53,17 +66,20 @@ from tsumolab.analyzer.advise.riichi_view import (  # noqa: F401  (re-exported: 
 FORMAT = "tsumolab-position/1"
 
 
-def position_document(variant: str, pos, note: str = "") -> dict:
-    """The position document of the pending decision of `pos` (kept with its events) in mode `variant`."""
+def position_document(variant: str, pos, note: str = "", rules=None) -> dict:
+    """The position document of the pending decision of `pos` (kept with its events) in mode `variant`, played
+    under `rules` (sims.riichi.rules; None: the mode's defaults)."""
     from tsumolab.sims.decisions import D_EXCHANGE, D_REACT, D_ROB, D_TURN
+    from tsumolab.sims.modes import get_mode
 
     names = {D_EXCHANGE: "exchange", D_TURN: "turn", D_REACT: "react", D_ROB: "rob"}
     if variant not in VARIANTS:
         raise PositionError(f"riichi positions are for modes {' and '.join(VARIANTS)}, not {variant!r}")
     if not pos.pending or pos.decision not in names:
         raise ValueError("the position has no pending decision")
+    rules = get_mode(variant).rules_class() if rules is None else rules
     return {"format": FORMAT, "variant": variant, "seat": pos.seat, "decision": names[pos.decision],
-            "events": seat_view_events(pos), "note": note}
+            "events": seat_view_events(pos, rules=rules), "note": note}
 
 
 def simulated_document(spec: RunSpec, match_id: int, hand_no: int, decision: int) -> dict | None:
@@ -75,8 +91,8 @@ def simulated_document(spec: RunSpec, match_id: int, hand_no: int, decision: int
     pos = engine.at_decision(match_id, hand_no, decision)
     if pos is None:
         return None
-    document = position_document(spec.variant, pos, f"seed {spec.seed}, match {match_id}, hand {hand_no}, "
-                                                     f"decision {decision}, seats {','.join(spec.labels)}")
+    note = f"seed {spec.seed}, match {match_id}, hand {hand_no}, decision {decision}, seats {','.join(spec.labels)}"
+    document = position_document(spec.variant, pos, note, spec.rules)
     defaults = spec.mode.rules_class().as_dict()
     changed = {k: v for k, v in spec.rules.as_dict().items() if defaults[k] != v}
     if changed:
@@ -119,6 +135,7 @@ def build_position(document, variant: str | None = None, seat: int | None = None
     determinization resamples them). The Position keeps the hand's event log in `events` (an empty array,
     `pos.events[:0]`, stops the logging in rollouts). Raises PositionError with a one-line message."""
     from tsumolab.analyzer.advise.riichi_rebuild import rebuild
+    from tsumolab.analyzer.advise.riichi_shown import check_shown
     from tsumolab.sims.modes import get_mode
 
     log = read_document(document, variant, seat)
@@ -126,4 +143,5 @@ def build_position(document, variant: str | None = None, seat: int | None = None
         rules = get_mode(log.variant).rules_class.from_dict(log.rules)
     except ValueError as exc:
         raise PositionError(f"rules: {exc}") from None
+    check_shown(log, rules)
     return log.variant, log.seat, rules, rebuild(log, rules)

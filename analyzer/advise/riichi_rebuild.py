@@ -1,9 +1,8 @@
-"""Rebuild a riichi / shura hand from one seat's view of its log (analyzer.advise.riichi_position.SeatLog): an
-arrangement
-of the hidden tiles that makes every logged action possible (analyzer.advise.riichi_hidden), then the hand replayed
-through the engine up to the pending decision. The rules stay the engine's: the replay answers each decision
-with the logged action (a pass where the log shows none) and checks each event the engine logs against the log.
-A failure caused by a hidden choice is retried with other random choices (ATTEMPTS); one caused by the view
+"""Rebuild a hand of a riichi mode from one seat's view of its log (analyzer.advise.riichi_position.SeatLog): an
+arrangement of the hidden tiles that makes every logged action possible (analyzer.advise.riichi_hidden), then the
+hand replayed through the engine up to the pending decision. The rules stay the engine's: the replay answers each
+decision with the logged action (a pass where the log shows none) and checks each event the engine logs against
+the log. A failure caused by a hidden choice is retried with other random choices (ATTEMPTS); one caused by the view
 itself raises PositionError.
 """
 
@@ -48,7 +47,7 @@ def rebuild(log: SeatLog, rules):
         except Retry as exc:
             reason = str(exc)
             continue
-        mismatch = _compare_views(log, seat_view_events(pos, log.seat))
+        mismatch = _compare_views(log, seat_view_events(pos, log.seat, rules))
         if mismatch is not None:
             raise PositionError(mismatch)
         return pos
@@ -178,7 +177,7 @@ def _replay(table, plan: Plan, log: SeatLog):
 
 # ----------------------------------------------------------------------------- the views compared
 VIEW_FIELDS = {
-    "tsumo": ("actor", "pai", "rinshan"), "dahai": ("actor", "pai", "tsumogiri"), "reach": ("actor",),
+    "tsumo": ("actor", "pai", "rinshan"), "dahai": ("actor", "pai", "tsumogiri", "open_tile"), "reach": ("actor",),
     "reach_accepted": ("actor",), "chi": ("actor", "target", "pai", "consumed"),
     "pon": ("actor", "target", "pai", "consumed"), "daiminkan": ("actor", "target", "pai", "consumed"),
     "ankan": ("actor", "consumed"), "kakan": ("actor", "pai"), "dora": ("dora_marker",),
@@ -186,6 +185,7 @@ VIEW_FIELDS = {
     "pass_win": ("actor", "pai", "tsumo"), "exchange": ("actor", "target", "pais"),
 }
 CORE_TYPES = set(ACTION_TYPES) | {"reach", "dora"}
+VIEW_DEFAULTS = {"open_tile": False}  # fields written only when true (analyzer.advise.riichi_shown)
 
 
 def _norm(value):
@@ -208,9 +208,10 @@ def _compare_views(log: SeatLog, rebuilt: list[dict]) -> str | None:
         if a["type"] != b["type"]:
             return f"event {n + 1}: the log has {a['type']}, the engine {b['type']}"
         for key in VIEW_FIELDS[a["type"]]:
-            if key not in a:
+            if key not in a and key not in VIEW_DEFAULTS:
                 continue
-            x, y = _norm(a[key]), _norm(b.get(key))
+            logged, rebuilt_value = a.get(key, VIEW_DEFAULTS.get(key)), b.get(key, VIEW_DEFAULTS.get(key))
+            x, y = _norm(logged), _norm(rebuilt_value)
             if x == y or x is None or y is None:
                 continue
             if isinstance(x, list) and len(x) == len(y) and all(u is None or v is None or u == v
@@ -218,7 +219,7 @@ def _compare_views(log: SeatLog, rebuilt: list[dict]) -> str | None:
                 continue
             if key == "tsumogiri" and a.get("actor") == log.seat and y and not x:
                 continue
-            return f"event {n + 1} ({a['type']}): the log has {key} {a[key]!r}, the engine {b.get(key)!r}"
+            return f"event {n + 1} ({a['type']}): the log has {key} {logged!r}, the engine {rebuilt_value!r}"
     if len(mine) != len(theirs):
         return f"the log has {len(mine)} events after start_kyoku, the engine {len(theirs)}"
     return None

@@ -1,6 +1,6 @@
-"""One seat's view of a riichi / shura hand as mjai-style events (analyzer.replay.riichi_events's words): written from a
-simulated hand, read back from events with their tiles parsed and the pending decision inferred. The position
-document that carries them is analyzer.advise.riichi_position."""
+"""One seat's view of a hand of a riichi mode (VARIANTS) as mjai-style events (analyzer.replay.riichi_events's
+words): written from a simulated hand, read back from events with their tiles parsed and the pending decision
+inferred. The position document that carries them is analyzer.advise.riichi_position."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from functools import lru_cache
 from tsumolab.analyzer.advise.bloodshed_position import PositionError
 from tsumolab.sims import tiles
 
-VARIANTS = ("riichi", "shura", "dora-fever", "chant", "soul-strike")
+VARIANTS = ("riichi", "shura", "dora-fever", "chant", "soul-strike", "fate", "open-deal")
 DECISION_WORDS = ("exchange", "turn", "react", "rob")
 HIDDEN = "?"
 ROUND_WINDS = ("E", "S", "W")
@@ -24,9 +24,11 @@ HAND_OVER_TYPES = ("ryukyoku", "end_kyoku", "end_game")
 Tile = tuple[int, bool]  # (kind 0..33, red five)
 
 
-def seat_view_events(pos, seat: int | None = None) -> list[dict]:
+def seat_view_events(pos, seat: int | None = None, rules=None) -> list[dict]:
     """The events of the hand of `pos` (a sims.riichi.positions.Position kept with keep_events=True) up to now,
-    as seat `seat` (default: the deciding seat) sees them."""
+    as seat `seat` (default: the deciding seat) sees them under the mode's `rules` (sims.riichi.rules; None: plain
+    riichi): what open-deal and fate show besides is analyzer.advise.riichi_shown."""
+    from tsumolab.analyzer.advise.riichi_shown import has_open_tiles, mark_open_tiles, fate_open_tiles, shows_hands
     from tsumolab.analyzer.replay.riichi_events import to_json_events
     from tsumolab.sims.riichi.hand_state import HS
 
@@ -36,12 +38,18 @@ def seat_view_events(pos, seat: int | None = None) -> list[dict]:
         raise ValueError("the position keeps no event log (RiichiEngine(..., keep_events=True))")
     key = (int(rows[0, 0]), int(rows[0, 1]))
     points = {key: [int(p) for p in pos.hs[HS.points_before:HS.points_before + 4]]}
+    events = to_json_events(rows, points)
+    if has_open_tiles(rules):
+        open_tiles = fate_open_tiles(rows)
+        mark_open_tiles(events, open_tiles)
+        events[0]["fate_open"] = open_tiles
     out = []
-    for event in to_json_events(rows, points):
+    for event in events:
         kind = event["type"]
         if kind == "start_kyoku":
             event = dict(event, kyotaku=int(pos.hs[HS.m_sticks]))
-            event["tehais"] = [h if i == seat else [HIDDEN] * len(h) for i, h in enumerate(event.get("tehais", []))]
+            if not shows_hands(rules):
+                event["tehais"] = [h if i == seat else [HIDDEN] * len(h) for i, h in enumerate(event.get("tehais", []))]
         elif kind == "tsumo" and event["actor"] != seat:
             event = dict(event, pai=HIDDEN)
         elif kind == "exchange" and seat not in (event["actor"], event["target"]):
@@ -82,7 +90,8 @@ def read_events(events, variant: str | None = None, seat: int | None = None, dec
     elif not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat <= 3:
         raise PositionError(f"seat must be an integer in 0..3, got {seat!r}")
     if variant is None:
-        variant = "shura" if any(e["type"] == "exchange" for e in events) else "riichi"
+        variant = "shura" if any(e["type"] == "exchange" for e in events) else \
+            "fate" if "fate_open" in events[0] else "riichi"
     if variant not in VARIANTS:
         raise PositionError(f"riichi positions are for modes {' and '.join(VARIANTS)}, not {variant!r}")
     if any(e["type"] == "exchange" for e in events) and variant != "shura":
@@ -161,7 +170,8 @@ def _seat_field(e: dict, key: str, where: str) -> int:
 
 
 def _parse_event(i: int, e: dict) -> dict:
-    """The tiles of event `i` parsed (and its seats checked): keys pai, consumed, pais, tehais, dora_marker."""
+    """The tiles of event `i` parsed (and its seats checked): keys pai, consumed, pais, tehais, dora_marker,
+    fate_open."""
     kind = e["type"]
     where = f"event {i} ({kind})"
     out: dict = {}
@@ -174,6 +184,8 @@ def _parse_event(i: int, e: dict) -> dict:
             raise PositionError(f"{where}: every tehai has 13 tiles")
         if e.get("dora_marker") is not None:
             out["dora_marker"] = _visible(tile_of(e["dora_marker"]), where)
+        if "fate_open" in e:
+            out["fate_open"] = _fate_open(e["fate_open"], where)
         _seat_field(e, "oya", where)
         if e.get("bakaze", "E") not in ROUND_WINDS:
             raise PositionError(f"{where}: bakaze must be E, S or W (a West round extends a South game), got "
@@ -204,6 +216,8 @@ def _parse_event(i: int, e: dict) -> dict:
             raise PositionError(f"{where}: pais must be a list of 3 tiles")
         out["pais"] = [tile_of(t) for t in pais]
         return out
+    if kind == "dahai" and not isinstance(e.get("open_tile", False), bool):
+        raise PositionError(f"{where}: open_tile must be true or false")
     if kind != "ankan":
         out["pai"] = tile_of(e.get("pai"))
         if kind != "tsumo":
@@ -234,6 +248,17 @@ def _parse_event(i: int, e: dict) -> dict:
     if kind == "hora":
         out["target"] = _seat_field(e, "target", where)
     return out
+
+
+def _fate_open(value, where: str) -> list[list[Tile]]:
+    """start_kyoku's `fate_open` (F): per seat, its 4 open deal tiles, none hidden."""
+    from tsumolab.sims.riichi.fate_tiles import OPEN_DEAL_TILES
+
+    if not isinstance(value, list) or len(value) != 4 or not all(isinstance(h, list) for h in value):
+        raise PositionError(f"{where}: fate_open must be 4 lists of tiles (each seat's open deal tiles)")
+    if any(len(h) != OPEN_DEAL_TILES for h in value):
+        raise PositionError(f"{where}: fate_open lists {OPEN_DEAL_TILES} tiles per seat (F)")
+    return [[_visible(tile_of(t), where) for t in h] for h in value]
 
 
 def _visible(tile, where) -> Tile:

@@ -109,9 +109,10 @@ def hidden_tiles(hs, obs, st, wall, seat, public):
 @nb.njit(cache=True)
 def _hidden_ids(hs, obs, st, wall, seat, kept, kept_wall):
     """The hidden tile ids in a canonical order (by kind; for a five whose red copy is hidden, the red id
-    first), without the tiles the mode or a kan keeps in place (`kept` with the kan tiles, `kept_wall`). Plain copies are numbered 4·kind + 1, 2, 3 (and 4·kind for non-fives, and for
-    fives at a table without red ones): the engine reads only a tile's kind and whether it is red (in mirror
-    copy 0 is the normal one, the only copy a determinization deals)."""
+    first), without the tiles the mode or a kan keeps in place (`kept` with the kan tiles, `kept_wall`). Plain
+    copies are numbered 4·kind + 1, 2, 3 (and 4·kind for non-fives, and for fives at a table without red ones):
+    the engine reads only a tile's kind and whether it is red (in mirror copy 0 is the normal one, the only copy
+    a determinization deals)."""
     counts = np.zeros(34, np.int64)
     red = np.zeros(3, np.int64)
     for p in range(4):

@@ -32,8 +32,10 @@ RIICHI_WIN_FIELDS = {
 MIXES = {"riichi": ("baseline,random,majsoul-cpu,disconnected", "majsoul-cpu,baseline,dora-keeper,random"),
          "shura": ("baseline,majsoul-cpu,random,disconnected", "dama-after-win,baseline,shura-recommended-exchange,"
                                                                "majsoul-cpu")}
-CARD_AND_EYE_MIXES = {"dragon-eye": ("baseline,random,majsoul-cpu,disconnected", "majsoul-cpu,baseline,dora-keeper,random"),
-                      "fantasy": ("baseline,random,majsoul-cpu,disconnected", "dora-keeper,majsoul-cpu,baseline,random")}
+CARD_AND_EYE_MIXES = {
+    "dragon-eye": ("baseline,random,majsoul-cpu,disconnected", "majsoul-cpu,baseline,dora-keeper,random"),
+    "fantasy": ("baseline,random,majsoul-cpu,disconnected", "dora-keeper,majsoul-cpu,baseline,random"),
+}
 
 
 def compared_fields(row: np.ndarray) -> list[tuple[str, int, int]]:
@@ -228,6 +230,14 @@ def test_raw_logs_with_eyes_read_as_dragon_eye_and_fantasy_needs_its_cards():
     assert "three cards" in str(info.value) and "\n" not in str(info.value)
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("variant, mix, seed",
+                         [(v, m, s) for v in CARD_AND_EYE_MIXES for m in (0, 1) for s in (11, 12)])
+def test_rebuilt_dragon_eye_and_fantasy_positions_over_many_decisions(variant, mix, seed):
+    """Dragon-eye (DE) and fantasy (FL), two seat mixes, two seeds each: at least 110 decisions per run."""
+    assert check_round_trips(variant, CARD_AND_EYE_MIXES[variant][mix], seed, n_matches=6, per_hand=8)[0] >= 110
+
+
 def _first(variant: str, spec: str, seed: int, wanted) -> tuple:
     for pos, document in sampled_positions(variant, spec, seed, 6, 6):
         if wanted(pos, document):
@@ -402,6 +412,44 @@ def test_damaged_documents_raise_only_position_errors():
             assert "\n" not in str(exc)
             refused += 1
     assert refused >= 40
+
+
+def _mutated_eye(document: dict, rnd) -> dict:
+    """The dragon-eye document with one eye event damaged at random: its seat or counter replaced by a (possibly
+    bad) value, the event dropped or moved."""
+    bad = json.loads(json.dumps(document))
+    events = bad["events"]
+    i = rnd.choice([i for i, e in enumerate(events) if e["type"] == "eye"])
+    change = rnd.randrange(4)
+    if change == 0:
+        events[i]["actor"] = rnd.choice([0, 1, 2, 3, 4, -1, "1", None])
+    elif change == 1:
+        events[i]["counter"] = rnd.choice([0, 1, 4, 5, 6, True, "5", None])
+    elif change == 2:
+        del events[i]
+    else:
+        events.insert(rnd.randrange(1, len(events)), events.pop(i))
+    return bad
+
+
+def test_damaged_dragon_eye_and_fantasy_documents_raise_only_position_errors():
+    """Random damage to dragon-eye (DE) and fantasy (FL) documents, to their eye events too: each either still
+    describes a possible hand or is refused with a one-line PositionError, never another exception."""
+    import random
+
+    rnd = random.Random(16)
+    documents = [d for variant, mixes in CARD_AND_EYE_MIXES.items()
+                 for _, d in sampled_positions(variant, mixes[0], 14, 1, 4)]
+    refused = 0
+    for _ in range(120):
+        document = rnd.choice(documents)
+        eye = document["variant"] == "dragon-eye" and rnd.random() < 0.5
+        try:
+            build_position(_mutated_eye(document, rnd) if eye else _mutated(document, rnd))
+        except PositionError as exc:
+            assert "\n" not in str(exc)
+            refused += 1
+    assert refused >= 80
 
 
 def test_an_illegal_own_action_is_refused():

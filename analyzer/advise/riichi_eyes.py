@@ -23,9 +23,8 @@ from tsumolab.sims.events import N_EVENT_COLS
 from tsumolab.sims.riichi.dragon_eye_holder import EYE_HOLDER, EYE_MOVE, EYE_PLACED, eye_place, eye_start
 from tsumolab.sims.riichi.hand_state import HS
 from tsumolab.sims.riichi.observation import ROBS
-from tsumolab.sims.riichi.table_slots import T_DRAGON_EYE
 
-LOOKAHEAD = 3        # logged eyes each choice of the stream matches (more than one between two stops is rare)
+LOOKAHEAD = 3        # logged eyes each choice of the stream matches (even two between two stops are rare)
 TRIES_PER_CHOICE = 20  # × 4 ** eyes matched: values tried before the logged seats are declared impossible
 SEED_SLOT = 4        # hs seeds[SEED_SLOT]: the eye stream's seed (sims.riichi.mode_phases.modes_begin_hand)
 
@@ -37,7 +36,6 @@ class EyeSteering:
     def __init__(self, eyes: list[tuple[int, int, int]], topts: np.ndarray):
         self.eyes = eyes            # per logged eye: (seat, counter, index of the log action it comes before)
         self.topts = topts
-        self.on = bool(topts[T_DRAGON_EYE])
         self.checked = 0            # engine eyes checked against the log so far
         self.steered = -1           # the eye the stream was last chosen for
         self._no_rows = np.zeros((0, N_EVENT_COLS), np.int32)  # an event log without rows: nothing is logged
@@ -45,7 +43,7 @@ class EyeSteering:
 
     def start(self, pos) -> None:
         """Before the deal: the seed of the hand's eye stream (its first eyes on their logged seats)."""
-        if not self.on or not self.eyes:
+        if not self.eyes:
             return
         pos.hs[HS.seeds + SEED_SLOT] = self._value_for(self._next_seats(0), None)
         self.steered = 0
@@ -53,7 +51,7 @@ class EyeSteering:
     def steer(self, pos) -> None:
         """At a stop of the replay: after a placement, the stream's state for the next logged eyes."""
         placed = int(pos.obs[0, ROBS.dragon_eye + EYE_PLACED])
-        if not self.on or placed == self.steered or placed >= len(self.eyes):
+        if placed == self.steered or placed >= len(self.eyes):
             return
         pos.hs[HS.eye_rng] = self._value_for(self._next_seats(placed), pos.obs)
         self.steered = placed

@@ -40,11 +40,11 @@ rinshan flag: the draw right after a seat's own kan is its replacement draw. Wit
 (plain mjai), any winning hand will do for a hidden winner.
 
 `build_position(document)` replays the events through the engine itself with hidden tiles chosen so that every
-logged action is possible (analyzer.advise.riichi_hidden) and returns the state at the decision; in dragon-eye the eye's random
-stream is steered so that the engine places the logged eyes (analyzer.advise.riichi_eyes). What the engine
-cannot express is refused: a red five given up from the hand while a plain copy of it is held (the engine gives
-up the plain copy first, R-1), calls, kans or an exchange that would leave the red five behind. A hidden
-winner's hand is worth the logged han and fu, or failing that pays the same (same base points).
+logged action is possible (analyzer.advise.riichi_hidden) and returns the state at the decision; in dragon-eye
+the eye's random stream is steered so that the engine places the logged eyes (analyzer.advise.riichi_eyes). What
+the engine cannot express is refused: a red five given up from the hand while a plain copy of it is held (the
+engine gives up the plain copy first, R-1), calls, kans or an exchange that would leave the red five behind. A
+hidden winner's hand is worth the logged han and fu, or failing that pays the same (same base points).
 """
 
 from __future__ import annotations

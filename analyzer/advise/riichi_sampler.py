@@ -1,10 +1,11 @@
-"""Decision analysis for the riichi-based modes (`riichi`, `shura`): the sampler analyzer.advise.evaluate drives, and
-the options of a stopped riichi position.
+"""Decision analysis for the riichi-based modes of positions (analyzer.advise.riichi_view.VARIANTS): the sampler
+analyzer.advise.evaluate drives, and the options of a stopped riichi position.
 
 A position is a sims.riichi.positions.Position stopped before one seat's decision; the sampler resamples the
-hidden tiles (sims.riichi.determinize) and plays every option out on the same samples
-(sims.riichi.rollout). Other riichi modes keep hidden state of their own (the astrology pool, mirror's
-transparent tiles, darkness's face-down kinds, fantasy's cards, the dragon eye's stream …) and are refused.
+hidden tiles (sims.riichi.determinize) and plays every option out on the same samples (sims.riichi.rollout).
+Fantasy's cards ride in the position's state; the later eyes of a dragon-eye hand come from the eye stream the
+position holds, the same in every sample (not reseeded per sample yet). Other riichi modes keep hidden state of
+their own (the astrology pool, mirror's transparent tiles, darkness's face-down kinds …) and are refused.
 """
 
 from __future__ import annotations

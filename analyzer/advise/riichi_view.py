@@ -124,10 +124,10 @@ def _check_cards(variant: str, rules: dict) -> None:
         return
     cards = rules.get("cards", "")
     try:
-        chosen = parse_fantasy_cards(cards) if isinstance(cards, str) else (-1,)
+        chosen = parse_fantasy_cards(cards) if isinstance(cards, str) else None
     except ValueError as exc:
         raise PositionError(f"rules: {exc}") from None
-    if min(chosen) < 0:
+    if chosen is None or min(chosen) < 0:
         raise PositionError("a fantasy position names the match's three cards (FL) in its rules, e.g. "
                             "{\"cards\": \"fuuki,golden,hourglass\"} (a raw mjai log cannot give them)")
 

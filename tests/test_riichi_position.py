@@ -1,6 +1,7 @@
-"""Positions of the riichi modes from one seat's view (analyzer.advise.riichi_position): a simulated decision written as
-the seat's mjai events and rebuilt through the engine gives the seat the same observation, raw mjai logs are read,
-bad documents are refused with one line."""
+"""Positions of the riichi modes from one seat's view (analyzer.advise.riichi_position): a simulated decision written
+as the seat's mjai events and rebuilt through the engine gives the seat the same observation (riichi, shura, fate
+and open-deal with what they show, dragon-eye with its eyes, fantasy with its cards), raw mjai logs are read, bad
+documents are refused with one line."""
 
 from __future__ import annotations
 
@@ -10,7 +11,9 @@ import numpy as np
 import pytest
 
 from tsumolab.analyzer.advise.bloodshed_position import PositionError
-from tsumolab.analyzer.advise.riichi_position import build_position, position_document, read_document, seat_view_events
+from tsumolab.analyzer.advise.riichi_position import (
+    build_position, match_cards, position_document, read_document, seat_view_events,
+)
 from tsumolab.policies.registry import parse_seats
 from tsumolab.sims.modes import get_mode
 from tsumolab.sims.layout import describe
@@ -31,6 +34,10 @@ MIXES = {"riichi": ("baseline,random,majsoul-cpu,disconnected", "majsoul-cpu,bas
                                                                "majsoul-cpu")}
 SHOWN_MIXES = {"fate": ("baseline,random,majsoul-cpu,disconnected", "majsoul-cpu,baseline,dora-keeper,random"),
                "open-deal": ("majsoul-cpu,random,baseline,disconnected", "dora-keeper,baseline,random,majsoul-cpu")}
+CARD_AND_EYE_MIXES = {
+    "dragon-eye": ("baseline,random,majsoul-cpu,disconnected", "majsoul-cpu,baseline,dora-keeper,random"),
+    "fantasy": ("baseline,random,majsoul-cpu,disconnected", "dora-keeper,majsoul-cpu,baseline,random"),
+}
 
 
 def compared_fields(row: np.ndarray) -> list[tuple[str, int, int]]:
@@ -52,9 +59,11 @@ def view_difference(original, rebuilt) -> str | None:
     return None
 
 
-def sampled_positions(variant: str, spec: str, seed: int, n_matches: int, per_hand: int):
-    """(position, document) at `per_hand` random decisions of every hand of the first `n_matches` matches."""
-    table = RiichiEngine(parse_seats(spec), get_mode(variant).rules_class(), root_seed=seed, keep_events=True)
+def sampled_positions(variant: str, spec: str, seed: int, n_matches: int, per_hand: int, rules: dict | None = None):
+    """(position, document) at `per_hand` random decisions of every hand of the first `n_matches` matches, played
+    under the mode's rules changed by `rules` (which the documents carry, as simulated_document writes them)."""
+    table = RiichiEngine(parse_seats(spec), get_mode(variant).rules_class.from_dict(rules or {}), root_seed=seed,
+                         keep_events=True)
     pick = np.random.default_rng(seed)
     for match_id in range(n_matches):
         hand_no = 1
@@ -62,16 +71,19 @@ def sampled_positions(variant: str, spec: str, seed: int, n_matches: int, per_ha
             n = full.n_decisions
             for k in sorted(pick.choice(n, size=min(n, per_hand), replace=False).tolist()):
                 pos = table.at_decision(match_id, hand_no, k)
-                yield pos, position_document(variant, pos, f"{variant} seed {seed} match {match_id} hand {hand_no}")
+                document = position_document(variant, pos, f"{variant} seed {seed} match {match_id} hand {hand_no}")
+                if rules:
+                    document["rules"] = {**rules, **document.get("rules", {})}
+                yield pos, document
             hand_no += 1
 
 
-def check_round_trips(variant: str, spec: str, seed: int, n_matches: int, per_hand: int,
+def check_round_trips(variant: str, spec: str, seed: int, n_matches: int, per_hand: int, rules: dict | None = None,
                       seen: list | None = None) -> tuple[int, int]:
     """(decisions checked, of which after another seat's win, whose hidden hand had to be rebuilt); each
     (position, document) checked is appended to `seen` when given."""
     failures, n, after_win = [], 0, 0
-    for pos, document in sampled_positions(variant, spec, seed, n_matches, per_hand):
+    for pos, document in sampled_positions(variant, spec, seed, n_matches, per_hand, rules):
         if seen is not None:
             seen.append((pos, document))
         _, seat, _, rebuilt = build_position(json.loads(json.dumps(document)))
@@ -229,6 +241,132 @@ def test_rebuilt_positions_over_a_thousand_decisions(variant, mix, seed):
     """1,000+ decisions in all (eight runs of at least 110, 1,164 now): riichi and shura, two seat mixes, two
     seeds each."""
     assert check_round_trips(variant, MIXES[variant][mix], seed, n_matches=5, per_hand=6)[0] >= 110
+
+
+def _eyes(document: dict) -> list[dict]:
+    return [e for e in document["events"] if e["type"] == "eye"]
+
+
+@pytest.mark.parametrize("mix, seed, rules", [(0, 3, None), (1, 5, {"eye_counter": 2, "eye_other_seat": True})])
+def test_dragon_eye_positions_rebuild_the_logged_eyes(mix, seed, rules):
+    """DE: every placement of the eye is random (the hand's keyed stream), and the document shows each one; the
+    rebuilt hand places the same eyes at the same moments (the observation's eye block, the doubled payments and
+    the events are compared), under the default counter of 5 and under a counter of 2 with eye_other_seat, where a
+    hand has many eyes, each on another seat than the one before."""
+    seen: list = []
+    n, _ = check_round_trips("dragon-eye", CARD_AND_EYE_MIXES["dragon-eye"][mix], seed, n_matches=4, per_hand=4,
+                             rules=rules, seen=seen)
+    documents = [d for _, d in seen]
+    assert n >= 45
+    assert all(_eyes(d) and d["events"][1]["type"] == "eye" for d in documents)
+    moved = [d for d in documents if len(_eyes(d)) >= 3]
+    assert len(moved) >= 10
+    if rules:
+        assert max(len(_eyes(d)) for d in documents) >= 8
+        assert all(a["actor"] != b["actor"] for d in documents for a, b in zip(_eyes(d), _eyes(d)[1:]))
+
+
+@pytest.mark.parametrize("mix, seed, rules", [(0, 3, None), (1, 5, {"cards": "over-prepared"})])
+def test_fantasy_positions_carry_the_matchs_cards(mix, seed, rules):
+    """FL: the match's three cards, drawn per match or fixed by the rule option `cards`, are written into the
+    document's rules (no event shows them) and the rebuilt hand plays under them: the observation's card block,
+    the riichi cost (过度准备 puts down two sticks, each logged as a payment) and every card payment match."""
+    seen: list = []
+    n, _ = check_round_trips("fantasy", CARD_AND_EYE_MIXES["fantasy"][mix], seed, n_matches=4, per_hand=4,
+                             rules=rules, seen=seen)
+    documents = [d for _, d in seen]
+    assert n >= 45
+    cards = {d["rules"]["cards"] for d in documents}
+    assert all(len(c.split(",")) == 3 for c in cards)
+    if rules:
+        assert all(c.endswith(",over-prepared") for c in cards)
+        assert any(e["type"] == "reach" for d in documents for e in d["events"])
+    else:
+        assert len(cards) >= 2  # each match draws its own cards
+
+
+def _dragon_eye_document(rules: dict | None = None) -> dict:
+    """A dragon-eye react decision with at least three eyes in its log."""
+    return next(d for _, d in sampled_positions("dragon-eye", "baseline,random,majsoul-cpu,baseline", 21, 6, 6, rules)
+                if d["decision"] == "react" and len(_eyes(d)) >= 3)
+
+
+def _damaged_eye(document: dict, k: int, **changes) -> dict:
+    """The document with its k-th eye event changed (a value None drops the key); k = None drops every eye."""
+    bad = json.loads(json.dumps(document))
+    at = [i for i, e in enumerate(bad["events"]) if e["type"] == "eye"]
+    if k is None:
+        bad["events"] = [e for e in bad["events"] if e["type"] != "eye"]
+        return bad
+    event = bad["events"][at[k]]
+    for key, value in changes.items():
+        if value is None:
+            event.pop(key)
+        else:
+            event[key] = value
+    return bad
+
+
+def test_damaged_eye_events_are_refused_with_one_line():
+    """DE: an eye with a wrong counter, a seat outside 0..3, a missing counter, an eye dropped from the middle of
+    the hand, an eye logged one event too late, a log without its eyes, an eye in a riichi hand, and an eye on the
+    same seat again under eye_other_seat: each is refused with a one-line PositionError."""
+    document = _dragon_eye_document()
+    _, seat, _, rebuilt = build_position(document)
+    assert seat == document["seat"]
+
+    assert "counter 4" in _refused(_damaged_eye(document, 1, counter=4))
+    assert "actor must be a seat" in _refused(_damaged_eye(document, 0, actor=4))
+    assert "counter must be a positive integer" in _refused(_damaged_eye(document, 2, counter=None))
+
+    dropped = json.loads(json.dumps(document))
+    dropped["events"].remove(_eyes(document)[1])
+    assert "eye" in _refused(dropped)
+
+    late = json.loads(json.dumps(document))
+    i = late["events"].index(_eyes(document)[1])
+    assert late["events"][i + 1]["type"] in ("tsumo", "chi", "pon", "daiminkan")  # the eye moves right before it
+    late["events"][i], late["events"][i + 1] = late["events"][i + 1], late["events"][i]
+    assert "the engine places it before action" in _refused(late)
+
+    assert "must be its eye event" in _refused(_damaged_eye(document, None))
+
+    riichi = _document()
+    riichi["events"].insert(1, {"type": "eye", "actor": 0, "counter": 5})
+    assert "only dragon-eye hands" in _refused(riichi)
+
+    other = _dragon_eye_document({"eye_other_seat": True})
+    build_position(other)
+    eyes = _eyes(other)
+    assert "no draw of the eye stream" in _refused(_damaged_eye(other, 1, actor=eyes[0]["actor"]))
+
+
+def test_raw_logs_with_eyes_read_as_dragon_eye_and_fantasy_needs_its_cards():
+    """A raw mjai log (no document wrapper, no mode) with eye events is a dragon-eye hand (DE) and rebuilds to the
+    same view; a fantasy position without its three cards (FL) — a raw log, a document whose rules name none or
+    only some — is refused with one line."""
+    pos, document = next((p, d) for p, d in sampled_positions("dragon-eye", "baseline,random,majsoul-cpu,baseline",
+                                                               21, 6, 6) if len(_eyes(d)) >= 2)
+    raw = [e for e in document["events"] if e["type"] != "pass_win"]
+    assert read_document(json.dumps(raw)).variant == "dragon-eye"
+    variant, _, _, rebuilt = build_position(raw)
+    assert variant == "dragon-eye" and view_difference(pos, rebuilt) is None
+
+    _, fantasy = next(sampled_positions("fantasy", "baseline,random,majsoul-cpu,baseline", 22, 1, 4))
+    assert "three cards" in _refused({k: v for k, v in fantasy.items() if k != "rules"})
+    assert "three cards" in _refused(dict(fantasy, rules={"cards": "golden"}))
+    assert "unknown fantasy card" in _refused(dict(fantasy, rules={"cards": "golden,joker"}))
+    with pytest.raises(PositionError) as info:
+        build_position(fantasy["events"], variant="fantasy")
+    assert "three cards" in str(info.value) and "\n" not in str(info.value)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant, mix, seed",
+                         [(v, m, s) for v in CARD_AND_EYE_MIXES for m in (0, 1) for s in (11, 12)])
+def test_rebuilt_dragon_eye_and_fantasy_positions_over_many_decisions(variant, mix, seed):
+    """Dragon-eye (DE) and fantasy (FL), two seat mixes, two seeds each: at least 110 decisions per run."""
+    assert check_round_trips(variant, CARD_AND_EYE_MIXES[variant][mix], seed, n_matches=6, per_hand=8)[0] >= 110
 
 
 def _first(variant: str, spec: str, seed: int, wanted) -> tuple:
@@ -443,6 +581,44 @@ def test_damaged_fate_and_open_deal_documents_raise_only_position_errors():
     assert refused >= 40
 
 
+def _mutated_eye(document: dict, rnd) -> dict:
+    """The dragon-eye document with one eye event damaged at random: its seat or counter replaced by a (possibly
+    bad) value, the event dropped or moved."""
+    bad = json.loads(json.dumps(document))
+    events = bad["events"]
+    i = rnd.choice([i for i, e in enumerate(events) if e["type"] == "eye"])
+    change = rnd.randrange(4)
+    if change == 0:
+        events[i]["actor"] = rnd.choice([0, 1, 2, 3, 4, -1, "1", None])
+    elif change == 1:
+        events[i]["counter"] = rnd.choice([0, 1, 4, 5, 6, True, "5", None])
+    elif change == 2:
+        del events[i]
+    else:
+        events.insert(rnd.randrange(1, len(events)), events.pop(i))
+    return bad
+
+
+def test_damaged_dragon_eye_and_fantasy_documents_raise_only_position_errors():
+    """Random damage to dragon-eye (DE) and fantasy (FL) documents, to their eye events too: each either still
+    describes a possible hand or is refused with a one-line PositionError, never another exception."""
+    import random
+
+    rnd = random.Random(16)
+    documents = [d for variant, mixes in CARD_AND_EYE_MIXES.items()
+                 for _, d in sampled_positions(variant, mixes[0], 14, 1, 4)]
+    refused = 0
+    for _ in range(120):
+        document = rnd.choice(documents)
+        eye = document["variant"] == "dragon-eye" and rnd.random() < 0.5
+        try:
+            build_position(_mutated_eye(document, rnd) if eye else _mutated(document, rnd))
+        except PositionError as exc:
+            assert "\n" not in str(exc)
+            refused += 1
+    assert refused >= 80
+
+
 def test_an_illegal_own_action_is_refused():
     """The seat declares riichi with a hand that is not tenpai: the engine does not allow it."""
     document = _document("riichi", 13)
@@ -453,10 +629,11 @@ def test_an_illegal_own_action_is_refused():
     assert "not allowed" in _refused(bad) or "cannot be replayed" in _refused(bad)
 
 
-@pytest.mark.parametrize("variant", ["riichi", "shura", "fate", "open-deal"])
+@pytest.mark.parametrize("variant", ["riichi", "shura", "fate", "open-deal", "dragon-eye", "fantasy"])
 def test_replay_advise_prints_the_seats_position(variant, capsys):
-    """`tsumolab replay --advise N` turns a simulated decision (riichi, shura, fate F, open-deal OD) into the
-    seat's position document, which rebuilds to the same decision."""
+    """`tsumolab replay --advise N` turns a simulated riichi, shura, fate (F), open-deal (OD), dragon-eye or fantasy
+    decision into the seat's position document (with what F and OD show, its eyes, DE, or the match's cards, FL),
+    which rebuilds to the same decision."""
     code, out, err = run_cli(["replay", "--variant", variant, "--seed", "3", "--match", "0", "--hand", "1",
                               "--advise", "12"], capsys)
     assert code == 0, err
@@ -467,6 +644,9 @@ def test_replay_advise_prints_the_seats_position(variant, capsys):
     original = table.at_decision(0, 1, 12)
     _, _, _, rebuilt = build_position(document)
     assert view_difference(original, rebuilt) is None
+    assert (variant == "dragon-eye") == bool(_eyes(document))
+    assert document.get("rules", {}).get("cards", "") == match_cards(original)
+    assert (variant == "fantasy") == bool(match_cards(original))
 
 
 def test_replay_advise_refuses_a_missing_decision_with_one_line(capsys):

@@ -132,6 +132,7 @@ class Plan:
         self.actions: list[tuple] = []                 # the log's actions, compared with the engine's
         self.turn_answer: dict[int, int] = {}          # action index → answer of the acting seat's turn
         self.react_answer: dict[tuple[int, int], int] = {}  # (action index of a discard or kan, seat) → answer
+        self.eyes: list[tuple[int, int, int]] = []     # DE: per eye, (seat, counter, index of the action after it)
         self._riichi_next = [False] * 4
         self._double = [False] * 4
         self._ronned: set[int] = set()                # event indices of discards someone won on
@@ -298,6 +299,8 @@ class Plan:
                 self._dora(t["dora_marker"], where)
             elif kind == "hora":
                 self._hora(i, e, t, where)
+            elif kind == "eye":
+                self.eyes.append((e["actor"], e["counter"], len(self.actions)))
             i += 1
         for k, kind in enumerate(self.indicators):  # a copy each, plain or red as the hidden hands leave them
             if self.value[INDICATOR + 2 * k] is None:

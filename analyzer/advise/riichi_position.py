@@ -1,6 +1,6 @@
-"""Positions of the riichi modes (riichi_view.VARIANTS: `riichi`, `shura`, `dora-fever`, `chant`, `soul-strike`,
-`fate`, `open-deal`) from one seat's view: written from a simulated hand, read back from a document or a raw mjai
-log (the events: analyzer.advise.riichi_view), and rebuilt into an engine state (analyzer.advise.riichi_rebuild).
+"""Positions of the riichi modes (riichi_view.VARIANTS) from one seat's view: written from a simulated hand, read
+back from a document or a raw mjai log (the events: analyzer.advise.riichi_view), and rebuilt into an engine state
+(analyzer.advise.riichi_rebuild).
 
 A position is the deciding seat's view of one hand up to a pending decision, as mjai-style events (the words
 `tsumolab replay --json` writes, analyzer.replay.riichi_events):
@@ -11,15 +11,18 @@ A position is the deciding seat's view of one hand up to a pending decision, as 
      "decision": "react",        exchange (shura, S-2) | turn | react (to a discard) | rob (an added kan)
      "events": [...],            the hand's events from start_kyoku up to the decision
      "note": "..."}              free text (where the position comes from)
-    optional: "rules" (rule options that differ from the mode's defaults, as for `tsumolab run --rule`)
+    optional: "rules" (rule options that differ from the mode's defaults, as for `tsumolab run --rule`); a
+              fantasy position names the match's three cards there (FL: {"cards": "fuuki,golden,hourglass"},
+              one per deck, sims.riichi.fantasy_decks), since no event shows them
 
 What the seat cannot see is written "?": the other seats' starting tiles (`tehais`) and draws (`tsumo` pai),
 and the three tiles other seats pass each other at the exchange. The seat's own exchange and what it received
 stay; the exchange direction shows in start_kyoku once the exchange is done (before it, at an exchange
 decision, it is unknown: the rebuilt state passes to the next seat). Other seats' `pass_win` events are left
 out. Everything else is public: discards with their tsumogiri flag, riichi (`reach`, `reach_accepted`),
-calls and kans with their tiles, dora indicators, wins (`hora` with han and fu) and every point transfer
-(`payment`).
+calls and kans with their tiles, dora indicators, wins (`hora` with han and fu), every point transfer
+(`payment`) and, in dragon-eye, every placement of the eye (DE: `{"type": "eye", "actor": holder, "counter":
+discards}`, the first right after start_kyoku, each later one right before the draw or call it precedes).
 
 Two modes show more of the deal (analyzer.advise.riichi_shown):
 - open-deal (RULES.md OD): every seat's starting hand is public, so all four `tehais` are written in full; only
@@ -41,18 +44,20 @@ E S W N P F C are read too); a red five is 5mr, 5pr, 5sr (0m, 0p, 0s are read to
 A raw mjai log is accepted as well: JSON lines, a JSON array of events, or an object with "events" and no
 "format". The hand is the one of the last start_kyoku; the seat is the one whose tehai is shown (give it for
 an open-deal log, which shows them all); the mode is shura when the hand has an exchange, fate when start_kyoku
-has `fate_open`, riichi otherwise (or as given); the decision follows from the last event (trailing dora and
-other seats' pass_win aside): a tsumo to the seat, its own chi/pon, or the exchange when the seat deals → turn;
-a dahai by another seat → react; a kakan (or an ankan, thirteen orphans) by another seat → rob; in shura a
-start_kyoku (and the dealer's first tsumo) with no exchange yet → exchange. Plain mjai has no rinshan flag: the
-draw right after a seat's own kan is its replacement draw. Without han and fu on a `hora` (plain mjai), any
-winning hand will do for a hidden winner.
+has `fate_open`, dragon-eye when it has eyes, riichi otherwise (or as given; a fantasy log is refused, as a raw
+log cannot name its cards); the decision follows from the last event (trailing dora, payments and other seats'
+pass_win aside): a tsumo to the seat, its own chi/pon, or the exchange when the seat deals → turn; a dahai by
+another seat → react; a kakan (or an ankan, thirteen orphans) by another seat → rob; in shura a start_kyoku (and
+the dealer's first tsumo) with no exchange yet → exchange. Plain mjai has no rinshan flag: the draw right after a
+seat's own kan is its replacement draw. Without han and fu on a `hora` (plain mjai), any winning hand will do for
+a hidden winner.
 
 `build_position(document)` replays the events through the engine itself with hidden tiles chosen so that every
-logged action is possible (analyzer.advise.riichi_hidden) and returns the state at the decision. What the engine
-cannot express is refused: a red five given up from the hand while a plain copy of it is held (the engine gives
-up the plain copy first, R-1), calls, kans or an exchange that would leave the red five behind. A hidden
-winner's hand is worth the logged han and fu, or failing that pays the same (same base points).
+logged action is possible (analyzer.advise.riichi_hidden) and returns the state at the decision; in dragon-eye
+the eye's random stream is steered so that the engine places the logged eyes (analyzer.advise.riichi_eyes). What
+the engine cannot express is refused: a red five given up from the hand while a plain copy of it is held (the
+engine gives up the plain copy first, R-1), calls, kans or an exchange that would leave the red five behind. A
+hidden winner's hand is worth the logged han and fu, or failing that pays the same (same base points).
 """
 
 from __future__ import annotations
@@ -78,8 +83,23 @@ def position_document(variant: str, pos, note: str = "", rules=None) -> dict:
     if not pos.pending or pos.decision not in names:
         raise ValueError("the position has no pending decision")
     rules = get_mode(variant).rules_class() if rules is None else rules
-    return {"format": FORMAT, "variant": variant, "seat": pos.seat, "decision": names[pos.decision],
-            "events": seat_view_events(pos, rules=rules), "note": note}
+    document = {"format": FORMAT, "variant": variant, "seat": pos.seat, "decision": names[pos.decision],
+                "events": seat_view_events(pos, rules=rules), "note": note}
+    cards = match_cards(pos)
+    if cards:
+        document["rules"] = {"cards": cards}
+    return document
+
+
+def match_cards(pos) -> str:
+    """FL: the match's three cards of `pos` as the rule option `cards` ("" when the mode has none)."""
+    from tsumolab.sims.riichi.fantasy_decks import FANTASY_SLUGS
+    from tsumolab.sims.riichi.hand_state import HS
+
+    codes = [int(c) for c in pos.hs[HS.cards:HS.cards + 3]]  # card index + 1, 0 = no card
+    if not all(codes):
+        return ""
+    return ",".join(FANTASY_SLUGS[deck][code - 1] for deck, code in enumerate(codes))
 
 
 def simulated_document(spec: RunSpec, match_id: int, hand_no: int, decision: int) -> dict | None:
@@ -95,6 +115,7 @@ def simulated_document(spec: RunSpec, match_id: int, hand_no: int, decision: int
     document = position_document(spec.variant, pos, note, spec.rules)
     defaults = spec.mode.rules_class().as_dict()
     changed = {k: v for k, v in spec.rules.as_dict().items() if defaults[k] != v}
+    changed.update(document.get("rules", {}))  # FL: the cards in force, where the run fixed some or none
     if changed:
         document["rules"] = changed
     return document

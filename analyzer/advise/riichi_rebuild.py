@@ -2,8 +2,9 @@
 arrangement of the hidden tiles that makes every logged action possible (analyzer.advise.riichi_hidden), then the
 hand replayed through the engine up to the pending decision. The rules stay the engine's: the replay answers each
 decision with the logged action (a pass where the log shows none) and checks each event the engine logs against
-the log. A failure caused by a hidden choice is retried with other random choices (ATTEMPTS); one caused by the view
-itself raises PositionError.
+the log; in dragon-eye it steers the eye's random stream to the logged eyes and checks each eye the engine places
+(analyzer.advise.riichi_eyes). A failure caused by a hidden choice is retried with other random choices
+(ATTEMPTS); one caused by the view itself raises PositionError.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from tsumolab.analyzer.advise.bloodshed_position import NoDecision, PositionError
+from tsumolab.analyzer.advise.riichi_eyes import EyeSteering
 from tsumolab.analyzer.advise.riichi_hidden import Plan, Retry, tile_text
 from tsumolab.analyzer.advise.riichi_view import ACTION_TYPES, SeatLog, seat_view_events, tile_of
 from tsumolab.sims import tiles
@@ -121,11 +123,14 @@ def _describe(action: tuple) -> str:
 
 def _replay(table, plan: Plan, log: SeatLog):
     from tsumolab.sims.riichi import engine
+    from tsumolab.sims.riichi.events import EV_EYE
 
     seat = log.seat
     target = DECISIONS[log.decision]
     actions = plan.actions
     pos = table.start(wall=plan.wall(), direction=plan.direction, context=plan.context())
+    eyes = EyeSteering(plan.eyes, table.topts)
+    eyes.start(pos)
     seen = cursor = 0
     last_seat = -1
     illegal = int(table.counters[engine.CNT_ILLEGAL])
@@ -133,6 +138,9 @@ def _replay(table, plan: Plan, log: SeatLog):
     while True:
         n = min(int(pos.ev[0]), pos.events.shape[0])
         for row in pos.events[seen:n]:
+            if row[2] == EV_EYE:  # DE: (kind, seat, tile, counter, ...) as sims.riichi.dragon_eye_holder logs it
+                eyes.check(int(row[3]), int(row[5]), cursor)
+                continue
             done = _engine_action(row)
             if done is None:
                 continue
@@ -159,6 +167,7 @@ def _replay(table, plan: Plan, log: SeatLog):
             raise PositionError(f"the hand ends before seat {seat}'s {log.decision} decision")
         q, d = pos.seat, pos.decision
         if cursor == len(actions) and q == seat and d == target:
+            eyes.finish()
             return pos
         if d == D_EXCHANGE:
             answer = plan.exchange_answer[q]
@@ -172,6 +181,7 @@ def _replay(table, plan: Plan, log: SeatLog):
         else:
             raise PositionError(f"decision kind {d} is not part of riichi or shura")
         last_seat = q
+        eyes.steer(pos)
         stopped = table.advance(pos, answer, pos.n_decisions + 1)
 
 
@@ -182,7 +192,7 @@ VIEW_FIELDS = {
     "pon": ("actor", "target", "pai", "consumed"), "daiminkan": ("actor", "target", "pai", "consumed"),
     "ankan": ("actor", "consumed"), "kakan": ("actor", "pai"), "dora": ("dora_marker",),
     "hora": ("actor", "target", "pai"), "payment": ("from", "to", "amount", "reason"),
-    "pass_win": ("actor", "pai", "tsumo"), "exchange": ("actor", "target", "pais"),
+    "pass_win": ("actor", "pai", "tsumo"), "exchange": ("actor", "target", "pais"), "eye": ("actor", "counter"),
 }
 CORE_TYPES = set(ACTION_TYPES) | {"reach", "dora"}
 VIEW_DEFAULTS = {"open_tile": False}  # fields written only when true (analyzer.advise.riichi_shown)

@@ -11,13 +11,14 @@ from functools import lru_cache
 from tsumolab.analyzer.advise.bloodshed_position import PositionError
 from tsumolab.sims import tiles
 
-VARIANTS = ("riichi", "shura", "dora-fever", "chant", "soul-strike", "fate", "open-deal")
+VARIANTS = ("riichi", "shura", "dora-fever", "chant", "soul-strike", "fate", "open-deal", "dragon-eye", "fantasy")
 DECISION_WORDS = ("exchange", "turn", "react", "rob")
 HIDDEN = "?"
 ROUND_WINDS = ("E", "S", "W")
 MJAI_HONORS = "ESWNPFC"
 ACTION_TYPES = ("tsumo", "dahai", "chi", "pon", "daiminkan", "ankan", "kakan", "hora")
-KNOWN_TYPES = (*ACTION_TYPES, "start_kyoku", "reach", "reach_accepted", "dora", "exchange", "pass_win", "payment")
+KNOWN_TYPES = (*ACTION_TYPES, "start_kyoku", "reach", "reach_accepted", "dora", "exchange", "pass_win", "payment",
+               "eye")
 IGNORED_TYPES = ("start_game", "none")
 HAND_OVER_TYPES = ("ryukyoku", "end_kyoku", "end_game")
 
@@ -90,12 +91,13 @@ def read_events(events, variant: str | None = None, seat: int | None = None, dec
     elif not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat <= 3:
         raise PositionError(f"seat must be an integer in 0..3, got {seat!r}")
     if variant is None:
-        variant = "shura" if any(e["type"] == "exchange" for e in events) else \
-            "fate" if "fate_open" in events[0] else "riichi"
+        variant = _variant_of(events)
     if variant not in VARIANTS:
         raise PositionError(f"riichi positions are for modes {' and '.join(VARIANTS)}, not {variant!r}")
     if any(e["type"] == "exchange" for e in events) and variant != "shura":
         raise PositionError("the log has an exchange (S-2): only shura hands have one")
+    _check_eyes(events, variant)
+    _check_cards(variant, rules or {})
     own = parsed[0]["tehais"][seat]
     if any(t is None for t in own):
         raise PositionError(f"seat {seat}'s own starting tiles must be shown in start_kyoku")
@@ -104,6 +106,41 @@ def read_events(events, variant: str | None = None, seat: int | None = None, dec
         raise PositionError(f"the log ends at a {inferred} decision of seat {seat}, but the document says "
                             f"{decision!r}")
     return SeatLog(variant, seat, inferred, events, parsed, rules or {})
+
+
+def _variant_of(events: list[dict]) -> str:
+    """The mode a log without one is read as: shura with an exchange, fate with open deal tiles, dragon-eye with
+    eyes, else riichi."""
+    kinds = {e["type"] for e in events}
+    if "exchange" in kinds:
+        return "shura"
+    return "fate" if "fate_open" in events[0] else "dragon-eye" if "eye" in kinds else "riichi"
+
+
+def _check_eyes(events: list[dict], variant: str) -> None:
+    """DE: a dragon-eye log shows its eyes (the first right after start_kyoku); no other mode has one."""
+    has_eyes = any(e["type"] == "eye" for e in events)
+    if has_eyes and variant != "dragon-eye":
+        raise PositionError("the log has an eye (DE): only dragon-eye hands have one")
+    if variant == "dragon-eye" and (len(events) < 2 or events[1]["type"] != "eye"):
+        raise PositionError("a dragon-eye hand starts by placing the eye (DE): the event after start_kyoku must be "
+                            "its eye event")
+
+
+def _check_cards(variant: str, rules: dict) -> None:
+    """FL: a fantasy position names the match's three cards in the rule option `cards` (no event shows them)."""
+    from tsumolab.sims.riichi.fantasy_decks import parse_fantasy_cards
+
+    if variant != "fantasy":
+        return
+    cards = rules.get("cards", "")
+    try:
+        chosen = parse_fantasy_cards(cards) if isinstance(cards, str) else None
+    except ValueError as exc:
+        raise PositionError(f"rules: {exc}") from None
+    if chosen is None or min(chosen) < 0:
+        raise PositionError("a fantasy position names the match's three cards (FL) in its rules, e.g. "
+                            "{\"cards\": \"fuuki,golden,hourglass\"} (a raw mjai log cannot give them)")
 
 
 def parse_text(text: str):
@@ -132,7 +169,7 @@ def _this_hand(events: list[dict]) -> list[dict]:
         if kind in HAND_OVER_TYPES:
             raise PositionError(f"the hand is over ({kind}): a position ends at a pending decision")
         if kind not in KNOWN_TYPES:
-            raise PositionError(f"event type {kind!r} is not part of riichi or shura")
+            raise PositionError(f"event type {kind!r} is not part of a riichi-mode position")
         out.append(e)
     return out
 
@@ -204,6 +241,13 @@ def _parse_event(i: int, e: dict) -> dict:
         _seat_field(e, "actor", where)
         return out
     if kind == "payment":
+        return out
+    if kind == "eye":
+        _seat_field(e, "actor", where)
+        counter = e.get("counter")
+        if not isinstance(counter, int) or isinstance(counter, bool) or counter < 1:
+            raise PositionError(f"{where}: counter must be a positive integer (the holder's discards left), got "
+                                f"{counter!r}")
         return out
     if kind == "dora":
         out["dora_marker"] = _visible(tile_of(e.get("dora_marker")), where)
@@ -278,9 +322,10 @@ def _seat_of(events: list[dict], parsed: list[dict]) -> int:
 
 
 def _infer_decision(events: list[dict], seat: int, variant: str) -> str:
-    """The decision the log ends at, from its last event (trailing dora and pass_win aside)."""
+    """The decision the log ends at, from its last event (trailing dora, pass_win and payments aside: FL takes
+    fees right after a call)."""
     exchanged = any(e["type"] == "exchange" for e in events)
-    tail = [e for e in events if e["type"] not in ("dora", "pass_win")]
+    tail = [e for e in events if e["type"] not in ("dora", "pass_win", "payment")]
     last = tail[-1]
     kind = last["type"]
     actor = last.get("actor")

@@ -170,3 +170,20 @@ def test_advise_answers_a_simulated_position_of_every_mode(slug, tmp_path, capsy
     result = json.loads(out)
     assert len(result["options"]) >= 2
     assert result["determinizations"] == 60 and all(o["rollouts"] == 60 for o in result["options"])
+
+
+@pytest.mark.parametrize("example, best, worse", [("fate-keep", "discard 4s", "discard 1p"),
+                                                  ("chant-run", "discard 3p", "discard 6p")])
+def test_readme_mode_examples(example, best, worse):
+    """README worked examples 5 (F: keep the open 1p) and 6 (C: keep the tsumogiri run): the recommended option
+    beats the other beyond the paired interval."""
+    from pathlib import Path
+
+    from tsumolab.commands.advise import run_advice
+
+    path = Path(__file__).resolve().parent.parent / "examples" / "positions" / f"{example}.json"
+    result = run_advice(json.loads(path.read_text()), rollouts=1000, horizon="hand", seat_policies="baseline",
+                        seed=0, jobs=1)
+    first, second = result["options"]
+    assert (first["option"], second["option"]) == (best, worse)
+    assert second["diff_to_best"] + second["diff_ci95"] < 0

@@ -194,11 +194,17 @@ def test_error_illegal_option(capsys, tmp_path):
     assert "illegal option 'kan'" in err
 
 
-def test_error_unsupported_mode(capsys, tmp_path):
+def test_error_unknown_mode(capsys, tmp_path):
+    err = _bad(lambda p: p.update(variant="sanma"), capsys, tmp_path)
+    assert "unknown mode 'sanma'" in err
+    err = _bad(lambda p: None, capsys, tmp_path, ("--variant", "sanma"))
+    assert "sanma" in err
+
+
+def test_a_bloodshed_position_read_as_another_mode_is_refused(capsys, tmp_path):
+    """A Bloodshed position given another mode's name is refused with one line, not misread."""
     err = _bad(lambda p: p.update(variant="fantasy"), capsys, tmp_path)
-    assert "fantasy" in err
-    err = _bad(lambda p: None, capsys, tmp_path, ("--variant", "mirror"))
-    assert "mirror" in err
+    assert "bad position" in err
 
 
 def test_error_winner_deciding(capsys, tmp_path):

@@ -31,7 +31,8 @@ import numpy as np
 
 from tsumolab.analyzer.advise.bloodshed_position import PositionError
 from tsumolab.analyzer.advise.riichi_hands import WinValue, complete_hand, keeps_waits
-from tsumolab.analyzer.advise.riichi_view import ROUND_WINDS, SeatLog, Tile
+from tsumolab.analyzer.advise.riichi_tiles import Tile, tile_text  # noqa: F401 (tile_text re-exported)
+from tsumolab.analyzer.advise.riichi_view import ROUND_WINDS, SeatLog
 from tsumolab.sims import tiles
 from tsumolab.sims.decisions import CHI_HIGH, CHI_LOW, CHI_MID, KAN, KAN_CALL, PON, RIICHI, RON, TSUMO, TSUMOGIRI
 from tsumolab.sims.riichi.scoring import FLAG_CHANKAN, FLAG_CHIIHOU, FLAG_HAITEI, FLAG_HOUTEI, FLAG_RINSHAN, FLAG_TENHOU
@@ -51,10 +52,6 @@ CALL_WORDS = {"chi", "pon", "daiminkan"}
 
 class Retry(Exception):
     """A hidden choice made a logged action impossible: try another arrangement."""
-
-
-def tile_text(tile: Tile) -> str:
-    return tiles.tile_name(tile[0]) + ("r" if tile[1] else "")
 
 
 @dataclass

@@ -15,8 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from tsumolab.analyzer.advise.bloodshed_position import PositionError
-from tsumolab.analyzer.advise.riichi_hidden import tile_text
-from tsumolab.analyzer.advise.riichi_view import SeatLog, Tile, tile_of
+from tsumolab.analyzer.advise.riichi_tiles import Tile, tile_of, tile_text
 from tsumolab.sims.riichi.fate_tiles import OPEN_DEAL_TILES
 
 
@@ -96,7 +95,7 @@ def mark_open_tiles(events: list[dict], open_tiles: list[list[str]]) -> None:
             seats[e["actor"]].to_meld(tile_of(e["pai"]))
 
 
-def check_shown(log: SeatLog, rules) -> None:
+def check_shown(log: "SeatLog", rules) -> None:  # noqa: F821 (analyzer.advise.riichi_view.SeatLog)
     """Refuse (PositionError) a log that does not show what the mode makes public, or shows open tiles in a mode
     without them: every tehai in open-deal (OD), `fate_open` in fate (F) and only there."""
     start = log.tiles[0]

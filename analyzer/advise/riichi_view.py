@@ -6,23 +6,19 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import lru_cache
 
 from tsumolab.analyzer.advise.bloodshed_position import PositionError
-from tsumolab.sims import tiles
+from tsumolab.analyzer.advise.riichi_tiles import HIDDEN, MJAI_HONORS, Tile, tile_of, tile_text  # noqa: F401 (re-exported)
 
 VARIANTS = ("riichi", "shura", "dora-fever", "chant", "soul-strike", "fate", "open-deal", "dragon-eye", "fantasy")
 DECISION_WORDS = ("exchange", "turn", "react", "rob")
-HIDDEN = "?"
 ROUND_WINDS = ("E", "S", "W")
-MJAI_HONORS = "ESWNPFC"
 ACTION_TYPES = ("tsumo", "dahai", "chi", "pon", "daiminkan", "ankan", "kakan", "hora")
 KNOWN_TYPES = (*ACTION_TYPES, "start_kyoku", "reach", "reach_accepted", "dora", "exchange", "pass_win", "payment",
                "eye")
 IGNORED_TYPES = ("start_game", "none")
 HAND_OVER_TYPES = ("ryukyoku", "end_kyoku", "end_game")
 
-Tile = tuple[int, bool]  # (kind 0..33, red five)
 
 
 def seat_view_events(pos, seat: int | None = None, rules=None) -> list[dict]:
@@ -172,31 +168,6 @@ def _this_hand(events: list[dict]) -> list[dict]:
             raise PositionError(f"event type {kind!r} is not part of a riichi-mode position")
         out.append(e)
     return out
-
-
-@lru_cache(maxsize=None)
-def _tile_of(name: str) -> Tile | None:
-    if name == HIDDEN:
-        return None
-    if len(name) == 1 and name in MJAI_HONORS:
-        return 27 + MJAI_HONORS.index(name), False
-    red = name.endswith("r")
-    base = name[:-1] if red else name
-    try:
-        kind, zero = tiles.parse_tile(base)
-    except tiles.TileError:
-        raise PositionError(f"unknown tile {name!r} (write 1m..9s, 1z..7z or E S W N P F C; red fives 5mr)") from None
-    red = red or zero
-    if red and (kind >= 27 or kind % 9 != tiles.FIVE_OFFSET):
-        raise PositionError(f"unknown tile {name!r}: only fives can be red")
-    return kind, red
-
-
-def tile_of(name) -> Tile | None:
-    """(kind, red) of an mjai tile name; None for "?"."""
-    if not isinstance(name, str):
-        raise PositionError(f"a tile is a string such as 5m or 5mr, got {name!r}")
-    return _tile_of(name)
 
 
 def _seat_field(e: dict, key: str, where: str) -> int:

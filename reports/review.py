@@ -2,7 +2,8 @@
 
 It reads only the review directory (analyzer.review.study): the summary, a chart of the points lost through the
 game, then per hand each decision with the player's tiles, the choice, the best option and the loss with its
-interval; every option of a decision in a fold-out table."""
+interval; the table at each decision (every seat's river and melds, the dora indicators, the tile decided on) and
+every option of it in a fold-out (in the PDF: a timeline of the rivers under each hand's decisions)."""
 
 from __future__ import annotations
 
@@ -110,6 +111,25 @@ def decisions_table(decisions: pl.DataFrame, tr: Translator, digits: int = 0) ->
                   tr("verdict")], rows)
 
 
+def table_at(row: dict, seat: int, tr: Translator) -> Table:
+    """The table at one decision: a line per seat (the reviewed one marked) with its river and melds, then the
+    dora indicators and the tile decided on."""
+    rivers, melds = row.get("rivers") or [""] * 4, row.get("melds") or [""] * 4
+    rows = [[tr("seat {seat}", seat=p) + (" ◀" if p == seat else ""), rivers[p] or "—", melds[p] or "—"]
+            for p in range(4)]
+    rows.append([tr("dora indicators"), row.get("dora") or "—", ""])
+    if row.get("tile"):
+        rows.append([tr("tile decided on"), row["tile"], ""])
+    return Table([tr("seat"), tr("river (* riichi)"), tr("melds")], rows)
+
+
+def timeline_table(decisions: pl.DataFrame, tr: Translator) -> Table:
+    """Per decision of a hand: its number, the tile decided on and every seat's river (the PDF's timeline)."""
+    rows = [[str(r["decision"] + 1), r.get("tile") or "—", *((r.get("rivers") or [""] * 4))]
+            for r in decisions.iter_rows(named=True)]
+    return Table([tr("#"), tr("tile"), *(tr("river of seat {seat}", seat=p) for p in range(4))], rows)
+
+
 def options_table(options: pl.DataFrame, tr: Translator, digits: int = 0) -> Table:
     rows = [[option_text(r["option"], tr) + (" ◀" if r["chosen"] else ""), tr.signed(r["mean"], digits),
              tr.number(r["ci95"], digits), tr.signed(r["diff_to_best"], digits), tr.number(r["diff_ci95"], digits),
@@ -139,6 +159,10 @@ def draw_loss(ax, decisions: pl.DataFrame, tr: Translator) -> None:
     ax.grid(alpha=0.3)
 
 
+def _options_of(table: pl.DataFrame, hand: int, decision: int) -> pl.DataFrame:
+    return table.filter((pl.col("hand") == hand) & (pl.col("decision") == decision))
+
+
 def review_html(directory: Path | str, tr: Translator) -> str:
     from tsumolab.reports.html import _figure, _table, page_html
 
@@ -154,10 +178,12 @@ def review_html(directory: Path | str, tr: Translator) -> str:
     for hand in decisions["hand"].unique(maintain_order=True).to_list():
         rows = decisions.filter(pl.col("hand") == hand)
         head = rows.row(0, named=True)
+        seat = summary["spec"]["seat"]
         folds = "".join(
-            f"<details><summary>{e(tr('options of decision {n}', n=d + 1))}</summary>"
-            f"{_table(options_table(table.filter((pl.col('hand') == hand) & (pl.col('decision') == d)), tr, digits))}"
-            "</details>" for d in rows["decision"].to_list())
+            f"<details><summary>{e(tr('table and options of decision {n}', n=r['decision'] + 1))}</summary>"
+            f"{_table(table_at(r, seat, tr))}"
+            f"{_table(options_table(_options_of(table, hand, r['decision']), tr, digits))}"
+            "</details>" for r in rows.iter_rows(named=True))
         heading = tr("{round}, {honba} honba", round=head["round"], honba=head["honba"])
         sections.append(f'<section id="hand-{hand}"><h2>{e(heading)}</h2>{_table(decisions_table(rows, tr, digits))}'
                         f'{folds}'
@@ -176,7 +202,7 @@ def review_pages(directory: Path | str, tr: Translator) -> list[Figure]:
     used = _text_block(first, 0.4, [(tr("tsumolab: review of {player}", player=name), {"size": 15, "weight": "bold"}),
                                     (summary_text(summary, tr), {"size": 9, "wrap": 110}),
                                     (method_text(summary, tr), {"size": 8, "wrap": 125})])
-    draw_loss(_axes(first, 0.6, used + 0.3, A4[0] - 1.2, 3.2), decisions, tr)
+    draw_loss(_axes(first, 1.1, used + 0.3, A4[0] - 1.7, 3.2), decisions, tr)  # room for the y label
     pages = [first]
     for hand in decisions["hand"].unique(maintain_order=True).to_list():
         rows = decisions.filter(pl.col("hand") == hand)
@@ -184,8 +210,11 @@ def review_pages(directory: Path | str, tr: Translator) -> list[Figure]:
         page = _page()
         top = _text_block(page, 0.4, [(tr("{round}, {honba} honba", round=head["round"], honba=head["honba"]),
                                         {"size": 13, "weight": "bold"})])
-        draw_table(_axes(page, 0.4, top + 0.1, A4[0] - 0.8, A4[1] - top - 0.6),
+        height = (A4[1] - top - 0.6) / 2
+        draw_table(_axes(page, 0.4, top + 0.1, A4[0] - 0.8, height - 0.2),
                    decisions_table(rows, tr, value_digits(summary)), size=7, widths=[3, 8, 18, 14, 14, 7, 6, 12])
+        draw_table(_axes(page, 0.4, top + 0.1 + height, A4[0] - 0.8, height - 0.2), timeline_table(rows, tr),
+                   size=5.5, widths=[3, 4, 23, 23, 23, 23])
         pages.append(page)
     return pages
 

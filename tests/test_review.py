@@ -224,3 +224,36 @@ def test_an_mjai_log_of_the_seat_own_view_reviews_the_same(game):
     own = read_mjai([e for h in game.hands for e in seat_view(h, 2)])
     spec = ReviewSpec(seat=2, rollouts=ROLLOUTS)
     assert review_hand(own, spec, 1).equals(review_hand(game, spec, 1))
+
+
+def test_each_decision_carries_the_table_everyone_saw(game):
+    """The review's timeline (issue 29): at every decision of seat 1, each seat's river holds exactly the tiles the
+    engine counts as its discards minus those called away, its melds are as many as the engine's, the dora
+    indicators are the engine's, and a turn's tile is the seat's draw — on the position rebuilt from the log."""
+    import numpy as np
+
+    from tsumolab.analyzer.advise.riichi_position import build_position
+    from tsumolab.sims.riichi.observation import ROBS
+    from tsumolab.sims.tiles import parse_tile, parse_tiles
+
+    checked = marked = 0
+    for events in game.hands[:3]:
+        for decision in seat_decisions(events, 1, "riichi"):
+            table = decision.table
+            _, _, _, pos = build_position(position_at("riichi", events, 1, decision))
+            obs = pos.obs[1]
+            seen = events[:decision.at + 1]
+            for p in range(4):
+                called = sum(1 for e in seen if e["type"] in ("chi", "pon", "daiminkan") and e["target"] == p)
+                river = parse_tiles(table.rivers[p].replace("*", ""))[0] if table.rivers[p] else np.zeros(34, int)
+                assert (river <= obs[ROBS.discarded + 34 * p:ROBS.discarded + 34 * p + 34]).all()
+                assert river.sum() == obs[ROBS.n_discards + p] - called
+                assert table.rivers[p].count("*") <= int(obs[ROBS.riichi + p] > 0)
+                marked += table.rivers[p].count("*")
+                assert len([m for m in table.melds[p].split(", ") if m]) == obs[ROBS.n_melds + p]
+            dora = [parse_tile(table.dora[i:i + 2])[0] for i in range(0, len(table.dora), 2)]
+            assert dora == list(obs[ROBS.dora:ROBS.dora + obs[ROBS.n_dora]])
+            if decision.kind == "turn" and seen[-1]["type"] == "tsumo":
+                assert table.tile == seen[-1]["pai"].rstrip("r")
+            checked += 1
+    assert checked >= 20 and marked > 0

@@ -35,8 +35,10 @@ COLUMNS = {
     "tiles": pl.Utf8, "choice": pl.Utf8, "option": pl.Utf8, "chosen": pl.Boolean, "best": pl.Boolean,
     "mean": pl.Float64, "ci95": pl.Float64, "diff_to_best": pl.Float64, "diff_ci95": pl.Float64, "win_rate": pl.Float64,
     "deal_in_rate": pl.Float64, "rollouts": pl.Int32,
+    "tile": pl.Utf8, "dora": pl.Utf8, "rivers": pl.List(pl.Utf8), "melds": pl.List(pl.Utf8),
 }
-"""One row per option of every decision; `choice` is the player's option (repeated on each row)."""
+"""One row per option of every decision; `choice` is the player's option, and the table at the decision (`tile`,
+`dora`, each seat's `rivers` and `melds`: analyzer.review.seat_decisions.TableAt) are repeated on each row."""
 
 
 @dataclass(frozen=True)
@@ -104,11 +106,14 @@ def review_hand(record: GameRecord, spec: ReviewSpec, hand: int) -> pl.DataFrame
 def option_rows(result: dict, decision: SeatDecision, hand: int, d: int, start: dict) -> list[dict]:
     """The COLUMNS rows of advise's `result` at decision number `d` of hand `hand` (its start event `start`)."""
     best = result["options"][0]["option"]
+    at = decision.table
+    table = {"tile": at.tile if at else "", "dora": at.dora if at else "",
+             "rivers": list(at.rivers) if at else [""] * 4, "melds": list(at.melds) if at else [""] * 4}
     return [{"hand": hand, "round": round_label(start), "honba": int(start.get("honba", 0)), "decision": d,
              "kind": decision.kind, "tiles": decision.tiles, "choice": decision.choice, "option": r["option"],
              "chosen": r["option"] == decision.choice, "best": r["option"] == best, "mean": r["mean"],
              "ci95": r["ci95"], "diff_to_best": r["diff_to_best"], "diff_ci95": r["diff_ci95"],
-             "win_rate": r["win_rate"], "deal_in_rate": r["deal_in_rate"], "rollouts": r["rollouts"]}
+             "win_rate": r["win_rate"], "deal_in_rate": r["deal_in_rate"], "rollouts": r["rollouts"], **table}
             for r in result["options"]]
 
 
@@ -138,7 +143,7 @@ def decision_summary(table: pl.DataFrame, objective: str = "points") -> pl.DataF
                                                 pl.col("mean").alias("best_mean"))
     heads = table.group_by("hand", "decision", maintain_order=True).agg(
         pl.first("round"), pl.first("honba"), pl.first("kind"), pl.first("tiles"), pl.first("choice"),
-        pl.len().alias("options"))
+        *[pl.first(c) for c in ("tile", "dora", "rivers", "melds") if c in table.columns], pl.len().alias("options"))
     out = heads.join(best, on=["hand", "decision"]).join(chosen, on=["hand", "decision"], how="left")
     return out.with_columns(
         pl.col("loss").is_not_null().alias("expressible"),

@@ -11,6 +11,10 @@ A decision of the seat is
 In shura a seat that has won sits out the rest of the hand (S-3): the chi source skips it. A react or rob
 decision is kept only when the seat's tiles allow something besides passing (the engine then lists the options;
 one with only "pass" left is skipped by the review).
+
+With each decision goes the table as everyone saw it then (`TableAt`, the review report's timeline): each seat's
+river (a riichi tile marked *, called tiles gone from it), its melds, the dora indicators, and the tile the
+decision is about.
 """
 
 from __future__ import annotations
@@ -26,6 +30,16 @@ from tsumolab.sims.tiles import format_tiles, tile_name
 
 
 @dataclass(frozen=True)
+class TableAt:
+    """The public table at a decision."""
+
+    rivers: tuple[str, ...]   # per seat, its discards in order ("1m9p4z*2s": * after the riichi tile)
+    melds: tuple[str, ...]    # per seat, its melds ("pon 5m, chi 3p4p5p, ankan 1z")
+    dora: str                 # the dora indicators shown ("3p1z")
+    tile: str                 # the tile decided on: drawn (turn), discarded (react), added to a kan (rob); "" none
+
+
+@dataclass(frozen=True)
 class SeatDecision:
     """A decision of the reviewed seat: the events up to it (index `at` is the last one seen) and the choice."""
 
@@ -33,6 +47,7 @@ class SeatDecision:
     kind: str       # turn | react | rob | exchange
     choice: str     # the chosen option's label as advise writes it (e.g. "discard 5m", "riichi 3p", "pass")
     tiles: str      # the seat's concealed tiles then (mpsz, after the draw), e.g. "123m456p789s1122z"
+    table: TableAt | None = None
 
 
 def seat_view(events, seat: int) -> list[dict]:
@@ -139,9 +154,52 @@ class _SeatHand:
         return (near[0] and near[1]) or (near[1] and near[2]) or (near[2] and near[3])
 
 
+class _PublicTable:
+    """Rivers, melds and dora indicators, followed event by event (what every seat sees)."""
+
+    def __init__(self, start: dict):
+        self.rivers: list[list[str]] = [[] for _ in range(4)]
+        self.melds: list[list[str]] = [[] for _ in range(4)]
+        self.dora = [_name(start["dora_marker"])] if start.get("dora_marker") not in (None, HIDDEN) else []
+        self.riichi_next = [False] * 4
+
+    def apply(self, e: dict) -> None:
+        kind, actor = e["type"], e.get("actor")
+        if kind == "reach":
+            self.riichi_next[actor] = True
+        elif kind == "dahai":
+            self.rivers[actor].append(_name(e["pai"]) + ("*" if self.riichi_next[actor] else ""))
+            self.riichi_next[actor] = False
+        elif kind in ("chi", "pon", "daiminkan"):
+            if self.rivers[e["target"]]:
+                self.rivers[e["target"]].pop()
+            word = {"chi": "chi", "pon": "pon", "daiminkan": "kan"}[kind]
+            names = sorted([e["pai"], *e["consumed"]], key=lambda n: tile_of(n)[0])
+            self.melds[actor].append(f"{word} {''.join(_name(n) for n in names)}")
+        elif kind == "ankan":
+            self.melds[actor].append(f"ankan {_name(e['consumed'][0])}")
+        elif kind == "kakan":  # the pon it completes becomes the kan
+            melds, pon = self.melds[actor], f"pon {_name(e['pai']) * 3}"
+            kan = f"kakan {_name(e['pai'])}"
+            if pon in melds:
+                melds[melds.index(pon)] = kan
+            else:
+                melds.append(kan)
+        elif kind == "dora" and e.get("dora_marker") not in (None, HIDDEN):
+            self.dora.append(_name(e["dora_marker"]))
+
+    def at(self, e: dict, seat: int) -> TableAt:
+        """The table now, with the tile of the decision event `e` (the seat's draw, or a discard or added kan)."""
+        pai = e.get("pai") if e["type"] in ("tsumo", "dahai", "kakan") else None
+        tile = _name(pai) if pai not in (None, HIDDEN) and (e["type"] != "tsumo" or e.get("actor") == seat) else ""
+        return TableAt(tuple("".join(r) for r in self.rivers), tuple(", ".join(m) for m in self.melds),
+                       "".join(self.dora), tile)
+
+
 def seat_decisions(events, seat: int, variant: str) -> list[SeatDecision]:
     """The decisions of `seat` in one hand's events (every tile known), in play order."""
     hand = _SeatHand(events[0], seat)
+    table = _PublicTable(events[0])
     out: list[SeatDecision] = []
     # In shura (S-2) play starts after the exchange: the dealer's first draw comes before it, so the exchange is
     # decided with that draw in the dealer's hand and the dealer's first turn comes after the last exchange.
@@ -155,19 +213,22 @@ def seat_decisions(events, seat: int, variant: str) -> list[SeatDecision]:
     for i, e in enumerate(events):
         kind = _decision_kind(hand, events, i, seat, i >= play_from)
         hand.apply(e)
+        table.apply(e)
         if exchange is not None and i == play_from - 1:
             kinds = sorted(tile_of(p)[0] for p in exchange["pais"])
-            out.append(SeatDecision(i, "exchange", "exchange " + " ".join(map(tile_name, kinds)), hand.tiles()))
+            out.append(SeatDecision(i, "exchange", "exchange " + " ".join(map(tile_name, kinds)), hand.tiles(),
+                                    table.at(e, seat)))
         if i == first_turn:
             kind = "turn"
+        choice = None
         if kind == "turn":
             choice = _turn_choice(events, i, seat)
-            if choice is not None:
-                out.append(SeatDecision(i, kind, choice, hand.tiles()))
         elif kind == "react":
-            out.append(SeatDecision(i, kind, _react_choice(events, i, seat), hand.tiles()))
+            choice = _react_choice(events, i, seat)
         elif kind == "rob":
-            out.append(SeatDecision(i, kind, "ron" if _won_on(events, i, seat) else "pass", hand.tiles()))
+            choice = "ron" if _won_on(events, i, seat) else "pass"
+        if choice is not None:
+            out.append(SeatDecision(i, kind, choice, hand.tiles(), table.at(e, seat)))
     return out
 
 

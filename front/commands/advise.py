@@ -4,6 +4,7 @@ Carlo rollouts."""
 from __future__ import annotations
 
 import json
+import sys
 
 import click
 
@@ -35,7 +36,7 @@ def run_advice(position: dict, rollouts: int, horizon: str, seat_policies: str, 
     if not (show_progress and rollouts >= PROGRESS_FROM):
         return advise_position(position, rollouts, horizon, seat_policies, seed, jobs, None, options_filter, deal,
                                objective)
-    with click.progressbar(length=rollouts, label="rollouts", file=click.get_text_stream("stderr")) as bar:
+    with click.progressbar(length=rollouts, label="rollouts", file=sys.stderr) as bar:
         shown = {"done": 0}
 
         def progress(done, _total):

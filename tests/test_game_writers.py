@@ -62,9 +62,9 @@ def engine_decisions(table: RiichiEngine, match_id: int, hand_no: int) -> list:
     return out
 
 
-def simulated(variant: str, seed: int, match_id: int):
-    """(spec, match id, engine decisions per hand, replay events, labels) of one match."""
-    spec = build_spec(variant, SEATS[variant], match_id + 1, seed, 1, ())
+def simulated(variant: str, seed: int, match_id: int, seats: str | None = None):
+    """(spec, match id, engine decisions per hand, replay events, labels) of one match (seats: SEATS[variant])."""
+    spec = build_spec(variant, seats or SEATS[variant], match_id + 1, seed, 1, ())
     events, labels, hand_rows, _ = replay_match(spec, match_id)
     table = RiichiEngine(spec.seats, spec.rules, root_seed=seed, keep_events=True)
     hands = [engine_decisions(table, match_id, h) for h in range(1, int(hand_rows[:, 1].max()) + 1)]
@@ -162,7 +162,8 @@ def test_replay_format_writes_logs_the_readers_take():
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--variant", "fate", "--format", "majsoul"], "replay --format majsoul: mode fate is not written yet"),
+    (["--variant", "mirror", "--format", "majsoul"], "replay --format majsoul: mode mirror is not written yet"),
+    (["--variant", "fate", "--format", "tenhou6"], "a tenhou.net/6 log cannot name mode fate"),
     (["--format", "mjai"], "replay --format mjai: mode bloodshed is not written yet"),
     (["--variant", "shura", "--format", "tenhou6"], "cannot hold shura's exchange of three"),
     (["--variant", "riichi", "--format", "mjai", "--json"], "--json is short for --format json"),

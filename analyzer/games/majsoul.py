@@ -4,9 +4,25 @@ The document is {"head": {uuid, config, accounts, result, ...}, "data": D}. D ma
 {"name": ..., "data": ...} objects (.lq.GameDetailRecords); inside it holds either `actions` (version 210715 on:
 the type-1 actions' `result` are the records, other actions are UI input and skipped) or `records` (older).
 Every record is {"name": ".lq.RecordXxx", "data": {...}}; a field proto3 leaves out is 0 / false / empty.
-Four-player riichi and shura (xuezhandaodi) are read; other modes, three-player games and records of unknown
-kinds are refused with one GameError line (its "record N" counts the records from 0). head.config.mode.mode
-2 is a south game, any other four-player mode (1 East, 3 / 4 one hand) is written "east".
+Four-player riichi, shura (xuezhandaodi) and the special modes advise supports (READ_MODES) are read; other
+modes, three-player games and records of unknown kinds are refused with one GameError line (its "record N" counts
+the records from 0). head.config.mode.mode 2 is a south game, any other four-player mode (1 East, 3 / 4 one hand)
+is written "east". detail_rule's init_point becomes the rule option start_points where it differs from the mode's
+default.
+
+The special modes' side fields (analyzer.games.writers.majsoul_modes describes them) become the words of the
+position documents (analyzer.advise.riichi_position):
+- dragon-eye `muyu` {id, seat, count}: an `eye` event {actor: seat, counter: count} where a new id first shows —
+  right after start_kyoku for RecordNewRound's, right before the draw or call of a later record (DE);
+- fate: the tiles suffixed `t` of RecordNewRound's tiles0..3 are start_kyoku's `fate_open` (4 per seat, in the
+  record's order), a discarded tile suffixed `t` is a discard with `"open_tile": true` (F); elsewhere the suffix is
+  dropped;
+- open-deal: RecordNewRound's `opens`, when present, must show each seat's start tiles (13, or the dealer's 14
+  with its first draw; OD);
+- fantasy: detail_rule's field_spell_mode names the match's cards, the rule option `cards` (FL);
+- dora-fever's first indicators are `dora` events after the dealer's first draw, as later ones (DF);
+- chant's `yongchang`, soul strike's `hun_zhi_yi_ji_info`, fate's `tianming_bonus`, open-deal's `tile_state(s)`
+  and a call's `scores` are read past: they follow from the play, which the engine replays.
 """
 
 from __future__ import annotations
@@ -22,7 +38,9 @@ MODE_FLAGS = {
     "jiuchao_mode": "mirror", "muyu_mode": "dragon-eye", "reveal_discard": "darkness", "field_spell_mode": "fantasy",
     "zhanxing": "astrology", "tianming_mode": "fate", "yongchang_mode": "chant", "hunzhiyiji_mode": "soul-strike",
 }
-READ_MODES = ("riichi", "shura")
+READ_MODES = ("riichi", "shura", "dora-fever", "chant", "soul-strike", "fate", "open-deal", "dragon-eye",
+              "fantasy")
+CARD_PLACES = (1, 100, 10000)   # FL: field_spell_mode's digit of the dealer, chance and fate card
 OTHER_MODES = {"wanxiangxiuluo_mode": "ten-thousand-changes shura", "beishuizhizhan_mode": "last resort"}
 # detail_rule options that change no event: read (init_point, dora_count) or ignored
 RULE_OPTIONS = frozenset("""
@@ -38,7 +56,8 @@ RULE_OPTIONS = frozenset("""
 WINDS = "ESWN"
 ABORTS = {1: "nine_terminals", 2: "four_winds", 3: "four_kans", 4: "four_riichi", 5: "three_wins"}
 EXCHANGES = {0: ("next", 1), 1: ("across", 2), 2: ("prev", 3)}  # change_type: counter-clockwise, across, clockwise
-TILE = re.compile(r"[0-9][mps]|[1-7]z")  # 0m / 0p / 0s: the red fives
+TILE = re.compile(r"([0-9][mps]|[1-7]z)t?")  # 0m / 0p / 0s: the red fives; t: fate's open tile (F)
+OPEN = "t"
 
 
 def read_majsoul(doc: dict, title: str = "") -> GameRecord:
@@ -50,7 +69,7 @@ def read_majsoul(doc: dict, title: str = "") -> GameRecord:
     try:
         mode = (head.get("config") or {}).get("mode") or {}
         variant = _variant(mode.get("detail_rule") or {}, int(mode.get("mode", 0) or 0), title)
-        rules = _rules(mode.get("detail_rule") or {})
+        rules = _rules(mode.get("detail_rule") or {}, variant, title)
         names = ["", "", "", ""]
         for account in head.get("accounts") or []:
             seat = int(account.get("seat", 0) or 0)
@@ -80,13 +99,29 @@ def _variant(rule: dict, mode: int, title: str) -> str:
     return name
 
 
-def _rules(rule: dict) -> dict:
+def _rules(rule: dict, variant: str, title: str) -> dict:
+    """The rule options detail_rule sets that differ from the mode's defaults."""
+    from tsumolab.sims.modes import get_mode
+
     out = {}
-    if rule.get("init_point") and int(rule["init_point"]) != 25000:
+    if rule.get("init_point") and int(rule["init_point"]) != get_mode(variant).rules_class().start_points:
         out["start_points"] = int(rule["init_point"])
     if "dora_count" in rule and not rule["dora_count"]:
         out["red_fives"] = False
+    if variant == "fantasy":
+        out["cards"] = _cards(int(rule["field_spell_mode"]), title)
     return out
+
+
+def _cards(code: int, title: str) -> str:
+    """FL: field_spell_mode (dealer + 100 · chance + 10000 · fate card, each 1..5) → the option `cards`."""
+    from tsumolab.sims.riichi.fantasy_decks import FANTASY_SLUGS
+
+    numbers = [code // place % 100 for place in CARD_PLACES]
+    if not all(1 <= n <= len(deck) for n, deck in zip(numbers, FANTASY_SLUGS)):
+        raise GameError(f"{title}: field_spell_mode {code} does not name a dealer, a chance and a fate card (1..5 "
+                        "each)")
+    return ",".join(deck[n - 1] for n, deck in zip(numbers, FANTASY_SLUGS))
 
 
 def _records(data, title: str) -> list[tuple[str, dict]]:
@@ -140,6 +175,8 @@ class _Reader:
             if self.events is not None and self.name != "RecordNewRound" and self.over:
                 self.fail("the hand is already over")
             try:
+                if self.name != "RecordNewRound":
+                    self._eye(data.get("muyu"))
                 liqi = data.get("liqi") if self.name != "RecordNewRound" else None
                 late = self.name.startswith("RecordHuleXueZhan")  # shura: the stick is paid after the win
                 if isinstance(liqi, dict) and not late:
@@ -157,10 +194,17 @@ class _Reader:
 
     # --- helpers -------------------------------------------------------------------------------------------------
     def tile_name(self, name) -> str:
-        """A record's tile in tsumolab's words: 0m / 0p / 0s are the red fives 5mr / 5pr / 5sr."""
+        """A record's tile in tsumolab's words: 0m / 0p / 0s are the red fives 5mr / 5pr / 5sr; fate's open mark
+        `t` is dropped (is_open tells it)."""
         if not isinstance(name, str) or not TILE.fullmatch(name):
             self.fail(f"unknown tile {name!r}")
-        return f"5{name[1]}r" if name[0] == "0" else name
+        if name.endswith(OPEN) and self.variant != "fate":
+            self.fail(f"tile {name!r}: open deal tiles (t) belong to fate records (F)")
+        return f"5{name[1]}r" if name[0] == "0" else name[:2]
+
+    @staticmethod
+    def is_open(name) -> bool:
+        return isinstance(name, str) and name.endswith(OPEN)
 
     def seat(self, data: dict, key: str = "seat") -> int:
         seat = int(data.get(key, 0) or 0)
@@ -191,6 +235,17 @@ class _Reader:
         self.emit({"type": "reach_accepted", "actor": seat})
         self.scores[seat] = int(liqi.get("score", 0) or 0)
 
+    def _eye(self, muyu) -> None:
+        """DE: a `muyu` whose id is new places an eye: the `eye` event {actor, counter}."""
+        if not isinstance(muyu, dict):
+            return
+        if self.variant != "dragon-eye":
+            self.fail("a dragon eye (muyu) outside dragon-eye")
+        number = int(muyu.get("id", 0) or 0)
+        if number != self.eye_id:
+            self.eye_id = number
+            self.emit({"type": "eye", "actor": self.seat(muyu), "counter": int(muyu.get("count", 0) or 0)})
+
     def _doras(self, doras: list):
         for d in doras[len(self.doras):]:
             self.doras.append(self.tile_name(d))
@@ -211,7 +266,7 @@ class _Reader:
         self._close()
         chang, ju, ben = (int(d.get(k, 0) or 0) for k in ("chang", "ju", "ben"))
         deals = [[self.tile_name(t) for t in d.get(f"tiles{s}") or []] for s in range(4)]
-        self.events, self.over, self.kan, self.giver, self.doras = [], False, -1, -1, []
+        self.events, self.over, self.kan, self.giver, self.doras, self.eye_id = [], False, -1, -1, [], None
         self.pons: list[list[list[str]]] = [[] for _ in range(4)]
         self.round = f"{WINDS[chang % 4]}{ju + 1}" + (f"-{ben}" if ben else "")
         if len(d.get("scores") or []) == 3 or not deals[3]:
@@ -220,6 +275,7 @@ class _Reader:
             self.fail("the dealer needs 14 tiles and every other seat 13")
         self.scores = _ints(d.get("scores"))
         self.held = [Counter(h) for h in deals]
+        shown = [[self.tile_name(t) for t in d.get(f"tiles{s}") if self.is_open(t)] for s in range(4)]
         self.emit({"type": "start_kyoku", "hand": len(self.hands) + 1, "round": f"{WINDS[chang % 4]}{ju + 1}",
                    "bakaze": WINDS[chang % 4], "kyoku": ju + 1, "honba": ben,
                    "kyotaku": int(d.get("liqibang", 0) or 0), "oya": ju, "scores": list(self.scores),
@@ -228,7 +284,33 @@ class _Reader:
         if doras:
             self.doras.append(self.tile_name(doras[0]))
             self.events[0]["dora_marker"] = self.doras[0]
+        if self.variant == "fate":
+            from tsumolab.sims.riichi.fate_tiles import OPEN_DEAL_TILES
+
+            if any(len(s) != OPEN_DEAL_TILES for s in shown):
+                self.fail(f"fate opens {OPEN_DEAL_TILES} dealt tiles per seat (F), marked t; the record marks "
+                          f"{', '.join(str(len(s)) for s in shown)}")
+            self.events[0]["fate_open"] = shown
+        if d.get("opens"):
+            self._check_opens(d["opens"], deals)
+        self._eye(d.get("muyu"))
         self.emit({"type": "tsumo", "actor": ju, "pai": deals[ju][13], "rinshan": False})
+
+    def _check_opens(self, opens, tehais: list[list[str]]) -> None:
+        """OD: `opens` shows each seat's start tiles ({seat, tiles, count}): its 13, or the dealer's 14 with its
+        first draw. Other modes hold the entries empty ({seat} alone), or full with the room option open_hand
+        (read past)."""
+        if self.variant != "open-deal":
+            return
+        for entry in opens:
+            if not isinstance(entry, dict) or not entry.get("tiles"):
+                continue
+            seat = self.seat(entry)
+            shown = Counter()
+            for name, n in zip(entry.get("tiles") or [], _ints(entry.get("count"), len(entry.get("tiles") or []))):
+                shown[self.tile_name(name)] += n
+            if +shown not in (Counter(tehais[seat][:13]), Counter(tehais[seat])):
+                self.fail(f"opens shows seat {seat} other tiles than its start hand")
 
     def _RecordChangeTile(self, d: dict):
         if self.variant != "shura":
@@ -263,7 +345,10 @@ class _Reader:
             self.emit({"type": "reach", "actor": seat, "double": bool(d.get("is_wliqi"))})
         self.take(seat, [pai], "discards")
         self.giver = seat
-        self.emit({"type": "dahai", "actor": seat, "pai": pai, "tsumogiri": bool(d.get("moqie"))})
+        event = {"type": "dahai", "actor": seat, "pai": pai, "tsumogiri": bool(d.get("moqie"))}
+        if self.is_open(d.get("tile")):
+            event["open_tile"] = True
+        self.emit(event)
 
     def _RecordChiPengGang(self, d: dict):
         seat, kind = self.seat(d), int(d.get("type", 0) or 0)

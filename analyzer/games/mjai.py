@@ -3,8 +3,11 @@
 The hands are split at start_kyoku; only the words and keys of analyzer.games.record are kept (mjai's `fan` and
 `uradora_markers` become han and ura_markers; deltas and scores are kept where present, end_kyoku's too). Tiles
 E S W N P F C become 1z..7z; "?" (a tile hidden from the seat whose view the log is) stays. mjai says nothing of
-the game's length: the record keeps the default, "south". A log with tsumolab's `exchange` events (S-2) is a
-shura game.
+the game's length: the record keeps the default, "south". The mode is start_game's `variant` (tsumolab's
+extension) when given, else shura with `exchange` events (S-2), fate with start_kyoku's `fate_open` (F),
+dragon-eye with `eye` events (DE), riichi otherwise. The other words of the special modes are kept as the position
+documents have them: `eye` {actor, counter}, `fate_open` and `open_tile`, and fantasy's `cards` on start_kyoku
+(FL), which become the rule option `cards`.
 """
 
 from __future__ import annotations
@@ -16,10 +19,10 @@ from tsumolab.analyzer.games.record import GameError, GameRecord
 HONORS = "ESWNPFC"
 KEYS = {
     "start_kyoku": ("bakaze", "kyoku", "honba", "kyotaku", "oya", "scores", "dora_marker", "tehais",
-                    "exchange_direction"),
+                    "exchange_direction", "fate_open", "cards"),
     "exchange": ("actor", "target", "pais"),
     "tsumo": ("actor", "pai", "rinshan"),
-    "dahai": ("actor", "pai", "tsumogiri"),
+    "dahai": ("actor", "pai", "tsumogiri", "open_tile"),
     "chi": ("actor", "target", "pai", "consumed"),
     "pon": ("actor", "target", "pai", "consumed"),
     "daiminkan": ("actor", "target", "pai", "consumed"),
@@ -31,7 +34,9 @@ KEYS = {
     "hora": ("actor", "target", "pai", "han", "fu", "deltas", "ura_markers"),
     "ryukyoku": ("reason", "deltas"),
     "end_kyoku": ("scores", "deltas"),
+    "eye": ("actor", "counter"),
 }
+FANTASY_DECKS = ("dealer", "chance", "fate")
 RENAMED = {"fan": "han", "uradora_markers": "ura_markers"}
 TILE = re.compile(r"[1-9][mps]|5[mps]r|[1-7]z|\?")
 
@@ -53,11 +58,14 @@ def read_mjai(events: list[dict], title: str = "") -> GameRecord:
                                                 for e in events):
         raise GameError(f"{name}: an mjai log is a list of JSON objects, each with a type")
     names = ("", "", "", "")
+    variant = None
     hands: list[list[dict]] = []
     for i, e in enumerate(events):
         kind = e["type"]
         if kind == "start_game" and isinstance(e.get("names"), list):
             names = tuple((list(map(str, e["names"])) + [""] * 4)[:4])
+        if kind == "start_game" and "variant" in e:
+            variant = _variant(e["variant"], name)
         if kind == "start_kyoku":
             hands.append([])
         if kind not in KEYS:
@@ -68,8 +76,36 @@ def read_mjai(events: list[dict], title: str = "") -> GameRecord:
         hands[-1].append(_event(e, kind, where))
     if not hands:
         raise GameError(f"{name}: the log has no start_kyoku")
-    variant = "shura" if any(e["type"] == "exchange" for h in hands for e in h) else "riichi"  # S-2
-    return GameRecord("mjai", variant, tuple(tuple(h) for h in hands), names, {}, "south", title)
+    variant = variant or _inferred_variant(hands)
+    return GameRecord("mjai", variant, tuple(tuple(h) for h in hands), names, _rules(hands, name), "south", title)
+
+
+def _variant(value, name: str) -> str:
+    from tsumolab.analyzer.advise.riichi_view import VARIANTS
+
+    if value not in VARIANTS:
+        raise GameError(f"{name}: start_game's variant {value!r} is not a riichi-family mode "
+                        f"({', '.join(VARIANTS)})")
+    return value
+
+
+def _inferred_variant(hands: list[list[dict]]) -> str:
+    """The mode of a log that does not name it: shura with an exchange (S-2), fate with open deal tiles (F),
+    dragon-eye with eyes (DE), else riichi."""
+    kinds = {e["type"] for h in hands for e in h}
+    if "exchange" in kinds:
+        return "shura"
+    return "fate" if "fate_open" in hands[0][0] else "dragon-eye" if "eye" in kinds else "riichi"
+
+
+def _rules(hands: list[list[dict]], name: str) -> dict:
+    """FL: the match's cards (start_kyoku's `cards`, {dealer, chance, fate}) as the rule option `cards`."""
+    cards = hands[0][0].get("cards")
+    if cards is None:
+        return {}
+    if not isinstance(cards, dict) or not all(isinstance(cards.get(d), str) for d in FANTASY_DECKS):
+        raise GameError(f"{name}: start_kyoku's cards must name the dealer, chance and fate cards (FL)")
+    return {"cards": ",".join(cards[d] for d in FANTASY_DECKS)}
 
 
 def _event(e: dict, kind: str, where: str) -> dict:
@@ -83,7 +119,7 @@ def _event(e: dict, kind: str, where: str) -> dict:
             v = tile(v, where)
         elif key in ("consumed", "ura_markers", "pais"):
             v = [tile(t, where) for t in _list(v, key, where)]
-        elif key == "tehais":
+        elif key in ("tehais", "fate_open"):
             v = [[tile(t, where) for t in _list(h, key, where)] for h in _list(v, key, where)]
         out[key] = v
     return out

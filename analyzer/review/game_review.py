@@ -79,9 +79,10 @@ def hands_to_review(record: GameRecord, spec: ReviewSpec) -> list[int]:
 
 
 def game_rules(record: GameRecord) -> dict:
-    """The rule options the game's positions are advised under: the record's, and a South game's length (R-2)."""
+    """The rule options the game's positions are advised under: the record's, and a South game's length (R-2) in
+    the riichi modes but shura, whose game the record's length does not change."""
     rules = dict(record.rules)
-    if record.variant == "riichi" and record.length == "south":
+    if record.variant != "shura" and record.length == "south":
         rules.setdefault("n_hands", 8)
     return rules
 

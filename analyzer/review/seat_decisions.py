@@ -50,13 +50,14 @@ class SeatDecision:
     table: TableAt | None = None
 
 
-def seat_view(events, seat: int) -> list[dict]:
-    """The events as `seat` saw them: the other seats' start tiles and draws hidden, and the tiles of an exchange
-    the seat took no part in."""
+def seat_view(events, seat: int, variant: str = "riichi") -> list[dict]:
+    """The events as `seat` saw them: the other seats' start tiles (but in open-deal, OD, which shows them all)
+    and draws hidden, and the tiles of an exchange the seat took no part in. What fate (F) and dragon-eye (DE)
+    show — `fate_open`, `open_tile`, `eye` — is public and stays."""
     out = []
     for e in events:
         kind = e["type"]
-        if kind == "start_kyoku":
+        if kind == "start_kyoku" and variant != "open-deal":
             e = dict(e, tehais=[h if i == seat else [HIDDEN] * len(h) for i, h in enumerate(e["tehais"])])
         elif kind == "tsumo" and e["actor"] != seat:
             e = dict(e, pai=HIDDEN)
@@ -70,12 +71,13 @@ def seat_view(events, seat: int) -> list[dict]:
 
 def position_at(variant: str, events, seat: int, decision: SeatDecision, rules: dict | None = None) -> dict:
     """The position document (analyzer.advise.riichi_position) of `decision`. A react decision sees the dora
-    indicator an open or added kan shows with the discard after it (Mahjong Soul shows it before the calls)."""
+    indicator an open or added kan shows with the discard after it (Mahjong Soul shows it before the calls); a
+    turn sees the indicators logged right after its draw (dora-fever's and dragon-eye's first ones, DF, DE)."""
     end = decision.at + 1
-    while decision.kind == "react" and end < len(events) and events[end]["type"] == "dora":
+    while decision.kind in ("react", "turn") and end < len(events) and events[end]["type"] == "dora":
         end += 1
     doc = {"format": FORMAT, "variant": variant, "seat": seat, "decision": decision.kind,
-           "events": seat_view(events[:end], seat), "note": "review"}
+           "events": seat_view(events[:end], seat, variant), "note": "review"}
     if rules:
         doc["rules"] = dict(rules)
     return doc

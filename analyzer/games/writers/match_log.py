@@ -8,11 +8,18 @@ What the writers need and the replay spreads over extension events is folded in 
 - a riichi winner's `hora` gets the ura indicators under the dora indicators shown (`ura_markers`, from the
   replay's `wall` event);
 - an added kan names the pon it completes (`consumed`, the pon's three tiles), as mjai's kakan does;
+- fantasy's card payments (FL) go where they are paid: 赠品 and 厄运沙漏 on the win's deltas, 没收 on the draw's,
+  暗中交易 and 爱的代价 as `fees` (each seat's points, `pot` the part paid to the table) on the call that costs them;
 - `pass_win`, `payment` and the `wall` itself are left out (the wall stays on the hand for whoever wants it).
 
+What the special modes show is kept in the words of the position documents (analyzer.advise.riichi_position):
+dragon-eye's `eye` events (DE), fate's `fate_open` on start_kyoku and `open_tile` on the discards giving one up
+(F, analyzer.advise.riichi_shown), fantasy's `cards` on start_kyoku (FL); dora-fever's and dragon-eye's first
+indicators are the `dora` events right after start_kyoku (DF, DE). Chant's runs (C) and soul strike's turns (SS)
+follow from the discards and riichi alone; open-deal (OD) shows the start hands every log holds anyway.
+
 Each hand is its start_kyoku and its events up to and including end_kyoku (scores after the hand).
-Only the modes in WRITTEN are written (riichi and shura: every event of theirs is in these words); `check_format`
-refuses the others in one line.
+Only the modes in WRITTEN are written; `check_format` refuses the others in one line.
 """
 
 from __future__ import annotations
@@ -22,15 +29,18 @@ from dataclasses import dataclass, field
 from tsumolab.analyzer.errors import InputError
 
 FORMATS = ("mjai", "tenhou6", "majsoul")
-WRITTEN = {"mjai": ("riichi", "shura"), "tenhou6": ("riichi",), "majsoul": ("riichi", "shura")}  # modes written
+SPECIAL = ("dora-fever", "chant", "soul-strike", "fate", "open-deal", "dragon-eye", "fantasy")
+WRITTEN = {"mjai": ("riichi", "shura", *SPECIAL), "tenhou6": ("riichi",),
+           "majsoul": ("riichi", "shura", *SPECIAL)}  # modes written per format
 TABLE = -1  # the riichi-stick pile in payment events
-WIN_REASONS = frozenset({"ron", "tsumo", "honba", "sticks", "pao"})
-DRAW_REASONS = frozenset({"noten", "nagashi"})
-START_KEYS = ("bakaze", "kyoku", "honba", "kyotaku", "oya", "scores", "dora_marker", "tehais")
+WIN_REASONS = frozenset({"ron", "tsumo", "honba", "sticks", "pao", "fl_giveaway", "fl_hourglass"})
+DRAW_REASONS = frozenset({"noten", "nagashi", "fl_confiscate"})
+FEE_REASONS = frozenset({"fl_shady_deal", "fl_love_price"})   # FL: paid on a call, during the hand
+START_KEYS = ("bakaze", "kyoku", "honba", "kyotaku", "oya", "scores", "dora_marker", "tehais", "cards")
 PLAY_KEYS = {
     "exchange": ("actor", "target", "pais"),
     "tsumo": ("actor", "pai", "rinshan"),
-    "dahai": ("actor", "pai", "tsumogiri"),
+    "dahai": ("actor", "pai", "tsumogiri", "open_tile"),
     "chi": ("actor", "target", "pai", "consumed"),
     "pon": ("actor", "target", "pai", "consumed"),
     "daiminkan": ("actor", "target", "pai", "consumed"),
@@ -42,6 +52,7 @@ PLAY_KEYS = {
     "hora": ("actor", "target", "pai", "han", "fu"),
     "ryukyoku": ("reason", "abortive", "actor"),
     "end_kyoku": ("scores", "deltas"),
+    "eye": ("actor", "counter"),
 }
 
 
@@ -80,6 +91,9 @@ def check_format(fmt: str, variant: str) -> None:
     if fmt == "tenhou6" and variant == "shura":
         raise InputError("replay --format tenhou6: a tenhou.net/6 log cannot hold shura's exchange of three and "
                          "play after wins; write shura as mjai or majsoul")
+    if fmt == "tenhou6" and variant in SPECIAL:
+        raise InputError(f"replay --format tenhou6: a tenhou.net/6 log cannot name mode {variant} nor hold what it "
+                         "shows; write it as mjai or majsoul")
     if variant not in WRITTEN[fmt]:
         raise InputError(f"replay --format {fmt}: mode {variant} is not written yet "
                          f"(written: {', '.join(WRITTEN[fmt])})")
@@ -88,6 +102,15 @@ def check_format(fmt: str, variant: str) -> None:
 def match_log(events: list[dict], names, variant: str, rules: dict | None = None, n_hands: int = 4,
               title: str = "") -> MatchLog:
     """The replay's JSON events of one match (riichi-based modes) → MatchLog."""
+    hands = _hands(events, variant)
+    if variant == "fate":
+        for hand in hands:
+            _show_fate(hand)
+    return MatchLog(variant, [str(n) for n in names], hands, dict(rules or {}), n_hands, title)
+
+
+def _hands(events: list[dict], variant: str) -> list[Hand]:
+    """The replay's events cut into hands in the writers' words (the module docstring)."""
     hands: list[Hand] = []
     draw = [0] * 4
     win: dict | None = None   # the latest hora, whose payments follow it
@@ -111,6 +134,9 @@ def match_log(events: list[dict], names, variant: str, rules: dict | None = None
             continue
         if kind == "payment":
             reason, payer, payee, amount = e["reason"], e["from"], e["to"], e["amount"]
+            if reason in FEE_REASONS:
+                _add_fee(hand.events[-1], payer, payee, amount)
+                continue
             target = win["deltas"] if reason in WIN_REASONS and win is not None else \
                 draw if reason in DRAW_REASONS else None
             if target is not None:
@@ -142,7 +168,31 @@ def match_log(events: list[dict], names, variant: str, rules: dict | None = None
             out["deltas"] = draw
             out["nagashi"] = nagashi
         hand.events.append(out)
-    return MatchLog(variant, [str(n) for n in names], hands, dict(rules or {}), n_hands, title)
+    return hands
+
+
+def _add_fee(call: dict, payer: int, payee: int, amount: int) -> None:
+    """FL: a fee paid on the call `call` (暗中交易 to the discarder, 爱的代价 to the table's pot)."""
+    fees = call.setdefault("fees", {"deltas": [0] * 4, "pot": 0})
+    for seat, sign in ((payer, -1), (payee, 1)):
+        if seat == TABLE:
+            fees["pot"] += sign * amount
+        else:
+            fees["deltas"][seat] += sign * amount
+
+
+def _show_fate(hand: Hand) -> None:
+    """F: start_kyoku's `fate_open` (each seat's first 4 dealt tiles in deal order, from the wall's deal: 13
+    tiles to each seat from the dealer on) and `open_tile` on the discards giving one up."""
+    from tsumolab.analyzer.advise.riichi_shown import mark_open_tiles
+    from tsumolab.sims.riichi.fate_tiles import OPEN_DEAL_TILES
+    from tsumolab.sims.riichi.rules import DEAL_SIZE
+
+    deal, oya = hand.wall["deal"], hand.start["oya"]
+    first = [DEAL_SIZE * ((s - oya) % 4) for s in range(4)]
+    shown = [deal[at:at + OPEN_DEAL_TILES] for at in first]
+    hand.start["fate_open"] = shown
+    mark_open_tiles([hand.start, *hand.events], shown)
 
 
 def game_log(spec, match_id: int, events: list[dict], labels) -> MatchLog:

@@ -12,12 +12,14 @@ five 0m / 0p / 0s. A riichi's stick shows as `liqi` {seat, score, liqibang} on t
 indicator in the cumulative `doras` of the record it comes with. head.config.mode.mode is 1 (East) or 2 (South);
 detail_rule names shura (xuezhandaodi, huansanzhang), the start points (init_point) and the red fives
 (dora_count 3 or 0). A han count of 13 or more is written as counted han (yiman false).
+The special riichi modes add their detail_rule flag and side fields (analyzer.games.writers.majsoul_modes).
 """
 
 from __future__ import annotations
 
 import json
 
+from tsumolab.analyzer.games.writers.majsoul_modes import ModeFields, detail_rule_flags
 from tsumolab.analyzer.games.writers.match_log import Hand, MatchLog, check_format
 
 ABORTS = {"nine_terminals": 1, "four_winds": 2, "four_kans": 3, "four_riichi": 4, "three_wins": 5}
@@ -26,7 +28,9 @@ CALLS = {"chi": 0, "pon": 1, "daiminkan": 2}
 
 
 def majsoul_tile(name: str) -> str:
-    """A record tile (5mr) in Mahjong Soul's spelling (0m)."""
+    """A record tile (5mr) in Mahjong Soul's spelling (0m); fate's open mark t stays last (5mrt → 0mt)."""
+    if name.endswith("t"):
+        return majsoul_tile(name[:-1]) + "t"
     return f"0{name[1]}" if name.endswith("r") else name
 
 
@@ -37,8 +41,10 @@ def _tiles(names) -> list[str]:
 class _HandRecords:
     """One hand's records, written event by event."""
 
-    def __init__(self, hand: Hand, variant: str):
+    def __init__(self, hand: Hand, variant: str, count_called: bool = True):
         self.hand, self.variant = hand, variant
+        self.side = ModeFields(variant, hand.start, count_called)
+        self.last_discard = ""
         self.records: list[dict] = []
         self.scores = list(hand.start["scores"])
         self.sticks = int(hand.start["kyotaku"])
@@ -56,17 +62,22 @@ class _HandRecords:
     def write(self) -> list[dict]:
         start, events = self.hand.start, self.hand.events
         oya = start["oya"]
-        first = events[0]
-        if first["type"] != "tsumo" or first["actor"] != oya:
+        i = 0
+        while i < len(events) and events[i]["type"] == "eye":   # DE: the hand's first eye
+            self.side.place_eye(events[i])
+            i += 1
+        first = events[i] if i < len(events) else None
+        if first is None or first["type"] != "tsumo" or first["actor"] != oya:
             raise ValueError(f"a hand starts with the dealer's draw, not {first}")
         tiles = [list(h) for h in start["tehais"]]
         tiles[oya].append(first["pai"])
-        self.add("RecordNewRound", {
-            "chang": "ESWN".index(start["bakaze"]), "ju": start["kyoku"] - 1, "ben": start["honba"],
-            "scores": list(self.scores), "liqibang": self.sticks,
-            **{f"tiles{s}": _tiles(tiles[s]) for s in range(4)},
-            "doras": list(self.doras), "left_tile_count": self.left})
-        i = 1
+        data = {"chang": "ESWN".index(start["bakaze"]), "ju": start["kyoku"] - 1, "ben": start["honba"],
+                "scores": list(self.scores), "liqibang": self.sticks,
+                **{f"tiles{s}": _tiles(self.side.deal_tiles(start, s, tiles[s])) for s in range(4)},
+                "doras": list(self.doras), "left_tile_count": self.left}
+        self.side.new_round(data, tiles, majsoul_tile)
+        self.add("RecordNewRound", data)
+        i += 1
         while i < len(events):
             e = events[i]
             if e["type"] == "exchange":
@@ -94,24 +105,33 @@ class _HandRecords:
         kind, seat = e["type"], e.get("actor")
         if kind == "tsumo":
             self.left -= 1
-            self.add("RecordDealTile", {"seat": seat, "tile": majsoul_tile(e["pai"]), "left_tile_count": self.left})
+            data = {"seat": seat, "tile": majsoul_tile(e["pai"]), "left_tile_count": self.left}
+            self.side.drawn(data, seat, e["pai"])
+            self.add("RecordDealTile", data)
         elif kind == "reach":
             self.reach = e
         elif kind == "dahai":
             riichi, self.reach = self.reach, None
-            self.add("RecordDiscardTile", {"seat": seat, "tile": majsoul_tile(e["pai"]),
-                                           "is_liqi": riichi is not None and not riichi.get("double"),
-                                           "moqie": bool(e["tsumogiri"]),
-                                           "is_wliqi": riichi is not None and bool(riichi.get("double"))})
+            data = {"seat": seat, "tile": majsoul_tile(e["pai"]),
+                    "is_liqi": riichi is not None and not riichi.get("double"), "moqie": bool(e["tsumogiri"]),
+                    "is_wliqi": riichi is not None and bool(riichi.get("double"))}
+            self.side.discarded(data, e, riichi)
+            self.last_discard = data["tile"]
+            self.add("RecordDiscardTile", data)
         elif kind in CALLS:
             n = len(e["consumed"])
-            self.add("RecordChiPengGang", {"seat": seat, "type": CALLS[kind],
-                                           "tiles": _tiles([*e["consumed"], e["pai"]]),
-                                           "froms": [seat] * n + [e["target"]], "tile_states": [0] * n})
-        elif kind == "ankan":
-            self.add("RecordAnGangAddGang", {"seat": seat, "type": 3, "tiles": e["consumed"][0].rstrip("r")})
-        elif kind == "kakan":
-            self.add("RecordAnGangAddGang", {"seat": seat, "type": 2, "tiles": majsoul_tile(e["pai"])})
+            data = {"seat": seat, "type": CALLS[kind], "tiles": [*_tiles(e["consumed"]), self.last_discard],
+                    "froms": [seat] * n + [e["target"]], "tile_states": [0] * n}
+            self.side.called(data, e)
+            self.fees(data, e.get("fees"))
+            self.add("RecordChiPengGang", data)
+        elif kind in ("ankan", "kakan"):
+            data = {"seat": seat, "type": 3 if kind == "ankan" else 2,
+                    "tiles": e["consumed"][0].rstrip("r") if kind == "ankan" else majsoul_tile(e["pai"])}
+            self.side.kan(data, e)
+            self.add("RecordAnGangAddGang", data)
+        elif kind == "eye":
+            self.side.place_eye(e)
         elif kind == "reach_accepted":
             self.scores[seat] -= 1000
             self.sticks += 1
@@ -121,6 +141,14 @@ class _HandRecords:
             self.records[-1]["data"]["doras"] = list(self.doras)
         elif kind == "ryukyoku":
             self.draw(e)
+
+    def fees(self, data: dict, fees: dict | None) -> None:
+        """FL: the fees a call costs (暗中交易, 爱的代价) move the scores the call record shows."""
+        if fees is None:
+            return
+        self.scores = [s + d for s, d in zip(self.scores, fees["deltas"])]
+        self.sticks += fees["pot"] // 1000
+        data.update(scores=list(self.scores), liqibang=self.sticks)
 
     def wins(self, events: list[dict], i: int) -> int:
         """The wins from event `i` on that one record holds (a double or triple ron), and the events they bring
@@ -136,6 +164,7 @@ class _HandRecords:
                         "yiman": False, "count": e["han"], "fu": e["fu"], "point_sum": max(e["deltas"])}
                 if e.get("ura_markers"):
                     hule["li_doras"] = _tiles(e["ura_markers"])
+                self.side.fate_bonus(hule, e["actor"])
                 hules.append(hule)
                 deltas = [a + b for a, b in zip(deltas, e["deltas"])]
             i += 1
@@ -171,12 +200,17 @@ class _HandRecords:
 def majsoul_document(log: MatchLog) -> dict:
     """The match as a decoded Mahjong Soul record."""
     check_format("majsoul", log.variant)
-    rule: dict = {"dora_count": 3 if log.red_fives else 0}
-    if "start_points" in log.rules:
-        rule["init_point"] = log.rules["start_points"]
+    from tsumolab.sims.modes import get_mode
+
+    defaults = get_mode(log.variant).rules_class()
+    rule: dict = {"dora_count": 3 if log.red_fives else 0,
+                  "init_point": int(log.rules.get("start_points", defaults.start_points))}
     if log.variant == "shura":
         rule.update(xuezhandaodi=1, huansanzhang=1)
-    records = [r for hand in log.hands for r in _HandRecords(hand, log.variant).write()]
+    if log.hands:
+        rule.update(detail_rule_flags(log.variant, log.hands[0].start))
+    count_called = bool(log.rules.get("count_called", defaults.count_called))
+    records = [r for hand in log.hands for r in _HandRecords(hand, log.variant, count_called).write()]
     final = log.final_scores
     return {
         "head": {"uuid": log.title, "start_time": 0, "end_time": 0,

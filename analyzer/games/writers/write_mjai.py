@@ -6,6 +6,10 @@ Plain mjai spelling: honors E S W N P F C, a red five 5mr / 5pr / 5sr, `fan` and
 Two extensions the project's reader (analyzer.games.mjai) takes: ryukyoku's `reason` (exhaustive,
 nine_terminals, four_winds, four_riichi, four_kans, three_wins) and, in shura, start_kyoku's `exchange_direction`
 with one `exchange` event {actor, target, pais} per seat (S-2).
+The other riichi-family modes add tsumolab's words of the position documents (analyzer.advise.riichi_position):
+start_game names the mode (`variant`, left out for riichi), dragon-eye has `eye` events (DE), fate `fate_open` on
+start_kyoku and `open_tile` on discards (F), fantasy the match's `cards` on start_kyoku (FL); fantasy's fees on a
+call are left out (the next start_kyoku's scores hold them).
 """
 
 from __future__ import annotations
@@ -17,7 +21,8 @@ from tsumolab.analyzer.games.writers.match_log import MatchLog, check_format
 HONORS = "ESWNPFC"
 RENAMED = {"han": "fan", "ura_markers": "uradora_markers"}
 DROPPED = {"tsumo": ("rinshan",), "reach": ("double",), "ryukyoku": ("abortive", "actor", "nagashi"),
-           "end_kyoku": ("scores", "deltas")}
+           "end_kyoku": ("scores", "deltas"), "chi": ("fees",), "pon": ("fees",), "daiminkan": ("fees",)}
+TILE_KEYS = ("pai", "dora_marker", "consumed", "pais", "tehais", "ura_markers", "fate_open")
 
 
 def mjai_tile(name: str) -> str:
@@ -33,6 +38,8 @@ def mjai_events(log: MatchLog) -> list[dict]:
     """The match as mjai events."""
     check_format("mjai", log.variant)
     out: list[dict] = [{"type": "start_game", "names": list(log.names), "aka_flag": log.red_fives}]
+    if log.variant != "riichi":
+        out[0]["variant"] = log.variant
     for hand in log.hands:
         scores = list(hand.start["scores"])
         for e in [hand.start, *hand.events]:
@@ -40,7 +47,7 @@ def mjai_events(log: MatchLog) -> list[dict]:
             for key, value in e.items():
                 if key in DROPPED.get(e["type"], ()):
                     continue
-                if key in ("pai", "dora_marker", "consumed", "pais", "tehais", "ura_markers"):
+                if key in TILE_KEYS:
                     value = _tiles(value)
                 event[RENAMED.get(key, key)] = value
             if e["type"] == "reach_accepted":

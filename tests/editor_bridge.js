@@ -6,7 +6,8 @@
 //   {"rule": {...detail_rule flags}, "round": [chang, ju, ben, sticks], "scores": [4 ints],
 //    "begin": [4 tile strings], "paishan": "tile string", "ops": [["mopai", 0, "5m"], ["qiepai", 0, "5m", false], ...]}
 // stdout: one JSON object per line: {"records": [{"name", "data"}...]} (the hand's records from the first win,
-// draw or abort on) or {"error": "...", "at": op index}.
+// draw or abort on; every record of the hand when the job says "all_records": true) or {"error": "...", "at": op
+// index}.
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -67,7 +68,8 @@ function playHand(job) {
     }
     // the hand's actions: a finished hand is in all_actions, one the editor did not close is still current
     const actions = [].concat(...ctx.all_data.all_actions, ctx.all_data.cur_actions);
-    const records = actions.filter(a => RESULT_RECORDS.has(a.name)).map(a => ({name: a.name, data: a.data}));
+    const records = actions.filter(a => job.all_records || RESULT_RECORDS.has(a.name))
+        .map(a => ({name: a.name, data: a.data}));
     return {records, closed: ctx.all_data.cur_actions.length === 0};
 }
 

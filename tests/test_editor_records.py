@@ -1,0 +1,97 @@
+"""Mahjong Soul records of the special riichi modes written by the community replay editor (not tsumolab's own
+writer) are read (issue 29): each simulated match of seed 3 is played again in the editor (tests/editor_bridge.py,
+the editor's own record code), every record of every hand is kept, and read_game reads the document as the mode,
+with the play of every hand (draws, discards, calls, kans, riichi, wins) the simulated one and the mode's side
+fields turned into the position words (DE eyes, F open tiles, FL cards, OD opened hands checked), and the review's
+positions of seat 1 in the first hand are accepted by advise.
+
+The editor is not part of tsumolab: TSUMOLAB_EDITOR_DIR names a checkout of Fat-pig-Cui/majsoul-replay-editor
+(its main.js); without it the test is skipped. A sorted record cannot tell the dealer's first draw from its deal
+tiles, so the dealer's first draw is left out of the comparison."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+
+from tests.editor_bridge import hand_jobs, run_editor, skip_reason
+from tests.replayed import replayed
+from tsumolab.analyzer.games.read import read_game
+from tsumolab.analyzer.games.writers.match_log import SPECIAL
+
+pytestmark = pytest.mark.skipif(skip_reason() is not None, reason=skip_reason() or "")
+PLAY = ("tsumo", "dahai", "chi", "pon", "daiminkan", "ankan", "kakan", "reach", "hora")
+SEED, MATCH = 3, 0
+
+
+def editor_document(variant: str):
+    """(the editor's Mahjong Soul document of the match, the simulated events)."""
+    events, _, _, _ = replayed(variant, SEED, MATCH, "baseline")
+    jobs = hand_jobs(variant, SEED, MATCH, events)
+    for job in jobs:
+        job.job["all_records"] = True
+    outs = run_editor(jobs)
+    assert all("error" not in out for out in outs), [out for out in outs if "error" in out][:1]
+    records = [r for out in outs for r in out["records"]]
+    rule = dict(jobs[0].job["rule"])
+    doc = {"head": {"uuid": f"editor {variant} seed {SEED} match {MATCH}",
+                    "config": {"category": 1, "mode": {"mode": 1, "detail_rule": rule}}},
+           "data": {"name": ".lq.GameDetailRecords", "data": {"records": records}}}
+    return doc, events
+
+
+def play(hand) -> list[tuple]:
+    """The hand's actions as (type, actor, tile kind), the dealer's first draw left out."""
+    out = []
+    first = next(e for e in hand if e["type"] == "tsumo")
+    for e in hand:
+        if e["type"] not in PLAY or e is first:
+            continue
+        tile = e.get("pai") or (e.get("consumed") or [""])[0]
+        out.append((e["type"], e["actor"], tile.rstrip("r")))
+    return out
+
+
+def simulated_hands(events) -> list[list[dict]]:
+    hands = []
+    for e in events:
+        if e["type"] == "start_kyoku":
+            hands.append([])
+        if hands:
+            hands[-1].append(e)
+    return hands
+
+
+@pytest.mark.parametrize("variant", SPECIAL)
+def test_an_editor_record_of_each_special_mode_is_read(variant):
+    from tsumolab.analyzer.advise.position_advice import NotADecision, read_position
+    from tsumolab.analyzer.review.game_review import game_rules
+    from tsumolab.analyzer.review.seat_decisions import position_at, seat_decisions
+
+    doc, events = editor_document(variant)
+    record = read_game(json.dumps(doc).encode())
+    ours = simulated_hands(events)
+    assert (record.source, record.variant, record.n_hands) == ("majsoul", variant, len(ours))
+    for read, simulated in zip(record.hands, ours):
+        assert play(read) == play(simulated)
+        if variant == "dragon-eye":
+            assert [e["actor"] for e in read if e["type"] == "eye"] == \
+                [e["actor"] for e in simulated if e["type"] == "eye"]
+        if variant == "fate":
+            wall = next(e for e in simulated if e["type"] == "wall")
+            oya = simulated[0]["oya"]
+            shown = [Counter(wall["deal"][13 * ((s - oya) % 4):13 * ((s - oya) % 4) + 4]) for s in range(4)]
+            assert [Counter(t) for t in read[0]["fate_open"]] == shown
+    if variant == "fantasy":
+        cards = ours[0][0]["cards"]
+        assert record.rules["cards"] == ",".join(cards[d] for d in ("dealer", "chance", "fate"))
+    hand, rules, positions = record.hands[0], game_rules(record), 0
+    for decision in seat_decisions(hand, 1, variant):
+        try:
+            read_position(position_at(variant, hand, 1, decision, rules))
+        except NotADecision:
+            continue
+        positions += 1
+    assert positions >= 5

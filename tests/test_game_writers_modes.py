@@ -236,3 +236,27 @@ def test_review_accepts_each_special_mode_record(matches, variant):
     table = review_hand(record, ReviewSpec(seat=1, rollouts=8), 1)
     chosen = table.group_by("decision").agg(pl.col("chosen").sum())
     assert chosen.height >= 3 and chosen["chosen"].to_list() == [1] * chosen.height
+
+
+@pytest.mark.parametrize("variant", SPECIAL)
+def test_replay_format_writes_each_special_mode(variant):
+    """`replay --format majsoul|mjai` writes a special-mode match that read_game reads as that mode (the same
+    hands in both formats); `--format tenhou6` refuses it in one line."""
+    from click.testing import CliRunner
+
+    import tsumolab.commands.replay  # noqa: F401  (registers `replay`)
+    from tsumolab.cli import cli
+
+    starts = {}
+    for fmt in ("majsoul", "mjai"):
+        result = CliRunner().invoke(cli, ["replay", "--variant", variant, "--seed", "3", "--match", "0",
+                                          "--format", fmt])
+        assert result.exit_code == 0, result.output
+        record = read_game(result.output.encode())
+        assert (record.source, record.variant) == (fmt, variant)
+        starts[fmt] = [(h[0]["oya"], h[0]["honba"], [sorted(t) for t in h[0]["tehais"]]) for h in record.hands]
+    assert starts["majsoul"] == starts["mjai"] and len(starts["mjai"]) >= 2
+    result = CliRunner().invoke(cli, ["replay", "--variant", variant, "--seed", "3", "--match", "0",
+                                      "--format", "tenhou6"])
+    assert result.exit_code == 2 and f"cannot name mode {variant}" in result.output
+    assert result.output.count("\n") == 1

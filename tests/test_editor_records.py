@@ -3,7 +3,8 @@ writer) are read (issue 29): each simulated match of seed 3 is played again in t
 the editor's own record code), every record of every hand is kept, and read_game reads the document as the mode,
 with the play of every hand (draws, discards, calls, kans, riichi, wins) the simulated one and the mode's side
 fields turned into the position words (DE eyes, F open tiles, FL cards, OD opened hands checked), and the review's
-positions of seat 1 in the first hand are accepted by advise.
+positions of seat 1 in the first hand are accepted by advise. tsumolab's own records carry the side fields the
+editor computes for the same play.
 
 The editor is not part of tsumolab: TSUMOLAB_EDITOR_DIR names a checkout of Fat-pig-Cui/majsoul-replay-editor
 (its main.js); without it the test is skipped. A sorted record cannot tell the dealer's first draw from its deal
@@ -95,3 +96,35 @@ def test_an_editor_record_of_each_special_mode_is_read(variant):
             continue
         positions += 1
     assert positions >= 5
+
+
+SIDE_FIELDS = [  # (mode, record, field) that tsumolab's writer and the editor write alike for the same play
+    ("fate", "RecordHule", "tianming_bonus"), ("fate", "RecordDiscardTile", "tile"),
+    ("fate", "RecordChiPengGang", "tiles"), ("dragon-eye", "RecordNewRound", "muyu"),
+    ("dragon-eye", "RecordDealTile", "muyu"), ("dragon-eye", "RecordDiscardTile", "muyu"),
+    ("dragon-eye", "RecordChiPengGang", "muyu"), ("soul-strike", "RecordDealTile", "hun_zhi_yi_ji_info"),
+    ("soul-strike", "RecordDiscardTile", "hun_zhi_yi_ji_info"), ("open-deal", "RecordDiscardTile", "tile_state"),
+    ("dora-fever", "RecordNewRound", "doras"), ("dragon-eye", "RecordNewRound", "doras"),
+]
+
+
+def _fields(records, name: str, key: str) -> list:
+    if key == "tianming_bonus":   # F: per win
+        return [(h["seat"], h[key]) for r in records if r["name"].endswith(name) for h in r["data"]["hules"]]
+    return [(r["data"].get("seat"), r["data"].get(key)) for r in records if r["name"].endswith(name)]
+
+
+@pytest.mark.parametrize("variant, name, key", SIDE_FIELDS)
+def test_side_fields_are_the_ones_the_editor_writes(variant, name, key):
+    """tsumolab's own Mahjong Soul record of a simulated match carries the side fields the editor computes for
+    the same play: fate's win multipliers (F, 1 + open deal tiles still held) and t marks, dragon-eye's muyu
+    (DE), soul strike's strike turns and overload (SS), open-deal's shown discards (OD), the 3 first indicators
+    (DF, DE). (Chant's runs differ: the editor drops called discards and skips a discard after each run.)"""
+    from tsumolab.analyzer.games.writers import write_game
+    from tsumolab.analyzer.games.writers.match_log import match_log
+
+    doc, events = editor_document(variant)
+    ours = json.loads(write_game("majsoul", match_log(events, ["a", "b", "c", "d"], variant)))
+    theirs = _fields(doc["data"]["data"]["records"], name, key)
+    assert sum(v is not None for _, v in theirs) >= 2
+    assert _fields([a["result"] for a in ours["data"]["data"]["actions"]], name, key) == theirs

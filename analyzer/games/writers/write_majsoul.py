@@ -71,7 +71,7 @@ class _HandRecords:
             raise ValueError(f"a hand starts with the dealer's draw, not {first}")
         tiles = [list(h) for h in start["tehais"]]
         tiles[oya].append(first["pai"])
-        data = {"chang": "ESWN".index(start["bakaze"]), "ju": start["kyoku"] - 1, "ben": start["honba"],
+        data = {"chang": "ESWN".index(start["bakaze"]), "ju": start["kyoku"] - 1, "ben": start["honba"], "seat": oya,
                 "scores": list(self.scores), "liqibang": self.sticks,
                 **{f"tiles{s}": _tiles(self.side.deal_tiles(start, s, tiles[s])) for s in range(4)},
                 "doras": list(self.doras), "left_tile_count": self.left}

@@ -260,3 +260,27 @@ def test_replay_format_writes_each_special_mode(variant):
                                       "--format", "tenhou6"])
     assert result.exit_code == 2 and f"cannot name mode {variant}" in result.output
     assert result.output.count("\n") == 1
+
+
+@pytest.mark.parametrize("variant", SPECIAL)
+def test_a_special_mode_record_is_reviewed_from_the_seat_view_only(matches, variant):
+    """One seat's view, never more: two other seats exchanging start tiles they never play (not fate's open ones,
+    F) leaves every position of seat 0's decisions in the first hand identical — but in open-deal, which shows
+    every start hand (OD), the positions see the change."""
+    from tests.test_review import _swap_unplayed_tiles
+    from tsumolab.analyzer.review.seat_decisions import position_at, seat_decisions
+
+    match = mode_matches(matches, variant)[0]
+    text = write_game("majsoul", game_log(*match[:2], *match[3:]))
+    record = read_game(text.encode())
+    doc = _swap_unplayed_tiles(json.loads(text), record, 0)
+    for action in doc["data"]["data"]["actions"]:
+        action["result"]["data"].pop("opens", None)   # OD: opens would no longer match the start tiles
+    changed = read_game(json.dumps(doc).encode())
+    hand, other = record.hands[0], changed.hands[0]
+    assert hand != other
+    decisions = seat_decisions(hand, 0, variant)
+    assert len(decisions) >= 5 and decisions == seat_decisions(other, 0, variant)
+    same = [position_at(variant, hand, 0, d, record.rules) == position_at(variant, other, 0, d, changed.rules)
+            for d in decisions]
+    assert same == [variant != "open-deal"] * len(decisions)

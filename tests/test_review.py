@@ -167,7 +167,8 @@ def test_a_west_round_hand_is_advised_with_the_west_round_wind(game):
 
 def _swap_unplayed_tiles(doc: dict, record, seat: int) -> dict:
     """The Mahjong Soul record with, in every hand, one start tile of each of two other seats exchanged between
-    them (tiles neither seat ever plays), and the wall (paishan) reversed: nothing `seat` could see."""
+    them (tiles neither seat ever plays, nor a fate record shows with its mark t), and the wall (paishan)
+    reversed: nothing `seat` could see."""
     import copy
 
     doc = copy.deepcopy(doc)
@@ -178,12 +179,15 @@ def _swap_unplayed_tiles(doc: dict, record, seat: int) -> dict:
             if e.get("actor") is not None and e["type"] in ("dahai", "chi", "pon", "daiminkan", "ankan", "kakan"):
                 played[e["actor"]] |= {p.rstrip("r")[:2] for p in [e.get("pai", ""), *e.get("consumed", [])] if p}
         q1, q2 = [s for s in range(4) if s != seat][:2]
-        a = next(t for t in data[f"tiles{q1}"] if t not in played[q1] and t not in data[f"tiles{q2}"] and t[0] != "0")
-        b = next(t for t in data[f"tiles{q2}"] if t not in played[q2] and t not in data[f"tiles{q1}"] and t[0] != "0")
+        a = next(t for t in data[f"tiles{q1}"] if t not in played[q1] and t not in data[f"tiles{q2}"]
+                 and t[0] != "0" and len(t) == 2)
+        b = next(t for t in data[f"tiles{q2}"] if t not in played[q2] and t not in data[f"tiles{q1}"]
+                 and t[0] != "0" and len(t) == 2)
         data[f"tiles{q1}"][data[f"tiles{q1}"].index(a)] = b
         data[f"tiles{q2}"][data[f"tiles{q2}"].index(b)] = a
-        tiles = [data["paishan"][i:i + 2] for i in range(0, len(data["paishan"]), 2)]
-        data["paishan"] = "".join(reversed(tiles))
+        if "paishan" in data:   # tsumolab's own records write no wall
+            tiles = [data["paishan"][i:i + 2] for i in range(0, len(data["paishan"]), 2)]
+            data["paishan"] = "".join(reversed(tiles))
     return doc
 
 

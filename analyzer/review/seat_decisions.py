@@ -71,10 +71,14 @@ def seat_view(events, seat: int, variant: str = "riichi") -> list[dict]:
 
 def position_at(variant: str, events, seat: int, decision: SeatDecision, rules: dict | None = None) -> dict:
     """The position document (analyzer.advise.riichi_position) of `decision`. A react decision sees the dora
-    indicator an open or added kan shows with the discard after it (Mahjong Soul shows it before the calls); a
-    turn sees the indicators logged right after its draw (dora-fever's and dragon-eye's first ones, DF, DE)."""
+    indicator an open or added kan shows with the discard after it (Mahjong Soul shows it before the calls); the
+    dealer's first turn sees the indicators logged right after its first draw (dora-fever's and dragon-eye's
+    first ones, DF, DE). A later turn does not see an open kan's indicator logged after its replacement draw: that
+    one shows with the next discard or kan."""
     end = decision.at + 1
-    while decision.kind in ("react", "turn") and end < len(events) and events[end]["type"] == "dora":
+    first_draw = next((i for i, e in enumerate(events) if e["type"] == "tsumo"), -1)
+    sees_dora = decision.kind == "react" or (decision.kind == "turn" and decision.at == first_draw)
+    while sees_dora and end < len(events) and events[end]["type"] == "dora":
         end += 1
     doc = {"format": FORMAT, "variant": variant, "seat": seat, "decision": decision.kind,
            "events": seat_view(events[:end], seat, variant), "note": "review"}

@@ -47,6 +47,10 @@ class FamilyTools(Protocol):
     def state_rollouts(self, sampler, state, seat: int, answers, seed: int, values, ranks) -> None:
         """Roll `answers` out from the true `state` (hidden tiles kept) into values/ranks[option, sample]."""
 
+    def scan_decisions(self, slug: str, seats_spec: str, arms, seed: int, matches, rules: dict):
+        """The situations of the decision claims `arms` (analyzer.decisions.scan.ClaimArms, all of mode
+        `slug`) in `matches` of the field `seats_spec` under `rules`: at most one per claim and hand."""
+
 
 class BloodshedTools:
     """Bloodshed: positions are state blocks (sims.bloodshed.state), the sampler analyzer.advise.bloodshed_sampler."""
@@ -106,6 +110,12 @@ class BloodshedTools:
         bloodshed_state_rollouts(state, seat, answers, seed, 0, values.shape[1], *sampler.play_args(), values,
                                  ranks)
 
+    @staticmethod
+    def scan_decisions(slug: str, seats_spec: str, arms, seed: int, matches, rules: dict):
+        from tsumolab.analyzer.decisions.scan import scan_bloodshed
+
+        return scan_bloodshed(slug, seats_spec, arms, seed, matches, rules)
+
 
 class RiichiTools:
     """The riichi family: positions are sims.riichi.positions.Position, the sampler analyzer.advise.riichi_sampler."""
@@ -164,6 +174,13 @@ class RiichiTools:
                                        sampler.rule_arrays, sampler.public(state, seat)[1], values, ranks)
         if status < 0:
             raise RuntimeError("a forced answer was never asked for: the situation was not reached again")
+
+    @staticmethod
+    def scan_decisions(slug: str, seats_spec: str, arms, seed: int, matches, rules: dict):
+        from tsumolab.analyzer.decisions.scan import scan_riichi
+
+        return scan_riichi(riichi_engine(slug, seats_spec, seed, json.dumps(rules, sort_keys=True)), seats_spec,
+                           arms, seed, matches)
 
 
 @functools.lru_cache(maxsize=8)

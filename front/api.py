@@ -163,14 +163,15 @@ def decisions(only: str | None = None, fields: Sequence[str] | None = None, situ
               rollouts: int | None = None, seed: int | None = None, jobs: int = 1, rules: RuleOptions = None,
               out: Path | str | None = None, *, resample: str = "unseen", chunk_size: int | None = None,
               resume: bool = False, overwrite: bool = False, backend: str = "loky", scheduler: str | None = None,
-              progress: bool = False) -> pl.DataFrame:
+              progress: bool = False, extra: bool = False) -> pl.DataFrame:
     """Test the decision claims decision by decision (`tsumolab decisions`): the decisions table, one row per
-    situation (analyzer.decisions.stats.claim_result / format_summary summarize it). Without `out` the study
-    lives in a temporary directory."""
+    situation (analyzer.decisions.stats.claim_result / format_summary summarize it). Without `only`, the claims
+    from the sources, and with `extra` also the questions beyond them. Without `out` the study lives in a
+    temporary directory."""
     from tsumolab.analyzer.decisions.study import DEFAULT_CHUNK_SIZE as DECISIONS_CHUNK_SIZE
     from tsumolab.analyzer.decisions.study import make_spec, run_decisions
 
-    spec = make_spec(only, fields, seed, situations, rollouts, rules, resample)
+    spec = make_spec(only, fields, seed, situations, rollouts, rules, resample, extra)
     with _directory(out) as directory:
         return run_decisions(spec, directory, jobs=jobs, chunk_size=chunk_size or DECISIONS_CHUNK_SIZE,
                              resume=resume, overwrite=overwrite, backend=backend, scheduler=scheduler,

@@ -10,7 +10,9 @@ import pytest
 from click.testing import CliRunner
 
 from tsumolab.analyzer.decisions.claims import CLAIMS
-from tsumolab.analyzer.decisions.situations import claim_arms, scan_matches
+from tsumolab.analyzer.claims.experiment import load_experiment
+from tsumolab.analyzer.decisions.situations import claim_arms, experiment_path, scan_matches
+from tsumolab.analyzer.engines import tools_for
 from tsumolab.analyzer.decisions.stats import OBJECTIVES, best_condition, condition_sentence
 from tsumolab.analyzer.decisions.study import COLUMNS, make_spec, run_decisions
 from tsumolab.analyzer.errors import InputError
@@ -27,8 +29,13 @@ def _run(tmp_path, name, **options):
 
 
 def test_every_decision_claim_of_issue_16_is_defined_with_its_experiment_arms():
-    assert set(CLAIMS) == {"B1", "B2", "B3", "B4", "B5", "B6", "B7", "B8", "S2", "S3", "X1"}
+    from tsumolab.analyzer.decisions.study import default_claims
+
+    assert default_claims() == ["B1", "B2", "B3", "B4", "B5", "B6", "B7", "B8", "S2", "S3", "X1"]
     arms = {a.claim.id: a for a in claim_arms(list(CLAIMS))}
+    for claim in CLAIMS.values():  # the table's mode is its experiment file's, and advise plays it
+        assert load_experiment(experiment_path(claim.id)).mode == claim.mode
+        assert claim.mode in tools_for(claim.mode).advise_modes
     assert arms["B1"].treatment.startswith("pass-cheap-ron") and arms["B1"].control == "baseline"
     assert arms["B6"].control.startswith("fold") and arms["S2"].treatment.startswith("dama-after-win")
     for claim in CLAIMS.values():

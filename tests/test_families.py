@@ -64,7 +64,7 @@ def test_every_mode_has_the_analysis_tools_of_its_family(slug):
 def test_each_family_implements_every_analysis_tool_with_its_signature(tools):
     """The analysis side of the interface: every member of FamilyTools, as a static method with the protocol's
     parameters (names, defaults) in its order."""
-    assert len(FAMILY_TOOLS) == 8
+    assert len(FAMILY_TOOLS) == 9
     for name in FAMILY_TOOLS:
         wanted = list(inspect.signature(getattr(FamilyTools, name)).parameters.values())[1:]
         assert isinstance(inspect.getattr_static(tools, name), staticmethod), name

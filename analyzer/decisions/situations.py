@@ -1,10 +1,8 @@
 """Situations where a decision claim applies, found in simulated play, and their paired-rollout evaluation.
 
-Scanning: the four seats of a field play matches (root seed, match id) exactly as `tsumolab run` plays them;
-every decision of every hand is stopped at, the deciding seat's view is rebuilt, and each claim of the mode asks
-its treatment and control hooks for their answers on that view (analyzer.decisions.claims.applies). Of the
-decisions of one hand where a claim applies, one is kept, drawn with a generator keyed by (seed, match, hand,
-claim), so consecutive decisions of one hand (a flush steered turn after turn) do not crowd the sample.
+Scanning (analyzer.decisions.scan, through the engine family's tools): the four seats of a field play matches
+exactly as `tsumolab run` plays them, every decision is stopped at, and at most one situation per claim and hand
+is kept where the claim applies.
 
 Evaluating: the hand is stopped at the situation's decision again and both answers are played out to the end
 of the match (final points and rank) on the same samples and random streams (common random numbers). A sample
@@ -19,39 +17,16 @@ from __future__ import annotations
 
 import json
 import zlib
-from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 
 from tsumolab.analyzer.claims.tables import GIFT_BOX
-from tsumolab.analyzer.decisions.claims import CLAIMS, DecisionClaim, applies, features_of
-from tsumolab.analyzer.engines import riichi_engine, tools_for
+from tsumolab.analyzer.decisions.claims import CLAIMS
+from tsumolab.analyzer.decisions.scan import ClaimArms, Situation
+from tsumolab.analyzer.engines import tools_for
 from tsumolab.analyzer.stats import mean_estimate
-from tsumolab.sims.modes import get_mode
-
-@dataclass(frozen=True)
-class ClaimArms:
-    """A decision claim with its two policies (from its experiment file)."""
-
-    claim: DecisionClaim
-    treatment: str
-    control: str
-
-
-@dataclass(frozen=True)
-class Situation:
-    claim: str
-    field: str
-    match: int
-    hand: int
-    decision: int
-    seat: int
-    kind: int
-    treatment: int
-    control: int
-    treatment_label: str
-    control_label: str
-    features: tuple[tuple[str, float], ...]
 
 
 def seats_with(field: str, seat: int, policy: str) -> str:
@@ -63,135 +38,19 @@ def seats_with(field: str, seat: int, policy: str) -> str:
     return ",".join(seats)
 
 
-class _Hooks:
-    """A policy's compiled hooks and parameter row, callable on a view from Python."""
-
-    def __init__(self, spec: str, family: str):
-        from tsumolab.policies.registry import parse_seat
-        from tsumolab.sims.decisions import MAX_PARAMS
-
-        seat = parse_seat(spec)
-        self.hooks = seat.hooks(family)
-        self.params = np.zeros(MAX_PARAMS, np.float64)
-        values = seat.param_values()
-        self.params[:len(values)] = values
-
-    def answer(self, index: int, view, tables) -> int:
-        return int(self.hooks[index](view.copy(), self.params, tables))
-
-
-def _keyed_pick(seed: int, match: int, hand: int, claim: str, n: int) -> int:
-    rng = np.random.default_rng([seed & 0x7FFF_FFFF, match, hand, zlib.crc32(claim.encode())])
-    return int(rng.integers(n))
-
-
 def scan_matches(mode: str, field: str, arms: list[ClaimArms], seed: int, matches: range,
                  rules: dict | None = None) -> list[Situation]:
     """The situations of every claim in `arms` (all of mode `mode`) in the given matches of `field`, in
-    (match, hand) order: at most one per claim and hand."""
-    scan = _SCANS[get_mode(mode).family.name]
-    return scan(mode, field, arms, seed, matches, rules or {})
-
-
-def _pick(found: dict, seed: int, match: int, hand: int) -> list[Situation]:
-    out = []
-    for claim_id, candidates in found.items():
-        if candidates:
-            out.append(candidates[_keyed_pick(seed, match, hand, claim_id, len(candidates))])
-    return out
-
-
-def _situation(arm: ClaimArms, field, match, hand, n, seat, kind, t, c, labels, view, tables) -> Situation:
-    feats = features_of(arm.claim, view, t, c, tables)
-    return Situation(arm.claim.id, field, match, hand, n, seat, kind, t, c, labels.get(t, str(t)),
-                     labels.get(c, str(c)), tuple(feats.items()))
-
-
-def _scan_bloodshed(mode, field, arms, seed, matches, rules) -> list[Situation]:
-    from tsumolab.analyzer.advise.bloodshed_sampler import Sampler, match_hands
-    from tsumolab.analyzer.advise.bloodshed_position import options_of
-    from tsumolab.sims.bloodshed.engine import N_COUNTERS
-    from tsumolab.sims.bloodshed.resume import pending_decision, stop_at_decision
-    from tsumolab.sims.bloodshed.state import ST
-    from tsumolab.sims.events import N_EVENT_COLS
-
-    from tsumolab.sims.riichi.positions import _direct
-
-    stop_at_decision = _direct(stop_at_decision)  # no per-call typing of the 20 hooks (most of a short step)
-    sampler = Sampler(field, rules)
-    hooks = [(arm, _Hooks(arm.treatment, "bloodshed"), _Hooks(arm.control, "bloodshed")) for arm in arms]
-    play = sampler.play_args()
-    counters = np.zeros(N_COUNTERS, np.int64)
-    events = np.zeros((0, N_EVENT_COLS), np.int32)
-    ev = np.zeros(3, np.int64)
-    out = []
-    for match in matches:
-        S = np.zeros(ST.SIZE, np.int32)
-        for hand in match_hands(S, seed, match):
-            found = {arm.claim.id: [] for arm in arms}
-            n = 0
-            while stop_at_decision(S, n, *play, counters, events, ev):
-                kind = int(pending_decision(S))
-                wanted = [h for h in hooks if kind in h[0].claim.kinds]
-                if wanted:
-                    view = sampler.pending_view(S)
-                    labels = {a: label for label, a in options_of(view, kind)}
-                    for arm, treat, ctrl in wanted:
-                        t, c = treat.answer(kind, view, sampler.tables), ctrl.answer(kind, view, sampler.tables)
-                        if applies(arm.claim, view, t, c, set(labels)):
-                            found[arm.claim.id].append(_situation(arm, field, match, hand, n, int(S[ST.pend_seat]),
-                                                                  kind, t, c, labels, view, sampler.tables))
-                n += 1
-            out += _pick(found, seed, match, hand)
-    return out
-
-
-def _riichi_hook_index(kind: int) -> int:
-    from tsumolab.sims.decisions import D_EXCHANGE, D_REACT, D_ROB, D_TURN, RIICHI_HOOK_NAMES
-
-    names = {D_EXCHANGE: "exchange", D_TURN: "turn", D_REACT: "react", D_ROB: "rob"}
-    return RIICHI_HOOK_NAMES.index(names[kind])
-
-
-def _scan_riichi(mode, field, arms, seed, matches, rules) -> list[Situation]:
-    from tsumolab.analyzer.advise.riichi_sampler import riichi_options
-
-    table = riichi_engine(mode, field, seed, json.dumps(rules, sort_keys=True))
-    hooks = [(arm, _Hooks(arm.treatment, "riichi"), _Hooks(arm.control, "riichi")) for arm in arms]
-    out = []
-    for match in matches:
-        hand = 1
-        while True:
-            pos = table.at_decision(match, hand, 0)
-            if pos is None:
-                if table.play_hand(match, hand) is None:
-                    break  # the match ended before this hand
-                hand += 1
-                continue
-            found = {arm.claim.id: [] for arm in arms}
-            stopped = True
-            while stopped:
-                kind = pos.decision
-                wanted = [h for h in hooks if kind in h[0].claim.kinds]
-                if wanted:
-                    view = pos.view
-                    labels = {a: label for label, a in riichi_options(view, table.tables)}
-                    index = _riichi_hook_index(kind)
-                    for arm, treat, ctrl in wanted:
-                        t, c = treat.answer(index, view, table.tables), ctrl.answer(index, view, table.tables)
-                        if applies(arm.claim, view, t, c, set(labels)):
-                            found[arm.claim.id].append(_situation(arm, field, match, hand, pos.n_decisions,
-                                                                  pos.seat, kind, t, c, labels, view,
-                                                                  table.tables))
-                stopped = table.advance(pos, None, pos.n_decisions + 1)
-            out += _pick(found, seed, match, hand)
-            hand += 1
-    return out
+    (match, hand) order: at most one per claim and hand. `rules` default to the arms' own (which must agree)."""
+    if rules is None:
+        kinds = {json.dumps(a.rules, sort_keys=True) for a in arms}
+        if len(kinds) > 1:
+            raise ValueError("claims under different rules are scanned apart")
+        rules = arms[0].rules if arms else {}
+    return tools_for(mode).scan_decisions(mode, field, arms, seed, matches, rules)
 
 
 # ----------------------------------------------------------------------------- evaluation
-_SCANS = {"bloodshed": _scan_bloodshed, "riichi": _scan_riichi}
-"""the situation scan of each engine family (sims.family), by the family's name"""
 
 
 def rollout_seed(seed: int, s: Situation) -> int:
@@ -207,8 +66,9 @@ from the baseline field's play (`progress`, the determinization of `tsumolab adv
 
 def evaluate(mode: str, arm: ClaimArms, s: Situation, seed: int, rollouts: int, rules: dict | None = None,
              resample: str = "unseen") -> dict:
-    """Both options of `s` played out `rollouts` times to the match end; the row of decisions.parquet."""
-    rules = rules or {}
+    """Both options of `s` played out `rollouts` times to the match end under `rules` (default: the claim's
+    own, ClaimArms.rules); the row of decisions.parquet."""
+    rules = arm.rules if rules is None else rules
     rseed = rollout_seed(seed, s)
     tools = tools_for(mode)
     state = tools.stopped_state(mode, s.field, seed, rules, s.match, s.hand, s.decision)
@@ -257,12 +117,30 @@ def situation_row(mode, seed, s: Situation, vt, rt, vc, rc) -> dict:
     return row
 
 
-def claim_arms(ids, rules_by_mode=None) -> list[ClaimArms]:
-    """The arms of decision claims `ids` from their experiment files."""
-    from tsumolab.analyzer.claims.experiment import EXPERIMENTS_DIR, load_experiment
+def claim_arms(ids, rule_overrides: dict | None = None) -> list[ClaimArms]:
+    """The arms of decision claims `ids` from their experiment files, `rule_overrides` (--rule) applied."""
+    from tsumolab.analyzer.claims.experiment import load_experiment
 
     out = []
     for cid in ids:
-        exp = load_experiment(EXPERIMENTS_DIR / f"{cid.lower()}.toml")
-        out.append(ClaimArms(CLAIMS[cid], exp.treatment, exp.control))
+        exp = load_experiment(experiment_path(cid), rule_overrides)
+        out.append(ClaimArms(CLAIMS[cid], exp.treatment, exp.control, exp.rules, exp.beyond_sources))
     return out
+
+
+def experiment_path(claim_id: str) -> Path:
+    """The experiment file whose id is `claim_id` (analyzer/experiments/*.toml, then extra/*.toml)."""
+    paths = _experiment_paths()
+    if claim_id not in paths:
+        raise KeyError(f"no experiment file has the id {claim_id!r}")
+    return paths[claim_id]
+
+
+@lru_cache(maxsize=1)
+def _experiment_paths() -> dict[str, Path]:
+    from tsumolab.analyzer.claims.experiment import EXPERIMENTS_DIR, EXTRA_DIR_NAME, read_toml
+
+    paths = {}
+    for path in [*sorted(EXPERIMENTS_DIR.glob("*.toml")), *sorted((EXPERIMENTS_DIR / EXTRA_DIR_NAME).glob("*.toml"))]:
+        paths.setdefault(str(read_toml(path).get("id", "")), path)
+    return paths

@@ -8,7 +8,8 @@ progress. Per claim:
   whose rollouts are noisy is counted by the sign of its mean, so the share leans toward 1/2 at few rollouts);
 - mean: the mean difference per situation with a 95% interval over situations;
 - breakdown: the same per value (or quartile) of each feature;
-- condition: the region of at most two one-sided thresholds (feature ≤ t, feature ≥ t, or both) that maximises
+- condition: the region of at most two one-sided thresholds (feature ≤ t, feature ≥ t, or both; a categorical
+  feature, claims.CATEGORICAL, is or is not one value) that maximises
   n × the lower 95% bound of the mean difference inside it, i.e. the most certain total gain of playing the
   claim's action there and the alternative elsewhere; it supports the claim when that bound is above 0. The
   thresholds are chosen from the same data, so the interval is optimistic: a hypothesis to confirm on new seeds.
@@ -105,7 +106,8 @@ def breakdown(rows: pl.DataFrame, feature: str) -> list[dict]:
 class Condition:
     objective: str
     terms: tuple[tuple[str, str, float], ...]
-    """(feature, "<=" or ">=", threshold); empty = every situation"""
+    """(feature, "<=" or ">=", threshold), or (feature, "==" or "!=", code) of a categorical feature; empty =
+    every situation"""
     estimate: Interval
     """mean difference inside the region (in the objective's own units and sign: rank lower is better)"""
     total: int
@@ -124,10 +126,19 @@ def _thresholds(values: np.ndarray) -> list[float]:
 
 
 def _masks(values: np.ndarray, name: str):
-    for t in _thresholds(values):
-        for op, mask in (("<=", values <= t), (">=", values >= t)):
-            if 0 < mask.sum() < values.size:
-                yield (name, op, t), mask
+    """(term, mask) of every one-sided threshold of a feature; of every value ("==", "!=") of a categorical one
+    (claims.CATEGORICAL: a card, a part of the claim, whose codes have no order)."""
+    from tsumolab.analyzer.decisions.claims import CATEGORICAL
+
+    if name in CATEGORICAL:
+        tests = [(op, t, mask) for t in np.unique(values).tolist()
+                 for op, mask in (("==", values == t), ("!=", values != t))]
+    else:
+        tests = [(op, t, mask) for t in _thresholds(values)
+                 for op, mask in (("<=", values <= t), (">=", values >= t))]
+    for op, t, mask in tests:
+        if 0 < mask.sum() < values.size:
+            yield (name, op, float(t)), mask
 
 
 def best_condition(rows: pl.DataFrame, features: list[str], objective: str = "points") -> Condition:
@@ -156,10 +167,18 @@ def best_condition(rows: pl.DataFrame, features: list[str], objective: str = "po
 
 
 def _term_text(term, claim, tr) -> str:
+    from tsumolab.analyzer.decisions.claims import FEATURE_CODES
+
     name, op, t = term
-    words = {f.name: f.words for f in claim.features}
+    feature = tr({f.name: f.words for f in claim.features}.get(name, name))
+    if op in ("==", "!="):
+        codes = FEATURE_CODES.get(name, ())
+        value = tr(codes[int(t)]) if 0 <= int(t) < len(codes) else tr.number(t)
+        if op == "==":
+            return tr("{feature} is {value}", feature=feature, value=value)
+        return tr("{feature} is not {value}", feature=feature, value=value)
     message = "{feature} ≤ {value}" if op == "<=" else "{feature} ≥ {value}"
-    return tr(message, feature=tr(words.get(name, name)), value=tr.number(t))
+    return tr(message, feature=feature, value=tr.number(t))
 
 
 def _numbers(cond: Condition, tr) -> str:
@@ -208,15 +227,17 @@ def format_summary(table: pl.DataFrame, tr=None) -> str:
     from tsumolab.analyzer.i18n import translator
 
     tr = tr or translator("en")
-    lines = [f"{'claim':5s} {'n':>4s} {'share better (pts)':>22s} {'mean points':>24s} {'mean rank':>24s}"]
+    ids = table["claim"].unique(maintain_order=True).to_list()
+    width = max([5, *map(len, ids)])
+    lines = [f"{'claim':{width}s} {'n':>4s} {'share better (pts)':>22s} {'mean points':>24s} {'mean rank':>24s}"]
     sentences = []
-    for cid in table["claim"].unique(maintain_order=True):
+    for cid in ids:
         rows = table.filter(pl.col("claim") == cid)
         claim = CLAIMS[cid]
         result = claim_result(rows, claim)
         s = result["summary"]
         share, pts, rank = s["share_points"], s["mean_points"], s["mean_rank"]
-        lines.append(f"{cid:5s} {rows.height:4d} {share.mean:6.0%} [{share.low:4.0%}, {share.high:4.0%}]     "
+        lines.append(f"{cid:{width}s} {rows.height:4d} {share.mean:6.0%} [{share.low:4.0%}, {share.high:4.0%}]     "
                      f"{pts.mean:+7.0f} [{pts.low:+7.0f}, {pts.high:+7.0f}] "
                      f"{rank.mean:+7.3f} [{rank.low:+7.3f}, {rank.high:+7.3f}]")
         sentences.append(f"{cid} ({tr(claim.action)} vs {tr(claim.alternative)}): "

@@ -9,8 +9,9 @@ Two steps (analyzer.decisions.situations does the work):
    evaluated (paired rollouts) and written to DIR/chunks/chunk-NNNNN.parquet atomically, with the study's
    spec in its metadata. --resume keeps every chunk whose file matches the spec and evaluates the rest.
 Finally the chunks are joined into DIR/decisions.parquet (atomic). Every number depends only on the spec
-(claims, fields, seed, situations, rollouts, rules, resample): not on --jobs, --chunk-size, the backend or
-resuming.
+(claims, fields, seed, situations, rollouts, rules, resample) and the claims' experiment files (their policies
+and rules): not on --jobs, --chunk-size, the backend or resuming. Claims of one mode under the same rules are
+scanned together (`scan_groups`: the fantasy card claims each fix their own card).
 """
 
 from __future__ import annotations
@@ -79,16 +80,34 @@ class DecisionsResult:
     resumed_chunks: int
 
 
+def default_claims(extra: bool = False) -> list[str]:
+    """The claims a study runs without --only: those from the sources, and with `extra` also the questions
+    beyond the sources (their experiment files are in analyzer/experiments/extra/)."""
+    from tsumolab.analyzer.decisions.situations import claim_arms
+
+    return [a.claim.id for a in claim_arms(list(CLAIMS)) if extra or not a.beyond_sources]
+
+
+def _claim_ids(only: str | None, extra: bool) -> list[str]:
+    """The claims of --only (any case: fl-hourglass is FL-hourglass), in the order given, or the default ones."""
+    if not only:
+        return default_claims(extra)
+    known = {c.upper(): c for c in CLAIMS}
+    wanted = [c.strip() for c in only.split(",") if c.strip()]
+    unknown = [c for c in wanted if c.upper() not in known]
+    if unknown or not wanted:
+        raise InputError(f"--only: {', '.join(unknown) or only!r} is no decision claim (decision claims: "
+                         f"{', '.join(CLAIMS)})")
+    return list(dict.fromkeys(known[c.upper()] for c in wanted))
+
+
 def make_spec(only: str | None = None, fields=None, seed: int | None = None, situations: int | None = None,
-              rollouts: int | None = None, rules=None, resample: str = "unseen") -> DecisionsSpec:
+              rollouts: int | None = None, rules=None, resample: str = "unseen", extra: bool = False
+              ) -> DecisionsSpec:
     """The study's spec from the command's options; InputError for anything it cannot run."""
     from tsumolab.policies.registry import PolicyError, check_mode, parse_seats
 
-    ids = list(CLAIMS) if not only else [c.strip().upper() for c in only.split(",") if c.strip()]
-    unknown = [c for c in ids if c not in CLAIMS]
-    if unknown or not ids:
-        raise InputError(f"--only: {', '.join(unknown) or only!r} is no decision claim (decision claims: "
-                         f"{', '.join(CLAIMS)})")
+    ids = _claim_ids(only, extra)
     if situations is not None and situations < 2:
         raise InputError(f"--situations must be at least 2, got {situations}")
     if rollouts is not None and rollouts < 2:
@@ -161,7 +180,7 @@ def _run_locked(spec, out, n_jobs, chunk_size, resume, overwrite, backend, sched
     remove_temp_files(out / CHUNKS)
     record = {"spec": spec.to_dict(), "code_version": code_version(), "status": "running"}
     _write_record(record_path, record)
-    arms = {a.claim.id: a for a in claim_arms(spec.claims)}
+    arms = {a.claim.id: a for a in claim_arms(spec.claims, spec.rules)}
     cpu_seconds = {"scan": 0.0, "evaluate": 0.0, "this process": time.process_time()}
     situations, scanned = _situations(spec, arms, out, n_jobs, backend, scheduler, client, progress, cpu_seconds)
     record["scanned_matches"] = scanned
@@ -225,15 +244,14 @@ def _situations(spec, arms, out, n_jobs, backend, scheduler, client, progress, c
         scanned = json.loads(read_file_metadata(path)["tsumolab_scanned_matches"])
         return [_situation_of(r) for r in frame.iter_rows(named=True)], scanned
     found, scanned = [], {}
-    modes = [m for m in MODES if m in {CLAIMS[c].mode for c in spec.claims}]
-    with tqdm(total=len(modes) * len(spec.fields), unit=" fields", desc="finding situations", file=sys.stderr,
+    groups = scan_groups(spec, arms)
+    with tqdm(total=len(groups) * len(spec.fields), unit=" fields", desc="finding situations", file=sys.stderr,
               delay=1.0, disable=not progress or not sys.stderr.isatty()) as bar:
-        for mode in modes:
-            ids = [c for c in spec.claims if CLAIMS[c].mode == mode]
+        for (mode, name), group in groups.items():
             for field in spec.fields:
-                got, matches = _scan_field(spec, mode, field, [arms[c] for c in ids], n_jobs, backend, scheduler,
-                                           client, cpu_seconds)
-                scanned[f"{mode}/{field}"] = matches
+                got, matches = _scan_field(spec, mode, field, group, n_jobs, backend, scheduler, client,
+                                           cpu_seconds)
+                scanned[f"{name}/{field}"] = matches
                 found += got
                 bar.update(1)
     order = {c: i for i, c in enumerate(spec.claims)}
@@ -242,6 +260,22 @@ def _situations(spec, arms, out, n_jobs, backend, scheduler, client, progress, c
     write_parquet_atomic(_situations_frame(found), path, {"tsumolab_decisions_spec": spec.key(),
                                                           "tsumolab_scanned_matches": json.dumps(scanned)})
     return found, scanned
+
+
+def scan_groups(spec: DecisionsSpec, arms: dict) -> dict:
+    """The claims scanned together: those of one mode under the same rules, in the modes table's order, keyed
+    by (mode, name) where the name is the mode, followed by the options that differ from the mode's defaults
+    when a claim's file sets some ("fantasy[cards=hourglass]")."""
+    from tsumolab.sims.modes import get_mode
+
+    groups: dict = {}
+    for mode in [m for m in MODES if m in {CLAIMS[c].mode for c in spec.claims}]:
+        defaults = get_mode(mode).rules_class.from_dict(spec.rules).as_dict()
+        for cid in [c for c in spec.claims if CLAIMS[c].mode == mode]:
+            own = {k: v for k, v in arms[cid].rules.items() if defaults.get(k) != v}
+            name = mode + ("[" + ",".join(f"{k}={v}" for k, v in sorted(own.items())) + "]" if own else "")
+            groups.setdefault((mode, name), []).append(arms[cid])
+    return groups
 
 
 def _scan_field(spec, mode, field, arms, n_jobs, backend, scheduler, client, cpu_seconds):
@@ -253,7 +287,7 @@ def _scan_field(spec, mode, field, arms, n_jobs, backend, scheduler, client, cpu
     while first < cap and any(len(per_claim[c]) < need[c] for c in need):
         wave = [range(m, min(m + SCAN_BLOCK, cap)) for m in range(first, min(first + SCAN_BLOCK * n_jobs, cap),
                                                                     SCAN_BLOCK)]
-        tasks = [(mode, field, arms, spec.seed, block, spec.rules) for block in wave]
+        tasks = [(mode, field, arms, spec.seed, block, arms[0].rules) for block in wave]
         results = list(_map(_scan_task, tasks, n_jobs, backend, scheduler, client, ordered=True))
         cpu_seconds["scan"] += sum(cpu for _got, cpu in results)
         for block, (got, _cpu) in zip(wave, results):
@@ -324,8 +358,8 @@ def evaluate_chunk(task: dict) -> tuple[int, float]:
     """Evaluate one chunk's situations and write its file; returns (situations, CPU seconds)."""
     start = time.process_time()
     spec: DecisionsSpec = task["spec"]
-    rows = [evaluate(CLAIMS[s.claim].mode, task["arms"][s.claim], s, spec.seed, spec.rollouts[s.claim], spec.rules,
-                     spec.resample) for s in task["situations"]]
+    rows = [evaluate(CLAIMS[s.claim].mode, task["arms"][s.claim], s, spec.seed, spec.rollouts[s.claim],
+                     resample=spec.resample) for s in task["situations"]]
     frame = _with_all_features(pl.DataFrame(rows))
     write_parquet_atomic(frame, task["path"], {"tsumolab_decisions_spec": spec.key(),
                                                "tsumolab_situations": json.dumps(task["keys"]),
@@ -360,7 +394,7 @@ def _warm_up(spec, arms, tasks) -> None:
         for s in task["situations"]:
             first.setdefault(CLAIMS[s.claim].mode, s)
     for mode, s in first.items():
-        evaluate(mode, arms[s.claim], s, spec.seed, 2, spec.rules, spec.resample)
+        evaluate(mode, arms[s.claim], s, spec.seed, 2, resample=spec.resample)
 
 
 def _map(work, tasks, n_jobs, backend, scheduler, client, ordered=False):

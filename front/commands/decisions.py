@@ -16,9 +16,41 @@ from tsumolab.analyzer.claims.experiment_run import BACKENDS
 from tsumolab.commands.report import lang_option
 
 
-@cli.command("decisions")
+def claims_text() -> str:
+    """The decision claims in words for the help: those from the sources, then the questions beyond them."""
+    from tsumolab.analyzer.decisions.study import default_claims
+
+    sources = default_claims()
+    extra = [c for c in CLAIMS if c not in sources]
+    return f"{', '.join(sources)}; with --extra also {', '.join(extra)}"
+
+
+DOC = """Test each decision claim ({claims}) decision by decision.
+
+    Situations where the claim applies (its treatment and control policies would answer differently, plus the
+    claim's own condition) are sampled from simulated play of each field; at each, the claim's action and the
+    alternative are played out to the end of the match on the same samples of what is not known yet (paired
+    rollouts). The claims beyond the sources (the special modes' own questions, analyzer/experiments/extra/)
+    run the same way, each under its experiment file's rules.
+    Writes OUT/decisions.parquet (one row per situation) and prints, per claim, the share of situations where
+    the claim's action is better, the mean difference in final points and rank, and the conditions under which
+    it is better. The report (OUT/decisions.html, .pdf; and the claims report when OUT holds a claims study)
+    shows the breakdown by the claim's features.
+
+    \b
+    Examples:
+      tsumolab decisions --jobs 2
+      tsumolab decisions --only B1,B3 --situations 100 --rollouts 100 --field baseline --out out/b1
+      tsumolab decisions --only C1,F1 --situations 20 --rollouts 40 --field baseline --out out/c1
+    """
+
+
+@cli.command("decisions", help=DOC.format(claims=claims_text()))
 @click.option("--only", default=None, metavar="IDS",
-              help=f"Comma-separated decision claims to run (default: all of {', '.join(CLAIMS)}).")
+              help="Comma-separated decision claims to run, any of the claims above (default: those from the "
+                   "sources).")
+@click.option("--extra", is_flag=True,
+              help="Without --only: also the claims beyond the sources (the special modes' own questions).")
 @click.option("--field", "fields", multiple=True, metavar="SEATS",
               help="A field the situations are sampled from and the rollouts are played by: one policy for all "
                    "four seats or four comma-separated (repeatable; default: "
@@ -55,29 +87,13 @@ from tsumolab.commands.report import lang_option
 @click.option("--no-report", is_flag=True, help="Do not render the report after writing the table.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no summary.")
 @lang_option
-def decisions_command(only, fields, situations, rollouts, resample, seed, jobs, out_dir, chunk_size, resume, overwrite,
-                      rules, backend, scheduler, no_report, quiet, langs) -> None:
-    """Test each decision claim (B1–B8, S2, S3, X1) decision by decision.
-
-    Situations where the claim applies (its treatment and control policies would answer differently, plus the
-    claim's own condition) are sampled from simulated play of each field; at each, the claim's action and the
-    alternative are played out to the end of the match on the same samples of what is not known yet (paired
-    rollouts).
-    Writes OUT/decisions.parquet (one row per situation) and prints, per claim, the share of situations where
-    the claim's action is better, the mean difference in final points and rank, and the conditions under which
-    it is better. The report (OUT/decisions.html, .pdf; and the claims report when OUT holds a claims study)
-    shows the breakdown by the claim's features.
-
-    \b
-    Examples:
-      tsumolab decisions --jobs 2
-      tsumolab decisions --only B1,B3 --situations 100 --rollouts 100 --field baseline --out out/b1
-    """
+def decisions_command(only, extra, fields, situations, rollouts, resample, seed, jobs, out_dir, chunk_size, resume,
+                      overwrite, rules, backend, scheduler, no_report, quiet, langs) -> None:
     from tsumolab.analyzer.decisions.stats import format_summary
 
     from tsumolab.analyzer.runs.runner import RunInterrupted
 
-    spec = make_spec(only, fields, seed, situations, rollouts, rules, resample)
+    spec = make_spec(only, fields, seed, situations, rollouts, rules, resample, extra)
     try:
         result = run_decisions(spec, out_dir, jobs=jobs, chunk_size=chunk_size, resume=resume, overwrite=overwrite,
                                backend=backend, scheduler=scheduler, progress=not quiet)

@@ -1,7 +1,7 @@
 """Positions of the riichi modes from one seat's view (analyzer.advise.riichi_position): a simulated decision written
-as the seat's mjai events and rebuilt through the engine gives the seat the same observation (riichi, shura, fate
-and open-deal with what they show, dragon-eye with its eyes, fantasy with its cards), raw mjai logs are read, bad
-documents are refused with one line."""
+as the seat's mjai events and rebuilt through the engine gives the seat the same observation (riichi, shura, fate,
+open-deal and mirror with what they show, dragon-eye with its eyes, fantasy with its cards), raw mjai logs are
+read, bad documents are refused with one line."""
 
 from __future__ import annotations
 
@@ -233,6 +233,142 @@ def test_raw_mjai_logs_of_fate_and_open_deal():
     assert "give the seat" in str(info.value)
     _, seat, _, rebuilt = build_position(document["events"], variant="open-deal", seat=pos.seat)
     assert seat == pos.seat and view_difference(pos, rebuilt) is None
+
+
+MIRROR_MIXES = ("mirror-reader,baseline,majsoul-cpu,random", "baseline,random,mirror-reader,mirror-reader")
+
+
+def _clear_layout(wall: np.ndarray) -> tuple[list, list]:
+    """Where a wall's transparent copies lie (M): per seat the kinds of its 13 dealt ones (deal order within a
+    seat is not shown), then the kind at each wall position from the dealer's first draw on (-1: normal copy)."""
+    kinds = np.where(wall % 4 != 0, wall // 4, -1)
+    return [sorted(k for k in kinds[13 * i:13 * i + 13] if k >= 0) for i in range(4)], kinds[52:].tolist()
+
+
+@pytest.mark.parametrize("mix, seed", [(0, 3), (1, 5)])
+def test_mirror_position_shows_the_transparent_tiles(mix, seed):
+    """M: three copies of every kind are transparent wherever they lie. The document lists each seat's transparent
+    starting tiles (mirror_tehais) and the wall's by position (mirror_wall, "?" for a normal copy), and another
+    seat's draw of a transparent copy shows its tile; rebuilt, the wall holds its transparent copies exactly where
+    the original did, and the seat gets the same observation, the mirror block (every hand's transparent tiles,
+    the live wall's in draw order, the dead wall's) included: at least 45 decisions."""
+    seen: list = []
+    n, _ = check_round_trips("mirror", MIRROR_MIXES[mix], seed, n_matches=5, per_hand=3, seen=seen)
+    assert n >= 45
+    shown_draws = hidden_draws = 0
+    for pos, document in seen[::4]:
+        seat = document["seat"]
+        start = document["events"][0]
+        assert [all(t == "?" for t in h) for h in start["tehais"]] == [s != seat for s in range(4)]
+        assert sum(len(h) for h in start["mirror_tehais"]) + sum(
+            t != "?" for part in start["mirror_wall"].values() for t in part) == 102
+        others = [e for e in document["events"] if e["type"] == "tsumo" and e["actor"] != seat]
+        shown_draws += sum(e["pai"] != "?" for e in others)
+        hidden_draws += sum(e["pai"] == "?" for e in others)
+        _, _, _, rebuilt = build_position(document)
+        assert _clear_layout(rebuilt.wall) == _clear_layout(pos.wall)
+    assert shown_draws > 2 * hidden_draws > 0  # three copies in four are transparent
+
+
+def _other_draw(document: dict) -> int:
+    """The index of the last event in which another seat draws a transparent copy and discards it at once."""
+    events = document["events"]
+    return max(i for i, (e, f) in enumerate(zip(events, events[1:])) if e["type"] == "tsumo"
+               and e["actor"] != document["seat"] and e["pai"] != "?" and f["type"] == "dahai" and f["tsumogiri"])
+
+
+def test_contradictory_mirror_documents_are_refused_with_one_line():
+    """M: a mirror document without its transparent tiles (a plain mjai log), or with them in another mode, a red
+    five, another seat's tehai shown, a seat's transparent tile missing from its own tehai, a fourth transparent
+    copy, a draw that mirror_wall says is another transparent tile, a hand discard of the kind of a transparent
+    copy just drawn (the engine calls it a tsumogiri): PositionError with a one-line message."""
+    pos, document = _first("mirror", MIRROR_MIXES[0], 8,
+                           lambda p, d: d["decision"] == "react" and len(d["events"]) > 30)
+    assert build_position(document)[1] == document["seat"]
+    seat = document["seat"]
+    plain = [{k: v for k, v in e.items() if k not in ("mirror_tehais", "mirror_wall")} for e in document["events"]]
+    assert "plain mjai log has no such fields" in _refused(dict(document, events=plain))
+    assert "belongs to mirror positions" in _refused(dict(document, variant="riichi"))
+    variant, _, _, rebuilt = build_position(document["events"])  # a raw log with the fields is read as mirror
+    assert variant == "mirror" and view_difference(pos, rebuilt) is None
+
+    bad = json.loads(json.dumps(document))
+    start = bad["events"][0]
+    five = next(i for i, t in enumerate(start["tehais"][seat]) if t not in start["mirror_tehais"][seat])
+    start["tehais"][seat][five] = "5pr"
+    assert "no red fives" in _refused(bad)
+
+    bad = json.loads(json.dumps(document))
+    other = (seat + 1) % 4
+    bad["events"][0]["tehais"][other] = ["1z"] * 13
+    assert f"shows seat {other}'s tehai" in _refused(bad)
+
+    bad = json.loads(json.dumps(document))
+    start = bad["events"][0]
+    missing = next(t for t in ("1z", "2z", "3z", "4z", "5z", "6z", "7z", "1m", "9m") if t not in start["tehais"][seat])
+    start["mirror_tehais"][seat][0] = missing
+    assert "is not in its tehai" in _refused(bad)
+
+    bad = json.loads(json.dumps(document))
+    live = bad["events"][0]["mirror_wall"]["live"]
+    i = live.index("?")
+    live[i] = next(t for t in live if t != "?")
+    assert "but mirror has 3 of each kind" in _refused(bad)
+
+    bad = json.loads(json.dumps(document))
+    events = bad["events"]
+    draw = _other_draw(bad)
+    live = events[0]["mirror_wall"]["live"]
+    at = sum(e["type"] == "tsumo" and not e.get("rinshan") for e in events[:draw])  # its place in the live wall
+    swap = next(j for j in range(len(live)) if live[j] not in ("?", live[at]))
+    live[at], live[swap] = live[swap], live[at]
+    assert "mirror_wall has a transparent" in _refused(bad)
+
+    bad = json.loads(json.dumps(document))
+    bad["events"][_other_draw(bad) + 1]["tsumogiri"] = False
+    assert "calls a tsumogiri" in _refused(bad)
+
+
+def _mutated_mirror(document: dict, rnd) -> dict:
+    """The mirror document with one random change to what mirror shows: a field replaced by a (possibly bad)
+    value, one of its tiles changed, two wall tiles swapped, or a shown draw hidden or changed."""
+    bad = json.loads(json.dumps(document))
+    start = bad["events"][0]
+    change = rnd.randrange(5)
+    if change == 0:
+        start[rnd.choice(["mirror_tehais", "mirror_wall"])] = rnd.choice([None, "x", [[]] * 4, {}, [["?"]] * 4,
+                                                                          {"live": []}])
+    elif change == 1:
+        hand = rnd.choice([h for h in start["mirror_tehais"] if h])
+        hand[rnd.randrange(len(hand))] = rnd.choice(["?", "1m", "5sr", "7z"])
+    elif change == 2:
+        part = start["mirror_wall"][rnd.choice(["live", "rinshan", "dora_markers", "ura_markers"])]
+        part[rnd.randrange(len(part))] = rnd.choice(["?", "1m", "9p", "7z", "5mr"])
+    elif change == 3:
+        live = start["mirror_wall"]["live"]
+        i, j = rnd.randrange(len(live)), rnd.randrange(len(live))
+        live[i], live[j] = live[j], live[i]
+    else:
+        rnd.choice([e for e in bad["events"] if e["type"] == "tsumo"])["pai"] = rnd.choice(["?", "1m", "6s", "3z"])
+    return bad
+
+
+def test_damaged_mirror_documents_raise_only_position_errors():
+    """Random damage to mirror (M) documents, to their transparent tiles or anywhere: each either still describes
+    a possible hand or is refused with a one-line PositionError, never another exception."""
+    import random
+
+    rnd = random.Random(4)
+    documents = [d for _, d in sampled_positions("mirror", MIRROR_MIXES[0], 14, 1, 4)]
+    refused = 0
+    for k in range(80):
+        document = rnd.choice(documents)
+        try:
+            build_position(_mutated_mirror(document, rnd) if k % 2 else _mutated(document, rnd))
+        except PositionError as exc:
+            assert "\n" not in str(exc)
+            refused += 1
+    assert refused >= 40
 
 
 @pytest.mark.slow
@@ -629,11 +765,11 @@ def test_an_illegal_own_action_is_refused():
     assert "not allowed" in _refused(bad) or "cannot be replayed" in _refused(bad)
 
 
-@pytest.mark.parametrize("variant", ["riichi", "shura", "fate", "open-deal", "dragon-eye", "fantasy"])
+@pytest.mark.parametrize("variant", ["riichi", "shura", "fate", "open-deal", "dragon-eye", "fantasy", "mirror"])
 def test_replay_advise_prints_the_seats_position(variant, capsys):
-    """`tsumolab replay --advise N` turns a simulated riichi, shura, fate (F), open-deal (OD), dragon-eye or fantasy
-    decision into the seat's position document (with what F and OD show, its eyes, DE, or the match's cards, FL),
-    which rebuilds to the same decision."""
+    """`tsumolab replay --advise N` turns a simulated riichi, shura, fate (F), open-deal (OD), dragon-eye, fantasy
+    or mirror decision into the seat's position document (with what F, OD and M show, its eyes, DE, or the match's
+    cards, FL), which rebuilds to the same decision."""
     code, out, err = run_cli(["replay", "--variant", variant, "--seed", "3", "--match", "0", "--hand", "1",
                               "--advise", "12"], capsys)
     assert code == 0, err
@@ -647,6 +783,7 @@ def test_replay_advise_prints_the_seats_position(variant, capsys):
     assert (variant == "dragon-eye") == bool(_eyes(document))
     assert document.get("rules", {}).get("cards", "") == match_cards(original)
     assert (variant == "fantasy") == bool(match_cards(original))
+    assert (variant == "mirror") == ("mirror_wall" in document["events"][0])
 
 
 def test_replay_advise_refuses_a_missing_decision_with_one_line(capsys):

@@ -15,6 +15,10 @@ indicators); the others start unknown and get a tile when the log needs one:
   copy of a kind it has open gives up one of its unknown tiles when the log keeps the open copy, and when the
   log marks it `open_tile` none of its unknown tiles may be another plain copy (the engine counts open copies
   per kind, sims.riichi.fate_tiles); open-deal (OD) shows every deal position, so only draws are unknown;
+- mirror (M): every transparent copy is placed before the log is read (`clear`: a seat's transparent starting
+  tiles take the first positions of its deal, mirror_wall gives the wall's, analyzer.advise.riichi_mirror), so
+  the unknown positions hold the normal copies, one of each kind; a tile leaving a hand is a transparent copy
+  while the seat holds one (a tsumogiri: the copy drawn), as the engine gives them up (sims.riichi.mirror_tiles);
 - what is left gets the remaining tiles at random.
 Red fives follow the engine's choice of copy (R-1: a discard by kind gives up a plain copy first, calls, kans
 and the exchange put the red five in first): positions carry the tiles they may not be, so that the engine
@@ -31,6 +35,7 @@ import numpy as np
 
 from tsumolab.analyzer.advise.bloodshed_position import PositionError
 from tsumolab.analyzer.advise.riichi_hands import WinValue, complete_hand, keeps_waits
+from tsumolab.analyzer.advise.riichi_mirror import clear_first, part_positions
 from tsumolab.analyzer.advise.riichi_tiles import Tile, tile_text  # noqa: F401 (tile_text re-exported)
 from tsumolab.analyzer.advise.riichi_view import ROUND_WINDS, SeatLog
 from tsumolab.sims import tiles
@@ -111,8 +116,11 @@ class Plan:
         self.seat = log.seat
         self.value: list[Tile | None] = [None] * N_TILES
         self.forbid: list[set[Tile]] = [set() for _ in range(N_TILES)]
-        self.pool = {(k, False): 4 - (k in RED_KINDS) for k in range(34)}
-        self.pool.update({t: 1 for t in RED_TILES})
+        self.mirror = "mirror_wall" in log.tiles[0]    # M: no red fives, every transparent copy's place public
+        self.clear = [False] * N_TILES                   # M: positions holding a transparent copy
+        self.pool = {(k, False): 4 - (k in RED_KINDS and not self.mirror) for k in range(34)}
+        if not self.mirror:
+            self.pool.update({t: 1 for t in RED_TILES})
         self.seats = [_Seat() for _ in range(4)]
         self.next_live = FIRST_DRAW
         self.n_rinshan = 0
@@ -150,11 +158,12 @@ class Plan:
         self.pool[tile] -= 1
         self.value[at] = tile
 
-    def _take(self, p: int, tile: Tile, where: str, exclude: int | None = None) -> int:
-        """Remove a position holding `tile` from seat p's hand (giving an unknown position that tile)."""
+    def _take(self, p: int, tile: Tile, where: str, exclude: int | None = None, clear: bool | None = None) -> int:
+        """Remove a position holding `tile` from seat p's hand (giving an unknown position that tile); M: a
+        transparent copy when `clear`, the normal one when it is False."""
         hand = self.seats[p].hand
         for at in hand:
-            if at != exclude and self.value[at] == tile:
+            if at != exclude and self.value[at] == tile and clear in (None, self.clear[at]):
                 hand.remove(at)
                 return at
         at = self._take_unknown(p, tile, exclude)
@@ -218,6 +227,23 @@ class Plan:
         """Plain copies of kind k seat p is known to hold of its own: concealed, or its own tiles in its melds."""
         concealed = sum(self.value[at] == (k, False) for at in self.seats[p].hand)
         return concealed + int(self.seats[p].own_meld_plain[k])
+
+    def _given_copy(self, p: int, tile: Tile, exclude: int | None = None) -> bool | None:
+        """M: is the copy of `tile` that seat p gives up from its hand (by kind; `exclude`: not the tile just
+        drawn) transparent? The engine gives up a transparent copy while the seat holds one. None outside
+        mirror."""
+        if not self.mirror:
+            return None
+        return any(at != exclude and self.clear[at] and self.value[at] == tile for at in self.seats[p].hand)
+
+    def _shown_at(self, at: int, tile: Tile, where: str) -> None:
+        """Wall position `at` shows `tile` (a draw, an indicator): M: the transparent copy mirror_wall names there,
+        or else the normal copy."""
+        if self.value[at] is None:
+            self._assign(at, tile)
+        elif self.value[at] != tile:
+            raise PositionError(f"{where}: mirror_wall has a transparent {tile_text(self.value[at])} there, not "
+                                f"{tile_text(tile)} (M)")
 
     def _drawn_is(self, p: int, tile: Tile, where: str) -> int:
         """The position of seat p's tile just drawn, which the log shows to be `tile`."""
@@ -312,9 +338,15 @@ class Plan:
             hand = list(range(13 * i, 13 * i + 13))
             self.seats[p].hand = hand
             dealt = t["tehais"][p] if "fate_open" not in t else self._open_first(p, t["tehais"][p], t["fate_open"][p])
+            if self.mirror:
+                dealt = clear_first(t["tehais"][p], t["mirror_tehais"][p], p)
+                for at in hand[:len(t["mirror_tehais"][p])]:
+                    self.clear[at] = True
             for at, tile in zip(hand, dealt):
                 if tile is not None:
                     self._assign(at, tile)
+        if self.mirror:
+            self._clear_wall(t["mirror_wall"])
         if "dora_marker" in t:
             self._dora(t["dora_marker"], "start_kyoku")
 
@@ -337,11 +369,21 @@ class Plan:
                 s.open_plain[tile[0]] += 1
         return [*open_tiles, *rest]
 
+    def _clear_wall(self, layout: dict) -> None:
+        """M: the transparent copies of the wall where mirror_wall shows them."""
+        for part, shown in layout.items():
+            for at, tile in zip(part_positions(part), shown):
+                if tile is not None:
+                    self.clear[at] = True
+                    self._assign(at, tile)
+
     def _dora(self, tile: Tile, where: str) -> None:
         if len(self.indicators) >= 5:
             raise PositionError(f"{where}: more than five dora indicators")
         self.indicators.append(tile[0])
-        if tile[1]:
+        if self.mirror:
+            self._shown_at(INDICATOR + 2 * (len(self.indicators) - 1), tile, where)
+        elif tile[1]:
             self._assign(INDICATOR + 2 * (len(self.indicators) - 1), tile)
 
     def _exchange(self, indices: range) -> None:
@@ -388,7 +430,7 @@ class Plan:
         self._kan_by = None
         at = self._draw_position(rinshan, where)
         if t["pai"] is not None:
-            self._assign(at, t["pai"])
+            self._shown_at(at, t["pai"], where)
         elif p == self.seat:
             raise PositionError(f"{where}: the seat's own draws must be shown")
         s.hand.append(at)
@@ -410,15 +452,21 @@ class Plan:
                 raise PositionError(f"{where}: the tile just drawn is not an open deal tile (F)")
             s.hand.remove(self._drawn_is(p, tile, where))
         else:
+            exclude = s.drawn if p != self.seat else None
+            clear = self._given_copy(p, tile, exclude)
             if open_tile or s.open_plain[tile[0]] or tile[0] in s.open_red:
                 self._give_up_fate(p, tile, open_tile, where)
             else:
-                self._take(p, tile, where, exclude=s.drawn if p != self.seat else None)
+                if self.mirror and exclude is not None and self.clear[exclude] and self.value[exclude] == tile:
+                    raise PositionError(f"{where}: seat {p} gives up from its hand the kind of its transparent draw, "
+                                        "which the engine gives up and calls a tsumogiri (M)")
+                self._take(p, tile, where, exclude, clear)
             if tile[1]:
                 self._no_other(p, (tile[0], False), where, f"seat {p} gives up its red {tile_text(tile)} while "
                                "holding a plain copy (the engine gives up the plain one first, R-1)")
-            if s.drawn is not None and p != self.seat and self.value[s.drawn] is None:
-                self.forbid[s.drawn].add(tile)  # else the engine would call the discard a tsumogiri
+            if s.drawn is not None and p != self.seat and self.value[s.drawn] is None and not clear:
+                # else the engine would call the discard a tsumogiri (M: unless a transparent copy went)
+                self.forbid[s.drawn].add(tile)
         s.drawn = None
         s.discards.append((i, tile[0]))
         if riichi:
@@ -443,7 +491,7 @@ class Plan:
             raise PositionError(f"{where}: the called tile must be seat {target}'s discard just made")
         consumed = t["consumed"]
         for tile in sorted(consumed, key=lambda x: not x[1]):
-            self._take(p, tile, where)
+            self._take(p, tile, where, clear=self._given_copy(p, tile))
         for k in {c[0] for c in consumed}:
             if k in RED_KINDS and not any(c == (k, True) for c in consumed):
                 self._no_other(p, (k, True), where, f"seat {p} keeps its red five out of the meld (the engine "
@@ -483,7 +531,7 @@ class Plan:
                 s.hand.remove(self._drawn_is(p, drawn, where))
                 consumed.remove(drawn)
             for tile in consumed:
-                self._take(p, tile, where)
+                self._take(p, tile, where, clear=self._given_copy(p, tile))
             k = t["consumed"][0][0]
             if s.riichi_at >= 0:
                 s.riichi_kans.append(k)
@@ -501,7 +549,7 @@ class Plan:
             k = tile[0]
             if (tiles.PON, k) not in s.melds:
                 raise PositionError(f"{where}: seat {p} has no pon of {tiles.tile_name(k)} to add to")
-            self._take(p, tile, where)
+            self._take(p, tile, where, clear=self._given_copy(p, tile))
             if k in RED_KINDS and not tile[1]:
                 self._no_other(p, (k, True), where, f"seat {p} keeps its red five out of the kan (the engine "
                                "puts it in first)")
@@ -710,10 +758,13 @@ class Plan:
 
     # ------------------------------------------------------------------ the wall
     def wall(self) -> np.ndarray:
-        ids = {k: [i for i in range(4 * k, 4 * k + 4) if not (k in RED_KINDS and i == 4 * k)] for k in range(34)}
+        """The 136 tile ids: the red five is copy 0 of its kind (R-1), and so is mirror's normal copy (M)."""
+        special = RED_KINDS if not self.mirror else range(34)
+        ids = {k: [i for i in range(4 * k, 4 * k + 4) if not (k in special and i == 4 * k)] for k in range(34)}
         wall = np.zeros(N_TILES, np.int64)
         for at, tile in enumerate(self.value):
-            wall[at] = 4 * tile[0] if tile[1] else ids[tile[0]].pop()
+            normal = self.mirror and not self.clear[at]
+            wall[at] = 4 * tile[0] if tile[1] or normal else ids[tile[0]].pop()
         return wall
 
     def context(self):

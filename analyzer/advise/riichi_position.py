@@ -24,7 +24,7 @@ calls and kans with their tiles, dora indicators, wins (`hora` with han and fu),
 (`payment`) and, in dragon-eye, every placement of the eye (DE: `{"type": "eye", "actor": holder, "counter":
 discards}`, the first right after start_kyoku, each later one right before the draw or call it precedes).
 
-Two modes show more of the deal (analyzer.advise.riichi_shown):
+Three modes show more of the hidden tiles (analyzer.advise.riichi_shown, analyzer.advise.riichi_mirror):
 - open-deal (RULES.md OD): every seat's starting hand is public, so all four `tehais` are written in full; only
   the other seats' draws stay "?". A document hiding a tehai is refused, and so is one whose shown tehais
   cannot lead to its later events (a seat discarding from its hand a tile it was not dealt and has not drawn).
@@ -34,6 +34,17 @@ Two modes show more of the deal (analyzer.advise.riichi_shown):
   seat's open plain copies of a kind while it holds as many other plain copies (sims.riichi.fate_tiles), so this
   flag tells whether a seat still holds another copy; a log whose flags the engine could not give, or a fate
   document without `fate_open` (a plain mjai log has none), is refused.
+- mirror (RULES.md M): three copies of every kind are transparent, seen wherever they lie; only the normal copy
+  of each kind (tile id % 4 == 0) is hidden, and there are no red fives. start_kyoku adds `mirror_tehais`, each
+  seat's transparent starting tiles (the seat's own too; the other seats' tehais stay "?"), and `mirror_wall`,
+  the wall after the deal laid out as replay's `wall` event: {"live": 70 tiles from the dealer's first draw on in
+  draw order, "rinshan": 4, "dora_markers": 5, "ura_markers": 5}, each transparent copy named and each normal
+  copy "?". Another seat's `tsumo` of a transparent copy shows its tile. Which copy leaves a hand follows from
+  these (a discard by kind, a call or a kan gives up a transparent copy while the seat holds one; a tsumogiri,
+  the copy drawn), so the rebuilt wall holds the transparent copies exactly where the document says. A mirror
+  document without both fields (a plain mjai log), with a red five or another seat's tehai shown, whose fields
+  do not hold three transparent copies of each kind (or the seat's own outside its tehai), or whose draws and
+  discards contradict them, is refused.
 
 start_kyoku carries the hand's place in its match: `bakaze` (E, S, or W in the West extension of a South game)
 and `kyoku` (1..4), `honba`, `kyotaku` (riichi sticks on the table), `oya` (the dealer), `scores` (points at the
@@ -41,16 +52,16 @@ hand's start), `dora_marker` (the first indicator; in shura it is shown after th
 simulator adds `hand` (the hand's number in its match). Tiles are 1m..9m, 1p..9p, 1s..9s, 1z..7z (mjai's
 E S W N P F C are read too); a red five is 5mr, 5pr, 5sr (0m, 0p, 0s are read too).
 
-A raw mjai log is accepted as well: JSON lines, a JSON array of events, or an object with "events" and no
-"format". The hand is the one of the last start_kyoku; the seat is the one whose tehai is shown (give it for
-an open-deal log, which shows them all); the mode is shura when the hand has an exchange, fate when start_kyoku
-has `fate_open`, dragon-eye when it has eyes, riichi otherwise (or as given; a fantasy log is refused, as a raw
-log cannot name its cards); the decision follows from the last event (trailing dora, payments and other seats'
-pass_win aside): a tsumo to the seat, its own chi/pon, or the exchange when the seat deals → turn; a dahai by
-another seat → react; a kakan (or an ankan, thirteen orphans) by another seat → rob; in shura a start_kyoku (and
-the dealer's first tsumo) with no exchange yet → exchange. Plain mjai has no rinshan flag: the draw right after a
-seat's own kan is its replacement draw. Without han and fu on a `hora` (plain mjai), any winning hand will do for
-a hidden winner.
+A raw mjai log is accepted as well: JSON lines, a JSON array of events, or an object with "events" and no "format".
+The hand is the one of the last start_kyoku; the seat is the one whose tehai is shown (give it for an open-deal log,
+which shows them all); the mode is shura when the hand has an exchange, mirror when start_kyoku has `mirror_wall`,
+fate when it has `fate_open`, dragon-eye when it has eyes, riichi otherwise (or as given; a fantasy log is refused,
+as a raw log cannot name its cards); the decision follows from the last event (trailing dora, payments and other
+seats' pass_win aside): a tsumo to the seat, its own chi/pon, or the exchange when the seat deals → turn; a dahai by
+another seat → react; a kakan (or an ankan, thirteen orphans) by another seat → rob; in shura a start_kyoku (and the
+dealer's first tsumo) with no exchange yet → exchange. Plain mjai has no rinshan flag: the draw right after a seat's
+own kan is its replacement draw. Without han and fu on a `hora` (plain mjai), any winning hand will do for a hidden
+winner.
 
 `build_position(document)` replays the events through the engine itself with hidden tiles chosen so that every
 logged action is possible (analyzer.advise.riichi_hidden) and returns the state at the decision; in dragon-eye

@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from tsumolab.analyzer.advise.bloodshed_position import PositionError
+from tsumolab.analyzer.advise.riichi_mirror import check_mirror
 from tsumolab.analyzer.advise.riichi_tiles import Tile, tile_of, tile_text
 from tsumolab.sims.riichi.fate_tiles import OPEN_DEAL_TILES
 
@@ -97,7 +98,9 @@ def mark_open_tiles(events: list[dict], open_tiles: list[list[str]]) -> None:
 
 def check_shown(log: "SeatLog", rules) -> None:  # noqa: F821 (analyzer.advise.riichi_view.SeatLog)
     """Refuse (PositionError) a log that does not show what the mode makes public, or shows open tiles in a mode
-    without them: every tehai in open-deal (OD), `fate_open` in fate (F) and only there."""
+    without them: every tehai in open-deal (OD), `fate_open` in fate (F) and only there, mirror's transparent
+    tiles in mirror (M) and only there (analyzer.advise.riichi_mirror.check_mirror)."""
+    check_mirror(log, rules)
     start = log.tiles[0]
     if shows_hands(rules):
         hidden = [s for s, hand in enumerate(start["tehais"]) if any(t is None for t in hand)]

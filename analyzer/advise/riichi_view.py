@@ -8,9 +8,11 @@ import json
 from dataclasses import dataclass
 
 from tsumolab.analyzer.advise.bloodshed_position import PositionError
+from tsumolab.analyzer.advise.riichi_mirror import mirror_start, parse_mirror, shows_mirror, transparent_draws
 from tsumolab.analyzer.advise.riichi_tiles import HIDDEN, MJAI_HONORS, Tile, tile_of, tile_text  # noqa: F401 (re-exported)
 
-VARIANTS = ("riichi", "shura", "dora-fever", "chant", "soul-strike", "fate", "open-deal", "dragon-eye", "fantasy")
+VARIANTS = ("riichi", "shura", "dora-fever", "chant", "soul-strike", "fate", "open-deal", "dragon-eye", "fantasy",
+            "mirror")
 DECISION_WORDS = ("exchange", "turn", "react", "rob")
 ROUND_WINDS = ("E", "S", "W")
 ACTION_TYPES = ("tsumo", "dahai", "chi", "pon", "daiminkan", "ankan", "kakan", "hora")
@@ -24,7 +26,8 @@ HAND_OVER_TYPES = ("ryukyoku", "end_kyoku", "end_game")
 def seat_view_events(pos, seat: int | None = None, rules=None) -> list[dict]:
     """The events of the hand of `pos` (a sims.riichi.positions.Position kept with keep_events=True) up to now,
     as seat `seat` (default: the deciding seat) sees them under the mode's `rules` (sims.riichi.rules; None: plain
-    riichi): what open-deal and fate show besides is analyzer.advise.riichi_shown."""
+    riichi): what open-deal and fate show besides is analyzer.advise.riichi_shown, what mirror shows
+    analyzer.advise.riichi_mirror."""
     from tsumolab.analyzer.advise.riichi_shown import has_open_tiles, mark_open_tiles, fate_open_tiles, shows_hands
     from tsumolab.analyzer.replay.riichi_events import to_json_events
     from tsumolab.sims.riichi.hand_state import HS
@@ -40,14 +43,18 @@ def seat_view_events(pos, seat: int | None = None, rules=None) -> list[dict]:
         open_tiles = fate_open_tiles(rows)
         mark_open_tiles(events, open_tiles)
         events[0]["fate_open"] = open_tiles
+    seen_draws: set[int] = set()  # M: other seats' draws of a transparent copy
+    if shows_mirror(rules):
+        events[0].update(mirror_start(pos.wall, int(events[0]["oya"])))
+        seen_draws = transparent_draws(events, pos.wall)
     out = []
-    for event in events:
+    for n, event in enumerate(events):
         kind = event["type"]
         if kind == "start_kyoku":
             event = dict(event, kyotaku=int(pos.hs[HS.m_sticks]))
             if not shows_hands(rules):
                 event["tehais"] = [h if i == seat else [HIDDEN] * len(h) for i, h in enumerate(event.get("tehais", []))]
-        elif kind == "tsumo" and event["actor"] != seat:
+        elif kind == "tsumo" and event["actor"] != seat and n not in seen_draws:
             event = dict(event, pai=HIDDEN)
         elif kind == "exchange" and seat not in (event["actor"], event["target"]):
             event = dict(event, pais=[HIDDEN] * 3)
@@ -105,11 +112,13 @@ def read_events(events, variant: str | None = None, seat: int | None = None, dec
 
 
 def _variant_of(events: list[dict]) -> str:
-    """The mode a log without one is read as: shura with an exchange, fate with open deal tiles, dragon-eye with
-    eyes, else riichi."""
+    """The mode a log without one is read as: shura with an exchange, mirror with transparent tiles, fate with
+    open deal tiles, dragon-eye with eyes, else riichi."""
     kinds = {e["type"] for e in events}
     if "exchange" in kinds:
         return "shura"
+    if "mirror_wall" in events[0]:
+        return "mirror"
     return "fate" if "fate_open" in events[0] else "dragon-eye" if "eye" in kinds else "riichi"
 
 
@@ -179,7 +188,7 @@ def _seat_field(e: dict, key: str, where: str) -> int:
 
 def _parse_event(i: int, e: dict) -> dict:
     """The tiles of event `i` parsed (and its seats checked): keys pai, consumed, pais, tehais, dora_marker,
-    fate_open."""
+    fate_open, mirror_tehais, mirror_wall."""
     kind = e["type"]
     where = f"event {i} ({kind})"
     out: dict = {}
@@ -194,6 +203,7 @@ def _parse_event(i: int, e: dict) -> dict:
             out["dora_marker"] = _visible(tile_of(e["dora_marker"]), where)
         if "fate_open" in e:
             out["fate_open"] = _fate_open(e["fate_open"], where)
+        out.update(parse_mirror(e, where))
         _seat_field(e, "oya", where)
         if e.get("bakaze", "E") not in ROUND_WINDS:
             raise PositionError(f"{where}: bakaze must be E, S or W (a West round extends a South game), got "

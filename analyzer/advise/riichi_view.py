@@ -8,14 +8,16 @@ import json
 from dataclasses import dataclass
 
 from tsumolab.analyzer.advise.bloodshed_position import PositionError
+from tsumolab.analyzer.advise.riichi_pool import check_candidates, ends_at_pick, parse_candidate
 from tsumolab.analyzer.advise.riichi_tiles import HIDDEN, MJAI_HONORS, Tile, tile_of, tile_text  # noqa: F401 (re-exported)
 
-VARIANTS = ("riichi", "shura", "dora-fever", "chant", "soul-strike", "fate", "open-deal", "dragon-eye", "fantasy")
-DECISION_WORDS = ("exchange", "turn", "react", "rob")
+VARIANTS = ("riichi", "shura", "dora-fever", "chant", "soul-strike", "fate", "open-deal", "dragon-eye", "fantasy",
+            "astrology")
+DECISION_WORDS = ("exchange", "turn", "react", "rob", "pick")
 ROUND_WINDS = ("E", "S", "W")
 ACTION_TYPES = ("tsumo", "dahai", "chi", "pon", "daiminkan", "ankan", "kakan", "hora")
 KNOWN_TYPES = (*ACTION_TYPES, "start_kyoku", "reach", "reach_accepted", "dora", "exchange", "pass_win", "payment",
-               "eye")
+               "eye", "candidate")
 IGNORED_TYPES = ("start_game", "none")
 HAND_OVER_TYPES = ("ryukyoku", "end_kyoku", "end_game")
 
@@ -24,10 +26,13 @@ HAND_OVER_TYPES = ("ryukyoku", "end_kyoku", "end_game")
 def seat_view_events(pos, seat: int | None = None, rules=None) -> list[dict]:
     """The events of the hand of `pos` (a sims.riichi.positions.Position kept with keep_events=True) up to now,
     as seat `seat` (default: the deciding seat) sees them under the mode's `rules` (sims.riichi.rules; None: plain
-    riichi): what open-deal and fate show besides is analyzer.advise.riichi_shown."""
+    riichi): what open-deal and fate show besides is analyzer.advise.riichi_shown, astrology's candidates and picks
+    analyzer.advise.riichi_pool."""
+    from tsumolab.analyzer.advise.riichi_pool import candidate_shown
     from tsumolab.analyzer.advise.riichi_shown import has_open_tiles, mark_open_tiles, fate_open_tiles, shows_hands
     from tsumolab.analyzer.replay.riichi_events import to_json_events
     from tsumolab.sims.riichi.hand_state import HS
+    from tsumolab.sims.riichi.tableau import MS_NO_RED, ST_MISC
 
     seat = pos.seat if seat is None else int(seat)
     rows = pos.logged()
@@ -41,13 +46,17 @@ def seat_view_events(pos, seat: int | None = None, rules=None) -> list[dict]:
         mark_open_tiles(events, open_tiles)
         events[0]["fate_open"] = open_tiles
     out = []
+    pool_open = False  # A: from the first candidate on, every draw is a pick everyone sees
     for event in events:
         kind = event["type"]
-        if kind == "start_kyoku":
+        if kind == "candidate":
+            pool_open = True
+            event = candidate_shown(event, pos.wall, pos.st[ST_MISC, MS_NO_RED] == 0)
+        elif kind == "start_kyoku":
             event = dict(event, kyotaku=int(pos.hs[HS.m_sticks]))
             if not shows_hands(rules):
                 event["tehais"] = [h if i == seat else [HIDDEN] * len(h) for i, h in enumerate(event.get("tehais", []))]
-        elif kind == "tsumo" and event["actor"] != seat:
+        elif kind == "tsumo" and event["actor"] != seat and not pool_open:
             event = dict(event, pai=HIDDEN)
         elif kind == "exchange" and seat not in (event["actor"], event["target"]):
             event = dict(event, pais=[HIDDEN] * 3)
@@ -93,11 +102,12 @@ def read_events(events, variant: str | None = None, seat: int | None = None, dec
     if any(e["type"] == "exchange" for e in events) and variant != "shura":
         raise PositionError("the log has an exchange (S-2): only shura hands have one")
     _check_eyes(events, variant)
+    check_candidates(events, variant)
     _check_cards(variant, rules or {})
     own = parsed[0]["tehais"][seat]
     if any(t is None for t in own):
         raise PositionError(f"seat {seat}'s own starting tiles must be shown in start_kyoku")
-    inferred = _infer_decision(events, seat, variant)
+    inferred = _infer_decision(events, seat, variant, decision)
     if decision is not None and decision != inferred:
         raise PositionError(f"the log ends at a {inferred} decision of seat {seat}, but the document says "
                             f"{decision!r}")
@@ -106,11 +116,13 @@ def read_events(events, variant: str | None = None, seat: int | None = None, dec
 
 def _variant_of(events: list[dict]) -> str:
     """The mode a log without one is read as: shura with an exchange, fate with open deal tiles, dragon-eye with
-    eyes, else riichi."""
+    eyes, astrology with candidates, else riichi."""
     kinds = {e["type"] for e in events}
     if "exchange" in kinds:
         return "shura"
-    return "fate" if "fate_open" in events[0] else "dragon-eye" if "eye" in kinds else "riichi"
+    if "fate_open" in events[0]:
+        return "fate"
+    return "dragon-eye" if "eye" in kinds else "astrology" if "candidate" in kinds else "riichi"
 
 
 def _check_eyes(events: list[dict], variant: str) -> None:
@@ -223,6 +235,8 @@ def _parse_event(i: int, e: dict) -> dict:
     if kind == "dora":
         out["dora_marker"] = _visible(tile_of(e.get("dora_marker")), where)
         return out
+    if kind == "candidate":
+        return parse_candidate(e, where)
     _seat_field(e, "actor", where)
     if kind == "exchange":
         _seat_field(e, "target", where)
@@ -292,11 +306,14 @@ def _seat_of(events: list[dict], parsed: list[dict]) -> int:
     raise PositionError("cannot tell whose view the log is: show exactly one seat's tehai, or give the seat")
 
 
-def _infer_decision(events: list[dict], seat: int, variant: str) -> str:
+def _infer_decision(events: list[dict], seat: int, variant: str, given: str | None = None) -> str:
     """The decision the log ends at, from its last event (trailing dora, pass_win and payments aside: FL takes
-    fees right after a call)."""
+    fees right after a call); in astrology a pick (analyzer.advise.riichi_pool.ends_at_pick, where the document's
+    decision `given` tells a pick from a reaction once nothing is refilled)."""
     exchanged = any(e["type"] == "exchange" for e in events)
     tail = [e for e in events if e["type"] not in ("dora", "pass_win", "payment")]
+    if variant == "astrology" and ends_at_pick(tail, seat, given == "pick"):
+        return "pick"
     last = tail[-1]
     kind = last["type"]
     actor = last.get("actor")

@@ -694,6 +694,13 @@ def test_astrology_positions_show_the_pool_and_the_picks(mix, seed):
         assert [_candidate_tile(rebuilt, at) for at in slots] == [_candidate_tile(pos, at) for at in slots]
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("mix, seed", [(m, s) for m in (0, 1) for s in (11, 12)])
+def test_rebuilt_astrology_positions_over_many_decisions(mix, seed):
+    """A, two seat mixes, two seeds each: at least 200 decisions per run (992 in all now, 459 of them picks)."""
+    assert check_round_trips("astrology", ASTROLOGY_MIXES[mix], seed, n_matches=6, per_hand=8)[0] >= 200
+
+
 def _astrology_pick_document() -> dict:
     """A pick decision of an astrology hand in which other seats have picked and the seat's turn came before."""
     return _first("astrology", ASTROLOGY_MIXES[0], 7,

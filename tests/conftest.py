@@ -126,10 +126,13 @@ def _build_wall(hands, draws, seed: int = 0, at=None):
 
 
 def _default_answer(pos):
-    """Scripted seats: discard the drawn tile (else the first kind held), never call, never win."""
-    from tsumolab.policies.riichi_api import D_TURN, PASS, ROBS
+    """Scripted seats: discard the drawn tile (else the first kind held), never call, never win; an astrology pick
+    (A) is left to the seat's policy (None), as it was before picks were decisions."""
+    from tsumolab.policies.riichi_api import D_PICK, D_TURN, PASS, ROBS
 
     view = pos.view
+    if pos.decision == D_PICK:
+        return None
     if pos.decision == D_TURN:
         if view[ROBS.tile] >= 0:
             return int(view[ROBS.tile])
@@ -172,7 +175,8 @@ def build_wall():
 
 @pytest.fixture(scope="session")
 def default_answer():
-    """default_answer(pos): discard the drawn tile (else the first kind held), never call, never win."""
+    """default_answer(pos): discard the drawn tile (else the first kind held), never call, never win (an astrology
+    pick: None, the seat's policy)."""
     return _default_answer
 
 

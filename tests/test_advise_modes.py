@@ -13,9 +13,10 @@ import pytest
 from tsumolab.analyzer.advise.riichi_sampler import RiichiSampler, riichi_options
 from tsumolab.analyzer.advise.riichi_view import VARIANTS
 from tsumolab.policies.registry import parse_seats
-from tsumolab.sims.decisions import D_REACT, D_TURN
+from tsumolab.sims.decisions import D_PICK, D_REACT, D_TURN
 from tsumolab.sims.layout import describe
 from tsumolab.sims.modes import get_mode
+from tsumolab.sims.riichi.astrology_pool import A_KIND, A_N
 from tsumolab.sims.riichi.determinize import determinize, hidden_tiles
 from tsumolab.sims.riichi.hand_state import HS
 from tsumolab.sims.riichi.observation import ROBS
@@ -29,8 +30,9 @@ from tests.cli_run import run_cli
 TABLES = lookup_tables()
 PRIVATE = {"hand", "red", "rng", "furiten"}  # the only fields of a seat's row a determinization may change
 PUBLIC_SPANS = [(name, lo, lo + width) for name, lo, width, _ in describe(ROBS) if name not in PRIVATE]
-SHOWING = ("fate", "open-deal", "mirror")  # modes that show some of the riichi view's hidden tiles
+SHOWING = ("fate", "open-deal", "mirror", "astrology")  # modes that show some of the riichi view's hidden tiles
 MODES = sorted(set(VARIANTS) - {"riichi", "shura"} | set(SHOWING))
+POOL_BLOCK = next(slice(lo, lo + width) for name, lo, width, _ in describe(ROBS) if name == "astrology")  # A
 
 
 def positions(slug: str, seed: int, n_matches: int, per_hand: int = 3, want=None):
@@ -55,11 +57,12 @@ def _kinds_and_reds(pos, seat, public):
 
 @pytest.mark.parametrize("slug", MODES)
 def test_determinization_never_moves_a_public_fact(slug):
-    """Issue 31 (DF, C, SS, F, OD, M …): in 1,000 determinizations per mode every public field of every seat's
+    """Issue 31 (DF, C, SS, F, OD, M, A …): in 1,000 determinizations per mode every public field of every seat's
     observation stays (indicators, chant runs, strike turns, cards, the eye, fate's open tiles, the open deals,
-    mirror's transparent copies in hands and wall …), the seat's own tiles stay, every tile the mode shows stays
-    where it is (fate's open deal tiles and open-deal's starting tiles still held, mirror's transparent copies in
-    their hands and their wall slots), and the hidden tiles are the same multiset."""
+    mirror's transparent copies in hands and wall, astrology's pool …), the seat's own tiles stay, every tile the
+    mode shows stays where it is (fate's open deal tiles, open-deal's starting tiles and astrology's picks still
+    held, mirror's transparent copies in their hands and their wall slots, the candidates in theirs), and the
+    hidden tiles are the same multiset."""
     samples = shown = 0
     for table, pos in positions(slug, seed=31, n_matches=6):
         seat = pos.seat
@@ -119,6 +122,29 @@ def test_determinized_wall_is_uniform_given_the_view(slug):
     assert first[~used].sum() == 0
 
 
+def test_astrology_candidates_and_picks_stay_at_pick_decisions():
+    """A: at pick decisions the candidates are public in their wall slots, which the mode keeps (kept_wall marks
+    exactly as many slots as the pool holds, holding the pool's tiles), and the tiles other seats picked and have
+    not given up since stay in their hands (some seat keeps some); 50 determinizations of each change neither the
+    pool block nor those slots."""
+    picks = held = 0
+    for table, pos in positions("astrology", seed=13, n_matches=4, per_hand=6, want=lambda p: p.decision == D_PICK):
+        kept, kept_wall = public_tiles(pos, pos.seat, table.topts)
+        slots = np.nonzero(kept_wall)[0]
+        pool = pos.view[ROBS.astrology + A_KIND:ROBS.astrology + A_KIND + int(pos.view[ROBS.astrology + A_N])]
+        assert sorted((pos.wall[slots] // 4).tolist()) == sorted(pool.tolist())
+        held += int(kept.sum())
+        for j in range(50):
+            d = pos.copy()
+            assert determinize(d.hs, d.obs, d.st, d.wall, pos.seat, 6, j, TABLES, UNIFORM, (kept, kept_wall)) >= 0
+            np.testing.assert_array_equal(d.wall[slots], pos.wall[slots])
+            np.testing.assert_array_equal(d.obs[:, POOL_BLOCK], pos.obs[:, POOL_BLOCK])
+            for p in range(4):
+                assert (d.obs[p, ROBS.hand:ROBS.hand + 34] >= kept[p, :34]).all()
+        picks += 1
+    assert picks >= 20 and held > 0
+
+
 def test_dragon_eye_placements_to_come_are_dealt_again():
     """DE: the eye's holder and counter are public and stay; where the next eyes go is not, so each sample keys
     the eye's stream again (two samples differ, the same sample repeats)."""
@@ -172,11 +198,38 @@ def test_advise_answers_a_simulated_position_of_every_mode(slug, tmp_path, capsy
     assert result["determinizations"] == 60 and all(o["rollouts"] == 60 for o in result["options"])
 
 
+def test_advise_answers_an_astrology_pick(tmp_path, capsys):
+    """A: `replay --advise` writes a pick decision (the pool shown by its candidate events) and `advise` values one
+    option per candidate, `take` and the tile, on the same samples; the table names the decision a pick."""
+    code, out, err = run_cli(["replay", "--variant", "astrology", "--seed", "3", "--match", "0", "--hand", "1",
+                              "--advise", "3"], capsys)
+    assert code == 0, err
+    document = json.loads(out)
+    assert document["decision"] == "pick"
+    pool = [e["pai"] for e in document["events"] if e["type"] == "candidate"]
+    picked = [e["pai"] for e in document["events"] if e["type"] == "tsumo" and "pick" in e]
+    doc = tmp_path / "pick.json"
+    doc.write_text(out)
+    code, out, err = run_cli(["advise", str(doc), "--rollouts", "60", "--json"], capsys)
+    assert code == 0, err
+    result = json.loads(out)
+    assert result["decision"] == "pick" and result["determinizations"] == 60
+    labels = sorted(o["option"] for o in result["options"])
+    left = list(pool)
+    for tile in picked:
+        left.remove(tile)
+    assert labels == sorted(f"take {tile}" for tile in set(left)) and len(labels) == 3
+    code, out, err = run_cli(["advise", str(doc), "--rollouts", "60"], capsys)
+    assert code == 0 and out.startswith(f"seat {document['seat']} pick decision")
+
+
 @pytest.mark.parametrize("example, best, worse", [("fate-keep", "discard 4s", "discard 1p"),
-                                                  ("chant-run", "discard 3p", "discard 6p")])
+                                                  ("chant-run", "discard 3p", "discard 6p"),
+                                                  ("astrology-pick", "take 9m", "take 5mr")])
 def test_readme_mode_examples(example, best, worse):
-    """README worked examples 5 (F: keep the open 1p) and 6 (C: keep the tsumogiri run): the recommended option
-    beats the other beyond the paired interval."""
+    """README worked examples 5 (F: keep the open 1p), 6 (C: keep the tsumogiri run) and 7 (A: pick the candidate
+    that makes the hand ready over the red five): the recommended option beats the next one beyond the paired
+    interval."""
     from pathlib import Path
 
     from tsumolab.commands.advise import run_advice
@@ -184,6 +237,6 @@ def test_readme_mode_examples(example, best, worse):
     path = Path(__file__).resolve().parent.parent / "examples" / "positions" / f"{example}.json"
     result = run_advice(json.loads(path.read_text()), rollouts=1000, horizon="hand", seat_policies="baseline",
                         seed=0, jobs=1)
-    first, second = result["options"]
+    first, second = result["options"][:2]
     assert (first["option"], second["option"]) == (best, worse)
     assert second["diff_to_best"] + second["diff_ci95"] < 0

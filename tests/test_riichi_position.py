@@ -791,3 +791,129 @@ def test_replay_advise_refuses_a_missing_decision_with_one_line(capsys):
                               "--advise", "5000"], capsys)
     assert code == 2 and out == ""
     assert len(err.strip().splitlines()) == 1 and "fewer than 5001 decisions" in err
+
+
+ASTROLOGY_MIXES = ("star-picker,random,baseline,majsoul-cpu", "majsoul-cpu,baseline,star-picker,random")
+
+
+def _candidate_tile(pos, at: int) -> str:
+    """The name of the tile in wall position `at` of a position, a red five written red."""
+    from tsumolab.analyzer.advise.riichi_tiles import tile_text
+    from tsumolab.sims.riichi.tableau import is_red
+
+    return tile_text((int(pos.wall[at]) // 4, bool(is_red(int(pos.wall[at])))))
+
+
+@pytest.mark.parametrize("mix, seed", [(0, 3), (1, 5)])
+def test_astrology_positions_show_the_pool_and_the_picks(mix, seed):
+    """A: the candidates lie face up and every draw from the pool is a pick all seats see. The document shows each
+    candidate (its tile from its wall position, red fives red) and every seat's pick with its tile and index, the
+    draws before the pool opens hidden; rebuilt, the hand gives the seat the same observation (the pool block
+    included) at 45+ decisions, 10+ of them picks (decision `pick`), and holds the candidates in their wall
+    positions."""
+    seen: list = []
+    n, _ = check_round_trips("astrology", ASTROLOGY_MIXES[mix], seed, n_matches=3, per_hand=4, seen=seen)
+    assert n >= 45
+    picks = [(pos, d) for pos, d in seen if d["decision"] == "pick"]
+    assert len(picks) >= 10
+    for pos, document in seen:
+        opened = False
+        for e in document["events"]:
+            if e["type"] == "candidate":
+                opened = True
+                assert e["pai"] == _candidate_tile(pos, e["wall_index"])
+            elif e["type"] == "tsumo" and e["actor"] != document["seat"]:
+                assert (e["pai"] != "?") == opened == ("pick" in e)
+    assert any(e["type"] == "candidate" and e["pai"].endswith("r") for _, d in seen for e in d["events"])
+    for pos, document in picks[:5]:
+        _, _, _, rebuilt = build_position(document)
+        slots = [e["wall_index"] for e in document["events"] if e["type"] == "candidate"]
+        assert [_candidate_tile(rebuilt, at) for at in slots] == [_candidate_tile(pos, at) for at in slots]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mix, seed", [(m, s) for m in (0, 1) for s in (11, 12)])
+def test_rebuilt_astrology_positions_over_many_decisions(mix, seed):
+    """A, two seat mixes, two seeds each: at least 200 decisions per run (992 in all now, 459 of them picks)."""
+    assert check_round_trips("astrology", ASTROLOGY_MIXES[mix], seed, n_matches=6, per_hand=8)[0] >= 200
+
+
+def _astrology_pick_document() -> dict:
+    """A pick decision of an astrology hand in which other seats have picked and the seat's turn came before."""
+    return _first("astrology", ASTROLOGY_MIXES[0], 7,
+                  lambda p, d: d["decision"] == "pick" and sum(e.get("pick") is not None for e in d["events"]) >= 6)[1]
+
+
+def _changed(document: dict, test, **changes) -> dict:
+    """The document with `changes` applied to its first event that passes `test`."""
+    bad = json.loads(json.dumps(document))
+    event = next(e for e in bad["events"] if test(e))
+    event.update(changes)
+    return bad
+
+
+def test_bad_astrology_documents_are_refused_with_one_line():
+    """A: a hidden pick, a pick of a tile not in the pool or of another candidate than its index, a candidate out
+    of wall order or with a pool size that does not add up, a candidate in a riichi log, and `pick` where the seat
+    is not to draw are refused with one line."""
+    document = _astrology_pick_document()
+    seat = document["seat"]
+
+    def their_pick(e):
+        return e["type"] == "tsumo" and e["actor"] != seat and "pick" in e
+
+    def first_candidate(e):
+        return e["type"] == "candidate"
+
+    assert "face-up candidate" in _refused(_changed(document, their_pick, pai="?"))
+    outside = next(name for name in ("1m", "9m", "1p", "9p", "1s", "9s", "1z", "7z")
+                   if not any(e["type"] == "candidate" and e["pai"] == name for e in document["events"]))
+    assert "not a candidate" in _refused(_without_pick_index(_changed(document, their_pick, pai=outside)))
+    assert "the pool's candidate" in _refused(_changed(document, their_pick, pai=outside))
+    assert "wall position" in _refused(_changed(document, first_candidate, wall_index=60))
+    assert "pool then holds" in _refused(_changed(document, first_candidate, pool=2))
+    riichi = _document("riichi")
+    riichi["events"].append({"type": "candidate", "pai": "3p", "dead_wall": False, "pool": 1, "wall_index": 90})
+    assert "only astrology" in _refused(riichi)
+    react = _first("astrology", ASTROLOGY_MIXES[0], 7,
+                   lambda p, d: d["decision"] == "react" and (_last_play(d)["actor"] + 1) % 4 != d["seat"])[1]
+    assert "says 'pick'" in _refused(dict(react, decision="pick"))
+    assert "says 'react'" in _refused(dict(document, decision="react"))
+
+
+def _last_play(document: dict) -> dict:
+    return [e for e in document["events"] if e["type"] not in ("dora", "payment", "pass_win")][-1]
+
+
+def test_astrology_pick_at_the_floor_needs_the_documents_decision():
+    """A: once the live wall is down to the floor nothing is refilled, so a pick follows the previous seat's discard
+    with no candidate revealed: the document's `decision: pick` tells it from a reaction and rebuilds the seat's
+    view; without it the log reads as a reaction, which the engine refuses in one line (the seat is to pick)."""
+    table = RiichiEngine(parse_seats("random"), get_mode("astrology").rules_class(), root_seed=2, keep_events=True)
+    pos = table.at_decision(0, 1, 154)
+    document = position_document("astrology", pos)
+    assert document["decision"] == "pick" and _last_play(document)["type"] == "dahai"
+    _, _, _, rebuilt = build_position(document)
+    assert view_difference(pos, rebuilt) is None
+    message = _refused({key: value for key, value in document.items() if key != "decision"})
+    assert "no react decision" in message and "to pick" in message
+
+
+def test_raw_mjai_log_of_astrology_reads_as_a_pick():
+    """A: a raw mjai log with candidates is read as astrology, and one ending with the candidates revealed for the
+    seat's draw as its pick; it rebuilds the same position as the document."""
+    document = _astrology_pick_document()
+    plain = [_as_mjai(e) for e in document["events"] if e["type"] not in ("payment", "pass_win")]
+    log = read_document(plain)
+    assert (log.variant, log.seat, log.decision) == ("astrology", document["seat"], "pick")
+    pos = _first("astrology", ASTROLOGY_MIXES[0], 7, lambda p, d: d == document)[0]
+    variant, seat, _, rebuilt = build_position(json.dumps(plain))
+    assert (variant, seat) == ("astrology", document["seat"])
+    assert view_difference(pos, rebuilt) is None
+
+
+def _without_pick_index(document: dict) -> dict:
+    """The document as a log that names no pick's index (each pick then takes the first candidate of its tile)."""
+    for e in document["events"]:
+        e.pop("pick", None)
+    return document

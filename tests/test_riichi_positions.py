@@ -10,17 +10,18 @@ import numpy as np
 import pytest
 
 from tsumolab.policies.registry import parse_seats
-from tsumolab.policies.riichi_api import CHI_LOW, D_REACT, D_ROB, D_TURN, KAN, PON, ROBS, RON
+from tsumolab.policies.riichi_api import CHI_LOW, D_PICK, D_REACT, D_ROB, D_TURN, KAN, PON, ROBS, RON
 from tsumolab.sims import tiles
 from tsumolab.sims.events import EV_DISCARD, EV_DRAW, EV_KAN, EV_WIN
 from tsumolab.sims.modes import get_mode
 from tsumolab.sims.riichi import engine
+from tsumolab.sims.riichi.astrology_pool import A_N
 from tsumolab.sims.riichi.columns import H_DELTA, H_END, H_HAND, H_MATCH, H_WON
 from tsumolab.sims.riichi.events import EV_CHI
 from tsumolab.sims.riichi.positions import RiichiEngine
 from tsumolab.sims.riichi.rules import STANDARD
 
-EV_SEAT, EV_TILE, EV_A = 3, 4, 5  # columns of an event row (sims.events.log_event)
+EV_SEAT, EV_TILE, EV_A, EV_B = 3, 4, 5, 6  # columns of an event row (sims.events.log_event)
 JUNK = [9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33]  # 1p 9p 1s 9s and the honors
 
 
@@ -204,6 +205,58 @@ def _resume_at_random_decisions(slug, spec, seed, n_matches):
                     changed += int(not np.array_equal(alt.hand_rows[:4], ref))
     assert alternatives > 20 and changed > 0
     return checked
+
+
+def test_resume_at_pick_decisions_reproduces_the_run():
+    """A: the pick among the candidates is a decision of its own (PH_PICK_ASK, D_PICK), picks of replacement
+    draws included. Every replacement pick and every third other pick of real astrology runs (star-picker,
+    baseline, random and majsoul-cpu seated), resumed with the policy's own pick: the hand's record rows equal the
+    uninterrupted run's and its event log the hand played without stopping; another candidate forced instead is
+    the one the seat draws (the pick's logged index), and it changes some hands."""
+    slug, spec, seed, n_matches = "astrology", "star-picker,baseline,random,majsoul-cpu", 12, 14
+    mode = get_mode(slug)
+    seats = parse_seats(spec)
+    hand_rows, _ = mode.simulate(seed, np.arange(n_matches), seats)
+    table = RiichiEngine(seats, mode.rules_class(), root_seed=seed, keep_events=True)
+    counts = {"checked": 0, "forced": 0, "changed": 0, "replacements": 0}
+    for match_id in range(n_matches):
+        rows_m = hand_rows[hand_rows[:, H_MATCH] == match_id]
+        for hand_no in range(1, int(rows_m[:, H_HAND].max()) + 1):
+            ref = rows_m[rows_m[:, H_HAND] == hand_no]
+            full = table.play_hand(match_id, hand_no)
+            pos = table.at_decision(match_id, hand_no, 0)
+            picks = 0
+            while pos is not None and pos.pending:
+                if pos.decision == D_PICK:
+                    replacement = bool(pos.view[ROBS.kan_draw])
+                    if replacement or picks % 3 == 0:
+                        _check_pick(table, pos.copy(), ref, full.logged(), counts)
+                        counts["replacements"] += replacement
+                    picks += 1
+                if not table.advance(pos, None, pos.n_decisions + 1):
+                    break
+    assert counts["checked"] >= 150 and counts["forced"] >= 100 and counts["changed"] > 0
+    assert counts["replacements"] > 0
+
+
+def _check_pick(table, pos, ref, events, counts):
+    """Resume a stopped pick with the policy's own answer (the run again) and with the next candidate."""
+    probe = pos.copy()
+    table.advance(probe, None, pos.n_decisions + 1)
+    answer, seat = probe.last_answer, pos.seat
+    other = (answer + 1) % int(pos.view[ROBS.astrology + A_N])
+    alternative = pos.copy()
+    out = table.resume(pos, answer)
+    np.testing.assert_array_equal(out.hand_rows[:4], ref)
+    np.testing.assert_array_equal(pos.logged(), events)
+    counts["checked"] += 1
+    if other != answer:
+        before = int(alternative.ev[0])
+        alt = table.resume(alternative, other)
+        draw = next(r for r in alternative.logged()[before:] if r[2] == EV_DRAW)
+        assert (draw[EV_SEAT], draw[EV_B]) == (seat, other + 1)  # the candidate picked, + 1
+        counts["forced"] += 1
+        counts["changed"] += int(not np.array_equal(alt.hand_rows[:4], ref))
 
 
 def test_resume_to_match_end_matches_the_run():

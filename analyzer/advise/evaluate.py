@@ -228,4 +228,7 @@ def summarize(options, values, ranks, outcomes, horizon, stopped_early, objectiv
 
 
 def decision_name(code: int) -> str:
-    return DECISION_NAMES.get(code, "none")
+    """The word of a decision kind (sims.decisions D_*): Bloodshed's, and astrology's pick (A)."""
+    from tsumolab.sims.decisions import D_PICK
+
+    return "pick" if code == D_PICK else DECISION_NAMES.get(code, "none")

@@ -19,6 +19,9 @@ indicators); the others start unknown and get a tile when the log needs one:
   tiles take the first positions of its deal, mirror_wall gives the wall's, analyzer.advise.riichi_mirror), so
   the unknown positions hold the normal copies, one of each kind; a tile leaving a hand is a transparent copy
   while the seat holds one (a tsumogiri: the copy drawn), as the engine gives them up (sims.riichi.mirror_tiles);
+- astrology (A): each candidate is public in its wall position (the next live-wall tile, or the kan's
+  replacement tile), and each draw once the pool is open is the pick of one of them (analyzer.advise.riichi_pool:
+  the pool, the answer of each pick); haitei and houtei count the draws the pool and its refills still give;
 - what is left gets the remaining tiles at random.
 Red fives follow the engine's choice of copy (R-1: a discard by kind gives up a plain copy first, calls, kans
 and the exchange put the red five in first): positions carry the tiles they may not be, so that the engine
@@ -36,6 +39,7 @@ import numpy as np
 from tsumolab.analyzer.advise.bloodshed_position import PositionError
 from tsumolab.analyzer.advise.riichi_hands import WinValue, complete_hand, keeps_waits
 from tsumolab.analyzer.advise.riichi_mirror import clear_first, part_positions
+from tsumolab.analyzer.advise.riichi_pool import Pool
 from tsumolab.analyzer.advise.riichi_tiles import Tile, tile_text  # noqa: F401 (tile_text re-exported)
 from tsumolab.analyzer.advise.riichi_view import ROUND_WINDS, SeatLog
 from tsumolab.sims import tiles
@@ -92,6 +96,7 @@ class Riichi:
 class _Seat:
     hand: list[int] = field(default_factory=list)  # wall positions held
     drawn: int | None = None                       # position of the tile just drawn (None after a call)
+    drawn_rinshan: bool = False                    # that draw is a replacement draw (A: of any candidate)
     melds: list[tuple[int, int]] = field(default_factory=list)
     meld_counts: np.ndarray = field(default_factory=lambda: np.zeros(34, np.int64))
     meld_reds: int = 0
@@ -109,7 +114,7 @@ class _Seat:
 class Plan:
     """One arrangement of the hidden tiles consistent with the log, and the answers that replay it."""
 
-    def __init__(self, log: SeatLog, rng: np.random.Generator, sopts: np.ndarray):
+    def __init__(self, log: SeatLog, rng: np.random.Generator, sopts: np.ndarray, astrology_floor: int | None = None):
         self.log = log
         self.rng = rng
         self.sopts = sopts
@@ -138,6 +143,8 @@ class Plan:
         self.turn_answer: dict[int, int] = {}          # action index → answer of the acting seat's turn
         self.react_answer: dict[tuple[int, int], int] = {}  # (action index of a discard or kan, seat) → answer
         self.eyes: list[tuple[int, int, int]] = []     # DE: per eye, (seat, counter, index of the action after it)
+        self.candidates = None if astrology_floor is None else Pool(astrology_floor)  # A: the pool
+        self.pick_answer: dict[int, int] = {}          # A: action index of a picked tsumo → the candidate's index
         self._riichi_next = [False] * 4
         self._double = [False] * 4
         self._ronned: set[int] = set()                # event indices of discards someone won on
@@ -280,7 +287,15 @@ class Plan:
         return at
 
     def wall_left(self) -> int:
-        return DEAD_START - self.n_rinshan - self.next_live
+        """Draws left: the live wall, or in astrology once the pool is open the candidates and refills (A)."""
+        live = DEAD_START - self.n_rinshan - self.next_live
+        if self.candidates is not None and self.candidates.opened:
+            return self.candidates.draws_left(live)
+        return live
+
+    def _picks(self) -> bool:
+        """A: is every draw now a pick of a candidate?"""
+        return self.candidates is not None and self.candidates.opened
 
     # ------------------------------------------------------------------ reading the log
     def _read(self) -> None:
@@ -324,6 +339,8 @@ class Plan:
                 self._hora(i, e, t, where)
             elif kind == "eye":
                 self.eyes.append((e["actor"], e["counter"], len(self.actions)))
+            elif kind == "candidate":
+                self._candidate(e, t, where)
             i += 1
         for k, kind in enumerate(self.indicators):  # a copy each, plain or red as the hidden hands leave them
             if self.value[INDICATOR + 2 * k] is None:
@@ -428,14 +445,34 @@ class Plan:
         # plain mjai has no rinshan flag: the draw right after the seat's own kan is the replacement
         rinshan = bool(e["rinshan"]) if "rinshan" in e else self._kan_by == p
         self._kan_by = None
-        at = self._draw_position(rinshan, where)
-        if t["pai"] is not None:
-            self._shown_at(at, t["pai"], where)
-        elif p == self.seat:
-            raise PositionError(f"{where}: the seat's own draws must be shown")
+        if self._picks():
+            index, at = self.candidates.take(t["pai"], e.get("pick"), where)
+            self.pick_answer[len(self.actions)] = index
+        else:
+            at = self._draw_position(rinshan, where)
+            if t["pai"] is not None:
+                self._shown_at(at, t["pai"], where)
+            elif p == self.seat:
+                raise PositionError(f"{where}: the seat's own draws must be shown")
         s.hand.append(at)
         s.drawn = at
+        s.drawn_rinshan = rinshan
         self.actions.append(("tsumo", p, t["pai"], rinshan))
+
+    def _candidate(self, e: dict, t: dict, where: str) -> None:
+        """A: a tile revealed into the pool, public in its wall position: the next live-wall tile, or the
+        replacement tile of the kan just declared."""
+        if self.candidates is None:
+            raise PositionError(f"{where}: candidates belong to astrology (A)")
+        dead = e["dead_wall"]
+        at = e["wall_index"]
+        expected = DEAD_START + self.n_rinshan if dead else self.next_live
+        if at != expected:
+            which = "replacement" if dead else "live-wall"
+            raise PositionError(f"{where}: the next {which} tile is wall position {expected}, not {at}")
+        self._draw_position(dead, where)
+        self._assign(at, t["pai"])
+        self.candidates.reveal(at, t["pai"], dead, e["pool"], where)
 
     def _dahai(self, i: int, e: dict, t: dict, where: str) -> None:
         p = e["actor"]
@@ -580,8 +617,8 @@ class Plan:
         fu = fu if isinstance(fu, int) and han is not None else None
         flags = 0
         if tsumo:
-            at = self._drawn_is(p, tile, where)
-            rinshan = at >= DEAD_START
+            self._drawn_is(p, tile, where)
+            rinshan = s.drawn_rinshan
             if rinshan:
                 flags |= FLAG_RINSHAN
             elif self.wall_left() == 0:

@@ -8,7 +8,8 @@ A position is the deciding seat's view of one hand up to a pending decision, as 
     {"format": "tsumolab-position/1",
      "variant": "shura",         one of the modes above
      "seat": 2,                  the deciding seat (0..3)
-     "decision": "react",        exchange (shura, S-2) | turn | react (to a discard) | rob (an added kan)
+     "decision": "react",        exchange (shura, S-2) | turn | react (to a discard) | rob (an added kan) |
+                                 pick (astrology, A: which candidate to draw)
      "events": [...],            the hand's events from start_kyoku up to the decision
      "note": "..."}              free text (where the position comes from)
     optional: "rules" (rule options that differ from the mode's defaults, as for `tsumolab run --rule`); a
@@ -23,6 +24,13 @@ out. Everything else is public: discards with their tsumogiri flag, riichi (`rea
 calls and kans with their tiles, dora indicators, wins (`hora` with han and fu), every point transfer
 (`payment`) and, in dragon-eye, every placement of the eye (DE: `{"type": "eye", "actor": holder, "counter":
 discards}`, the first right after start_kyoku, each later one right before the draw or call it precedes).
+
+Astrology (RULES.md A) shows its pool (analyzer.advise.riichi_pool): each tile revealed into it is a `candidate`
+event (`{"type": "candidate", "pai": "3p", "dead_wall": false, "pool": 3, "wall_index": 56}`: the tile, whether
+a kan's replacement tile added it, the pool's size with it, its wall position), and once the pool is open every
+seat's `tsumo` is the pick of a candidate: it shows the tile and `pick`, the candidate's index in the pool
+(oldest first). A position may end at the seat's pick (`"decision": "pick"`): the options are the candidates
+(`take 3p`), and the rebuilt wall holds every candidate in its wall position.
 
 Three modes show more of the hidden tiles (analyzer.advise.riichi_shown, analyzer.advise.riichi_mirror):
 - open-deal (RULES.md OD): every seat's starting hand is public, so all four `tehais` are written in full; only
@@ -52,16 +60,17 @@ hand's start), `dora_marker` (the first indicator; in shura it is shown after th
 simulator adds `hand` (the hand's number in its match). Tiles are 1m..9m, 1p..9p, 1s..9s, 1z..7z (mjai's
 E S W N P F C are read too); a red five is 5mr, 5pr, 5sr (0m, 0p, 0s are read too).
 
-A raw mjai log is accepted as well: JSON lines, a JSON array of events, or an object with "events" and no "format".
-The hand is the one of the last start_kyoku; the seat is the one whose tehai is shown (give it for an open-deal log,
-which shows them all); the mode is shura when the hand has an exchange, mirror when start_kyoku has `mirror_wall`,
-fate when it has `fate_open`, dragon-eye when it has eyes, riichi otherwise (or as given; a fantasy log is refused,
-as a raw log cannot name its cards); the decision follows from the last event (trailing dora, payments and other
-seats' pass_win aside): a tsumo to the seat, its own chi/pon, or the exchange when the seat deals → turn; a dahai by
-another seat → react; a kakan (or an ankan, thirteen orphans) by another seat → rob; in shura a start_kyoku (and the
-dealer's first tsumo) with no exchange yet → exchange. Plain mjai has no rinshan flag: the draw right after a seat's
-own kan is its replacement draw. Without han and fu on a `hora` (plain mjai), any winning hand will do for a hidden
-winner.
+A raw mjai log is accepted as well: JSON lines, a JSON array of events, or an object with "events" and no
+"format". The hand is the one of the last start_kyoku; the seat is the one whose tehai is shown (give it for
+an open-deal log, which shows them all); the mode is shura when the hand has an exchange, fate when start_kyoku
+has `fate_open`, mirror when it has `mirror_wall`, dragon-eye when it has eyes, astrology when it has candidates, riichi otherwise (or as given;
+a fantasy log is refused, as a raw log cannot name its cards); the decision follows from the last event
+(trailing dora, payments and other seats' pass_win aside): a tsumo to the seat, its own chi/pon, or the exchange
+when the seat deals → turn; a dahai by another seat → react; a kakan (or an ankan, thirteen orphans) by another
+seat → rob; in shura a start_kyoku (and the dealer's first tsumo) with no exchange yet → exchange; in astrology
+candidates revealed for the seat's draw → pick. Plain mjai has no rinshan flag: the draw right after a seat's
+own kan is its replacement draw. Without han and fu on a `hora` (plain mjai), any winning hand will do for a
+hidden winner.
 
 `build_position(document)` replays the events through the engine itself with hidden tiles chosen so that every
 logged action is possible (analyzer.advise.riichi_hidden) and returns the state at the decision; in dragon-eye
@@ -85,10 +94,10 @@ FORMAT = "tsumolab-position/1"
 def position_document(variant: str, pos, note: str = "", rules=None) -> dict:
     """The position document of the pending decision of `pos` (kept with its events) in mode `variant`, played
     under `rules` (sims.riichi.rules; None: the mode's defaults)."""
-    from tsumolab.sims.decisions import D_EXCHANGE, D_REACT, D_ROB, D_TURN
+    from tsumolab.sims.decisions import D_EXCHANGE, D_PICK, D_REACT, D_ROB, D_TURN
     from tsumolab.sims.modes import get_mode
 
-    names = {D_EXCHANGE: "exchange", D_TURN: "turn", D_REACT: "react", D_ROB: "rob"}
+    names = {D_EXCHANGE: "exchange", D_TURN: "turn", D_REACT: "react", D_ROB: "rob", D_PICK: "pick"}
     if variant not in VARIANTS:
         raise PositionError(f"riichi positions are for modes {' and '.join(VARIANTS)}, not {variant!r}")
     if not pos.pending or pos.decision not in names:

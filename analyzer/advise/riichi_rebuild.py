@@ -1,10 +1,10 @@
 """Rebuild a hand of a riichi mode from one seat's view of its log (analyzer.advise.riichi_position.SeatLog): an
 arrangement of the hidden tiles that makes every logged action possible (analyzer.advise.riichi_hidden), then the
 hand replayed through the engine up to the pending decision. The rules stay the engine's: the replay answers each
-decision with the logged action (a pass where the log shows none) and checks each event the engine logs against
-the log; in dragon-eye it steers the eye's random stream to the logged eyes and checks each eye the engine places
-(analyzer.advise.riichi_eyes). A failure caused by a hidden choice is retried with other random choices
-(ATTEMPTS); one caused by the view itself raises PositionError.
+decision with the logged action (a pass where the log shows none; in astrology the candidate each logged tsumo
+picks) and checks each event the engine logs against the log; in dragon-eye it steers the eye's random stream to
+the logged eyes and checks each eye the engine places (analyzer.advise.riichi_eyes). A failure caused by a hidden
+choice is retried with other random choices (ATTEMPTS); one caused by the view itself raises PositionError.
 """
 
 from __future__ import annotations
@@ -16,10 +16,10 @@ from tsumolab.analyzer.advise.riichi_eyes import EyeSteering
 from tsumolab.analyzer.advise.riichi_hidden import Plan, Retry, tile_text
 from tsumolab.analyzer.advise.riichi_view import ACTION_TYPES, SeatLog, seat_view_events, tile_of
 from tsumolab.sims import tiles
-from tsumolab.sims.decisions import D_EXCHANGE, D_REACT, D_ROB, D_TURN, PASS
+from tsumolab.sims.decisions import D_EXCHANGE, D_PICK, D_REACT, D_ROB, D_TURN, PASS
 
 ATTEMPTS = 12        # random arrangements tried before a view is declared impossible
-DECISIONS = {"exchange": D_EXCHANGE, "turn": D_TURN, "react": D_REACT, "rob": D_ROB}
+DECISIONS = {"exchange": D_EXCHANGE, "turn": D_TURN, "react": D_REACT, "rob": D_ROB, "pick": D_PICK}
 
 _TABLES: dict = {}
 
@@ -43,7 +43,7 @@ def rebuild(log: SeatLog, rules):
     for attempt in range(ATTEMPTS):
         rng = np.random.default_rng(attempt)
         try:
-            plan = Plan(log, rng, sopts)
+            plan = Plan(log, rng, sopts, rules.astrology_floor if rules.astrology else None)
             plan.choose_hidden()
             pos = _replay(table, plan, log)
         except Retry as exc:
@@ -178,6 +178,11 @@ def _replay(table, plan: Plan, log: SeatLog):
             answer = plan.turn_answer[cursor]
         elif d in (D_REACT, D_ROB):
             answer = plan.react_answer.get((cursor - 1, q), PASS)
+        elif d == D_PICK:  # A: the candidate the logged tsumo shows (the pick comes before its draw is logged)
+            if cursor not in plan.pick_answer or actions[cursor][1] != q:
+                raise NoDecision(f"seat {seat} has no {log.decision} decision at the end of the log (seat {q} "
+                                 "is to pick)")
+            answer = plan.pick_answer[cursor]
         else:
             raise PositionError(f"decision kind {d} is not part of riichi or shura")
         last_seat = q
@@ -187,12 +192,13 @@ def _replay(table, plan: Plan, log: SeatLog):
 
 # ----------------------------------------------------------------------------- the views compared
 VIEW_FIELDS = {
-    "tsumo": ("actor", "pai", "rinshan"), "dahai": ("actor", "pai", "tsumogiri", "open_tile"), "reach": ("actor",),
-    "reach_accepted": ("actor",), "chi": ("actor", "target", "pai", "consumed"),
+    "tsumo": ("actor", "pai", "rinshan", "pick"), "dahai": ("actor", "pai", "tsumogiri", "open_tile"),
+    "reach": ("actor",), "reach_accepted": ("actor",), "chi": ("actor", "target", "pai", "consumed"),
     "pon": ("actor", "target", "pai", "consumed"), "daiminkan": ("actor", "target", "pai", "consumed"),
     "ankan": ("actor", "consumed"), "kakan": ("actor", "pai"), "dora": ("dora_marker",),
     "hora": ("actor", "target", "pai"), "payment": ("from", "to", "amount", "reason"),
     "pass_win": ("actor", "pai", "tsumo"), "exchange": ("actor", "target", "pais"), "eye": ("actor", "counter"),
+    "candidate": ("pai", "dead_wall", "pool", "wall_index"),
 }
 CORE_TYPES = set(ACTION_TYPES) | {"reach", "dora"}
 VIEW_DEFAULTS = {"open_tile": False}  # fields written only when true (analyzer.advise.riichi_shown)

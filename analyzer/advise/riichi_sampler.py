@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from tsumolab.sims.decisions import (
-    CHI_HIGH, CHI_LOW, CHI_MID, D_EXCHANGE, D_REACT, D_ROB, D_TURN, KAN, KAN_CALL, NINE_TERMINALS, PASS, PON, RIICHI,
-    RON, TSUMO, TSUMOGIRI,
+    CHI_HIGH, CHI_LOW, CHI_MID, D_EXCHANGE, D_PICK, D_REACT, D_ROB, D_TURN, KAN, KAN_CALL, NINE_TERMINALS, PASS, PON,
+    RIICHI, RON, TSUMO, TSUMOGIRI,
 )
 from tsumolab.sims.riichi.observation import ROBS
 from tsumolab.sims.tiles import tile_name
@@ -124,6 +124,10 @@ def riichi_options(view: np.ndarray, tables: np.ndarray | None = None) -> list[t
         return [("ron", RON), ("pass", PASS)]
     if decision == D_EXCHANGE:
         return exchange_options(hand, int(view[ROBS.n_melds + int(view[ROBS.seat])]), tables)
+    if decision == D_PICK:
+        from tsumolab.analyzer.advise.riichi_pool import pick_options
+
+        return pick_options(view)
     raise ValueError(f"no decision of a riichi mode pending (code {decision})")
 
 

@@ -9,15 +9,16 @@ from dataclasses import dataclass
 
 from tsumolab.analyzer.advise.bloodshed_position import PositionError
 from tsumolab.analyzer.advise.riichi_mirror import mirror_start, parse_mirror, shows_mirror, transparent_draws
+from tsumolab.analyzer.advise.riichi_pool import check_candidates, ends_at_pick, parse_candidate
 from tsumolab.analyzer.advise.riichi_tiles import HIDDEN, MJAI_HONORS, Tile, tile_of, tile_text  # noqa: F401 (re-exported)
 
 VARIANTS = ("riichi", "shura", "dora-fever", "chant", "soul-strike", "fate", "open-deal", "dragon-eye", "fantasy",
-            "mirror")
-DECISION_WORDS = ("exchange", "turn", "react", "rob")
+            "mirror", "astrology")
+DECISION_WORDS = ("exchange", "turn", "react", "rob", "pick")
 ROUND_WINDS = ("E", "S", "W")
 ACTION_TYPES = ("tsumo", "dahai", "chi", "pon", "daiminkan", "ankan", "kakan", "hora")
 KNOWN_TYPES = (*ACTION_TYPES, "start_kyoku", "reach", "reach_accepted", "dora", "exchange", "pass_win", "payment",
-               "eye")
+               "eye", "candidate")
 IGNORED_TYPES = ("start_game", "none")
 HAND_OVER_TYPES = ("ryukyoku", "end_kyoku", "end_game")
 
@@ -27,10 +28,12 @@ def seat_view_events(pos, seat: int | None = None, rules=None) -> list[dict]:
     """The events of the hand of `pos` (a sims.riichi.positions.Position kept with keep_events=True) up to now,
     as seat `seat` (default: the deciding seat) sees them under the mode's `rules` (sims.riichi.rules; None: plain
     riichi): what open-deal and fate show besides is analyzer.advise.riichi_shown, what mirror shows
-    analyzer.advise.riichi_mirror."""
+    analyzer.advise.riichi_mirror, astrology's candidates and picks analyzer.advise.riichi_pool."""
+    from tsumolab.analyzer.advise.riichi_pool import candidate_shown
     from tsumolab.analyzer.advise.riichi_shown import has_open_tiles, mark_open_tiles, fate_open_tiles, shows_hands
     from tsumolab.analyzer.replay.riichi_events import to_json_events
     from tsumolab.sims.riichi.hand_state import HS
+    from tsumolab.sims.riichi.tableau import MS_NO_RED, ST_MISC
 
     seat = pos.seat if seat is None else int(seat)
     rows = pos.logged()
@@ -48,13 +51,17 @@ def seat_view_events(pos, seat: int | None = None, rules=None) -> list[dict]:
         events[0].update(mirror_start(pos.wall, int(events[0]["oya"])))
         seen_draws = transparent_draws(events, pos.wall)
     out = []
+    pool_open = False  # A: from the first candidate on, every draw is a pick everyone sees
     for n, event in enumerate(events):
         kind = event["type"]
-        if kind == "start_kyoku":
+        if kind == "candidate":
+            pool_open = True
+            event = candidate_shown(event, pos.wall, pos.st[ST_MISC, MS_NO_RED] == 0)
+        elif kind == "start_kyoku":
             event = dict(event, kyotaku=int(pos.hs[HS.m_sticks]))
             if not shows_hands(rules):
                 event["tehais"] = [h if i == seat else [HIDDEN] * len(h) for i, h in enumerate(event.get("tehais", []))]
-        elif kind == "tsumo" and event["actor"] != seat and n not in seen_draws:
+        elif kind == "tsumo" and event["actor"] != seat and n not in seen_draws and not pool_open:
             event = dict(event, pai=HIDDEN)
         elif kind == "exchange" and seat not in (event["actor"], event["target"]):
             event = dict(event, pais=[HIDDEN] * 3)
@@ -100,11 +107,12 @@ def read_events(events, variant: str | None = None, seat: int | None = None, dec
     if any(e["type"] == "exchange" for e in events) and variant != "shura":
         raise PositionError("the log has an exchange (S-2): only shura hands have one")
     _check_eyes(events, variant)
+    check_candidates(events, variant)
     _check_cards(variant, rules or {})
     own = parsed[0]["tehais"][seat]
     if any(t is None for t in own):
         raise PositionError(f"seat {seat}'s own starting tiles must be shown in start_kyoku")
-    inferred = _infer_decision(events, seat, variant)
+    inferred = _infer_decision(events, seat, variant, decision)
     if decision is not None and decision != inferred:
         raise PositionError(f"the log ends at a {inferred} decision of seat {seat}, but the document says "
                             f"{decision!r}")
@@ -113,13 +121,15 @@ def read_events(events, variant: str | None = None, seat: int | None = None, dec
 
 def _variant_of(events: list[dict]) -> str:
     """The mode a log without one is read as: shura with an exchange, mirror with transparent tiles, fate with
-    open deal tiles, dragon-eye with eyes, else riichi."""
+    open deal tiles, dragon-eye with eyes, astrology with candidates, else riichi."""
     kinds = {e["type"] for e in events}
     if "exchange" in kinds:
         return "shura"
     if "mirror_wall" in events[0]:
         return "mirror"
-    return "fate" if "fate_open" in events[0] else "dragon-eye" if "eye" in kinds else "riichi"
+    if "fate_open" in events[0]:
+        return "fate"
+    return "dragon-eye" if "eye" in kinds else "astrology" if "candidate" in kinds else "riichi"
 
 
 def _check_eyes(events: list[dict], variant: str) -> None:
@@ -233,6 +243,8 @@ def _parse_event(i: int, e: dict) -> dict:
     if kind == "dora":
         out["dora_marker"] = _visible(tile_of(e.get("dora_marker")), where)
         return out
+    if kind == "candidate":
+        return parse_candidate(e, where)
     _seat_field(e, "actor", where)
     if kind == "exchange":
         _seat_field(e, "target", where)
@@ -302,11 +314,14 @@ def _seat_of(events: list[dict], parsed: list[dict]) -> int:
     raise PositionError("cannot tell whose view the log is: show exactly one seat's tehai, or give the seat")
 
 
-def _infer_decision(events: list[dict], seat: int, variant: str) -> str:
+def _infer_decision(events: list[dict], seat: int, variant: str, given: str | None = None) -> str:
     """The decision the log ends at, from its last event (trailing dora, pass_win and payments aside: FL takes
-    fees right after a call)."""
+    fees right after a call); in astrology a pick (analyzer.advise.riichi_pool.ends_at_pick, where the document's
+    decision `given` tells a pick from a reaction once nothing is refilled)."""
     exchanged = any(e["type"] == "exchange" for e in events)
     tail = [e for e in events if e["type"] not in ("dora", "pass_win", "payment")]
+    if variant == "astrology" and ends_at_pick(tail, seat, given == "pick"):
+        return "pick"
     last = tail[-1]
     kind = last["type"]
     actor = last.get("actor")

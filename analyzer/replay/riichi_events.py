@@ -2,7 +2,9 @@
 
 mjai words: start_kyoku, tsumo, dahai, chi, pon, daiminkan, ankan, kakan, reach, reach_accepted, dora, hora,
 ryukyoku, end_kyoku. Extensions: `exchange` (S-2 exchange of three), `pass_win` (a win the seat could take and
-passed) and `payment` (every point transfer; seat -1 is the riichi-stick pile on the table).
+passed), `payment` (every point transfer; seat -1 is the riichi-stick pile on the table), astrology's `candidate`
+(a tile revealed into the pool, A) with `pick` on each `tsumo` that takes one (its index in the pool, oldest
+first), and dragon-eye's `eye` (DE).
 A red five is written `5mr` / `5pr` / `5sr` wherever that copy moves (deal, draw, discard, calls, kans, the win).
 """
 
@@ -122,6 +124,8 @@ def to_json_events(events: np.ndarray, points_before: dict[tuple[int, int], list
         elif kind == EV_DRAW:
             drawn_red[seat] = bool(c & 2)
             event = {"type": "tsumo", "actor": seat, "pai": _pai(tile, drawn_red[seat]), "rinshan": bool(a)}
+            if b:  # astrology (A): the candidate picked, 0 = the oldest in the pool
+                event["pick"] = b - 1
         elif kind == EV_DISCARD:
             if b:
                 out.append({"type": "reach", "actor": seat, "double": False})

@@ -8,7 +8,10 @@ Rule A as implemented:
 - Every draw first refills the pool to 3 from the live wall, in wall order, while the live wall (candidates
   excluded) holds more than `floor` tiles (A: 3); a replacement draw instead adds the next dead-wall tile to
   the pool. Then the drawer picks one candidate through its "mode" hook (decision D_PICK, answer = the
-  candidate's index 0 .. size - 1; anything else → candidate 0, counted illegal).
+  candidate's index 0 .. size - 1; anything else → candidate 0, counted illegal). The pick is a decision of
+  its own (sims.riichi.hand_state.PH_PICK_ASK): the engine stops there like at any other decision, the pool
+  refilled (or the dead-wall tile added) and the question in `view` (astro_pick_view), and takes the answer
+  with astro_take.
 - The chosen tile counts as drawn from the wall, or from the dead wall for every candidate of a replacement
   draw (source 002 item 8: rinshan with any of the candidates, not only the dead-wall tile itself); tenhou,
   chiho and ippatsu are unchanged (the pick is the draw).
@@ -35,7 +38,7 @@ from tsumolab.sims.events import EV_DRAW, log_event
 from tsumolab.sims.riichi.events import EV_POOL
 from tsumolab.sims.riichi.tableau import F_DRAWS, MS_DRAWN_RED, MS_LIVE_END, ST_FLAGS, ST_MISC, give_tile, is_red
 from tsumolab.sims.table_state import pub_add, pub_set
-from tsumolab.sims.jit import allocates
+from tsumolab.sims.jit import copy_row, step
 
 POOL = 3                 # A: three candidates
 A_N = 0
@@ -119,20 +122,24 @@ def astro_left(obs, live, floor):
     return obs[0, ROBS.astrology + A_N] + room, room
 
 
-@allocates
-def astro_pick(state, seating, rules, log, seat, replacement, cnt_illegal):
-    """A: the seat chooses one candidate through its mode hook (D_PICK); the tile joins its hand as a draw.
-    Returns the drawn kind (jit-compiled). The arguments are the engine's groups (sims.riichi.bundles)."""
-    obs, st, view, ev = state.obs, state.st, state.hook_input, state.ev
-    hook, params, tables = seating.mode[seat], seating.params, rules.lookup
-    counters, events = log.counters, log.events
-    n = obs[0, ROBS.astrology + A_N]
-    view[:] = obs[seat]
+@step
+def astro_pick_view(obs, view, seat, replacement):
+    """A: the question of the pick (decision D_PICK) into `view`: the seat's observation, the pool in its public
+    block; ROBS.kan_draw is 1 for a replacement draw (jit-compiled)."""
+    copy_row(view, obs[seat])
     view[ROBS.decision] = D_PICK
     view[ROBS.tile] = -1
     view[ROBS.kan_draw] = 1 if replacement else 0
-    i = hook(view, params[seat], tables)
-    obs[seat, ROBS.rng] = view[ROBS.rng]
+
+
+@step
+def astro_take(state, log, seat, i, replacement, cnt_illegal):
+    """A: the seat takes candidate `i` of the pool (its answer to D_PICK; anything but 0 .. size - 1 is candidate
+    0, counted illegal); the tile joins its hand as a draw. Returns the drawn kind (jit-compiled). The arguments
+    are the engine's groups (sims.riichi.bundles)."""
+    obs, st, ev = state.obs, state.st, state.ev
+    counters, events = log.counters, log.events
+    n = obs[0, ROBS.astrology + A_N]
     if i < 0 or i >= n:
         counters[cnt_illegal] += 1
         i = 0

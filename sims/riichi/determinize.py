@@ -30,7 +30,8 @@ A seat in riichi is riichi-furiten again when its new waits include a tile it le
 (the `safe` block of the view). Decisions that wait on a round the other seats were already answering
 (reacting to a discard, robbing a kan, choosing exchange tiles) restart that round: the other seats answer
 again on their new hands, and the deciding seat's answer is held for its own turn in the round
-(hs[forced_seat], set by the caller).
+(hs[forced_seat], set by the caller). An astrology pick (PH_PICK_ASK) restarts nothing: only the deciding seat is
+asked, among candidates that are public and stay (sims.riichi.public_tiles).
 
 Every draw comes from the keyed stream (seed, sample index): a sample depends only on the view, the seed and
 the index, so rearranging the hidden tiles of the source state changes nothing. All functions here are

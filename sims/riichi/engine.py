@@ -49,7 +49,7 @@ from tsumolab.sims.riichi.bundles import (
 from tsumolab.sims.riichi.events import PAY_NAGASHI
 from tsumolab.sims.riichi.hand_state import (
     HAND_START, HS, PH_AFTER_DEAL, PH_AFTER_REACT, PH_DEAL, PH_DONE, PH_DRAW, PH_END, PH_EXCHANGE, PH_REACT,
-    PH_REACT_ASK, PH_ROB, PH_ROB_ASK, PH_ROB_SETTLE, PH_TURN, PH_TURN_ASK, PH_TURN_AUTO,
+    PH_PICK_ASK, PH_REACT_ASK, PH_ROB, PH_ROB_ASK, PH_ROB_SETTLE, PH_TURN, PH_TURN_ASK, PH_TURN_AUTO,
 )
 from tsumolab.sims.riichi.settle import (  # noqa: F401  (settle_tsumo, noten_payments, WIN_* re-exported for tests)
     WIN_RON, WIN_TSUMO, deposit_stick, has_yaku, noten_payments, settle_ron, settle_tsumo, tenpai_at_draw,
@@ -74,10 +74,10 @@ from tsumolab.sims.riichi.mode_phases import (  # every special mode acts throug
     modes_adjust_win, modes_after_deal, modes_after_discard, modes_after_draw, modes_after_win, modes_before_deal,
     modes_before_draw_or_call, modes_begin_hand, modes_begin_match, modes_call, modes_claimants, modes_discard,
     modes_draw, modes_draws_left, modes_exhaustive, modes_face_down_ok, modes_hand_end, modes_hide_discard,
-    modes_indicator_after_discard, modes_keeps_turn, modes_kan, modes_lose, modes_next_honba, modes_play_starts,
-    modes_pot, modes_record, modes_replacement_draw, modes_riichi_cost, modes_riichi_declared, modes_robbed,
-    modes_ron_allowed, modes_score, modes_strike_discard, modes_tiles_aside, modes_turn_answer, modes_turn_start,
-    transparent,
+    modes_indicator_after_discard, modes_keeps_turn, modes_kan, modes_lose, modes_next_honba, modes_pick,
+    modes_pick_view, modes_play_starts, modes_pot, modes_record, modes_replacement_draw, modes_riichi_cost,
+    modes_riichi_declared, modes_robbed, modes_ron_allowed, modes_score, modes_strike_discard, modes_tiles_aside,
+    modes_turn_answer, modes_turn_start, transparent,
 )
 
 CHI_MELD, PON_MELD, MINKAN_MELD, ANKAN_MELD, KAKAN_MELD = (tiles.CHI + 1, tiles.PON + 1, tiles.MINKAN + 1,
@@ -426,32 +426,57 @@ def _after_deal(hs, obs, st, wall, topts, tables, events, ev):
 
 @step
 def _draw_phase(state, seating, rules, log):
-    """PH_DRAW: cur draws from the live wall (A: picks from the pool), or the hand ends exhaustively."""
+    """PH_DRAW: cur draws from the live wall, or the hand ends exhaustively (A: the pool is refilled and cur's
+    pick follows, PH_PICK_ASK)."""
     hs, obs, view, st, wall, rec, ev = state
     topts = rules.topts
     events = log.events
     cur = hs[HS.cur]
     pos = hs[HS.pos]
-    replaced, pos, drawn = modes_draw(state, seating, rules, log, pos, cur, CNT_ILLEGAL)
+    replaced, pos, can_draw = modes_draw(state, rules, log, pos)
     if replaced:
         hs[HS.pos] = pos
-        if drawn < 0:
+        if not can_draw:
             _end_hand(hs, END_EXHAUSTIVE)
             return
-    else:
-        if pos >= st[ST_MISC, MS_LIVE_END]:
-            _end_hand(hs, END_EXHAUSTIVE)
-            return
-        modes_before_draw_or_call(obs, topts, _eye_rng(hs), events, ev)
-        drawn = _draw(obs, st, wall, pos, cur, False, events, ev)
-        pos += 1
-        modes_after_draw(obs, st, wall, topts, cur, pos, False)
+        hs[HS.drawn] = -1
+        hs[HS.kan_draw] = 0
+        hs[HS.after_call] = 0
+        hs[HS.phase] = PH_PICK_ASK
+        return
+    if pos >= st[ST_MISC, MS_LIVE_END]:
+        _end_hand(hs, END_EXHAUSTIVE)
+        return
+    modes_before_draw_or_call(obs, topts, _eye_rng(hs), events, ev)
+    drawn = _draw(obs, st, wall, pos, cur, False, events, ev)
+    pos += 1
+    modes_after_draw(obs, st, wall, topts, cur, pos, False)
     pub_set(obs, ROBS.wall_left, _wall_left(st, pos))
     hs[HS.pos] = pos
     hs[HS.drawn] = drawn
     hs[HS.kan_draw] = 0
     hs[HS.after_call] = 0
     hs[HS.phase] = PH_TURN
+
+
+@step
+def _pick_ask(state, seating, rules, log):
+    """PH_PICK_ASK (A): cur takes one candidate of the pool as its draw (a replacement draw when hs[kan_draw]);
+    its turn follows. True when stopped before the pick."""
+    hs, obs, view, st, wall = state.hs, state.obs, state.hook_input, state.st, state.wall
+    cur = hs[HS.cur]
+    replacement = hs[HS.kan_draw] == 1
+    modes_pick_view(state, cur, replacement)
+    stopped, answer = _decide(hs, seating.mode[cur], cur, obs, view, seating.params, rules.lookup)
+    if stopped:
+        return True
+    hs[HS.drawn] = modes_pick(state, log, cur, answer, replacement, CNT_ILLEGAL)
+    pos = hs[HS.pos]
+    pub_set(obs, ROBS.wall_left, _wall_left(st, pos))
+    if replacement:
+        modes_after_draw(obs, st, wall, rules.topts, cur, pos, True)
+    hs[HS.phase] = PH_TURN
+    return False
 
 
 @inline
@@ -891,11 +916,11 @@ def _rob_settle(state, seating, rules, log, conc, melds8, ctx, res):
             return
         hs[HS.kans_abort] = 1
     update_waits(obs, st, cur, rules.lookup)
-    hs[HS.drawn], hs[HS.pos] = _rinshan(state, seating, rules, log, cur, hs[HS.pos])
+    hs[HS.drawn], hs[HS.pos] = _rinshan(state, rules, log, cur, hs[HS.pos])
     hs[HS.kan_draw] = 1
     hs[HS.after_call] = 0
     hs[HS.last_kan_seat] = cur
-    hs[HS.phase] = PH_TURN
+    hs[HS.phase] = PH_TURN if hs[HS.drawn] >= 0 else PH_PICK_ASK
 
 
 @step
@@ -1128,9 +1153,11 @@ def _take_discard(state, seating, rules, log, caller, call):
         if _four_kans_by_several(st):
             hs[HS.kans_abort] = 1
         update_waits(obs, st, caller, tables)
-        hs[HS.drawn], hs[HS.pos] = _rinshan(state, seating, rules, log, caller, hs[HS.pos])
+        hs[HS.drawn], hs[HS.pos] = _rinshan(state, rules, log, caller, hs[HS.pos])
         hs[HS.kan_draw] = 1
         hs[HS.last_kan_seat] = caller
+        if hs[HS.drawn] < 0:
+            hs[HS.phase] = PH_PICK_ASK
         return
     low = tile if call == CHI_LOW else (tile - 1 if call == CHI_MID else tile - 2)
     hand_red = 0
@@ -1283,6 +1310,9 @@ def run_hand(state, seating, rules, log):
             _after_deal(hs, obs, st, wall, topts, tables, events, ev)
         elif phase == PH_END:
             _hand_end(hs, obs, st, rec, topts, tables, counters, events, ev, mask)
+        elif phase == PH_PICK_ASK:
+            if _pick_ask(state, seating, rules, log):
+                return False
         else:
             return True
 
@@ -1361,19 +1391,21 @@ def _flip_pending(obs, st, wall, events, ev):
 
 
 @nb.njit(cache=True)
-def _rinshan(state, seating, rules, log, seat, pos):
+def _rinshan(state, rules, log, seat, pos):
     """Replacement draw from the dead wall; the live wall gives its last tile to the dead wall (R-1), and the
-    public wall count follows. A: the dead-wall tile joins the open pool and the seat picks a candidate.
-    Returns (drawn kind, live-wall position)."""
+    public wall count follows. A: the dead-wall tile joins the open pool and the seat's pick follows
+    (PH_PICK_ASK, which sets the wall count). Returns (drawn kind, or -1 when the pick follows; live-wall
+    position)."""
     obs, st, wall, ev = state.obs, state.st, state.wall, state.ev
     topts = rules.topts
     events = log.events
     at = DEAD_START + st[ST_MISC, MS_RINSHAN]
     st[ST_MISC, MS_RINSHAN] += 1
     st[ST_MISC, MS_LIVE_END] -= 1
-    replaced, pos, drawn = modes_replacement_draw(state, seating, rules, log, at, pos, seat, CNT_ILLEGAL)
-    if not replaced:
-        drawn = _draw(obs, st, wall, at, seat, True, events, ev)
+    replaced, pos = modes_replacement_draw(state, rules, log, at, pos)
+    if replaced:
+        return -1, pos
+    drawn = _draw(obs, st, wall, at, seat, True, events, ev)
     pub_set(obs, ROBS.wall_left, _wall_left(st, pos))
     modes_after_draw(obs, st, wall, topts, seat, pos, True)
     return drawn, pos

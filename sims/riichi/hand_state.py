@@ -29,7 +29,8 @@ PH_AFTER_REACT = 11  # rons, calls, aborts, or the next seat's draw
 PH_END = 12          # exhaustive-draw payments and the hand's records
 PH_DONE = 13         # the hand is over: hs[end], hs[keeps]
 PH_TURN_AUTO = 14    # cur's turn has nothing to decide (in riichi: the drawn tile goes)
-DECISION_PHASES = (PH_EXCHANGE, PH_TURN_ASK, PH_ROB_ASK, PH_REACT_ASK)
+PH_PICK_ASK = 15     # decision (A): cur picks its draw among the candidates (a replacement draw when kan_draw)
+DECISION_PHASES = (PH_EXCHANGE, PH_TURN_ASK, PH_ROB_ASK, PH_REACT_ASK, PH_PICK_ASK)
 
 HS = declare("RiichiHandState", [
     # ---- the match (sims.riichi.engine.begin_match / close_hand)
@@ -68,7 +69,7 @@ HS = declare("RiichiHandState", [
     ("pos", 1, "next live-wall position to draw"),
     ("cur", 1, "seat whose turn it is"),
     ("drawn", 1, "kind just drawn by cur (-1: none, e.g. after a call)"),
-    ("kan_draw", 1, "1: cur's tile is a replacement draw"),
+    ("kan_draw", 1, "1: cur's tile is a replacement draw (at PH_PICK_ASK: the pick is one)"),
     ("after_call", 1, "1: cur called and must discard without drawing"),
     ("forbid_a", 1, "kind cur may not discard after its call (kuikae), -1 none"),
     ("forbid_b", 1, "second forbidden kind after a chi (the other end of the run), -1 none"),

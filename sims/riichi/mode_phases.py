@@ -8,9 +8,9 @@ mirror_tiles, deal_shown, soul_strike_turns) with their own slice of the observa
 mode adds its module, its options (sims.riichi.rules) and its calls here; the engine body stays as it is.
 
 Moments, in the order of a hand: match start, hand start (before and after the deal, after the dealer's
-first draw and the exchange), draw (A replaces it), turn start, turn answer (D), kan, discard, call, scoring of
-a win, win adjustment, after a win, riichi, after a discard, next turn, exhaustive draw, hand records, next
-hand's honba.
+first draw and the exchange), draw (A replaces it), the pick (A), turn start, turn answer (D), kan, discard,
+call, scoring of a win, win adjustment, after a win, riichi, after a discard, next turn, exhaustive draw, hand
+records, next hand's honba.
 
 The dispatch points that ask a hook or write the log (draws, discards, calls) take the engine's argument groups
 (sims.riichi.bundles: state, seating, rules, log); the others take the few arrays they read.
@@ -22,7 +22,8 @@ from tsumolab.sims.decisions import FACE_DOWN, RIICHI, TSUMOGIRI
 from tsumolab.sims.jit import inline, step
 from tsumolab.sims.riichi import rules as T
 from tsumolab.sims.riichi.astrology_pool import (
-    A_N, astro_add_dead, astro_floor, astro_left, astro_pick, astro_pool_open, astro_refill, astro_reset,
+    A_N, astro_add_dead, astro_floor, astro_left, astro_pick_view, astro_pool_open, astro_refill, astro_reset,
+    astro_take,
 )
 from tsumolab.sims.riichi.chant_streaks import chant_apply, chant_bonus, chant_called, chant_discard
 from tsumolab.sims.riichi.columns import H_CHANT_HAN, H_MULTIPLIER
@@ -100,29 +101,39 @@ def modes_play_starts(obs, st, topts, wall, dealer, pos):
 
 # ----------------------------------------------------------------------------- drawing
 @inline
-def modes_draw(state, seating, rules, log, pos, seat, cnt_illegal):
-    """A draw from the live wall, replaced by the mode's own (A: refill the pool, pick a candidate) →
-    (replaced, live-wall position, drawn kind or -1 when nothing is left to draw)."""
+def modes_draw(state, rules, log, pos):
+    """A draw from the live wall, replaced by the mode's own (A: refill the pool; the seat then picks a candidate,
+    PH_PICK_ASK) → (replaced, live-wall position, something to draw: False ends the hand)."""
     topts = rules.topts
     if topts[T.T_ASTROLOGY]:
         obs = state.obs
         pos = astro_refill(obs, state.st, state.wall, pos, astro_floor(topts, T.T_ASTROLOGY), log.events, state.ev)
-        if obs[0, ROBS.astrology + A_N] == 0:
-            return True, pos, -1
-        return True, pos, astro_pick(state, seating, rules, log, seat, False, cnt_illegal)
-    return False, pos, -1
+        return True, pos, obs[0, ROBS.astrology + A_N] > 0
+    return False, pos, True
 
 
 @inline
-def modes_replacement_draw(state, seating, rules, log, at, pos, seat, cnt_illegal):
-    """A kan's replacement draw from dead-wall position `at`, replaced by the mode's own (A: the tile joins
-    the open pool, the seat picks) → (replaced, live-wall position, drawn kind)."""
+def modes_replacement_draw(state, rules, log, at, pos):
+    """A kan's replacement draw from dead-wall position `at`, replaced by the mode's own (A: the tile joins the
+    open pool; the seat then picks a candidate, PH_PICK_ASK) → (replaced, live-wall position)."""
     topts = rules.topts
     if topts[T.T_ASTROLOGY] and astro_pool_open(state.obs):
         pos = astro_add_dead(state.obs, state.st, state.wall, at, pos, astro_floor(topts, T.T_ASTROLOGY), log.events,
                              state.ev)
-        return True, pos, astro_pick(state, seating, rules, log, seat, True, cnt_illegal)
-    return False, pos, -1
+        return True, pos
+    return False, pos
+
+
+@inline
+def modes_pick_view(state, seat, replacement):
+    """PH_PICK_ASK: the question of the mode's pick into the view (A: which candidate, D_PICK)."""
+    astro_pick_view(state.obs, state.hook_input, seat, replacement)
+
+
+@inline
+def modes_pick(state, log, seat, answer, replacement, cnt_illegal):
+    """PH_PICK_ASK answered: the seat draws the candidate it chose (A) → the drawn kind."""
+    return astro_take(state, log, seat, answer, replacement, cnt_illegal)
 
 
 @step

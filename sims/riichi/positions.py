@@ -14,9 +14,10 @@ A hand can also start from a given wall and a given place in its match (a positi
     pos = table.start(wall=wall, direction=2, context=HandContext(dealer=1, round=1, honba=0, sticks=1,
                                                                   points=(24000, 27000, 25000, 23000)))
 
-Decisions are counted from 0 in each hand: exchanges (S-2), own turns, robbing a kan, reacting to a discard.
-A seat in riichi whose only move is to discard its draw makes no decision. The mode hooks (A's pick from the
-pool, D's opening and locking) are asked inside their phase and are not stopping points yet. A forced answer
+Decisions are counted from 0 in each hand: exchanges (S-2), own turns, robbing a kan, reacting to a discard,
+and in astrology every pick of a draw among the candidates (A, decision D_PICK, answer the candidate's index;
+sims.riichi.astrology_pool). A seat in riichi whose only move is to discard its draw makes no decision (its pick
+is one). D's opening and locking are asked inside their phase and are not stopping points yet. A forced answer
 still consults the deciding seat's hook, so every random stream moves as in uninterrupted play; an answer the
 rules do not allow is replaced as the engine replaces any illegal answer (counted in `counters`).
 """

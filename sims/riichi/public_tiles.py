@@ -12,7 +12,12 @@ them public:
   melded it.
 - `mirror` (M): three copies of every kind are transparent wherever they lie (ROBS.mirror): in a hand, counted by
   kind, and in the wall, in their very slots. Only the normal copies are hidden.
-Everything else the special modes add is public state outside the tiles (candidates aside) and is kept as it is:
+- `astrology` (A): the candidates lie face up (ROBS.astrology), each in its wall slot (a live-wall slot the draw
+  position has passed, or a replacement slot already counted as drawn): those slots stay. Every draw once the pool
+  is open is the pick of a candidate, seen by all, so the tiles a seat picked are in its hand until it gives up
+  tiles of that kind: at least (picks − discards − tiles melded from the hand) of each kind, counted in order of
+  play, stay concealed, the red five too from its pick until the seat discards or melds it.
+Everything else the special modes add is public state outside the tiles and is kept as it is:
 the dora-fever indicators, chant's runs, soul strike's turns, fantasy's cards, the dragon eye's holder and
 counter. Random streams of the rules (the dragon eye's next placements) are hidden and keyed again per sample.
 
@@ -20,8 +25,8 @@ counter. Random streams of the rules (the dragon eye's next placements) are hidd
     kept[p, kind]       concealed tiles of seat p that stay in its hand (kinds 0..33; columns 34..36: 1 when its
                         red five of suit m, p, s is one of them)
     kept_wall[i]        1 when wall slot i stays as it is
-The open-deal bound needs the hand's event log (a position kept with its events, as every position read from a
-document is).
+The open-deal and astrology bounds need the hand's event log (a position kept with its events, as every position
+read from a document is).
 """
 
 from __future__ import annotations
@@ -29,9 +34,9 @@ from __future__ import annotations
 import numpy as np
 
 from tsumolab.sims import tiles
-from tsumolab.sims.events import EV_DEAL, EV_DISCARD, EV_KAN, EV_PON
+from tsumolab.sims.events import EV_DEAL, EV_DISCARD, EV_DRAW, EV_KAN, EV_PON
 from tsumolab.sims.riichi import rules as T
-from tsumolab.sims.riichi.events import EV_CHI
+from tsumolab.sims.riichi.events import EV_CHI, EV_POOL
 from tsumolab.sims.riichi.mirror_tiles import MIR_HAND
 from tsumolab.sims.riichi.observation import ROBS
 from tsumolab.sims.riichi.tableau import F_OWN_RED_MELD, ST_FLAGS
@@ -56,6 +61,8 @@ def public_tiles(pos, seat: int, topts) -> tuple[np.ndarray, np.ndarray]:
         _open_deal(pos, kept)
     if topts[T.T_MIRROR]:
         _mirror(pos, kept, kept_wall)
+    if topts[T.T_ASTROLOGY]:
+        _astrology(_logged(pos, "an astrology"), kept, kept_wall)
     kept[seat] = 0
     return kept, kept_wall
 
@@ -85,11 +92,17 @@ def _fate(pos, kept, melded):
                 kept[p, k] = max(kept[p, k], 1)
 
 
-def _open_deal(pos, kept):
-    """OD: starting tiles that must still be concealed."""
+def _logged(pos, which: str) -> np.ndarray:
+    """The hand's event rows of `pos`; ValueError when it keeps none."""
     rows = pos.logged()
     if rows.shape[0] == 0:
-        raise ValueError("an open-deal position needs its event log (RiichiEngine(..., keep_events=True))")
+        raise ValueError(f"{which} position needs its event log (RiichiEngine(..., keep_events=True))")
+    return rows
+
+
+def _open_deal(pos, kept):
+    """OD: starting tiles that must still be concealed."""
+    rows = _logged(pos, "an open-deal")
     out = own_melded(rows)
     dealt_red = np.zeros((4, 3), np.int64)
     gave_red = np.zeros((4, 3), np.int64)
@@ -114,3 +127,46 @@ def _mirror(pos, kept, kept_wall):
     for p in range(4):
         kept[p, :34] = pos.obs[0, ROBS.mirror + MIR_HAND + 34 * p:ROBS.mirror + MIR_HAND + 34 * p + 34]
     kept_wall[:] = pos.wall % 4 != 0
+
+
+def _astrology(rows, kept, kept_wall):
+    """A: the candidates' wall slots, and each seat's picks it must still hold (module doc)."""
+    slots: list[int] = []
+    held = np.zeros((4, 34), np.int64)
+    red = np.zeros((4, 3), bool)
+    for kind, seat, tile, a, b, c in rows[:, 2:8].tolist():
+        if kind == EV_POOL:
+            slots.append(b)
+        elif kind == EV_DRAW and b > 0:  # a pick: b = the candidate's index + 1, c = dead + 2 × red
+            del slots[b - 1]
+            held[seat, tile] += 1
+            if c & 2:
+                red[seat, tile // 9] = True
+        elif kind == EV_DISCARD:
+            held[seat, tile] = max(0, held[seat, tile] - 1)
+            if c:
+                red[seat, tile // 9] = False
+        elif kind in (EV_CHI, EV_PON, EV_KAN):
+            _melded_from_hand(held, red, seat, kind, tile, a, c)
+    kept_wall[slots] = 1
+    for p in range(4):
+        kept[p, :34] = held[p]
+        for suit, k in enumerate(FIVES):
+            if red[p, suit]:
+                kept[p, RED + suit] = 1
+                kept[p, k] = max(kept[p, k], 1)
+
+
+def _melded_from_hand(held, red, seat, kind, tile, a, c):
+    """A: the tiles a call or kan moved from the seat's hand leave its picks' bound (c & 2: a red five among
+    them)."""
+    if kind == EV_CHI:
+        moved = [(k, 1) for k in (tile, tile + 1, tile + 2) if k != a]
+    elif kind == EV_PON:
+        moved = [(tile, 2)]
+    else:
+        moved = [(tile, {tiles.MINKAN: 3, tiles.ANKAN: 4, tiles.KAKAN: 1}[a])]
+    for k, n in moved:
+        held[seat, k] = max(0, held[seat, k] - n)
+        if c & 2 and k in FIVES:
+            red[seat, k // 9] = False

@@ -60,16 +60,16 @@ hand's start), `dora_marker` (the first indicator; in shura it is shown after th
 simulator adds `hand` (the hand's number in its match). Tiles are 1m..9m, 1p..9p, 1s..9s, 1z..7z (mjai's
 E S W N P F C are read too); a red five is 5mr, 5pr, 5sr (0m, 0p, 0s are read too).
 
-A raw mjai log is accepted as well: JSON lines, a JSON array of events, or an object with "events" and no
-"format". The hand is the one of the last start_kyoku; the seat is the one whose tehai is shown (give it for
-an open-deal log, which shows them all); the mode is shura when the hand has an exchange, fate when start_kyoku
-has `fate_open`, mirror when it has `mirror_wall`, dragon-eye when it has eyes, astrology when it has candidates, riichi otherwise (or as given;
-a fantasy log is refused, as a raw log cannot name its cards); the decision follows from the last event
-(trailing dora, payments and other seats' pass_win aside): a tsumo to the seat, its own chi/pon, or the exchange
-when the seat deals → turn; a dahai by another seat → react; a kakan (or an ankan, thirteen orphans) by another
-seat → rob; in shura a start_kyoku (and the dealer's first tsumo) with no exchange yet → exchange; in astrology
-candidates revealed for the seat's draw → pick. Plain mjai has no rinshan flag: the draw right after a seat's
-own kan is its replacement draw. Without han and fu on a `hora` (plain mjai), any winning hand will do for a
+A raw mjai log is accepted as well: JSON lines, a JSON array of events, or an object with "events" and no "format".
+The hand is the one of the last start_kyoku; the seat is the one whose tehai is shown (give it for an open-deal log,
+which shows them all); the mode is shura when the hand has an exchange, fate when start_kyoku has `fate_open`,
+mirror when it has `mirror_wall`, dragon-eye when it has eyes, astrology when it has candidates, riichi otherwise
+(or as given; a fantasy log is refused, as a raw log cannot name its cards); the decision follows from the last
+event (trailing dora, payments and other seats' pass_win aside): a tsumo to the seat, its own chi/pon, or the
+exchange when the seat deals → turn; a dahai by another seat → react; a kakan (or an ankan, thirteen orphans) by
+another seat → rob; in shura a start_kyoku (and the dealer's first tsumo) with no exchange yet → exchange; in
+astrology candidates revealed for the seat's draw → pick. Plain mjai has no rinshan flag: the draw right after a
+seat's own kan is its replacement draw. Without han and fu on a `hora` (plain mjai), any winning hand will do for a
 hidden winner.
 
 `build_position(document)` replays the events through the engine itself with hidden tiles chosen so that every

@@ -228,4 +228,8 @@ def summarize(options, values, ranks, outcomes, horizon, stopped_early, objectiv
 
 
 def decision_name(code: int) -> str:
-    return DECISION_NAMES.get(code, "none")
+    """The word of a decision kind (sims.decisions D_*): the bloodshed position's words, and darkness's open and
+    lock (D)."""
+    from tsumolab.sims.decisions import D_DARK_LOCK, D_DARK_OPEN
+
+    return {**DECISION_NAMES, D_DARK_OPEN: "open", D_DARK_LOCK: "lock"}.get(code, "none")

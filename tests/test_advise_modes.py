@@ -217,15 +217,26 @@ def test_dragon_eye_placements_to_come_are_dealt_again():
 @pytest.mark.parametrize("slug", MODES)
 def test_advice_ignores_how_the_hidden_tiles_lie_in_every_mode(slug):
     """Issue 31: rearranging the hidden tiles of the source state consistently with the view (a determinization
-    with another seed, public tiles kept) leaves every rollout value identical for the same seed."""
+    with another seed, public tiles kept) leaves every rollout value identical for the same seed (D: the other
+    seats' hidden face-down kinds rearranged too, at turns, reactions and open decisions of shadow-player
+    hands)."""
+    from tsumolab.sims.decisions import D_DARK_OPEN
+
     sampler = RiichiSampler("baseline", slug, {}, "uniform")
     compared = 0
-    for _, pos in positions(slug, seed=4, n_matches=3, per_hand=1, want=lambda p: p.decision in (D_TURN, D_REACT)):
+    dark = slug == "darkness"
+    kinds = (D_TURN, D_REACT, D_DARK_OPEN) if dark else (D_TURN, D_REACT)
+    for _, pos in positions(slug, seed=4, n_matches=12 if dark else 3, per_hand=4 if dark else 1,
+                            want=lambda p: p.decision in kinds and (not dark or _hidden_elsewhere(p)),
+                            spec="shadow-player" if dark else "baseline"):
         answers = [a for _, a in riichi_options(pos.view, TABLES)][:3]
         moved = pos.copy()
         public = sampler.public(pos, pos.seat)
         assert determinize(moved.hs, moved.obs, moved.st, moved.wall, pos.seat, 99, 0, TABLES, UNIFORM, public) >= 0
+        dealt = moved.hs.copy()
         moved.hs[:] = pos.hs
+        for lo, hi in ((HS.dark_river, HS.dark_red + 12), (HS.tile, HS.tile + 1), (HS.red, HS.red + 1)):
+            moved.hs[lo:hi] = dealt[lo:hi]  # D: the face-down kinds are hidden tiles too, rearranged with the rest
         moved.obs[:, ROBS.rng] = pos.obs[:, ROBS.rng]
         a = sampler.rollouts(pos, pos.seat, answers, 5, 0, 8, False)
         b = sampler.rollouts(moved, pos.seat, answers, 5, 0, 8, False)
@@ -254,10 +265,12 @@ def test_advise_answers_a_simulated_position_of_every_mode(slug, tmp_path, capsy
 
 
 @pytest.mark.parametrize("example, best, worse", [("fate-keep", "discard 4s", "discard 1p"),
-                                                  ("chant-run", "discard 3p", "discard 6p")])
+                                                  ("chant-run", "discard 3p", "discard 6p"),
+                                                  ("darkness-open", "open", "decline")])
 def test_readme_mode_examples(example, best, worse):
-    """README worked examples 5 (F: keep the open 1p) and 6 (C: keep the tsumogiri run): the recommended option
-    beats the other beyond the paired interval."""
+    """README worked examples 5 (F: keep the open 1p), 6 (C: keep the tsumogiri run) and 7 (D: open the face-down
+    tile, with 36,000 in the pot and a riichi on 4p/7p): the recommended option beats the other beyond the paired
+    interval."""
     from pathlib import Path
 
     from tsumolab.commands.advise import run_advice

@@ -1,7 +1,7 @@
 """Positions of the riichi modes from one seat's view (analyzer.advise.riichi_position): a simulated decision written
 as the seat's mjai events and rebuilt through the engine gives the seat the same observation (riichi, shura, fate
-and open-deal with what they show, dragon-eye with its eyes, fantasy with its cards), raw mjai logs are read, bad
-documents are refused with one line."""
+and open-deal with what they show, dragon-eye with its eyes, fantasy with its cards, darkness with what it hides),
+raw mjai logs are read, bad documents are refused with one line."""
 
 from __future__ import annotations
 
@@ -724,10 +724,13 @@ def test_darkness_positions_hide_the_other_seats_face_down_tiles():
 
 
 def test_darkness_documents_that_show_too_much_are_refused_with_one_line():
-    """D: a document showing another seat's face-down kind it never saw, hiding the seat's own, a face-down mark
-    without its payment or the reverse, face-down discards or a pot in another mode: PositionError, one line."""
+    """D: a raw log with face-down discards reads as darkness; a document showing another seat's face-down kind it
+    never saw, hiding the seat's own, a face-down mark without its payment or the reverse, or face-down discards in
+    another mode: PositionError, one line."""
     pos, document = next((p, d) for p, d in dark_positions(seed=3, n_matches=2) if d["decision"] == "open")
     assert build_position(document)[3].decision == pos.decision
+    variant, seat, _, raw = build_position(document["events"])  # a raw log: face-down discards make it darkness
+    assert (variant, seat, raw.decision) == ("darkness", document["seat"], pos.decision)
     events = document["events"]
     discarder = events[-2]["actor"]
     assert events[-2]["pai"] == "?" and discarder != document["seat"]

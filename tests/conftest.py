@@ -126,12 +126,13 @@ def _build_wall(hands, draws, seed: int = 0, at=None):
 
 
 def _default_answer(pos):
-    """Scripted seats: discard the drawn tile (else the first kind held), never call, never win; an astrology pick
-    (A) is left to the seat's policy (None), as it was before picks were decisions."""
-    from tsumolab.policies.riichi_api import D_PICK, D_TURN, PASS, ROBS
+    """Scripted seats: discard the drawn tile (else the first kind held), never call, never win; a mode's own
+    decision (A's pick, D's opening and locking) is left to the seat's policy (None), as before they were
+    decisions."""
+    from tsumolab.policies.riichi_api import D_DARK_LOCK, D_DARK_OPEN, D_PICK, D_TURN, PASS, ROBS
 
     view = pos.view
-    if pos.decision == D_PICK:
+    if pos.decision in (D_PICK, D_DARK_OPEN, D_DARK_LOCK):
         return None
     if pos.decision == D_TURN:
         if view[ROBS.tile] >= 0:
@@ -175,8 +176,8 @@ def build_wall():
 
 @pytest.fixture(scope="session")
 def default_answer():
-    """default_answer(pos): discard the drawn tile (else the first kind held), never call, never win (an astrology
-    pick: None, the seat's policy)."""
+    """default_answer(pos): discard the drawn tile (else the first kind held), never call, never win (A's pick, D's
+    open and lock decisions: the seat's policy)."""
     return _default_answer
 
 

@@ -35,9 +35,10 @@ MODES = sorted(set(VARIANTS) - {"riichi", "shura"} | set(SHOWING))
 POOL_BLOCK = next(slice(lo, lo + width) for name, lo, width, _ in describe(ROBS) if name == "astrology")  # A
 
 
-def positions(slug: str, seed: int, n_matches: int, per_hand: int = 3, want=None):
-    """(table, position kept with its events) at random decisions of simulated baseline matches."""
-    table = RiichiEngine(parse_seats("baseline"), get_mode(slug).rules_class(), root_seed=seed, keep_events=True)
+def positions(slug: str, seed: int, n_matches: int, per_hand: int = 3, want=None, spec: str = "baseline"):
+    """(table, position kept with its events) at random decisions of simulated matches of `spec` (default
+    baseline)."""
+    table = RiichiEngine(parse_seats(spec), get_mode(slug).rules_class(), root_seed=seed, keep_events=True)
     pick = np.random.default_rng(seed)
     for match_id in range(n_matches):
         for hand_no in range(1, 9):
@@ -145,6 +146,86 @@ def test_astrology_candidates_and_picks_stay_at_pick_decisions():
     assert picks >= 20 and held > 0
 
 
+def _dark(hs, p):
+    """D: seat p's face-down discards hidden from the others, per kind (sims.riichi.hand_state HS dark_river)."""
+    return hs[HS.dark_river + 34 * p:HS.dark_river + 34 * p + 34]
+
+
+def _hidden_elsewhere(pos) -> bool:
+    """Another seat than the deciding one has a face-down discard hidden from it (D)."""
+    return any(_dark(pos.hs, p).sum() > 0 for p in range(4) if p != pos.seat)
+
+
+def test_darkness_face_down_kinds_are_dealt_again():
+    """D: a face-down tile's kind is known to its discarder alone (unless opened and not locked). In 1,000
+    determinizations at decisions of `shadow-player` darkness hands where other seats have such tiles (open
+    decisions among them): every public field of every seat stays, the seat's own tiles and its own face-down
+    kinds stay, each other seat keeps the number of its hidden face-down tiles and its face-up river, the hidden
+    tiles are the same multiset, and the hidden face-down kinds are dealt again (most samples change them; at an
+    open decision the tile under decision is one of its discarder's hidden kinds, and changes too)."""
+    from tsumolab.sims.decisions import D_DARK_OPEN
+    from tsumolab.sims.riichi.tableau import ST_RIVER
+
+    samples = changed = opens = open_changed = 0
+    for table, pos in positions("darkness", seed=7, n_matches=30, per_hand=12, want=_hidden_elsewhere,
+                                spec="shadow-player"):
+        seat = pos.seat
+        public = public_tiles(pos, seat, table.topts)
+        before = _kinds_and_reds(pos, seat, public)
+        for j in range(10):
+            d = pos.copy()
+            assert determinize(d.hs, d.obs, d.st, d.wall, seat, 3, j, TABLES, UNIFORM, public) >= 0
+            for name, lo, hi in PUBLIC_SPANS:
+                assert np.array_equal(d.obs[:, lo:hi], pos.obs[:, lo:hi]), name
+            assert np.array_equal(d.obs[seat, ROBS.hand:ROBS.hand + 34], pos.obs[seat, ROBS.hand:ROBS.hand + 34])
+            assert np.array_equal(_dark(d.hs, seat), _dark(pos.hs, seat))
+            moved = False
+            for p in range(4):
+                assert _dark(d.hs, p).sum() == _dark(pos.hs, p).sum()
+                face_up = d.st[ST_RIVER + p] - _dark(d.hs, p)
+                assert np.array_equal(face_up, pos.st[ST_RIVER + p] - _dark(pos.hs, p))
+                moved |= not np.array_equal(_dark(d.hs, p), _dark(pos.hs, p))
+            assert _kinds_and_reds(d, seat, public) == before
+            changed += moved
+            if pos.decision == D_DARK_OPEN:
+                cur = int(pos.hs[HS.cur])
+                assert _dark(d.hs, cur)[d.hs[HS.tile]] > 0
+                opens += 1
+                open_changed += d.hs[HS.tile] != pos.hs[HS.tile]
+            samples += 1
+        if samples >= 1_000:
+            break
+    assert samples >= 1_000
+    assert changed > 0.8 * samples and opens >= 50 and open_changed > 0.7 * opens, (changed, opens, open_changed)
+
+
+def test_darkness_tile_under_an_open_decision_is_uniform_given_the_view():
+    """D: at an open decision the kind of the face-down tile is each hidden kind with probability proportional to
+    its hidden copies (chi-square, 3,000 samples, p > 0.001; no seat in riichi, whose tenpai hands would bend the
+    pool): the seat learns nothing of it but what it cannot see."""
+    from tsumolab.sims.decisions import D_DARK_OPEN
+
+    table, pos = next(positions("darkness", seed=7, n_matches=8, per_hand=40, spec="shadow-player",
+                                want=lambda p: p.decision == D_DARK_OPEN
+                                and p.obs[0, ROBS.riichi:ROBS.riichi + 4].sum() == 0))
+    seat = pos.seat
+    public = public_tiles(pos, seat, table.topts)
+    pool = np.bincount(hidden_tiles(pos.hs, pos.obs, pos.st, pos.wall, seat, public) // 4, minlength=34)
+    n = 3_000
+    seen = np.zeros(34, np.int64)
+    for k in range(n):
+        d = pos.copy()
+        determinize(d.hs, d.obs, d.st, d.wall, seat, 2, k, TABLES, UNIFORM, public)
+        seen[d.hs[HS.tile]] += 1
+    expected = n * pool / pool.sum()
+    used = expected > 0
+    chi2 = float((((seen - expected) ** 2)[used] / expected[used]).sum())
+    df = int(used.sum()) - 1
+    z = ((chi2 / df) ** (1 / 3) - (1 - 2 / (9 * df))) / math.sqrt(2 / (9 * df))  # Wilson-Hilferty
+    assert z < 3.09, (chi2, df)
+    assert seen[~used].sum() == 0
+
+
 def test_dragon_eye_placements_to_come_are_dealt_again():
     """DE: the eye's holder and counter are public and stay; where the next eyes go is not, so each sample keys
     the eye's stream again (two samples differ, the same sample repeats)."""
@@ -162,15 +243,26 @@ def test_dragon_eye_placements_to_come_are_dealt_again():
 @pytest.mark.parametrize("slug", MODES)
 def test_advice_ignores_how_the_hidden_tiles_lie_in_every_mode(slug):
     """Issue 31: rearranging the hidden tiles of the source state consistently with the view (a determinization
-    with another seed, public tiles kept) leaves every rollout value identical for the same seed."""
+    with another seed, public tiles kept) leaves every rollout value identical for the same seed (D: the other
+    seats' hidden face-down kinds rearranged too, at turns, reactions and open decisions of shadow-player
+    hands)."""
+    from tsumolab.sims.decisions import D_DARK_OPEN
+
     sampler = RiichiSampler("baseline", slug, {}, "uniform")
     compared = 0
-    for _, pos in positions(slug, seed=4, n_matches=3, per_hand=1, want=lambda p: p.decision in (D_TURN, D_REACT)):
+    dark = slug == "darkness"
+    kinds = (D_TURN, D_REACT, D_DARK_OPEN) if dark else (D_TURN, D_REACT)
+    for _, pos in positions(slug, seed=4, n_matches=12 if dark else 3, per_hand=4 if dark else 1,
+                            want=lambda p: p.decision in kinds and (not dark or _hidden_elsewhere(p)),
+                            spec="shadow-player" if dark else "baseline"):
         answers = [a for _, a in riichi_options(pos.view, TABLES)][:3]
         moved = pos.copy()
         public = sampler.public(pos, pos.seat)
         assert determinize(moved.hs, moved.obs, moved.st, moved.wall, pos.seat, 99, 0, TABLES, UNIFORM, public) >= 0
+        dealt = moved.hs.copy()
         moved.hs[:] = pos.hs
+        for lo, hi in ((HS.dark_river, HS.dark_red + 12), (HS.tile, HS.tile + 1), (HS.red, HS.red + 1)):
+            moved.hs[lo:hi] = dealt[lo:hi]  # D: the face-down kinds are hidden tiles too, rearranged with the rest
         moved.obs[:, ROBS.rng] = pos.obs[:, ROBS.rng]
         a = sampler.rollouts(pos, pos.seat, answers, 5, 0, 8, False)
         b = sampler.rollouts(moved, pos.seat, answers, 5, 0, 8, False)
@@ -225,10 +317,12 @@ def test_advise_answers_an_astrology_pick(tmp_path, capsys):
 
 @pytest.mark.parametrize("example, best, worse", [("fate-keep", "discard 4s", "discard 1p"),
                                                   ("chant-run", "discard 3p", "discard 6p"),
-                                                  ("astrology-pick", "take 9m", "take 5mr")])
+                                                  ("astrology-pick", "take 9m", "take 5mr"),
+                                                  ("darkness-open", "open", "decline")])
 def test_readme_mode_examples(example, best, worse):
-    """README worked examples 5 (F: keep the open 1p), 6 (C: keep the tsumogiri run) and 7 (A: pick the candidate
-    that makes the hand ready over the red five): the recommended option beats the next one beyond the paired
+    """README worked examples 5 (F: keep the open 1p), 6 (C: keep the tsumogiri run), 7 (A: pick the candidate
+    that makes the hand ready over the red five) and 8 (D: open the face-down tile, with 36,000 in the pot and a
+    riichi on 4p/7p): the recommended option beats the next one beyond the paired
     interval."""
     from pathlib import Path
 
@@ -240,3 +334,55 @@ def test_readme_mode_examples(example, best, worse):
     first, second = result["options"][:2]
     assert (first["option"], second["option"]) == (best, worse)
     assert second["diff_to_best"] + second["diff_ci95"] < 0
+
+
+def _first_decision(slug: str, spec: str, seed: int, wanted) -> tuple[int, int]:
+    """(hand, decision number) of the first decision of match 0 of a simulated run for which wanted(pos)."""
+    table = RiichiEngine(parse_seats(spec), get_mode(slug).rules_class(), root_seed=seed)
+    for hand_no in range(1, 9):
+        full = table.play_hand(0, hand_no)
+        if full is None:
+            break
+        for k in range(full.n_decisions):
+            if wanted(table.at_decision(0, hand_no, k)):
+                return hand_no, k
+    raise AssertionError("no such decision in match 0")
+
+
+def test_darkness_turn_options_add_face_down_discards():
+    """D: at a darkness turn every discard and riichi also goes face down (FACE_DOWN + the answer) when the seat's
+    points allow it (1000; 2000 with riichi), and not below; other modes have no such option."""
+    from tsumolab.sims.decisions import FACE_DOWN
+
+    _, pos = next(positions("darkness", seed=3, n_matches=2, per_hand=2, want=lambda p: p.decision == D_TURN))
+    options = dict(riichi_options(pos.view, TABLES))
+    plain = [label for label in options if label.startswith(("discard", "riichi")) and "face down" not in label]
+    assert plain and all(options[f"{label} face down"] == FACE_DOWN + options[label] for label in plain)
+    poor = pos.view.copy()
+    poor[ROBS.points + pos.seat] = 999
+    assert not any("face down" in label for label, _ in riichi_options(poor, TABLES))
+    _, other = next(positions("riichi", seed=3, n_matches=1, per_hand=2, want=lambda p: p.decision == D_TURN))
+    assert not any("face down" in label for label, _ in riichi_options(other.view, TABLES))
+
+
+def test_advise_answers_a_darkness_open_position(tmp_path, capsys):
+    """D: `replay --advise` writes another seat's face-down discard under an open decision ("pai": "?"), and
+    `advise` rolls out its two options, open (pay 2000) and decline, from the same samples."""
+    from tsumolab.sims.decisions import D_DARK_OPEN
+
+    spec = "shadow-player(open_factor=100,reserve=0)"
+    hand_no, k = _first_decision("darkness", spec, 3, lambda p: p.decision == D_DARK_OPEN)
+    code, out, err = run_cli(["replay", "--variant", "darkness", "--seats", spec, "--seed", "3", "--match", "0",
+                              "--hand", str(hand_no), "--advise", str(k)], capsys)
+    assert code == 0, err
+    document = json.loads(out)
+    assert document["decision"] == "open"
+    assert document["events"][-1]["reason"] == "face_down" and document["events"][-2]["pai"] == "?"
+    path = tmp_path / "open.json"
+    path.write_text(out)
+    code, out, err = run_cli(["advise", str(path), "--rollouts", "60", "--json"], capsys)
+    assert code == 0, err
+    result = json.loads(out)
+    assert result["decision"] == "open"
+    assert {o["option"] for o in result["options"]} == {"open", "decline"}
+    assert all(o["rollouts"] == 60 for o in result["options"])

@@ -1,7 +1,7 @@
 """Positions of the riichi modes from one seat's view (analyzer.advise.riichi_position): a simulated decision written
 as the seat's mjai events and rebuilt through the engine gives the seat the same observation (riichi, shura, fate,
-open-deal and mirror with what they show, dragon-eye with its eyes, fantasy with its cards), raw mjai logs are
-read, bad documents are refused with one line."""
+open-deal and mirror with what they show, astrology with its pool, dragon-eye with its eyes, fantasy with its
+cards, darkness with what it hides), raw mjai logs are read, bad documents are refused with one line."""
 
 from __future__ import annotations
 
@@ -917,3 +917,101 @@ def _without_pick_index(document: dict) -> dict:
     for e in document["events"]:
         e.pop("pick", None)
     return document
+
+
+DARK_SPEC = ("shadow-player(hide_danger=2,hide_riichi=1),shadow-player(lock=0,hide_danger=2),"
+             "shadow-player(open_factor=100,reserve=0),shadow-player")  # face down, open, lock, or not (D)
+
+
+def dark_positions(seed: int, n_matches: int, others: int = 1):
+    """(position, document) of darkness hands (D) played by DARK_SPEC: every open and lock decision, and `others`
+    random other decisions per hand taken after another seat's face-down tile whose kind the seat did not see."""
+    table = RiichiEngine(parse_seats(DARK_SPEC), get_mode("darkness").rules_class(), root_seed=seed, keep_events=True)
+    pick = np.random.default_rng(seed)
+    for match_id in range(n_matches):
+        hand_no = 1
+        while (full := table.play_hand(match_id, hand_no)) is not None:
+            later = []
+            for k in range(full.n_decisions):
+                pos = table.at_decision(match_id, hand_no, k)
+                document = position_document("darkness", pos, f"darkness seed {seed} match {match_id} hand {hand_no}")
+                if document["decision"] in ("open", "lock"):
+                    yield pos, document
+                elif _hidden_face_downs(document):
+                    later.append((pos, document))
+            for i in sorted(pick.choice(len(later), size=min(len(later), others), replace=False).tolist()):
+                yield later[i]
+            hand_no += 1
+
+
+def _hidden_face_downs(document: dict) -> int:
+    """D: the other seats' face-down discards whose kind the document hides ("?")."""
+    return sum(e["type"] == "dahai" and e.get("face_down", False) and e["pai"] == "?" for e in document["events"])
+
+
+def test_darkness_positions_hide_the_other_seats_face_down_tiles():
+    """D: a face-down tile's kind is known to its discarder only, unless opened and not locked. At every open and
+    lock decision of simulated darkness hands, and at decisions after other seats' face-down discards, the seat's
+    document writes those kinds "?" (on the dahai and on its payments), its own face-down tiles and the opened ones
+    with their kind; rebuilt through the engine, the position gives the seat the same observation (the darkness
+    block, the pot carried into the hand, the question at the open and lock decisions) and the same decision: at
+    least 45 decisions, with open and lock decisions and face-down tiles seen by others among them."""
+    kinds = {"open": 0, "lock": 0, "hidden": 0, "own": 0, "opened": 0, "pot": 0}
+    failures, n = [], 0
+    for pos, document in dark_positions(seed=3, n_matches=3, others=2):
+        seat = document["seat"]
+        events = document["events"]
+        kinds[document["decision"]] = kinds.get(document["decision"], 0) + 1
+        kinds["hidden"] += _hidden_face_downs(document) > 0
+        kinds["pot"] += events[0]["pot"] > 0
+        for i, e in enumerate(events):
+            if e["type"] == "dahai" and e.get("face_down"):
+                payments = [p for p in events[i + 1:i + 4] if p["type"] == "payment" and "pai" in p]
+                assert {p["pai"] for p in payments[:1]} == {e["pai"].rstrip("r")}  # payments name the kind
+                if e["actor"] == seat:
+                    kinds["own"] += 1
+                    assert e["pai"] != "?"
+                elif e["pai"] != "?":
+                    kinds["opened"] += 1
+                    assert [p["reason"] for p in payments][:2] == ["face_down", "dark_open"]
+        _, rebuilt_seat, _, rebuilt = build_position(json.loads(json.dumps(document)))
+        assert rebuilt_seat == seat
+        difference = view_difference(pos, rebuilt)
+        if difference is not None:
+            failures.append(f"{document['note']} decision {pos.n_decisions}: {difference}")
+        n += 1
+    assert not failures, failures[:5]
+    assert n >= 45, kinds
+    assert kinds["open"] >= 10 and kinds["lock"] >= 1 and kinds["hidden"] >= 20, kinds
+    assert kinds["own"] > 0 and kinds["opened"] > 0 and kinds["pot"] > 0, kinds
+
+
+def test_darkness_documents_that_show_too_much_are_refused_with_one_line():
+    """D: a raw log with face-down discards reads as darkness; a document showing another seat's face-down kind it
+    never saw, hiding the seat's own, a face-down mark without its payment or the reverse, or face-down discards in
+    another mode: PositionError, one line."""
+    pos, document = next((p, d) for p, d in dark_positions(seed=3, n_matches=2) if d["decision"] == "open")
+    assert build_position(document)[3].decision == pos.decision
+    variant, seat, _, raw = build_position(document["events"])  # a raw log: face-down discards make it darkness
+    assert (variant, seat, raw.decision) == ("darkness", document["seat"], pos.decision)
+    events = document["events"]
+    discarder = events[-2]["actor"]
+    assert events[-2]["pai"] == "?" and discarder != document["seat"]
+    bad = json.loads(json.dumps(document))
+    bad["events"][-2]["pai"] = "1z"
+    assert "stays hidden from seat" in _refused(bad)
+    bad = json.loads(json.dumps(document))
+    del bad["events"][-2]["face_down"]
+    assert "cannot be hidden" in _refused(bad)
+    bad = json.loads(json.dumps(document))
+    bad["events"].pop()
+    assert "followed by its face_down payment" in _refused(bad)
+    assert "belong to darkness positions" in _refused(dict(document, variant="riichi"))
+    own = next((d for p, d in dark_positions(seed=3, n_matches=2) if d["decision"] == "lock"), None)
+    assert own is not None
+    bad = json.loads(json.dumps(own))
+    bad["events"][-3]["pai"] = "?"
+    assert "cannot be \"?\"" in _refused(bad)
+    bad = json.loads(json.dumps(own))
+    del bad["events"][-3]["face_down"]
+    assert "needs \"face_down\": true" in _refused(bad)

@@ -283,3 +283,94 @@ def test_keyed_streams_are_named_and_distinct():
     assert len(set(numbers)) == len(numbers)
     assert (streams.STREAM_WALL, streams.STREAM_DIRECTION, streams.STREAM_SEAT) == (0, 1, 2)
     assert (fantasy_cards.STREAM_FANTASY, dragon_eye_holder.STREAM_EYE) == (21, 41)
+
+
+def _dark_decisions(table, match_id, hand_no):
+    """The numbers of the open and lock decisions (D) of a hand played without stopping."""
+    from tsumolab.sims.decisions import D_DARK_LOCK, D_DARK_OPEN
+
+    full = table.play_hand(match_id, hand_no)
+    if full is None:
+        return None, []
+    out = []
+    for k in range(full.n_decisions):
+        pos = table.at_decision(match_id, hand_no, k)
+        if pos.decision in (D_DARK_OPEN, D_DARK_LOCK):
+            out.append(k)
+    return full, out
+
+
+def test_resume_at_darkness_open_and_lock_decisions_reproduces_the_run():
+    """D: opening another seat's face-down tile and locking one's own opened tile are stopping points. Stopped at
+    every such decision of `shadow-player` darkness hands and resumed with the policy's own answer, the hand's
+    record rows equal the uninterrupted run's (play_matches) and its event log the hand played without stopping;
+    the opposite answer forced instead is really used (the payments change)."""
+    from tsumolab.sims.decisions import D_DARK_LOCK, D_DARK_OPEN, DARK_DECLINE, DARK_PAY
+
+    seed, n_matches, spec = 4, 6, "shadow-player,shadow-player,baseline,shadow-player"
+    mode = get_mode("darkness")
+    seats = parse_seats(spec)
+    hand_rows, _ = mode.simulate(seed, np.arange(n_matches), seats)
+    table = RiichiEngine(seats, mode.rules_class(), root_seed=seed, keep_events=True)
+    checked = {D_DARK_OPEN: 0, D_DARK_LOCK: 0}
+    changed = 0
+    for match_id in range(n_matches):
+        rows_m = hand_rows[hand_rows[:, H_MATCH] == match_id]
+        for hand_no in range(1, int(rows_m[:, H_HAND].max()) + 1):
+            ref = rows_m[rows_m[:, H_HAND] == hand_no]
+            full, ks = _dark_decisions(table, match_id, hand_no)
+            for k in ks:
+                pos = table.at_decision(match_id, hand_no, k)
+                assert pos.pending and pos.view[ROBS.decision] == pos.decision
+                probe = pos.copy()
+                table.advance(probe, None, k + 1)
+                answer = probe.last_answer
+                forced = pos.copy()
+                checked[pos.decision] += 1
+                out = table.resume(pos, answer)
+                np.testing.assert_array_equal(out.hand_rows[:4], ref)
+                np.testing.assert_array_equal(pos.logged(), full.logged())
+                other = DARK_DECLINE if answer == DARK_PAY else DARK_PAY
+                table.resume(forced, other)
+                changed += int(not np.array_equal(forced.logged(), full.logged()))
+    assert checked[D_DARK_OPEN] >= 20 and checked[D_DARK_LOCK] >= 2, checked
+    assert changed >= checked[D_DARK_OPEN] // 2
+
+
+def test_darkness_open_decisions_are_taken_at_once():
+    """D: the other seats decide "at once": a seat asked whether to open a face-down tile sees the same question
+    whether a seat asked before it answered to pay or to decline (the answers stay in the private hand state), and
+    when both pay, the first in turn order after the discarder is the one who pays."""
+    from tsumolab.sims.decisions import D_DARK_OPEN, DARK_DECLINE, DARK_PAY
+    from tsumolab.sims.events import EV_PAY
+    from tsumolab.sims.riichi.events import PAY_DARK_OPEN
+    from tsumolab.sims.riichi.hand_state import HS
+
+    mode = get_mode("darkness")
+    table = RiichiEngine(parse_seats("shadow-player"), mode.rules_class(), root_seed=4, keep_events=True)
+    pairs = 0
+    for match_id in range(4):
+        for hand_no in range(1, 9):
+            full, ks = _dark_decisions(table, match_id, hand_no)
+            if full is None:
+                break
+            for k in ks:
+                first = table.at_decision(match_id, hand_no, k)
+                second = table.at_decision(match_id, hand_no, k + 1)
+                if first.decision != D_DARK_OPEN or second is None or second.decision != D_DARK_OPEN or \
+                        first.hs[HS.dark_opener] >= 0:  # nobody before `first` offered to pay
+                    continue
+                views = []
+                for answer in (DARK_PAY, DARK_DECLINE):
+                    pos = first.copy()
+                    assert table.advance(pos, answer, k + 1)
+                    views.append(pos.view.copy())
+                    if answer == DARK_PAY:
+                        table.resume(pos, DARK_PAY)
+                        rows = pos.logged()[first.logged().shape[0]:]
+                        opens = rows[(rows[:, 2] == EV_PAY) & (rows[:, 6] == PAY_DARK_OPEN)]
+                        assert opens[0, EV_SEAT] == first.seat
+                np.testing.assert_array_equal(views[0], views[1])
+                assert views[0][ROBS.tile] == -1 and views[0][ROBS.seat] == second.seat
+                pairs += 1
+    assert pairs >= 5

@@ -228,7 +228,8 @@ def summarize(options, values, ranks, outcomes, horizon, stopped_early, objectiv
 
 
 def decision_name(code: int) -> str:
-    """The word of a decision kind (sims.decisions D_*): Bloodshed's, and astrology's pick (A)."""
-    from tsumolab.sims.decisions import D_PICK
+    """The word of a decision kind (sims.decisions D_*): the bloodshed position's words, astrology's pick (A) and
+    darkness's open and lock (D)."""
+    from tsumolab.sims.decisions import D_DARK_LOCK, D_DARK_OPEN, D_PICK
 
-    return "pick" if code == D_PICK else DECISION_NAMES.get(code, "none")
+    return {**DECISION_NAMES, D_PICK: "pick", D_DARK_OPEN: "open", D_DARK_LOCK: "lock"}.get(code, "none")

@@ -37,13 +37,17 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from tsumolab.analyzer.advise.bloodshed_position import PositionError
+from tsumolab.analyzer.advise.riichi_dark import face_down_tiles
 from tsumolab.analyzer.advise.riichi_hands import WinValue, complete_hand, keeps_waits
 from tsumolab.analyzer.advise.riichi_mirror import clear_first, part_positions
 from tsumolab.analyzer.advise.riichi_pool import Pool
 from tsumolab.analyzer.advise.riichi_tiles import Tile, tile_text  # noqa: F401 (tile_text re-exported)
 from tsumolab.analyzer.advise.riichi_view import ROUND_WINDS, SeatLog
 from tsumolab.sims import tiles
-from tsumolab.sims.decisions import CHI_HIGH, CHI_LOW, CHI_MID, KAN, KAN_CALL, PON, RIICHI, RON, TSUMO, TSUMOGIRI
+from tsumolab.sims.decisions import (
+    CHI_HIGH, CHI_LOW, CHI_MID, D_DARK_LOCK, D_DARK_OPEN, DARK_PAY, FACE_DOWN, KAN, KAN_CALL, PON, RIICHI, RON, TSUMO,
+    TSUMOGIRI,
+)
 from tsumolab.sims.riichi.scoring import FLAG_CHANKAN, FLAG_CHIIHOU, FLAG_HAITEI, FLAG_HOUTEI, FLAG_RINSHAN, FLAG_TENHOU
 
 N_TILES = 136
@@ -145,6 +149,9 @@ class Plan:
         self.eyes: list[tuple[int, int, int]] = []     # DE: per eye, (seat, counter, index of the action after it)
         self.candidates = None if astrology_floor is None else Pool(astrology_floor)  # A: the pool
         self.pick_answer: dict[int, int] = {}          # A: action index of a picked tsumo → the candidate's index
+        self.dark = face_down_tiles(log.events)         # D: the face-down discards by dahai event index
+        self.dark_answer: dict[tuple[int, int, int], int] = {}  # (action index, seat, D_DARK_*) → DARK_PAY
+        self.hidden_downs: dict[int, tuple[int, bool, bool]] = {}  # D: action index → (position, riichi, tsumogiri)
         self._riichi_next = [False] * 4
         self._double = [False] * 4
         self._ronned: set[int] = set()                # event indices of discards someone won on
@@ -483,6 +490,10 @@ class Plan:
         self._riichi_next[p] = False
         if s.won:
             raise PositionError(f"{where}: seat {p} has won and discards no more (S-3)")
+        dark = self.dark.get(i)
+        if tile is None:
+            self._hidden_face_down(i, p, tsumogiri, riichi, where)
+            return
         open_tile = bool(e.get("open_tile", False))
         if tsumogiri:
             if open_tile:
@@ -504,19 +515,67 @@ class Plan:
             if s.drawn is not None and p != self.seat and self.value[s.drawn] is None and not clear:
                 # else the engine would call the discard a tsumogiri (M: unless a transparent copy went)
                 self.forbid[s.drawn].add(tile)
+        face_up = dark is None or dark.revealed
+        j = self._discarded(i, p, tile if face_up else None, tsumogiri, riichi, tile)
+        self.turn_answer[j] = (RIICHI if riichi else 0) + (TSUMOGIRI if tsumogiri else tile[0]) + \
+            (0 if dark is None else FACE_DOWN)
+        if dark is not None:
+            self._dark_answers(j, dark)
+
+    def _discarded(self, i: int, p: int, shown: Tile | None, tsumogiri: bool, riichi: bool,
+                   tile: Tile | None) -> int:
+        """What a discard of seat p changes, its tile now gone from the hand (`tile`: its kind, None when hidden
+        from the seat; `shown`: the tile when it lies face up, the only kind that makes furiten, D). Returns its
+        action index."""
+        s = self.seats[p]
         s.drawn = None
-        s.discards.append((i, tile[0]))
+        s.discards.append((i, None if shown is None else shown[0]))
         if riichi:
             s.riichi_at = i
             if p != self.seat:
                 self.riichis.append(Riichi(p, list(s.hand), len(s.melds)))
         else:
             s.ippatsu = False
-        self.passing.append((i, p, tile[0]))
+        if shown is not None:
+            self.passing.append((i, p, shown[0]))
         j = len(self.actions)
         self.actions.append(("dahai", p, tile, tsumogiri, riichi))
-        self.turn_answer[j] = (RIICHI if riichi else 0) + (TSUMOGIRI if tsumogiri else tile[0])
-        self._last = (j, i, p, tile, self.wall_left())
+        self._last = (j, i, p, shown, self.wall_left())
+        return j
+
+    def _hidden_face_down(self, i: int, p: int, tsumogiri: bool, riichi: bool, where: str) -> None:
+        """D: another seat's face-down discard whose kind the seat never saw: its tile just drawn (tsumogiri), or
+        any unknown tile of its hand but the one drawn (never a red five: the engine would give up a plain copy
+        first). The engine's answer names the kind once the hidden tiles are chosen (face_down_answers)."""
+        s = self.seats[p]
+        if tsumogiri:
+            at = s.drawn
+            if at is None:
+                raise PositionError(f"{where}: seat {p} has no tile just drawn")
+        else:
+            free = [at for at in s.hand if at != s.drawn and self.value[at] is None]
+            if not free:
+                raise Retry(f"{where}: seat {p} has no unknown tile to discard face down")
+            at = free[int(self.rng.integers(len(free)))]
+            self.forbid[at].update(RED_TILES)
+        s.hand.remove(at)
+        j = self._discarded(i, p, None, tsumogiri, riichi, None)
+        self.hidden_downs[j] = (at, riichi, tsumogiri)
+        self._dark_answers(j, self.dark[i])
+
+    def _dark_answers(self, j: int, dark) -> None:
+        """D: the answers about the face-down discard of action j: its opener pays, the others decline; its
+        discarder locks it when the log says so."""
+        if dark.opener is not None:
+            self.dark_answer[(j, dark.opener, D_DARK_OPEN)] = DARK_PAY
+        if dark.locked:
+            self.dark_answer[(j, dark.actor, D_DARK_LOCK)] = DARK_PAY
+
+    def face_down_answers(self) -> None:
+        """D: the turn answers of the hidden face-down discards, whose kinds are now chosen."""
+        for j, (at, riichi, tsumogiri) in self.hidden_downs.items():
+            kind = TSUMOGIRI if tsumogiri else self.value[at][0]
+            self.turn_answer[j] = FACE_DOWN + (RIICHI if riichi else 0) + kind
 
     def _call(self, i: int, e: dict, t: dict, where: str) -> None:
         kind = e["type"]
@@ -642,7 +701,7 @@ class Plan:
         # are chosen like a hidden winner's tiles, to make the win worth its logged han (shura plays on after it)
         if p != self.seat or (s.riichi and han is not None):
             since = s.riichi_at if s.riichi else (s.discards[-1][0] if s.discards else -1)
-            avoid = {k for _, k in s.discards}
+            avoid = {k for _, k in s.discards if k is not None}
             if not tsumo:
                 avoid |= {k for at, q, k in self.passing if since < at < i_last and q != p}
             self.wins.append(Win(p, tsumo, tile, list(s.hand), list(s.melds), s.meld_counts.copy(), s.meld_reds,
@@ -687,6 +746,7 @@ class Plan:
         rest = sorted(set(range(N_TILES)) - set(in_hands))
         for at in in_hands + [at for at in rest if self.value[at] is None]:
             self._fill(at)
+        self.face_down_answers()
         if self.log.variant != "shura":
             return
         for p in range(4):
@@ -812,4 +872,4 @@ class Plan:
         scores = start.get("scores")
         return HandContext(dealer=self.dealer, round=self.round, honba=start.get("honba", 0),
                            sticks=start.get("kyotaku", 0), points=None if scores is None else tuple(scores),
-                           hand_no=start.get("hand", 1))
+                           hand_no=start.get("hand", 1), pot=start.get("pot", 0))

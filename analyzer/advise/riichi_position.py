@@ -10,6 +10,8 @@ A position is the deciding seat's view of one hand up to a pending decision, as 
      "seat": 2,                  the deciding seat (0..3)
      "decision": "react",        exchange (shura, S-2) | turn | react (to a discard) | rob (an added kan) |
                                  pick (astrology, A: which candidate to draw)
+                                 open (darkness, D: pay to open another seat's face-down discard) | lock (D: pay
+                                 to keep one's own opened tile face down)
      "events": [...],            the hand's events from start_kyoku up to the decision
      "note": "..."}              free text (where the position comes from)
     optional: "rules" (rule options that differ from the mode's defaults, as for `tsumolab run --rule`); a
@@ -36,6 +38,12 @@ Three modes show more of the hidden tiles (analyzer.advise.riichi_shown, analyze
 - open-deal (RULES.md OD): every seat's starting hand is public, so all four `tehais` are written in full; only
   the other seats' draws stay "?". A document hiding a tehai is refused, and so is one whose shown tehais
   cannot lead to its later events (a seat discarding from its hand a tile it was not dealt and has not drawn).
+- darkness (RULES.md D, analyzer.advise.riichi_dark): a face-down discard is a `dahai` with `"face_down": true`,
+  followed by its payments into the pot (`face_down`, then `dark_open` by the seat that opened it, then
+  `dark_lock` when its discarder locked it). Its kind (`pai`, on the dahai and its payments) is "?" in the other
+  seats' views unless it was opened and not locked; start_kyoku adds `pot`, the pot carried into the hand. A log
+  ending with another seat's face_down payment is the seat's `open` decision; one ending with the opening of the
+  seat's own face-down tile its `lock` decision.
 - fate (RULES.md F): start_kyoku adds `fate_open`, each seat's first 4 dealt tiles in deal order (its open tiles,
   the seat's own included, e.g. [["3p", "5mr", "1z", "9s"], ...]); the other seats' tehais stay "?". A `dahai`
   that gives up one of its seat's open tiles carries `"open_tile": true` (absent: false). The engine keeps a
@@ -63,14 +71,14 @@ E S W N P F C are read too); a red five is 5mr, 5pr, 5sr (0m, 0p, 0s are read to
 A raw mjai log is accepted as well: JSON lines, a JSON array of events, or an object with "events" and no "format".
 The hand is the one of the last start_kyoku; the seat is the one whose tehai is shown (give it for an open-deal log,
 which shows them all); the mode is shura when the hand has an exchange, fate when start_kyoku has `fate_open`,
-mirror when it has `mirror_wall`, dragon-eye when it has eyes, astrology when it has candidates, riichi otherwise
-(or as given; a fantasy log is refused, as a raw log cannot name its cards); the decision follows from the last
-event (trailing dora, payments and other seats' pass_win aside): a tsumo to the seat, its own chi/pon, or the
-exchange when the seat deals → turn; a dahai by another seat → react; a kakan (or an ankan, thirteen orphans) by
-another seat → rob; in shura a start_kyoku (and the dealer's first tsumo) with no exchange yet → exchange; in
-astrology candidates revealed for the seat's draw → pick. Plain mjai has no rinshan flag: the draw right after a
-seat's own kan is its replacement draw. Without han and fu on a `hora` (plain mjai), any winning hand will do for a
-hidden winner.
+mirror when it has `mirror_wall`, darkness when it has face-down discards, dragon-eye when it has eyes, astrology
+when it has candidates, riichi otherwise (or as given; a fantasy log is refused, as a raw log cannot name its
+cards); the decision follows from the last event (trailing dora, payments and other seats' pass_win aside): a tsumo
+to the seat, its own chi/pon, or the exchange when the seat deals → turn; a dahai by another seat → react (D: open
+or lock, above); a kakan (or an ankan, thirteen orphans) by another seat → rob; in shura a start_kyoku (and the
+dealer's first tsumo) with no exchange yet → exchange; in astrology candidates revealed for the seat's draw → pick.
+Plain mjai has no rinshan flag: the draw right after a seat's own kan is its replacement draw. Without han and fu
+on a `hora` (plain mjai), any winning hand will do for a hidden winner.
 
 `build_position(document)` replays the events through the engine itself with hidden tiles chosen so that every
 logged action is possible (analyzer.advise.riichi_hidden) and returns the state at the decision; in dragon-eye
@@ -94,10 +102,11 @@ FORMAT = "tsumolab-position/1"
 def position_document(variant: str, pos, note: str = "", rules=None) -> dict:
     """The position document of the pending decision of `pos` (kept with its events) in mode `variant`, played
     under `rules` (sims.riichi.rules; None: the mode's defaults)."""
-    from tsumolab.sims.decisions import D_EXCHANGE, D_PICK, D_REACT, D_ROB, D_TURN
+    from tsumolab.sims.decisions import D_DARK_LOCK, D_DARK_OPEN, D_EXCHANGE, D_PICK, D_REACT, D_ROB, D_TURN
     from tsumolab.sims.modes import get_mode
 
-    names = {D_EXCHANGE: "exchange", D_TURN: "turn", D_REACT: "react", D_ROB: "rob", D_PICK: "pick"}
+    names = {D_EXCHANGE: "exchange", D_TURN: "turn", D_REACT: "react", D_ROB: "rob", D_PICK: "pick",
+             D_DARK_OPEN: "open", D_DARK_LOCK: "lock"}
     if variant not in VARIANTS:
         raise PositionError(f"riichi positions are for modes {' and '.join(VARIANTS)}, not {variant!r}")
     if not pos.pending or pos.decision not in names:

@@ -16,10 +16,13 @@ from tsumolab.analyzer.advise.riichi_eyes import EyeSteering
 from tsumolab.analyzer.advise.riichi_hidden import Plan, Retry, tile_text
 from tsumolab.analyzer.advise.riichi_view import ACTION_TYPES, SeatLog, seat_view_events, tile_of
 from tsumolab.sims import tiles
-from tsumolab.sims.decisions import D_EXCHANGE, D_PICK, D_REACT, D_ROB, D_TURN, PASS
+from tsumolab.sims.decisions import (
+    D_DARK_LOCK, D_DARK_OPEN, D_EXCHANGE, D_PICK, D_REACT, D_ROB, D_TURN, DARK_DECLINE, PASS,
+)
 
 ATTEMPTS = 12        # random arrangements tried before a view is declared impossible
-DECISIONS = {"exchange": D_EXCHANGE, "turn": D_TURN, "react": D_REACT, "rob": D_ROB, "pick": D_PICK}
+DECISIONS = {"exchange": D_EXCHANGE, "turn": D_TURN, "react": D_REACT, "rob": D_ROB, "pick": D_PICK,
+             "open": D_DARK_OPEN, "lock": D_DARK_LOCK}
 
 _TABLES: dict = {}
 
@@ -89,9 +92,10 @@ def _same_action(logged: tuple, done: tuple, own: bool, sopts) -> bool:
     if word == "tsumo":
         return (logged[2] is None or logged[2] == done[2]) and (logged[3] is None or logged[3] == done[3])
     if word == "dahai":
-        # the engine calls a discard a tsumogiri whenever the copy drawn left, also for a kind answer
+        # the engine calls a discard a tsumogiri whenever the copy drawn left, also for a kind answer; the
+        # kind of a face-down tile hidden from the seat is any (D)
         tsumogiri_ok = logged[3] == done[3] or (own and done[3] and not logged[3])
-        return logged[2] == done[2] and tsumogiri_ok and logged[4] == done[4]
+        return logged[2] in (None, done[2]) and tsumogiri_ok and logged[4] == done[4]
     if word == "hora":
         han, fu = logged[4], logged[5]
         if logged[2] != done[2] or logged[3] != done[3]:
@@ -183,6 +187,8 @@ def _replay(table, plan: Plan, log: SeatLog):
                 raise NoDecision(f"seat {seat} has no {log.decision} decision at the end of the log (seat {q} "
                                  "is to pick)")
             answer = plan.pick_answer[cursor]
+        elif d in (D_DARK_OPEN, D_DARK_LOCK):  # D: about the face-down discard just made
+            answer = plan.dark_answer.get((cursor - 1, q, d), DARK_DECLINE)
         else:
             raise PositionError(f"decision kind {d} is not part of riichi or shura")
         last_seat = q
@@ -192,16 +198,16 @@ def _replay(table, plan: Plan, log: SeatLog):
 
 # ----------------------------------------------------------------------------- the views compared
 VIEW_FIELDS = {
-    "tsumo": ("actor", "pai", "rinshan", "pick"), "dahai": ("actor", "pai", "tsumogiri", "open_tile"),
+    "tsumo": ("actor", "pai", "rinshan", "pick"), "dahai": ("actor", "pai", "tsumogiri", "open_tile", "face_down"),
     "reach": ("actor",), "reach_accepted": ("actor",), "chi": ("actor", "target", "pai", "consumed"),
     "pon": ("actor", "target", "pai", "consumed"), "daiminkan": ("actor", "target", "pai", "consumed"),
     "ankan": ("actor", "consumed"), "kakan": ("actor", "pai"), "dora": ("dora_marker",),
-    "hora": ("actor", "target", "pai"), "payment": ("from", "to", "amount", "reason"),
+    "hora": ("actor", "target", "pai"), "payment": ("from", "to", "amount", "reason", "pai"),
     "pass_win": ("actor", "pai", "tsumo"), "exchange": ("actor", "target", "pais"), "eye": ("actor", "counter"),
     "candidate": ("pai", "dead_wall", "pool", "wall_index"),
 }
 CORE_TYPES = set(ACTION_TYPES) | {"reach", "dora"}
-VIEW_DEFAULTS = {"open_tile": False}  # fields written only when true (analyzer.advise.riichi_shown)
+VIEW_DEFAULTS = {"open_tile": False, "face_down": False}  # fields written only when true (riichi_shown, riichi_dark)
 
 
 def _norm(value):

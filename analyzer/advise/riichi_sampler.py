@@ -14,9 +14,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from tsumolab.sims.decisions import (
-    CHI_HIGH, CHI_LOW, CHI_MID, D_EXCHANGE, D_PICK, D_REACT, D_ROB, D_TURN, KAN, KAN_CALL, NINE_TERMINALS, PASS, PON,
-    RIICHI, RON, TSUMO, TSUMOGIRI,
+    CHI_HIGH, CHI_LOW, CHI_MID, D_DARK_LOCK, D_DARK_OPEN, D_EXCHANGE, D_PICK, D_REACT, D_ROB, D_TURN, DARK_DECLINE,
+    DARK_PAY, FACE_DOWN, KAN, KAN_CALL, NINE_TERMINALS, PASS, PON, RIICHI, RON, TSUMO, TSUMOGIRI,
 )
+from tsumolab.sims.riichi.darkness_pot import DK_ON, FACE_DOWN_COST, FACE_DOWN_RIICHI_MIN
 from tsumolab.sims.riichi.observation import ROBS
 from tsumolab.sims.tiles import tile_name
 
@@ -93,7 +94,9 @@ class RiichiSampler:
 
 
 def riichi_options(view: np.ndarray, tables: np.ndarray | None = None) -> list[tuple[str, int]]:
-    """(label, engine answer) of every legal option of the decision whose hook input is `view`."""
+    """(label, engine answer) of every legal option of the decision whose hook input is `view`. In darkness (D)
+    every discard and riichi also goes face down where the seat's points allow (labels ending "face down"), and
+    the open and lock decisions are "open" / "lock" or "decline"."""
     decision = int(view[ROBS.decision])
     hand = view[ROBS.hand:ROBS.hand + 34]
     if decision == D_TURN:
@@ -103,15 +106,20 @@ def riichi_options(view: np.ndarray, tables: np.ndarray | None = None) -> list[t
         out += [(f"kan {tile_name(k)}", KAN + k) for k in range(34) if view[ROBS.kan_options + k] > 0]
         drawn = int(view[ROBS.tile])
         if view[ROBS.riichi + int(view[ROBS.seat])] > 0:
-            return out + [(f"discard {tile_name(drawn)}", TSUMOGIRI)]
+            return out + _face_down_too(view, [(f"discard {tile_name(drawn)}", TSUMOGIRI)])
         forbidden = (int(view[ROBS.forbid_a]), int(view[ROBS.forbid_b])) if view[ROBS.after_call] else ()
         kinds = [k for k in range(34) if hand[k] > 0 and k not in forbidden]
-        out += [(f"discard {tile_name(k)}", k) for k in kinds]
+        discards = [(f"discard {tile_name(k)}", k) for k in kinds]
         if drawn >= 0 and drawn in (4, 13, 22) and hand[drawn] > 1 and view[ROBS.red + drawn // 9]:
-            out.append((f"discard {tile_name(drawn)} (drawn copy)", TSUMOGIRI))
+            discards.append((f"discard {tile_name(drawn)} (drawn copy)", TSUMOGIRI))
         if view[ROBS.can_riichi]:
-            out += [(f"riichi {tile_name(k)}", RIICHI + k) for k in kinds if _tenpai_without(hand, view, k, tables)]
-        return out
+            discards += [(f"riichi {tile_name(k)}", RIICHI + k) for k in kinds
+                         if _tenpai_without(hand, view, k, tables)]
+        return out + _face_down_too(view, discards)
+    if decision == D_DARK_OPEN:
+        return [("open", DARK_PAY), ("decline", DARK_DECLINE)]
+    if decision == D_DARK_LOCK:
+        return [("lock", DARK_PAY), ("decline", DARK_DECLINE)]
     if decision == D_REACT:
         out = [("ron", RON)] if view[ROBS.can_win] else []
         out += [("pon", PON)] if view[ROBS.can_pon] else []
@@ -129,6 +137,21 @@ def riichi_options(view: np.ndarray, tables: np.ndarray | None = None) -> list[t
 
         return pick_options(view)
     raise ValueError(f"no decision of a riichi mode pending (code {decision})")
+
+
+def _face_down_too(view: np.ndarray, discards: list[tuple[str, int]]) -> list[tuple[str, int]]:
+    """`discards` (discard and riichi options), each followed in darkness (D) by the same made face down (answer
+    FACE_DOWN + it) when the seat holds ≥ 1000 points (≥ 2000 for a riichi)."""
+    if not view[ROBS.darkness + DK_ON]:
+        return discards
+    points = int(view[ROBS.points + int(view[ROBS.seat])])
+    out = []
+    for label, answer in discards:
+        out.append((label, answer))
+        riichi = RIICHI <= answer < RIICHI + 34 or answer == RIICHI + TSUMOGIRI
+        if points >= (FACE_DOWN_RIICHI_MIN if riichi else FACE_DOWN_COST):
+            out.append((f"{label} face down", FACE_DOWN + answer))
+    return out
 
 
 def _tables(tables):

@@ -8,13 +8,14 @@ import json
 from dataclasses import dataclass
 
 from tsumolab.analyzer.advise.bloodshed_position import PositionError
+from tsumolab.analyzer.advise.riichi_dark import check_face_down, face_down_tiles
 from tsumolab.analyzer.advise.riichi_mirror import mirror_start, parse_mirror, shows_mirror, transparent_draws
 from tsumolab.analyzer.advise.riichi_pool import check_candidates, ends_at_pick, parse_candidate
 from tsumolab.analyzer.advise.riichi_tiles import HIDDEN, MJAI_HONORS, Tile, tile_of, tile_text  # noqa: F401 (re-exported)
 
 VARIANTS = ("riichi", "shura", "dora-fever", "chant", "soul-strike", "fate", "open-deal", "dragon-eye", "fantasy",
-            "mirror", "astrology")
-DECISION_WORDS = ("exchange", "turn", "react", "rob", "pick")
+            "mirror", "astrology", "darkness")
+DECISION_WORDS = ("exchange", "turn", "react", "rob", "pick", "open", "lock")
 ROUND_WINDS = ("E", "S", "W")
 ACTION_TYPES = ("tsumo", "dahai", "chi", "pon", "daiminkan", "ankan", "kakan", "hora")
 KNOWN_TYPES = (*ACTION_TYPES, "start_kyoku", "reach", "reach_accepted", "dora", "exchange", "pass_win", "payment",
@@ -28,7 +29,9 @@ def seat_view_events(pos, seat: int | None = None, rules=None) -> list[dict]:
     """The events of the hand of `pos` (a sims.riichi.positions.Position kept with keep_events=True) up to now,
     as seat `seat` (default: the deciding seat) sees them under the mode's `rules` (sims.riichi.rules; None: plain
     riichi): what open-deal and fate show besides is analyzer.advise.riichi_shown, what mirror shows
-    analyzer.advise.riichi_mirror, astrology's candidates and picks analyzer.advise.riichi_pool."""
+    analyzer.advise.riichi_mirror, astrology's candidates and picks analyzer.advise.riichi_pool, what darkness hides
+    analyzer.advise.riichi_dark."""
+    from tsumolab.analyzer.advise.riichi_dark import hide_face_down, is_darkness, mark_face_down
     from tsumolab.analyzer.advise.riichi_pool import candidate_shown
     from tsumolab.analyzer.advise.riichi_shown import has_open_tiles, mark_open_tiles, fate_open_tiles, shows_hands
     from tsumolab.analyzer.replay.riichi_events import to_json_events
@@ -50,6 +53,9 @@ def seat_view_events(pos, seat: int | None = None, rules=None) -> list[dict]:
     if shows_mirror(rules):
         events[0].update(mirror_start(pos.wall, int(events[0]["oya"])))
         seen_draws = transparent_draws(events, pos.wall)
+    if is_darkness(rules):
+        mark_face_down(events)
+        events[0]["pot"] = int(pos.hs[HS.m_pot])
     out = []
     pool_open = False  # A: from the first candidate on, every draw is a pick everyone sees
     for n, event in enumerate(events):
@@ -68,7 +74,7 @@ def seat_view_events(pos, seat: int | None = None, rules=None) -> list[dict]:
         elif kind == "pass_win" and event["actor"] != seat:
             continue
         out.append(event)
-    return out
+    return hide_face_down(out, seat) if is_darkness(rules) else out
 
 
 @dataclass
@@ -109,6 +115,7 @@ def read_events(events, variant: str | None = None, seat: int | None = None, dec
     _check_eyes(events, variant)
     check_candidates(events, variant)
     _check_cards(variant, rules or {})
+    check_face_down(events, parsed, seat, variant)
     own = parsed[0]["tehais"][seat]
     if any(t is None for t in own):
         raise PositionError(f"seat {seat}'s own starting tiles must be shown in start_kyoku")
@@ -121,7 +128,8 @@ def read_events(events, variant: str | None = None, seat: int | None = None, dec
 
 def _variant_of(events: list[dict]) -> str:
     """The mode a log without one is read as: shura with an exchange, mirror with transparent tiles, fate with
-    open deal tiles, dragon-eye with eyes, astrology with candidates, else riichi."""
+    open deal tiles, darkness with face-down discards, dragon-eye with eyes, astrology with candidates, else
+    riichi."""
     kinds = {e["type"] for e in events}
     if "exchange" in kinds:
         return "shura"
@@ -129,6 +137,8 @@ def _variant_of(events: list[dict]) -> str:
         return "mirror"
     if "fate_open" in events[0]:
         return "fate"
+    if any(e["type"] == "dahai" and e.get("face_down") for e in events):
+        return "darkness"
     return "dragon-eye" if "eye" in kinds else "astrology" if "candidate" in kinds else "riichi"
 
 
@@ -219,7 +229,7 @@ def _parse_event(i: int, e: dict) -> dict:
             raise PositionError(f"{where}: bakaze must be E, S or W (a West round extends a South game), got "
                                 f"{e.get('bakaze')!r}")
         for key, lo, hi, default in (("kyoku", 1, 4, 1), ("honba", 0, 999, 0), ("kyotaku", 0, 999, 0),
-                                     ("hand", 1, 999, 1)):
+                                     ("hand", 1, 999, 1), ("pot", 0, 10_000_000, 0)):
             v = e.get(key, default)
             if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
                 raise PositionError(f"{where}: {key} must be an integer in {lo}..{hi}, got {v!r}")
@@ -253,11 +263,13 @@ def _parse_event(i: int, e: dict) -> dict:
             raise PositionError(f"{where}: pais must be a list of 3 tiles")
         out["pais"] = [tile_of(t) for t in pais]
         return out
-    if kind == "dahai" and not isinstance(e.get("open_tile", False), bool):
-        raise PositionError(f"{where}: open_tile must be true or false")
+    if kind == "dahai":
+        for flag in ("open_tile", "face_down"):
+            if not isinstance(e.get(flag, False), bool):
+                raise PositionError(f"{where}: {flag} must be true or false")
     if kind != "ankan":
         out["pai"] = tile_of(e.get("pai"))
-        if kind != "tsumo":
+        if kind != "tsumo" and not (kind == "dahai" and e.get("face_down")):  # D: a face-down tile may be hidden
             _visible(out["pai"], where)
     if kind in ("chi", "pon", "daiminkan", "ankan"):
         consumed = e.get("consumed")
@@ -317,12 +329,16 @@ def _seat_of(events: list[dict], parsed: list[dict]) -> int:
 def _infer_decision(events: list[dict], seat: int, variant: str, given: str | None = None) -> str:
     """The decision the log ends at, from its last event (trailing dora, pass_win and payments aside: FL takes
     fees right after a call); in astrology a pick (analyzer.advise.riichi_pool.ends_at_pick, where the document's
-    decision `given` tells a pick from a reaction once nothing is refilled)."""
+    decision `given` tells a pick from a reaction once nothing is refilled); D: a face-down discard's payments say
+    who decides about it."""
     exchanged = any(e["type"] == "exchange" for e in events)
-    tail = [e for e in events if e["type"] not in ("dora", "pass_win", "payment")]
-    if variant == "astrology" and ends_at_pick(tail, seat, given == "pick"):
+    dark = _dark_decision(events, seat)
+    if dark is not None:
+        return dark
+    tail = [i for i, e in enumerate(events) if e["type"] not in ("dora", "pass_win", "payment")]
+    if variant == "astrology" and ends_at_pick([events[i] for i in tail], seat, given == "pick"):
         return "pick"
-    last = tail[-1]
+    last = events[tail[-1]]
     kind = last["type"]
     actor = last.get("actor")
     if variant == "shura" and not exchanged:
@@ -336,8 +352,32 @@ def _infer_decision(events: list[dict], seat: int, variant: str, given: str | No
     if kind in ("chi", "pon") and actor == seat:
         return "turn"
     if kind == "dahai" and actor != seat:
+        if last.get("face_down") and _still_face_down(events, tail[-1]):
+            raise PositionError(f"the log does not end at a decision of seat {seat}: seat {actor}'s face-down tile "
+                                "can be neither called nor ronned (D)")
         return "react"
     if kind in ("kakan", "ankan") and actor != seat:
         return "rob"
     raise PositionError(f"the log does not end at a decision of seat {seat} (last event: {kind}"
                         + (f" by seat {actor})" if actor is not None else ")"))
+
+
+def _dark_decision(events: list[dict], seat: int) -> str | None:
+    """D: "open" when the log ends with another seat's face_down payment (each other seat is asked whether to open
+    the tile), "lock" when it ends with the opening of the seat's own face-down tile; else None."""
+    last = events[-1]
+    if last["type"] != "payment" or last.get("reason") not in ("face_down", "dark_open"):
+        return None
+    discarder = events[-2].get("actor") if last["reason"] == "face_down" else events[-3].get("actor")
+    if last["reason"] == "face_down":
+        if discarder == seat:
+            raise PositionError(f"the log does not end at a decision of seat {seat}: the other seats decide whether "
+                                "to open its face-down tile (D)")
+        return "open"
+    return "lock" if discarder == seat else None
+
+
+def _still_face_down(events: list[dict], dahai: int) -> bool:
+    """D: is the face-down tile of the dahai at index `dahai` still face down (not opened, or locked)?"""
+    tile = face_down_tiles(events).get(dahai)
+    return tile is not None and not tile.revealed

@@ -16,6 +16,10 @@ tile. Constraints from the view:
   (a random walk whose resting distribution is uniform; after a finite walk, nearly so). Riichi seats are
   dealt first, one after the other;
 - a seat declaring a kan (the seat robbing it decides) holds the kan's tiles;
+- darkness (D): the kinds of the other seats' face-down discards that nobody else saw (not opened, or locked,
+  or under decision: hs dark_river, dark_red) are hidden tiles too; each such seat keeps their number in its
+  river, and the tile under an open decision is the first of its discarder's (hs tile, red). The seat's own
+  face-down tiles stay. No constraint ties them to the discarder's hand (a face-down tile makes no furiten);
 - what the mode shows of the hidden tiles stays in place (sims.riichi.public_tiles: fate's open deal tiles,
   open-deal's starting tiles, mirror's transparent copies); the rules' own random streams are keyed again;
 - with a progress table (sims.riichi.progress) every other seat that is not in riichi and has not won gets a
@@ -24,14 +28,15 @@ tile. Constraints from the view:
   Without one (UNIFORM) these hands are uniform: three or four tiles from ready, far slower than real ones.
 Not used (documented simplifications): which tiles the seat itself passed at the exchange (they are known to
 have gone to the receiver), tiles a seat let pass without winning (temporary furiten starts clear), and any
-reading of the opponents' discards beyond riichi.
+reading of the opponents' discards beyond riichi (D: nor why a seat chose to discard face down; those kinds are
+dealt like every other hidden tile).
 
 A seat in riichi is riichi-furiten again when its new waits include a tile it let pass since its riichi
 (the `safe` block of the view). Decisions that wait on a round the other seats were already answering
-(reacting to a discard, robbing a kan, choosing exchange tiles) restart that round: the other seats answer
-again on their new hands, and the deciding seat's answer is held for its own turn in the round
-(hs[forced_seat], set by the caller). An astrology pick (PH_PICK_ASK) restarts nothing: only the deciding seat is
-asked, among candidates that are public and stay (sims.riichi.public_tiles).
+(reacting to a discard, robbing a kan, choosing exchange tiles, D: opening a face-down tile) restart that round:
+the other seats answer again on their new hands, and the deciding seat's answer is held for its own turn in the
+round (hs[forced_seat], set by the caller). An astrology pick (PH_PICK_ASK) restarts nothing: only the deciding
+seat is asked, among candidates that are public and stay (sims.riichi.public_tiles).
 
 Every draw comes from the keyed stream (seed, sample index): a sample depends only on the view, the seed and
 the index, so rearranging the hidden tiles of the source state changes nothing. All functions here are
@@ -44,14 +49,15 @@ import numba as nb
 import numpy as np
 
 from tsumolab.sims import rng
-from tsumolab.sims.riichi.hand_state import HS, PH_EXCHANGE, PH_REACT, PH_REACT_ASK, PH_ROB, PH_ROB_ASK
+from tsumolab.sims.jit import inline
+from tsumolab.sims.riichi.hand_state import HS, PH_DARK_OPEN, PH_EXCHANGE, PH_REACT, PH_REACT_ASK, PH_ROB, PH_ROB_ASK
 from tsumolab.sims.riichi.observation import ROBS
 from tsumolab.sims.riichi.progress import MIX_STEPS as PROGRESS_MIX_STEPS, WALK_STEPS as PROGRESS_WALK_STEPS, \
     draw_shanten
 from tsumolab.sims.riichi.public_tiles import RED
 from tsumolab.sims.riichi.tableau import (
     DEAD_START, F_DISCARD_FURITEN, F_RIICHI_FURITEN, F_TEMP_FURITEN, MS_NO_RED, MS_RINSHAN, ST_FLAGS, ST_MISC,
-    ST_RED_HAND, ST_WAITS, is_red, refresh_furiten, update_waits,
+    ST_RED_HAND, ST_RIVER, ST_WAITS, is_red, refresh_furiten, update_waits,
 )
 from tsumolab.sims.shanten import RIICHI_SHAPES
 from tsumolab.sims.shanten_walk import walk_to_shanten
@@ -107,6 +113,49 @@ def hidden_tiles(hs, obs, st, wall, seat, public):
     return _hidden_ids(hs, obs, st, wall, seat, _with_kan_tiles(hs, seat, public[0]), public[1])
 
 
+@inline
+def _dark_river(hs, p):
+    """D: seat p's face-down discards hidden from the others, per kind (a view of hs)."""
+    return hs[HS.dark_river + 34 * p:HS.dark_river + 34 * p + 34]
+
+
+@inline
+def _dark_red(hs, p):
+    """D: 1 per suit when seat p's red five of that suit is one of them (a view of hs)."""
+    return hs[HS.dark_red + 3 * p:HS.dark_red + 3 * p + 3]
+
+
+@nb.njit(cache=True)
+def _dark_count(hs, p):
+    """D: how many of seat p's face-down discards are hidden from the others."""
+    n = 0
+    for k in range(34):
+        n += hs[HS.dark_river + 34 * p + k]
+    return n
+
+
+@nb.njit(cache=True)
+def _deal_dark(hs, st, p, ids, first, size):
+    """D: seat p's hidden face-down discards become ids[first:first+size] (its river, ST_RIVER, follows); while
+    the others decide whether to open cur's tile (PH_DARK_OPEN) the first of them is that tile."""
+    river = _dark_river(hs, p)
+    reds = _dark_red(hs, p)
+    for k in range(34):
+        st[ST_RIVER + p, k] -= river[k]
+        river[k] = 0
+    for suit in range(3):
+        reds[suit] = 0
+    for i in range(first, first + size):
+        k = ids[i] // 4
+        river[k] += 1
+        st[ST_RIVER + p, k] += 1
+        if is_red(ids[i]):
+            reds[k // 9] = 1
+    if size > 0 and hs[HS.phase] == PH_DARK_OPEN and hs[HS.cur] == p:
+        hs[HS.tile] = ids[first] // 4
+        hs[HS.red] = 1 if is_red(ids[first]) else 0
+
+
 @nb.njit(cache=True)
 def _hidden_ids(hs, obs, st, wall, seat, kept, kept_wall):
     """The hidden tile ids in a canonical order (by kind; for a five whose red copy is hidden, the red id
@@ -120,9 +169,9 @@ def _hidden_ids(hs, obs, st, wall, seat, kept, kept_wall):
         if p == seat:
             continue
         for k in range(34):
-            counts[k] += obs[p, ROBS.hand + k] - kept[p, k]
+            counts[k] += obs[p, ROBS.hand + k] - kept[p, k] + hs[HS.dark_river + 34 * p + k]
         for suit in range(3):
-            red[suit] += st[ST_RED_HAND + p, suit] - kept[p, RED + suit]
+            red[suit] += st[ST_RED_HAND + p, suit] - kept[p, RED + suit] + hs[HS.dark_red + 3 * p + suit]
     for i in range(wall.size):
         if hidden_slot(hs, obs, st, kept_wall, i):
             counts[wall[i] // 4] += 1
@@ -228,6 +277,9 @@ def determinize(hs, obs, st, wall, seat, seed, sample, tables, progress, public)
     for i in range(wall.size):
         if hidden_slot(hs, obs, st, kept_wall, i):
             n_slots += 1
+    for p in range(4):
+        if p != seat:
+            n_slots += _dark_count(hs, p)
     if total + n_slots != ids.size:
         return -1
     failed = 0
@@ -247,6 +299,11 @@ def determinize(hs, obs, st, wall, seat, seed, sample, tables, progress, public)
                                   progress, state, tables)
             _fill_hand(obs, st, p, ids, first, sizes[p], kept)
             first += sizes[p]
+    for p in range(4):  # D: the other seats' face-down discards that stay hidden
+        if p != seat:
+            n_dark = _dark_count(hs, p)
+            _deal_dark(hs, st, p, ids, first, n_dark)
+            first += n_dark
     for i in range(wall.size):
         if hidden_slot(hs, obs, st, kept_wall, i):
             wall[i] = ids[first]
@@ -289,6 +346,9 @@ def _restart_round(hs, state):
         hs[HS.phase] = PH_ROB
         hs[HS.step] = 1
         hs[HS.n_claims] = 0
+    elif phase == PH_DARK_OPEN:  # D: the seats before the deciding one answer again on their new hands
+        hs[HS.dark_step] = 1
+        hs[HS.dark_opener] = -1
     elif phase == PH_EXCHANGE:
         hs[HS.ex_seat] = 0
         for i in range(12):

@@ -48,8 +48,9 @@ from tsumolab.sims.riichi.bundles import (
 )
 from tsumolab.sims.riichi.events import PAY_NAGASHI
 from tsumolab.sims.riichi.hand_state import (
-    HAND_START, HS, PH_AFTER_DEAL, PH_AFTER_REACT, PH_DEAL, PH_DONE, PH_DRAW, PH_END, PH_EXCHANGE, PH_REACT,
-    PH_PICK_ASK, PH_REACT_ASK, PH_ROB, PH_ROB_ASK, PH_ROB_SETTLE, PH_TURN, PH_TURN_ASK, PH_TURN_AUTO,
+    HAND_START, HS, PH_AFTER_DEAL, PH_AFTER_REACT, PH_DARK_LOCK, PH_DARK_OPEN, PH_DEAL, PH_DONE, PH_DRAW, PH_END,
+    PH_EXCHANGE, PH_PICK_ASK, PH_REACT, PH_REACT_ASK, PH_ROB, PH_ROB_ASK, PH_ROB_SETTLE, PH_TURN, PH_TURN_ASK,
+    PH_TURN_AUTO,
 )
 from tsumolab.sims.riichi.settle import (  # noqa: F401  (settle_tsumo, noten_payments, WIN_* re-exported for tests)
     WIN_RON, WIN_TSUMO, deposit_stick, has_yaku, noten_payments, settle_ron, settle_tsumo, tenpai_at_draw,
@@ -72,12 +73,13 @@ from tsumolab.sims.shanten_tables import SUIT_ROWS
 from tsumolab.sims.table_state import next_active, pub_add, pub_set, rank_of, write_match_rows
 from tsumolab.sims.riichi.mode_phases import (  # every special mode acts through these (and nowhere else here)
     modes_adjust_win, modes_after_deal, modes_after_discard, modes_after_draw, modes_after_win, modes_before_deal,
-    modes_before_draw_or_call, modes_begin_hand, modes_begin_match, modes_call, modes_claimants, modes_discard,
-    modes_draw, modes_draws_left, modes_exhaustive, modes_face_down_ok, modes_hand_end, modes_hide_discard,
-    modes_indicator_after_discard, modes_keeps_turn, modes_kan, modes_lose, modes_next_honba, modes_pick,
-    modes_pick_view, modes_play_starts, modes_pot, modes_record, modes_replacement_draw, modes_riichi_cost,
-    modes_riichi_declared, modes_robbed, modes_ron_allowed, modes_score, modes_strike_discard, modes_tiles_aside,
-    modes_turn_answer, modes_turn_start, transparent,
+    modes_before_draw_or_call, modes_begin_hand, modes_begin_match, modes_call, modes_claimants, modes_dark_lock_answer,
+    modes_dark_lock_view, modes_dark_open_answer, modes_dark_open_seat, modes_dark_opened, modes_dark_settled,
+    modes_discard, modes_draw, modes_draws_left, modes_exhaustive, modes_face_down, modes_face_down_ok,
+    modes_hand_end, modes_indicator_after_discard, modes_keeps_turn, modes_kan, modes_lose, modes_next_honba,
+    modes_pick, modes_pick_view, modes_play_starts, modes_pot, modes_record, modes_replacement_draw,
+    modes_riichi_cost, modes_riichi_declared, modes_robbed, modes_ron_allowed, modes_score, modes_strike_discard,
+    modes_tiles_aside, modes_turn_answer, modes_turn_start, transparent,
 )
 
 CHI_MELD, PON_MELD, MINKAN_MELD, ANKAN_MELD, KAKAN_MELD = (tiles.CHI + 1, tiles.PON + 1, tiles.MINKAN + 1,
@@ -754,12 +756,11 @@ def _turn_action(state, seating, rules, log, action, mask):
 @step
 def _discard(state, seating, rules, log, tile, riichi_now, face_down, drawn_copy):
     """cur discards `tile` (declaring riichi with it when riichi_now; D: face down when face_down; the copy
-    just drawn when drawn_copy, else a plain five before the red); the other seats are asked next (PH_REACT)."""
+    just drawn when drawn_copy, else a plain five before the red); the other seats are asked next (PH_REACT), or
+    first (D) whether to open a face-down tile (PH_DARK_OPEN)."""
     hs, obs, view, st, wall, rec, ev = state
-    topts, sopts, tables = rules
     events = log.events
     cur = hs[HS.cur]
-    first_turn = hs[HS.first_turn] == 1
     red = st[ST_MISC, MS_DRAWN_RED] if drawn_copy else plain_first(obs, st, cur, tile)
     take_tile(obs, st, cur, tile, red)
     tsumogiri = tile == hs[HS.drawn] and hs[HS.after_call] == 0 and red == st[ST_MISC, MS_DRAWN_RED]  # drawn copy
@@ -768,8 +769,30 @@ def _discard(state, seating, rules, log, tile, riichi_now, face_down, drawn_copy
     log_event(events, ev, EV_DISCARD, cur, tile, 1 if tsumogiri else 0, 1 if riichi_now else 0, red)
     st[ST_RIVER + cur, tile] += 1
     pub_add(obs, ROBS.n_discards + cur, 1)
-    hidden = modes_hide_discard(state, seating, rules, log, cur, tile, riichi_now, face_down,
-                                hs[HS.delta:HS.delta + 4])
+    hs[HS.tile] = tile
+    hs[HS.red] = red
+    hs[HS.riichi_now] = 1 if riichi_now else 0
+    hs[HS.hidden] = 0
+    if face_down:  # D: paid for and hidden; the others decide whether to open it
+        modes_face_down(state, log, cur, tile, red, hs[HS.delta:HS.delta + 4])
+        hs[HS.phase] = PH_DARK_OPEN
+        return
+    _discard_shown(state, rules, log)
+
+
+@inline
+def _discard_shown(state, rules, log):
+    """The rest of cur's discard hs[tile] once everyone may see it, or (D) once it stays face down (hs[hidden]):
+    the public blocks, furiten, nagashi, the riichi declaration, a pending kan indicator, the waits; then the
+    other seats are asked (PH_REACT)."""
+    hs, obs, view, st, wall, rec, ev = state
+    topts, sopts, tables = rules
+    events = log.events
+    cur = hs[HS.cur]
+    tile = hs[HS.tile]
+    riichi_now = hs[HS.riichi_now] == 1
+    hidden = hs[HS.hidden] == 1
+    first_turn = hs[HS.first_turn] == 1
     if not hidden:  # D: a tile still face down is in no public block, causes no furiten
         pub_add(obs, ROBS.discarded + 34 * cur + tile, 1)
         pub_add(obs, ROBS.seen + tile, 1)
@@ -795,15 +818,49 @@ def _discard(state, seating, rules, log, tile, riichi_now, face_down, drawn_copy
     hs[HS.kan_draw] = 0
     hs[HS.forbid_a] = -1
     hs[HS.forbid_b] = -1
-    hs[HS.tile] = tile
-    hs[HS.red] = red
-    hs[HS.riichi_now] = 1 if riichi_now else 0
-    hs[HS.hidden] = 1 if hidden else 0
     hs[HS.step] = 1
     hs[HS.n_claims] = 0
     hs[HS.caller] = -1
     hs[HS.call] = 0
     hs[HS.phase] = PH_REACT
+
+
+@step
+def _dark_open_ask(state, seating, rules, log):
+    """PH_DARK_OPEN (D): each other seat in turn order after cur, from hs[dark_step], whether to pay to open cur's
+    face-down tile (none sees another's answer); then the opening and the lock decision (PH_DARK_LOCK), or the
+    rest of the discard. True when stopped before a seat's answer."""
+    hs, obs, view = state.hs, state.obs, state.hook_input
+    while True:
+        p = modes_dark_open_seat(hs, obs, view)
+        if p < 0:
+            break
+        stopped, answer = _decide(hs, seating.mode[p], p, obs, view, seating.params, rules.lookup)
+        if stopped:
+            return True
+        modes_dark_open_answer(hs, log.counters, p, answer)
+    if modes_dark_opened(state, log, hs[HS.delta:HS.delta + 4]):
+        hs[HS.phase] = PH_DARK_LOCK
+        return False
+    modes_dark_settled(hs, obs)
+    _discard_shown(state, rules, log)
+    return False
+
+
+@step
+def _dark_lock_ask(state, seating, rules, log):
+    """PH_DARK_LOCK (D): cur whether to pay to lock its face-down tile just opened; then the rest of the discard.
+    True when stopped before its answer."""
+    hs, obs, view = state.hs, state.obs, state.hook_input
+    cur = hs[HS.cur]
+    modes_dark_lock_view(hs, obs, view)
+    stopped, answer = _decide(hs, seating.mode[cur], cur, obs, view, seating.params, rules.lookup)
+    if stopped:
+        return True
+    modes_dark_lock_answer(state, log, hs[HS.delta:HS.delta + 4], answer)
+    modes_dark_settled(hs, obs)
+    _discard_shown(state, rules, log)
+    return False
 
 
 @step
@@ -1312,6 +1369,12 @@ def run_hand(state, seating, rules, log):
             _hand_end(hs, obs, st, rec, topts, tables, counters, events, ev, mask)
         elif phase == PH_PICK_ASK:
             if _pick_ask(state, seating, rules, log):
+                return False
+        elif phase == PH_DARK_OPEN:
+            if _dark_open_ask(state, seating, rules, log):
+                return False
+        elif phase == PH_DARK_LOCK:
+            if _dark_lock_ask(state, seating, rules, log):
                 return False
         else:
             return True

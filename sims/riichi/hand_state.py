@@ -30,7 +30,9 @@ PH_END = 12          # exhaustive-draw payments and the hand's records
 PH_DONE = 13         # the hand is over: hs[end], hs[keeps]
 PH_TURN_AUTO = 14    # cur's turn has nothing to decide (in riichi: the drawn tile goes)
 PH_PICK_ASK = 15     # decision (A): cur picks its draw among the candidates (a replacement draw when kan_draw)
-DECISION_PHASES = (PH_EXCHANGE, PH_TURN_ASK, PH_ROB_ASK, PH_REACT_ASK, PH_PICK_ASK)
+PH_DARK_OPEN = 16    # decision (D): the next seat after cur (from hs[dark_step]) whether to open cur's face-down tile
+PH_DARK_LOCK = 17    # decision (D): cur whether to lock its face-down tile just opened by hs[dark_opener]
+DECISION_PHASES = (PH_EXCHANGE, PH_TURN_ASK, PH_ROB_ASK, PH_REACT_ASK, PH_PICK_ASK, PH_DARK_OPEN, PH_DARK_LOCK)
 
 HS = declare("RiichiHandState", [
     # ---- the match (sims.riichi.engine.begin_match / close_hand)
@@ -115,6 +117,12 @@ HS = declare("RiichiHandState", [
     ("called", 4 * 34, "F: tiles each seat took from others by chi/pon/open kan, per kind"),
     ("streaks", 20, "C: per seat, runs of tsumogiri / hand discards; then the last discarder's before its discard"),
     ("eye_rng", 1, "DE: the eye's keyed random stream (uint64 bits)"),
+    # D: the face-down discard under decision (PH_DARK_OPEN, PH_DARK_LOCK) and the face-down tiles in the rivers
+    ("dark_step", 1, "D: 1..3, the seat after cur asked next whether to open cur's face-down tile"),
+    ("dark_opener", 1, "D: the first seat (in turn order after cur) that answered to pay for opening it, -1 none"),
+    ("dark_river", 4 * 34, "D: per seat, its face-down discards whose kind is hidden from the others (not opened, "
+                           "or locked, or still under decision), per kind"),
+    ("dark_red", 4 * 3, "D: per seat, 1 when the red five of suit m, p, s is one of them"),
 ])
 
 HAND_START = HS.phase  # fields from here on belong to one hand

@@ -8,9 +8,9 @@ mirror_tiles, deal_shown, soul_strike_turns) with their own slice of the observa
 mode adds its module, its options (sims.riichi.rules) and its calls here; the engine body stays as it is.
 
 Moments, in the order of a hand: match start, hand start (before and after the deal, after the dealer's
-first draw and the exchange), draw (A replaces it), the pick (A), turn start, turn answer (D), kan, discard,
-call, scoring of a win, win adjustment, after a win, riichi, after a discard, next turn, exhaustive draw, hand
-records, next hand's honba.
+first draw and the exchange), draw (A replaces it), the pick (A), turn start, turn answer (D), kan, discard (D: a
+face-down discard's open and lock decisions), call, scoring of a win, win adjustment, after a win, riichi, after a
+discard, next turn, exhaustive draw, hand records, next hand's honba.
 
 The dispatch points that ask a hook or write the log (draws, discards, calls) take the engine's argument groups
 (sims.riichi.bundles: state, seating, rules, log); the others take the few arrays they read.
@@ -27,7 +27,10 @@ from tsumolab.sims.riichi.astrology_pool import (
 )
 from tsumolab.sims.riichi.chant_streaks import chant_apply, chant_bonus, chant_called, chant_discard
 from tsumolab.sims.riichi.columns import H_CHANT_HAN, H_MULTIPLIER
-from tsumolab.sims.riichi.darkness_pot import DK_POT, dark_discard, dark_face_down_ok, dark_start, dark_take_pot
+from tsumolab.sims.riichi.darkness_pot import (
+    DK_POT, dark_face_down, dark_face_down_ok, dark_lock_answer, dark_lock_view, dark_open_answer, dark_open_seat,
+    dark_opened, dark_settled, dark_start, dark_take_pot,
+)
 from tsumolab.sims.riichi.deal_shown import show_deal
 from tsumolab.sims.riichi.dragon_eye_holder import eye_discard, eye_due, eye_seed, eye_start
 from tsumolab.sims.riichi.fantasy_cards import (
@@ -221,12 +224,48 @@ def modes_discard(state, rules, seat, tile, red, drawn_copy, drawn_clear, tsumog
     return tsumogiri
 
 
+# D's decisions about a face-down discard (the engine's phases PH_DARK_OPEN and PH_DARK_LOCK, reached only when a
+# seat discarded face down, which modes_turn_answer allows in darkness alone)
 @inline
-def modes_hide_discard(state, seating, rules, log, seat, tile, riichi_now, face_down, delta):
-    """D: a face-down discard is paid for, may be opened and locked. True when it stays hidden."""
-    if face_down:
-        return dark_discard(state, seating, rules, log, seat, tile, riichi_now, delta)
-    return False
+def modes_face_down(state, log, seat, tile, red, delta):
+    """D: the seat discarded `tile` face down: it pays, the tile lies hidden; the open decisions follow."""
+    dark_face_down(state, log, seat, tile, red, delta)
+
+
+@inline
+def modes_dark_open_seat(hs, obs, view):
+    """D: the next seat asked whether to open the face-down tile (its question in `view`), -1 when all were."""
+    return dark_open_seat(hs, obs, view)
+
+
+@inline
+def modes_dark_open_answer(hs, counters, seat, answer):
+    """D: the seat's answer to the opening."""
+    dark_open_answer(hs, counters, seat, answer)
+
+
+@inline
+def modes_dark_opened(state, log, delta):
+    """D: every seat answered: the opener pays; True when the discarder is asked to lock next."""
+    return dark_opened(state, log, delta)
+
+
+@inline
+def modes_dark_lock_view(hs, obs, view):
+    """D: the discarder's question whether to lock its opened tile, into `view`."""
+    dark_lock_view(hs, obs, view)
+
+
+@inline
+def modes_dark_lock_answer(state, log, delta, answer):
+    """D: the discarder's answer to the lock."""
+    dark_lock_answer(state, log, delta, answer)
+
+
+@inline
+def modes_dark_settled(hs, obs):
+    """D: the face-down tile's decisions are over (hs[hidden]: it stays face down)."""
+    dark_settled(hs, obs)
 
 
 @step

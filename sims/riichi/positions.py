@@ -15,9 +15,11 @@ A hand can also start from a given wall and a given place in its match (a positi
                                                                   points=(24000, 27000, 25000, 23000)))
 
 Decisions are counted from 0 in each hand: exchanges (S-2), own turns, robbing a kan, reacting to a discard,
-and in astrology every pick of a draw among the candidates (A, decision D_PICK, answer the candidate's index;
-sims.riichi.astrology_pool). A seat in riichi whose only move is to discard its draw makes no decision (its pick
-is one). D's opening and locking are asked inside their phase and are not stopping points yet. A forced answer
+in astrology every pick of a draw among the candidates (A, decision D_PICK, answer the candidate's index;
+sims.riichi.astrology_pool), and in darkness (D) opening another seat's face-down discard (each seat asked, in
+turn order after the discarder, none seeing another's answer) and locking one's own opened tile (phases
+PH_DARK_OPEN, PH_DARK_LOCK). A seat in riichi whose only move is to discard its draw makes no decision (its pick
+is one). A forced answer
 still consults the deciding seat's hook, so every random stream moves as in uninterrupted play; an answer the
 rules do not allow is replaced as the engine replaces any illegal answer (counted in `counters`).
 """
@@ -112,8 +114,8 @@ class Position:
 @dataclass(frozen=True)
 class HandContext:
     """Where a hand stands in its match, as mjai's start_kyoku says: set by `RiichiEngine.start` in place of a
-    new match's East 1 (the engine's match fields hs m_dealer, m_round, m_honba, m_sticks, hand_no and the
-    points, which begin_hand turns into the hand's dealer, winds, honba, sticks and points_before)."""
+    new match's East 1 (the engine's match fields hs m_dealer, m_round, m_honba, m_sticks, m_pot, hand_no and the
+    points, which begin_hand turns into the hand's dealer, winds, honba, sticks, pot and points_before)."""
 
     dealer: int = 0                                     # dealer seat
     round: int = 0                                      # 0..11 = East 1..South 4, West 1..4
@@ -121,16 +123,18 @@ class HandContext:
     sticks: int = 0                                     # riichi sticks on the table
     points: tuple[int, int, int, int] | None = None     # None: the mode's start points
     hand_no: int = 1                                    # number of the hand in its match, from 1
+    pot: int = 0                                        # D: points in the darkness pot carried into the hand
 
     def apply(self, hs: np.ndarray, obs: np.ndarray) -> None:
         """Set the match fields of a state between begin_match and begin_hand."""
         if not (0 <= self.dealer <= 3 and 0 <= self.round <= 11 and self.honba >= 0 and self.sticks >= 0
-                and self.hand_no >= 1):
+                and self.hand_no >= 1 and self.pot >= 0):
             raise ValueError(f"impossible hand context {self}")
         hs[HS.m_dealer] = self.dealer
         hs[HS.m_round] = self.round
         hs[HS.m_honba] = self.honba
         hs[HS.m_sticks] = self.sticks
+        hs[HS.m_pot] = self.pot
         hs[HS.hand_no] = self.hand_no - 1  # begin_hand counts the hand
         hs[HS.hands_played] = self.hand_no - 1
         if self.points is not None:

@@ -20,6 +20,8 @@ them public:
 Everything else the special modes add is public state outside the tiles and is kept as it is:
 the dora-fever indicators, chant's runs, soul strike's turns, fantasy's cards, the dragon eye's holder and
 counter. Random streams of the rules (the dragon eye's next placements) are hidden and keyed again per sample.
+`darkness` (D) works the other way: it hides more than riichi, the kinds of the other seats' face-down discards
+(not opened, or locked), which the determinization deals again from the hand state (HS dark_river), not here.
 
 `public_tiles(pos, seat, topts)` returns them as two arrays the compiled determinization reads:
     kept[p, kind]       concealed tiles of seat p that stay in its hand (kinds 0..33; columns 34..36: 1 when its

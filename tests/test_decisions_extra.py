@@ -22,13 +22,13 @@ from tsumolab.analyzer.decisions.stats import best_condition, condition_sentence
 from tsumolab.analyzer.decisions.study import default_claims, make_spec
 from tsumolab.analyzer.engines import tools_for
 from tsumolab.analyzer.i18n import translator
-from tsumolab.sims.decisions import D_REACT, D_TURN, PASS
+from tsumolab.sims.decisions import D_DARK_LOCK, D_DARK_OPEN, D_PICK, D_REACT, D_TURN, FACE_DOWN, PASS
 from tsumolab.sims.riichi.fantasy_decks import FANTASY_SLUGS
 from tsumolab.sims.riichi.observation import ROBS
 from tsumolab.sims.shanten_tables import lookup_tables
 
-EXTRA = ("C1", "DF1", "F1", "OD1", "DE1", "SS1", "FL1", "FL-hourglass", "FL-love-price", "FL-over-prepared",
-         "FL-shady-deal", "FL-showdown", "FL-super-tanyao")
+EXTRA = ("C1", "DF1", "F1", "OD1", "DE1", "SS1", "A1", "D1", "M1", "FL1", "FL-hourglass", "FL-love-price",
+         "FL-over-prepared", "FL-shady-deal", "FL-showdown", "FL-super-tanyao")
 MATCHES = {"SS1": 12, "FL-hourglass": 12, "FL-over-prepared": 12, "DE1": 6}
 """matches scanned per claim (2 unless named): the rarer situations need more"""
 SEED = 1
@@ -100,6 +100,18 @@ def _claim_facts(cid, view, s, features):
         assert features["eye_role"] in (rf.EYE_HELD, rf.EYE_RIICHI)
     elif cid == "SS1":  # SS: riichi or dama, or a call breaking a strike with 4+ turns left
         assert features["choice"] == rf.CHOICE_RIICHI or (s.kind == D_REACT and features["strike_left"] >= 4)
+    elif cid == "A1":  # A: two different candidates of the pool
+        from tsumolab.sims.riichi.astrology_pool import A_N
+
+        assert s.kind == D_PICK and s.treatment != s.control
+        assert 0 <= min(s.treatment, s.control) <= max(s.treatment, s.control) < view[ROBS.astrology + A_N]
+    elif cid == "D1":  # D: a face-down discard against a face-up one, or an open or lock decision
+        assert s.kind in (D_DARK_OPEN, D_DARK_LOCK) or (s.treatment >= FACE_DOWN) != (s.control >= FACE_DOWN)
+        assert features["decision"] == s.kind
+    elif cid == "M1":  # M: the transparent tiles are in view
+        from tsumolab.sims.riichi.mirror_tiles import MIR_SIZE
+
+        assert s.kind in (D_TURN, D_REACT) and view[ROBS.mirror:ROBS.mirror + MIR_SIZE].max() > 0
     elif cid in FIXED_CARD:  # FL: the file's card is the match's card
         deck, card = FIXED_CARD[cid]
         assert int(view[ROBS.fantasy + deck]) == FANTASY_SLUGS[deck].index(card) + 1

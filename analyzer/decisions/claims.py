@@ -28,7 +28,8 @@ from tsumolab.analyzer.decisions import riichi_features as rf
 from tsumolab.analyzer.i18n import N_
 from tsumolab.policies.api import BOBS
 from tsumolab.sims.decisions import (
-    D_EXCHANGE, D_REACT, D_ROB, D_TURN, D_VOID, KAN, KAN_CALL, PON, RIICHI, TSUMO, TSUMOGIRI,
+    D_DARK_LOCK, D_DARK_OPEN, D_EXCHANGE, D_PICK, D_REACT, D_ROB, D_TURN, D_VOID, KAN, KAN_CALL, PON, RIICHI,
+    TSUMO, TSUMOGIRI,
 )
 from tsumolab.sims.riichi.observation import ROBS
 
@@ -347,6 +348,19 @@ CLAIMS = {c.id: c for c in (
                   N_("play by efficiency"),
                   (CHOICE, _f("simples", N_("simple tiles held"), rf.simples_held), R_SHANTEN,
                    *_other_cards(rf.CHANCE_DECK), *RIICHI_STANDING), rf.toward_tanyao),
+    DecisionClaim("A1", "astrology", (D_PICK,), N_("pick for value and safety"), N_("pick by efficiency"),
+                  (_f("riichi_opponents", N_("opponents in riichi"), rf.riichi_opponents), R_SHANTEN,
+                   *RIICHI_STANDING)),
+    DecisionClaim("D1", "darkness", (D_TURN, D_DARK_OPEN, D_DARK_LOCK), N_("hide, open and lock by the stakes"),
+                  N_("never pay to hide, open or lock"),
+                  (_f("decision", N_("the decision (turn, open or lock)"), lambda v, *_: int(v[ROBS.decision])),
+                   _f("pot", N_("points in the pot"), rf.darkness_pot),
+                   _f("riichi_opponents", N_("opponents in riichi"), rf.riichi_opponents), R_SHANTEN,
+                   *RIICHI_STANDING)),
+    DecisionClaim("M1", "mirror", (D_TURN, D_REACT), N_("read the transparent tiles"),
+                  N_("play blind to the transparent tiles"),
+                  (CHOICE, _f("riichi_opponents", N_("opponents in riichi"), rf.riichi_opponents), R_SHANTEN,
+                   *RIICHI_STANDING)),
 )}
 """every decision claim, by id"""
 

@@ -374,3 +374,10 @@ def toward_tanyao(view, treatment, control, _tables=None) -> bool:
         return False
     t, c = discard_of(view, treatment), discard_of(view, control)
     return (t >= 27 or t % 9 in (0, 8)) and c < 27 and 0 < c % 9 < 8
+
+
+def darkness_pot(view, *_) -> int:
+    """D: points in the pot (sims.riichi.darkness_pot DK_POT)."""
+    from tsumolab.sims.riichi.darkness_pot import DK_POT
+
+    return int(view[ROBS.darkness + DK_POT])

@@ -5,7 +5,6 @@
 from __future__ import annotations
 
 import json
-import math
 
 import numpy as np
 import pytest
@@ -26,6 +25,7 @@ from tsumolab.sims.riichi.public_tiles import RED, public_tiles
 from tsumolab.sims.riichi.tableau import ST_RED_HAND, is_red
 from tsumolab.sims.shanten_tables import lookup_tables
 from tests.cli_run import run_cli
+from tests.sampling import assert_follows_the_pool
 
 TABLES = lookup_tables()
 PRIVATE = {"hand", "red", "rng", "furiten"}  # the only fields of a seat's row a determinization may change
@@ -114,13 +114,7 @@ def test_determinized_wall_is_uniform_given_the_view(slug):
         d = pos.copy()
         determinize(d.hs, d.obs, d.st, d.wall, seat, 1, k, TABLES, UNIFORM, public)
         first[d.wall[slot] // 4] += 1
-    expected = n * pool / pool.sum()
-    used = expected > 0
-    chi2 = float((((first - expected) ** 2)[used] / expected[used]).sum())
-    df = int(used.sum()) - 1
-    z = ((chi2 / df) ** (1 / 3) - (1 - 2 / (9 * df))) / math.sqrt(2 / (9 * df))  # Wilson-Hilferty
-    assert z < 3.09, (chi2, df)
-    assert first[~used].sum() == 0
+    assert_follows_the_pool(first, pool)
 
 
 def test_astrology_candidates_and_picks_stay_at_pick_decisions():
@@ -217,13 +211,7 @@ def test_darkness_tile_under_an_open_decision_is_uniform_given_the_view():
         d = pos.copy()
         determinize(d.hs, d.obs, d.st, d.wall, seat, 2, k, TABLES, UNIFORM, public)
         seen[d.hs[HS.tile]] += 1
-    expected = n * pool / pool.sum()
-    used = expected > 0
-    chi2 = float((((seen - expected) ** 2)[used] / expected[used]).sum())
-    df = int(used.sum()) - 1
-    z = ((chi2 / df) ** (1 / 3) - (1 - 2 / (9 * df))) / math.sqrt(2 / (9 * df))  # Wilson-Hilferty
-    assert z < 3.09, (chi2, df)
-    assert seen[~used].sum() == 0
+    assert_follows_the_pool(seen, pool)
 
 
 def test_dragon_eye_placements_to_come_are_dealt_again():

@@ -25,7 +25,7 @@ from tsumolab.sims.riichi.public_tiles import RED, public_tiles
 from tsumolab.sims.riichi.tableau import ST_RED_HAND, is_red
 from tsumolab.sims.shanten_tables import lookup_tables
 from tests.cli_run import run_cli
-from tests.sampling import assert_follows_the_pool
+from tests.sampling import assert_follows_the_pool, positions
 
 TABLES = lookup_tables()
 PRIVATE = {"hand", "red", "rng", "furiten"}  # the only fields of a seat's row a determinization may change
@@ -35,20 +35,10 @@ MODES = sorted(set(VARIANTS) - {"riichi", "shura"} | set(SHOWING))
 POOL_BLOCK = next(slice(lo, lo + width) for name, lo, width, _ in describe(ROBS) if name == "astrology")  # A
 
 
-def positions(slug: str, seed: int, n_matches: int, per_hand: int = 3, want=None, spec: str = "baseline"):
-    """(table, position kept with its events) at random decisions of simulated matches of `spec` (default
-    baseline)."""
-    table = RiichiEngine(parse_seats(spec), get_mode(slug).rules_class(), root_seed=seed, keep_events=True)
-    pick = np.random.default_rng(seed)
-    for match_id in range(n_matches):
-        for hand_no in range(1, 9):
-            full = table.play_hand(match_id, hand_no)
-            if full is None:
-                break
-            for k in sorted(pick.choice(full.n_decisions, size=min(full.n_decisions, per_hand), replace=False)):
-                pos = table.at_decision(match_id, hand_no, int(k))
-                if pos is not None and (want is None or want(pos)):
-                    yield table, pos
+def _assert_public_fields_kept(d, pos) -> None:
+    """No public field of any seat's observation moved from `pos` to its determinization `d`."""
+    for name, lo, hi in PUBLIC_SPANS:
+        assert np.array_equal(d.obs[:, lo:hi], pos.obs[:, lo:hi]), name
 
 
 def _kinds_and_reds(pos, seat, public):
@@ -77,8 +67,7 @@ def test_determinization_never_moves_a_public_fact(slug):
         for j in range(25):
             d = pos.copy()
             assert determinize(d.hs, d.obs, d.st, d.wall, seat, 3, j, TABLES, UNIFORM, public) >= 0
-            for name, lo, hi in PUBLIC_SPANS:
-                assert np.array_equal(d.obs[:, lo:hi], pos.obs[:, lo:hi]), name
+            _assert_public_fields_kept(d, pos)
             mine = np.arange(ROBS.SIZE) != ROBS.rng  # the seats' policy streams are keyed per sample
             assert np.array_equal(d.obs[seat, mine], pos.obs[seat, mine])
             assert np.array_equal(d.st[ST_RED_HAND + seat, :3], pos.st[ST_RED_HAND + seat, :3])
@@ -169,8 +158,7 @@ def test_darkness_face_down_kinds_are_dealt_again():
         for j in range(10):
             d = pos.copy()
             assert determinize(d.hs, d.obs, d.st, d.wall, seat, 3, j, TABLES, UNIFORM, public) >= 0
-            for name, lo, hi in PUBLIC_SPANS:
-                assert np.array_equal(d.obs[:, lo:hi], pos.obs[:, lo:hi]), name
+            _assert_public_fields_kept(d, pos)
             assert np.array_equal(d.obs[seat, ROBS.hand:ROBS.hand + 34], pos.obs[seat, ROBS.hand:ROBS.hand + 34])
             assert np.array_equal(_dark(d.hs, seat), _dark(pos.hs, seat))
             moved = False

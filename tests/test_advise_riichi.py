@@ -22,26 +22,10 @@ from tsumolab.sims.riichi.positions import RiichiEngine
 from tsumolab.sims.riichi.tableau import ST_RED_HAND, is_red
 from tsumolab.sims.shanten import RIICHI_SHAPES, shanten
 from tsumolab.sims.shanten_tables import SUIT_ROWS
-from tests.sampling import assert_follows_the_pool
+from tests.sampling import assert_follows_the_pool, positions
 
 TABLES = lookup_tables()
 NO_PUBLIC = no_public_tiles()
-
-
-def _positions(slug, spec, seed, n_matches, per_hand=3, want=None):
-    """Positions stopped at random decisions of simulated matches (those `want(pos)` accepts)."""
-    mode = get_mode(slug)
-    table = RiichiEngine(parse_seats(spec), mode.rules_class(), root_seed=seed)
-    pick = np.random.default_rng(seed)
-    for match_id in range(n_matches):
-        for hand_no in range(1, 9):
-            full = table.play_hand(match_id, hand_no)
-            if full is None:
-                break
-            for k in pick.choice(full.n_decisions, size=min(full.n_decisions, per_hand), replace=False):
-                pos = table.at_decision(match_id, hand_no, int(k))
-                if pos is not None and (want is None or want(pos)):
-                    yield table, pos
 
 
 def _copy_arrays(pos):
@@ -63,7 +47,7 @@ def test_determinize_keeps_the_view_and_the_tiles(slug, spec, deal):
     the uniform and with the progress deal."""
     table = UNIFORM if deal == "uniform" else field_progress(slug)
     checked = riichi_seen = 0
-    for _, pos in _positions(slug, spec, seed=11, n_matches=6):
+    for _, pos in positions(slug, seed=11, n_matches=6, spec=spec):
         seat = pos.seat
         hs, obs, st, wall = _copy_arrays(pos)
         before = sorted(hidden_tiles(pos.hs, pos.obs, pos.st, pos.wall, seat, NO_PUBLIC) // 4)
@@ -92,7 +76,7 @@ def test_advice_ignores_how_the_hidden_tiles_lie():
     determinization with another seed) leaves every rollout value identical for the same seed."""
     sampler = RiichiSampler("baseline", "shura")
     compared = 0
-    for _, pos in _positions("shura", "baseline", seed=4, n_matches=3, per_hand=1,
+    for _, pos in positions("shura", seed=4, n_matches=3, per_hand=1,
                              want=lambda p: p.decision in (D_TURN, D_REACT)):
         options = riichi_options(pos.view, TABLES)
         answers = [a for _, a in options][:4]
@@ -219,10 +203,10 @@ def test_riichi_tsumo_is_scored_with_the_determinized_ura():
     of each determinization, not those of the wall the position was stopped on. Per sample the tsumo's value
     follows the ura dora the seat gets there (the same count, the same value; more, not less), and it varies."""
     sampler = RiichiSampler("baseline", "riichi")
-    positions = _riichi_tsumo_positions(4, n_matches=40)
-    assert len(positions) == 4
+    tsumo_positions = _riichi_tsumo_positions(4, n_matches=40)
+    assert len(tsumo_positions) == 4
     varied = 0
-    for pos in positions:
+    for pos in tsumo_positions:
         seat = pos.seat
         count = 60
         values, _, _ = sampler.rollouts(pos, seat, [TSUMO], 7, 0, count, False)

@@ -20,7 +20,7 @@ follow from the discards and riichi alone; open-deal (OD) shows the start hands 
 
 Each hand is its start_kyoku and its events up to and including end_kyoku (scores after the hand).
 Only the modes in WRITTEN are written; `check_format` refuses the others in one line. Bloodshed's replay events are
-cut into hands by analyzer.games.writers.bloodshed_log (`game_log` picks it).
+cut into hands by analyzer.games.writers.bloodshed_log (analyzer.games.writers.game_log picks it).
 """
 
 from __future__ import annotations
@@ -199,15 +199,17 @@ def _show_fate(hand: Hand) -> None:
     mark_open_tiles([hand.start, *hand.events], shown)
 
 
+def changed_rules(spec) -> dict:
+    """The rule options of the run `spec` that differ from its mode's defaults."""
+    defaults = spec.mode.rules_class().as_dict()
+    return {k: v for k, v in spec.rules.as_dict().items() if defaults.get(k) != v}
+
+
 def game_log(spec, match_id: int, events: list[dict], labels) -> MatchLog:
     """The MatchLog of the replay events `events` (analyzer.replay.match.replay_match, all or some hands) of
-    match `match_id` of the run `spec` (analyzer.runs.spec.RunSpec)."""
-    defaults = spec.mode.rules_class().as_dict()
+    match `match_id` of the run `spec` (analyzer.runs.spec.RunSpec), a riichi-based mode (Bloodshed's:
+    analyzer.games.writers.game_log)."""
+    changed = changed_rules(spec)
     values = spec.rules.as_dict()
-    changed = {k: v for k, v in values.items() if defaults.get(k) != v}
-    if spec.variant == "bloodshed":
-        from tsumolab.analyzer.games.writers.bloodshed_log import bloodshed_match_log
-
-        return bloodshed_match_log(events, labels, changed, f"tsumolab bloodshed seed {spec.seed} match {match_id}")
     return match_log(events, labels, spec.variant, changed, int(values.get("n_hands", 4)),
                      f"tsumolab {spec.variant} seed {spec.seed} match {match_id}")

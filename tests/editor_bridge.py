@@ -223,7 +223,8 @@ def _hand_job(variant: str, seed: int, match: int, events: list[dict], table: in
 
 def _bloodshed_job(seed: int, match: int, events: list[dict]) -> HandJob:
     """A Bloodshed hand for the editor's `chuanma` mode: the wall is the draws in order (no dead wall, B-1), the
-    exchange one `huanpai`, the voids one `dingque`, and play goes on after each win (B-12)."""
+    exchange one `huanpai`, the voids one `dingque`, and play goes on after each win (B-12); the win that ends the
+    hand is a `hupai` with the editor's end flag."""
     start = events[0]
     dealer = start["oya"]
     begin = [tiles_of(t) for t in start["tehais"]]
@@ -277,6 +278,8 @@ def _bloodshed_job(seed: int, match: int, events: list[dict]) -> HandJob:
                 ops.append(["huangpai"])
     if ron_seats:
         ops.append(["hupai", ron_seats])
+    if ops and ops[-1][0] == "hupai":  # the win that ends the hand: the editor's RecordHuleXueZhanEnd
+        ops[-1].append(True)
     job = {"rule": {"chuanma": True}, "round": [0, dealer, 0, 0], "scores": start["scores"],
            "begin": ["".join(b) for b in begin], "paishan": paishan, "ops": ops}
     return HandJob(seed, match, start["hand"], job, wins, deltas, end, events)

@@ -3,7 +3,9 @@
 One entry per class of difference the differential test may meet: its id, the rule of sims/RULES.md it
 concerns, which side is wrong ("editor": an editor bug, with its file and line in the checkout of
 Fat-pig-Cui/majsoul-replay-editor at commit a60b2a6; "question": a rule the sources leave open, tsumolab keeping
-its default and the option; "tsumolab": a tsumolab bug still open), and what differs. `classify` names the class
+its default and the option; "tsumolab": a tsumolab bug or omission still open; "harness": the tests' own driving of
+the editor), and what differs. CHUANMA_RECORDS lists how the two programs' Mahjong Soul chuanma records of the same
+play differ, field by field (CHUANMA_RECORD_FIELDS). `classify` names the class
 of an observed difference from the hand's log; a difference it cannot name is unexplained and fails the test.
 `expected_in_sample` is False for a class the slow sample is not expected to meet (with the reason in `note`).
 """
@@ -105,7 +107,58 @@ KNOWN_DIFFERENCES: tuple[KnownDifference, ...] = (
         "haitei only then; source 002 and tsumolab stop refilling at 3 tiles, the last candidate being haitei.",
         False, "needs a win or a draw on the last candidates"),
 )
-BY_ID = {k.id: k for k in KNOWN_DIFFERENCES}
+# Record fields (issue 29): where tsumolab's own chuanma record of a simulated match and the editor's record of the
+# same play differ, checked by tests/test_editor_records.py (not met by the differential test, which compares wins
+# and points).
+RECORD_NOTE = "a field of the chuanma records (tests/test_editor_records.py), not a difference of wins or points"
+CHUANMA_RECORDS: tuple[KnownDifference, ...] = (
+    KnownDifference(
+        "chuanma-record-fan-details", "B-19", "tsumolab",
+        "Each hule of tsumolab's chuanma records (and the hand's hules_history) gives the fan count (`count`) with "
+        "empty `fans` (no fan ids), fu 0 and no title_id: Bloodshed counts fan only (B-19); the editor lists its fan "
+        "ids and writes fu 30.", False, RECORD_NOTE),
+    KnownDifference(
+        "chuanma-record-tsumogiri", "B-8", "question",
+        "`moqie` on RecordDiscardTile: tsumolab marks a discard of the kind just drawn as tsumogiri; the editor marks "
+        "it only when no other copy of that kind is in the hand (main.js qiepai: indexOf finds the first copy). Number "
+        "tiles have no red fives in Bloodshed (B-1), so which copy went is not in either log.", False, RECORD_NOTE),
+    KnownDifference(
+        "chuanma-record-dealer-draw", "B-5", "question",
+        "RecordNewRound's dealer tiles: tsumolab writes its 14th tile (the first draw) last, the editor sorts all 14; "
+        "tsumolab's reader takes the last one as the first draw, which changes no position (the dealer's first turn "
+        "has no drawn tile).", False, RECORD_NOTE),
+    KnownDifference(
+        "chuanma-record-no-wall", "B-1", "tsumolab",
+        "tsumolab's records write no wall (RecordNewRound's paishan and its sha256): the review never needs it.",
+        False, RECORD_NOTE),
+    KnownDifference(
+        "chuanma-record-waits", "B-20", "tsumolab",
+        "tsumolab writes none of the client's hint fields the editor computes (tingpai, tingpais, is_kailiqi, "
+        "tile_states of a kan); the review does not read them.", False, RECORD_NOTE),
+    KnownDifference(
+        "chuanma-record-hand-count", "B-2", "harness",
+        "RecordNewRound's ju_count (the hand's index in the match): the bridge plays each hand in a fresh editor "
+        "project, whose count restarts at 0; tsumolab writes 0..3. The reader numbers hands by their order.", False,
+        RECORD_NOTE),
+)
+# (record, field) → the class its difference belongs to; `hules.fans` is a field of each hule
+CHUANMA_RECORD_FIELDS = {
+    **{(r, f): "bloodshed-kan-one-payer" for r, f in (
+        ("RecordGangResult", "gang_infos"), ("RecordChiPengGang", "scores"), ("RecordHuleXueZhanMid", "old_scores"),
+        ("RecordHuleXueZhanMid", "scores"), ("RecordHuleXueZhanEnd", "old_scores"), ("RecordHuleXueZhanEnd", "scores"),
+        ("RecordNoTile", "scores"))},
+    **{(r, f"{h}.{f}"): "chuanma-record-fan-details" for r in ("RecordHuleXueZhanMid", "RecordHuleXueZhanEnd")
+       for h in ("hules", "hules_history") for f in ("fans", "fu", "title_id")},
+    ("RecordDiscardTile", "moqie"): "chuanma-record-tsumogiri",
+    **{("RecordNewRound", f"tiles{s}"): "chuanma-record-dealer-draw" for s in range(4)},
+    ("RecordNewRound", "paishan"): "chuanma-record-no-wall", ("RecordNewRound", "sha256"): "chuanma-record-no-wall",
+    **{(r, f): "chuanma-record-waits" for r, f in (
+        ("RecordSelectGap", "tingpai"), ("RecordDiscardTile", "tingpais"), ("RecordDiscardTile", "is_kailiqi"),
+        ("RecordChiPengGang", "tingpais"), ("RecordChiPengGang", "tile_states"), ("RecordAnGangAddGang", "tingpais"),
+        ("RecordAnGangAddGang", "tile_states"))},
+    ("RecordNewRound", "ju_count"): "chuanma-record-hand-count",
+}
+BY_ID = {k.id: k for k in KNOWN_DIFFERENCES + CHUANMA_RECORDS}
 
 CHANT_TSUMOGIRI = ((12, 12), (9, 5), (7, 3), (5, 2), (3, 1))  # RULES.md C: run length → bonus han
 CHANT_HAND = ((18, 12), (12, 5), (9, 3), (6, 2), (3, 1))

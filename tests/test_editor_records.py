@@ -4,7 +4,9 @@ the editor's own record code), every record of every hand is kept, and read_game
 with the play of every hand (draws, discards, calls, kans, riichi, wins) the simulated one and the mode's side
 fields turned into the position words (DE eyes, F open tiles, FL cards, OD opened hands checked), and the review's
 positions of seat 1 in the first hand are accepted by advise. tsumolab's own records carry the side fields the
-editor computes for the same play.
+editor computes for the same play. The same holds for Bloodshed's chuanma records (B): the editor's is read with
+the exchange, voids and play of the simulated match, and the fields where tsumolab's own record differs from it are
+exactly listed ones (tests/editor_known_differences.py, CHUANMA_RECORD_FIELDS).
 
 The editor is not part of tsumolab: TSUMOLAB_EDITOR_DIR names a checkout of Fat-pig-Cui/majsoul-replay-editor
 (its main.js); without it the test is skipped. A sorted record cannot tell the dealer's first draw from its deal
@@ -128,3 +130,85 @@ def test_side_fields_are_the_ones_the_editor_writes(variant, name, key):
     theirs = _fields(doc["data"]["data"]["records"], name, key)
     assert sum(v is not None for _, v in theirs) >= 2
     assert _fields([a["result"] for a in ours["data"]["data"]["actions"]], name, key) == theirs
+
+
+def _start_of_play(hand) -> list[tuple]:
+    """B-6, B-7: the exchange (giver, receiver, tiles) and the voids of a Bloodshed hand."""
+    return [(e["actor"], e["target"], sorted(e["pais"])) if e["type"] == "exchange" else (e["actor"], e["suit"])
+            for e in hand if e["type"] in ("exchange", "void")]
+
+
+def test_an_editor_chuanma_record_is_read():
+    """Bloodshed (B): the editor's chuanma record of a simulated match reads as the match — every hand's exchange
+    (B-6), voids (B-7) and play, wins mid-hand included (B-12); a hand whose points differ differs by a listed known
+    difference (the editor's kan money, B-14); and advise reads the position of every decision of seat 1."""
+    from tests.editor_known_differences import BY_ID, classify
+    from tsumolab.analyzer.advise.position_advice import NotADecision, read_position
+    from tsumolab.analyzer.review.bloodshed_decisions import bloodshed_decisions, bloodshed_position_at
+
+    doc, events = editor_document("bloodshed")
+    record = read_game(json.dumps(doc).encode())
+    ours = simulated_hands(events)
+    assert (record.source, record.variant, record.n_hands) == ("majsoul", "bloodshed", len(ours))
+    differing, positions = 0, 0
+    for read, simulated in zip(record.hands, ours):
+        assert play(read) == play(simulated)
+        assert _start_of_play(read) == _start_of_play(simulated)
+        if read[-1]["deltas"] != simulated[-1]["deltas"]:
+            differing += 1
+            assert classify("bloodshed", simulated, [], [], (simulated[-1]["deltas"], read[-1]["deltas"])) in BY_ID
+        for decision in bloodshed_decisions(read, 1):
+            try:
+                read_position(bloodshed_position_at(read, 1, decision))
+            except NotADecision:
+                continue
+            positions += 1
+    assert positions >= 40 and differing >= 1
+
+
+def _record_differences(ours: list[dict], theirs: list[dict]) -> set[tuple[str, str]]:
+    """(record, field) where two records of the same play differ; a hule's fields as `hules.<field>`."""
+    assert [r["name"].removeprefix(".lq.") for r in ours] == [r["name"] for r in theirs]
+    out = set()
+    for o, t in zip(ours, theirs):
+        for key in set(o["data"]) | set(t["data"]):
+            a, b = o["data"].get(key), t["data"].get(key)
+            if key in ("hules", "hules_history"):
+                out |= {(t["name"], f"{key}.{f}") for x, y in zip(a or [], b or []) for f in set(x) | set(y)
+                        if x.get(f) != y.get(f)}
+            elif a != b:
+                out.add((t["name"], key))
+    return out
+
+
+def test_chuanma_fields_are_the_ones_the_editor_writes():
+    """tsumolab's own chuanma record of a simulated match writes the exchange (change_tile_infos, change_type, B-6),
+    the voids (gap_types, 0 p, 1 m, 2 s, B-7) and each win's seat, tile, kind, fan, hand and melds (ming) as the
+    editor does for the same play; every field that differs is a listed difference
+    (tests/editor_known_differences.py, CHUANMA_RECORD_FIELDS), the editor's kan money among them (B-14)."""
+    from tests.editor_known_differences import CHUANMA_RECORD_FIELDS
+    from tsumolab.analyzer.games.writers import write_game
+    from tsumolab.analyzer.games.writers.bloodshed_log import bloodshed_match_log
+
+    doc, events = editor_document("bloodshed")
+    ours = [a["result"] for a in json.loads(write_game("majsoul", bloodshed_match_log(events, "abcd")))["data"]["data"]
+            ["actions"]]
+    theirs = doc["data"]["data"]["records"]
+
+    def fields(records):
+        out = []
+        for r in records:
+            name, data = r["name"].removeprefix(".lq."), r["data"]
+            if name == "RecordChangeTile":
+                out.append((name, data["change_type"], data["change_tile_infos"]))
+            elif name == "RecordSelectGap":
+                out.append((name, data["gap_types"]))
+            elif name.startswith("RecordHuleXueZhan"):
+                out.append((name, [(h["seat"], h["hu_tile"], h["zimo"], h["count"], h["hand"], h["ming"])
+                                   for h in data["hules"]]))
+        return out
+
+    assert len(fields(theirs)) >= 12 and fields(ours) == fields(theirs)
+    differing = _record_differences(ours, theirs)
+    assert differing - set(CHUANMA_RECORD_FIELDS) == set()
+    assert ("RecordGangResult", "gang_infos") in differing

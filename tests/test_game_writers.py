@@ -164,7 +164,7 @@ def test_replay_format_writes_logs_the_readers_take():
 @pytest.mark.parametrize("args, message", [
     (["--variant", "mirror", "--format", "majsoul"], "replay --format majsoul: mode mirror is not written yet"),
     (["--variant", "fate", "--format", "tenhou6"], "a tenhou.net/6 log cannot name mode fate"),
-    (["--format", "mjai"], "replay --format mjai: mode bloodshed is not written yet"),
+    (["--variant", "astrology", "--format", "mjai"], "replay --format mjai: mode astrology is not written yet"),
     (["--variant", "shura", "--format", "tenhou6"], "cannot hold shura's exchange of three"),
     (["--variant", "riichi", "--format", "mjai", "--json"], "--json is short for --format json"),
     (["--variant", "riichi", "--hand", "1", "--advise", "3", "--format", "json"], "takes no --format"),

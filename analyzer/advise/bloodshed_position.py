@@ -22,7 +22,8 @@ Format (`"format": "tsumolab-position/1"`; tiles in mpsz notation, seats 0..3, l
                "options" (restrict the analysis to these option labels)}
 
 Decision kinds: `exchange` (choose three tiles of one suit, B-6; before the exchange, the direction is
-unknown), `void` (B-7), `turn` ({"drawn": tile or null after the seat's own pon, "after_call": bool,
+unknown), `void` (B-7), `turn` ({"drawn": tile, or null after the seat's own pon and on the dealer's first turn
+after the voids — its 14th tile may have been passed on —, "after_call": bool,
 "kan_draw": bool}), `react` ({"tile", "from", "after_kan": the discarder just made a kan}), `rob`
 ({"tile", "from", "with_drawn_tile": the added tile is the one just drawn}).
 
@@ -274,9 +275,11 @@ def _decision_of(dec, decision, seat, hand, melds, rivers, won) -> tuple[int, in
     if decision == D_TURN:
         after_call = int(bool(dec.get("after_call", False)))
         kan_draw = int(bool(dec.get("kan_draw", False)))
-        if not after_call:
+        first_turn = not rivers.any() and not melds.any()   # the dealer's, after the voids: no tile drawn in it
+        if not after_call and (dec.get("drawn") is not None or not first_turn):
             if dec.get("drawn") is None:
-                raise PositionError("a turn decision needs decision.drawn (or after_call true)")
+                raise PositionError("a turn decision needs decision.drawn (or after_call true; null only on the "
+                                    "dealer's first turn)")
             drawn = _kind(dec["drawn"])
             if hand[drawn] == 0:
                 raise PositionError(f"decision.drawn {dec['drawn']} is not in the hand")

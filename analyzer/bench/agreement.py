@@ -27,9 +27,9 @@ from tsumolab.analyzer.games.read import read_game
 from tsumolab.analyzer.games.record import GameRecord
 from tsumolab.analyzer.review.game_review import COLUMNS as COLUMNS_OF_REVIEW
 from tsumolab.analyzer.review.game_review import (
-    ReviewSpec, advise_decision, check_reviewable, decision_summary, option_rows,
+    ReviewSpec, advise_decision, check_reviewable, decision_summary, decisions_of, option_rows,
 )
-from tsumolab.analyzer.review.seat_decisions import SeatDecision, seat_decisions
+from tsumolab.analyzer.review.seat_decisions import SeatDecision
 
 WIN_CHOICES = ("tsumo", "ron")
 CHOICE_KINDS = ("discard", "riichi", "tsumo", "ron", "pon", "chi", "kan", "pass", "exchange", "nine terminals")
@@ -63,7 +63,7 @@ def candidates(records: list[GameRecord]) -> list[Candidate]:
     for i, record in enumerate(records):
         for seat in range(4):
             for h, events in enumerate(record.hands, start=1):
-                for d, decision in enumerate(seat_decisions(events, seat, record.variant)):
+                for d, decision in enumerate(decisions_of(record, events, seat)):
                     out.append(Candidate(i, seat, h, d, decision))
     return out
 

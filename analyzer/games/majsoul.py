@@ -4,7 +4,8 @@ The document is {"head": {uuid, config, accounts, result, ...}, "data": D}. D ma
 {"name": ..., "data": ...} objects (.lq.GameDetailRecords); inside it holds either `actions` (version 210715 on:
 the type-1 actions' `result` are the records, other actions are UI input and skipped) or `records` (older).
 Every record is {"name": ".lq.RecordXxx", "data": {...}}; a field proto3 leaves out is 0 / false / empty.
-Four-player riichi, shura (xuezhandaodi) and the special modes advise supports (READ_MODES) are read; other
+Four-player riichi, shura (xuezhandaodi), the special modes advise supports and Bloodshed (chuanma, read by
+analyzer.games.majsoul_bloodshed) are read (READ_MODES); other
 modes, three-player games and records of unknown kinds are refused with one GameError line (its "record N" counts
 the records from 0). head.config.mode.mode 2 is a south game, any other four-player mode (1 East, 3 / 4 one hand)
 is written "east". detail_rule's init_point becomes the rule option start_points where it differs from the mode's
@@ -32,14 +33,14 @@ from collections import Counter
 
 from tsumolab.analyzer.games.record import GameError, GameRecord
 
-# detail_rule flags of the Mahjong Soul modes → tsumolab mode names; only shura is read so far
+# detail_rule flags of the Mahjong Soul modes → tsumolab mode names; READ_MODES are read
 MODE_FLAGS = {
     "xuezhandaodi": "shura", "chuanma": "bloodshed", "dora3_mode": "dora-fever", "begin_open_mode": "open-deal",
     "jiuchao_mode": "mirror", "muyu_mode": "dragon-eye", "reveal_discard": "darkness", "field_spell_mode": "fantasy",
     "zhanxing": "astrology", "tianming_mode": "fate", "yongchang_mode": "chant", "hunzhiyiji_mode": "soul-strike",
 }
 READ_MODES = ("riichi", "shura", "dora-fever", "chant", "soul-strike", "fate", "open-deal", "dragon-eye",
-              "fantasy")
+              "fantasy", "bloodshed")
 CARD_PLACES = (1, 100, 10000)   # FL: field_spell_mode's digit of the dealer, chance and fate card
 OTHER_MODES = {"wanxiangxiuluo_mode": "ten-thousand-changes shura", "beishuizhizhan_mode": "last resort"}
 # detail_rule options that change no event: read (init_point, dora_count) or ignored
@@ -77,6 +78,11 @@ def read_majsoul(doc: dict, title: str = "") -> GameRecord:
                 names[seat] = str(account.get("nickname", ""))
     except (AttributeError, TypeError, ValueError) as exc:
         raise GameError(f"{title}: malformed head ({type(exc).__name__}: {exc})") from None
+    if variant == "bloodshed":
+        from tsumolab.analyzer.games.majsoul_bloodshed import read_chuanma
+
+        return GameRecord("majsoul", variant, read_chuanma(_records(doc["data"], title), title), tuple(names), rules,
+                          "east", title)
     hands = _Reader(title, variant).read(_records(doc["data"], title))
     length = "south" if int(mode.get("mode", 0) or 0) % 10 == 2 else "east"
     return GameRecord("majsoul", variant, hands, tuple(names), rules, length, title)
@@ -103,6 +109,8 @@ def _rules(rule: dict, variant: str, title: str) -> dict:
     """The rule options detail_rule sets that differ from the mode's defaults."""
     from tsumolab.sims.modes import get_mode
 
+    if variant == "bloodshed":
+        return _chuanma_rules(rule, title)
     out = {}
     if rule.get("init_point") and int(rule["init_point"]) != get_mode(variant).rules_class().start_points:
         out["start_points"] = int(rule["init_point"])
@@ -111,6 +119,17 @@ def _rules(rule: dict, variant: str, title: str) -> dict:
     if variant == "fantasy":
         out["cards"] = _cards(int(rule["field_spell_mode"]), title)
     return out
+
+
+def _chuanma_rules(rule: dict, title: str) -> dict:
+    """Bloodshed's rule options of a chuanma detail_rule: none can be set there; start points other than B-2's are
+    refused."""
+    from tsumolab.sims.bloodshed.rules import START_POINTS
+
+    if rule.get("init_point") and int(rule["init_point"]) != START_POINTS:
+        raise GameError(f"{title}: chuanma with init_point {rule['init_point']} is not read: Bloodshed starts at "
+                        f"{START_POINTS} points (B-2)")
+    return {}
 
 
 def _cards(code: int, title: str) -> str:

@@ -5,7 +5,8 @@ The hands are split at start_kyoku; only the words and keys of analyzer.games.re
 E S W N P F C become 1z..7z; "?" (a tile hidden from the seat whose view the log is) stays. mjai says nothing of
 the game's length: the record keeps the default, "south". The mode is start_game's `variant` (tsumolab's
 extension) when given, else shura with `exchange` events (S-2), fate with start_kyoku's `fate_open` (F),
-dragon-eye with `eye` events (DE), riichi otherwise. The other words of the special modes are kept as the position
+dragon-eye with `eye` events (DE), riichi otherwise; a Bloodshed log (start_game's variant bloodshed, or `void`
+events) is read by analyzer.games.mjai_bloodshed. The other words of the special modes are kept as the position
 documents have them: `eye` {actor, counter}, `fate_open` and `open_tile`, and fantasy's `cards` on start_kyoku
 (FL), which become the rule option `cards`.
 """
@@ -57,6 +58,10 @@ def read_mjai(events: list[dict], title: str = "") -> GameRecord:
     if not isinstance(events, list) or not all(isinstance(e, dict) and isinstance(e.get("type"), str)
                                                 for e in events):
         raise GameError(f"{name}: an mjai log is a list of JSON objects, each with a type")
+    from tsumolab.analyzer.games.mjai_bloodshed import is_bloodshed_log, read_bloodshed_mjai
+
+    if is_bloodshed_log(events):
+        return read_bloodshed_mjai(events, title)
     names = ("", "", "", "")
     variant = None
     hands: list[list[dict]] = []

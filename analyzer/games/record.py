@@ -19,6 +19,22 @@ A record holds every hand of the game as a list of mjai-style events in the word
 
 Tiles are 1m..9m, 1p..9p, 1s..9s, 1z..7z with a red five written 5mr / 5pr / 5sr; "?" is a tile the log does
 not show (an mjai log of one seat's view). Seats are the game's initial seats 0..3 (0 = the first dealer).
+
+A Bloodshed record (variant "bloodshed", RULES.md B-…) keeps the words of analyzer.replay.bloodshed_events, number
+tiles only (B-1), with every payment on what it pays for:
+
+    start_kyoku  {hand (1..4), bakaze, kyoku, honba, oya, scores[4], exchange_direction: next | prev | across,
+                  tehais[4][13]}               then the dealer's first tsumo
+    exchange     {actor, target, pais[3]}     (B-6)      void {actor, suit: m | p | s} (B-7)
+    tsumo {actor, pai, rinshan}   dahai {actor, pai}   pon {actor, target, pai, consumed[2]}
+    daiminkan {actor, target, pai, consumed[3], deltas[4]}   ankan {actor, pai, consumed[4], deltas[4]}
+    kakan        {actor, pai, drawn, deltas[4]}  (drawn: made with the tile just drawn, B-15; a robbed one is
+                                                  followed by the robbers' hora, B-17)
+    hora         {actor, target, pai, kind: ron | tsumo | robbed_kan, fan, deltas[4]}
+    ryukyoku     {reason: exhaustive, deltas[4] (查花猪, 查大叫), refunds[4] (退税), tenpai[4]}
+    end_kyoku    {end: three_wins | exhaustive | bust, winners, deltas[4] (the hand's), scores[4]}
+
+A kan's deltas are its kan money (B-14, B-15), zeros when nobody paid.
 A reader refuses what it cannot express with one line naming the event (GameError), never a partial record.
 """
 

@@ -51,7 +51,8 @@ def to_json_events(events: np.ndarray, points_before: dict[tuple[int, int], list
     out = []
     deals: dict[int, list[int]] = defaultdict(list)
     deltas = deltas_from_events(events)
-    last_giver = -1  # seat of the latest discard or added kan: the target of a ron or a robbed kan
+    last_giver = -1  # seat of the latest discard: the target of a ron
+    drawer = -1      # seat of the latest draw: the seat whose added kan a robbed-kan win takes (B-17)
     for match_id, hand, kind, seat, tile, a, b, c in events.tolist():
         key = (match_id, hand)
         if kind == EV_DEAL:
@@ -70,6 +71,7 @@ def to_json_events(events: np.ndarray, points_before: dict[tuple[int, int], list
             event = {"type": "void", "actor": seat, "suit": SUIT_LABELS[a]}
         elif kind == EV_DRAW:
             event = {"type": "tsumo", "actor": seat, "pai": _pai(tile), "rinshan": bool(a)}
+            drawer = seat
         elif kind == EV_DISCARD:
             event = {"type": "dahai", "actor": seat, "pai": _pai(tile)}
             last_giver = seat
@@ -81,12 +83,11 @@ def to_json_events(events: np.ndarray, points_before: dict[tuple[int, int], list
                 event["target"] = b
             if a != tiles.KAKAN:
                 event["consumed"] = [_pai(tile)] * (3 if a == tiles.MINKAN else 4)
-            else:
-                last_giver = seat
         elif kind == EV_PASS:
             event = {"type": "pass_win", "actor": seat, "pai": _pai(tile), "fan": a, "tsumo": bool(b)}
         elif kind == EV_WIN:
-            event = {"type": "hora", "actor": seat, "target": seat if c == 2 else last_giver, "pai": _pai(tile),
+            target = seat if c == 2 else drawer if c == 3 else last_giver
+            event = {"type": "hora", "actor": seat, "target": target, "pai": _pai(tile),
                      "kind": WIN_WORDS[c], "fan": a,
                      "pattern": PATTERN_LABELS[b]}
         elif kind == EV_PAY:

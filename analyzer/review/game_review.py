@@ -1,5 +1,6 @@
-"""Review one seat of a real game: every decision (analyzer.review.seat_decisions) evaluated with advise
-(analyzer.advise.position_advice) from what the seat saw, the player's choice set against the best option.
+"""Review one seat of a real game: every decision (analyzer.review.seat_decisions; in Bloodshed
+analyzer.review.bloodshed_decisions) evaluated with advise (analyzer.advise.position_advice) from what the seat saw,
+the player's choice set against the best option.
 
 Per decision, from advise's paired rollouts: the loss of the choice = best mean − chosen mean (in the units of
 the review's value, analyzer.advise.objectives: points to the end of the hand, final points with --horizon match,
@@ -64,9 +65,30 @@ def round_label(start: dict) -> str:
     return f"{start.get('bakaze', 'E')}{start.get('kyoku', 1)}"
 
 
+REVIEWED = (*VARIANTS, "bloodshed")
+
+
 def check_reviewable(record: GameRecord) -> None:
-    if record.variant not in VARIANTS:
-        raise InputError(f"review reads {record.variant} games but reviews only {' and '.join(VARIANTS)} games so far")
+    if record.variant not in REVIEWED:
+        raise InputError(f"review reads {record.variant} games but reviews only {' and '.join(REVIEWED)} games so far")
+
+
+def decisions_of(record: GameRecord, events, seat: int) -> list[SeatDecision]:
+    """The seat's decisions in one hand: Bloodshed's (analyzer.review.bloodshed_decisions) or a riichi mode's."""
+    if record.variant == "bloodshed":
+        from tsumolab.analyzer.review.bloodshed_decisions import bloodshed_decisions
+
+        return bloodshed_decisions(events, seat)
+    return seat_decisions(events, seat, record.variant)
+
+
+def position_of_decision(record: GameRecord, events, seat: int, decision: SeatDecision) -> dict:
+    """The position document advise reads at `decision`, from what the seat saw."""
+    if record.variant == "bloodshed":
+        from tsumolab.analyzer.review.bloodshed_decisions import bloodshed_position_at
+
+        return bloodshed_position_at(events, seat, decision)
+    return position_at(record.variant, events, seat, decision, game_rules(record))
 
 
 def hands_to_review(record: GameRecord, spec: ReviewSpec) -> list[int]:
@@ -96,7 +118,7 @@ def review_hand(record: GameRecord, spec: ReviewSpec, hand: int) -> pl.DataFrame
     events = record.hands[hand - 1]
     start = events[0]
     rows = []
-    for d, decision in enumerate(seat_decisions(events, spec.seat, record.variant)):
+    for d, decision in enumerate(decisions_of(record, events, spec.seat)):
         result = advise_decision(record, events, spec, decision, decision_seed(spec.seed, hand, d))
         if result is None:
             continue
@@ -120,7 +142,7 @@ def option_rows(result: dict, decision: SeatDecision, hand: int, d: int, start: 
 
 def advise_decision(record: GameRecord, events, spec: ReviewSpec, decision: SeatDecision, seed: int):
     """advise's result at `decision`, or None when the seat has nothing to choose there."""
-    position = position_at(record.variant, events, spec.seat, decision, game_rules(record))
+    position = position_of_decision(record, events, spec.seat, decision)
     try:
         result = advise_position(position, spec.rollouts, spec.horizon, spec.seat_policies, seed, jobs=1,
                                  deal=spec.deal, objective=spec.objective)

@@ -34,7 +34,8 @@ OUTPUT_FORMATS = ("text", "json", *GAME_FORMATS)
               help="What to print: text (default), json (the JSON lines of every event, mjai words where they exist "
                    "and the extensions: payments, passed wins, the wall), or a game log the readers of `tsumolab "
                    "review` take: mjai (JSON lines), tenhou6 (tenhou.net/6 JSON, riichi only) or majsoul (a decoded "
-                   "Mahjong Soul record). The game logs are written for riichi and shura; other modes are refused.")
+                   "Mahjong Soul record). The game logs are written for riichi, shura, the special riichi modes advise "
+                   "supports and bloodshed (a 川麻 chuanma record); other modes are refused.")
 @click.option("--json", "as_json", is_flag=True,
               help="Short for --format json (as before --format); with another --format it is refused.")
 @click.option("--advise", "decision", type=int, default=None, metavar="N",
@@ -54,6 +55,7 @@ def replay(variant, seed, match_id, hand_no, seats, run_dir, rules, policy_paths
       tsumolab replay --run runs/example --match 3 --hand 2 --json
       tsumolab replay --variant riichi --seed 7 --match 0 --format tenhou6 > game.json
       tsumolab replay --variant shura --seed 3 --match 0 --format majsoul > game.json
+      tsumolab replay --seed 3 --match 0 --format majsoul > bloodshed.json
       tsumolab replay --variant shura --seed 3 --match 0 --hand 1
       tsumolab replay --seed 7 --match 0 --hand 1 --advise 20 > position.json
       tsumolab replay --variant shura --seed 3 --match 0 --hand 2 --advise 30 > position.json

@@ -8,8 +8,22 @@ source (match_log.MatchLog, the replay's events cut into hands), each read back 
 from __future__ import annotations
 
 from tsumolab.analyzer.games.writers.match_log import (  # noqa: F401
-    FORMATS, WRITTEN, MatchLog, check_format, game_log, match_log,
+    FORMATS, WRITTEN, MatchLog, changed_rules, check_format, match_log,
 )
+
+
+def game_log(spec, match_id: int, events: list[dict], labels) -> MatchLog:
+    """The MatchLog of the replay events `events` (analyzer.replay.match.replay_match, all or some hands) of match
+    `match_id` of the run `spec` (analyzer.runs.spec.RunSpec): Bloodshed's by analyzer.games.writers.bloodshed_log,
+    the riichi-based modes' by analyzer.games.writers.match_log."""
+    if spec.variant == "bloodshed":
+        from tsumolab.analyzer.games.writers.bloodshed_log import bloodshed_match_log
+
+        return bloodshed_match_log(events, labels, changed_rules(spec),
+                                   f"tsumolab bloodshed seed {spec.seed} match {match_id}")
+    from tsumolab.analyzer.games.writers.match_log import game_log as riichi_game_log
+
+    return riichi_game_log(spec, match_id, events, labels)
 
 
 def write_game(fmt: str, log: MatchLog) -> str:

@@ -19,7 +19,8 @@ indicators are the `dora` events right after start_kyoku (DF, DE). Chant's runs 
 follow from the discards and riichi alone; open-deal (OD) shows the start hands every log holds anyway.
 
 Each hand is its start_kyoku and its events up to and including end_kyoku (scores after the hand).
-Only the modes in WRITTEN are written; `check_format` refuses the others in one line.
+Only the modes in WRITTEN are written; `check_format` refuses the others in one line. Bloodshed's replay events are
+cut into hands by analyzer.games.writers.bloodshed_log (analyzer.games.writers.game_log picks it).
 """
 
 from __future__ import annotations
@@ -30,8 +31,8 @@ from tsumolab.analyzer.errors import InputError
 
 FORMATS = ("mjai", "tenhou6", "majsoul")
 SPECIAL = ("dora-fever", "chant", "soul-strike", "fate", "open-deal", "dragon-eye", "fantasy")
-WRITTEN = {"mjai": ("riichi", "shura", *SPECIAL), "tenhou6": ("riichi",),
-           "majsoul": ("riichi", "shura", *SPECIAL)}  # modes written per format
+WRITTEN = {"mjai": ("riichi", "shura", *SPECIAL, "bloodshed"), "tenhou6": ("riichi",),
+           "majsoul": ("riichi", "shura", *SPECIAL, "bloodshed")}  # modes written per format
 TABLE = -1  # the riichi-stick pile in payment events
 WIN_REASONS = frozenset({"ron", "tsumo", "honba", "sticks", "pao", "fl_giveaway", "fl_hourglass"})
 DRAW_REASONS = frozenset({"noten", "nagashi", "fl_confiscate"})
@@ -91,6 +92,9 @@ def check_format(fmt: str, variant: str) -> None:
     if fmt == "tenhou6" and variant == "shura":
         raise InputError("replay --format tenhou6: a tenhou.net/6 log cannot hold shura's exchange of three and "
                          "play after wins; write shura as mjai or majsoul")
+    if fmt == "tenhou6" and variant == "bloodshed":
+        raise InputError("replay --format tenhou6: a tenhou.net/6 log cannot hold Bloodshed's exchange, voids and "
+                         "play after wins; write bloodshed as majsoul")
     if fmt == "tenhou6" and variant in SPECIAL:
         raise InputError(f"replay --format tenhou6: a tenhou.net/6 log cannot name mode {variant} nor hold what it "
                          "shows; write it as mjai or majsoul")
@@ -195,11 +199,17 @@ def _show_fate(hand: Hand) -> None:
     mark_open_tiles([hand.start, *hand.events], shown)
 
 
+def changed_rules(spec) -> dict:
+    """The rule options of the run `spec` that differ from its mode's defaults."""
+    defaults = spec.mode.rules_class().as_dict()
+    return {k: v for k, v in spec.rules.as_dict().items() if defaults.get(k) != v}
+
+
 def game_log(spec, match_id: int, events: list[dict], labels) -> MatchLog:
     """The MatchLog of the replay events `events` (analyzer.replay.match.replay_match, all or some hands) of
-    match `match_id` of the run `spec` (analyzer.runs.spec.RunSpec)."""
-    defaults = spec.mode.rules_class().as_dict()
+    match `match_id` of the run `spec` (analyzer.runs.spec.RunSpec), a riichi-based mode (Bloodshed's:
+    analyzer.games.writers.game_log)."""
+    changed = changed_rules(spec)
     values = spec.rules.as_dict()
-    changed = {k: v for k, v in values.items() if defaults.get(k) != v}
     return match_log(events, labels, spec.variant, changed, int(values.get("n_hands", 4)),
                      f"tsumolab {spec.variant} seed {spec.seed} match {match_id}")

@@ -200,17 +200,12 @@ class _HandRecords:
 def majsoul_document(log: MatchLog) -> dict:
     """The match as a decoded Mahjong Soul record."""
     check_format("majsoul", log.variant)
-    from tsumolab.sims.modes import get_mode
+    if log.variant == "bloodshed":
+        from tsumolab.analyzer.games.writers.majsoul_bloodshed import chuanma_detail_rule, chuanma_records
 
-    defaults = get_mode(log.variant).rules_class()
-    rule: dict = {"dora_count": 3 if log.red_fives else 0,
-                  "init_point": int(log.rules.get("start_points", defaults.start_points))}
-    if log.variant == "shura":
-        rule.update(xuezhandaodi=1, huansanzhang=1)
-    if log.hands:
-        rule.update(detail_rule_flags(log.variant, log.hands[0].start))
-    count_called = bool(log.rules.get("count_called", defaults.count_called))
-    records = [r for hand in log.hands for r in _HandRecords(hand, log.variant, count_called).write()]
+        rule, records = chuanma_detail_rule(), chuanma_records(log)
+    else:
+        rule, records = _riichi_rule(log), _riichi_records(log)
     final = log.final_scores
     return {
         "head": {"uuid": log.title, "start_time": 0, "end_time": 0,
@@ -221,6 +216,27 @@ def majsoul_document(log: MatchLog) -> dict:
                                         for s in sorted(range(4), key=lambda s: -final[s])]}},
         "data": {"name": ".lq.GameDetailRecords",
                  "data": {"version": 210715, "actions": [{"type": 1, "result": r} for r in records]}}}
+
+
+def _riichi_rule(log: MatchLog) -> dict:
+    """detail_rule of a riichi-family match: the red fives, the start points and the mode's flags."""
+    from tsumolab.sims.modes import get_mode
+
+    defaults = get_mode(log.variant).rules_class()
+    rule: dict = {"dora_count": 3 if log.red_fives else 0,
+                  "init_point": int(log.rules.get("start_points", defaults.start_points))}
+    if log.variant == "shura":
+        rule.update(xuezhandaodi=1, huansanzhang=1)
+    if log.hands:
+        rule.update(detail_rule_flags(log.variant, log.hands[0].start))
+    return rule
+
+
+def _riichi_records(log: MatchLog) -> list[dict]:
+    from tsumolab.sims.modes import get_mode
+
+    count_called = bool(log.rules.get("count_called", get_mode(log.variant).rules_class().count_called))
+    return [r for hand in log.hands for r in _HandRecords(hand, log.variant, count_called).write()]
 
 
 def write_majsoul(log: MatchLog) -> str:

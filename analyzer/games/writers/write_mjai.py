@@ -5,7 +5,8 @@ Plain mjai spelling: honors E S W N P F C, a red five 5mr / 5pr / 5sr, `fan` and
 `deltas` and `scores` on hora and ryukyoku, no rinshan flag (the draw after a seat's own kan is its replacement).
 Two extensions the project's reader (analyzer.games.mjai) takes: ryukyoku's `reason` (exhaustive,
 nine_terminals, four_winds, four_riichi, four_kans, three_wins) and, in shura, start_kyoku's `exchange_direction`
-with one `exchange` event {actor, target, pais} per seat (S-2).
+with one `exchange` event {actor, target, pais} per seat (S-2). Bloodshed is written in its own words
+(analyzer.games.mjai_bloodshed).
 The other riichi-family modes add tsumolab's words of the position documents (analyzer.advise.riichi_position):
 start_game names the mode (`variant`, left out for riichi), dragon-eye has `eye` events (DE), fate `fate_open` on
 start_kyoku and `open_tile` on discards (F), fantasy the match's `cards` on start_kyoku (FL); fantasy's fees on a
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import json
 
+from tsumolab.analyzer.errors import InputError
 from tsumolab.analyzer.games.writers.match_log import MatchLog, check_format
 
 HONORS = "ESWNPFC"
@@ -37,6 +39,8 @@ def _tiles(value):
 def mjai_events(log: MatchLog) -> list[dict]:
     """The match as mjai events."""
     check_format("mjai", log.variant)
+    if log.variant == "bloodshed":
+        return _bloodshed_events(log)
     out: list[dict] = [{"type": "start_game", "names": list(log.names), "aka_flag": log.red_fives}]
     if log.variant != "riichi":
         out[0]["variant"] = log.variant
@@ -56,6 +60,20 @@ def mjai_events(log: MatchLog) -> list[dict]:
                 scores = [s + d for s, d in zip(scores, e["deltas"])]
                 event["scores"] = list(scores)
             out.append(event)
+    out.append({"type": "end_game", "scores": log.final_scores})
+    return out
+
+
+def _bloodshed_events(log: MatchLog) -> list[dict]:
+    """B: the match's own events as they are (analyzer.games.record's Bloodshed words, number tiles only), after a
+    start_game naming the mode (analyzer.games.mjai_bloodshed reads them)."""
+    if log.rules:
+        key, value = next(iter(log.rules.items()))
+        raise InputError(f"replay --format mjai: a Bloodshed mjai log is written with the default rules, not "
+                         f"{key}={value}")
+    out: list[dict] = [{"type": "start_game", "names": list(log.names), "variant": "bloodshed"}]
+    for hand in log.hands:
+        out += [dict(hand.start), *(dict(e) for e in hand.events)]
     out.append({"type": "end_game", "scores": log.final_scores})
     return out
 

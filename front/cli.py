@@ -16,9 +16,10 @@ from tsumolab.analyzer.version import code_version
 from tsumolab.sims.tiles import TileError
 
 
-COMMANDS = ("hand", "settle", "run", "bench", "demo", "policies", "replay", "claims", "decisions", "regress",
-            "report", "variants", "rules", "advise", "review", "verify", "realism")
-"""The subcommands: each lives in the module tsumolab.commands.<name> and adds itself to `cli` on import."""
+COMMANDS = {name: name for name in ("hand", "settle", "run", "bench", "demo", "policies", "replay", "claims",
+                                    "decisions", "regress", "report", "variants", "rules", "advise", "review",
+                                    "verify", "realism")} | {"experiment": "claims"}
+"""Subcommand → the module tsumolab.commands.<module> that adds it to `cli` on import."""
 
 
 class _InputFailure(click.ClickException):
@@ -44,7 +45,7 @@ class _Group(click.Group):
         # A subcommand's module is imported only when that subcommand runs (or --help lists them all), so that
         # `tsumolab hand` does not load the simulator's analysis layers.
         if name not in self.commands and name in COMMANDS:
-            importlib.import_module(f"tsumolab.commands.{name}")
+            importlib.import_module(f"tsumolab.commands.{COMMANDS[name]}")
         return super().get_command(ctx, name)
 
     def invoke(self, ctx):

@@ -158,3 +158,21 @@ def test_policy_column_follows_the_seats(tmp_path):
     for table in (hands, matches):
         pairs = table.select(["seat", "policy"]).unique().sort("seat")
         assert pairs["policy"].to_list() == labels
+
+
+
+
+def test_every_subcommand_the_readme_uses_is_found_by_the_module_that_adds_it():
+    """A subcommand's module is imported on demand (tsumolab.cli.COMMANDS): each `tsumolab NAME` the README
+    shows must be added to the group by the module COMMANDS names for it (`experiment` by the claims module)."""
+    import importlib
+    import re
+
+    from tsumolab.cli import COMMANDS
+    blocks = "\n".join(re.findall(r"^```[a-z]*\n(.*?)^```", (REPO / "README.md").read_text(), re.S | re.M))
+    names = set(re.findall(r"^\s*(?:\S*/)?tsumolab ([a-z]+)\b", blocks, re.MULTILINE))
+    assert {"experiment", "run", "review"} <= names
+    for name in sorted(names):
+        assert name in COMMANDS, f"tsumolab {name} is not a known subcommand"
+        importlib.import_module(f"tsumolab.commands.{COMMANDS[name]}")
+        assert name in cli.commands, f"tsumolab.commands.{COMMANDS[name]} does not add {name}"

@@ -21,7 +21,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 MARK = "t"
-N_TILES = 136
 FIRST_DRAW = 52          # the wall position of the dealer's first draw
 DEAD_START = 122         # the first replacement tile's wall position
 FIRST_CANDIDATE = 53     # A: the first live-wall candidate
@@ -43,9 +42,8 @@ def mirror_wall(paishan: list[str], shown) -> dict:
     """M: `mirror_wall` of a whole wall (136 tiles in the record's spelling, the dead wall last: its last tile
     the first replacement, indicator i at 136 − 5 − 2i, its ura at 136 − 6 − 2i); `shown(name)` gives a
     transparent copy's name (tsumolab's words), None for a normal copy ("?")."""
-    dead = paishan[DEAD_START:]
     names = [shown(t) or "?" for t in paishan]
-    place = [names[DEAD_START + i] for i in range(len(dead))]
+    place = names[DEAD_START:]
     return {"live": names[FIRST_DRAW:DEAD_START], "rinshan": [place[13 - k] for k in range(4)],
             "dora_markers": [place[9 - 2 * i] for i in range(5)], "ura_markers": [place[8 - 2 * i] for i in range(5)]}
 

@@ -44,11 +44,18 @@ def _option_words(tr: Translator) -> dict[str, str]:
             "chi low": tr.p("option", "chi low"), "chi high": tr.p("option", "chi high"),
             "exchange": tr.p("option", "exchange"), "discard": tr.p("option", "discard"),
             "riichi": tr.p("option", "riichi"), "tsumo": tr.p("option", "tsumo"), "ron": tr.p("option", "ron"),
-            "pass": tr.p("option", "pass"), "pon": tr.p("option", "pon"), "kan": tr.p("option", "kan")}
+            "pass": tr.p("option", "pass"), "pon": tr.p("option", "pon"), "kan": tr.p("option", "kan"),
+            "take": tr.p("option", "take"), "open": tr.p("option", "open"), "decline": tr.p("option", "decline"),
+            "lock": tr.p("option", "lock")}
 
 
 def option_text(label: str, tr: Translator) -> str:
-    """An advise option label ("discard 5m", "chi low") in the report's language; tiles stay as written."""
+    """An advise option label ("discard 5m", "chi low"; A "take 3p (dead wall)", D "riichi 5p face down") in the
+    report's language; tiles stay as written."""
+    if label.endswith(" face down"):
+        return option_text(label.removesuffix(" face down"), tr) + " " + tr.p("option", "face down")
+    if label.endswith(" (dead wall)"):
+        return option_text(label.removesuffix(" (dead wall)"), tr) + f" ({tr.p('option', 'dead wall')})"
     for word, text in _option_words(tr).items():
         if label == word or label.startswith(word + " "):
             return text + label[len(word):]
@@ -57,7 +64,8 @@ def option_text(label: str, tr: Translator) -> str:
 
 def decision_text(kind: str, tr: Translator) -> str:
     return {"turn": tr.p("decision", "turn"), "react": tr.p("decision", "react"), "rob": tr.p("decision", "rob"),
-            "exchange": tr.p("decision", "exchange")}.get(kind, kind)
+            "exchange": tr.p("decision", "exchange"), "pick": tr.p("decision", "pick"),
+            "open": tr.p("decision", "open"), "lock": tr.p("decision", "lock")}.get(kind, kind)
 
 
 def player_name(summary: dict, tr: Translator) -> str:

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tsumolab.sims.riichi.rules import FANTASY_SLUGS
+from tsumolab.sims.tiles import tile_name
 from tests.replay_reader import hands_of, tiles_of
 
 BRIDGE_JS = Path(__file__).with_name("editor_bridge.js")
@@ -66,10 +67,6 @@ def editor_tile(name: str) -> str:
     return "0" + name[1] if name.endswith("r") else name
 
 
-def _tiles(names) -> str:
-    return "".join(editor_tile(n) for n in names)
-
-
 @dataclass
 class HandJob:
     """One hand: the editor's input (`job`) and tsumolab's results to compare with."""
@@ -97,19 +94,39 @@ def hand_jobs(variant: str, seed: int, match: int, events: list[dict]) -> list[H
 
 class _Hands:
     """The seats' concealed tiles in the editor's names, for fate (F), where the first 4 tiles of each deal carry
-    the editor's special-tile suffix `t`: which copy a discard or call gives up (tsumolab keeps open copies as long
-    as it holds other copies: a discard, a call or the exchange gives up a plain copy first)."""
+    the editor's special-tile suffix `t`, and mirror (M), where every transparent copy carries it: which copy a
+    discard or call gives up (tsumolab keeps fate's open copies as long as it holds other copies: a discard, a call
+    or the exchange gives up a plain copy first; mirror gives up a transparent copy first)."""
 
-    def __init__(self, begin: list[list[str]]):
+    def __init__(self, begin: list[list[str]], marked_first: bool = False):
         self.held = [Counter(b) for b in begin]
+        self.marked_first = marked_first
 
     def add(self, seat: int, tile: str) -> None:
         self.held[seat][tile] += 1
 
-    def give(self, seat: int, tile: str) -> str:
-        name = next((n for n in (tile, tile + "t") if self.held[seat][n] > 0), tile)
+    def give(self, seat: int, tile: str, exact: str | None = None) -> str:
+        """Give up a copy of `tile`: `exact` (M: the copy drawn, on a tsumogiri) when given, else by the rule."""
+        order = (tile + "t", tile) if self.marked_first else (tile, tile + "t")
+        name = exact or next((n for n in order if self.held[seat][n] > 0), tile)
         self.held[seat][name] -= 1
         return name
+
+
+class _MirrorWall:
+    """M: the hand's wall (136 tile ids) in the editor's names, each transparent copy (id % 4 ≠ 0) marked t, and
+    which copy each draw takes (live draws from the dealer's first on, replacement draws from the dead wall)."""
+
+    def __init__(self, ids: list[int]):
+        self.names = [tile_name(i // 4) + ("t" if i % 4 else "") for i in ids]
+        self.live, self.rinshan = 52, 122
+
+    def draw(self, rinshan: bool) -> str:
+        if rinshan:
+            self.rinshan += 1
+            return self.names[self.rinshan - 1]
+        self.live += 1
+        return self.names[self.live - 1]
 
 
 def _hand_job(variant: str, seed: int, match: int, events: list[dict], table: int) -> HandJob:
@@ -121,20 +138,23 @@ def _hand_job(variant: str, seed: int, match: int, events: list[dict], table: in
     first_draw = next(e for e in events if e["type"] == "tsumo")
     assert first_draw["actor"] == dealer
     fate = variant == "fate"
+    mirror = _MirrorWall(wall["ids"]) if variant == "mirror" else None
+    names = mirror.names if mirror else [editor_tile(t) for t in wall["deal"] + wall["live"] + wall["rinshan"]] + \
+        [editor_tile(t) for pair in zip(wall["dora_markers"], wall["ura_markers"]) for t in pair]
     begin = [[] for _ in range(4)]
     for i in range(4):  # tsumolab deals 13 in a row to each seat from the dealer on (R-1)
         for j in range(13):
-            begin[(dealer + i) % 4].append(editor_tile(wall["deal"][13 * i + j]) + ("t" if fate and j < 4 else ""))
-    begin[dealer].append(editor_tile(first_draw["pai"]))
-    hands = _Hands(begin)
+            begin[(dealer + i) % 4].append(names[13 * i + j] + ("t" if fate and j < 4 else ""))
+    begin[dealer].append(mirror.draw(False) if mirror else editor_tile(first_draw["pai"]))
+    hands = _Hands(begin, marked_first=mirror is not None)
+    last_drawn = [None] * 4   # M: each seat's latest draw, the copy a tsumogiri gives up
+    last_drawn[dealer] = begin[dealer][-1]
     dead = [""] * 14
-    for k, t in enumerate(wall["rinshan"]):
-        dead[13 - k] = t
-    for i, t in enumerate(wall["dora_markers"]):
-        dead[9 - 2 * i] = t
-    for i, t in enumerate(wall["ura_markers"]):
-        dead[8 - 2 * i] = t
-    paishan = _tiles(wall["live"][1:]) + _tiles(dead)  # the first live tile is the dealer's 14th
+    for k in range(4):
+        dead[13 - k] = names[122 + k]
+    for i in range(5):
+        dead[9 - 2 * i], dead[8 - 2 * i] = names[126 + 2 * i], names[127 + 2 * i]
+    paishan = "".join(names[53:122]) + "".join(dead)  # the first live tile is the dealer's 14th
     ops: list[list] = []
     riichi_next = False
     wins: list[dict] = []
@@ -154,8 +174,9 @@ def _hand_job(variant: str, seed: int, match: int, events: list[dict], table: in
             ops.append(["hupai", ron_seats])
             ron_seats = []
         if t == "tsumo":
-            tile = editor_tile(e["pai"])
+            tile = mirror.draw(e["rinshan"]) if mirror else editor_tile(e["pai"])
             hands.add(e["actor"], tile)
+            last_drawn[e["actor"]] = tile
             fresh = 0
             if pool:
                 at = pool.index(e["pai"])
@@ -179,7 +200,7 @@ def _hand_job(variant: str, seed: int, match: int, events: list[dict], table: in
             riichi_next = True
         elif t == "dahai":
             seat = e["actor"]
-            tile = hands.give(seat, editor_tile(e["pai"]))
+            tile = hands.give(seat, editor_tile(e["pai"]), last_drawn[seat] if mirror and e["tsumogiri"] else None)
             # the editor marks a discard tsumogiri only when it takes the last tile of the hand, the one drawn: so
             # a tsumogiri after a `mopai` names no tile (the dealer's 14th tile is dealt, not drawn, in the editor)
             drawn = ops and ops[-1][0] == "mopai" and ops[-1][1] == seat

@@ -106,6 +106,22 @@ KNOWN_DIFFERENCES: tuple[KnownDifference, ...] = (
         "src/core/core.ts:266: the editor keeps refilling the candidates until the live wall is empty and counts "
         "haitei only then; source 002 and tsumolab stop refilling at 3 tiles, the last candidate being haitei.",
         False, "needs a win or a draw on the last candidates"),
+    KnownDifference(
+        "astrology-dealer-kan-opens-pool", "A", "editor",
+        "main.js:6385-6391 (mopai; a replacement draw pushes the dead-wall tile, then the refill): the "
+        "editor fills the pool on every draw, so a closed kan the dealer declares before its first discard opens "
+        "the pool with its replacement tile and two live-wall tiles; rule A opens the pool only once the dealer "
+        "has discarded, so tsumolab draws that replacement tile straight from the dead wall.", False,
+        "not met in the samples: a dealer's closed kan before its first discard"),
+    KnownDifference(
+        "astrology-replacement-candidate-order", "A", "question",
+        "main.js:6388-6391 (mopai): on a replacement draw the editor puts the dead-wall tile into the pool before "
+        "the live-wall refill; tsumolab reveals the refill first and the dead-wall tile last "
+        "(sims.riichi.astrology_pool). The order only differs when an open kan on the dealer's first discard opens "
+        "the pool with both (source 002 does not say); RecordFillAwaitingTiles then lists the pool in another "
+        "order and tile_index counts in it, and analyzer.games.majsoul reads the last tile a replacement draw adds "
+        "as the dead-wall one.", False,
+        "not met in the samples: an open kan on the dealer's first discard"),
 )
 # Record fields (issue 29): where tsumolab's own chuanma record of a simulated match and the editor's record of the
 # same play differ, checked by tests/test_editor_records.py (not met by the differential test, which compares wins

@@ -1,12 +1,21 @@
 """Mahjong Soul records of the special riichi modes written by the community replay editor (not tsumolab's own
-writer) are read (issue 29): each simulated match of seed 3 is played again in the editor (tests/editor_bridge.py,
-the editor's own record code), every record of every hand is kept, and read_game reads the document as the mode,
-with the play of every hand (draws, discards, calls, kans, riichi, wins) the simulated one and the mode's side
-fields turned into the position words (DE eyes, F open tiles, FL cards, OD opened hands checked), and the review's
+writer) are read (issues 29, 31): each simulated match of seed 3 is played again in the editor
+(tests/editor_bridge.py, the editor's own record code), every record of every hand is kept, and read_game reads the
+document as the mode, with the play of every hand (draws, discards, calls, kans, riichi, wins) the simulated one
+and the mode's side fields turned into the position words (DE eyes, F open tiles, FL cards, OD opened hands
+checked, M transparent tiles, A candidates and picks, D face-down tiles and their payments), and the review's
 positions of seat 1 in the first hand are accepted by advise. tsumolab's own records carry the side fields the
 editor computes for the same play. The same holds for Bloodshed's chuanma records (B): the editor's is read with
 the exchange, voids and play of the simulated match, and the fields where tsumolab's own record differs from it are
 exactly listed ones (tests/editor_known_differences.py, CHUANMA_RECORD_FIELDS).
+
+What the editor writes for the three modes of what the table sees: mirror (M) marks every transparent copy with
+the suffix t (RecordNewRound's tiles and `paishan`, the whole wall, whose dealt part it shuffles within each seat,
+draws, discards, calls, indicators); astrology (A) writes RecordFillAwaitingTiles {operation {seat},
+awaiting_tiles, left_tile_count} before each draw from the pool and `tile_index` on its RecordDealTile, and repeats
+an accepted riichi's `liqi` on both; darkness (D) writes RecordRevealTile for a face-down discard, RecordUnveilTile
+for its opening and RecordLockTile (lock_state 0 face up with its tile, 1 locked, 2 nobody opened it, written at
+the next draw), and counts the pot in `liqibang`.
 
 The editor is not part of tsumolab: TSUMOLAB_EDITOR_DIR names a checkout of Fat-pig-Cui/majsoul-replay-editor
 (its main.js); without it the test is skipped. A sorted record cannot tell the dealer's first draw from its deal
@@ -19,19 +28,22 @@ from collections import Counter
 
 import pytest
 
+from tests.darkness_policies import register_test_policies
 from tests.editor_bridge import hand_jobs, run_editor, skip_reason
 from tests.replayed import replayed
 from tsumolab.analyzer.games.read import read_game
-from tsumolab.analyzer.games.writers.match_log import SPECIAL
+from tsumolab.analyzer.games.writers.match_log import SIGHT, SPECIAL, match_log
 
 pytestmark = pytest.mark.skipif(skip_reason() is not None, reason=skip_reason() or "")
 PLAY = ("tsumo", "dahai", "chi", "pon", "daiminkan", "ankan", "kakan", "reach", "hora")
 SEED, MATCH = 3, 0
+SEATS = {"darkness": "test-dark-greedy,shadow-player,test-dark-greedy,baseline"}   # D: face down, opened and locked
 
 
 def editor_document(variant: str):
     """(the editor's Mahjong Soul document of the match, the simulated events)."""
-    events, _, _, _ = replayed(variant, SEED, MATCH, "baseline")
+    register_test_policies()
+    events, _, _, _ = replayed(variant, SEED, MATCH, SEATS.get(variant, "baseline"))
     jobs = hand_jobs(variant, SEED, MATCH, events)
     for job in jobs:
         job.job["all_records"] = True
@@ -90,6 +102,9 @@ def test_an_editor_record_of_each_special_mode_is_read(variant):
     if variant == "fantasy":
         cards = ours[0][0]["cards"]
         assert record.rules["cards"] == ",".join(cards[d] for d in ("dealer", "chance", "fate"))
+    if variant in SIGHT:   # M, A, D: as tsumolab's own writers keep them (analyzer.games.writers.match_log)
+        written = match_log(events, ["a", "b", "c", "d"], variant).hands
+        assert _sight(record.hands) == _sight([[h.start, *h.events] for h in written])
     hand, rules, positions = record.hands[0], game_rules(record), 0
     for decision in seat_decisions(hand, 1, variant):
         try:
@@ -100,6 +115,28 @@ def test_an_editor_record_of_each_special_mode_is_read(variant):
     assert positions >= 5
 
 
+def _sight(hands) -> list:
+    """What M, A and D show in each hand: mirror's transparent tiles, astrology's candidates and picks, darkness's
+    face-down discards and their payments."""
+    out = []
+    for hand in hands:
+        start = hand[0]
+        if "mirror_wall" in start:   # the dealer's first draw left out: its 14 transparent tiles as one lot
+            tehais, wall = [list(t) for t in start["mirror_tehais"]], dict(start["mirror_wall"])
+            tehais[start["oya"]] = sorted(tehais[start["oya"]] + [t for t in wall["live"][:1] if t != "?"])
+            out.append([tehais, dict(wall, live=wall["live"][1:])])
+        for e in hand:
+            if e["type"] == "candidate":
+                out.append((e["pai"], e["dead_wall"], e["pool"], e["wall_index"]))
+            elif e["type"] == "tsumo" and "pick" in e:
+                out.append(("pick", e["actor"], e["pick"]))
+            elif e["type"] == "dahai" and e.get("face_down"):
+                out.append(("face down", e["actor"], e["pai"]))
+            elif e["type"] == "payment" and e["reason"] in ("face_down", "dark_open", "dark_lock"):
+                out.append((e["reason"], e["from"], e["amount"]))
+    return out
+
+
 SIDE_FIELDS = [  # (mode, record, field) that tsumolab's writer and the editor write alike for the same play
     ("fate", "RecordHule", "tianming_bonus"), ("fate", "RecordDiscardTile", "tile"),
     ("fate", "RecordChiPengGang", "tiles"), ("dragon-eye", "RecordNewRound", "muyu"),
@@ -107,6 +144,11 @@ SIDE_FIELDS = [  # (mode, record, field) that tsumolab's writer and the editor w
     ("dragon-eye", "RecordChiPengGang", "muyu"), ("soul-strike", "RecordDealTile", "hun_zhi_yi_ji_info"),
     ("soul-strike", "RecordDiscardTile", "hun_zhi_yi_ji_info"), ("open-deal", "RecordDiscardTile", "tile_state"),
     ("dora-fever", "RecordNewRound", "doras"), ("dragon-eye", "RecordNewRound", "doras"),
+    ("mirror", "RecordNewRound", "doras"), ("mirror", "RecordDiscardTile", "tile"),
+    ("mirror", "RecordChiPengGang", "tiles"), ("astrology", "RecordFillAwaitingTiles", "awaiting_tiles"),
+    ("astrology", "RecordDealTile", "tile_index"), ("darkness", "RecordRevealTile", "tile"),
+    ("darkness", "RecordRevealTile", "liqibang"), ("darkness", "RecordUnveilTile", "scores"),
+    ("darkness", "RecordLockTile", "lock_state"),
 ]
 
 
@@ -121,9 +163,11 @@ def test_side_fields_are_the_ones_the_editor_writes(variant, name, key):
     """tsumolab's own Mahjong Soul record of a simulated match carries the side fields the editor computes for
     the same play: fate's win multipliers (F, 1 + open deal tiles still held) and t marks, dragon-eye's muyu
     (DE), soul strike's strike turns and overload (SS), open-deal's shown discards (OD), the 3 first indicators
-    (DF, DE). (Chant's runs differ: the editor drops called discards and skips a discard after each run.)"""
+    (DF, DE), mirror's transparent marks on indicators, discards and calls (M), astrology's pool before each pick
+    and the candidate taken (A), darkness's face-down tiles, the pile with the pot, the scores after each opening
+    and how each face-down tile ends (D). (Chant's runs differ: the editor drops called discards and skips a
+    discard after each run.)"""
     from tsumolab.analyzer.games.writers import write_game
-    from tsumolab.analyzer.games.writers.match_log import match_log
 
     doc, events = editor_document(variant)
     ours = json.loads(write_game("majsoul", match_log(events, ["a", "b", "c", "d"], variant)))

@@ -168,7 +168,8 @@ def test_a_west_round_hand_is_advised_with_the_west_round_wind(game):
 def _swap_unplayed_tiles(doc: dict, record, seat: int) -> dict:
     """The Mahjong Soul record with, in every hand, one start tile of each of two other seats exchanged between
     them (tiles neither seat ever plays, nor a fate record shows with its mark t), and the wall (paishan)
-    reversed: nothing `seat` could see."""
+    reversed — but mirror's, whose transparent copies (marked t) everyone sees where they lie (M): nothing `seat`
+    could see."""
     import copy
 
     doc = copy.deepcopy(doc)
@@ -178,14 +179,17 @@ def _swap_unplayed_tiles(doc: dict, record, seat: int) -> dict:
         for e in events:
             if e.get("actor") is not None and e["type"] in ("dahai", "chi", "pon", "daiminkan", "ankan", "kakan"):
                 played[e["actor"]] |= {p.rstrip("r")[:2] for p in [e.get("pai", ""), *e.get("consumed", [])] if p}
-        q1, q2 = [s for s in range(4) if s != seat][:2]
-        a = next(t for t in data[f"tiles{q1}"] if t not in played[q1] and t not in data[f"tiles{q2}"]
-                 and t[0] != "0" and len(t) == 2)
-        b = next(t for t in data[f"tiles{q2}"] if t not in played[q2] and t not in data[f"tiles{q1}"]
-                 and t[0] != "0" and len(t) == 2)
-        data[f"tiles{q1}"][data[f"tiles{q1}"].index(a)] = b
-        data[f"tiles{q2}"][data[f"tiles{q2}"].index(b)] = a
-        if "paishan" in data:   # tsumolab's own records write no wall
+        others = [s for s in range(4) if s != seat]
+        for q1, q2 in ((others[0], others[1]), (others[0], others[2]), (others[1], others[2])):
+            a = next((t for t in data[f"tiles{q1}"] if t not in played[q1] and t not in data[f"tiles{q2}"]
+                      and t[0] != "0" and len(t) == 2), None)
+            b = next((t for t in data[f"tiles{q2}"] if t not in played[q2] and t not in data[f"tiles{q1}"]
+                      and t[0] != "0" and len(t) == 2), None)
+            if a and b:
+                data[f"tiles{q1}"][data[f"tiles{q1}"].index(a)] = b
+                data[f"tiles{q2}"][data[f"tiles{q2}"].index(b)] = a
+                break
+        if "paishan" in data and "t" not in data["paishan"]:   # tsumolab's own records write none but mirror's
             tiles = [data["paishan"][i:i + 2] for i in range(0, len(data["paishan"]), 2)]
             data["paishan"] = "".join(reversed(tiles))
     return doc

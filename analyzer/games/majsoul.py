@@ -22,6 +22,9 @@ position documents (analyzer.advise.riichi_position):
   with its first draw; OD);
 - fantasy: detail_rule's field_spell_mode names the match's cards, the rule option `cards` (FL);
 - dora-fever's first indicators are `dora` events after the dealer's first draw, as later ones (DF);
+- mirror's transparent copies (marked `t`, and RecordNewRound's `paishan`), astrology's RecordFillAwaitingTiles
+  and `tile_index`, darkness's RecordRevealTile / RecordUnveilTile / RecordLockTile and the pot in `liqibang`:
+  analyzer.games.majsoul_sight (M, A, D);
 - chant's `yongchang`, soul strike's `hun_zhi_yi_ji_info`, fate's `tianming_bonus`, open-deal's `tile_state(s)`
   and a call's `scores` are read past: they follow from the play, which the engine replays.
 """
@@ -31,6 +34,9 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from tsumolab.analyzer.games.majsoul_sight import (
+    DARK_COSTS, FIRST_DRAW, LOCK_KEPT, PoolReader, mirror_wall, split_tiles,
+)
 from tsumolab.analyzer.games.record import GameError, GameRecord
 
 # detail_rule flags of the Mahjong Soul modes → tsumolab mode names; READ_MODES are read
@@ -40,7 +46,7 @@ MODE_FLAGS = {
     "zhanxing": "astrology", "tianming_mode": "fate", "yongchang_mode": "chant", "hunzhiyiji_mode": "soul-strike",
 }
 READ_MODES = ("riichi", "shura", "dora-fever", "chant", "soul-strike", "fate", "open-deal", "dragon-eye",
-              "fantasy", "bloodshed")
+              "fantasy", "mirror", "astrology", "darkness", "bloodshed")
 CARD_PLACES = (1, 100, 10000)   # FL: field_spell_mode's digit of the dealer, chance and fate card
 OTHER_MODES = {"wanxiangxiuluo_mode": "ten-thousand-changes shura", "beishuizhizhan_mode": "last resort"}
 # detail_rule options that change no event: read (init_point, dora_count) or ignored
@@ -57,8 +63,9 @@ RULE_OPTIONS = frozenset("""
 WINDS = "ESWN"
 ABORTS = {1: "nine_terminals", 2: "four_winds", 3: "four_kans", 4: "four_riichi", 5: "three_wins"}
 EXCHANGES = {0: ("next", 1), 1: ("across", 2), 2: ("prev", 3)}  # change_type: counter-clockwise, across, clockwise
-TILE = re.compile(r"([0-9][mps]|[1-7]z)t?")  # 0m / 0p / 0s: the red fives; t: fate's open tile (F)
+TILE = re.compile(r"([0-9][mps]|[1-7]z)t?")  # 0m / 0p / 0s: the red fives; t: fate's open tile (F), mirror's clear (M)
 OPEN = "t"
+MARKED = ("fate", "mirror")   # the modes whose records mark tiles with t
 
 
 def read_majsoul(doc: dict, title: str = "") -> GameRecord:
@@ -178,6 +185,8 @@ class _Reader:
         self.title, self.variant = title, variant
         self.hands: list[tuple[dict, ...]] = []
         self.events: list[dict] | None = None
+        self.pot = 0                 # D: the pot, followed from the record's first hand
+        self.filled_liqi = None      # A: a `liqi` already taken on RecordFillAwaitingTiles (the editor repeats it)
 
     def fail(self, message: str):
         where = f"hand {self.round}" if self.events is not None else "before the first hand"
@@ -197,6 +206,9 @@ class _Reader:
                 if self.name != "RecordNewRound":
                     self._eye(data.get("muyu"))
                 liqi = data.get("liqi") if self.name != "RecordNewRound" else None
+                if self.name == "RecordDealTile" and liqi is not None and liqi == self.filled_liqi:
+                    liqi = None   # A: the stick the pool's refill already took
+                self.filled_liqi = liqi if self.name == "RecordFillAwaitingTiles" else None
                 late = self.name.startswith("RecordHuleXueZhan")  # shura: the stick is paid after the win
                 if isinstance(liqi, dict) and not late:
                     self._accept(liqi)
@@ -217,8 +229,9 @@ class _Reader:
         `t` is dropped (is_open tells it)."""
         if not isinstance(name, str) or not TILE.fullmatch(name):
             self.fail(f"unknown tile {name!r}")
-        if name.endswith(OPEN) and self.variant != "fate":
-            self.fail(f"tile {name!r}: open deal tiles (t) belong to fate records (F)")
+        if name.endswith(OPEN) and self.variant not in MARKED:
+            self.fail(f"tile {name!r}: open deal tiles (t) belong to fate records (F), transparent tiles to mirror "
+                      "records (M)")
         return f"5{name[1]}r" if name[0] == "0" else name[:2]
 
     @staticmethod
@@ -312,8 +325,34 @@ class _Reader:
             self.events[0]["fate_open"] = shown
         if d.get("opens"):
             self._check_opens(d["opens"], deals)
+        if self.variant == "mirror":
+            self._mirror_start(d, ju)
+        if self.variant == "darkness":
+            self._pot_start()
+        self.pool = PoolReader() if self.variant == "astrology" else None
         self._eye(d.get("muyu"))
         self.emit({"type": "tsumo", "actor": ju, "pai": deals[ju][13], "rinshan": False})
+
+    def _mirror_start(self, d: dict, dealer: int) -> None:
+        """M: start_kyoku's mirror_tehais (the tiles marked t of each seat's 13) and mirror_wall (from the whole
+        wall, `paishan`, its dealt part aside: the dealer's first draw is the 14th of its tiles, as everywhere)."""
+        start = self.events[0]
+        start["mirror_tehais"] = [[self.tile_name(t) for t in (d.get(f"tiles{s}") or [])[:13] if self.is_open(t)]
+                                  for s in range(4)]
+        wall = split_tiles(d.get("paishan") or "")
+        if len(wall) != 136:
+            self.fail(f"a mirror record shows where the transparent tiles lie (M): RecordNewRound needs the whole "
+                      f"wall (paishan, 136 tiles), not {len(wall)}")
+        wall[FIRST_DRAW] = d[f"tiles{dealer}"][13]   # the dealer's first draw, as the record's 14th tile says
+        start["mirror_wall"] = mirror_wall(wall, lambda t: self.tile_name(t) if self.is_open(t) else None)
+
+    def _pot_start(self) -> None:
+        """D: the record's liqibang is the riichi sticks and the pot (in thousands): start_kyoku's kyotaku and pot."""
+        start = self.events[0]
+        sticks = start["kyotaku"] - self.pot // 1000
+        if sticks < 0:
+            self.fail(f"liqibang {start['kyotaku']} is less than the darkness pot {self.pot} carried (D)")
+        start.update(kyotaku=sticks, pot=self.pot)
 
     def _check_opens(self, opens, tehais: list[list[str]]) -> None:
         """OD: `opens` shows each seat's start tiles ({seat, tiles, count}): its 13, or the dealer's 14 with its
@@ -356,7 +395,61 @@ class _Reader:
         self.kan = -1
         # a closed kan's new indicator comes with the replacement draw: show it before the draw, as mjai does
         self._doras(d.get("doras") or [])
-        self.emit({"type": "tsumo", "actor": seat, "pai": pai, "rinshan": rinshan})
+        event = {"type": "tsumo", "actor": seat, "pai": pai, "rinshan": rinshan}
+        if self.pool is not None and self.pool.pool:   # A: a pick from the pool
+            index = int(d.get("tile_index", 0) or 0)
+            self._pool(lambda: self.pool.take(index, pai))
+            event["pick"] = index
+        if self.pool is not None:
+            self.pool.drawn(rinshan)
+        self.emit(event)
+
+    def _RecordFillAwaitingTiles(self, d: dict):
+        """A: the pool refilled for the draw of operation.seat: the candidates it adds."""
+        if self.pool is None:
+            self.fail("a pool of candidates (RecordFillAwaitingTiles) outside astrology (A)")
+        seat = self.seat(d.get("operation") or {})
+        tiles = [self.tile_name(t) for t in d.get("awaiting_tiles") or []]
+        for event in self._pool(lambda: self.pool.fill(tiles, self.kan == seat)):
+            self.emit(event)
+
+    def _pool(self, action):
+        try:
+            return action()
+        except ValueError as exc:
+            self.fail(f"{exc} (A)")
+
+    def _RecordRevealTile(self, d: dict):
+        """D: a face-down discard and its payment into the pot."""
+        self._dark_mode()
+        self._RecordDiscardTile(d)
+        self.events[-1]["face_down"] = True
+        self._dark_pay("face_down", self.giver)
+
+    def _RecordUnveilTile(self, d: dict):
+        """D: a seat pays to open the face-down tile just discarded."""
+        self._dark_pay("dark_open", self.seat(d))
+
+    def _RecordLockTile(self, d: dict):
+        """D: how the face-down tile ends: locked by its discarder (lock_state 1, paid), face up or unopened."""
+        if int(d.get("lock_state", 0) or 0) == LOCK_KEPT:
+            self._dark_pay("dark_lock", self.seat(d))
+
+    def _dark_mode(self):
+        if self.variant != "darkness":
+            self.fail("a face-down discard outside darkness (D)")
+
+    def _dark_pay(self, reason: str, payer: int) -> None:
+        """D: `payer` pays into the pot for the face-down tile of the latest dahai."""
+        self._dark_mode()
+        dahai = next((e for e in reversed(self.events) if e["type"] == "dahai"), None)
+        if dahai is None or not dahai.get("face_down"):
+            self.fail(f"a {reason} payment needs a face-down discard before it (D)")
+        amount = DARK_COSTS[reason]
+        self.scores[payer] -= amount
+        self.pot += amount
+        self.emit({"type": "payment", "from": payer, "to": -1, "amount": amount, "reason": reason,
+                   "pai": dahai["pai"]})
 
     def _RecordDiscardTile(self, d: dict):
         seat, pai = self.seat(d), self.tile_name(d.get("tile"))
@@ -365,7 +458,7 @@ class _Reader:
         self.take(seat, [pai], "discards")
         self.giver = seat
         event = {"type": "dahai", "actor": seat, "pai": pai, "tsumogiri": bool(d.get("moqie"))}
-        if self.is_open(d.get("tile")):
+        if self.variant == "fate" and self.is_open(d.get("tile")):
             event["open_tile"] = True
         self.emit(event)
 
@@ -433,6 +526,7 @@ class _Reader:
 
     def _RecordHule(self, d: dict):
         self._hules(d)
+        self.pot = 0   # D: the winner takes the pot
         self._end(d.get("scores"))
 
     def _RecordHuleXueZhanMid(self, d: dict):

@@ -5,10 +5,13 @@ The hands are split at start_kyoku; only the words and keys of analyzer.games.re
 E S W N P F C become 1z..7z; "?" (a tile hidden from the seat whose view the log is) stays. mjai says nothing of
 the game's length: the record keeps the default, "south". The mode is start_game's `variant` (tsumolab's
 extension) when given, else shura with `exchange` events (S-2), fate with start_kyoku's `fate_open` (F),
-dragon-eye with `eye` events (DE), riichi otherwise; a Bloodshed log (start_game's variant bloodshed, or `void`
-events) is read by analyzer.games.mjai_bloodshed. The other words of the special modes are kept as the position
-documents have them: `eye` {actor, counter}, `fate_open` and `open_tile`, and fantasy's `cards` on start_kyoku
-(FL), which become the rule option `cards`.
+dragon-eye with `eye` events (DE), mirror with start_kyoku's `mirror_wall` (M), astrology with `candidate` events
+(A), darkness with face-down discards (D), riichi otherwise; a Bloodshed log (start_game's variant bloodshed, or
+`void` events) is read by analyzer.games.mjai_bloodshed. The other words of the special modes are kept as the
+position documents have them: `eye` {actor, counter}, `fate_open` and `open_tile`, fantasy's `cards` on
+start_kyoku (FL), which become the rule option `cards`, `mirror_tehais` and `mirror_wall` (M), `candidate`
+{pai, dead_wall, pool, wall_index} and tsumo's `pick` (A), dahai's `face_down`, start_kyoku's `pot` and the
+payments into the pot (`payment` face_down, dark_open, dark_lock; D). Other payments are left out.
 """
 
 from __future__ import annotations
@@ -20,10 +23,10 @@ from tsumolab.analyzer.games.record import GameError, GameRecord
 HONORS = "ESWNPFC"
 KEYS = {
     "start_kyoku": ("bakaze", "kyoku", "honba", "kyotaku", "oya", "scores", "dora_marker", "tehais",
-                    "exchange_direction", "fate_open", "cards"),
+                    "exchange_direction", "fate_open", "cards", "mirror_tehais", "mirror_wall", "pot"),
     "exchange": ("actor", "target", "pais"),
-    "tsumo": ("actor", "pai", "rinshan"),
-    "dahai": ("actor", "pai", "tsumogiri", "open_tile"),
+    "tsumo": ("actor", "pai", "rinshan", "pick"),
+    "dahai": ("actor", "pai", "tsumogiri", "open_tile", "face_down"),
     "chi": ("actor", "target", "pai", "consumed"),
     "pon": ("actor", "target", "pai", "consumed"),
     "daiminkan": ("actor", "target", "pai", "consumed"),
@@ -36,7 +39,10 @@ KEYS = {
     "ryukyoku": ("reason", "deltas"),
     "end_kyoku": ("scores", "deltas"),
     "eye": ("actor", "counter"),
+    "candidate": ("pai", "dead_wall", "pool", "wall_index"),
+    "payment": ("from", "to", "amount", "reason", "pai"),
 }
+DARK_REASONS = ("face_down", "dark_open", "dark_lock")   # D: the payments kept
 FANTASY_DECKS = ("dealer", "chance", "fate")
 RENAMED = {"fan": "han", "uradora_markers": "ura_markers"}
 TILE = re.compile(r"[1-9][mps]|5[mps]r|[1-7]z|\?")
@@ -73,7 +79,7 @@ def read_mjai(events: list[dict], title: str = "") -> GameRecord:
             variant = _variant(e["variant"], name)
         if kind == "start_kyoku":
             hands.append([])
-        if kind not in KEYS:
+        if kind not in KEYS or (kind == "payment" and e.get("reason") not in DARK_REASONS):
             continue
         if not hands:
             raise GameError(f"{name}: event {i + 1} ({kind}) comes before any start_kyoku")
@@ -95,12 +101,18 @@ def _variant(value, name: str) -> str:
 
 
 def _inferred_variant(hands: list[list[dict]]) -> str:
-    """The mode of a log that does not name it: shura with an exchange (S-2), fate with open deal tiles (F),
-    dragon-eye with eyes (DE), else riichi."""
+    """The mode of a log that does not name it: shura with an exchange (S-2), mirror with a mirror_wall (M),
+    darkness with face-down discards (D), fate with open deal tiles (F), dragon-eye with eyes (DE), astrology with
+    candidates (A), else riichi."""
     kinds = {e["type"] for h in hands for e in h}
     if "exchange" in kinds:
         return "shura"
-    return "fate" if "fate_open" in hands[0][0] else "dragon-eye" if "eye" in kinds else "riichi"
+    if "mirror_wall" in hands[0][0]:
+        return "mirror"
+    if any(e.get("face_down") for h in hands for e in h):
+        return "darkness"
+    return "fate" if "fate_open" in hands[0][0] else "dragon-eye" if "eye" in kinds else \
+        "astrology" if "candidate" in kinds else "riichi"
 
 
 def _rules(hands: list[list[dict]], name: str) -> dict:
@@ -124,8 +136,12 @@ def _event(e: dict, kind: str, where: str) -> dict:
             v = tile(v, where)
         elif key in ("consumed", "ura_markers", "pais"):
             v = [tile(t, where) for t in _list(v, key, where)]
-        elif key in ("tehais", "fate_open"):
+        elif key in ("tehais", "fate_open", "mirror_tehais"):
             v = [[tile(t, where) for t in _list(h, key, where)] for h in _list(v, key, where)]
+        elif key == "mirror_wall":
+            if not isinstance(v, dict):
+                raise GameError(f"{where}: mirror_wall must be an object of tile lists (M)")
+            v = {part: [tile(t, where) for t in _list(ts, part, where)] for part, ts in v.items()}
         out[key] = v
     return out
 

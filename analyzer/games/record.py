@@ -17,6 +17,13 @@ A record holds every hand of the game as a list of mjai-style events in the word
                   deltas?[4]}
     end_kyoku    {scores?[4], deltas?[4]}
 
+The special modes keep what they show in the words of the position documents (analyzer.advise.riichi_position):
+dragon-eye's `eye` {actor, counter}; fate's `fate_open` on start_kyoku and `open_tile` on dahai; fantasy's `cards`
+(a rule option); mirror's `mirror_tehais` and `mirror_wall` on start_kyoku (M); astrology's `candidate` {pai,
+dead_wall, pool, wall_index} events and `pick` on each tsumo from the pool (A); darkness's `"face_down": true` on
+dahai, its `payment` {from, to: -1, amount, reason: face_down | dark_open | dark_lock, pai} events and start_kyoku's
+`pot` (D).
+
 Tiles are 1m..9m, 1p..9p, 1s..9s, 1z..7z with a red five written 5mr / 5pr / 5sr; "?" is a tile the log does
 not show (an mjai log of one seat's view). Seats are the game's initial seats 0..3 (0 = the first dealer).
 

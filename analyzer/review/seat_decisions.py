@@ -7,7 +7,10 @@ A decision of the seat is
 - `react`: after another seat's discard that the seat could call or win on — ron, pon, kan, chi or pass;
 - `rob`: after another seat's added kan whose tile completes the seat's hand — ron or pass;
 - `exchange` (shura, S-2): the three tiles passed at the start, chosen after the dealer's first draw (the
-  dealer's first turn comes after the exchange).
+  dealer's first turn comes after the exchange);
+- `pick` (astrology, A): which candidate of the pool to draw; `open` and `lock` (darkness, D): whether to pay to
+  open another seat's face-down discard, or to lock one's own once opened (analyzer.review.sight, which also says
+  what mirror, astrology and darkness show of the other seats' tiles).
 In shura a seat that has won sits out the rest of the hand (S-3): the chi source skips it. A react or rob
 decision is kept only when the seat's tiles allow something besides passing (the engine then lists the options;
 one with only "pass" left is skipped by the review).
@@ -26,6 +29,7 @@ import numpy as np
 from tsumolab.analyzer.advise.riichi_position import FORMAT
 from tsumolab.analyzer.advise.riichi_view import HIDDEN, tile_of
 from tsumolab.analyzer.games.record import GameError
+from tsumolab.analyzer.review.sight import DarkDecisions, PoolPicks, darkness_view, opened_face_up, seen_draws
 from tsumolab.sims.tiles import format_tiles, tile_name
 
 
@@ -44,7 +48,7 @@ class SeatDecision:
     """A decision of the reviewed seat: the events up to it (index `at` is the last one seen) and the choice."""
 
     at: int
-    kind: str       # turn | react | rob | exchange
+    kind: str       # turn | react | rob | exchange | pick | open | lock
     choice: str     # the chosen option's label as advise writes it (e.g. "discard 5m", "riichi 3p", "pass")
     tiles: str      # the seat's concealed tiles then (mpsz, after the draw), e.g. "123m456p789s1122z"
     table: TableAt | None = None
@@ -52,21 +56,24 @@ class SeatDecision:
 
 def seat_view(events, seat: int, variant: str = "riichi") -> list[dict]:
     """The events as `seat` saw them: the other seats' start tiles (but in open-deal, OD, which shows them all)
-    and draws hidden, and the tiles of an exchange the seat took no part in. What fate (F) and dragon-eye (DE)
-    show — `fate_open`, `open_tile`, `eye` — is public and stays."""
+    and draws hidden (but mirror's transparent copies and astrology's picks, M, A), the tiles of an exchange the
+    seat took no part in, and in darkness the other seats' face-down tiles still hidden (D). What fate (F),
+    dragon-eye (DE), mirror and astrology show — `fate_open`, `open_tile`, `eye`, `mirror_tehais`, `mirror_wall`,
+    `candidate` — is public and stays."""
     out = []
-    for e in events:
+    shown = seen_draws(events, variant)
+    for i, e in enumerate(events):
         kind = e["type"]
         if kind == "start_kyoku" and variant != "open-deal":
-            e = dict(e, tehais=[h if i == seat else [HIDDEN] * len(h) for i, h in enumerate(e["tehais"])])
-        elif kind == "tsumo" and e["actor"] != seat:
+            e = dict(e, tehais=[h if s == seat else [HIDDEN] * len(h) for s, h in enumerate(e["tehais"])])
+        elif kind == "tsumo" and e["actor"] != seat and i not in shown:
             e = dict(e, pai=HIDDEN)
         elif kind == "exchange" and seat not in (e["actor"], e["target"]):
             e = dict(e, pais=[HIDDEN] * len(e["pais"]))
         elif kind in ("hora", "ryukyoku", "end_kyoku"):
             e = {k: v for k, v in e.items() if k not in ("ura_markers",)}
         out.append(e)
-    return out
+    return darkness_view(out, seat) if variant == "darkness" else out
 
 
 def position_at(variant: str, events, seat: int, decision: SeatDecision, rules: dict | None = None) -> dict:
@@ -161,13 +168,17 @@ class _SeatHand:
 
 
 class _PublicTable:
-    """Rivers, melds and dora indicators, followed event by event (what every seat sees)."""
+    """Rivers, melds and dora indicators, followed event by event (what every seat sees; D: another seat's
+    face-down tile still hidden is "?" in its river, as `seat` sees it)."""
 
-    def __init__(self, start: dict):
+    def __init__(self, start: dict, seat: int):
+        self.seat = seat
         self.rivers: list[list[str]] = [[] for _ in range(4)]
+        self.hidden: list[list[bool]] = [[] for _ in range(4)]   # D: the river tile lies face down now
         self.melds: list[list[str]] = [[] for _ in range(4)]
         self.dora = [_name(start["dora_marker"])] if start.get("dora_marker") not in (None, HIDDEN) else []
         self.riichi_next = [False] * 4
+        self.last_dark = -1   # D: the discarder of the latest face-down tile
 
     def apply(self, e: dict) -> None:
         kind, actor = e["type"], e.get("actor")
@@ -175,10 +186,17 @@ class _PublicTable:
             self.riichi_next[actor] = True
         elif kind == "dahai":
             self.rivers[actor].append(_name(e["pai"]) + ("*" if self.riichi_next[actor] else ""))
+            self.hidden[actor].append(False)
             self.riichi_next[actor] = False
+        elif kind == "payment" and e.get("reason") == "face_down":
+            self.last_dark = e["from"]
+            self.hidden[e["from"]][-1] = True
+        elif kind == "payment" and e.get("reason") in ("dark_open", "dark_lock"):
+            self.hidden[self.last_dark][-1] = e["reason"] == "dark_lock"
         elif kind in ("chi", "pon", "daiminkan"):
             if self.rivers[e["target"]]:
                 self.rivers[e["target"]].pop()
+                self.hidden[e["target"]].pop()
             word = {"chi": "chi", "pon": "pon", "daiminkan": "kan"}[kind]
             names = sorted([e["pai"], *e["consumed"]], key=lambda n: tile_of(n)[0])
             self.melds[actor].append(f"{word} {''.join(_name(n) for n in names)}")
@@ -198,14 +216,17 @@ class _PublicTable:
         """The table now, with the tile of the decision event `e` (the seat's draw, or a discard or added kan)."""
         pai = e.get("pai") if e["type"] in ("tsumo", "dahai", "kakan") else None
         tile = _name(pai) if pai not in (None, HIDDEN) and (e["type"] != "tsumo" or e.get("actor") == seat) else ""
-        return TableAt(tuple("".join(r) for r in self.rivers), tuple(", ".join(m) for m in self.melds),
-                       "".join(self.dora), tile)
+        rivers = tuple("".join(HIDDEN + t[2:] if hidden and p != self.seat else t
+                               for t, hidden in zip(self.rivers[p], self.hidden[p])) for p in range(4))
+        return TableAt(rivers, tuple(", ".join(m) for m in self.melds), "".join(self.dora), tile)
 
 
 def seat_decisions(events, seat: int, variant: str) -> list[SeatDecision]:
     """The decisions of `seat` in one hand's events (every tile known), in play order."""
     hand = _SeatHand(events[0], seat)
-    table = _PublicTable(events[0])
+    table = _PublicTable(events[0], seat)
+    picks = PoolPicks() if variant == "astrology" else None          # A
+    dark = DarkDecisions(events[0], seat) if variant == "darkness" else None   # D
     out: list[SeatDecision] = []
     # In shura (S-2) play starts after the exchange: the dealer's first draw comes before it, so the exchange is
     # decided with that draw in the dealer's hand and the dealer's first turn comes after the last exchange.
@@ -218,8 +239,14 @@ def seat_decisions(events, seat: int, variant: str) -> list[SeatDecision]:
             first_turn = passes[-1]
     for i, e in enumerate(events):
         kind = _decision_kind(hand, events, i, seat, i >= play_from)
+        picked = picks.apply(e) if picks is not None else None
+        if picked is not None and e["actor"] == seat:   # A: chosen once the pool is refilled, before the draw
+            out.append(SeatDecision(i - 1, "pick", picked, hand.tiles(), table.at(events[i - 1], seat)))
         hand.apply(e)
         table.apply(e)
+        if dark is not None:
+            dark.apply(e)
+            out += [SeatDecision(i, k, choice, hand.tiles(), table.at(e, seat)) for k, choice in dark.at(events, i)]
         if exchange is not None and i == play_from - 1:
             kinds = sorted(tile_of(p)[0] for p in exchange["pais"])
             out.append(SeatDecision(i, "exchange", "exchange " + " ".join(map(tile_name, kinds)), hand.tiles(),
@@ -242,6 +269,11 @@ def _decision_kind(hand: _SeatHand, events, i: int, seat: int, playing: bool) ->
     """The kind of decision event `i` gives `seat` (its hand as before the event), or None."""
     e = events[i]
     kind, actor = e["type"], e.get("actor")
+    opened = opened_face_up(events, i)   # D: a face-down tile turned face up is reacted to then
+    if opened is not None:
+        e, kind, actor = events[opened], "dahai", events[opened]["actor"]
+    elif kind == "dahai" and e.get("face_down"):
+        return None   # D: a face-down tile can be neither called nor ronned
     if actor == seat and kind in ("tsumo", "chi", "pon") and playing:
         if kind == "tsumo" and hand.riichi:
             k = tile_of(e["pai"])[0]
@@ -269,11 +301,11 @@ def _turn_choice(events, i: int, seat: int) -> str | None:
             return "tsumo"
         if kind == "reach" and e.get("actor") == seat:
             dahai = next(x for x in events[i + 1:] if x["type"] == "dahai")
-            return f"riichi {_name(dahai['pai'])}"
+            return f"riichi {_name(dahai['pai'])}" + (" face down" if dahai.get("face_down") else "")
         if kind in ("ankan", "kakan") and e.get("actor") == seat:
             return f"kan {_name(e['pai'] if kind == 'kakan' else e['consumed'][0])}"
         if kind == "dahai" and e.get("actor") == seat:
-            return f"discard {_name(e['pai'])}"
+            return f"discard {_name(e['pai'])}" + (" face down" if e.get("face_down") else "")
         if kind == "ryukyoku":
             return "nine terminals" if e.get("reason") in ("kyushukyuhai", "nine_terminals") else None
         return None

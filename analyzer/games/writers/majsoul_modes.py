@@ -17,7 +17,9 @@ the client's protocol (liqi.proto) as the community replay editor writes them:
   seat is overloaded (the first other draw after its last strike turn, or the call of one of its strike discards);
 - dragon-eye `muyu_mode` (DE): `muyu` {id, seat, count, count_max} on RecordNewRound, RecordDealTile,
   RecordDiscardTile and RecordChiPengGang — a new `id` where an eye is placed, `count` the holder's discards left;
-- fantasy `field_spell_mode` (FL): detail_rule's number dealer + 100 · chance + 10000 · fate card (each 1..5).
+- fantasy `field_spell_mode` (FL): detail_rule's number dealer + 100 · chance + 10000 · fate card (each 1..5);
+- mirror `jiuchao_mode` (M), astrology `zhanxing` (A), darkness `reveal_discard` (D): their flags here, their marks
+  and records in analyzer.games.writers.majsoul_sight.
 """
 
 from __future__ import annotations
@@ -30,7 +32,8 @@ from tsumolab.sims.riichi.soul_strike_turns import STRIKE_TURNS
 
 MODE_RULES = {"dora-fever": "dora3_mode", "open-deal": "begin_open_mode", "chant": "yongchang_mode",
               "soul-strike": "hunzhiyiji_mode", "fate": "tianming_mode", "dragon-eye": "muyu_mode",
-              "fantasy": "field_spell_mode"}
+              "fantasy": "field_spell_mode", "mirror": "jiuchao_mode", "astrology": "zhanxing",
+              "darkness": "reveal_discard"}   # mirror, astrology, darkness: analyzer.games.writers.majsoul_sight
 DECKS = ("dealer", "chance", "fate")
 CARD_PLACES = (1, 100, 10000)   # FL: field_spell_mode's digit of each deck's card
 OPEN = "t"                      # F: the suffix of an open deal tile

@@ -16,7 +16,12 @@ What the special modes show is kept in the words of the position documents (anal
 dragon-eye's `eye` events (DE), fate's `fate_open` on start_kyoku and `open_tile` on the discards giving one up
 (F, analyzer.advise.riichi_shown), fantasy's `cards` on start_kyoku (FL); dora-fever's and dragon-eye's first
 indicators are the `dora` events right after start_kyoku (DF, DE). Chant's runs (C) and soul strike's turns (SS)
-follow from the discards and riichi alone; open-deal (OD) shows the start hands every log holds anyway.
+follow from the discards and riichi alone; open-deal (OD) shows the start hands every log holds anyway. Mirror's
+start_kyoku gets `mirror_tehais` and `mirror_wall` (M, analyzer.advise.riichi_mirror, from the hand's wall);
+astrology keeps its `candidate` events and each picked `tsumo`'s `pick` (A); darkness keeps its face-down
+discards (`"face_down": true` on the dahai) and their payments into the pot (`payment` face_down, dark_open,
+dark_lock, each naming its `pai`), and start_kyoku gets `pot`, the pot carried into the hand (D); the pot a winner
+collects counts in its win's deltas, as the sticks do.
 
 Each hand is its start_kyoku and its events up to and including end_kyoku (scores after the hand).
 Only the modes in WRITTEN are written; `check_format` refuses the others in one line. Bloodshed's replay events are
@@ -30,17 +35,19 @@ from dataclasses import dataclass, field
 from tsumolab.analyzer.errors import InputError
 
 FORMATS = ("mjai", "tenhou6", "majsoul")
-SPECIAL = ("dora-fever", "chant", "soul-strike", "fate", "open-deal", "dragon-eye", "fantasy")
+SIGHT = ("mirror", "astrology", "darkness")   # the modes of what the table sees: transparent tiles, the pool, face down
+SPECIAL = ("dora-fever", "chant", "soul-strike", "fate", "open-deal", "dragon-eye", "fantasy", *SIGHT)
 WRITTEN = {"mjai": ("riichi", "shura", *SPECIAL, "bloodshed"), "tenhou6": ("riichi",),
            "majsoul": ("riichi", "shura", *SPECIAL, "bloodshed")}  # modes written per format
 TABLE = -1  # the riichi-stick pile in payment events
-WIN_REASONS = frozenset({"ron", "tsumo", "honba", "sticks", "pao", "fl_giveaway", "fl_hourglass"})
+WIN_REASONS = frozenset({"ron", "tsumo", "honba", "sticks", "pao", "pot", "fl_giveaway", "fl_hourglass"})
 DRAW_REASONS = frozenset({"noten", "nagashi", "fl_confiscate"})
 FEE_REASONS = frozenset({"fl_shady_deal", "fl_love_price"})   # FL: paid on a call, during the hand
+DARK_REASONS = ("face_down", "dark_open", "dark_lock")          # D: paid into the pot, kept as events
 START_KEYS = ("bakaze", "kyoku", "honba", "kyotaku", "oya", "scores", "dora_marker", "tehais", "cards")
 PLAY_KEYS = {
     "exchange": ("actor", "target", "pais"),
-    "tsumo": ("actor", "pai", "rinshan"),
+    "tsumo": ("actor", "pai", "rinshan", "pick"),
     "dahai": ("actor", "pai", "tsumogiri", "open_tile"),
     "chi": ("actor", "target", "pai", "consumed"),
     "pon": ("actor", "target", "pai", "consumed"),
@@ -54,6 +61,7 @@ PLAY_KEYS = {
     "ryukyoku": ("reason", "abortive", "actor"),
     "end_kyoku": ("scores", "deltas"),
     "eye": ("actor", "counter"),
+    "candidate": ("pai", "dead_wall", "pool", "wall_index"),
 }
 
 
@@ -107,9 +115,11 @@ def match_log(events: list[dict], names, variant: str, rules: dict | None = None
               title: str = "") -> MatchLog:
     """The replay's JSON events of one match (riichi-based modes) → MatchLog."""
     hands = _hands(events, variant)
-    if variant == "fate":
-        for hand in hands:
+    for hand in hands:
+        if variant == "fate":
             _show_fate(hand)
+        elif variant == "mirror":
+            _show_mirror(hand)
     return MatchLog(variant, [str(n) for n in names], hands, dict(rules or {}), n_hands, title)
 
 
@@ -121,12 +131,15 @@ def _hands(events: list[dict], variant: str) -> list[Hand]:
     riichi: set[int] = set()
     shown, nagashi = 0, False
     pons: dict[tuple[int, str], list[str]] = {}   # (seat, kind) → the pon's tiles, for its added kan
+    pot = 0   # D: the points in the pot
     for e in events:
         kind = e["type"]
         if kind == "start_kyoku":
             start = {"type": kind, **{k: e[k] for k in START_KEYS if k in e}}
             if variant == "shura":
                 start["exchange_direction"] = e.get("exchange_direction", "none")
+            if variant == "darkness":
+                start["pot"] = pot
             hands.append(Hand(start))
             draw, win, riichi, shown, nagashi, pons = [0] * 4, None, set(), 1, False, {}
             continue
@@ -138,6 +151,10 @@ def _hands(events: list[dict], variant: str) -> list[Hand]:
             continue
         if kind == "payment":
             reason, payer, payee, amount = e["reason"], e["from"], e["to"], e["amount"]
+            pot += amount if reason in DARK_REASONS else -amount if reason == "pot" else 0
+            if reason in DARK_REASONS:
+                _add_dark_payment(hand.events, e)
+                continue
             if reason in FEE_REASONS:
                 _add_fee(hand.events[-1], payer, payee, amount)
                 continue
@@ -183,6 +200,23 @@ def _add_fee(call: dict, payer: int, payee: int, amount: int) -> None:
             fees["pot"] += sign * amount
         else:
             fees["deltas"][seat] += sign * amount
+
+
+def _add_dark_payment(events: list[dict], payment: dict) -> None:
+    """D: a payment into the pot for a face-down tile, kept as an event; its face_down payment marks the dahai
+    right before it `"face_down": true`."""
+    if payment["reason"] == "face_down":
+        events[-1]["face_down"] = True
+    events.append({k: payment[k] for k in ("type", "from", "to", "amount", "reason", "pai")})
+
+
+def _show_mirror(hand: Hand) -> None:
+    """M: start_kyoku's `mirror_tehais` and `mirror_wall` (the transparent copies, from the wall's tile ids)."""
+    import numpy as np
+
+    from tsumolab.analyzer.advise.riichi_mirror import mirror_start
+
+    hand.start.update(mirror_start(np.asarray(hand.wall["ids"]), hand.start["oya"]))
 
 
 def _show_fate(hand: Hand) -> None:

@@ -12,7 +12,10 @@ five 0m / 0p / 0s. A riichi's stick shows as `liqi` {seat, score, liqibang} on t
 indicator in the cumulative `doras` of the record it comes with. head.config.mode.mode is 1 (East) or 2 (South);
 detail_rule names shura (xuezhandaodi, huansanzhang), the start points (init_point) and the red fives
 (dora_count 3 or 0). A han count of 13 or more is written as counted han (yiman false).
-The special riichi modes add their detail_rule flag and side fields (analyzer.games.writers.majsoul_modes).
+The special riichi modes add their detail_rule flag and side fields (analyzer.games.writers.majsoul_modes), and
+mirror, astrology and darkness their marks and records of what the table sees (analyzer.games.writers.majsoul_sight:
+transparent copies marked t and the wall, RecordFillAwaitingTiles, RecordRevealTile / RecordUnveilTile /
+RecordLockTile).
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from __future__ import annotations
 import json
 
 from tsumolab.analyzer.games.writers.majsoul_modes import ModeFields, detail_rule_flags
+from tsumolab.analyzer.games.writers.majsoul_sight import AwaitingTiles, MirrorCopies, dark_records
 from tsumolab.analyzer.games.writers.match_log import Hand, MatchLog, check_format
 
 ABORTS = {"nine_terminals": 1, "four_winds": 2, "four_kans": 3, "four_riichi": 4, "three_wins": 5}
@@ -44,11 +48,13 @@ class _HandRecords:
     def __init__(self, hand: Hand, variant: str, count_called: bool = True):
         self.hand, self.variant = hand, variant
         self.side = ModeFields(variant, hand.start, count_called)
-        self.last_discard = ""
+        self.mirror = MirrorCopies(hand.wall["ids"], hand.start["oya"]) if variant == "mirror" else None   # M
+        self.pool = AwaitingTiles() if variant == "astrology" else None   # A
+        self.last_discard = ""   # the latest discard (or added kan's tile) in the record's spelling
         self.records: list[dict] = []
         self.scores = list(hand.start["scores"])
-        self.sticks = int(hand.start["kyotaku"])
-        self.doras = [majsoul_tile(hand.start["dora_marker"])]
+        self.sticks = int(hand.start["kyotaku"]) + int(hand.start.get("pot", 0)) // 1000   # D: the pot shows too
+        self.doras = [self.indicator(0, hand.start["dora_marker"])]
         self.liqi: dict | None = None
         self.reach: dict | None = None
         self.left = 136 - 14 - 4 * 13 - 1   # live tiles left after the dealer's first draw (69)
@@ -71,10 +77,15 @@ class _HandRecords:
             raise ValueError(f"a hand starts with the dealer's draw, not {first}")
         tiles = [list(h) for h in start["tehais"]]
         tiles[oya].append(first["pai"])
+        dealt = [self.mirror.deal(s) for s in range(4)] if self.mirror else tiles
+        if self.mirror:
+            dealt[oya].append(self.mirror.draw(oya, False))
         data = {"chang": "ESWN".index(start["bakaze"]), "ju": start["kyoku"] - 1, "ben": start["honba"], "seat": oya,
                 "scores": list(self.scores), "liqibang": self.sticks,
-                **{f"tiles{s}": _tiles(self.side.deal_tiles(start, s, tiles[s])) for s in range(4)},
+                **{f"tiles{s}": _tiles(self.side.deal_tiles(start, s, dealt[s])) for s in range(4)},
                 "doras": list(self.doras), "left_tile_count": self.left}
+        if self.mirror:
+            data["paishan"] = self.mirror.paishan()
         self.side.new_round(data, tiles, majsoul_tile)
         self.add("RecordNewRound", data)
         i += 1
@@ -82,6 +93,8 @@ class _HandRecords:
             e = events[i]
             if e["type"] == "exchange":
                 i = self.exchange(events, i)
+            elif e["type"] == "dahai" and e.get("face_down"):
+                i = self.face_down(events, i)
             elif e["type"] == "hora":
                 i = self.wins(events, i)
             else:
@@ -101,18 +114,47 @@ class _HandRecords:
             "change_type": CHANGE_TYPES[step], "doras": list(self.doras)})
         return i + len(passes)
 
+    def indicator(self, index: int, name: str, ura: bool = False) -> str:
+        """Dora indicator `index` (or its ura), marked in mirror when transparent (M)."""
+        return self.mirror.indicator(index, ura) if self.mirror else majsoul_tile(name)
+
+    def given(self, seat: int, name: str, drawn_copy: bool = False) -> str:
+        """A tile the seat gives up from its hand, in the record's spelling (M: marked when transparent)."""
+        return majsoul_tile(self.mirror.give(seat, name, drawn_copy) if self.mirror else name)
+
+    def face_down(self, events: list[dict], i: int) -> int:
+        """D: the face-down discard at `i` and the payments right after it, as RecordRevealTile, RecordUnveilTile
+        and RecordLockTile; returns the index after them."""
+        e, end = events[i], i + 1
+        while end < len(events) and events[end]["type"] == "payment":
+            end += 1
+        riichi, self.reach = self.reach, None
+        self.last_discard = majsoul_tile(e["pai"])
+        records, self.sticks = dark_records(e, events[i + 1:end], self.last_discard, riichi, self.scores,
+                                            self.sticks)
+        for name, data in records:
+            self.add(name, data)
+        return end
+
     def event(self, e: dict) -> None:
         kind, seat = e["type"], e.get("actor")
         if kind == "tsumo":
             self.left -= 1
-            data = {"seat": seat, "tile": majsoul_tile(e["pai"]), "left_tile_count": self.left}
+            tile = self.mirror.draw(seat, bool(e.get("rinshan"))) if self.mirror else e["pai"]
+            data = {"seat": seat, "tile": majsoul_tile(tile), "left_tile_count": self.left}
+            if self.pool is not None and "pick" in e:   # A: the pool the pick is made from, then the pick
+                self.add("RecordFillAwaitingTiles", self.pool.fill_record(seat, self.left))
+                data["tile_index"] = e["pick"]
+                self.pool.take(e["pick"])
             self.side.drawn(data, seat, e["pai"])
             self.add("RecordDealTile", data)
+        elif kind == "candidate":
+            self.pool.reveal(majsoul_tile(e["pai"]))
         elif kind == "reach":
             self.reach = e
         elif kind == "dahai":
             riichi, self.reach = self.reach, None
-            data = {"seat": seat, "tile": majsoul_tile(e["pai"]),
+            data = {"seat": seat, "tile": self.given(seat, e["pai"], bool(e["tsumogiri"])),
                     "is_liqi": riichi is not None and not riichi.get("double"), "moqie": bool(e["tsumogiri"]),
                     "is_wliqi": riichi is not None and bool(riichi.get("double"))}
             self.side.discarded(data, e, riichi)
@@ -120,14 +162,18 @@ class _HandRecords:
             self.add("RecordDiscardTile", data)
         elif kind in CALLS:
             n = len(e["consumed"])
-            data = {"seat": seat, "type": CALLS[kind], "tiles": [*_tiles(e["consumed"]), self.last_discard],
+            consumed = [self.given(seat, c) for c in e["consumed"]]
+            data = {"seat": seat, "type": CALLS[kind], "tiles": [*consumed, self.last_discard],
                     "froms": [seat] * n + [e["target"]], "tile_states": [0] * n}
             self.side.called(data, e)
             self.fees(data, e.get("fees"))
             self.add("RecordChiPengGang", data)
         elif kind in ("ankan", "kakan"):
+            given = [self.given(seat, c) for c in (e["consumed"] if kind == "ankan" else [e["pai"]])]
             data = {"seat": seat, "type": 3 if kind == "ankan" else 2,
-                    "tiles": e["consumed"][0].rstrip("r") if kind == "ankan" else majsoul_tile(e["pai"])}
+                    "tiles": e["consumed"][0].rstrip("r") if kind == "ankan" else given[0]}
+            if kind == "kakan":
+                self.last_discard = given[0]   # the tile a robbing ron wins on
             self.side.kan(data, e)
             self.add("RecordAnGangAddGang", data)
         elif kind == "eye":
@@ -137,7 +183,7 @@ class _HandRecords:
             self.sticks += 1
             self.liqi = {"seat": seat, "score": self.scores[seat], "liqibang": self.sticks}
         elif kind == "dora":
-            self.doras.append(majsoul_tile(e["dora_marker"]))
+            self.doras.append(self.indicator(len(self.doras), e["dora_marker"]))
             self.records[-1]["data"]["doras"] = list(self.doras)
         elif kind == "ryukyoku":
             self.draw(e)
@@ -160,10 +206,11 @@ class _HandRecords:
             if e["type"] != "hora":
                 after.append(e)
             else:
-                hule = {"seat": e["actor"], "hu_tile": majsoul_tile(e["pai"]), "zimo": e["actor"] == e["target"],
+                zimo = e["actor"] == e["target"]
+                hule = {"seat": e["actor"], "hu_tile": self.win_tile(e, zimo), "zimo": zimo,
                         "yiman": False, "count": e["han"], "fu": e["fu"], "point_sum": max(e["deltas"])}
                 if e.get("ura_markers"):
-                    hule["li_doras"] = _tiles(e["ura_markers"])
+                    hule["li_doras"] = [self.indicator(j, t, ura=True) for j, t in enumerate(e["ura_markers"])]
                 self.side.fate_bonus(hule, e["actor"])
                 hules.append(hule)
                 deltas = [a + b for a, b in zip(deltas, e["deltas"])]
@@ -183,6 +230,12 @@ class _HandRecords:
             record["liqi"], self.liqi = self.liqi, None
         self.liqi = early or self.liqi
         return i
+
+    def win_tile(self, e: dict, zimo: bool) -> str:
+        """The win's tile in the record's spelling (M: marked when transparent)."""
+        if not self.mirror:
+            return majsoul_tile(e["pai"])
+        return self.mirror.last_drawn(e["actor"], e["pai"]) if zimo else self.last_discard
 
     def draw(self, e: dict) -> None:
         if e.get("abortive"):

@@ -10,7 +10,9 @@ with one `exchange` event {actor, target, pais} per seat (S-2). Bloodshed is wri
 The other riichi-family modes add tsumolab's words of the position documents (analyzer.advise.riichi_position):
 start_game names the mode (`variant`, left out for riichi), dragon-eye has `eye` events (DE), fate `fate_open` on
 start_kyoku and `open_tile` on discards (F), fantasy the match's `cards` on start_kyoku (FL); fantasy's fees on a
-call are left out (the next start_kyoku's scores hold them).
+call are left out (the next start_kyoku's scores hold them). Mirror has `mirror_tehais` and `mirror_wall` on
+start_kyoku (M), astrology `candidate` events and `pick` on each tsumo from the pool (A), darkness `face_down` on
+its face-down discards, their `payment` events into the pot and the pot carried on start_kyoku (`pot`, D).
 """
 
 from __future__ import annotations
@@ -24,7 +26,8 @@ HONORS = "ESWNPFC"
 RENAMED = {"han": "fan", "ura_markers": "uradora_markers"}
 DROPPED = {"tsumo": ("rinshan",), "reach": ("double",), "ryukyoku": ("abortive", "actor", "nagashi"),
            "end_kyoku": ("scores", "deltas"), "chi": ("fees",), "pon": ("fees",), "daiminkan": ("fees",)}
-TILE_KEYS = ("pai", "dora_marker", "consumed", "pais", "tehais", "ura_markers", "fate_open")
+TILE_KEYS = ("pai", "dora_marker", "consumed", "pais", "tehais", "ura_markers", "fate_open", "mirror_tehais",
+             "mirror_wall")
 
 
 def mjai_tile(name: str) -> str:
@@ -33,6 +36,8 @@ def mjai_tile(name: str) -> str:
 
 
 def _tiles(value):
+    if isinstance(value, dict):
+        return {k: _tiles(v) for k, v in value.items()}
     return [_tiles(v) for v in value] if isinstance(value, list) else mjai_tile(value)
 
 
@@ -56,6 +61,8 @@ def mjai_events(log: MatchLog) -> list[dict]:
                 event[RENAMED.get(key, key)] = value
             if e["type"] == "reach_accepted":
                 scores[e["actor"]] -= 1000
+            if e["type"] == "payment":   # D: paid into the pot
+                scores[e["from"]] -= e["amount"]
             if "deltas" in e and e["type"] != "end_kyoku":
                 scores = [s + d for s, d in zip(scores, e["deltas"])]
                 event["scores"] = list(scores)

@@ -186,14 +186,14 @@ class RiichiTools:
 @functools.lru_cache(maxsize=8)
 def riichi_engine(slug: str, seats_spec: str, seed: int, rules_json: str):
     """The riichi engine of a field (seats spec) under a mode's rules (JSON), built once per field and reused; its
-    positions keep their events where the mode's public tiles are read from them (sims.riichi.public_tiles: OD's
-    starting tiles, A's picks)."""
+    positions keep their events where the mode's public tiles are read from them (sims.riichi.public_tiles: F's
+    open tiles melded, OD's starting tiles, A's picks)."""
     from tsumolab.policies.registry import parse_seats
     from tsumolab.sims.riichi.positions import RiichiEngine
 
     rules = get_mode(slug).rules_class.from_dict(json.loads(rules_json))
     return RiichiEngine(parse_seats(seats_spec), rules, root_seed=seed,
-                        keep_events=bool(rules.open_deal or rules.astrology))
+                        keep_events=bool(rules.fate or rules.open_deal or rules.astrology))
 
 
 _TOOLS: dict[str, type[FamilyTools]] = {"bloodshed": BloodshedTools, "riichi": RiichiTools}

@@ -1,5 +1,5 @@
-"""What the determinization tests share: positions of simulated play to determinize, and whether sampled tile
-kinds follow the hidden pool."""
+"""What the determinization tests share: positions of simulated play to determinize, whether a determinization
+kept every public field, and whether sampled tile kinds follow the hidden pool."""
 
 from __future__ import annotations
 
@@ -8,8 +8,19 @@ import math
 import numpy as np
 
 from tsumolab.policies.registry import parse_seats
+from tsumolab.sims.layout import describe
 from tsumolab.sims.modes import get_mode
+from tsumolab.sims.riichi.observation import ROBS
 from tsumolab.sims.riichi.positions import RiichiEngine
+
+PRIVATE = {"hand", "red", "rng", "furiten"}  # the only fields of a seat's row a determinization may change
+PUBLIC_SPANS = [(name, lo, lo + width) for name, lo, width, _ in describe(ROBS) if name not in PRIVATE]
+
+
+def assert_public_fields_kept(d, pos) -> None:
+    """No public field of any seat's observation moved from `pos` to its determinization `d`."""
+    for name, lo, hi in PUBLIC_SPANS:
+        assert np.array_equal(d.obs[:, lo:hi], pos.obs[:, lo:hi]), name
 
 
 def assert_follows_the_pool(counts: np.ndarray, pool: np.ndarray) -> None:

@@ -25,20 +25,12 @@ from tsumolab.sims.riichi.public_tiles import RED, public_tiles
 from tsumolab.sims.riichi.tableau import ST_RED_HAND, is_red
 from tsumolab.sims.shanten_tables import lookup_tables
 from tests.cli_run import run_cli
-from tests.sampling import assert_follows_the_pool, positions
+from tests.sampling import assert_follows_the_pool, assert_public_fields_kept, positions
 
 TABLES = lookup_tables()
-PRIVATE = {"hand", "red", "rng", "furiten"}  # the only fields of a seat's row a determinization may change
-PUBLIC_SPANS = [(name, lo, lo + width) for name, lo, width, _ in describe(ROBS) if name not in PRIVATE]
 SHOWING = ("fate", "open-deal", "mirror", "astrology")  # modes that show some of the riichi view's hidden tiles
 MODES = sorted(set(VARIANTS) - {"riichi", "shura"} | set(SHOWING))
 POOL_BLOCK = next(slice(lo, lo + width) for name, lo, width, _ in describe(ROBS) if name == "astrology")  # A
-
-
-def _assert_public_fields_kept(d, pos) -> None:
-    """No public field of any seat's observation moved from `pos` to its determinization `d`."""
-    for name, lo, hi in PUBLIC_SPANS:
-        assert np.array_equal(d.obs[:, lo:hi], pos.obs[:, lo:hi]), name
 
 
 def _kinds_and_reds(pos, seat, public):
@@ -67,7 +59,7 @@ def test_determinization_never_moves_a_public_fact(slug):
         for j in range(25):
             d = pos.copy()
             assert determinize(d.hs, d.obs, d.st, d.wall, seat, 3, j, TABLES, UNIFORM, public) >= 0
-            _assert_public_fields_kept(d, pos)
+            assert_public_fields_kept(d, pos)
             mine = np.arange(ROBS.SIZE) != ROBS.rng  # the seats' policy streams are keyed per sample
             assert np.array_equal(d.obs[seat, mine], pos.obs[seat, mine])
             assert np.array_equal(d.st[ST_RED_HAND + seat, :3], pos.st[ST_RED_HAND + seat, :3])
@@ -158,7 +150,7 @@ def test_darkness_face_down_kinds_are_dealt_again():
         for j in range(10):
             d = pos.copy()
             assert determinize(d.hs, d.obs, d.st, d.wall, seat, 3, j, TABLES, UNIFORM, public) >= 0
-            _assert_public_fields_kept(d, pos)
+            assert_public_fields_kept(d, pos)
             assert np.array_equal(d.obs[seat, ROBS.hand:ROBS.hand + 34], pos.obs[seat, ROBS.hand:ROBS.hand + 34])
             assert np.array_equal(_dark(d.hs, seat), _dark(pos.hs, seat))
             moved = False
@@ -362,3 +354,28 @@ def test_advise_answers_a_darkness_open_position(tmp_path, capsys):
     assert result["decision"] == "open"
     assert {o["option"] for o in result["options"]} == {"open", "decline"}
     assert all(o["rollouts"] == 60 for o in result["options"])
+
+
+def test_fate_bound_leaves_out_open_tiles_melded_in_the_positions_replay_advises():
+    """F: the engine whose positions `replay --advise` and the decision claims analyse (analyzer.engines
+    .riichi_engine) keeps the hand's log, so an open tile an opponent has melded is no longer kept concealed:
+    at every fifth decision of two fate hands with such melds, no kept count exceeds a concealed hand. Without the
+    log, public_tiles refuses a fate position rather than keep melded tiles concealed."""
+    from tsumolab.analyzer.engines import riichi_engine
+    from tsumolab.sims.riichi.public_tiles import own_melded
+
+    table = riichi_engine("fate", "baseline", 3, "{}")
+    melded = 0
+    for hand_no in (1, 2):
+        for k in range(0, table.play_hand(0, hand_no).n_decisions, 5):
+            pos = table.at_decision(0, hand_no, k)
+            kept, _ = public_tiles(pos, pos.seat, table.topts)
+            for p in range(4):
+                assert (kept[p, :34] <= pos.obs[p, ROBS.hand:ROBS.hand + 34]).all()
+            fate_open = pos.obs[0, ROBS.fate_open:ROBS.fate_open + 4 * 34].reshape(4, 34)
+            melded += int(((own_melded(pos.logged()) > 0) & (fate_open > 0)).any())
+    assert melded > 0
+    unlogged = RiichiEngine(parse_seats("baseline"), get_mode("fate").rules_class(), root_seed=3)
+    pos = unlogged.at_decision(0, 1, 0)
+    with pytest.raises(ValueError, match="a fate position needs its event log"):
+        public_tiles(pos, pos.seat, unlogged.topts)

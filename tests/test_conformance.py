@@ -30,7 +30,7 @@ FAST_MATCHES = 12
 FULL_MATCHES = 1_000     # about 8,000 (Bloodshed) to 12,000 (riichi core) hands per cell over the two seatings
 SEED = 3
 MIXED_SEATS = "baseline,random,majsoul-cpu,disconnected"   # policies that play every mode
-DRIVEN_PARAMS = "rollouts=2,kinds=127,top_k=2,z=0"  # a driven policy (search) searches every kind, cheaply
+DRIVEN_PARAMS = "rollouts=2,kinds=1023,top_k=2,z=0"  # a driven policy (search) searches every kind, cheaply
 DRIVEN_MATCHES = FAST_MATCHES
 
 

@@ -78,7 +78,8 @@ def test_search_follows_the_rollouts_at_a_clear_decision():
 
 
 def test_search_parameters_are_checked():
-    """A rollout or base policy outside the named choices, or too few rollouts, is refused with a message."""
+    """A rollout or base policy outside the named choices, or too few rollouts, is refused with a message, and
+    so is a seat beside the search seat that does not play the mode."""
     with pytest.raises(PolicyError, match="rollout=7"):
         search_play.simulate(get_mode("bloodshed"), 0, np.arange(1), parse_seats("search(rollout=7)"))
     with pytest.raises(ValueError, match="rollouts must be at least 2"):
@@ -86,4 +87,4 @@ def test_search_parameters_are_checked():
     with pytest.raises(ValueError, match="deal must be 0"):
         search_play.simulate(get_mode("bloodshed"), 0, np.arange(1), parse_seats("search(deal=2)"))
     with pytest.raises(PolicyError, match="does not support mode"):
-        search_play.simulate(get_mode("fate"), 0, np.arange(1), parse_seats("search"))
+        search_play.simulate(get_mode("fate"), 0, np.arange(1), parse_seats("search,star-picker,baseline,baseline"))

@@ -54,7 +54,7 @@ class Decider:
         if not self.rollouts(S.copy(), seat, np.asarray(options, np.int64), seed, 0, count, False, progress,
                              *self.rollout_play[searcher.rollout_policy], values, ranks, outcomes):
             raise RuntimeError("search: a played position could not be determinized")
-        return self.table.stats.record(options, values, choose(values, searcher.z))
+        return self.table.stats.record(decision, options, values, choose(values, searcher.z))
 
 
 def play_matches(table, root_seed: int, match_ids: np.ndarray, counters=None):

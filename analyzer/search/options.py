@@ -13,6 +13,11 @@ means there is nothing to search. Per kind:
 - riichi: the base's discard with and without the riichi declaration.
 - exchange: the EXCHANGE_CAP triples that leave the lowest shanten; void: the three suits.
 - `top_k` > 0: the k discards that leave the lowest shanten, then accept the most unseen tiles.
+- pick (astrology, A): every candidate of the pool (identical candidates once).
+- hide (darkness, D): each discard or riichi among the turn's candidates (the base's answer first) also face
+  down, or face up when it is face down, where the seat's points allow it.
+- open/lock (darkness, D): pay and decline, at the opening of another seat's face-down discard and at the
+  locking of one's own opened one.
 """
 
 from __future__ import annotations
@@ -21,13 +26,15 @@ import numpy as np
 
 from tsumolab.analyzer.advise.riichi_sampler import exchange_options, riichi_options
 from tsumolab.analyzer.advise.bloodshed_position import options_of
-from tsumolab.policies.search import CALLS, EXCHANGE, KAN, PUSH_FOLD, RIICHI, RON, VOID
+from tsumolab.policies.search import CALLS, EXCHANGE, HIDE, KAN, OPEN_LOCK, PICK, PUSH_FOLD, RIICHI, RON, VOID
 from tsumolab.sims.decisions import (
-    CHI_HIGH, CHI_LOW, CHI_MID, D_EXCHANGE, D_REACT, D_ROB, D_TURN, D_VOID, KAN_CALL, PASS, PON, TSUMO, TSUMOGIRI,
+    CHI_HIGH, CHI_LOW, CHI_MID, D_DARK_LOCK, D_DARK_OPEN, D_EXCHANGE, D_PICK, D_REACT, D_ROB, D_TURN, D_VOID,
+    DARK_DECLINE, DARK_PAY, FACE_DOWN, KAN_CALL, PASS, PON, TSUMO, TSUMOGIRI,
 )
 from tsumolab.sims.decisions import KAN as KAN_ANSWER
 from tsumolab.sims.decisions import RIICHI as RIICHI_ANSWER
 from tsumolab.sims.decisions import RON as RON_ANSWER
+from tsumolab.sims.riichi.darkness_pot import DK_ON
 
 EXCHANGE_CAP = 8
 THREAT_MELDS, LATE_WALL = 2, 20
@@ -115,6 +122,12 @@ def riichi_candidates(view, base: int, kinds: int, top_k: int, tables) -> list[i
         out += [RON_ANSWER, PASS]
     elif decision == D_TURN:
         out += _riichi_turn(view, base, kinds, top_k, tables)
+    elif decision == D_PICK and kinds & PICK:
+        from tsumolab.analyzer.advise.riichi_pool import pick_options
+
+        out += [a for _, a in pick_options(view)]
+    elif decision in (D_DARK_OPEN, D_DARK_LOCK) and kinds & OPEN_LOCK:
+        out += [DARK_PAY, DARK_DECLINE]
     if len(out) == 1:
         return out
     legal = {a for _, a in riichi_options(view, tables)} if decision == D_TURN else None
@@ -130,8 +143,18 @@ def _riichi_turn(view, base: int, kinds: int, top_k: int, tables) -> list[int]:
         out += [TSUMO, TSUMOGIRI]
     if kinds & KAN:
         out += [KAN_ANSWER + k for k in range(34) if view[ROBS.kan_options + k] > 0]
-    if in_riichi:
-        return out
+    if not in_riichi:
+        out += _riichi_discards(view, base, kinds, top_k, tables)
+    if kinds & HIDE and view[ROBS.darkness + DK_ON]:
+        out += [turned for turned in map(_turned_over, (base, *out)) if turned is not None]
+    return out
+
+
+def _riichi_discards(view, base: int, kinds: int, top_k: int, tables) -> list[int]:
+    """The turn's discard candidates of a seat not in riichi: riichi or dama, the fold discard, the top_k."""
+    from tsumolab.policies.riichi_api import ROBS
+
+    out = []
     declared = base - RIICHI_ANSWER
     plain = declared if declared == TSUMOGIRI or 0 <= declared < 34 else base
     if kinds & RIICHI and view[ROBS.can_riichi] and (plain < 34 or plain == TSUMOGIRI):
@@ -145,6 +168,20 @@ def _riichi_turn(view, base: int, kinds: int, top_k: int, tables) -> list[int]:
     if top_k > 0 and discarding:
         out += _efficient_discards(view, view[ROBS.hand:ROBS.hand + 34], tables, False, top_k)
     return out
+
+
+def _is_discard(answer: int) -> bool:
+    """A face-up discard or riichi answer of the riichi engine (a kind or the drawn copy, declared or not)."""
+    plain = answer - RIICHI_ANSWER if RIICHI_ANSWER <= answer < RIICHI_ANSWER + 34 or \
+        answer == RIICHI_ANSWER + TSUMOGIRI else answer
+    return 0 <= plain < 34 or plain == TSUMOGIRI
+
+
+def _turned_over(answer: int) -> int | None:
+    """D: a discard or riichi answer face down, or face up when it is face down; None for another answer."""
+    if _is_discard(answer - FACE_DOWN):
+        return answer - FACE_DOWN
+    return FACE_DOWN + answer if _is_discard(answer) else None
 
 
 def _bloodshed_shanten(hand, n_melds, tables) -> int:

@@ -11,11 +11,15 @@ import numpy as np
 
 from tsumolab.policies.registry import SeatPolicy, check_mode, get, parse_seat
 from tsumolab.policies.search import player
-from tsumolab.sims.decisions import D_EXCHANGE, D_REACT, D_ROB, D_TURN, D_VOID
+from tsumolab.sims.decisions import (
+    D_DARK_LOCK, D_DARK_OPEN, D_EXCHANGE, D_PICK, D_REACT, D_ROB, D_TURN, D_VOID,
+)
 
 STREAM_SEARCH = 211  # keyed (root seed, match id, hand number · 2^16 + decision number, STREAM_SEARCH)
 HOOK_ROW = {D_EXCHANGE: 0, D_VOID: 1, D_TURN: 2, D_REACT: 3, D_ROB: 4}  # Bloodshed hook tuple per decision
-RIICHI_HOOK_ROW = {D_EXCHANGE: 0, D_TURN: 1, D_REACT: 2, D_ROB: 3}
+RIICHI_HOOK_ROW = {D_EXCHANGE: 0, D_TURN: 1, D_REACT: 2, D_ROB: 3, D_PICK: 4, D_DARK_OPEN: 4, D_DARK_LOCK: 4}
+"""riichi engine's hook tuple per decision (sims.decisions.RIICHI_HOOK_NAMES: the modes' own decisions go to
+`mode`)"""
 
 
 @dataclass
@@ -52,14 +56,20 @@ class SearchStats:
     """hands played out (options × determinizations)"""
     collisions: int = 0
     """Bloodshed: searched answers dropped because another seat's answer was forced in the same phase"""
+    by_decision: dict = field(default_factory=dict)
+    """decision kind (sims.decisions D_*) → [searched, changed] of that kind"""
 
-    def record(self, options: list[int], values: np.ndarray, best: int):
-        """Count one searched decision; its answer, or None when the base's (option 0) stands."""
+    def record(self, decision: int, options: list[int], values: np.ndarray, best: int):
+        """Count one searched decision of kind `decision`; its answer, or None when the base's (option 0)
+        stands."""
         self.searched += 1
         self.rollouts += values.size
+        counts = self.by_decision.setdefault(int(decision), [0, 0])
+        counts[0] += 1
         if best == 0:
             return None
         self.changed += 1
+        counts[1] += 1
         return options[best]
 
 

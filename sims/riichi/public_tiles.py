@@ -27,8 +27,8 @@ counter. Random streams of the rules (the dragon eye's next placements) are hidd
     kept[p, kind]       concealed tiles of seat p that stay in its hand (kinds 0..33; columns 34..36: 1 when its
                         red five of suit m, p, s is one of them)
     kept_wall[i]        1 when wall slot i stays as it is
-The open-deal and astrology bounds need the hand's event log (a position kept with its events, as every position
-read from a document is).
+The fate, open-deal and astrology bounds need the hand's event log (a position kept with its events, as every
+position read from a document is): fate's to leave out the open tiles a seat has melded.
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ def public_tiles(pos, seat: int, topts) -> tuple[np.ndarray, np.ndarray]:
     """(kept, kept_wall) of the stopped position `pos` (sims.riichi.positions.Position) as `seat` sees it."""
     kept, kept_wall = no_public_tiles(pos.wall.size)
     if topts[T.T_FATE]:
-        _fate(pos, kept, own_melded(pos.logged()))
+        _fate(pos, kept, own_melded(_logged(pos, "a fate")))
     if topts[T.T_OPEN_DEAL]:
         _open_deal(pos, kept)
     if topts[T.T_MIRROR]:

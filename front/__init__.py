@@ -9,8 +9,12 @@ importing an engine module does not load the layers above it.
 from __future__ import annotations
 
 import importlib
+import time
 
 _API = "tsumolab.api"
+IMPORTED_AT = time.perf_counter()
+"""When tsumolab was first imported: `tsumolab demo` counts its start-up (imports, kernels compiled as their
+modules load) from here."""
 
 
 def __getattr__(name: str):

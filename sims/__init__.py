@@ -4,3 +4,4 @@
 from tsumolab.sims import compile_cache
 
 compile_cache.configure()
+compile_cache.compile_once()

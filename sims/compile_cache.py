@@ -1,8 +1,14 @@
-"""Where numba keeps compiled kernels: a cache directory keyed by the source of every kernel module.
+"""How numba compiles and keeps the kernels: a cache directory keyed by the source of every kernel module, and
+one specialization per kernel instead of one per constant argument.
 
 numba's own cache only notices edits to a function's own file, so a kernel calling an edited function in
 another module would keep stale machine code. Keying the directory by a hash of all sources of `sims` and
 `policies` makes any edit start a fresh cache. An explicit NUMBA_CACHE_DIR is respected.
+
+numba types a constant argument of a call between kernels by its value (`Literal[int](-1)`) and compiles the
+callee again for each value: `pay` was compiled 21 times and `_play_out`, which holds the whole riichi engine,
+4 times. `compile_once` has tsumolab's kernels compiled for the plain types of their arguments first (as numba's
+own `@overload` does by default), and for the literal types only when the plain ones cannot be typed.
 """
 
 from __future__ import annotations
@@ -30,6 +36,31 @@ def source_digest() -> str:
             digest.update(f"{package}/{path.relative_to(root).as_posix()}".encode())
             digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
+
+
+def compile_once() -> None:
+    """Patch numba's dispatcher so that a call from one tsumolab kernel to another compiles the callee for the
+    argument types without their literal values (idempotent; other packages' kernels are left as they are)."""
+    from numba.core import errors, types
+    from numba.core.dispatcher import Dispatcher
+
+    plain_call = Dispatcher.get_call_template
+    if getattr(plain_call, "tsumolab", False):
+        return
+
+    def get_call_template(self, args, kws):
+        if self.py_func.__module__.startswith("tsumolab."):
+            plain_args = tuple(types.unliteral(a) for a in args)
+            plain_kws = {k: types.unliteral(v) for k, v in kws.items()}
+            if plain_args != tuple(args) or plain_kws != kws:
+                try:
+                    return plain_call(self, plain_args, plain_kws)
+                except errors.TypingError:
+                    pass
+        return plain_call(self, args, kws)
+
+    get_call_template.tsumolab = True
+    Dispatcher.get_call_template = get_call_template
 
 
 def configure() -> None:

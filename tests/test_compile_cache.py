@@ -48,3 +48,39 @@ def test_numba_imported_first_still_caches_in_the_keyed_directory(monkeypatch, t
     compile_cache.configure()
     assert config.CACHE_DIR == os.environ["NUMBA_CACHE_DIR"]
     assert config.CACHE_DIR.startswith(str(tmp_path / "tsumolab" / "numba-"))
+
+
+def _kernel(source: str, name: str, module: str):
+    """A fresh jit-compiled function `name` defined by `source`, as if it lived in `module` (never cached)."""
+    import numba as nb
+    scope: dict = {}
+    exec(source, {"nb": nb}, scope)
+    function = scope[name]
+    function.__module__ = module
+    return nb.njit(function)
+
+
+def test_a_tsumolab_kernel_is_compiled_once_for_constant_arguments_of_any_value():
+    """compile_once: calls with the constants 1, 2 and True compile the callee for int64 and bool only; a callee
+    outside tsumolab keeps numba's own literal specializations; one that needs a literal still gets it."""
+    import numba as nb
+    from numba.core import types
+
+    def caller_of(callee):
+        @nb.njit
+        def caller():
+            return callee(1, True) + callee(2, True) + callee(3, False)
+        return caller
+
+    ours = _kernel("def add(x, flag):\n    return x + 1 if flag else x", "add", "tsumolab.sims.probe")
+    theirs = _kernel("def add(x, flag):\n    return x + 1 if flag else x", "add", "elsewhere.probe")
+    assert caller_of(ours)() == caller_of(theirs)() == 2 + 3 + 3
+    assert ours.signatures == [(types.int64, types.boolean)]
+    assert len(theirs.signatures) == 3 and any(isinstance(t, types.Literal) for s in theirs.signatures for t in s)
+
+    pick = _kernel("def pick(t, i):\n    return t[i]", "pick", "tsumolab.sims.probe")
+
+    @nb.njit
+    def mixed():
+        return pick((1, 2.5), 1)   # a heterogeneous tuple is indexed by a literal only
+    assert mixed() == 2.5

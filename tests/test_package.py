@@ -127,6 +127,9 @@ def test_installed_wheel_runs_demo_claims_regress_and_report(installed, tmp_path
     demo = _tsumolab(installed, tmp_path, "demo", "--matches", "80", "--only", "B4", "--jobs", "1", "--out", "demo")
     assert demo.returncode == 0, demo.stderr[-3000:]
     assert "Claims study: 1 claims" in demo.stdout and (tmp_path / "demo" / "report.html").is_file()
+    last = demo.stdout.strip().splitlines()[-1]   # issue 32: where the first run's time went
+    parts = ("start-up", "example hands", "engine compile or load", "simulation", "reports")
+    assert last.startswith("Time: ") and all(f"{part} " in last for part in parts), last
 
     claims = _tsumolab(installed, tmp_path, "claims", "--only", "B4", "--matches", "200", "--out", "b4",
                        "--no-report")

@@ -37,6 +37,7 @@ def demo(matches: int, only: str | None, out_dir: Path, jobs: int, langs: tuple[
     from tsumolab.analyzer.claims.study import format_summary
 
     clock = _Clock()
+    clock.lap("start-up")
     click.echo("Example hands (tsumolab hand):")
     for request in EXAMPLE_HANDS:
         click.echo(f"  {json.dumps(request, ensure_ascii=False)}\n"
@@ -67,8 +68,10 @@ class _Clock:
     def __init__(self):
         import time
 
+        import tsumolab
+
         self._now = time.perf_counter
-        self._start = self._last = self._now()
+        self._start = self._last = tsumolab.IMPORTED_AT
         self.laps: list[tuple[str, float]] = []
 
     def lap(self, name: str) -> None:

@@ -31,6 +31,7 @@ def _shipped():
     return np.load(table_path("baseline"))
 
 
+@pytest.mark.slow
 def test_shipped_table_counts_the_first_matches_of_its_build():
     """The package's table holds the counts of matches 1.. of seed 1 (analyzer.advise.bloodshed_progress defaults):
     counting the first 3 again gives a part of it, cell by cell."""

@@ -343,6 +343,7 @@ def _identifiers(data) -> set[str]:
     return set(re.findall(r"[A-Za-z][A-Za-z_-]+", " ".join(raw)))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", TRANSLATED)
 def test_translated_reports_render_to_the_same_bytes_twice(rendered, study, lang):
     from tsumolab.reports.render import render_report, report_names

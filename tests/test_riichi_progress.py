@@ -91,6 +91,7 @@ def test_missing_table_is_refused_with_how_to_build_it():
         field_progress("riichi", "nobody")
 
 
+@pytest.mark.slow
 def test_deal_check_values_both_deals_on_the_same_positions():
     """analyzer.advise.deal_check: both deals judged on the same positions by the same oracle; the uniform deal's
     gain against itself is exactly zero."""

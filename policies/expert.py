@@ -2,9 +2,10 @@
 
 It starts from `baseline` and changes the decisions where a player's judgment pays: in Bloodshed the ron or
 pass by the win's fan, the winners so far, the wall and the live waits, push or fold against visible threats,
-and flush / pair-shape steering (policies.expert_bloodshed); in the riichi modes push or fold against a riichi
-by shanten and hand value and the riichi-or-dama judgment (policies.expert_riichi). Each module's docstring
-defines its rules; the parameters below tune them.
+and flush / pair-shape steering (policies.expert_bloodshed); in the riichi modes a danger estimate per tile against
+each threat (policies.danger), push or fold by hand value, shape and threat, riichi or dama, and the calls strong
+players make (policies.expert_riichi, policies.expert_calls). Each module's docstring defines its rules; the
+parameters below tune them.
 """
 
 from tsumolab.policies.expert_bloodshed import HOOKS
@@ -14,22 +15,23 @@ from tsumolab.policies.registry import Param, Policy
 POLICY = Policy(
     name="expert",
     description="Value-aware play: passes a cheap ron only on a good early wait while nobody has won, folds "
-                "weak hands against threats, steers to 清一色 and pair shapes (Bloodshed); pushes or folds against "
-                "riichi by shanten and value, dama on big or late thin waits (riichi modes).",
+                "weak hands against threats, steers to 清一色 and pair shapes (Bloodshed); reads each tile's danger, "
+                "pushes or folds by value, shape and threat, riichi or dama, yakuhai / tanyao / flush calls "
+                "(riichi modes).",
     params=(
         Param("pass_fan", int, 2, "Bloodshed: pass a ron worth at most this many fan (0 = take every ron)"),
         Param("pass_live", int, 3, "Bloodshed: pass only with at least this many unseen winning tiles"),
         Param("fold_shanten", int, 3, "Bloodshed: fold against a threat from this shanten (99 = never)"),
         Param("flush_tiles", int, 11, "Bloodshed: tiles of one non-void suit (3 per meld) that make it the "
                                       "flush target (99 = never)"),
-        Param("call_shanten", int, 0, "riichi modes: a closed hand opens for a yaku-keeping call when it leaves "
-                                      "this many shanten or fewer (0 = baseline: only to reach tenpai)"),
-        Param("riichi_fold", int, 2, "riichi modes: fold against a riichi from this shanten (a valuable "
-                                     "1-shanten hand pushes; 2 = baseline's threshold)"),
-        Param("dama_value", int, 4, "riichi modes: stay dama with a yaku and this many yaku, dora and red "
-                                    "fives (99 = never)"),
-        Param("late_wall", int, 12, "riichi modes: no riichi on a wait of at most 2 live tiles at or below "
-                                    "this many wall tiles (-1 = never)"),
+        Param("call_shanten", int, 2, "riichi modes: a closed hand opens for a yaku-keeping call that leaves it "
+                                      "this many shanten or fewer"),
+        Param("push", int, 200, "riichi modes: against a threat, push a discard whose expected deal-in cost is at "
+                                "most this percent of what attacking wins (0 = always fold)"),
+        Param("dama_value", int, 8000, "riichi modes: stay dama when a ron without riichi has a yaku and pays "
+                                       "this many points on average (a dealer half as much again; 99999 = never)"),
+        Param("late_wall", int, 12, "riichi modes: no riichi without a yaku on a wait of at most 2 live tiles at "
+                                    "or below this many wall tiles (-1 = never)"),
     ),
     hooks=HOOKS,
     riichi_hooks=RIICHI_HOOKS,

@@ -1,103 +1,63 @@
-"""Riichi-family hooks of `expert` (policies.expert): baseline's riichi play with value-aware discards, defense and
-riichi judgment. Every riichi-core mode plays them as plain riichi.
+"""Riichi-family hooks of `expert` (policies.expert): a player that defends and judges as strong players do.
+Every riichi-core mode plays them as plain riichi.
 
-- Push or fold against a riichi (an opponent in riichi who has not won): a hand `riichi_fold` or more from
-  tenpai after its best discard folds, giving up its least dangerous tile (`danger`: genbutsu, then honors by
-  copies visible, suji, outer tiles), except a 1-shanten hand worth PUSH_VALUE of dora, red fives and yakuhai
-  triplets; a pushing hand gives up the safest of the discards that keep its shanten and 3/4 of its acceptance.
-- Without a threat the same window of discards keeps dora, the last red five of a suit and yakuhai pairs; far
-  from tenpai (3+ shanten) baseline's shape order decides.
-- Riichi judgment on a tenpai discard: stay dama when the closed hand has a yaku without riichi (tanyao or a
-  yakuhai triplet) and already counts `dama_value` or more of yaku, dora and red fives (riichi adds little to a
-  big hand and shows the wait), and when the wait has at most two unseen winning tiles with `late_wall` or fewer
-  tiles left in the wall; otherwise riichi whenever allowed, also after another seat's win (shura, claim S2).
-- Calls as baseline, but a closed hand may open for a yaku-keeping call that leaves it `call_shanten` from
-  tenpai; exchange (shura), kans, wins and the modes' own decisions as baseline.
+Own turn, after baseline's tsumo, nine terminals, riichi tsumogiri and closed kans:
+- Candidates: the discards allowed; an open hand whose yaku plan (policies.hand_judgment) wants tiles gone
+  (terminals and honors for tanyao, other suits for a flush) gives them up first.
+- The attacking discard: at 3+ shanten the shape order (riichi_common.far_key); nearer, among the candidates
+  that keep the lowest shanten and 3/4 of the best acceptance, the one giving up least — least deal-in cost
+  when threatened, else least value (dora, the last red five, a yakuhai pair) — then the most accepting.
+- Facing a threat (policies.danger: a riichi, or open melds that look ready) a discard is pushed when its
+  expected deal-in cost, in points, is at most `push` percent of what attacking wins: win_chance × the value
+  of the hand (scored on its winning tiles when ready, policies.win_value; else hand_judgment's estimate).
+  The attacking discard if it passes, else the most accepting one that keeps the shanten and passes, else the
+  hand folds: the least cost, then the least shanten, then the most copies.
+- Riichi or dama on a ready discard (`stays_dama`, the ron scored on each winning tile by policies.win_value):
+  dama when 3/4 of the live winning tiles give a yaku and a ron pays `dama_value` points or more on average
+  (half as much again for the dealer), and on a wait of at most two live tiles at `late_wall` wall tiles or
+  fewer; riichi otherwise, also after another seat's win (shura, S2).
+- Calls: policies.expert_calls. Exchange (shura), robbing a kan and the modes' own decisions: baseline's.
 """
 
 import numba as nb
 import numpy as np
 
 from tsumolab.policies.api import hook
-from tsumolab.policies.riichi_api import RIICHI, ROBS
-from tsumolab.policies.riichi_baseline import react_opening_at, riichi_turn_before_discard
-from tsumolab.policies.riichi_common import (
-    dama_has_yaku, discard_acceptance, efficient_discard, forbidden_kinds, hand_of, is_dora, is_simple, is_yakuhai,
-    live_waits_after, n_melds_of, threats, unseen,
+from tsumolab.policies.danger import discard_costs
+from tsumolab.policies.expert_calls import call_answer
+from tsumolab.policies.hand_judgment import (
+    FREE, expected_han, hand_han, han_points, off_plan, win_chance, yaku_plan,
 )
-from tsumolab.sims.shanten import NOT_APPLICABLE, RIICHI_SHAPES, discard_shanten
+from tsumolab.policies.riichi_api import RIICHI, ROBS
+from tsumolab.policies.riichi_baseline import riichi_turn_before_discard
+from tsumolab.policies.win_value import ready_value
+from tsumolab.policies.riichi_common import (
+    discard_acceptance, far_key, forbidden_kinds, hand_of, is_dora, is_yakuhai, live_waits_after,
+    lowest_discard_shanten, n_melds_of, unseen,
+)
+from tsumolab.sims.shanten import NOT_APPLICABLE
 from tsumolab.sims.shanten_tables import SUIT_ROWS
 
 # parameter slots of the riichi hooks (policies.expert declares all of them)
-P_CALL_SHANTEN, P_RIICHI_FOLD, P_DAMA_VALUE, P_LATE_WALL = 4, 5, 6, 7
-PUSH_VALUE = 2  # dora, red fives and yakuhai triplets that keep a 1-shanten hand pushing against a riichi
+P_CALL_SHANTEN, P_PUSH, P_DAMA_VALUE, P_LATE_WALL = 4, 5, 6, 7
+DAMA_HAN_SLACK = 3  # han of yaku hand_han does not count (pinfu, iipeikou, ittsu, sanshoku, seven pairs …)
 
 
 @nb.njit(cache=True)
-def hand_value(obs):
-    """Dora (own concealed and melded tiles, per copy), red fives and yakuhai triplets of the seat, plus 1 for
-    an all-simples hand: a quick count of the han the hand holds besides riichi."""
-    seat = obs[ROBS.seat]
-    value = 0
-    simple = True
+def candidates(obs, hand, after):
+    """`after` holds the shanten after each discard allowed (NOT_APPLICABLE for the rest); an open hand whose plan
+    wants tiles gone keeps only those (hand_judgment.off_plan). Returns the lowest shanten left."""
+    plan = yaku_plan(obs, hand)
+    steer = False
     for k in range(34):
-        copies = obs[ROBS.hand + k] + obs[ROBS.meld_tiles + 34 * seat + k]
-        if copies == 0:
-            continue
-        if is_dora(obs, k):
-            value += copies
-        if copies >= 3 and is_yakuhai(obs, k):
-            value += 1
-        if not is_simple(k):
-            simple = False
-    for s in range(3):
-        value += obs[ROBS.red + s]
-    if simple:
-        value += 1
-    return value
-
-
-@nb.njit(cache=True)
-def pushes(obs, params, shanten):
-    """Keep attacking against a riichi with this shanten after the best discard?"""
-    if shanten < params[P_RIICHI_FOLD]:
-        return True
-    return shanten == 1 and hand_value(obs) >= PUSH_VALUE
-
-
-@nb.njit(cache=True)
-def stays_dama(obs, params, tables, kind):
-    """Skip the riichi that discards `kind` (see the module docstring)."""
-    waits = np.zeros(34, np.int64)
-    live = live_waits_after(obs, tables, kind, waits)
-    if live <= 2 and obs[ROBS.wall_left] <= params[P_LATE_WALL]:
-        return True
-    hand = hand_of(obs).copy()
-    hand[kind] -= 1
-    return dama_has_yaku(obs, hand, waits) and hand_value(obs) >= params[P_DAMA_VALUE]
-
-
-@nb.njit(cache=True)
-def danger(obs, k, mask):
-    """How dangerous discarding kind k is against the riichi seats in `mask`, summed over them: 0 genbutsu;
-    honors 1 (three copies visible or held) to 3; suji 2 (terminal) to 4 (middle); other suited tiles 6
-    (terminal), 8 (2, 8) or 10 (3 … 7)."""
-    total = 0
-    for p in range(4):
-        if not (mask >> p) & 1 or obs[ROBS.safe + 34 * p + k]:
-            continue
-        if k >= 27:
-            total += max(1, 4 - obs[ROBS.seen + k] - obs[ROBS.hand + k])  # 3 visible: only a single wait
-            continue
-        r = k % 9
-        lo_safe = r < 3 or obs[ROBS.safe + 34 * p + k - 3] > 0
-        hi_safe = r > 5 or obs[ROBS.safe + 34 * p + k + 3] > 0
-        edge = min(r, 8 - r)  # 0 terminal, 1 for 2/8, 2+ inside
-        if lo_safe and hi_safe:
-            total += 2 + min(edge, 2)
-        else:
-            total += 6 + 2 * min(edge, 2)
-    return total
+        if after[k] < NOT_APPLICABLE and off_plan(plan, k):
+            steer = True
+    best = NOT_APPLICABLE
+    for k in range(34):
+        if steer and not off_plan(plan, k):
+            after[k] = NOT_APPLICABLE
+        best = min(best, after[k])
+    return best
 
 
 @nb.njit(cache=True)
@@ -113,42 +73,120 @@ def tile_value(obs, k):
 
 
 @nb.njit(cache=True)
-def window_discard(obs, tables, forbid_a, forbid_b, after, best, cost):
-    """Among the discards that keep the shanten at `best` (`after`: shanten per discard) and accept at least 3/4
-    of the most unseen tiles, the one of lowest cost[kind], then the most accepting."""
-    suit_t, honor_t = tables[:SUIT_ROWS], tables[SUIT_ROWS:]
-    hand = hand_of(obs).copy()
-    n_melds = n_melds_of(obs)
+def acceptances(obs, tables, hand, after, best, accept):
+    """accept[k] gets the unseen tiles that bring the hand below `best` once k is discarded, for the candidates
+    keeping `best` (-1 for the rest); returns the most."""
     left = unseen(obs)
     drawn = np.empty(34, np.int64)
-    accept = np.full(34, -1, np.int64)
     most = 0
     for k in range(34):
-        if hand[k] > 0 and k != forbid_a and k != forbid_b and after[k] == best:
-            accept[k] = discard_acceptance(hand, k, n_melds, best, left, suit_t, honor_t, drawn)
+        accept[k] = -1
+        if after[k] == best:
+            accept[k] = discard_acceptance(hand, k, n_melds_of(obs), best, left, tables[:SUIT_ROWS],
+                                           tables[SUIT_ROWS:], drawn)
             most = max(most, accept[k])
-    choice, choice_key = -1, -(1 << 40)
+    return most
+
+
+@nb.njit(cache=True)
+def attacking_discard(obs, hand, after, best, accept, most, costs, threatened):
+    """The attacking discard (module docstring)."""
+    choice, choice_key = -1, -(1 << 60)
     for k in range(34):
-        if accept[k] < 0 or 4 * accept[k] < 3 * most:
+        if after[k] != best:
             continue
-        key = -cost[k] * 1024 + accept[k]
+        if best >= 3:
+            key = -far_key(obs, hand, k)
+        elif 4 * accept[k] < 3 * most:
+            continue
+        else:
+            give_up = costs[k] if threatened else tile_value(obs, k)
+            key = -give_up * 1024 + accept[k]
         if key > choice_key:
             choice, choice_key = k, key
     return choice
 
 
 @nb.njit(cache=True)
-def safest_discard(obs, forbid_a, forbid_b, mask):
-    """The held kind of least danger against the riichi seats in `mask`; ties: most copies, then the outermost."""
-    choice, choice_key = -1, 1 << 40
+def ready_worth(obs, tables, hand, kind):
+    """(mean points of a ron, live winning tiles) once `kind` is discarded from the ready hand: a closed hand's
+    riichi, with a quarter more for ura, ippatsu and tsumo; an open hand's as it stands (win_value)."""
+    waits = np.zeros(34, np.int64)
+    live_waits_after(obs, tables, kind, waits)
+    closed = not obs[ROBS.open + obs[ROBS.seat]]
+    hand[kind] -= 1
+    points, _, live = ready_value(obs, hand, waits, 1 if closed else 0)
+    hand[kind] += 1
+    return (points + points // 4 if closed else points), live
+
+
+@nb.njit(cache=True)
+def push_worth(obs, tables, hand, kind, shanten, accept):
+    """What attacking with discard `kind` wins, in points: win_chance × the value of the hand after it (scored
+    when ready, else hand_judgment's estimate)."""
+    if shanten == 0:
+        value, live = ready_worth(obs, tables, hand, kind)
+        return win_chance(obs, 0, live) * value // 1000
+    hand[kind] -= 1
+    value = han_points(obs, expected_han(obs, hand, yaku_plan(obs, hand)))
+    hand[kind] += 1
+    return win_chance(obs, shanten, accept) * value // 1000
+
+
+@nb.njit(cache=True)
+def passes(obs, params, tables, hand, kind, shanten, accept, costs):
+    """Discarding `kind` is worth its deal-in cost (module docstring)."""
+    if costs[kind] == 0:
+        return True
+    return costs[kind] * 100 <= push_worth(obs, tables, hand, kind, shanten, accept) * params[P_PUSH]
+
+
+@nb.njit(cache=True)
+def fold_discard(obs, hand, shanten_of, costs):
+    """The candidate of least deal-in cost, then least shanten after it, then most copies (`shanten_of`: shanten
+    per discard, NOT_APPLICABLE for discards not allowed)."""
+    choice, choice_key = -1, 1 << 60
     for k in range(34):
-        c = obs[ROBS.hand + k]
-        if c == 0 or k == forbid_a or k == forbid_b:
+        if shanten_of[k] >= NOT_APPLICABLE:
             continue
-        key = danger(obs, k, mask) * 64 - c * 8 - (abs(k % 9 - 4) if k < 27 else 4)
+        key = costs[k] * 1024 + shanten_of[k] * 8 - hand[k]
         if key < choice_key:
             choice, choice_key = k, key
     return choice
+
+
+@nb.njit(cache=True)
+def defended_discard(obs, params, tables, hand, after, best, accept, kind, costs, allowed):
+    """Facing a threat: `kind` (the attacking discard) if it passes, else the most accepting candidate keeping
+    the shanten that passes, else the fold discard over every `allowed` one."""
+    if best < 3 and passes(obs, params, tables, hand, kind, best, accept[kind], costs):
+        return kind
+    choice = -1
+    for k in range(34):
+        if after[k] == best and best < 3 and (choice < 0 or accept[k] > accept[choice]) \
+                and passes(obs, params, tables, hand, k, best, accept[k], costs):
+            choice = k
+    if choice >= 0:
+        return choice
+    return fold_discard(obs, hand, allowed, costs)
+
+
+@nb.njit(cache=True)
+def stays_dama(obs, params, tables, hand, kind):
+    """Skip the riichi that discards `kind` (module docstring). The ron is scored only when the quick estimate of
+    the hand (hand_judgment.hand_han) plus DAMA_HAN_SLACK han, for the yaku it does not see, could pay enough."""
+    waits = np.zeros(34, np.int64)
+    live = live_waits_after(obs, tables, kind, waits)
+    if live <= 2 and obs[ROBS.wall_left] <= params[P_LATE_WALL]:
+        return True
+    enough = params[P_DAMA_VALUE] * (3 if obs[ROBS.seat] == obs[ROBS.dealer] else 2) // 2
+    hand[kind] -= 1
+    dama = False
+    if han_points(obs, hand_han(obs, hand, FREE) + DAMA_HAN_SLACK) >= enough:
+        points, with_yaku, live = ready_value(obs, hand, waits, 0)
+        dama = with_yaku > 0 and 4 * with_yaku >= 3 * live and points >= enough
+    hand[kind] += 1
+    return dama
 
 
 @hook
@@ -157,31 +195,29 @@ def turn(obs, params, tables):
     if action >= 0:
         return action
     forbid_a, forbid_b = forbidden_kinds(obs)
-    after = np.empty(34, np.int64)
-    discard_shanten(hand_of(obs), n_melds_of(obs), RIICHI_SHAPES, tables[:SUIT_ROWS], tables[SUIT_ROWS:], after)
-    best = NOT_APPLICABLE
+    hand = hand_of(obs).copy()
+    allowed = np.empty(34, np.int64)
+    lowest_discard_shanten(obs, tables, hand, forbid_a, forbid_b, allowed)
     for k in range(34):
-        if obs[ROBS.hand + k] > 0 and k != forbid_a and k != forbid_b:
-            best = min(best, after[k])
-    mask = threats(obs)
-    if mask != 0 and not pushes(obs, params, best):
-        return safest_discard(obs, forbid_a, forbid_b, mask)
-    if best >= 3:  # far from tenpai: baseline's shape order
-        kind, _ = efficient_discard(obs, tables, forbid_a, forbid_b)
-        return kind
-    cost = np.zeros(34, np.int64)
-    for k in range(34):
-        if obs[ROBS.hand + k] > 0:
-            cost[k] = danger(obs, k, mask) if mask != 0 else tile_value(obs, k)
-    kind = window_discard(obs, tables, forbid_a, forbid_b, after, best, cost)
-    if best == 0 and obs[ROBS.can_riichi] and not stays_dama(obs, params, tables, kind):
+        if hand[k] == 0 or k == forbid_a or k == forbid_b:
+            allowed[k] = NOT_APPLICABLE
+    after = allowed.copy()
+    best = candidates(obs, hand, after)
+    costs = np.zeros(34, np.int64)
+    threatened = discard_costs(obs, costs) > 0
+    accept = np.full(34, -1, np.int64)
+    most = acceptances(obs, tables, hand, after, best, accept) if best < 3 else 0
+    kind = attacking_discard(obs, hand, after, best, accept, most, costs, threatened)
+    if threatened:
+        kind = defended_discard(obs, params, tables, hand, after, best, accept, kind, costs, allowed)
+    if after[kind] == 0 and obs[ROBS.can_riichi] and not stays_dama(obs, params, tables, hand, kind):
         return RIICHI + kind
     return kind
 
 
 @hook
 def react(obs, params, tables):
-    return react_opening_at(obs, tables, True, params[P_CALL_SHANTEN])
+    return call_answer(obs, tables, params[P_CALL_SHANTEN])
 
 
 HOOKS = {"turn": turn, "react": react}  # exchange, robbing a kan and the modes' own decisions: baseline's

@@ -102,6 +102,16 @@ def lowest_discard_shanten(obs, tables, hand, forbid_a, forbid_b, after):
 
 
 @nb.njit(cache=True)
+def far_key(obs, hand, k):
+    """Far from tenpai, the order discards go in (lowest first): isolated, outer tiles before connected, inner
+    ones; dora and yakuhai pairs last."""
+    key = isolation(hand, k) * 16 + ((4 - abs(k % 9 - 4)) if k < 27 else 0) * 2
+    if is_dora(obs, k) or (is_yakuhai(obs, k) and hand[k] >= 2):
+        key += 64
+    return key
+
+
+@nb.njit(cache=True)
 def efficient_discard(obs, tables, forbid_a, forbid_b):
     """The discard keeping shanten lowest, then accepting most unseen tiles, then keeping dora and
     yakuhai, then the most isolated/outward tile. Returns (kind, shanten after)."""
@@ -123,9 +133,7 @@ def efficient_discard(obs, tables, forbid_a, forbid_b):
         for k in range(34):
             if hand[k] == 0 or k == forbid_a or k == forbid_b or after[k] != best:
                 continue
-            key = isolation(hand, k) * 16 + ((4 - abs(k % 9 - 4)) if k < 27 else 0) * 2
-            if is_dora(obs, k) or (is_yakuhai(obs, k) and hand[k] >= 2):
-                key += 64
+            key = far_key(obs, hand, k)
             if key < choice_key:
                 choice, choice_key = k, key
         return choice, best

@@ -1,7 +1,8 @@
-"""`expert` (policies.expert): its decisions on hands written as strings, Bloodshed and riichi.
+"""`expert` (policies.expert) in Bloodshed: its decisions on hands written as strings (the riichi modes:
+tests/test_expert_riichi.py).
 
 Each test builds one seat's observation by hand and calls the compiled hook, so it checks the rule of the
-module docstrings (policies.expert_bloodshed, policies.expert_riichi) and not an outcome of play. That the
+module docstring (policies.expert_bloodshed) and not an outcome of play. That the
 policy plays every mode legally and deterministically: tests/test_conformance.py (every registered policy).
 """
 
@@ -11,7 +12,6 @@ import numpy as np
 import pytest
 
 import tsumolab.policies.api as api
-import tsumolab.policies.riichi_api as rapi
 from tsumolab.policies.registry import get, parse_seat
 from tsumolab.sims.tiles import parse_tiles
 
@@ -25,13 +25,6 @@ def _params(spec: str = "expert") -> np.ndarray:
 
 @pytest.fixture(scope="module")
 def bloodshed_tables():
-    from tsumolab.sims.shanten_tables import lookup_tables
-
-    return lookup_tables()
-
-
-@pytest.fixture(scope="module")
-def riichi_tables():
     from tsumolab.sims.shanten_tables import lookup_tables
 
     return lookup_tables()
@@ -121,73 +114,3 @@ def test_expert_stays_closed_for_seven_pairs(bloodshed_tables):
     obs[api.BOBS.can_pon] = 1
     assert get("baseline").hooks["react"](obs.copy(), _params("baseline"), bloodshed_tables) == api.PON
     assert get("expert").hooks["react"](obs.copy(), _params(), bloodshed_tables) == api.PASS
-
-
-# ------------------------------------------------------------------------------------------------ riichi modes
-def _riichi_obs(hand: str, wall: int = 40, dora=(), riichi_seat: int = -1, safe: str = "") -> np.ndarray:
-    """Seat 0's own turn with 14 tiles (the last kind of `hand` just drawn); optionally a seat in riichi whose
-    known safe tiles are `safe`."""
-    R = rapi.ROBS
-    obs = np.zeros(R.SIZE, np.int32)
-    counts, reds = parse_tiles(hand)
-    obs[R.hand:R.hand + 34] = counts
-    obs[R.red:R.red + 3] = reds
-    obs[R.decision], obs[R.tile], obs[R.wall_left] = rapi.D_TURN, int(np.flatnonzero(counts)[-1]), wall
-    obs[R.seat_wind], obs[R.round_wind], obs[R.forbid_a], obs[R.forbid_b] = 1, 0, -1, -1
-    obs[R.points:R.points + 4] = 25000
-    obs[R.n_dora] = len(dora)
-    obs[R.dora:R.dora + 5] = -1
-    obs[R.dora:R.dora + len(dora)] = dora
-    obs[R.can_riichi] = 1
-    if riichi_seat >= 0:
-        obs[R.riichi + riichi_seat] = 1
-        safe_counts = parse_tiles(safe)[0]
-        obs[R.safe + 34 * riichi_seat:R.safe + 34 * riichi_seat + 34] = safe_counts > 0
-        obs[R.discarded + 34 * riichi_seat:R.discarded + 34 * riichi_seat + 34] = safe_counts
-        obs[R.seen:R.seen + 34] += safe_counts
-    return obs
-
-
-def _riichi_turn(obs, tables, spec="expert"):
-    return get(parse_seat(spec).name).riichi_hooks["turn"](obs, _params(spec), tables) if spec != "baseline" \
-        else get("baseline").riichi_hooks["turn"](obs, _params(spec), tables)
-
-
-def test_expert_folds_a_slow_hand_against_riichi(riichi_tables):
-    """A 3-shanten hand facing a riichi gives up the genbutsu 5m out of its 456m run."""
-    obs = _riichi_obs("456m19p19s1234z7p3s", riichi_seat=2, safe="5m")
-    obs[rapi.ROBS.can_riichi] = 0
-    assert _riichi_turn(obs.copy(), riichi_tables) == 4
-
-
-def test_expert_weighs_a_one_shanten_hand_by_value_with_riichi_fold_1(riichi_tables):
-    """With `riichi_fold=1` a cheap 1-shanten hand folds against a riichi (breaking its East pair, the only
-    genbutsu), where baseline and the default expert keep attacking; with a dora (6s) and a red five it pushes."""
-    cheap = _riichi_obs("123m456p68s11z239s5p", riichi_seat=2, safe="1z")
-    cheap[rapi.ROBS.can_riichi] = 0
-    assert _riichi_turn(cheap.copy(), riichi_tables, "expert(riichi_fold=1)") == 27
-    assert _riichi_turn(cheap.copy(), riichi_tables) != 27
-    assert _riichi_turn(cheap.copy(), riichi_tables, "baseline") != 27
-    valuable = _riichi_obs("123m406p68s11z239s5p", dora=[22], riichi_seat=2, safe="1z")  # indicator 5s: 6s is dora
-    valuable[rapi.ROBS.can_riichi] = 0
-    assert _riichi_turn(valuable.copy(), riichi_tables, "expert(riichi_fold=1)") != 27
-
-
-def test_expert_stays_dama_with_a_big_tanyao_hand(riichi_tables):
-    """Tenpai tanyao (shanpon 5s/7s after the 9p) with three dora 5s and the red one: dama, riichi adds little;
-    the same shape without dora or red five declares riichi."""
-    big = _riichi_obs("234m567p340s5577s9p", dora=[21])  # indicator 4s: 5s is dora
-    assert _riichi_turn(big.copy(), riichi_tables) == 17
-    plain = _riichi_obs("234m567p345s5577s9p")
-    assert _riichi_turn(plain.copy(), riichi_tables) == rapi.RIICHI + 17
-
-
-def test_expert_skips_riichi_on_a_thin_late_wait(riichi_tables):
-    """A kanchan wait with 2 live tiles and 10 wall tiles left: no riichi; with 30 tiles left: riichi."""
-    hand = "123m456p789s1z1z46m9m"  # discard 9m: 46m waits 5m (kanchan)
-    late = _riichi_obs(hand, wall=10)
-    late[rapi.ROBS.seen + 4] = 2
-    early = _riichi_obs(hand, wall=30)
-    early[rapi.ROBS.seen + 4] = 2
-    assert _riichi_turn(late.copy(), riichi_tables) == 8
-    assert _riichi_turn(early.copy(), riichi_tables) == rapi.RIICHI + 8

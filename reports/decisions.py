@@ -205,7 +205,7 @@ def claim_section_html(directory: Path | str, claim_id: str, tr: Translator, tab
     result = result_of(directory, claim_id)
     spec = FigureSpec(f"decisions-{claim_id}", tr("Points difference per situation by feature, with 95% "
                                                   "intervals; green: the claim's action is better, red: worse."),
-                      lambda: breakdown_figure(result, claim, tr))
+                      lambda lang: breakdown_figure(result, claim, lang), tr)
     sentences = "".join(f'<p class="effect">{e(text)}</p>' for text in condition_texts(result, claim, tr))
     return (f'<section id="decisions-{e(claim_id)}" class="decisions">'
             f"<h2>{e(tr('{claim} decision by decision', claim=claim_id))}</h2>"

@@ -150,7 +150,7 @@ def _table(table: Table) -> str:
 
 
 def _figure(spec: FigureSpec, alt: str, tr: Translator) -> str:
-    fig = spec.build()
+    fig = spec.build(tr)
     title = fig.axes[0].get_title() if fig.axes else spec.key
     return (f'<figure data-figure="{html.escape(spec.key)}"><img src="{figure_data_uri(fig, tr.lang)}" '
             f'alt="{html.escape(alt + tr(": ") + title)}"><figcaption>{html.escape(spec.caption)}</figcaption>'

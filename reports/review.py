@@ -172,7 +172,7 @@ def review_html(directory: Path | str, tr: Translator) -> str:
     name = player_name(summary, tr)
     title = tr("tsumolab: review of {player}", player=name)
     figure = FigureSpec("review-loss", tr("Each step is one decision's loss against the best option."),
-                        lambda: loss_figure(decisions, tr))
+                        lambda lang: loss_figure(decisions, lang), tr)
     sections = [f'<section id="summary"><h2>{e(tr("Summary"))}</h2><p class="lead">{e(summary_text(summary, tr))}'
                 f"</p><p>{e(method_text(summary, tr))}</p>{_figure(figure, tr('review'), tr)}</section>"]
     for hand in decisions["hand"].unique(maintain_order=True).to_list():

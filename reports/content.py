@@ -14,6 +14,7 @@ import json
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 import polars as pl
 from matplotlib.figure import Figure
@@ -74,13 +75,16 @@ def mode_label(data: ReportData, tr: Translator = EN) -> str:
 
 @dataclass(frozen=True)
 class FigureSpec:
-    """A figure of the report: its key (e.g. "ranks"), its caption in the language of `tr`, and `draw(tr)` drawing
-    it with the texts of any language (reports.saving lays a figure out in English and draws it in each)."""
+    """A figure of the report: its key (e.g. "ranks"), its caption and its title (its first Axes' title) in the
+    language of `tr`, and `draw(tr)` drawing it with the texts of any language (reports.saving lays a figure out
+    once, in English, and draws it in each language; with `own_layout` in each language)."""
 
     key: str
     caption: str
+    title: str
     draw: Callable[[Translator], Figure]
     tr: Translator = EN
+    own_layout: bool = False
 
     def build(self, tr: Translator | None = None) -> Figure:
         """The figure with the texts of `tr` (default: the caption's language)."""
@@ -152,12 +156,12 @@ def claim_figures(claim: ClaimData, tr: Translator = EN) -> list[FigureSpec]:
         return [FigureSpec("win-value", tr("Left: mean points received for a win by its han. Right: mean points "
                                            "received by tsumo and by ron, by how many players had won earlier in "
                                            "the hand (every seat of the measured run)."),
-                           lambda lang: figures.win_value_figure(numbers, series_names(numbers, lang), lang), tr)]
+                           figures.win_value_title(numbers, tr), partial(_win_value_figure, numbers), tr)]
     fan = figures.fan_word(numbers.fan, tr)
     convergence = FigureSpec(
         "convergence", tr("Running mean of the paired difference (treatment − control final points, mean over the "
                           "4 seats of one wall seed) with its 95% band, as wall seeds accumulate."),
-        lambda lang: figures.single_figure(figures.draw_convergence, numbers.diffs, field_colours(numbers), lang), tr)
+        figures.convergence_title(tr), partial(_convergence_figure, numbers), tr)
     return [convergence, *_outcome_figures(
         numbers, tr,
         ranks=tr("Final-rank distribution of the subject seat, by arm and field (dotted: 25%)."),
@@ -170,16 +174,28 @@ def claim_figures(claim: ClaimData, tr: Translator = EN) -> list[FigureSpec]:
 def _outcome_figures(numbers: PlotNumbers, tr: Translator, *, ranks: str, points: str, win_value: str,
                      rates: str) -> list[FigureSpec]:
     """The ranks, points, win-value and rates figures of a set of series, with their captions."""
-    def single(draw):
-        return lambda lang: figures.single_figure(draw, numbers, series_names(numbers, lang), lang)
-
     return [
-        FigureSpec("ranks", ranks, single(figures.draw_rank_distribution), tr),
-        FigureSpec("points", points, single(figures.draw_points_distribution), tr),
-        FigureSpec("win-value", win_value,
-                   lambda lang: figures.win_value_figure(numbers, series_names(numbers, lang), lang), tr),
-        FigureSpec("rates", rates, single(figures.draw_rates), tr),
+        FigureSpec("ranks", ranks, figures.ranks_title(tr),
+                   partial(_single_figure, figures.draw_rank_distribution, numbers), tr),
+        FigureSpec("points", points, figures.points_title(tr),
+                   partial(_single_figure, figures.draw_points_distribution, numbers), tr),
+        FigureSpec("win-value", win_value, figures.win_value_title(numbers, tr), partial(_win_value_figure, numbers),
+                   tr),
+        FigureSpec("rates", rates, figures.rates_title(numbers, tr),
+                   partial(_single_figure, figures.draw_rates, numbers), tr),
     ]
+
+
+def _single_figure(draw: Callable, numbers: PlotNumbers, tr: Translator) -> Figure:
+    return figures.single_figure(draw, numbers, series_names(numbers, tr), tr)
+
+
+def _win_value_figure(numbers: PlotNumbers, tr: Translator) -> Figure:
+    return figures.win_value_figure(numbers, series_names(numbers, tr), tr)
+
+
+def _convergence_figure(numbers: PlotNumbers, tr: Translator) -> Figure:
+    return figures.single_figure(figures.draw_convergence, numbers.diffs, field_colours(numbers), tr)
 
 
 def _rates_text(numbers: PlotNumbers, tr: Translator) -> str:
@@ -212,8 +228,13 @@ def summary_figures(data: ReportData, beyond: bool = False, tr: Translator = EN)
                tr("Each claim's effect on final points per match (dot), its Holm-adjusted interval (thick, "
                   "coloured by verdict) and its unadjusted 95% interval (thin). Measured facts (other units) are "
                   "left out."))
-    return [FigureSpec("forest", caption,
-                       lambda lang: figures.forest_figure(compared, forest_title(beyond, lang), lang), tr)]
+    # the field names on its y axis are translated: laid out in each language
+    return [FigureSpec("forest", caption, forest_title(beyond, tr), partial(_forest_figure, compared, beyond), tr,
+                       own_layout=True)]
+
+
+def _forest_figure(rows: pl.DataFrame, beyond: bool, tr: Translator) -> Figure:
+    return figures.forest_figure(rows, forest_title(beyond, tr), tr)
 
 
 def forest_title(beyond: bool, tr: Translator = EN) -> str:

@@ -7,6 +7,7 @@ the subject seat's matches and hands are gathered into one frame per claim, keye
 
 from __future__ import annotations
 
+import copy
 import json
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -91,6 +92,13 @@ class ClaimData:
 
         return claim_numbers(self, self.measure)
 
+    def without_frames(self) -> ClaimData:
+        """A copy without its matches and hands (empty frames), its figures' numbers taken first."""
+        _ = self.plot_numbers, self.variant_rows
+        slim = copy.copy(self)
+        slim.matches, slim.hands = self.matches.clear(), self.hands.clear()
+        return slim
+
     @cached_property
     def variant_rows(self) -> dict[tuple[str, str], dict]:
         """(variant, field) → its (first) claims.parquet row (the sweep's table and figure)"""
@@ -144,14 +152,17 @@ class ReportData:
 
         return run_numbers(self.matches, self.hands)
 
-    def precompute(self) -> ReportData:
-        """Take every figure's numbers from the frames now (before the data is sent to the processes that render
-        the languages, so that none of them does it again); returns the data."""
+    def without_frames(self) -> ReportData:
+        """A copy without the per-match and per-hand frames (empty frames), every figure's numbers taken from them
+        first: what the processes rendering the report's files are sent (the example hands, found from the frames,
+        are sent apart)."""
         if self.kind == "run":
             _ = self.plot_numbers
-        for claim in self.claims:
-            _ = claim.plot_numbers, claim.variant_rows
-        return self
+        slim = copy.copy(self)
+        slim.claims = [claim.without_frames() for claim in self.claims]
+        if self.kind == "run":
+            slim.matches, slim.hands = self.matches.clear(), self.hands.clear()
+        return slim
 
 
 def load_report_data(directory: Path | str) -> ReportData:

@@ -119,7 +119,7 @@ def draw_rank_distribution(ax: Axes, numbers: PlotNumbers, names: dict, tr: Tran
     ax.set_xticks(range(1, 5), [tr(word) for word in RANK_WORDS])
     ax.set_xlabel(tr("final rank"))
     ax.set_ylabel(tr("share of matches (%)"))
-    ax.set_title(tr("Rank distribution"))
+    ax.set_title(ranks_title(tr))
     _legend(ax)
 
 
@@ -134,7 +134,7 @@ def draw_points_distribution(ax: Axes, numbers: PlotNumbers, names: dict, tr: Tr
     _number_axis(ax.xaxis, tr)
     ax.set_xlabel(tr("final points − starting points (points)"))
     ax.set_ylabel(tr("matches (count)"))
-    ax.set_title(tr("Distribution of final points"))
+    ax.set_title(points_title(tr))
     _legend(ax)
 
 
@@ -177,7 +177,7 @@ def draw_convergence(ax: Axes, diffs: dict[str, np.ndarray], colours: dict[str, 
     _number_axis(ax.yaxis, tr)
     ax.set_xlabel(tr("wall seeds played (count; 8 matches each)"))
     ax.set_ylabel(tr("treatment − control (points)"))
-    ax.set_title(tr("Convergence of the paired difference (95% band)"))
+    ax.set_title(convergence_title(tr))
     _legend(ax)
 
 
@@ -200,7 +200,7 @@ def draw_win_value_by_fan(ax: Axes, numbers: PlotNumbers, names: dict, tr: Trans
     _number_axis(ax.yaxis, tr)
     ax.set_xlabel(tr("{fan} of the win (count)", fan=fan_word(numbers.fan, tr)))
     ax.set_ylabel(tr("mean points received (points)"))
-    ax.set_title(tr("Win value by {fan}", fan=fan_word(numbers.fan, tr)))
+    ax.set_title(win_value_title(numbers, tr))
     ax.grid(alpha=0.3)
     _legend(ax)
 
@@ -255,8 +255,31 @@ def draw_rates(ax: Axes, numbers: PlotNumbers, names: dict, tr: Translator = EN)
     ax.set_xticks(range(len(metrics)), [tr(RATE_WORDS[m]) for m in metrics])
     ax.set_xlabel(tr("outcome of the hand"))
     ax.set_ylabel(tr("share of hands (%)"))
-    ax.set_title(tr("Win, deal-in and flower-pig rates") if len(metrics) == 3 else tr("Win and deal-in rates"))
+    ax.set_title(rates_title(numbers, tr))
     _legend(ax)
+
+
+# --- titles (the first Axes' title names a figure, e.g. in the HTML's alt text) ------------------------------
+
+def convergence_title(tr: Translator = EN) -> str:
+    return tr("Convergence of the paired difference (95% band)")
+
+
+def ranks_title(tr: Translator = EN) -> str:
+    return tr("Rank distribution")
+
+
+def points_title(tr: Translator = EN) -> str:
+    return tr("Distribution of final points")
+
+
+def win_value_title(numbers: PlotNumbers, tr: Translator = EN) -> str:
+    return tr("Win value by {fan}", fan=fan_word(numbers.fan, tr))
+
+
+def rates_title(numbers: PlotNumbers, tr: Translator = EN) -> str:
+    return (tr("Win, deal-in and flower-pig rates") if len(numbers.rate_names) == 3
+            else tr("Win and deal-in rates"))
 
 
 def single_figure(draw, *args, size: tuple[float, float] = FIGURE_SIZE) -> Figure:

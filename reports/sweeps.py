@@ -3,6 +3,8 @@ figure of the effect against the swept parameter."""
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 from matplotlib.figure import Figure
 
@@ -49,7 +51,12 @@ def sweep_figures(claim: ClaimData, tr: Translator = EN) -> list[FigureSpec]:
     return [FigureSpec("sweep", tr("Effect on {objective} of each tested variant against the first swept "
                                    "parameter (one line per value of the others), by field; bars are the "
                                    "Holm-adjusted intervals.", objective=objective_word(objective, tr)),
-                       lambda lang: sweep_figure(claim, lang), tr)]
+                       panel_title(sweep_fields(claim)[0], tr), partial(sweep_figure, claim), tr)]
+
+
+def panel_title(field: str, tr: Translator = EN) -> str:
+    """The title of a field's panel: "baseline field"."""
+    return tr("{field} field", field=field_name(field, tr))
 
 
 def sweep_fields(claim: ClaimData) -> list[str]:
@@ -92,7 +99,7 @@ def draw_sweep(axes, claim: ClaimData, tr: Translator = EN) -> None:
         ax.set_xlabel(tr("{parameter} (treatment parameter)", parameter=names[0]))
         ax.set_ylabel(tr("treatment − control (average rank)") if objective == "placement"
                       else tr("treatment − control (points per match)"))
-        ax.set_title(tr("{field} field", field=field_name(f, tr)))
+        ax.set_title(panel_title(f, tr))
         if len(groups) > 1:
             ax.legend(fontsize="small", frameon=False)
         ax.grid(axis="y", alpha=0.3)

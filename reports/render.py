@@ -73,7 +73,7 @@ def render_reports(out_dir: Path | str, langs: tuple[str, ...] = (DEFAULT_LANGUA
     for lang in langs:
         translator(lang)  # an unknown language fails before anything is read
     out = Path(out_dir)
-    start_workers(jobs, len(langs) * 2)
+    start_workers(jobs, len(langs) * 3)  # a PDF, an HTML text and (at least) a group of figures per language
     data = load_report_data(out)
     examples = find_examples(data) if examples is None else examples
     data = data.without_frames()

@@ -119,9 +119,10 @@ def figure_groups(data: ReportData) -> list[tuple[str, Callable[[Translator], li
         return [("results", partial(content.run_figures, data))]
     groups = [("summary", partial(content.summary_figures, data, False))]
     for claim in data.claims:
-        groups += [(f"claim-{claim.id}", partial(content.claim_figures, claim)),
-                   (f"sweep-{claim.id}", partial(sweeps.sweep_figures, claim))]
-        if not claim.beyond_sources:
+        groups.append((f"claim-{claim.id}", partial(content.claim_figures, claim)))
+        if claim.swept:
+            groups.append((f"sweep-{claim.id}", partial(sweeps.sweep_figures, claim)))
+        if not claim.beyond_sources and decisions.claim_rows(data.directory, claim.id) is not None:
             groups.append((f"decisions-{claim.id}", partial(decisions.figure_specs, data.directory, claim.id)))
     if data.beyond_claims:
         groups.append(("beyond", partial(content.summary_figures, data, True)))

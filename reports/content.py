@@ -14,6 +14,7 @@ import json
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 import polars as pl
 from matplotlib.figure import Figure
@@ -22,6 +23,7 @@ from tsumolab.analyzer.game_names import mode_name
 from tsumolab.analyzer.i18n import N_, Translator, translator
 from tsumolab.reports import figures
 from tsumolab.reports.data import ClaimData, ReportData
+from tsumolab.reports.plot_data import PlotNumbers
 
 EN = translator("en")
 VERDICTS = ("supported", "refuted", "inconclusive")
@@ -73,9 +75,20 @@ def mode_label(data: ReportData, tr: Translator = EN) -> str:
 
 @dataclass(frozen=True)
 class FigureSpec:
+    """A figure of the report: its key (e.g. "ranks"), its caption and its title (its first Axes' title) in the
+    language of `tr`, and `draw(tr)` drawing it with the texts of any language (reports.saving lays a figure out
+    once, in English, and draws it in each language; with `own_layout` in each language)."""
+
     key: str
     caption: str
-    build: Callable[[], Figure]
+    title: str
+    draw: Callable[[Translator], Figure]
+    tr: Translator = EN
+    own_layout: bool = False
+
+    def build(self, tr: Translator | None = None) -> Figure:
+        """The figure with the texts of `tr` (default: the caption's language)."""
+        return self.draw(tr or self.tr)
 
 
 @dataclass(frozen=True)
@@ -112,101 +125,94 @@ def vr_text(v: float, tr: Translator = EN) -> str:
     return tr("n/a") if math.isnan(v) else ("∞" if math.isinf(v) else tr.number(v, 1) + "×")
 
 
-# --- series frames --------------------------------------------------------------------------------------------
+# --- series -----------------------------------------------------------------------------------------------
 
 def series_label(arm: str, field: str, tr: Translator = EN) -> str:
     return f"{arm_word(arm, tr)} · {field_label(field, tr)}"
 
 
-def claim_series(claim: ClaimData, tr: Translator = EN) -> tuple[pl.DataFrame, pl.DataFrame, dict[str, str]]:
-    """(matches, hands, colours) of a claim with a `series` column: arm × field in the report's language,
-    treatment first (blues for the treatment's series, oranges for the control's)."""
-    pairs = [(arm, f["label"]) for arm in ARMS for f in claim.experiment["fields"]]
-    labels = {pair: series_label(*pair, tr) for pair in pairs}
-    rank = {labels[pair]: i for i, pair in enumerate(pairs)}
-
-    def tag(frame: pl.DataFrame) -> pl.DataFrame:
-        key = pl.concat_str([pl.col("arm"), pl.lit("\x1f"), pl.col("field")])
-        names = key.replace_strict({f"{a}\x1f{f}": label for (a, f), label in labels.items()}, default="",
-                                   return_dtype=pl.Utf8)
-        frame = frame.with_columns(names.alias("series"))
-        return frame.with_columns(pl.col("series").replace_strict(rank, return_dtype=pl.Int64).alias("_order")) \
-            .sort("_order", maintain_order=True).drop("_order")
-
-    colours = figures.series_colours([labels[p] for p in pairs], {labels[p]: p[0] for p in pairs})
-    return tag(claim.matches), tag(claim.hands), colours
+def series_names(numbers: PlotNumbers, tr: Translator = EN) -> dict[tuple[str, ...], str]:
+    """Each series of a claim's or a run's PlotNumbers by its name in the report's language: "treatment ·
+    baseline field" for a claim's (arm, field), the policy for a run's (policy,)."""
+    return {key: series_label(*key, tr) if len(key) == 2 else key[0] for key in numbers.colours}
 
 
-def run_series(data: ReportData) -> tuple[pl.DataFrame, pl.DataFrame, dict[str, str]]:
-    """(matches, hands, colours) of a plain run with one series per policy, in seat order."""
-    order = data.matches.sort("seat")["policy"].unique(maintain_order=True).to_list()
-    matches = data.matches.with_columns(pl.col("policy").alias("series"))
-    hands = data.hands.with_columns(pl.col("policy").alias("series"))
-    return matches, hands, figures.series_colours(order)
+def field_colours(numbers: PlotNumbers) -> dict[str, str]:
+    """The convergence figure's colour of each field (blues, in the experiment's field order)."""
+    return figures.series_colours(list(numbers.diffs), {name: "treatment" for name in numbers.diffs})
 
 
 # --- figures -----------------------------------------------------------------------------------------------
 
 def is_measure(claim: ClaimData) -> bool:
     """A measured fact (experiment kind "measure", e.g. S1): no treatment/control comparison."""
-    return claim.experiment.get("kind") == "measure"
+    return claim.measure
 
 
 def claim_figures(claim: ClaimData, tr: Translator = EN) -> list[FigureSpec]:
-    matches, hands, colours = claim_series(claim, tr)
-    treatment = arm_word("treatment", tr)
+    numbers = claim.plot_numbers
     if is_measure(claim):
         # both arms are the same run of the field's policy: only the measured win values mean something
         return [FigureSpec("win-value", tr("Left: mean points received for a win by its han. Right: mean points "
                                            "received by tsumo and by ron, by how many players had won earlier in "
                                            "the hand (every seat of the measured run)."),
-                           lambda: figures.win_value_figure(hands.filter(pl.col("arm") == "treatment"),
-                                                            {k: v for k, v in colours.items()
-                                                             if k.startswith(treatment)}, tr))]
-    diffs = figures.paired_differences(claim.matches)
-    field_colours = figures.series_colours(list(diffs), {name: "treatment" for name in diffs})
-    fan = figures.fan_word(figures.fan_column(hands), tr)
+                           figures.win_value_title(numbers, tr), partial(_win_value_figure, numbers), tr)]
+    fan = figures.fan_word(numbers.fan, tr)
     convergence = FigureSpec(
         "convergence", tr("Running mean of the paired difference (treatment − control final points, mean over the "
                           "4 seats of one wall seed) with its 95% band, as wall seeds accumulate."),
-        lambda: figures.single_figure(figures.draw_convergence, diffs, field_colours, tr))
+        figures.convergence_title(tr), partial(_convergence_figure, numbers), tr)
     return [convergence, *_outcome_figures(
-        matches, hands, colours, tr,
+        numbers, tr,
         ranks=tr("Final-rank distribution of the subject seat, by arm and field (dotted: 25%)."),
         points=tr("Distribution of the subject's final points minus the starting points."),
         win_value=tr("Left: mean points received for a win by its {fan}. Right: mean points received by tsumo and "
                      "by ron, by how many players had won earlier in the hand (subject seat, both arms).", fan=fan),
-        rates=tr("Per-hand {rates} of the subject seat.", rates=_rates_text(hands, tr)))]
+        rates=tr("Per-hand {rates} of the subject seat.", rates=_rates_text(numbers, tr)))]
 
 
-def _outcome_figures(matches: pl.DataFrame, hands: pl.DataFrame, colours: dict, tr: Translator, *, ranks: str,
-                     points: str, win_value: str, rates: str) -> list[FigureSpec]:
+def _outcome_figures(numbers: PlotNumbers, tr: Translator, *, ranks: str, points: str, win_value: str,
+                     rates: str) -> list[FigureSpec]:
     """The ranks, points, win-value and rates figures of a set of series, with their captions."""
     return [
-        FigureSpec("ranks", ranks,
-                   lambda: figures.single_figure(figures.draw_rank_distribution, matches, colours, tr)),
-        FigureSpec("points", points,
-                   lambda: figures.single_figure(figures.draw_points_distribution, matches, colours, tr)),
-        FigureSpec("win-value", win_value, lambda: figures.win_value_figure(hands, colours, tr)),
-        FigureSpec("rates", rates, lambda: figures.single_figure(figures.draw_rates, hands, colours, tr)),
+        FigureSpec("ranks", ranks, figures.ranks_title(tr),
+                   partial(_single_figure, figures.draw_rank_distribution, numbers), tr),
+        FigureSpec("points", points, figures.points_title(tr),
+                   partial(_single_figure, figures.draw_points_distribution, numbers), tr),
+        FigureSpec("win-value", win_value, figures.win_value_title(numbers, tr), partial(_win_value_figure, numbers),
+                   tr),
+        FigureSpec("rates", rates, figures.rates_title(numbers, tr),
+                   partial(_single_figure, figures.draw_rates, numbers), tr),
     ]
 
 
-def _rates_text(hands: pl.DataFrame, tr: Translator) -> str:
-    return (tr("win, deal-in and flower-pig rates") if "flower_pig" in hands.columns
+def _single_figure(draw: Callable, numbers: PlotNumbers, tr: Translator) -> Figure:
+    return figures.single_figure(draw, numbers, series_names(numbers, tr), tr)
+
+
+def _win_value_figure(numbers: PlotNumbers, tr: Translator) -> Figure:
+    return figures.win_value_figure(numbers, series_names(numbers, tr), tr)
+
+
+def _convergence_figure(numbers: PlotNumbers, tr: Translator) -> Figure:
+    return figures.single_figure(figures.draw_convergence, numbers.diffs, field_colours(numbers), tr)
+
+
+def _rates_text(numbers: PlotNumbers, tr: Translator) -> str:
+    return (tr("win, deal-in and flower-pig rates") if "flower pig" in numbers.rate_names
             else tr("win and deal-in rates"))
 
 
 def run_figures(data: ReportData, tr: Translator = EN) -> list[FigureSpec]:
-    matches, hands, colours = run_series(data)
-    fan = figures.fan_word(figures.fan_column(hands), tr)
+    numbers = data.plot_numbers
+    fan = figures.fan_word(numbers.fan, tr)
     return _outcome_figures(
-        matches, hands, colours, tr,
+        numbers, tr,
         ranks=tr("Final-rank distribution by policy (dotted: 25%)."),
         points=tr("Distribution of final points minus the starting points, by policy."),
         win_value=tr("Left: mean points received for a win by its {fan}, by policy. Right: mean points received "
                      "by tsumo and by ron, by how many players had won earlier in the hand.", fan=fan),
-        rates=tr("Per-hand {rates} by policy.", rates=_rates_text(hands, tr)))
+        rates=tr("Per-hand {rates} by policy.", rates=_rates_text(numbers, tr)))
 
 
 def summary_figures(data: ReportData, beyond: bool = False, tr: Translator = EN) -> list[FigureSpec]:
@@ -222,7 +228,13 @@ def summary_figures(data: ReportData, beyond: bool = False, tr: Translator = EN)
                tr("Each claim's effect on final points per match (dot), its Holm-adjusted interval (thick, "
                   "coloured by verdict) and its unadjusted 95% interval (thin). Measured facts (other units) are "
                   "left out."))
-    return [FigureSpec("forest", caption, lambda: figures.forest_figure(compared, forest_title(beyond, tr), tr))]
+    # the field names on its y axis are translated: laid out in each language
+    return [FigureSpec("forest", caption, forest_title(beyond, tr), partial(_forest_figure, compared, beyond), tr,
+                       own_layout=True)]
+
+
+def _forest_figure(rows: pl.DataFrame, beyond: bool, tr: Translator) -> Figure:
+    return figures.forest_figure(rows, forest_title(beyond, tr), tr)
 
 
 def forest_title(beyond: bool, tr: Translator = EN) -> str:

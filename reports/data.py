@@ -7,8 +7,10 @@ the subject seat's matches and hands are gathered into one frame per claim, keye
 
 from __future__ import annotations
 
+import copy
 import json
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 import polars as pl
@@ -78,6 +80,33 @@ class ClaimData:
         rows = self.rows.filter(pl.col("headline"))
         return (rows if rows.height else self.rows).row(0, named=True)
 
+    @property
+    def measure(self) -> bool:
+        """a measured fact (experiment kind "measure", e.g. S1): no treatment/control comparison"""
+        return self.experiment.get("kind") == "measure"
+
+    @cached_property
+    def plot_numbers(self):
+        """the numbers its figures draw (reports.plot_data), taken from its frames once for every language"""
+        from tsumolab.reports.plot_data import claim_numbers
+
+        return claim_numbers(self, self.measure)
+
+    def without_frames(self) -> ClaimData:
+        """A copy without its matches and hands (empty frames), its figures' numbers taken first."""
+        _ = self.plot_numbers, self.variant_rows
+        slim = copy.copy(self)
+        slim.matches, slim.hands = self.matches.clear(), self.hands.clear()
+        return slim
+
+    @cached_property
+    def variant_rows(self) -> dict[tuple[str, str], dict]:
+        """(variant, field) → its (first) claims.parquet row (the sweep's table and figure)"""
+        out: dict[tuple[str, str], dict] = {}
+        for row in self.all_rows.iter_rows(named=True):
+            out.setdefault((row["variant"], row["field"]), row)
+        return out
+
 
 def _headline_variant(frame: pl.DataFrame, claims: pl.DataFrame | None = None) -> pl.DataFrame:
     """The rows of `frame` of the headline variant (tables written before sweeps existed have one variant)."""
@@ -115,6 +144,25 @@ class ReportData:
     def beyond_claims(self) -> list[ClaimData]:
         """tsumolab's own questions beyond the sources (`claims --extra`), in table order"""
         return [c for c in self.claims if c.beyond_sources]
+
+    @cached_property
+    def plot_numbers(self):
+        """plain run: the numbers its figures draw (reports.plot_data), one series per policy"""
+        from tsumolab.reports.plot_data import run_numbers
+
+        return run_numbers(self.matches, self.hands)
+
+    def without_frames(self) -> ReportData:
+        """A copy without the per-match and per-hand frames (empty frames), every figure's numbers taken from them
+        first: what the processes rendering the report's files are sent (the example hands, found from the frames,
+        are sent apart)."""
+        if self.kind == "run":
+            _ = self.plot_numbers
+        slim = copy.copy(self)
+        slim.claims = [claim.without_frames() for claim in self.claims]
+        if self.kind == "run":
+            slim.matches, slim.hands = self.matches.clear(), self.hands.clear()
+        return slim
 
 
 def load_report_data(directory: Path | str) -> ReportData:

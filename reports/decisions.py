@@ -14,7 +14,7 @@ from __future__ import annotations
 import html
 import math
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Callable
 
@@ -194,19 +194,28 @@ def breakdown_figure(result: dict, claim, tr: Translator = EN) -> Figure:
 
 # --- HTML -----------------------------------------------------------------------------------------------------
 
-def claim_section_html(directory: Path | str, claim_id: str, tr: Translator, table_html, figure_html) -> str:
+def figure_specs(directory: Path | str, claim_id: str, tr: Translator = EN) -> list[FigureSpec]:
+    """The decision-level figure of one claim (none when DIR holds no situations of it)."""
+    if claim_rows(directory, claim_id) is None or claim_id not in CLAIMS:
+        return []
+    claim = CLAIMS[claim_id]
+    return [FigureSpec(f"decisions-{claim_id}", tr("Points difference per situation by feature, with 95% "
+                                                   "intervals; green: the claim's action is better, red: worse."),
+                       tr(claim.features[0].words), partial(breakdown_figure, result_of(directory, claim_id), claim),
+                       tr)]
+
+
+def claim_section_html(directory: Path | str, claim_id: str, tr: Translator, table_html, figures_html) -> str:
     """The decision-level section of one claim, or "" when DIR holds no situations of it; `table_html(Table)` and
-    `figure_html(FigureSpec, alt, tr)` are the HTML report's own (reports.html)."""
+    `figures_html(group, specs, alt, tr)` are the HTML report's own (reports.html)."""
     rows = claim_rows(directory, claim_id)
     if rows is None or claim_id not in CLAIMS:
         return ""
     e = html.escape
     claim = CLAIMS[claim_id]
     result = result_of(directory, claim_id)
-    spec = FigureSpec(f"decisions-{claim_id}", tr("Points difference per situation by feature, with 95% "
-                                                  "intervals; green: the claim's action is better, red: worse."),
-                      lambda: breakdown_figure(result, claim, tr))
     sentences = "".join(f'<p class="effect">{e(text)}</p>' for text in condition_texts(result, claim, tr))
+    figures = figures_html(f"decisions-{claim_id}", figure_specs(directory, claim_id, tr), claim_id, tr)
     return (f'<section id="decisions-{e(claim_id)}" class="decisions">'
             f"<h2>{e(tr('{claim} decision by decision', claim=claim_id))}</h2>"
             f"<p>{e(design_text(rows, claim, tr, resample_of(directory)))}</p>"
@@ -214,7 +223,7 @@ def claim_section_html(directory: Path | str, claim_id: str, tr: Translator, tab
             f"<h3>{e(tr('When it holds'))}</h3>{sentences}<p>{e(caveat_text(tr))}</p>"
             f"<h3>{e(tr('By field'))}</h3>{table_html(field_table(result, tr))}"
             f"<h3>{e(tr('By feature'))}</h3>{table_html(breakdown_table(result, claim, tr))}"
-            f"{figure_html(spec, claim_id, tr)}</section>")
+            f"{figures}</section>")
 
 
 def overview_table(directory: Path | str, ids: list[str], tr: Translator = EN) -> Table:

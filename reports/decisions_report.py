@@ -10,7 +10,7 @@ from pathlib import Path
 from tsumolab.analyzer.decisions.claims import CLAIMS
 from tsumolab.analyzer.i18n import DEFAULT_LANGUAGE, Translator
 from tsumolab.reports import decisions
-from tsumolab.reports.html import _figure, _table, page_html
+from tsumolab.reports.html import _table, inline_figures, page_html
 from tsumolab.reports.pdf import DECISIONS_LAYOUT
 
 
@@ -27,7 +27,7 @@ def decisions_html(directory: Path | str, tr: Translator) -> str:
                   for c in ids)
     body = (f"<header><h1>{e(title)}</h1></header>"
             f'<section id="overview"><h2>{e(tr("Overview"))}</h2>{overview}<ol>{nav}</ol></section>'
-            + "".join(decisions.claim_section_html(directory, c, tr, _table, _figure) for c in ids))
+            + "".join(decisions.claim_section_html(directory, c, tr, _table, inline_figures) for c in ids))
     return page_html(title, body, tr)
 
 

@@ -1,15 +1,16 @@
 """The report's figures, drawn with matplotlib's object API (Figure and Axes, Agg canvas; never pyplot).
 
 Each `draw_*` function fills one Axes, so the HTML (one figure each) and the PDF (several per page) share them;
-each `*_figure` function returns a new Figure. Frames passed in carry a `series` column naming the curve a row
-belongs to (e.g. "treatment · baseline field", or a policy for a plain run); series are drawn in order of
-first appearance. Every Axes gets a title, axis labels with units, and a legend when it shows several series, in
-the language of the Translator `tr` each function takes (English by default).
+each `*_figure` function returns a new Figure. The outcome figures draw a claim's or a run's PlotNumbers
+(reports.plot_data: the numbers of each series, taken from the frames once for every language), with `names`
+giving each series' name in the report's language (e.g. "treatment · baseline field", or a policy for a plain
+run). Every Axes gets a title, axis labels with units, and a legend when it shows several series, in the language
+of the Translator `tr` each function takes (English by default).
 """
 
 from __future__ import annotations
 
-import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 import polars as pl
@@ -21,6 +22,9 @@ from matplotlib.ticker import FuncFormatter, MaxNLocator
 
 from tsumolab.analyzer.i18n import N_, Translator, translator
 
+if TYPE_CHECKING:
+    from tsumolab.reports.plot_data import PlotNumbers
+
 Z95 = 1.959963984540054
 VERDICT_COLOURS = {"supported": "#1a7f37", "refuted": "#c62828", "inconclusive": "#8a8a8a"}
 _TREATMENT = ("#1f5fa8", "#6fa8dc", "#0b3d6e", "#9fc5e8")
@@ -30,7 +34,7 @@ FIGURE_SIZE = (6.0, 3.8)
 EN = translator("en")
 
 
-def series_colours(series: list[str], arms: dict[str, str] | None = None) -> dict[str, str]:
+def series_colours(series: list, arms: dict | None = None) -> dict:
     """Colour of each series: blues for treatment series, oranges for control ones (`arms`: series → its arm),
     a palette otherwise."""
     out, counts = {}, {"treatment": 0, "control": 0, "other": 0}
@@ -41,10 +45,6 @@ def series_colours(series: list[str], arms: dict[str, str] | None = None) -> dic
         out[name] = palette[counts[kind] % len(palette)]
         counts[kind] += 1
     return out
-
-
-def series_order(frame: pl.DataFrame) -> list[str]:
-    return frame["series"].unique(maintain_order=True).to_list()
 
 
 def new_figure(size: tuple[float, float] = FIGURE_SIZE) -> Figure:
@@ -107,47 +107,35 @@ def forest_figure(claims: pl.DataFrame, title: str | None = None, tr: Translator
 RANK_WORDS = (N_("1st"), N_("2nd"), N_("3rd"), N_("4th"))
 
 
-def draw_rank_distribution(ax: Axes, matches: pl.DataFrame, colours: dict[str, str], tr: Translator = EN) -> None:
-    """Share of matches finishing 1st..4th, one bar group per rank and one bar per series."""
-    series = series_order(matches)
+def draw_rank_distribution(ax: Axes, numbers: PlotNumbers, names: dict, tr: Translator = EN) -> None:
+    """Share of matches finishing 1st..4th, one bar group per rank and one bar per series (`names`: series key →
+    its name in the report's language)."""
+    series = [s for s in numbers.series if s.ranks is not None]
     width = 0.8 / max(len(series), 1)
-    for k, name in enumerate(series):
-        ranks = matches.filter(pl.col("series") == name)["rank"].to_numpy()
-        shares = [100.0 * float(np.mean(ranks == r)) if ranks.size else 0.0 for r in range(1, 5)]
-        ax.bar(np.arange(1, 5) - 0.4 + width * (k + 0.5), shares, width=width, color=colours[name], label=name)
+    for k, s in enumerate(series):
+        ax.bar(np.arange(1, 5) - 0.4 + width * (k + 0.5), s.ranks, width=width, color=numbers.colours[s.key],
+               label=names[s.key])
     ax.axhline(25, color="#222222", linewidth=0.8, linestyle=":")
     ax.set_xticks(range(1, 5), [tr(word) for word in RANK_WORDS])
     ax.set_xlabel(tr("final rank"))
     ax.set_ylabel(tr("share of matches (%)"))
-    ax.set_title(tr("Rank distribution"))
+    ax.set_title(ranks_title(tr))
     _legend(ax)
 
 
-def draw_points_distribution(ax: Axes, matches: pl.DataFrame, colours: dict[str, str], tr: Translator = EN) -> None:
+def draw_points_distribution(ax: Axes, numbers: PlotNumbers, names: dict, tr: Translator = EN) -> None:
     """Histogram (step outlines, shared bins) of final points − start points per series."""
-    series = series_order(matches)
-    values = matches["points"].to_numpy().astype(np.float64)
-    bins = _bins(values)
-    for name in series:
-        v = matches.filter(pl.col("series") == name)["points"].to_numpy()
-        ax.hist(v, bins=bins, histtype="step", linewidth=1.6, color=colours[name], label=name)
+    for s in numbers.series:
+        if s.points is not None:
+            ax.hist(s.points, bins=numbers.bins, histtype="step", linewidth=1.6, color=numbers.colours[s.key],
+                    label=names[s.key])
     ax.axvline(0, color="#222222", linewidth=0.8, linestyle=":")
     ax.xaxis.set_major_locator(MaxNLocator(nbins=5))
     _number_axis(ax.xaxis, tr)
     ax.set_xlabel(tr("final points − starting points (points)"))
     ax.set_ylabel(tr("matches (count)"))
-    ax.set_title(tr("Distribution of final points"))
+    ax.set_title(points_title(tr))
     _legend(ax)
-
-
-def _bins(values: np.ndarray) -> np.ndarray:
-    if values.size == 0:
-        return np.linspace(-1, 1, 3)
-    lo, hi = float(values.min()), float(values.max())
-    if lo == hi:
-        return np.array([lo - 500, hi + 500])
-    step = max(1000.0, 1000.0 * math.ceil((hi - lo) / 40 / 1000))
-    return np.arange(math.floor(lo / step) * step, hi + step + 1, step)
 
 
 # --- convergence ---------------------------------------------------------------------------------------------
@@ -189,7 +177,7 @@ def draw_convergence(ax: Axes, diffs: dict[str, np.ndarray], colours: dict[str, 
     _number_axis(ax.yaxis, tr)
     ax.set_xlabel(tr("wall seeds played (count; 8 matches each)"))
     ax.set_ylabel(tr("treatment − control (points)"))
-    ax.set_title(tr("Convergence of the paired difference (95% band)"))
+    ax.set_title(convergence_title(tr))
     _legend(ax)
 
 
@@ -204,18 +192,15 @@ def fan_word(column: str, tr: Translator = EN) -> str:
     return tr.p("unit", column)
 
 
-def draw_win_value_by_fan(ax: Axes, hands: pl.DataFrame, colours: dict[str, str], tr: Translator = EN) -> None:
+def draw_win_value_by_fan(ax: Axes, numbers: PlotNumbers, names: dict, tr: Translator = EN) -> None:
     """Mean points received for a win by its fan, one line per series."""
-    fan = fan_column(hands)
-    wins = hands.filter(pl.col("won"))
-    for name in series_order(hands):
-        part = (wins.filter(pl.col("series") == name).group_by(fan).agg(pl.col("win_points").mean())
-                .sort(fan))
-        ax.plot(part[fan].to_numpy(), part["win_points"].to_numpy(), marker="o", color=colours[name], label=name)
+    for s in numbers.series:
+        if s.win_value is not None:
+            ax.plot(*s.win_value, marker="o", color=numbers.colours[s.key], label=names[s.key])
     _number_axis(ax.yaxis, tr)
-    ax.set_xlabel(tr("{fan} of the win (count)", fan=fan_word(fan, tr)))
+    ax.set_xlabel(tr("{fan} of the win (count)", fan=fan_word(numbers.fan, tr)))
     ax.set_ylabel(tr("mean points received (points)"))
-    ax.set_title(tr("Win value by {fan}", fan=fan_word(fan, tr)))
+    ax.set_title(win_value_title(numbers, tr))
     ax.grid(alpha=0.3)
     _legend(ax)
 
@@ -223,17 +208,13 @@ def draw_win_value_by_fan(ax: Axes, hands: pl.DataFrame, colours: dict[str, str]
 WIN_KIND_COLOURS = {"tsumo": "#1a7f37", "ron": "#7b4fa0"}
 
 
-def draw_win_value_by_order(ax: Axes, hands: pl.DataFrame, tr: Translator = EN) -> None:
+def draw_win_value_by_order(ax: Axes, numbers: PlotNumbers, tr: Translator = EN) -> None:
     """Mean points received by tsumo and by ron, by the number of players who had won earlier in the hand."""
-    wins = hands.filter(pl.col("won") & (pl.col("win_order") > 0))
-    orders = sorted(set((wins["win_order"] - 1).to_list())) or [0]
+    orders, values = numbers.by_order
     width = 0.4
     for k, kind in enumerate(("tsumo", "ron")):
-        part = (wins.filter(pl.col("win_kind") == kind)
-                .group_by((pl.col("win_order") - 1).alias("earlier")).agg(pl.col("win_points").mean(), pl.len()))
-        value = dict(zip(part["earlier"].to_list(), part["win_points"].to_list()))
-        ax.bar(np.array(orders) - 0.2 + width * k, [value.get(o, 0.0) for o in orders], width=width,
-               color=WIN_KIND_COLOURS[kind], label=tr.p("win", kind))
+        ax.bar(np.array(orders) - 0.2 + width * k, values[kind], width=width, color=WIN_KIND_COLOURS[kind],
+               label=tr.p("win", kind))
     ax.set_xticks(orders, [str(o) for o in orders])
     _number_axis(ax.yaxis, tr)
     ax.set_xlabel(tr("players who had won earlier in the hand (count)"))
@@ -242,40 +223,63 @@ def draw_win_value_by_order(ax: Axes, hands: pl.DataFrame, tr: Translator = EN) 
     _legend(ax)
 
 
-def win_value_figure(hands: pl.DataFrame, colours: dict[str, str], tr: Translator = EN) -> Figure:
+def win_value_figure(numbers: PlotNumbers, names: dict, tr: Translator = EN) -> Figure:
     fig = new_figure((8.0, 3.6))
     left, right = fig.subplots(1, 2)
-    draw_win_value_by_fan(left, hands, colours, tr)
-    draw_win_value_by_order(right, hands, tr)
+    draw_win_value_by_fan(left, numbers, names, tr)
+    draw_win_value_by_order(right, numbers, tr)
     return fig
 
 
-RATES = (("won", "win"), ("dealt_in", "deal-in"), ("flower_pig", "flower pig"))
 RATE_WORDS = {"win": N_("win rate"), "deal-in": N_("deal-in rate"), "flower pig": N_("flower-pig rate")}
 
 
-def hand_rates(hands: pl.DataFrame) -> pl.DataFrame:
-    """Per series: share of hands won, dealt in (paid at least one ron) and ended as flower pig (%)."""
+def hand_rates(hands: pl.DataFrame, by: list[str]) -> pl.DataFrame:
+    """Per group of the columns `by`: share of hands won, dealt in (paid at least one ron) and ended as flower pig
+    (%), and the number of hands."""
     exprs = [pl.col("won").cast(pl.Float64).mean().mul(100).alias("win"),
              (pl.col("dealt_in") > 0).cast(pl.Float64).mean().mul(100).alias("deal-in")]
     if "flower_pig" in hands.columns:
         exprs.append(pl.col("flower_pig").cast(pl.Float64).mean().mul(100).alias("flower pig"))
-    return hands.group_by("series", maintain_order=True).agg(*exprs, pl.len().alias("hands"))
+    return hands.group_by(by, maintain_order=True).agg(*exprs, pl.len().alias("hands"))
 
 
-def draw_rates(ax: Axes, hands: pl.DataFrame, colours: dict[str, str], tr: Translator = EN) -> None:
+def draw_rates(ax: Axes, numbers: PlotNumbers, names: dict, tr: Translator = EN) -> None:
     """Grouped bars: win, deal-in and flower-pig rates per hand for each series."""
-    rates = hand_rates(hands)
-    metrics = [label for _col, label in RATES if label in rates.columns]
-    width = 0.8 / max(rates.height, 1)
-    for k, row in enumerate(rates.iter_rows(named=True)):
-        ax.bar(np.arange(len(metrics)) - 0.4 + width * (k + 0.5), [row[m] for m in metrics], width=width,
-               color=colours[row["series"]], label=row["series"])
+    metrics = numbers.rate_names
+    series = [s for s in numbers.series if s.rates is not None]
+    width = 0.8 / max(len(series), 1)
+    for k, s in enumerate(series):
+        ax.bar(np.arange(len(metrics)) - 0.4 + width * (k + 0.5), [s.rates[m] for m in metrics], width=width,
+               color=numbers.colours[s.key], label=names[s.key])
     ax.set_xticks(range(len(metrics)), [tr(RATE_WORDS[m]) for m in metrics])
     ax.set_xlabel(tr("outcome of the hand"))
     ax.set_ylabel(tr("share of hands (%)"))
-    ax.set_title(tr("Win, deal-in and flower-pig rates") if len(metrics) == 3 else tr("Win and deal-in rates"))
+    ax.set_title(rates_title(numbers, tr))
     _legend(ax)
+
+
+# --- titles (the first Axes' title names a figure, e.g. in the HTML's alt text) ------------------------------
+
+def convergence_title(tr: Translator = EN) -> str:
+    return tr("Convergence of the paired difference (95% band)")
+
+
+def ranks_title(tr: Translator = EN) -> str:
+    return tr("Rank distribution")
+
+
+def points_title(tr: Translator = EN) -> str:
+    return tr("Distribution of final points")
+
+
+def win_value_title(numbers: PlotNumbers, tr: Translator = EN) -> str:
+    return tr("Win value by {fan}", fan=fan_word(numbers.fan, tr))
+
+
+def rates_title(numbers: PlotNumbers, tr: Translator = EN) -> str:
+    return (tr("Win, deal-in and flower-pig rates") if len(numbers.rate_names) == 3
+            else tr("Win and deal-in rates"))
 
 
 def single_figure(draw, *args, size: tuple[float, float] = FIGURE_SIZE) -> Figure:

@@ -6,17 +6,16 @@ from __future__ import annotations
 
 import base64
 import html
-
-from matplotlib import rc_context
-from matplotlib.figure import Figure
+from collections.abc import Callable
+from functools import partial
 
 from tsumolab.analyzer.i18n import Translator
 from tsumolab.reports import content, decisions, example_text, sweeps, verdict_lines
 from tsumolab.reports.content import EN, FigureSpec, Table, Verdict
 from tsumolab.reports.data import ClaimData, ReportData
 from tsumolab.reports.examples import ExampleHand, NoExample
-from tsumolab.reports.fonts import CJK_CSS_FAMILY, css_font_face, font_rc
-from tsumolab.reports.saving import svg_bytes
+from tsumolab.reports.fonts import CJK_CSS_FAMILY, css_font_face
+from tsumolab.reports.saving import figure_svgs
 
 CSS = """
 *{box-sizing:border-box}
@@ -62,39 +61,48 @@ th:lang(zh),th:lang(ja){word-break:keep-all}
 """ % {"cjk": CJK_CSS_FAMILY}
 
 
-def figure_data_uri(fig: Figure, lang: str = "en") -> str:
-    """SVG bytes of a figure (no date, fixed ids) as a base64 data URI."""
-    with rc_context(font_rc(lang)):
-        svg = svg_bytes(fig)
+def figure_data_uri(svg: bytes) -> str:
+    """SVG bytes of a figure as a base64 data URI."""
     return "data:image/svg+xml;base64," + base64.b64encode(svg).decode("ascii")
 
 
-def render_html(data: ReportData, examples: dict[str, ExampleHand | NoExample], tr: Translator = EN) -> str:
-    """The whole report as one HTML document in the language of `tr`."""
+FiguresHtml = Callable[[str, list[FigureSpec], str, Translator], str]
+"""`figures_html(group, specs, alt, tr)`: the HTML of a group of figures (a section's, named as in figure_groups);
+`alt` starts each figure's alt text"""
+
+FIGURE_SLOT = "\x00figure {group} {index}\x00"
+"""where slot_figures leaves a figure's data URI (filled by fill_slots)"""
+
+
+def render_html(data: ReportData, examples: dict[str, ExampleHand | NoExample], tr: Translator = EN,
+                figures_html: FiguresHtml | None = None) -> str:
+    """The whole report as one HTML document in the language of `tr`; its figures drawn now, or left to
+    `figures_html` (e.g. slot_figures, for figures drawn elsewhere)."""
+    figures_html = figures_html or inline_figures
     e = html.escape
     title = content.report_title(data, tr)
     toc, sections = [], []
     if data.kind == "study":
         toc.append(("summary", tr("Summary: verdicts and forest plot")))
-        sections.append(_summary_section(data, tr))
+        sections.append(_summary_section(data, tr, figures_html))
         for claim in data.source_claims:
             toc.append((f"claim-{claim.id}", tr("{claim}: {verdict}", claim=claim.id,
                                                 verdict=content.verdict_word(content.claim_verdict(claim), tr))))
-            sections.append(_claim_section(claim, examples.get(claim.id), tr))
-            decided = decisions.claim_section_html(data.directory, claim.id, tr, _table, _figure)
+            sections.append(_claim_section(claim, examples.get(claim.id), tr, figures_html))
+            decided = decisions.claim_section_html(data.directory, claim.id, tr, _table, figures_html)
             if decided:
                 toc.append((f"decisions-{claim.id}", tr("{claim} decision by decision", claim=claim.id)))
                 sections.append(decided)
         if data.beyond_claims:
             toc.append(("beyond-sources", tr("{title}: tsumolab's own questions", title=tr(content.BEYOND_TITLE))))
-            sections.append(_beyond_section(data, tr))
+            sections.append(_beyond_section(data, tr, figures_html))
             for claim in data.beyond_claims:
                 toc.append((f"claim-{claim.id}", tr("{claim} (beyond the sources): {verdict}", claim=claim.id,
                                                     verdict=content.verdict_word(content.claim_verdict(claim), tr))))
-                sections.append(_claim_section(claim, examples.get(claim.id), tr))
+                sections.append(_claim_section(claim, examples.get(claim.id), tr, figures_html))
     else:
         toc.append(("results", tr("Results by policy")))
-        sections.append(_run_results_section(data, tr))
+        sections.append(_run_results_section(data, tr, figures_html))
     toc.append(("run", tr("Run: rules, policies, seeds, code version")))
     sections.append(_run_section(data, tr))
     nav = "".join(f'<li><a href="#{e(anchor)}">{e(label)}</a></li>' for anchor, label in toc)
@@ -102,6 +110,49 @@ def render_html(data: ReportData, examples: dict[str, ExampleHand | NoExample], 
             f'<nav id="toc" aria-label="{e(tr("Contents"))}"><section><h2>{e(tr("Contents"))}</h2>'
             f"<ol>{nav}</ol></section></nav>" + "".join(sections))
     return page_html(title, body, tr)
+
+
+def figure_groups(data: ReportData) -> list[tuple[str, Callable[[Translator], list[FigureSpec]]]]:
+    """Every group of figures of the report (group name, specs of a language), independent of the language: what
+    the processes drawing the figures draw while others write the text (reports.render)."""
+    if data.kind != "study":
+        return [("results", partial(content.run_figures, data))]
+    groups = [("summary", partial(content.summary_figures, data, False))]
+    for claim in data.claims:
+        groups.append((f"claim-{claim.id}", partial(content.claim_figures, claim)))
+        if claim.swept:
+            groups.append((f"sweep-{claim.id}", partial(sweeps.sweep_figures, claim)))
+        if not claim.beyond_sources and decisions.claim_rows(data.directory, claim.id) is not None:
+            groups.append((f"decisions-{claim.id}", partial(decisions.figure_specs, data.directory, claim.id)))
+    if data.beyond_claims:
+        groups.append(("beyond", partial(content.summary_figures, data, True)))
+    return groups
+
+
+def figure_tag(spec: FigureSpec, alt: str, tr: Translator, src: str) -> str:
+    return (f'<figure data-figure="{html.escape(spec.key)}"><img src="{src}" '
+            f'alt="{html.escape(alt + tr(": ") + spec.title)}"><figcaption>{html.escape(spec.caption)}</figcaption>'
+            "</figure>")
+
+
+def inline_figures(_group: str, specs: list[FigureSpec], alt: str, tr: Translator) -> str:
+    """Figures drawn now (each laid out as reports.saving.figure_svgs lays it out)."""
+    return "".join(figure_tag(spec, alt, tr, figure_data_uri(figure_svgs(spec, (tr.lang,))[tr.lang]))
+                   for spec in specs)
+
+
+def slot_figures(group: str, specs: list[FigureSpec], alt: str, tr: Translator) -> str:
+    """Figures left as slots (FIGURE_SLOT) for fill_slots."""
+    return "".join(figure_tag(spec, alt, tr, FIGURE_SLOT.format(group=group, index=i)) for i, spec in enumerate(specs))
+
+
+def fill_slots(page: str, svgs: dict[tuple[str, int], bytes]) -> str:
+    """`page` with each figure slot of slot_figures replaced by its SVG ((group, index) → SVG bytes)."""
+    for (group, index), svg in svgs.items():
+        page = page.replace(FIGURE_SLOT.format(group=group, index=index), figure_data_uri(svg), 1)
+    if "\x00figure " in page:
+        raise ValueError("a figure of the report was not drawn")
+    return page
 
 
 def page_html(title: str, body: str, tr: Translator) -> str:
@@ -150,15 +201,12 @@ def _table(table: Table) -> str:
 
 
 def _figure(spec: FigureSpec, alt: str, tr: Translator) -> str:
-    fig = spec.build()
-    title = fig.axes[0].get_title() if fig.axes else spec.key
-    return (f'<figure data-figure="{html.escape(spec.key)}"><img src="{figure_data_uri(fig, tr.lang)}" '
-            f'alt="{html.escape(alt + tr(": ") + title)}"><figcaption>{html.escape(spec.caption)}</figcaption>'
-            "</figure>")
+    """One figure drawn now (the reports of a decisions study and of a game review)."""
+    return inline_figures(spec.key, [spec], alt, tr)
 
 
-def _summary_section(data: ReportData, tr: Translator) -> str:
-    figs = "".join(_figure(spec, tr("summary"), tr) for spec in content.summary_figures(data, tr=tr))
+def _summary_section(data: ReportData, tr: Translator, figures_html: FiguresHtml) -> str:
+    figs = figures_html("summary", content.summary_figures(data, tr=tr), tr("summary"), tr)
     table = (_table(content.summary_table(data, tr=tr)) if data.source_claims
              else f"<p>{html.escape(tr('No claim from the sources in this study; see Beyond the sources.'))}</p>")
     words = {v: f"<b>{html.escape(content.verdict_word(v, tr))}</b>" for v in content.VERDICTS}
@@ -172,18 +220,18 @@ def _summary_section(data: ReportData, tr: Translator) -> str:
     return (f'<section id="summary"><h2>{html.escape(tr("Summary"))}</h2><p>{rule}</p>{table}{figs}</section>')
 
 
-def _beyond_section(data: ReportData, tr: Translator) -> str:
+def _beyond_section(data: ReportData, tr: Translator, figures_html: FiguresHtml) -> str:
     e = html.escape
-    figs = "".join(_figure(spec, tr("beyond the sources"), tr) for spec in content.beyond_figures(data, tr))
+    figs = figures_html("beyond", content.beyond_figures(data, tr), tr("beyond the sources"), tr)
     return (f'<section id="beyond-sources" class="beyond"><h2>{e(tr(content.BEYOND_TITLE))}</h2>'
             f"<p>{e(tr(content.BEYOND_TEXT))}</p>"
             f"{_table(content.summary_table(data, beyond=True, tr=tr))}{figs}</section>")
 
 
-def _claim_section(claim: ClaimData, example, tr: Translator) -> str:
+def _claim_section(claim: ClaimData, example, tr: Translator, figures_html: FiguresHtml) -> str:
     e = html.escape
     row = claim.headline
-    figs = "".join(_figure(spec, claim.id, tr) for spec in content.claim_figures(claim, tr))
+    figs = figures_html(f"claim-{claim.id}", content.claim_figures(claim, tr), claim.id, tr)
     beyond = claim.beyond_sources
     own = tr("beyond the sources: tsumolab's own question")
     label = f'<span class="tag">{e(own)}</span>' if beyond else ""
@@ -200,16 +248,16 @@ def _claim_section(claim: ClaimData, example, tr: Translator) -> str:
             f'<p class="effect">{e(content.effect_sentence(row, tr))}</p>'
             f"<h3>{e(measured)}</h3>{_table(content.metric_table(claim, tr))}"
             f"<h3>{e(tr('Per-match means of the subject seat'))}</h3>{_table(content.arm_table(claim, tr))}"
-            f"{_sweep(claim, tr)}"
+            f"{_sweep(claim, tr, figures_html)}"
             f"<h3>{e(tr('Figures'))}</h3>{figs}"
             f"<h3>{e(tr('Example hand'))}</h3>{_example(example, tr)}</section>")
 
 
-def _sweep(claim: ClaimData, tr: Translator) -> str:
+def _sweep(claim: ClaimData, tr: Translator, figures_html: FiguresHtml) -> str:
     if not claim.swept:
         return ""
     e = html.escape
-    figs = "".join(_figure(spec, claim.id, tr) for spec in sweeps.sweep_figures(claim, tr))
+    figs = figures_html(f"sweep-{claim.id}", sweeps.sweep_figures(claim, tr), claim.id, tr)
     return (f"<h3>{e(tr('Variants tested'))}</h3><p>{e(verdict_lines.sweep_line(claim, tr))}</p>"
             f"{_table(sweeps.sweep_table(claim, tr))}{figs}")
 
@@ -225,8 +273,8 @@ def _example(example, tr: Translator) -> str:
             f"</summary><pre>{e(chr(10).join(example_text.lines(example, tr)))}</pre></details>")
 
 
-def _run_results_section(data: ReportData, tr: Translator) -> str:
-    figs = "".join(_figure(spec, tr("run"), tr) for spec in content.run_figures(data, tr))
+def _run_results_section(data: ReportData, tr: Translator, figures_html: FiguresHtml) -> str:
+    figs = figures_html("results", content.run_figures(data, tr), tr("run"), tr)
     return f'<section id="results"><h2>{html.escape(tr("Results by policy"))}</h2>{figs}</section>'
 
 

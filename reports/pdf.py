@@ -177,12 +177,13 @@ def beyond_pages(data: ReportData, tr: Translator = EN) -> list[Figure]:
 def _run_figures_page(data: ReportData, tr: Translator) -> Figure:
     fig = _page("constrained")
     axes = fig.subplots(3, 2).ravel()
-    matches, hands, colours = content.run_series(data)
-    figures.draw_rank_distribution(axes[0], matches, colours, tr)
-    figures.draw_points_distribution(axes[1], matches, colours, tr)
-    figures.draw_win_value_by_fan(axes[2], hands, colours, tr)
-    figures.draw_win_value_by_order(axes[3], hands, tr)
-    figures.draw_rates(axes[4], hands, colours, tr)
+    numbers = data.plot_numbers
+    names = content.series_names(numbers, tr)
+    figures.draw_rank_distribution(axes[0], numbers, names, tr)
+    figures.draw_points_distribution(axes[1], numbers, names, tr)
+    figures.draw_win_value_by_fan(axes[2], numbers, names, tr)
+    figures.draw_win_value_by_order(axes[3], numbers, tr)
+    figures.draw_rates(axes[4], numbers, names, tr)
     axes[5].axis("off")
     fig.suptitle(tr("Results by policy"), fontsize=13)
     return fig
@@ -238,24 +239,20 @@ def _claim_page(claim: ClaimData, example: ExampleHand | NoExample | None, tr: T
                widths=[30] + [max(30, len(c)) for c in table.columns[1:]])
     axes = [_axes(fig, PLOT_LEFT[k % 2], PLOT_TOP + (k // 2) * PLOT_STEP, PLOT_WIDTH, PLOT_HEIGHT)
             for k in range(6)]
-    matches, hands, colours = content.claim_series(claim, tr)
+    numbers = claim.plot_numbers
+    names = content.series_names(numbers, tr)
     if content.is_measure(claim):
-        # both arms are the same run of the field's policy: show it once, and no paired difference
-        matches, hands = (f.filter(f["arm"] == "treatment") for f in (matches, hands))
-        treatment = content.arm_word("treatment", tr)
-        colours = {k: v for k, v in colours.items() if k.startswith(treatment)}
+        # both arms are the same run of the field's policy: shown once (plot_data), and no paired difference
         axes[0].set_axis_off()
         axes[0].text(0.5, 0.5, tr("Measured fact: no treatment − control difference"), ha="center", va="center",
                      transform=axes[0].transAxes, size=8)
     else:
-        diffs = figures.paired_differences(claim.matches)
-        field_colours = figures.series_colours(list(diffs), {name: "treatment" for name in diffs})
-        figures.draw_convergence(axes[0], diffs, field_colours, tr)
-    figures.draw_rank_distribution(axes[1], matches, colours, tr)
-    figures.draw_points_distribution(axes[2], matches, colours, tr)
-    figures.draw_rates(axes[3], hands, colours, tr)
-    figures.draw_win_value_by_fan(axes[4], hands, colours, tr)
-    figures.draw_win_value_by_order(axes[5], hands, tr)
+        figures.draw_convergence(axes[0], numbers.diffs, content.field_colours(numbers), tr)
+    figures.draw_rank_distribution(axes[1], numbers, names, tr)
+    figures.draw_points_distribution(axes[2], numbers, names, tr)
+    figures.draw_rates(axes[3], numbers, names, tr)
+    figures.draw_win_value_by_fan(axes[4], numbers, names, tr)
+    figures.draw_win_value_by_order(axes[5], numbers, tr)
     for ax in axes:
         ax.title.set_fontsize(8.5)
         ax.xaxis.label.set_fontsize(7)

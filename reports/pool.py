@@ -46,15 +46,15 @@ def start_workers(jobs: int, parts: int) -> None:
             executor.submit(_import_renderers)
 
 
-def run_parts(task: Callable, parts: Sequence[tuple], jobs: int = 1) -> None:
+def run_parts(task: Callable, parts: Sequence[tuple], jobs: int = 1) -> list:
     """`task(*part)` for every part, in this process and up to `jobs` − 1 worker processes (-1: every core),
-    parts taken in order; the first error of any part is raised once the running parts have ended."""
-    queue = deque(parts)
+    parts taken in order; returns their results in the order of `parts`. The first error of any part is raised
+    once the running parts have ended."""
+    queue = deque(enumerate(parts))
+    results: list = [None] * len(queue)
     workers = worker_count(jobs, len(queue))
     if not workers:
-        for part in queue:
-            task(*part)
-        return
+        return [task(*part) for part in parts]
     executor = _executor(workers)
     lock = threading.Lock()
     futures = []
@@ -69,15 +69,17 @@ def run_parts(task: Callable, parts: Sequence[tuple], jobs: int = 1) -> None:
         with lock:
             if not queue:
                 return
-            future = executor.submit(task, *queue.popleft())
-            futures.append(future)
+            index, part = queue.popleft()
+            future = executor.submit(task, *part)
+            futures.append((index, future))
         future.add_done_callback(feed)
 
     for _ in range(workers):
         feed()
     try:
-        while (part := take()) is not None:
-            task(*part)
+        while (item := take()) is not None:
+            index, part = item
+            results[index] = task(*part)
     except BaseException:
         with lock:
             queue.clear()
@@ -85,7 +87,8 @@ def run_parts(task: Callable, parts: Sequence[tuple], jobs: int = 1) -> None:
     finally:
         with lock:
             submitted = list(futures)
-        for future in submitted:
+        for _index, future in submitted:
             future.exception()
-    for future in submitted:
-        future.result()
+    for index, future in submitted:
+        results[index] = future.result()
+    return results

@@ -25,6 +25,9 @@ from tsumolab.analyzer.i18n import DEFAULT_LANGUAGE, Translator, translator  # n
 from tsumolab.analyzer.tables import replacing  # noqa: E402
 from tsumolab.reports.data import ReportData, load_report_data  # noqa: E402
 from tsumolab.reports.fonts import font_rc  # noqa: E402
+from tsumolab.reports.html import fill_slots  # noqa: E402
+
+EN = translator(DEFAULT_LANGUAGE)
 
 def report_names(lang: str = DEFAULT_LANGUAGE, stem: str = "report") -> tuple[str, str]:
     """(HTML, PDF) file names of a report language: report.html for English, report.<lang>.html otherwise."""
@@ -59,21 +62,56 @@ def render_report(out_dir: Path | str, lang: str = DEFAULT_LANGUAGE, examples: d
 
 def render_reports(out_dir: Path | str, langs: tuple[str, ...] = (DEFAULT_LANGUAGE,),
                    examples: dict | None = None, jobs: int = 1) -> list[ReportPaths]:
-    """The report of DIR in each language of `langs`, reading the data and replaying the example hands once;
-    the HTML and PDF of every language are rendered by up to `jobs` processes (-1: every core), whose workers
-    start while the data is read."""
-    from tsumolab.reports.html import render_html
-    from tsumolab.reports.pdf import render_pdf
-    from tsumolab.reports.pool import start_workers
+    """The report of DIR in each language of `langs`, reading the data, taking the figures' numbers from it and
+    replaying the example hands once. Its parts are rendered by up to `jobs` processes (-1: every core; their
+    workers start while the data is read): each language's PDF, each group of HTML figures in every language at
+    once (laid out once: reports.saving.figure_svgs) and each language's HTML text, whose figure slots are then
+    filled. The bytes do not depend on `jobs`."""
+    from tsumolab.reports.html import figure_groups
+    from tsumolab.reports.pool import run_parts, start_workers
 
     for lang in langs:
         translator(lang)  # an unknown language fails before anything is read
     out = Path(out_dir)
-    start_workers(jobs, len(report_parts(langs)))
+    start_workers(jobs, len(langs) * 3)  # a PDF, an HTML text and (at least) a group of figures per language
     data = load_report_data(out)
     examples = find_examples(data) if examples is None else examples
-    return write_reports(out, "report", langs, lambda tr: render_html(data, examples, tr),
-                         lambda path, tr: render_pdf(data, examples, path, tr), jobs)
+    data = data.without_frames()
+    groups = figure_groups(data)
+    parts = ([("pdf", lang) for lang in langs] + [("figures", group) for group, _specs in groups]
+             + [("html", lang) for lang in langs])
+    results = run_parts(partial(_report_part, out, data, examples, dict(groups), langs), parts, jobs)
+    svgs = {lang: {} for lang in langs}
+    for (kind, _arg), result in zip(parts, results):
+        if kind == "figures":
+            for key, by_lang in result.items():
+                for lang in langs:
+                    svgs[lang][key] = by_lang[lang]
+    for (kind, lang), page in zip(parts, results):
+        if kind == "html":
+            with replacing(out / report_names(lang)[0]) as temp:
+                temp.write_text(fill_slots(page, svgs[lang]), encoding="utf-8")
+    return [ReportPaths(*(out / name for name in report_names(lang))) for lang in langs]
+
+
+def _report_part(out: Path, data: ReportData, examples: dict, groups: dict, langs: tuple[str, ...], kind: str,
+                 arg: str):
+    """One part of render_reports: ("pdf", lang) writes that PDF; ("figures", group) returns {(group, index):
+    {lang: SVG bytes}} of a group of HTML figures; ("html", lang) returns the HTML with figure slots."""
+    from tsumolab.reports.html import render_html, slot_figures
+    from tsumolab.reports.pdf import render_pdf
+    from tsumolab.reports.saving import figure_svgs
+
+    with quiet_font_fallback():
+        if kind == "figures":
+            return {(arg, index): figure_svgs(spec, langs) for index, spec in enumerate(groups[arg](EN))}
+        tr = translator(arg)
+        with rc_context(font_rc(arg)):
+            if kind == "html":
+                return render_html(data, examples, tr, slot_figures)
+            with replacing(out / report_names(arg)[1]) as temp:
+                render_pdf(data, examples, temp, tr)
+    return None
 
 
 @contextmanager

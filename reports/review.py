@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 import json
+from functools import partial
 from pathlib import Path
 
 import polars as pl
@@ -163,8 +164,12 @@ def draw_loss(ax, decisions: pl.DataFrame, tr: Translator) -> None:
                   [f"{r}.{h}" for r, h in zip(firsts["round"].to_list(), firsts["honba"].to_list())], fontsize=7)
     ax.set_xlabel(tr("decisions, hand by hand"))
     ax.set_ylabel(tr("points lost (sum)"))
-    ax.set_title(tr("Points lost through the game"))
+    ax.set_title(loss_title(tr))
     ax.grid(alpha=0.3)
+
+
+def loss_title(tr: Translator) -> str:
+    return tr("Points lost through the game")
 
 
 def _options_of(table: pl.DataFrame, hand: int, decision: int) -> pl.DataFrame:
@@ -180,7 +185,7 @@ def review_html(directory: Path | str, tr: Translator) -> str:
     name = player_name(summary, tr)
     title = tr("tsumolab: review of {player}", player=name)
     figure = FigureSpec("review-loss", tr("Each step is one decision's loss against the best option."),
-                        lambda: loss_figure(decisions, tr))
+                        loss_title(tr), partial(loss_figure, decisions), tr)
     sections = [f'<section id="summary"><h2>{e(tr("Summary"))}</h2><p class="lead">{e(summary_text(summary, tr))}'
                 f"</p><p>{e(method_text(summary, tr))}</p>{_figure(figure, tr('review'), tr)}</section>"]
     for hand in decisions["hand"].unique(maintain_order=True).to_list():

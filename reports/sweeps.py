@@ -3,8 +3,9 @@ figure of the effect against the swept parameter."""
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
-import polars as pl
 from matplotlib.figure import Figure
 
 from tsumolab.analyzer.i18n import Translator
@@ -32,7 +33,7 @@ def sweep_table(claim: ClaimData, tr: Translator = EN) -> Table:
     for label in rows["variant"].unique(maintain_order=True).to_list():
         line = [label + (" *" if label == claim.headline["variant"] else "")]
         for f in fields:
-            r = rows.filter((pl.col("variant") == label) & (pl.col("field") == f)).row(0, named=True)
+            r = claim.variant_rows[(label, f)]
             effect, lo, hi = _value(r, objective)
             line += [f"{fmt(effect)} {interval(lo, hi, fmt)}", Verdict(r["verdict"], tr)]
         body.append(line)
@@ -50,7 +51,12 @@ def sweep_figures(claim: ClaimData, tr: Translator = EN) -> list[FigureSpec]:
     return [FigureSpec("sweep", tr("Effect on {objective} of each tested variant against the first swept "
                                    "parameter (one line per value of the others), by field; bars are the "
                                    "Holm-adjusted intervals.", objective=objective_word(objective, tr)),
-                       lambda: sweep_figure(claim, tr))]
+                       panel_title(sweep_fields(claim)[0], tr), partial(sweep_figure, claim), tr)]
+
+
+def panel_title(field: str, tr: Translator = EN) -> str:
+    """The title of a field's panel: "baseline field"."""
+    return tr("{field} field", field=field_name(field, tr))
 
 
 def sweep_fields(claim: ClaimData) -> list[str]:
@@ -71,7 +77,6 @@ def draw_sweep(axes, claim: ClaimData, tr: Translator = EN) -> None:
     variants = claim.experiment["variants"]
     names = [part.split("=")[0] for part in variants[0]["label"].split(",")]
     values = {v["label"]: [part.split("=", 1)[1] for part in v["label"].split(",")] for v in variants}
-    rows = claim.all_rows
     fields = sweep_fields(claim)
     xs = list(dict.fromkeys(v[0] for v in values.values()))
     groups = list(dict.fromkeys(tuple(v[1:]) for v in values.values()))
@@ -82,7 +87,7 @@ def draw_sweep(axes, claim: ClaimData, tr: Translator = EN) -> None:
             for label, vals in values.items():
                 if tuple(vals[1:]) != group:
                     continue
-                r = rows.filter((pl.col("variant") == label) & (pl.col("field") == f)).row(0, named=True)
+                r = claim.variant_rows[(label, f)]
                 pts.append((xs.index(vals[0]), *_value(r, objective)))
             x, y, lo, hi = (np.array(c, dtype=float) for c in zip(*pts))
             shift = (k - (len(groups) - 1) / 2) * 0.08
@@ -94,7 +99,7 @@ def draw_sweep(axes, claim: ClaimData, tr: Translator = EN) -> None:
         ax.set_xlabel(tr("{parameter} (treatment parameter)", parameter=names[0]))
         ax.set_ylabel(tr("treatment − control (average rank)") if objective == "placement"
                       else tr("treatment − control (points per match)"))
-        ax.set_title(tr("{field} field", field=field_name(f, tr)))
+        ax.set_title(panel_title(f, tr))
         if len(groups) > 1:
             ax.legend(fontsize="small", frameon=False)
         ax.grid(axis="y", alpha=0.3)

@@ -46,3 +46,16 @@ def test_joblib_parallel_still_works_after_the_pool(tmp_path):
 
     run_parts(_recorder(tmp_path), [(f"part{i}",) for i in range(3)], jobs=2)
     assert Parallel(n_jobs=2)(delayed(abs)(x) for x in (-1, -2)) == [1, 2]
+
+
+def _square(x: int) -> tuple[int, int]:
+    return x * x, os.getpid()
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_results_come_back_in_the_order_of_the_parts(jobs):
+    """render_reports fills each language's figure slots from the figure parts' results, wherever they ran."""
+    results = run_parts(_square, [(x,) for x in range(7)], jobs=jobs)
+    assert [square for square, _pid in results] == [x * x for x in range(7)]
+    if jobs == 2:
+        assert len({pid for _square_, pid in results}) == 2, "both processes rendered parts"

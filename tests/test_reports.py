@@ -251,3 +251,85 @@ def test_report_command_writes_both_files(study, tmp_path, capsys):
     assert exc.value.code == 0
     out = capsys.readouterr().out
     assert str(copy / "report.html") in out and (copy / "report.pdf").is_file()
+
+
+def test_a_report_in_two_languages_takes_the_numbers_and_lays_each_figure_out_once(study, tmp_path, monkeypatch):
+    """How render_reports renders (issue 32), counted rather than timed: each claim's figure numbers are taken from
+    its frames once for every language and both files; each HTML figure is laid out once for all languages (the
+    forest plot, whose field names are translated, once per language) and drawn once per language; each
+    language's PDF is rendered once; no other figure is drawn."""
+    from collections import Counter
+
+    from matplotlib.figure import Figure
+    from matplotlib.layout_engine import ConstrainedLayoutEngine
+
+    from tsumolab.reports import plot_data
+    from tsumolab.reports.html import figure_groups
+    from tsumolab.reports.render import render_reports
+
+    copy = tmp_path / "copy"
+    shutil.copytree(study, copy)
+    counts = Counter()
+    draw, execute, numbers = Figure.draw, ConstrainedLayoutEngine.execute, plot_data.claim_numbers
+
+    def counted(name, call):
+        def wrapper(first, *args, **kwargs):
+            fig = first if isinstance(first, Figure) else args[0]
+            counts[name, type(fig.canvas).__name__] += 1
+            return call(first, *args, **kwargs)
+        return wrapper
+
+    def pdf_stub(_data, _examples, path, tr):
+        counts["pdf", tr.lang] += 1
+        Path(path).write_bytes(b"%PDF stub")
+
+    monkeypatch.setattr(Figure, "draw", counted("draw", draw))
+    monkeypatch.setattr(ConstrainedLayoutEngine, "execute", counted("layout", execute))
+    monkeypatch.setattr(plot_data, "claim_numbers", lambda claim, measure: counts.update(["numbers"]) or
+                        numbers(claim, measure))
+    monkeypatch.setattr(pdf, "render_pdf", pdf_stub)
+    render_reports(copy, ("en", "zh"), jobs=1)
+    rendered = dict(counts)
+
+    data = load_report_data(study)
+    specs = [spec for _group, specs_of in figure_groups(data) for spec in specs_of(content.EN)]
+    own = sum(spec.own_layout for spec in specs)
+    assert len(specs) > 10 and own == 1  # the forest plot
+    assert rendered["numbers"] == len(data.claims)
+    assert rendered["layout", "FigureCanvasSVG"] == len(specs) + own
+    assert rendered["draw", "FigureCanvasSVG"] == 2 * len(specs)
+    assert rendered["pdf", "en"] == rendered["pdf", "zh"] == 1
+    assert sum(n for key, n in rendered.items() if key[0] in ("draw", "layout")) == \
+        rendered["layout", "FigureCanvasSVG"] + rendered["draw", "FigureCanvasSVG"], "no other figure drawn"
+
+
+def test_each_figure_names_its_first_axes_title(study, plain_run):
+    """The HTML's alt text of a figure is its spec's title, written without drawing it: the title the figure
+    draws."""
+    from tsumolab.analyzer.i18n import translator
+    from tsumolab.reports.html import figure_groups
+
+    for directory in (study, plain_run):
+        for _group, specs_of in figure_groups(load_report_data(directory)):
+            for lang in ("en", "zh"):
+                for spec in specs_of(translator(lang)):
+                    assert spec.title == spec.build().axes[0].get_title(), (spec.key, lang)
+
+
+def test_a_figure_in_another_language_is_drawn_at_the_english_figures_positions(study):
+    """saving.figure_svgs lays a figure out in English and draws the Japanese one at the same Axes positions."""
+    from matplotlib import rc_context
+    from matplotlib.figure import Figure
+
+    from tsumolab.analyzer.i18n import translator
+    from tsumolab.reports.saving import layout_of, with_layout
+
+    spec = content.claim_figures(load_report_data(study).claims[0])[-2]  # win value: two Axes
+    with rc_context(fonts.font_rc("en")):
+        layout = layout_of(spec.build())
+    with rc_context(fonts.font_rc("ja")):
+        ja = with_layout(spec.build(translator("ja")), layout)
+    assert [tuple(ax.get_position().bounds) for ax in ja.axes] == list(layout.axes)
+    assert ja.get_layout_engine() is None and len(layout.axes) == 2
+    with pytest.raises(ValueError):
+        with_layout(Figure(), layout)  # not the figure the layout was taken from

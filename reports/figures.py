@@ -10,7 +10,6 @@ of the Translator `tr` each function takes (English by default).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 import numpy as np
 import polars as pl
@@ -21,9 +20,6 @@ from matplotlib.patches import Patch
 from matplotlib.ticker import FuncFormatter, MaxNLocator
 
 from tsumolab.analyzer.i18n import N_, Translator, translator
-
-if TYPE_CHECKING:
-    from tsumolab.reports.plot_data import PlotNumbers
 
 Z95 = 1.959963984540054
 VERDICT_COLOURS = {"supported": "#1a7f37", "refuted": "#c62828", "inconclusive": "#8a8a8a"}
@@ -107,7 +103,7 @@ def forest_figure(claims: pl.DataFrame, title: str | None = None, tr: Translator
 RANK_WORDS = (N_("1st"), N_("2nd"), N_("3rd"), N_("4th"))
 
 
-def draw_rank_distribution(ax: Axes, numbers: PlotNumbers, names: dict, tr: Translator = EN) -> None:
+def draw_rank_distribution(ax: Axes, numbers, names: dict, tr: Translator = EN) -> None:
     """Share of matches finishing 1st..4th, one bar group per rank and one bar per series (`names`: series key →
     its name in the report's language)."""
     series = [s for s in numbers.series if s.ranks is not None]
@@ -123,7 +119,7 @@ def draw_rank_distribution(ax: Axes, numbers: PlotNumbers, names: dict, tr: Tran
     _legend(ax)
 
 
-def draw_points_distribution(ax: Axes, numbers: PlotNumbers, names: dict, tr: Translator = EN) -> None:
+def draw_points_distribution(ax: Axes, numbers, names: dict, tr: Translator = EN) -> None:
     """Histogram (step outlines, shared bins) of final points − start points per series."""
     for s in numbers.series:
         if s.points is not None:
@@ -192,7 +188,7 @@ def fan_word(column: str, tr: Translator = EN) -> str:
     return tr.p("unit", column)
 
 
-def draw_win_value_by_fan(ax: Axes, numbers: PlotNumbers, names: dict, tr: Translator = EN) -> None:
+def draw_win_value_by_fan(ax: Axes, numbers, names: dict, tr: Translator = EN) -> None:
     """Mean points received for a win by its fan, one line per series."""
     for s in numbers.series:
         if s.win_value is not None:
@@ -208,7 +204,7 @@ def draw_win_value_by_fan(ax: Axes, numbers: PlotNumbers, names: dict, tr: Trans
 WIN_KIND_COLOURS = {"tsumo": "#1a7f37", "ron": "#7b4fa0"}
 
 
-def draw_win_value_by_order(ax: Axes, numbers: PlotNumbers, tr: Translator = EN) -> None:
+def draw_win_value_by_order(ax: Axes, numbers, tr: Translator = EN) -> None:
     """Mean points received by tsumo and by ron, by the number of players who had won earlier in the hand."""
     orders, values = numbers.by_order
     width = 0.4
@@ -223,7 +219,7 @@ def draw_win_value_by_order(ax: Axes, numbers: PlotNumbers, tr: Translator = EN)
     _legend(ax)
 
 
-def win_value_figure(numbers: PlotNumbers, names: dict, tr: Translator = EN) -> Figure:
+def win_value_figure(numbers, names: dict, tr: Translator = EN) -> Figure:
     fig = new_figure((8.0, 3.6))
     left, right = fig.subplots(1, 2)
     draw_win_value_by_fan(left, numbers, names, tr)
@@ -244,7 +240,7 @@ def hand_rates(hands: pl.DataFrame, by: list[str]) -> pl.DataFrame:
     return hands.group_by(by, maintain_order=True).agg(*exprs, pl.len().alias("hands"))
 
 
-def draw_rates(ax: Axes, numbers: PlotNumbers, names: dict, tr: Translator = EN) -> None:
+def draw_rates(ax: Axes, numbers, names: dict, tr: Translator = EN) -> None:
     """Grouped bars: win, deal-in and flower-pig rates per hand for each series."""
     metrics = numbers.rate_names
     series = [s for s in numbers.series if s.rates is not None]
@@ -273,11 +269,11 @@ def points_title(tr: Translator = EN) -> str:
     return tr("Distribution of final points")
 
 
-def win_value_title(numbers: PlotNumbers, tr: Translator = EN) -> str:
+def win_value_title(numbers, tr: Translator = EN) -> str:
     return tr("Win value by {fan}", fan=fan_word(numbers.fan, tr))
 
 
-def rates_title(numbers: PlotNumbers, tr: Translator = EN) -> str:
+def rates_title(numbers, tr: Translator = EN) -> str:
     return (tr("Win, deal-in and flower-pig rates") if len(numbers.rate_names) == 3
             else tr("Win and deal-in rates"))
 

@@ -45,20 +45,21 @@ def test_search_that_keeps_every_base_answer_plays_the_base_policy_row_for_row(s
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("slug", ["bloodshed", "shura"])
-def test_search_changes_play_and_is_reproducible_across_jobs_and_chunks(slug, tmp_path):
+@pytest.mark.parametrize("slug, seed", [("bloodshed", SEED), ("shura", SEED), ("astrology", 3), ("darkness", 3)])
+def test_search_changes_play_and_is_reproducible_across_jobs_and_chunks(slug, seed, tmp_path):
     """A searching seat plays other answers than its base, and the run's tables do not depend on --jobs or
-    the chunk size (every search is keyed by seed, match, hand and decision)."""
+    the chunk size (every search is keyed by seed, match, hand and decision). In astrology and darkness (A, D) the
+    default kinds include the modes' own decisions."""
     seats = "search(rollouts=4,z=0),baseline,baseline,baseline"
-    one = execute(build_spec(slug, seats, 4, SEED, 4), tmp_path / "one", jobs=1, progress=False)
-    two = execute(build_spec(slug, seats, 4, SEED, 1), tmp_path / "two",
+    one = execute(build_spec(slug, seats, 4, seed, 4), tmp_path / "one", jobs=1, progress=False)
+    two = execute(build_spec(slug, seats, 4, seed, 1), tmp_path / "two",
                   jobs=2, progress=False)
     assert (one.chunks, two.chunks) == (1, 4)
     hands_one, matches_one = combined_tables(tmp_path / "one")
     hands_two, matches_two = combined_tables(tmp_path / "two")
     assert hands_one.equals(hands_two) and matches_one.equals(matches_two)
-    base = get_mode(slug).simulate(SEED, np.arange(4), parse_seats("baseline"))
-    assert not np.array_equal(base[1], search_play.simulate(get_mode(slug), SEED, np.arange(4),
+    base = get_mode(slug).simulate(seed, np.arange(4), parse_seats("baseline"))
+    assert not np.array_equal(base[1], search_play.simulate(get_mode(slug), seed, np.arange(4),
                                                             parse_seats(seats))[1])
 
 

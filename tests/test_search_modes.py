@@ -11,8 +11,6 @@ import pytest
 from tsumolab.analyzer.advise.riichi_sampler import RiichiSampler
 from tsumolab.analyzer.advise.riichi_view import VARIANTS
 from tsumolab.analyzer.engines import advise_modes
-from tsumolab.analyzer.runs.options import build_spec
-from tsumolab.analyzer.runs.runner import combined_tables, execute
 from tsumolab.analyzer.search import play as search_play
 from tsumolab.analyzer.search import riichi as search_riichi
 from tsumolab.analyzer.search.table import SearchStats
@@ -124,20 +122,3 @@ def test_search_decides_darkness_face_down_open_and_lock(monkeypatch):
     assert all(searched > 0 for searched, _ in stats.by_decision.values())
     assert stats.by_decision[D_TURN][1] > 0 and stats.by_decision[D_DARK_OPEN][1] > 0
 
-
-@pytest.mark.slow
-@pytest.mark.parametrize("slug", ["astrology", "darkness"])
-def test_search_in_the_modes_with_their_own_decisions_is_reproducible_across_jobs(slug, tmp_path):
-    """A, D: a search seat with the default kinds (its modes' decisions included) gives the same tables with one
-    chunk in one process as with four chunks in two (each search keyed by seed, match, hand and decision), and
-    they differ from the base's."""
-    seats = "search(rollouts=4,z=0),baseline,baseline,baseline"
-    one = execute(build_spec(slug, seats, 4, SEED, 4), tmp_path / "one", jobs=1, progress=False)
-    two = execute(build_spec(slug, seats, 4, SEED, 1), tmp_path / "two", jobs=2, progress=False)
-    assert (one.chunks, two.chunks) == (1, 4)
-    hands_one, matches_one = combined_tables(tmp_path / "one")
-    hands_two, matches_two = combined_tables(tmp_path / "two")
-    assert hands_one.equals(hands_two) and matches_one.equals(matches_two)
-    base = get_mode(slug).simulate(SEED, np.arange(4), parse_seats("baseline"))
-    assert not np.array_equal(base[1], search_play.simulate(get_mode(slug), SEED, np.arange(4),
-                                                            parse_seats(seats))[1])

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import numba as nb
 
+from tsumolab.policies.danger import NO_LOOK, TANYAO_LOOK, meld_look
 from tsumolab.policies.riichi_api import ROBS
 from tsumolab.policies.riichi_common import is_dora, is_simple, is_yakuhai
 
@@ -37,20 +38,10 @@ def yaku_plan(obs, hand):
             return FREE
     if not obs[ROBS.open + obs[ROBS.seat]]:
         return FREE
-    suits, outside = 0, 0
-    for k in range(34):
-        if own_meld(obs, k) == 0:
-            continue
-        if not is_simple(k):
-            outside += 1
-        if k < 27:
-            suits |= 1 << (k // 9)
-    if outside == 0:
+    look = meld_look(obs, obs[ROBS.seat])
+    if look == TANYAO_LOOK:
         return TANYAO
-    for s in range(3):
-        if suits == 1 << s:
-            return s
-    return NO_YAKU
+    return NO_YAKU if look == NO_LOOK else look
 
 
 @nb.njit(cache=True)

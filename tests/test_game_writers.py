@@ -137,11 +137,9 @@ def matches():
     return {variant: [simulated(variant, seed, m) for seed, m in pairs] for variant, pairs in MATCHES.items()}
 
 
-def check_round_trip(variant: str, fmt: str, match, hands: int | None = None,
-                     unbuilt: list | None = None) -> tuple[int, list[str]]:
+def check_round_trip(variant: str, fmt: str, match, hands: int | None = None) -> tuple[int, list[str]]:
     """(decisions checked, failures) of one match written in `fmt` and read back (its first `hands` hands, or
-    all of them). With `unbuilt` (a list), a decision whose position cannot be rebuilt at all — the engine's own
-    position document of it is refused the same way — is listed there instead of failing."""
+    all of them)."""
     spec, match_id, engine_hands, events, labels = match
     record = read_game(write_game(fmt, game_log(spec, match_id, events, labels)).encode())
     assert (record.source, record.variant, record.n_hands) == (fmt, variant, len(engine_hands))
@@ -167,10 +165,7 @@ def check_round_trip(variant: str, fmt: str, match, hands: int | None = None,
                 continue
             for n, ((rebuilt, _), (pos, _, _)) in enumerate(zip(read, ours)):
                 if isinstance(rebuilt, InputError):
-                    if unbuilt is None or _engine_rebuilds(variant, pos, spec.rules):
-                        failures.append(f"{where} decision {n}: {rebuilt}")
-                    else:
-                        unbuilt.append(f"{where} decision {n}: {rebuilt}")
+                    failures.append(f"{where} decision {n}: {rebuilt}")
                     continue
                 difference = view_difference(pos, rebuilt)
                 if difference is not None:
@@ -178,16 +173,6 @@ def check_round_trip(variant: str, fmt: str, match, hands: int | None = None,
                 checked += 1
     return checked, failures
 
-
-def _engine_rebuilds(variant: str, pos, rules) -> bool:
-    """Does the engine's own position document of `pos` rebuild?"""
-    from tsumolab.analyzer.advise.riichi_position import position_document
-
-    try:
-        read_position(json.loads(json.dumps(position_document(variant, pos, "", rules))))
-    except InputError:
-        return False
-    return True
 
 
 CASES = [(v, f) for v, fs in FORMATS.items() for f in fs]

@@ -123,6 +123,81 @@ def _seven_pairs(rng, required, room) -> np.ndarray | None:
     return counts
 
 
+def tenpai_fills(rng, fixed: np.ndarray, n_free: int, room: np.ndarray, n_melds: int, budget: list[int]):
+    """Every way (kind counts) to give `n_free` unknown tiles within `room` so that `fixed` plus them is a tenpai
+    hand of 13 - 3 n_melds tiles, each once, searched in a random order: the complete hands around `fixed` are
+    enumerated kind by kind (sets, a pair, seven pairs when closed), and each gives up one of its unknown tiles
+    as the wait. The wait need not be left anywhere, so the complete hand may take one copy more than `room` of
+    the kind it then leaves out. `budget` ([nodes]) is spent as the search goes; the search stops when it runs
+    out. The exhaustive counterpart of complete_hand, for hands whose room is too tight for random tries (M:
+    one normal copy per kind)."""
+    lo = fixed.astype(np.int64)
+    cap = lo + np.maximum(room, 0)                 # copies within room
+    hi = np.minimum(cap + 1, 4)                     # one more for the wait
+    n_sets = 4 - n_melds
+    total = 3 * n_sets + 2
+    if lo.sum() + n_free + 1 != total:
+        return
+    after = np.concatenate([np.cumsum(lo[::-1])[::-1], [0]])  # known tiles from kind k on
+    hand = np.zeros(34, np.int64)
+    seen: set[tuple] = set()
+
+    def fills(complete: np.ndarray):
+        over = np.nonzero(complete > cap)[0]
+        waits = over.tolist() if over.size else np.nonzero(complete > lo)[0].tolist()
+        for w in rng.permutation(waits).tolist() if waits else ():
+            extra = complete - lo
+            extra[w] -= 1
+            key = tuple(extra.tolist())
+            if key not in seen:
+                seen.add(key)
+                yield extra
+
+    def hands(k: int, started1: int, started2: int, sets: int, pair: int, used: int, over: int):
+        budget[0] -= 1
+        if budget[0] < 0 or used + after[k] > total or used - (after[0] - after[k]) > n_free + 1:
+            return
+        if k == 34:
+            if sets == n_sets and pair and used == total:
+                yield hand.copy()
+            return
+        runs = n_sets - sets if k < 27 and k % 9 <= 6 else 0
+        options = [(s, p, q) for s in range(runs + 1) for p in (0, 1) for q in ((0,) if pair else (0, 1))
+                   if sets + s + p <= n_sets]
+        for s, p, q in (options[i] for i in rng.permutation(len(options))):
+            c = started1 + started2 + s + 3 * p + 2 * q
+            extra_over = max(0, c - int(cap[k]))
+            if not lo[k] <= c <= hi[k] or over + extra_over > 1:
+                continue
+            hand[k] = c
+            yield from hands(k + 1, s, started1, sets + s + p, pair + q, used + c, over + extra_over)
+        hand[k] = 0
+
+    def seven_pairs():
+        if n_melds or (lo > 2).any():
+            return
+        must = np.nonzero(lo > 0)[0].tolist()
+        may = [k for k in rng.permutation(34).tolist() if lo[k] == 0 and hi[k] >= 2]
+        if len(must) > 7:
+            return
+        from itertools import combinations
+
+        for others in combinations(may, 7 - len(must)):
+            budget[0] -= 1
+            if budget[0] < 0:
+                return
+            complete = np.zeros(34, np.int64)
+            complete[must + list(others)] = 2
+            if (complete > hi).any() or (complete > cap).sum() > 1:
+                continue
+            yield complete
+
+    for complete in hands(0, 0, 0, 0, 0, 0, 0):
+        yield from fills(complete)
+    for complete in seven_pairs():
+        yield from fills(complete)
+
+
 def keeps_waits(hand13: np.ndarray, n_melds: int, kind: int) -> bool:
     """Does a closed kan of `kind` in riichi leave the waits of this 13 - 3 n_melds tile hand (three of them
     `kind`) as they are? The engine allows it only then (sims.riichi.engine, own turn)."""

@@ -38,7 +38,7 @@ import numpy as np
 
 from tsumolab.analyzer.advise.bloodshed_position import PositionError
 from tsumolab.analyzer.advise.riichi_dark import face_down_tiles
-from tsumolab.analyzer.advise.riichi_hands import WinValue, complete_hand, keeps_waits
+from tsumolab.analyzer.advise.riichi_hands import WinValue, complete_hand, keeps_waits, tenpai_fills
 from tsumolab.analyzer.advise.riichi_mirror import clear_first, part_positions
 from tsumolab.analyzer.advise.riichi_pool import Pool
 from tsumolab.analyzer.advise.riichi_tiles import Tile, tile_text  # noqa: F401 (tile_text re-exported)
@@ -58,6 +58,7 @@ RED_KINDS = (4, 13, 22)
 RED_TILES = tuple((k, True) for k in RED_KINDS)
 HAND_TRIES = 4_000   # candidate hands per winner (the first half must match han and fu exactly)
 TENPAI_TRIES = 1_000  # candidate hands per riichi declarer
+TENPAI_SEARCH = 200_000  # nodes of the exhaustive search for the declarers' hands when random tries fail
 ROUNDS = 10          # orders tried when several hands compete for the unseen tiles (each with 1/ROUNDS of the
                      # candidates)
 CALL_WORDS = {"chi", "pon", "daiminkan"}
@@ -716,7 +717,8 @@ class Plan:
     def choose_hidden(self) -> None:
         """Hands for the winners and riichi declarers, then every other hidden position at random. The hands
         compete for the unseen tiles: when one fails, the others are undone and the failed one goes first, each
-        with a smaller budget of candidates, for several rounds."""
+        with a smaller budget of candidates, for several rounds; when every round fails, the declarers' hands are
+        searched for exhaustively and together (_tenpai_together)."""
         order: list = [*self.wins, *(r for r in self.riichis if not self.seats[r.seat].won)]
         saved = (list(self.value), dict(self.pool))
         rounds = 1 if len(order) < 2 else ROUNDS
@@ -737,7 +739,12 @@ class Plan:
             order.remove(failed)
             order.insert(0, failed)
         else:
-            raise reason
+            if isinstance(failed, Win):
+                raise reason
+            for win in self.wins:
+                self._winning_hand(win, HAND_TRIES)
+            if not self._tenpai_together([need for need in order if isinstance(need, Riichi)], [TENPAI_SEARCH]):
+                raise reason
         for k, kind in enumerate(self.indicators):
             at = INDICATOR + 2 * k
             if self.value[at] is None:
@@ -828,6 +835,27 @@ class Plan:
                     self._assign(at, tile, public=False)
                 return
         raise Retry(f"no tenpai hand for seat {riichi.seat}'s riichi")
+
+    def _tenpai_together(self, riichis: list[Riichi], budget: list[int]) -> bool:
+        """Tenpai hands for all of `riichis` at once, each declarer's every hand (riichi_hands.tenpai_fills) tried
+        in turn against the others' until they fit together or `budget` ([nodes]) runs out."""
+        if not riichis:
+            return True
+        riichi = riichis[0]
+        fixed, _, free = self._fixed(riichi.held)
+        for extra in tenpai_fills(self.rng, fixed, len(free), self._room(), riichi.n_melds, budget):
+            if not all(keeps_waits(fixed + extra, riichi.n_melds, k) for k in riichi.kans):
+                continue
+            placed = self.place(extra, free)
+            if placed is None:
+                continue
+            saved = (list(self.value), dict(self.pool))
+            for at, tile in placed:
+                self._assign(at, tile, public=False)
+            if self._tenpai_together(riichis[1:], budget):
+                return True
+            self.value, self.pool = saved
+        return False
 
     def _winning_hand(self, win: Win, tries: int) -> None:
         fixed, fixed_reds, free = self._fixed(win.held)

@@ -84,3 +84,38 @@ def test_a_tsumolab_kernel_is_compiled_once_for_constant_arguments_of_any_value(
     def mixed():
         return pick((1, 2.5), 1)   # a heterogeneous tuple is indexed by a literal only
     assert mixed() == 2.5
+
+
+LOAD_KERNEL = """
+import json, sys
+if sys.argv[1] == "other-numba":
+    import numba
+    numba.__version__ = "0.0.0+other"      # as if another numba had written the cache
+from tsumolab.sims import rng               # key_seed has an explicit signature: compiled or loaded on import
+stats = rng.key_seed.stats
+print(json.dumps([sum(stats.cache_hits.values()), sum(stats.cache_misses.values()), stats.cache_path]))
+"""
+
+
+def _load_kernel(how: str, cache_home, **env) -> tuple[int, int, str]:
+    """(cache hits, cache misses, cache path) of one kernel loaded in a fresh process under `how`."""
+    import json
+    import subprocess
+    import sys
+
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_")}
+    environment.update(XDG_CACHE_HOME=str(cache_home), **env)
+    done = subprocess.run([sys.executable, "-c", LOAD_KERNEL, how], capture_output=True, text=True, env=environment,
+                          timeout=300, check=True)
+    return tuple(json.loads(done.stdout.strip().splitlines()[-1]))
+
+
+def test_a_foreign_cache_is_never_loaded(tmp_path):
+    """Issue 32: a kernel compiled into the cache loads from it in the next process, but not in a process of
+    another numba version or for another CPU (numba keys each entry by its version, the target triple, the CPU
+    name and its features); another source gets another directory (source_digest, above)."""
+    runs = [("first", {}), ("again", {}), ("other-cpu", {"NUMBA_CPU_NAME": "generic"}), ("again", {}),
+            ("other-numba", {})]
+    seen = [_load_kernel(how, tmp_path, **env) for how, env in runs]
+    assert seen[0][2].startswith(str(tmp_path / "tsumolab" / "numba-")), seen[0]
+    assert [s[:2] for s in seen] == [(0, 1), (1, 0), (0, 1), (1, 0), (0, 1)], seen

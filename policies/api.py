@@ -5,9 +5,9 @@ A policy is a set of *hooks*, one per decision point. Every hook is a numba func
 sims.bloodshed.observation, re-exported here), the policy's parameters `params` (float64 array, in the order
 the policy declares them) and the shared shanten lookup `tables` (pass them on to the helpers in
 policies.common), and returns an int64 action. The engine builds `obs` from public information and the seat's
-own tiles only, so a hook cannot see other hands or the wall. Decorate hooks with `@hook` (compiled once,
-cached on disk). The riichi-based modes have their own layout and accessors of the same names:
-policies.riichi_api.
+own tiles only, so a hook cannot see other hands or the wall. Decorate hooks with `@hook` (compiled once, when
+a seat first plays it, and cached on disk). The riichi-based modes have their own layout and accessors of the
+same names: policies.riichi_api.
 
 Reading the observation: the accessors below, or any field of BOBS directly (`obs[BOBS.wall_left]`,
 `obs[BOBS.void + seat]`; `sims.layout.describe(BOBS)` lists every field with its offset, width and meaning).
@@ -60,8 +60,18 @@ OBSERVATION_NAMES = (
 
 
 def hook(fn):
-    """Compile a policy hook with the fixed signature (cached on disk; one engine serves every policy)."""
-    return nb.njit(HOOK_SIG, cache=True)(fn)
+    """A policy hook of the fixed signature HOOK_SIG. It is compiled (or loaded from the disk cache) when a seat
+    first plays it (compiled_hook), so that a command compiles only the hooks of the policies and the engine
+    family it plays; one engine serves every policy."""
+    return nb.njit(cache=True)(fn)
+
+
+def compiled_hook(fn):
+    """The hook `fn` compiled for HOOK_SIG alone, so that the engines take it as a function of type HOOK_TYPE."""
+    if fn.get_function_type() is None:
+        fn.compile(HOOK_SIG)
+        fn.disable_compile()
+    return fn
 
 
 @nb.njit(cache=True)

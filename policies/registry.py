@@ -16,6 +16,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tsumolab.policies.api import compiled_hook
 from tsumolab.sims.decisions import HOOK_NAMES, MAX_PARAMS, RIICHI_HOOK_NAMES
 
 BUILTIN_MODULES = (
@@ -110,7 +111,7 @@ class SeatPolicy:
         "riichi" RIICHI_HOOK_NAMES from `riichi_hooks`; hooks the policy leaves out come from baseline."""
         names, attr = (RIICHI_HOOK_NAMES, "riichi_hooks") if family == "riichi" else (HOOK_NAMES, "hooks")
         own, fallback = getattr(get(self.name), attr), getattr(get("baseline"), attr)
-        return tuple(own.get(name, fallback[name]) for name in names)
+        return tuple(compiled_hook(own.get(name, fallback[name])) for name in names)
 
     def param_values(self) -> list[float]:
         """Parameter values in the order the policy declares them."""
@@ -199,6 +200,9 @@ def load_path(path: str | Path) -> None:
         except ImportError as exc:
             raise PolicyError(f"cannot import policy module {text!r}: {exc}") from None
     _register_module(module)
+    for policy in (*getattr(module, "POLICIES", ()), *([module.POLICY] if hasattr(module, "POLICY") else [])):
+        for fn in (*policy.hooks.values(), *policy.riichi_hooks.values()):
+            compiled_hook(fn)  # a user's hook that does not compile is refused when its file is loaded
     _LOADED_PATHS.add(text)
 
 

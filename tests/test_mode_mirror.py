@@ -13,7 +13,7 @@ import numpy as np
 import polars as pl
 import pytest
 
-from tsumolab.policies.api import hook
+from tsumolab.policies.api import compiled_hook, hook
 from tsumolab.policies.registry import parse_seats
 from tsumolab.policies.riichi_api import RIICHI, ROBS
 from tsumolab.policies.riichi_baseline import riichi_turn
@@ -219,7 +219,7 @@ def test_rule_m_obs_block_is_the_true_location_of_transparent_tiles():
     seats = parse_seats("baseline,majsoul-cpu,baseline,majsoul-cpu")
     hooks, params = seat_hooks(seats, "riichi")
     hooks = list(hooks)
-    hooks[1] = (_probe_turn,) * 4
+    hooks[1] = (compiled_hook(_probe_turn),) * 4
     events = np.zeros((4000 * match_ids.size, N_EVENT_COLS), np.int32)
     hand_rows = np.zeros((4 * 32 * match_ids.size, N_HAND_COLS), np.int32)
     match_rows = np.zeros((4 * match_ids.size, N_MATCH_COLS), np.int32)

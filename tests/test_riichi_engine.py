@@ -182,7 +182,7 @@ def test_riichi_hooks_receive_only_the_observation():
     for policy in all_policies():
         for name, fn in policy.riichi_hooks.items():
             assert list(inspect.signature(fn.py_func).parameters) == ["obs", "params", "tables"], (policy.name, name)
-            assert list(fn.nopython_signatures) == [api.HOOK_SIG], (policy.name, name)
+            assert api.compiled_hook(fn).nopython_signatures == [api.HOOK_SIG], (policy.name, name)
 
 
 def test_riichi_observation_layout_has_one_concealed_block():

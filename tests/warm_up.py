@@ -1,11 +1,11 @@
 """Compile (or load from numba's cache) every kernel once, in one process, before the test workers start.
 
 `make test` runs `python -m tests.warm_up` and then pytest with two workers: without this step both workers
-would compile the same engines side by side while collecting the tests (the engines and the policy hooks
-have explicit signatures, so they compile when their module is imported); after it they only load machine
-code. The two engines, the largest kernels, compile in two processes at once (one per core); then one process
-loads everything and calls the kernels compiled on first call. Prints the wall and CPU seconds of each step,
-which is where a cold `make test` spends its compile time.
+would compile the same engines side by side while collecting the tests (the engines have explicit signatures,
+so they compile when their module is imported) and the same policy hooks as their tests first play them; after
+it they only load machine code. The two engines, the largest kernels, compile in two processes at once (one
+per core); then one process loads everything and calls the kernels compiled on first call. Prints the wall and
+CPU seconds of each step, which is where a cold `make test` spends its compile time.
 """
 
 from __future__ import annotations
@@ -34,8 +34,8 @@ def _step(name: str, action) -> None:
 
 
 def _import_all(package: str, skip: str = "") -> None:
-    """Every module of `package` (but those under `skip`): kernels with an explicit signature (the engines,
-    every policy hook) compile or load when their module is imported."""
+    """Every module of `package` (but those under `skip`): kernels with an explicit signature (the engines)
+    compile or load when their module is imported."""
     root = importlib.import_module(package)
     for info in pkgutil.walk_packages(root.__path__, f"{package}."):
         if not (skip and info.name.startswith(skip)):
@@ -83,11 +83,27 @@ def _bloodshed_decisions() -> None:
     evaluate("bloodshed", arms[0], situation, 3, 2)
 
 
+def _compile_hooks(modules: tuple[str, ...] = ()) -> None:
+    """Every registered policy's hooks, both families, and the hooks defined in `modules` (policies.api.hook
+    compiles a hook when a seat first plays it, which both test workers would otherwise do side by side)."""
+    from inspect import signature
+
+    from numba.core.dispatcher import Dispatcher
+
+    from tsumolab.policies.api import compiled_hook
+    from tsumolab.policies.registry import all_policies
+
+    hooks = [fn for policy in all_policies() for fn in (*policy.hooks.values(), *policy.riichi_hooks.values())]
+    for name in modules:
+        hooks += [value for value in vars(importlib.import_module(name)).values() if isinstance(value, Dispatcher)
+                  and list(signature(value.py_func).parameters) == ["obs", "params", "tables"]]
+    for fn in hooks:
+        compiled_hook(fn)
+
+
 def _import_test_hooks() -> None:
-    """The test suite's own riichi policy hooks: their modules compile them when imported, which both test
-    workers would do side by side while collecting the tests."""
-    importlib.import_module("tests.darkness_policies")
-    importlib.import_module("tests.test_mode_mirror")
+    """The test suite's own riichi policy hooks."""
+    _compile_hooks(("tests.darkness_policies", "tests.test_mode_mirror"))
 
 
 def _compile_in_parallel() -> None:
@@ -111,6 +127,7 @@ def _compile_group(group: str) -> str:
         importlib.import_module("tsumolab.sims.shanten_tables").load_or_build_tables()
         importlib.import_module("tsumolab.sims.bloodshed.engine")
         _import_all("tsumolab.policies")
+        _compile_hooks()
         _import_all("tsumolab.sims", skip="tsumolab.sims.riichi")
         _bloodshed_decisions()
     return f"  {time.perf_counter() - wall:7.1f} s wall {_cpu() - cpu:7.1f} s CPU  {group} engine (own process)"

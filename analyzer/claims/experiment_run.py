@@ -173,6 +173,8 @@ def check_cells(specs: list[RunSpec], root: Path | str, *, jobs: int, resume: bo
 
 
 def _run(tasks: list, n_jobs: int, backend: str, scheduler: str | None, client):
+    if n_jobs > 1 and backend != "dask":
+        runner.compile_hooks(tasks)
     yield from parallel_results(runner._simulate_chunk, tasks, n_jobs, backend, scheduler, client)
 
 

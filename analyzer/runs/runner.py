@@ -282,11 +282,21 @@ def _check_rows(match_ids: np.ndarray, hand_rows: np.ndarray, match_rows: np.nda
         raise RuntimeError("simulate returned hand rows for match ids it was not asked for")
 
 
+def compile_hooks(tasks: list[_ChunkTask]) -> None:
+    """Compile the hooks the tasks' seats play here, before the workers start, so that they load them from the
+    disk cache instead of each compiling the same hooks at once (policies.api.hook compiles on first play)."""
+    from tsumolab.sims.seating import seat_hooks
+
+    for spec in {id(task.spec): task.spec for task in tasks}.values():
+        seat_hooks(spec.seats, spec.mode.family.name)
+
+
 def _run_tasks(tasks: list[_ChunkTask], n_jobs: int, backend: str):
     if n_jobs <= 1:
         for task in tasks:
             yield _simulate_chunk(task)
         return
+    compile_hooks(tasks)
     parallel = Parallel(n_jobs=n_jobs, backend=backend, return_as="generator_unordered", batch_size=1)
     yield from parallel(delayed(_simulate_chunk)(task) for task in tasks)
 

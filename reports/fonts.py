@@ -51,12 +51,17 @@ def cjk_font_path() -> Path:
 
 @lru_cache(maxsize=1)
 def cjk_family() -> str:
-    """Register the CJK font with matplotlib's font manager (once) and return its family name."""
+    """Register the CJK font with matplotlib's font manager (once) and return its family name. A font of the same
+    family installed on the machine (Debian's fonts-noto-cjk is one) is set aside, so that every machine draws
+    with the shipped file."""
     from matplotlib import font_manager
 
     path = cjk_font_path()
-    font_manager.fontManager.addfont(str(path))
-    return font_manager.FontProperties(fname=str(path)).get_name()
+    name = font_manager.FontProperties(fname=str(path)).get_name()
+    manager = font_manager.fontManager
+    manager.ttflist = [entry for entry in manager.ttflist if entry.name != name]
+    manager.addfont(str(path))
+    return name
 
 
 @lru_cache(maxsize=1)

@@ -40,6 +40,7 @@ import numpy as np
 from tsumolab.policies.api import (
     BOBS, D_EXCHANGE, D_REACT, D_ROB, D_TURN, D_VOID, KAN, KAN_CALL, PASS, PON, RON, TSUMO, pack_exchange,
 )
+from tsumolab.analyzer.advise.position_errors import NoDecision, PositionError  # noqa: F401 (re-exported)
 from tsumolab.sims.bloodshed.engine import ANKAN_MELD, END_EXHAUSTIVE, KAKAN_MELD, MINKAN_MELD, PON_MELD
 from tsumolab.sims.bloodshed.state import PH_EXCHANGE, PH_REACT, PH_ROB, PH_TURN, PH_VOID, ST
 from tsumolab.sims.bloodshed.columns import HC, N_HAND_COLS
@@ -53,15 +54,6 @@ PHASES = {D_EXCHANGE: PH_EXCHANGE, D_VOID: PH_VOID, D_TURN: PH_TURN, D_REACT: PH
 MELD_CODES = {"pon": PON_MELD, "kan": MINKAN_MELD, "ankan": ANKAN_MELD, "kakan": KAKAN_MELD}
 MELD_WORDS = {v: k for k, v in MELD_CODES.items()}
 N_WALL = 108
-
-
-class PositionError(ValueError):
-    """A position that cannot occur, or one this analyzer does not support."""
-
-
-class NoDecision(PositionError):
-    """The log is valid but the seat has nothing to decide at its end (the engine plays on by itself there, e.g.
-    the forced discard of a seat in riichi)."""
 
 
 # ----------------------------------------------------------------------------- state → position

@@ -23,7 +23,7 @@ def check_variant(variant: str) -> None:
 
 def read_position(position: dict, deal: str = "progress"):
     """(tools, state, seat, sampler_of, decision name) of a position document; InputError when it is refused."""
-    from tsumolab.analyzer.advise.bloodshed_position import NoDecision, PositionError
+    from tsumolab.analyzer.advise.position_errors import NoDecision, PositionError
     from tsumolab.analyzer.engines import tools_for
     from tsumolab.sims.modes import DEFAULT_MODE
 

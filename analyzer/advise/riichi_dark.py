@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tsumolab.analyzer.advise.bloodshed_position import PositionError
+from tsumolab.analyzer.advise.position_errors import PositionError
 from tsumolab.analyzer.advise.riichi_tiles import HIDDEN
 
 FACE_DOWN, OPEN, LOCK = "face_down", "dark_open", "dark_lock"

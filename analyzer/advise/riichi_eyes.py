@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tsumolab.analyzer.advise.bloodshed_position import PositionError
+from tsumolab.analyzer.advise.position_errors import PositionError
 from tsumolab.sims.events import N_EVENT_COLS
 from tsumolab.sims.riichi.dragon_eye_holder import EYE_HOLDER, EYE_MOVE, EYE_PLACED, eye_place, eye_start
 from tsumolab.sims.riichi.hand_state import HS

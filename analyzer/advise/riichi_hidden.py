@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from tsumolab.analyzer.advise.bloodshed_position import PositionError
+from tsumolab.analyzer.advise.position_errors import PositionError
 from tsumolab.analyzer.advise.riichi_dark import face_down_tiles
 from tsumolab.analyzer.advise.riichi_hands import WinValue, complete_hand, keeps_waits, tenpai_fills
 from tsumolab.analyzer.advise.riichi_mirror import clear_first, part_positions

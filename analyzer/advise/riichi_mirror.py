@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tsumolab.analyzer.advise.bloodshed_position import PositionError
+from tsumolab.analyzer.advise.position_errors import PositionError
 from tsumolab.analyzer.advise.riichi_tiles import HIDDEN, Tile, tile_of, tile_text
 from tsumolab.sims.riichi.tableau import DEAD_START
 

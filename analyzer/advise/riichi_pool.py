@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from tsumolab.analyzer.advise.bloodshed_position import PositionError
+from tsumolab.analyzer.advise.position_errors import PositionError
 from tsumolab.analyzer.advise.riichi_tiles import Tile, tile_of, tile_text
 
 POOL = 3                       # A: three candidates at most

@@ -90,7 +90,7 @@ hidden winner's hand is worth the logged han and fu, or failing that pays the sa
 
 from __future__ import annotations
 
-from tsumolab.analyzer.advise.bloodshed_position import PositionError
+from tsumolab.analyzer.advise.position_errors import PositionError
 from tsumolab.analyzer.runs.spec import RunSpec
 from tsumolab.analyzer.advise.riichi_view import (  # noqa: F401  (re-exported: the reading side of positions)
     DECISION_WORDS, VARIANTS, SeatLog, parse_text, read_events, seat_view_events,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tsumolab.analyzer.advise.bloodshed_position import NoDecision, PositionError
+from tsumolab.analyzer.advise.position_errors import NoDecision, PositionError
 from tsumolab.analyzer.advise.riichi_eyes import EyeSteering
 from tsumolab.analyzer.advise.riichi_hidden import Plan, Retry, tile_text
 from tsumolab.analyzer.advise.riichi_view import ACTION_TYPES, SeatLog, seat_view_events, tile_of

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tsumolab.analyzer.advise.bloodshed_position import PositionError
+from tsumolab.analyzer.advise.position_errors import PositionError
 from tsumolab.analyzer.advise.riichi_mirror import check_mirror
 from tsumolab.analyzer.advise.riichi_tiles import Tile, tile_of, tile_text
 from tsumolab.sims.riichi.fate_tiles import OPEN_DEAL_TILES

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from tsumolab.analyzer.advise.bloodshed_position import PositionError
+from tsumolab.analyzer.advise.position_errors import PositionError
 from tsumolab.sims import tiles
 
 HIDDEN = "?"

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from tsumolab.analyzer.advise.bloodshed_position import PositionError
+from tsumolab.analyzer.advise.position_errors import PositionError
 from tsumolab.analyzer.advise.riichi_dark import check_face_down, face_down_tiles
 from tsumolab.analyzer.advise.riichi_mirror import mirror_start, parse_mirror, shows_mirror, transparent_draws
 from tsumolab.analyzer.advise.riichi_pool import check_candidates, ends_at_pick, parse_candidate

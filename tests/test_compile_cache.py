@@ -119,3 +119,24 @@ def test_a_foreign_cache_is_never_loaded(tmp_path):
     seen = [_load_kernel(how, tmp_path, **env) for how, env in runs]
     assert seen[0][2].startswith(str(tmp_path / "tsumolab" / "numba-")), seen[0]
     assert [s[:2] for s in seen] == [(0, 1), (1, 0), (0, 1), (1, 0), (0, 1)], seen
+
+
+def test_no_command_loads_an_engine_before_it_runs():
+    """Issue 32: importing a subcommand's module loads neither engine (whose entry points compile when their
+    module is imported), so a cold `tsumolab run --variant riichi` or `review` compiles no Bloodshed engine and a
+    Bloodshed command no riichi engine. The check can fail: importing the Bloodshed position reader loads one."""
+    import subprocess
+    import sys
+
+    from tsumolab.cli import COMMANDS
+
+    probe = ("import importlib, sys\nfor m in sys.argv[1:]:\n    importlib.import_module(m)\n"
+             "print(sorted(m for m in sys.modules if m in ('tsumolab.sims.bloodshed.engine', "
+             "'tsumolab.sims.riichi.engine')))")
+
+    def engines(*modules: str) -> str:
+        return subprocess.run([sys.executable, "-c", probe, *modules], capture_output=True, text=True, check=True,
+                              timeout=120).stdout.strip()
+
+    assert engines(*(f"tsumolab.commands.{m}" for m in sorted(set(COMMANDS.values())))) == "[]"
+    assert engines("tsumolab.analyzer.advise.bloodshed_position") == "['tsumolab.sims.bloodshed.engine']"

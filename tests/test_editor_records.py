@@ -4,7 +4,8 @@ writer) are read (issues 29, 31): each simulated match of seed 3 is played again
 document as the mode, with the play of every hand (draws, discards, calls, kans, riichi, wins) the simulated one
 and the mode's side fields turned into the position words (DE eyes, F open tiles, FL cards, OD opened hands
 checked, M transparent tiles, A candidates and picks, D face-down tiles and their payments), and the review's
-positions of seat 1 in the first hand are accepted by advise. tsumolab's own records carry the side fields the
+positions of seat 1 in the first hand are accepted by advise and reviewed (each decision judged, the choice among
+its options). tsumolab's own records carry the side fields the
 editor computes for the same play. The same holds for Bloodshed's chuanma records (B): the editor's is read with
 the exchange, voids and play of the simulated match, and the fields where tsumolab's own record differs from it are
 exactly listed ones (tests/editor_known_differences.py, CHUANMA_RECORD_FIELDS).
@@ -82,7 +83,9 @@ def simulated_hands(events) -> list[list[dict]]:
 @pytest.mark.parametrize("variant", SPECIAL)
 def test_an_editor_record_of_each_special_mode_is_read(variant):
     from tsumolab.analyzer.advise.position_advice import NotADecision, read_position
-    from tsumolab.analyzer.review.game_review import game_rules
+    import polars as pl
+
+    from tsumolab.analyzer.review.game_review import ReviewSpec, game_rules, review_hand
     from tsumolab.analyzer.review.seat_decisions import position_at, seat_decisions
 
     doc, events = editor_document(variant)
@@ -113,6 +116,9 @@ def test_an_editor_record_of_each_special_mode_is_read(variant):
             continue
         positions += 1
     assert positions >= 5
+    reviewed = review_hand(record, ReviewSpec(seat=1, rollouts=8), 1)   # and the review judges each of them
+    judged = reviewed.group_by("decision").agg(pl.col("chosen").sum(), pl.col("best").sum())
+    assert judged.height == positions and (judged["chosen"] == 1).all() and (judged["best"] == 1).all()
 
 
 def _sight(hands) -> list:
@@ -185,10 +191,14 @@ def _start_of_play(hand) -> list[tuple]:
 def test_an_editor_chuanma_record_is_read():
     """Bloodshed (B): the editor's chuanma record of a simulated match reads as the match — every hand's exchange
     (B-6), voids (B-7) and play, wins mid-hand included (B-12); a hand whose points differ differs by a listed known
-    difference (the editor's kan money, B-14); and advise reads the position of every decision of seat 1."""
+    difference (the editor's kan money, B-14); advise reads the position of every decision of seat 1, and the
+    review judges those of the first hand."""
+    import polars as pl
+
     from tests.editor_known_differences import BY_ID, classify
     from tsumolab.analyzer.advise.position_advice import NotADecision, read_position
     from tsumolab.analyzer.review.bloodshed_decisions import bloodshed_decisions, bloodshed_position_at
+    from tsumolab.analyzer.review.game_review import ReviewSpec, review_hand
 
     doc, events = editor_document("bloodshed")
     record = read_game(json.dumps(doc).encode())
@@ -208,6 +218,9 @@ def test_an_editor_chuanma_record_is_read():
                 continue
             positions += 1
     assert positions >= 40 and differing >= 1
+    reviewed = review_hand(record, ReviewSpec(seat=1, rollouts=8), 1)   # the first hand's decisions judged
+    judged = reviewed.group_by("decision").agg(pl.col("chosen").sum(), pl.col("best").sum())
+    assert judged.height >= 10 and (judged["chosen"] == 1).all() and (judged["best"] == 1).all()
 
 
 def _record_differences(ours: list[dict], theirs: list[dict]) -> set[tuple[str, str]]:

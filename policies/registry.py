@@ -162,12 +162,13 @@ def register(policy: Policy) -> Policy:
     return policy
 
 
-def _register_module(module) -> None:
+def _register_module(module) -> list[Policy]:
     found = list(getattr(module, "POLICIES", ())) + ([module.POLICY] if hasattr(module, "POLICY") else [])
     if not found:
         raise PolicyError(f"{module.__name__} defines no POLICY or POLICIES")
     for policy in found:
         register(policy)
+    return found
 
 
 def _ensure_builtins() -> None:
@@ -199,8 +200,7 @@ def load_path(path: str | Path) -> None:
             module = importlib.import_module(text)
         except ImportError as exc:
             raise PolicyError(f"cannot import policy module {text!r}: {exc}") from None
-    _register_module(module)
-    for policy in (*getattr(module, "POLICIES", ()), *([module.POLICY] if hasattr(module, "POLICY") else [])):
+    for policy in _register_module(module):
         for fn in (*policy.hooks.values(), *policy.riichi_hooks.values()):
             compiled_hook(fn)  # a user's hook that does not compile is refused when its file is loaded
     _LOADED_PATHS.add(text)

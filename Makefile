@@ -57,7 +57,7 @@ REPORTS = $(wildcard $(addprefix $(dir $(REPORT)),report.html report.zh.html rep
 CHROMIUM := $(shell command -v chromium || command -v chromium-browser || command -v google-chrome)
 PDFTOPPM := $(shell command -v pdftoppm)
 report-check:
-	@if [ -z "$(CHROMIUM)" ]; then echo "report-check: skipped, Chromium is not installed (Debian: apt-get install chromium)"; exit 0; fi; \
+	@if [ -z "$(CHROMIUM)" ]; then echo "report-check: skipped, Chromium is not installed (bash .ci/system-packages installs it from Debian)"; exit 0; fi; \
 	if [ ! -f "$(REPORT)" ]; then echo "report-check: $(REPORT) not found; run make demo (or set REPORT=...)"; exit 1; fi; \
 	for page in $(REPORTS); do \
 	  for size in 1280,4000 400,6000; do \

@@ -37,6 +37,7 @@ from collections import Counter
 from tsumolab.analyzer.games.majsoul_sight import (
     DARK_COSTS, FIRST_DRAW, LOCK_KEPT, PoolReader, mirror_wall, split_tiles,
 )
+from tsumolab.analyzer.games.majsoul_walk import RecordWalker, ints
 from tsumolab.analyzer.games.record import GameError, GameRecord
 
 # detail_rule flags of the Mahjong Soul modes → tsumolab mode names; READ_MODES are read
@@ -170,55 +171,31 @@ def _records(data, title: str) -> list[tuple[str, dict]]:
     return out
 
 
-def _ints(values, n: int = 4) -> list[int]:
-    values = [int(v or 0) for v in values or []]
-    return values + [0] * (n - len(values))
-
-
-class _Reader:
+class _Reader(RecordWalker):
     """Walks the records keeping each seat's concealed tiles, pons and scores, writing the events."""
 
     def __init__(self, title: str, variant: str):
-        self.title, self.variant = title, variant
-        self.hands: list[tuple[dict, ...]] = []
-        self.events: list[dict] | None = None
+        super().__init__(title)
+        self.variant = variant
         self.pot = 0                 # D: the pot, followed from the record's first hand
         self.filled_liqi = None      # A: a `liqi` already taken on RecordFillAwaitingTiles (the editor repeats it)
 
-    def fail(self, message: str):
-        where = f"hand {self.round}" if self.events is not None else "before the first hand"
-        raise GameError(f"{self.title}: {where}, record {self.at} ({self.name}): {message}")
-
-    def read(self, records: list[tuple[str, dict]]) -> tuple[tuple[dict, ...], ...]:
-        self.round = ""
-        for self.at, (self.name, data) in enumerate(records):
-            method = getattr(self, "_" + self.name, None)
-            if method is None:
-                self.fail("this kind of record is not read")
-            if self.events is None and self.name != "RecordNewRound":
-                self.fail("the record comes before the first RecordNewRound")
-            if self.events is not None and self.name != "RecordNewRound" and self.over:
-                self.fail("the hand is already over")
-            try:
-                if self.name != "RecordNewRound":
-                    self._eye(data.get("muyu"))
-                liqi = data.get("liqi") if self.name != "RecordNewRound" else None
-                if self.name == "RecordDealTile" and liqi is not None and liqi == self.filled_liqi:
-                    liqi = None   # A: the stick the pool's refill already took
-                self.filled_liqi = liqi if self.name == "RecordFillAwaitingTiles" else None
-                late = self.name.startswith("RecordHuleXueZhan")  # shura: the stick is paid after the win
-                if isinstance(liqi, dict) and not late:
-                    self._accept(liqi)
-                method(data)
-                if isinstance(liqi, dict) and late:
-                    self._accept(liqi)
-                self._doras(data.get("doras") or ([data["dora"]] if data.get("dora") else []))
-            except (AttributeError, TypeError, ValueError, IndexError) as exc:
-                self.fail(f"malformed record ({type(exc).__name__}: {exc})")
-        self._close()
-        if not self.hands:
-            raise GameError(f"{self.title}: the record holds no hand")
-        return tuple(self.hands)
+    def handle(self, method, data: dict) -> None:
+        """Around each record's own method: dragon-eye's `muyu`, the riichi stick a record accepts (`liqi`) and the
+        dora indicators it shows."""
+        if self.name != "RecordNewRound":
+            self._eye(data.get("muyu"))
+        liqi = data.get("liqi") if self.name != "RecordNewRound" else None
+        if self.name == "RecordDealTile" and liqi is not None and liqi == self.filled_liqi:
+            liqi = None   # A: the stick the pool's refill already took
+        self.filled_liqi = liqi if self.name == "RecordFillAwaitingTiles" else None
+        late = self.name.startswith("RecordHuleXueZhan")  # shura: the stick is paid after the win
+        if isinstance(liqi, dict) and not late:
+            self._accept(liqi)
+        method(data)
+        if isinstance(liqi, dict) and late:
+            self._accept(liqi)
+        self._doras(data.get("doras") or ([data["dora"]] if data.get("dora") else []))
 
     # --- helpers -------------------------------------------------------------------------------------------------
     def tile_name(self, name) -> str:
@@ -253,9 +230,6 @@ class _Reader:
         kind = name.rstrip("r")
         return [t for t in self.held[seat].elements() if t.rstrip("r") == kind]
 
-    def emit(self, event: dict):
-        self.events.append(event)
-
     def _accept(self, liqi: dict):
         """`liqi` on a record: the latest riichi's stick is paid (not when `failed`: too few points)."""
         if liqi.get("failed"):
@@ -280,14 +254,8 @@ class _Reader:
             self.doras.append(self.tile_name(d))
             self.emit({"type": "dora", "dora_marker": self.doras[-1]})
 
-    def _close(self):
-        if self.events is not None:
-            if not self.over:
-                self.fail("the records end before the hand's result")
-            self.hands.append(tuple(self.events))
-
     def _end(self, scores=None):
-        self.emit({"type": "end_kyoku", "scores": _ints(scores) if scores else list(self.scores)})
+        self.emit({"type": "end_kyoku", "scores": ints(scores) if scores else list(self.scores)})
         self.over = True
 
     # --- records -------------------------------------------------------------------------------------------------
@@ -302,7 +270,7 @@ class _Reader:
             self.fail("three-player games are not read")
         if not 0 <= ju < 4 or len(deals[ju]) != 14 or any(len(h) != 13 for s, h in enumerate(deals) if s != ju):
             self.fail("the dealer needs 14 tiles and every other seat 13")
-        self.scores = _ints(d.get("scores"))
+        self.scores = ints(d.get("scores"))
         self.held = [Counter(h) for h in deals]
         shown = [[self.tile_name(t) for t in d.get(f"tiles{s}") if self.is_open(t)] for s in range(4)]
         self.emit({"type": "start_kyoku", "hand": len(self.hands) + 1, "round": f"{WINDS[chang % 4]}{ju + 1}",
@@ -362,7 +330,7 @@ class _Reader:
                 continue
             seat = self.seat(entry)
             shown = Counter()
-            for name, n in zip(entry.get("tiles") or [], _ints(entry.get("count"), len(entry.get("tiles") or []))):
+            for name, n in zip(entry.get("tiles") or [], ints(entry.get("count"), len(entry.get("tiles") or []))):
                 shown[self.tile_name(name)] += n
             if +shown not in (Counter(tehais[seat][:13]), Counter(tehais[seat])):
                 self.fail(f"opens shows seat {seat} other tiles than its start hand")
@@ -462,7 +430,7 @@ class _Reader:
     def _RecordChiPengGang(self, d: dict):
         seat, kind = self.seat(d), int(d.get("type", 0) or 0)
         tiles = [self.tile_name(t) for t in d.get("tiles") or []]
-        froms = _ints(d.get("froms"), len(tiles))
+        froms = ints(d.get("froms"), len(tiles))
         called = [i for i, f in enumerate(froms) if f != seat]
         word = {0: "chi", 1: "pon", 2: "daiminkan"}.get(kind)
         if word is None or len(called) != 1 or len(tiles) != (4 if kind == 2 else 3) or not 0 <= froms[called[0]] < 4:
@@ -517,7 +485,7 @@ class _Reader:
             if h.get("li_doras"):
                 event["ura_markers"] = [self.tile_name(t) for t in h["li_doras"]]
             if n == len(hules) - 1:  # the record's deltas, given once on its last win
-                event["deltas"] = _ints(d.get("delta_scores"))
+                event["deltas"] = ints(d.get("delta_scores"))
                 self.scores = [s + x for s, x in zip(self.scores, event["deltas"])]
             self.emit(event)
 
@@ -538,7 +506,7 @@ class _Reader:
     def _RecordNoTile(self, d: dict):
         deltas = [0] * 4
         for entry in d.get("scores") or []:
-            deltas = [a + b for a, b in zip(deltas, _ints(entry.get("delta_scores")))]
+            deltas = [a + b for a, b in zip(deltas, ints(entry.get("delta_scores")))]
         self.scores = [s + x for s, x in zip(self.scores, deltas)]
         event = {"type": "ryukyoku", "reason": "exhaustive", "abortive": False, "deltas": deltas}
         if d.get("liujumanguan"):

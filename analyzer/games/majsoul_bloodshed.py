@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from tsumolab.analyzer.games.record import GameError
+from tsumolab.analyzer.games.majsoul_walk import RecordWalker, ints
 
 GAPS = {0: "p", 1: "m", 2: "s"}                              # gap_types entry → void suit (B-7)
 STEPS = {0: 1, 1: 2, 2: 3}                                   # change_type → the receiver's offset from the giver
@@ -40,41 +40,11 @@ def read_chuanma(records: list[tuple[str, dict]], title: str) -> tuple[tuple[dic
     return _ChuanmaReader(title).read(records)
 
 
-def _ints(values, n: int = 4) -> list[int]:
-    values = [int(v or 0) for v in values or []]
-    return values + [0] * (n - len(values))
-
-
-class _ChuanmaReader:
+class _ChuanmaReader(RecordWalker):
     """Walks the records keeping every seat's concealed tiles, pons and the scores, writing the events."""
 
-    def __init__(self, title: str):
-        self.title = title
-        self.hands: list[tuple[dict, ...]] = []
-        self.events: list[dict] | None = None
-        self.round = ""
-
-    def fail(self, message: str):
-        where = f"hand {self.round}" if self.events is not None else "before the first hand"
-        raise GameError(f"{self.title}: {where}, record {self.at} ({self.name}): {message}")
-
-    def read(self, records: list[tuple[str, dict]]) -> tuple[tuple[dict, ...], ...]:
-        for self.at, (self.name, data) in enumerate(records):
-            method = getattr(self, "_" + self.name, None)
-            if method is None:
-                self.fail("this kind of record is not read in a chuanma game")
-            if self.events is None and self.name != "RecordNewRound":
-                self.fail("the record comes before the first RecordNewRound")
-            if self.events is not None and self.name != "RecordNewRound" and self.over:
-                self.fail("the hand is already over")
-            try:
-                method(data)
-            except (AttributeError, TypeError, ValueError, IndexError, KeyError) as exc:
-                self.fail(f"malformed record ({type(exc).__name__}: {exc})")
-        self._close()
-        if not self.hands:
-            raise GameError(f"{self.title}: the record holds no hand")
-        return tuple(self.hands)
+    unread = "this kind of record is not read in a chuanma game"
+    malformed = (*RecordWalker.malformed, KeyError)
 
     # --- helpers -------------------------------------------------------------------------------------------------
     def tile(self, name) -> str:
@@ -101,18 +71,8 @@ class _ChuanmaReader:
         if self.phase != "play":
             self.fail("play starts after the exchange of three and the voids (B-6, B-7)")
 
-    def emit(self, event: dict) -> dict:
-        self.events.append(event)
-        return event
-
     def pay(self, deltas: list[int]) -> None:
         self.scores = [s + d for s, d in zip(self.scores, deltas)]
-
-    def _close(self) -> None:
-        if self.events is not None:
-            if not self.over:
-                self.fail("the records end before the hand's result")
-            self.hands.append(tuple(self.events))
 
     def _end(self, end: str) -> None:
         if any(s < 0 for s in self.scores):
@@ -133,7 +93,7 @@ class _ChuanmaReader:
         deals = [[self.tile(t) for t in d.get(f"tiles{s}") or []] for s in range(4)]
         if any(len(h) != (14 if s == oya else 13) for s, h in enumerate(deals)):
             self.fail("the dealer needs 14 tiles and every other seat 13 (B-5)")
-        self.scores = _ints(d.get("scores"))
+        self.scores = ints(d.get("scores"))
         self.start_scores = list(self.scores)
         self.held = [Counter(h) for h in deals]
         self.pons: list[set[str]] = [set() for _ in range(4)]
@@ -194,7 +154,7 @@ class _ChuanmaReader:
         seat, kind = self.seat(d.get("seat")), int(d.get("type", 0) or 0)
         self.playing(seat)
         tiles = [self.tile(t) for t in d.get("tiles") or []]
-        froms = _ints(d.get("froms"), len(tiles))
+        froms = ints(d.get("froms"), len(tiles))
         called = [i for i, f in enumerate(froms) if f != seat]
         if kind == 0:
             self.fail("a chi: Bloodshed has no chi (B-8)")
@@ -235,7 +195,7 @@ class _ChuanmaReader:
     def _RecordGangResult(self, d: dict, ends: bool = False) -> None:
         """B-14, B-15: the latest kan's money (`ends`: it ends the hand, RecordGangResultEnd)."""
         info = d.get("gang_infos") or {}
-        deltas = _ints(info.get("delta_scores"))
+        deltas = ints(info.get("delta_scores"))
         kan = self.kan
         if kan is None or any(kan["deltas"]) or sum(deltas) != 0 or deltas[kan["actor"]] <= 0 \
                 or any(x > 0 for s, x in enumerate(deltas) if s != kan["actor"]):
@@ -260,7 +220,7 @@ class _ChuanmaReader:
         hules = d.get("hules") or []
         if not hules:
             self.fail("a win record without hules")
-        deltas = _ints(d.get("delta_scores"))
+        deltas = ints(d.get("delta_scores"))
         robbed = self.events[-1] if self.events[-1]["type"] == "kakan" else None
         paid = [0] * 4
         for h in hules:
@@ -300,7 +260,7 @@ class _ChuanmaReader:
 
     def _RecordNoTile(self, d: dict) -> None:
         entry = (d.get("scores") or [{}])[0]
-        deltas, refunds = _ints(entry.get("delta_scores")), _ints(entry.get("taxes"))
+        deltas, refunds = ints(entry.get("delta_scores")), ints(entry.get("taxes"))
         players = d.get("players") or []
         tenpai = [bool(p.get("tingpai")) for p in players] if len(players) == 4 else [False] * 4
         self.pay([a + b for a, b in zip(deltas, refunds)])

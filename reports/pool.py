@@ -74,12 +74,14 @@ def run_parts(task: Callable, parts: Sequence[tuple], jobs: int = 1) -> list:
             futures.append((index, future))
         future.add_done_callback(feed)
 
+    item = take()  # this process's first part is taken before any worker's, so it always renders some
     for _ in range(workers):
         feed()
     try:
-        while (item := take()) is not None:
+        while item is not None:
             index, part = item
             results[index] = task(*part)
+            item = take()
     except BaseException:
         with lock:
             queue.clear()

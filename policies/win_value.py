@@ -45,7 +45,9 @@ def ron_score(obs, hand, win, riichi, out):
     ctx[CTX_N_DORA] = obs[ROBS.n_dora]
     for i in range(obs[ROBS.n_dora]):
         ctx[CTX_DORA + i] = obs[ROBS.dora + i]
-    return score_hand(conc, melds, n_melds, ctx, SCORING_OPTIONS, out)
+    # a writable copy: numba types a global array as read-only, and score_hand compiled for a read-only argument
+    # would be a second copy of the whole scorer
+    return score_hand(conc, melds, n_melds, ctx, SCORING_OPTIONS.copy(), out)
 
 
 @nb.njit(cache=True)

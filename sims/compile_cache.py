@@ -48,10 +48,16 @@ def compile_once() -> None:
     if getattr(plain_call, "tsumolab", False):
         return
 
+    def plain(t):
+        t = types.unliteral(t)
+        if isinstance(t, types.Integer) and t.bitwidth < 64:
+            return types.int64
+        return t
+
     def get_call_template(self, args, kws):
         if self.py_func.__module__.startswith("tsumolab."):
-            plain_args = tuple(types.unliteral(a) for a in args)
-            plain_kws = {k: types.unliteral(v) for k, v in kws.items()}
+            plain_args = tuple(plain(a) for a in args)
+            plain_kws = {k: plain(v) for k, v in kws.items()}
             if plain_args != tuple(args) or plain_kws != kws:
                 try:
                     return plain_call(self, plain_args, plain_kws)

@@ -86,6 +86,27 @@ def test_a_tsumolab_kernel_is_compiled_once_for_constant_arguments_of_any_value(
     assert mixed() == 2.5
 
 
+def test_a_tsumolab_kernel_is_compiled_once_for_integers_of_any_width():
+    """compile_once: int8, int32 and int64 scalars reach a tsumolab callee as int64 (one specialization, the same
+    sums); a callee outside tsumolab is compiled for each width."""
+    import numba as nb
+    import numpy as np
+    from numba.core import types
+
+    def caller_of(callee):
+        @nb.njit
+        def caller(a, b, c):
+            return callee(a[0]) + callee(b[0]) + callee(c[0])
+        return caller
+
+    narrow = (np.array([-7], np.int8), np.array([2**31 - 1], np.int32), np.array([2**40], np.int64))
+    ours = _kernel("def twice(x):\n    return x * 2", "twice", "tsumolab.sims.probe")
+    theirs = _kernel("def twice(x):\n    return x * 2", "twice", "elsewhere.probe")
+    assert caller_of(ours)(*narrow) == caller_of(theirs)(*narrow) == 2 * (-7 + 2**31 - 1 + 2**40)
+    assert ours.signatures == [(types.int64,)]
+    assert sorted(str(s[0]) for s in theirs.signatures) == ["int32", "int64", "int8"]
+
+
 LOAD_KERNEL = """
 import json, sys
 if sys.argv[1] == "other-numba":

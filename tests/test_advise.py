@@ -194,6 +194,12 @@ def test_error_illegal_option(capsys, tmp_path):
     assert "illegal option 'kan'" in err
 
 
+def test_error_empty_option_list(capsys, tmp_path):
+    """An empty `options` list (found by the position fuzzer) is refused in one line, not an IndexError."""
+    err = _bad(lambda p: p.update(options=[]), capsys, tmp_path)
+    assert "options must be a non-empty list" in err
+
+
 def test_error_unknown_mode(capsys, tmp_path):
     err = _bad(lambda p: p.update(variant="sanma"), capsys, tmp_path)
     assert "unknown mode 'sanma'" in err

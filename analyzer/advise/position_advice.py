@@ -59,8 +59,8 @@ def advise_position(position: dict, rollouts: int, horizon: str, seat_policies: 
         raise InputError(f"--seat-policies: {exc}") from None
     options = tools.options(sampler, state)
     wanted = options_filter if options_filter is not None else position.get("options")
-    if wanted is not None and not (isinstance(wanted, list) and all(isinstance(w, str) for w in wanted)):
-        raise InputError("bad position: options must be a list of option labels such as \"discard 5m\"")
+    if wanted is not None and not (isinstance(wanted, list) and wanted and all(isinstance(w, str) for w in wanted)):
+        raise InputError("bad position: options must be a non-empty list of option labels such as \"discard 5m\"")
     if wanted is not None:
         labels = dict(options)
         unknown = [w for w in wanted if w not in labels]

@@ -31,11 +31,17 @@ def matches():
     return {}
 
 
-def mode_matches(cache: dict, variant: str) -> list:
-    if variant not in cache:
-        register_test_policies()
-        cache[variant] = [simulated(variant, seed, m, MODE_SEATS.get(variant, SEATS)) for seed, m in MATCHES]
-    return cache[variant]
+def mode_matches(cache: dict, variant: str, count: int = len(MATCHES)) -> list:
+    """The first `count` simulated matches of MATCHES in `variant`, each simulated once per module."""
+    register_test_policies()
+    for seed, m in MATCHES[:count]:
+        if (variant, seed, m) not in cache:
+            cache[variant, seed, m] = simulated(variant, seed, m, MODE_SEATS.get(variant, SEATS))
+    return [cache[variant, seed, m] for seed, m in MATCHES[:count]]
+
+
+def first_match(cache: dict, variant: str):
+    return mode_matches(cache, variant, 1)[0]
 
 
 def majsoul_records(match) -> tuple[dict, list[tuple[str, dict]]]:
@@ -50,7 +56,7 @@ def test_the_first_hand_of_a_written_special_mode_log_rebuilds_every_decision(ma
     """Issue 29, the quick check, per special mode in one of the two formats (the slow test below checks both
     formats over three whole matches): every decision of every seat of the first hand of one match (DF, C, SS, F,
     OD, DE, FL)."""
-    checked, failures = check_round_trip(variant, fmt, mode_matches(matches, variant)[0], hands=1)
+    checked, failures = check_round_trip(variant, fmt, first_match(matches, variant), hands=1)
     assert not failures, failures[:5]
     assert checked >= 30, checked
 
@@ -72,7 +78,7 @@ def test_written_special_mode_logs_rebuild_every_decision(matches, variant, fmt)
 
 
 def first_records(matches, variant: str):
-    doc, records = majsoul_records(mode_matches(matches, variant)[0])
+    doc, records = majsoul_records(first_match(matches, variant))
     return doc["head"]["config"]["mode"]["detail_rule"], records
 
 
@@ -94,7 +100,7 @@ def test_fantasy_cards_are_field_spell_mode_and_read_back(matches):
     """FL: field_spell_mode = dealer + 100 · chance + 10000 · fate card (1..5 each); read back as `cards`."""
     from tsumolab.sims.riichi.fantasy_decks import FANTASY_SLUGS
 
-    match = mode_matches(matches, "fantasy")[0]
+    match = first_match(matches, "fantasy")
     cards = match[3][0]["cards"]
     rule, _ = first_records(matches, "fantasy")
     codes = [FANTASY_SLUGS[d].index(cards[deck]) + 1 for d, deck in enumerate(("dealer", "chance", "fate"))]
@@ -109,15 +115,15 @@ def test_three_indicators_from_the_start(matches, variant):
     """DF, DE: RecordNewRound shows 3 dora indicators; read back they are start_kyoku's and two dora events."""
     _, records = first_records(matches, variant)
     assert all(len(r["doras"]) >= 3 for r in of(records, "RecordNewRound"))
-    hand = read_game(write_game("majsoul", game_log(*mode_matches(matches, variant)[0][:2],
-                                                    *mode_matches(matches, variant)[0][3:])).encode()).hands[0]
+    hand = read_game(write_game("majsoul", game_log(*first_match(matches, variant)[:2],
+                                                    *first_match(matches, variant)[3:])).encode()).hands[0]
     assert [e["type"] for e in hand[:5] if e["type"] != "eye"][:4] == ["start_kyoku", "tsumo", "dora", "dora"]
 
 
 def test_dragon_eye_muyu_on_every_record_and_eyes_read_back(matches):
     """DE: muyu {id, seat, count, count_max} on the deal, draws, discards and calls; a new id where an eye is
     placed; the holder's discards count down; read back, the eyes are the simulated ones."""
-    match = mode_matches(matches, "dragon-eye")[0]
+    match = first_match(matches, "dragon-eye")
     _, records = first_records(matches, "dragon-eye")
     assert all("muyu" in data for name, data in records
                if name in ("RecordNewRound", "RecordDealTile", "RecordDiscardTile", "RecordChiPengGang"))
@@ -138,7 +144,7 @@ def test_dragon_eye_muyu_on_every_record_and_eyes_read_back(matches):
 def test_fate_open_tiles_are_marked_t_and_read_back(matches):
     """F: each seat's 4 open deal tiles come first in tiles0..3 with the suffix t; a discard of one is marked t
     and read back with open_tile; every win carries tianming_bonus; fate_open reads back as simulated."""
-    match = mode_matches(matches, "fate")[0]
+    match = first_match(matches, "fate")
     _, records = first_records(matches, "fate")
     for r in of(records, "RecordNewRound"):
         for s in range(4):
@@ -197,14 +203,14 @@ def test_open_deal_shows_every_start_hand(matches):
         seat = entry["seat"]
         shown = sorted(t for t, n in zip(entry["tiles"], entry["count"]) for _ in range(n))
         assert shown == sorted(deal[f"tiles{seat}"])
-    hand = read_game(write_game("majsoul", game_log(*mode_matches(matches, "open-deal")[0][:2],
-                                                    *mode_matches(matches, "open-deal")[0][3:])).encode()).hands[0]
+    hand = read_game(write_game("majsoul", game_log(*first_match(matches, "open-deal")[:2],
+                                                    *first_match(matches, "open-deal")[3:])).encode()).hands[0]
     assert all("?" not in t for t in seat_view(hand, 1, "open-deal")[0]["tehais"])
     assert sum("?" in t for t in seat_view(hand, 1, "riichi")[0]["tehais"]) == 3
 
 
 def _edited(matches, variant: str, edit) -> bytes:
-    match = mode_matches(matches, variant)[0]
+    match = first_match(matches, variant)
     doc = json.loads(write_game("majsoul", game_log(*match[:2], *match[3:])))
     edit(doc, doc["data"]["data"]["actions"])
     return json.dumps(doc).encode()
@@ -242,7 +248,7 @@ def test_review_accepts_each_special_mode_record(matches, variant):
 
     from tsumolab.analyzer.review.game_review import ReviewSpec, review_hand
 
-    match = mode_matches(matches, variant)[0]
+    match = first_match(matches, variant)
     record = read_game(write_game("majsoul", game_log(*match[:2], *match[3:])).encode())
     table = review_hand(record, ReviewSpec(seat=1, rollouts=8), 1)
     chosen = table.group_by("decision").agg(pl.col("chosen").sum())
@@ -281,7 +287,7 @@ def test_a_special_mode_record_is_reviewed_from_the_seat_view_only(matches, vari
     from tests.test_review import _swap_unplayed_tiles
     from tsumolab.analyzer.review.seat_decisions import position_at, seat_decisions
 
-    match = mode_matches(matches, variant)[0]
+    match = first_match(matches, variant)
     text = write_game("majsoul", game_log(*match[:2], *match[3:]))
     record = read_game(text.encode())
     doc = _swap_unplayed_tiles(json.loads(text), record, 0)

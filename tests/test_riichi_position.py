@@ -97,8 +97,13 @@ def check_round_trips(variant: str, spec: str, seed: int, n_matches: int, per_ha
     return n, after_win
 
 
-@pytest.mark.parametrize("variant, mix, seed", [("riichi", 0, 3), ("shura", 0, 4), ("riichi", 1, 5),
-                                                ("shura", 1, 6)])
+SECOND_MIX = pytest.mark.slow   # the other seat mix repeats a check the fast suite makes on the first (and the
+                                # slow suite's thousand decisions make on both)
+
+
+@pytest.mark.parametrize("variant, mix, seed", [("riichi", 0, 3), ("shura", 0, 4),
+                                                pytest.param("riichi", 1, 5, marks=SECOND_MIX),
+                                                pytest.param("shura", 1, 6, marks=SECOND_MIX)])
 def test_rebuilt_position_shows_the_seat_what_it_saw(variant, mix, seed):
     """About 200 decisions of simulated riichi and shura matches: the document of the seat's view, rebuilt
     through the engine, gives that seat the same observation field by field (HIDDEN_FIELDS aside) and the same
@@ -125,7 +130,7 @@ def _kept_and_given_up(document: dict) -> tuple[int, int]:
     return kept, given_up
 
 
-@pytest.mark.parametrize("mix, seed", [(0, 3), (1, 5)])
+@pytest.mark.parametrize("mix, seed", [(0, 3), pytest.param(1, 5, marks=SECOND_MIX)])
 def test_fate_position_shows_the_open_tiles(mix, seed):
     """F: the first 4 tiles dealt to each seat are open. The document lists them (start_kyoku fate_open) and marks
     the discards that give one up (open_tile); rebuilt, the hand gives the seat the same observation, the other
@@ -144,7 +149,7 @@ def test_fate_position_shows_the_open_tiles(mix, seed):
     assert max(others_open) == 4 and min(others_open) < 4
 
 
-@pytest.mark.parametrize("mix, seed", [(0, 3), (1, 5)])
+@pytest.mark.parametrize("mix, seed", [(0, 3), pytest.param(1, 5, marks=SECOND_MIX)])
 def test_open_deal_position_shows_every_starting_hand(mix, seed):
     """OD: every seat's 13 starting tiles are public. The document shows all four tehais and only the other seats'
     draws stay hidden; rebuilt, the hand gives the seat the same observation, deal_shown included: at least 45
@@ -245,7 +250,7 @@ def _clear_layout(wall: np.ndarray) -> tuple[list, list]:
     return [sorted(k for k in kinds[13 * i:13 * i + 13] if k >= 0) for i in range(4)], kinds[52:].tolist()
 
 
-@pytest.mark.parametrize("mix, seed", [(0, 3), (1, 5)])
+@pytest.mark.parametrize("mix, seed", [(0, 3), pytest.param(1, 5, marks=SECOND_MIX)])
 def test_mirror_position_shows_the_transparent_tiles(mix, seed):
     """M: three copies of every kind are transparent wherever they lie. The document lists each seat's transparent
     starting tiles (mirror_tehais) and the wall's by position (mirror_wall, "?" for a normal copy), and another
@@ -804,7 +809,7 @@ def _candidate_tile(pos, at: int) -> str:
     return tile_text((int(pos.wall[at]) // 4, bool(is_red(int(pos.wall[at])))))
 
 
-@pytest.mark.parametrize("mix, seed", [(0, 3), (1, 5)])
+@pytest.mark.parametrize("mix, seed", [(0, 3), pytest.param(1, 5, marks=SECOND_MIX)])
 def test_astrology_positions_show_the_pool_and_the_picks(mix, seed):
     """A: the candidates lie face up and every draw from the pool is a pick all seats see. The document shows each
     candidate (its tile from its wall position, red fives red) and every seat's pick with its tile and index, the

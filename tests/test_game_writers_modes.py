@@ -115,8 +115,8 @@ def test_three_indicators_from_the_start(matches, variant):
     """DF, DE: RecordNewRound shows 3 dora indicators; read back they are start_kyoku's and two dora events."""
     _, records = first_records(matches, variant)
     assert all(len(r["doras"]) >= 3 for r in of(records, "RecordNewRound"))
-    hand = read_game(write_game("majsoul", game_log(*first_match(matches, variant)[:2],
-                                                    *first_match(matches, variant)[3:])).encode()).hands[0]
+    match = first_match(matches, variant)
+    hand = read_game(write_game("majsoul", game_log(*match[:2], *match[3:])).encode()).hands[0]
     assert [e["type"] for e in hand[:5] if e["type"] != "eye"][:4] == ["start_kyoku", "tsumo", "dora", "dora"]
 
 
@@ -203,8 +203,8 @@ def test_open_deal_shows_every_start_hand(matches):
         seat = entry["seat"]
         shown = sorted(t for t, n in zip(entry["tiles"], entry["count"]) for _ in range(n))
         assert shown == sorted(deal[f"tiles{seat}"])
-    hand = read_game(write_game("majsoul", game_log(*first_match(matches, "open-deal")[:2],
-                                                    *first_match(matches, "open-deal")[3:])).encode()).hands[0]
+    match = first_match(matches, "open-deal")
+    hand = read_game(write_game("majsoul", game_log(*match[:2], *match[3:])).encode()).hands[0]
     assert all("?" not in t for t in seat_view(hand, 1, "open-deal")[0]["tehais"])
     assert sum("?" in t for t in seat_view(hand, 1, "riichi")[0]["tehais"]) == 3
 

@@ -8,6 +8,7 @@ bytes: figures use fixed SVG ids, no dates, and the PDF has no creation date.
 
 from __future__ import annotations
 
+import gc
 import logging
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -74,9 +75,10 @@ def render_reports(out_dir: Path | str, langs: tuple[str, ...] = (DEFAULT_LANGUA
         translator(lang)  # an unknown language fails before anything is read
     out = Path(out_dir)
     start_workers(jobs, len(langs) * 3)  # a PDF, an HTML text and (at least) a group of figures per language
-    data = load_report_data(out)
-    examples = find_examples(data) if examples is None else examples
-    data = data.without_frames()
+    with without_cyclic_gc():
+        data = load_report_data(out)
+        examples = find_examples(data) if examples is None else examples
+        data = data.without_frames()
     groups = figure_groups(data)
     parts = ([("pdf", lang) for lang in langs] + [("figures", group) for group, _specs in groups]
              + [("html", lang) for lang in langs])
@@ -102,7 +104,7 @@ def _report_part(out: Path, data: ReportData, examples: dict, groups: dict, lang
     from tsumolab.reports.pdf import render_pdf
     from tsumolab.reports.saving import figure_svgs
 
-    with quiet_font_fallback():
+    with quiet_font_fallback(), without_cyclic_gc():
         if kind == "figures":
             return {(arg, index): figure_svgs(spec, langs) for index, spec in enumerate(groups[arg](EN))}
         tr = translator(arg)
@@ -112,6 +114,21 @@ def _report_part(out: Path, data: ReportData, examples: dict, groups: dict, lang
             with replacing(out / report_names(arg)[1]) as temp:
                 render_pdf(data, examples, temp, tr)
     return None
+
+
+@contextmanager
+def without_cyclic_gc() -> Iterator[None]:
+    """Python's cyclic garbage collector paused inside the block, then one collection of the objects made in it.
+    Drawing allocates hundreds of thousands of short-lived objects, each batch of which would otherwise start a
+    collection walking every long-lived object too (about a seventh of the drawing time)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+        gc.collect(0)
 
 
 @contextmanager
@@ -148,7 +165,7 @@ def _write_part(out: Path, stem: str, html_of: Callable[[Translator], str],
     """One file of write_reports: the HTML or the PDF of one language."""
     tr = translator(lang)
     html_name, pdf_name = report_names(lang, stem)
-    with quiet_font_fallback(), rc_context(font_rc(lang)):
+    with quiet_font_fallback(), without_cyclic_gc(), rc_context(font_rc(lang)):
         if kind == "html":
             text = html_of(tr)
             with replacing(out / html_name) as temp:

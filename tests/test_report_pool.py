@@ -56,3 +56,30 @@ def _square(x: int) -> int:
 def test_results_come_back_in_the_order_of_the_parts(jobs):
     """render_reports fills each language's figure slots from the figure parts' results, wherever they ran."""
     assert run_parts(_square, [(x,) for x in range(7)], jobs=jobs) == [x * x for x in range(7)]
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_a_part_renders_with_the_cyclic_collector_paused_and_restored_after(enabled):
+    """reports.render.without_cyclic_gc: no collection inside, the collector's state as it was after, and the
+    cycles made inside collected on the way out."""
+    import gc
+    import weakref
+
+    from tsumolab.reports.render import without_cyclic_gc
+
+    class Node:
+        pass
+
+    was = gc.isenabled()
+    (gc.enable if enabled else gc.disable)()
+    try:
+        with without_cyclic_gc():
+            assert not gc.isenabled()
+            node = Node()
+            node.self = node
+            alive = weakref.ref(node)
+            del node
+        assert gc.isenabled() == enabled
+        assert alive() is None
+    finally:
+        (gc.enable if was else gc.disable)()

@@ -9,8 +9,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 from matplotlib.axes import Axes
+from matplotlib.collections import PolyCollection
 from matplotlib.figure import Figure
+from matplotlib.transforms import Bbox, TransformedBbox
 
 from tsumolab.analyzer.i18n import Translator
 from tsumolab.reports import content, decisions, example_text, figures, sweeps, verdict_lines
@@ -78,9 +81,18 @@ def _axes(fig: Figure, left_in: float, top_in: float, width_in: float, height_in
     return fig.add_axes((left_in / A4[0], 1 - (top_in + height_in) / A4[1], width_in / A4[0], height_in / A4[1]))
 
 
+TABLE_EDGE = "#bbbbbb"
+TABLE_LINE_WIDTH = 1.0
+HEADER_FILL = "#eeeeea"
+CELL_PAD = 0.03
+"""space left of a body cell's text, as a fraction of the cell's width"""
+
+
 def draw_table(ax: Axes, table: Table, size: float = 7.5, widths: list[int] | None = None) -> None:
-    """A Table as a matplotlib table at the top of `ax`; verdict cells coloured, long cells wrapped, and the
-    font shrunk when the rows would not fit the axes."""
+    """A Table at the top of `ax`, spanning its width: a shaded header row (texts centred), body rows with verdict
+    cells coloured (white text), long cells wrapped, and the font shrunk when the rows would not fit the axes.
+    Drawn as one collection of cell boxes, then one text per cell, clipped as if each cell were drawn after the
+    cells before it (a text running past its cell is hidden under the cells to its right and below)."""
     ax.axis("off")
     widths = widths or [max(len(c), 12) for c in table.columns]
     header = [_wrap(c, max(w, 6)) for c, w in zip(table.columns, widths)]
@@ -89,21 +101,42 @@ def draw_table(ax: Axes, table: Table, size: float = 7.5, widths: list[int] | No
     axes_height_in = max(ax.get_position().height * A4[1], 0.5)
     needed = sum(lines) * size * 1.3 / 72 / axes_height_in
     scale = min(1.0, 1.0 / needed) if needed > 0 else 1.0
-    height = min(needed, 1.0)
-    tab = ax.table(cellText=body, colLabels=header, cellLoc="left", colWidths=[w / sum(widths) for w in widths],
-                   bbox=[0, 1 - height, 1, height])
-    tab.auto_set_font_size(False)
-    tab.set_fontsize(size * scale)
-    for (r, c), cell in tab.get_celld().items():
-        cell.set_height(lines[r])
-        cell.set_edgecolor("#bbbbbb")
-        cell.PAD = 0.03
-        value = None if r == 0 else table.rows[r - 1][c]
-        if r == 0:
-            cell.set_facecolor("#eeeeea")
-        elif isinstance(value, Verdict):
-            cell.set_facecolor(figures.VERDICT_COLOURS[value.key])
-            cell.get_text().set_color("white")
+    xs = np.cumsum([0, *widths]) / sum(widths)
+    ys = 1 - min(needed, 1.0) * np.cumsum([0, *lines]) / sum(lines)
+    boxes, fills = [], []
+    for r, row in enumerate([header, *body]):
+        for c, text in enumerate(row):
+            fill, colour = _cell_colours(None if r == 0 else table.rows[r - 1][c], r == 0)
+            boxes.append([(xs[c], ys[r + 1]), (xs[c + 1], ys[r + 1]), (xs[c + 1], ys[r]), (xs[c], ys[r])])
+            fills.append(fill)
+            x = (xs[c] + xs[c + 1]) / 2 if r == 0 else xs[c] + CELL_PAD * (xs[c + 1] - xs[c])
+            label = ax.text(x, (ys[r] + ys[r + 1]) / 2, text, transform=ax.transAxes, fontsize=size * scale,
+                            color=colour, ha="center" if r == 0 else "left", va="center")
+            label.set_clip_box(_cell_clip(ax, xs[c + 1] if c + 1 < len(row) else None,
+                                          ys[r + 1] if r + 1 < len(lines) else None))
+            label.set_clip_on(True)
+    ax.add_collection(PolyCollection(boxes, facecolors=fills, edgecolors=TABLE_EDGE, linewidths=TABLE_LINE_WIDTH,
+                                     joinstyle="miter", transform=ax.transAxes, clip_on=False), autolim=False)
+
+
+def _cell_clip(ax: Axes, right: float | None, bottom: float | None) -> TransformedBbox:
+    """Where a cell's text shows: the page left of the cell's right border and above its bottom border (axes
+    fractions; None: the table's last column or row, which nothing covers), short of the half of those borders
+    that the next cells' lines cover."""
+    pos = ax.get_position()
+    half_line = TABLE_LINE_WIDTH / 2 / 72
+    x1 = 1.0 if right is None else pos.x0 + right * pos.width - half_line / A4[0]
+    y0 = 0.0 if bottom is None else pos.y0 + bottom * pos.height + half_line / A4[1]
+    return TransformedBbox(Bbox([[0.0, y0], [x1, 1.0]]), ax.get_figure(root=True).transFigure)
+
+
+def _cell_colours(value, header: bool) -> tuple[str, str]:
+    """(background, text colour) of a table cell: shaded header, verdict colour with white text, else white."""
+    if header:
+        return HEADER_FILL, "black"
+    if isinstance(value, Verdict):
+        return figures.VERDICT_COLOURS[value.key], "white"
+    return "white", "black"
 
 
 def _overview_page(data: ReportData, tr: Translator) -> Figure:

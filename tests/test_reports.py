@@ -333,3 +333,34 @@ def test_a_figure_in_another_language_is_drawn_at_the_english_figures_positions(
     assert ja.get_layout_engine() is None and len(layout.axes) == 2
     with pytest.raises(ValueError):
         with_layout(Figure(), layout)  # not the figure the layout was taken from
+
+
+def test_a_pdf_table_draws_every_cell_text_in_its_box_with_its_colours():
+    """pdf.draw_table: one box per cell (header shaded, verdict cells in their colour with white text), every
+    header and body text (wrapped), each inside its column, and nothing clipped away inside its own cell."""
+    from matplotlib.collections import PolyCollection
+    from matplotlib.colors import to_hex
+
+    from tsumolab.reports import figures
+    from tsumolab.reports.content import Table, Verdict
+
+    table = Table(["claim", "a rather long column heading"],
+                  [["B1", Verdict("supported")], ["B4 " + "word " * 12, "+1,234 [−5, +7]"]])
+    fig = pdf._page()
+    ax = pdf._axes(fig, 0.45, 1.0, pdf.A4[0] - 0.9, 2.0)
+    pdf.draw_table(ax, table, size=7, widths=[12, 14])
+    texts = [text.get_text() for text in ax.texts]
+    wrapped = [pdf._wrap(value, 12 if c == 0 else 14) for row in [table.columns, *table.rows]
+               for c, value in enumerate(row)]
+    assert texts == wrapped and "\n" in texts[4]
+    (boxes,) = [c for c in ax.collections if isinstance(c, PolyCollection)]
+    fills = [to_hex(colour) for colour in boxes.get_facecolors()]
+    assert fills == [pdf.HEADER_FILL] * 2 + ["#ffffff", figures.VERDICT_COLOURS["supported"]] + ["#ffffff"] * 2
+    assert to_hex(ax.texts[3].get_color()) == "#ffffff" and to_hex(ax.texts[2].get_color()) == "#000000"
+    for text, path in zip(ax.texts, boxes.get_paths()):
+        cell = path.get_extents().transformed(ax.transAxes)
+        anchor = ax.transAxes.transform(text.get_position())
+        assert cell.x0 < anchor[0] < cell.x1 and cell.y0 < anchor[1] < cell.y1
+        clip = text.get_clip_box()
+        assert clip.x0 <= cell.x0 and clip.y1 >= cell.y1 and clip.x1 > cell.x1 - 1 and clip.y0 < cell.y0 + 1
+

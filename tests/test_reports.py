@@ -263,14 +263,14 @@ def test_a_report_in_two_languages_takes_the_numbers_and_lays_each_figure_out_on
     from matplotlib.figure import Figure
     from matplotlib.layout_engine import ConstrainedLayoutEngine
 
-    from tsumolab.reports import plot_data
+    from tsumolab.reports import plot_data, saving
     from tsumolab.reports.html import figure_groups
     from tsumolab.reports.render import render_reports
 
     copy = tmp_path / "copy"
     shutil.copytree(study, copy)
     counts = Counter()
-    draw, execute, numbers = Figure.draw, ConstrainedLayoutEngine.execute, plot_data.claim_numbers
+    draw, execute, numbers, fit = Figure.draw, ConstrainedLayoutEngine.execute, plot_data.claim_numbers, saving.fit_grid
 
     def counted(name, call):
         def wrapper(first, *args, **kwargs):
@@ -284,7 +284,13 @@ def test_a_report_in_two_languages_takes_the_numbers_and_lays_each_figure_out_on
         Path(path).write_bytes(b"%PDF stub")
 
     monkeypatch.setattr(Figure, "draw", counted("draw", draw))
+    def counted_fit(fig, pads):
+        fitted = fit(fig, pads)
+        counts["layout", type(fig.canvas).__name__] += fitted
+        return fitted
+
     monkeypatch.setattr(ConstrainedLayoutEngine, "execute", counted("layout", execute))
+    monkeypatch.setattr(saving, "fit_grid", counted_fit)
     monkeypatch.setattr(plot_data, "claim_numbers", lambda claim, measure: counts.update(["numbers"]) or
                         numbers(claim, measure))
     monkeypatch.setattr(pdf, "render_pdf", pdf_stub)
@@ -364,3 +370,37 @@ def test_a_pdf_table_draws_every_cell_text_in_its_box_with_its_colours():
         clip = text.get_clip_box()
         assert clip.x0 <= cell.x0 and clip.y1 >= cell.y1 and clip.x1 > cell.x1 - 1 and clip.y0 < cell.y0 + 1
 
+
+def test_a_plain_grid_figure_is_laid_out_in_one_pass_where_constrained_layout_puts_it(study):
+    """saving.fit_grid: every figure of one Axes or a grid of them lands within half a point of constrained
+    layout's positions, each Axes with its decorations inside the figure (as far as with constrained layout); a
+    figure with figure-level texts (the forest plot's legend below it) keeps constrained layout."""
+    from matplotlib import rc_context
+    from matplotlib.backends.backend_svg import FigureCanvasSVG
+
+    from tsumolab.reports.html import figure_groups
+    from tsumolab.reports.saving import fit_grid, laid_out
+
+    specs = [spec for _group, specs_of in figure_groups(load_report_data(study)) for spec in specs_of(content.EN)]
+    with rc_context(fonts.font_rc("en")):
+        for spec in specs:
+            reference = spec.build()
+            FigureCanvasSVG(reference).figure.dpi = 72
+            pads = reference.get_layout_engine().get()
+            reference.get_layout_engine().execute(reference)
+            fig = spec.build()
+            if spec.own_layout:
+                assert not fit_grid(fig, pads), spec.key
+                continue
+            laid_out(fig, FigureCanvasSVG)
+            assert fig.get_layout_engine() is None
+            renderer = fig._get_renderer()
+            for ax, expected in zip(fig.axes, reference.axes):
+                got, want = ax.get_position(), expected.get_position()
+                size = (fig.get_figwidth() * 72, fig.get_figheight() * 72)
+                assert abs(got.x0 - want.x0) * size[0] < 0.5 and abs(got.width - want.width) * size[0] < 0.5
+                assert abs(got.y0 - want.y0) * size[1] < 0.5 and abs(got.height - want.height) * size[1] < 0.5
+                # what reaches past the figure's edges (an axis label wider than its Axes) reaches no further
+                tight, before = ax.get_tightbbox(renderer), expected.get_tightbbox(reference._get_renderer())
+                assert tight.x0 >= min(0, before.x0) - 0.5 and tight.y0 >= min(0, before.y0) - 0.5
+                assert tight.x1 <= max(fig.bbox.x1, before.x1) + 0.5 and tight.y1 <= max(fig.bbox.y1, before.y1) + 0.5

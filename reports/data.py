@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 import json
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, partial
 from pathlib import Path
 
 import polars as pl
@@ -279,15 +279,27 @@ def _claim_cells(exp: dict, runs: dict) -> list[Cell]:
 
 
 def _subject_frames(cells: list[Cell], start: int) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """The subject seat's matches (with `points`, final − `start`) and hands of every cell run of a claim, with the
+    cell's field, arm, policy and seat. The runs' files are read by a few threads at once (the Parquet reading
+    releases the GIL); the frames are put together in cell order, so they do not depend on the threads."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(READ_THREADS) as pool:
+        frames = list(pool.map(partial(_cell_frames, start=start), cells))
+    return (pl.concat([m for m, _h in frames]).sort(HAND_KEYS),
+            pl.concat([h for _m, h in frames], how="diagonal_relaxed").sort([*HAND_KEYS, "hand"]))
+
+
+READ_THREADS = 4
+
+
+def _cell_frames(cell: Cell, start: int) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """One cell run's subject-seat matches and hands (_subject_frames)."""
     from tsumolab.analyzer.runs.integrity import read_dataset
 
-    matches, hands = [], []
-    for cell in cells:
-        keys = [pl.lit(cell.field).alias("field"), pl.lit(cell.arm).alias("arm"),
-                pl.lit(cell.policy).alias("policy"), pl.lit(cell.subject_seat).cast(pl.Int8).alias("subject_seat")]
-        m = read_dataset(cell.run_dir, "matches").filter(pl.col("seat") == cell.subject_seat)
-        matches.append(m.select(*keys, "match_id", (pl.col("final_points") - start).alias("points"), "rank"))
-        h = read_dataset(cell.run_dir, "hands").filter(pl.col("seat") == cell.subject_seat)
-        hands.append(h.drop("policy").with_columns(keys))
-    return (pl.concat(matches).sort(HAND_KEYS),
-            pl.concat(hands, how="diagonal_relaxed").sort([*HAND_KEYS, "hand"]))
+    keys = [pl.lit(cell.field).alias("field"), pl.lit(cell.arm).alias("arm"),
+            pl.lit(cell.policy).alias("policy"), pl.lit(cell.subject_seat).cast(pl.Int8).alias("subject_seat")]
+    m = read_dataset(cell.run_dir, "matches").filter(pl.col("seat") == cell.subject_seat)
+    h = read_dataset(cell.run_dir, "hands").filter(pl.col("seat") == cell.subject_seat)
+    return (m.select(*keys, "match_id", (pl.col("final_points") - start).alias("points"), "rank"),
+            h.drop("policy").with_columns(keys))

@@ -48,12 +48,12 @@ class ClaimData:
     hands: pl.DataFrame
     """the subject seat's hands, with the same keys"""
 
-    @property
+    @cached_property
     def rows(self) -> pl.DataFrame:
         """the rows of the headline variant (the experiment file's own treatment), one per field"""
         return _headline_variant(self.all_rows)
 
-    @property
+    @cached_property
     def arms(self) -> pl.DataFrame:
         return _headline_variant(self.all_arms, self.all_rows)
 
@@ -75,7 +75,7 @@ class ClaimData:
         """tsumolab's own question (experiments/extra/), not a claim from the sources."""
         return bool(self.experiment.get("beyond_sources", False))
 
-    @property
+    @cached_property
     def headline(self) -> dict:
         rows = self.rows.filter(pl.col("headline"))
         return (rows if rows.height else self.rows).row(0, named=True)

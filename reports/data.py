@@ -278,6 +278,10 @@ def _claim_cells(exp: dict, runs: dict) -> list[Cell]:
     return out
 
 
+READ_THREADS = 4
+"""threads reading a claim's cell runs at once"""
+
+
 def _subject_frames(cells: list[Cell], start: int) -> tuple[pl.DataFrame, pl.DataFrame]:
     """The subject seat's matches (with `points`, final − `start`) and hands of every cell run of a claim, with the
     cell's field, arm, policy and seat. The runs' files are read by a few threads at once (the Parquet reading
@@ -288,9 +292,6 @@ def _subject_frames(cells: list[Cell], start: int) -> tuple[pl.DataFrame, pl.Dat
         frames = list(pool.map(partial(_cell_frames, start=start), cells))
     return (pl.concat([m for m, _h in frames]).sort(HAND_KEYS),
             pl.concat([h for _m, h in frames], how="diagonal_relaxed").sort([*HAND_KEYS, "hand"]))
-
-
-READ_THREADS = 4
 
 
 def _cell_frames(cell: Cell, start: int) -> tuple[pl.DataFrame, pl.DataFrame]:

@@ -76,16 +76,17 @@ def fit_grid(fig: Figure, pads: dict) -> bool:
 
 
 def _plain_grid(fig: Figure):
-    """The GridSpec that every Axes of `fig` fills one cell of, when nothing else is drawn at figure level; else
-    None."""
-    if fig.texts or fig.legends or fig.subfigs or fig.images or fig.lines or fig.patches or not fig.axes:
-        return None
+    """The GridSpec that every Axes of `fig` fills one cell of, when its cells are equal and its spacing the layout
+    engine's, and nothing else is drawn at figure level; else None."""
+    drawn = (fig.texts, fig.legends, fig.subfigs, fig.images, fig.lines, fig.patches, fig.artists)
     specs = [ax.get_subplotspec() for ax in fig.axes]
-    if any(spec is None for spec in specs):
+    if any(drawn) or not specs or any(spec is None for spec in specs):
         return None
     grid = specs[0].get_gridspec()
-    single = all(len(spec.rowspan) == 1 and len(spec.colspan) == 1 for spec in specs)
-    return grid if single and all(spec.get_gridspec() is grid for spec in specs) else None
+    single = all(spec.get_gridspec() is grid and len(spec.rowspan) == 1 and len(spec.colspan) == 1 for spec in specs)
+    equal = len(set(grid.get_width_ratios())) == 1 and len(set(grid.get_height_ratios())) == 1
+    own_spacing = getattr(grid, "wspace", None) is not None or getattr(grid, "hspace", None) is not None
+    return grid if single and equal and not own_spacing else None
 
 
 def _decoration_margins(ax, renderer) -> Bbox:

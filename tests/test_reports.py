@@ -404,3 +404,30 @@ def test_a_plain_grid_figure_is_laid_out_in_one_pass_where_constrained_layout_pu
                 tight, before = ax.get_tightbbox(renderer), expected.get_tightbbox(reference._get_renderer())
                 assert tight.x0 >= min(0, before.x0) - 0.5 and tight.y0 >= min(0, before.y0) - 0.5
                 assert tight.x1 <= max(fig.bbox.x1, before.x1) + 0.5 and tight.y1 <= max(fig.bbox.y1, before.y1) + 0.5
+
+
+def test_a_claims_frames_do_not_depend_on_how_many_threads_read_them(study, monkeypatch):
+    """data._subject_frames reads a claim's cell runs with several threads and puts the frames together in cell
+    order: the same frames as one thread reading them one after the other."""
+    from tsumolab.reports import data as report_data
+
+    claim = load_report_data(study).claims[0]
+    monkeypatch.setattr(report_data, "READ_THREADS", 1)
+    matches, hands = report_data._subject_frames(claim.cells, 0)
+    monkeypatch.setattr(report_data, "READ_THREADS", 4)
+    again = report_data._subject_frames(claim.cells, 0)
+    assert matches.equals(again[0]) and hands.equals(again[1]) and hands.schema == again[1].schema
+
+
+def test_a_grid_of_unequal_cells_or_with_figure_texts_keeps_constrained_layout():
+    from matplotlib.figure import Figure
+
+    from tsumolab.reports.saving import fit_grid
+
+    unequal = Figure(layout="constrained")
+    unequal.subplots(1, 2, width_ratios=[1, 2])
+    titled = Figure(layout="constrained")
+    titled.subplots(2, 1)
+    titled.suptitle("a title")
+    for fig in (unequal, titled):
+        assert not fit_grid(fig, fig.get_layout_engine().get())

@@ -5,9 +5,10 @@ import os
 
 from tsumolab.sims import compile_cache, prebuilt_kernels
 
-_digest = compile_cache.source_digest()
-compile_cache.configure(f"-{prebuilt_kernels.PORTABLE_CPU}" if prebuilt_kernels.usable(_digest) else "")
-if "NUMBA_CACHE_DIR" in os.environ:
-    prebuilt_kernels.use(_digest, os.environ["NUMBA_CACHE_DIR"])
+if prebuilt_kernels.usable():
+    compile_cache.configure(f"-{prebuilt_kernels.PORTABLE_CPU}")
+    prebuilt_kernels.use(os.environ.get("NUMBA_CACHE_DIR", ""))
+else:
+    compile_cache.configure()
 compile_cache.locate_by_package()
 compile_cache.compile_once()

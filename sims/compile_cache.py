@@ -25,7 +25,7 @@ import os
 import shutil
 import sys
 from functools import lru_cache
-from importlib.resources import files
+from importlib.util import find_spec
 from pathlib import Path
 
 KEEP = 3  # newest cache directories kept, so checkouts sharing a machine do not thrash
@@ -37,9 +37,10 @@ def cache_root() -> Path:
 
 
 def source_digest() -> str:
+    """A hash of every Python source of `sims` and `policies` (found without importing `policies`)."""
     digest = hashlib.sha256()
     for package in ("tsumolab.sims", "tsumolab.policies"):
-        root = Path(str(files(package)))
+        root = Path(find_spec(package).submodule_search_locations[0])
         for path in sorted(root.rglob("*.py")):
             digest.update(f"{package}/{path.relative_to(root).as_posix()}".encode())
             digest.update(path.read_bytes())

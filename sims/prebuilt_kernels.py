@@ -80,9 +80,6 @@ def shipped() -> Path | None:
 def status(source_digest: str | None = None) -> str:
     """How this installation gets its kernels, in words (for `tsumolab bench` and the demo's timing line);
     `source_digest` defaults to that of the installed sources."""
-    from tsumolab.sims.compile_cache import source_digest as installed_digest
-
-    source_digest = source_digest or installed_digest()
     folder = shipped()
     if folder is None:
         return "compiled on this machine"
@@ -90,8 +87,11 @@ def status(source_digest: str | None = None) -> str:
     return f"prebuilt for {PORTABLE_CPU}" if reason is None else f"compiled on this machine (not prebuilt: {reason})"
 
 
-def _reason(folder: Path, source_digest: str) -> str | None:
-    """mismatch() of the shipped kernels in `folder`, or the setting that turns them off."""
+def _reason(folder: Path, source_digest: str | None) -> str | None:
+    """mismatch() of the shipped kernels in `folder` (with the installed sources' digest by default), or the
+    setting that turns them off."""
+    from tsumolab.sims.compile_cache import source_digest as installed_digest
+
     if os.environ.get("TSUMOLAB_KERNELS") == "host":
         return "TSUMOLAB_KERNELS=host"
     if os.environ.get("NUMBA_CPU_NAME") not in (None, PORTABLE_CPU):
@@ -100,19 +100,20 @@ def _reason(folder: Path, source_digest: str) -> str | None:
         manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return "unreadable manifest"
-    return mismatch(manifest, this_installation(source_digest), host_features())
+    return mismatch(manifest, this_installation(source_digest or installed_digest()), host_features())
 
 
-def usable(source_digest: str) -> bool:
-    """Whether this installation ships kernels that match it (module docstring)."""
+def usable(source_digest: str | None = None) -> bool:
+    """Whether this installation ships kernels that match it (module docstring); `source_digest` defaults to
+    that of the installed sources, computed only when kernels are shipped."""
     folder = shipped()
     return folder is not None and _reason(folder, source_digest) is None
 
 
-def use(source_digest: str, cache_dir: str) -> bool:
+def use(cache_dir: str, source_digest: str | None = None) -> bool:
     """Copy the shipped kernels into `cache_dir` (files it lacks) and compile for their CPU target when they
     are usable; True when they are used."""
-    if not usable(source_digest):
+    if not cache_dir or not usable(source_digest):
         return False
     source = shipped() / CACHE
     try:

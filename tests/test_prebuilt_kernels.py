@@ -61,7 +61,7 @@ def test_matching_kernels_are_copied_into_the_cache_and_compiled_for_their_targe
 
     cache = tmp_path / "cache"
     assert pk.status("d1") == "prebuilt for x86-64-v3"
-    assert pk.use("d1", str(cache))
+    assert pk.use(str(cache), "d1")
     assert (cache / "tsumolab.sims" / "rng.key_seed-1.py311.nbi").read_bytes() == b"index"
     assert (os.environ["NUMBA_CPU_NAME"], os.environ["NUMBA_CPU_FEATURES"]) == ("x86-64-v3", "")
     assert (config.CPU_NAME, config.CPU_FEATURES) == ("x86-64-v3", "")
@@ -72,7 +72,7 @@ def test_an_entry_already_in_the_cache_is_kept(shipped, tmp_path):
     kept = tmp_path / "cache" / "tsumolab.sims" / "rng.key_seed-1.py311.nbi"
     kept.parent.mkdir(parents=True)
     kept.write_bytes(b"grown since")
-    assert pk.use("d1", str(tmp_path / "cache"))
+    assert pk.use(str(tmp_path / "cache"), "d1")
     assert kept.read_bytes() == b"grown since"
 
 
@@ -95,7 +95,7 @@ def test_foreign_kernels_are_never_used(shipped, tmp_path, monkeypatch, change, 
         monkeypatch.setenv("NUMBA_CPU_NAME", "znver3")
     elif change == "damaged manifest":
         (shipped / pk.MANIFEST).write_text("{")
-    assert not pk.use(digest, str(tmp_path / "cache"))
+    assert not pk.use(str(tmp_path / "cache"), digest)
     assert not (tmp_path / "cache").exists()
     assert os.environ.get("NUMBA_CPU_FEATURES") is None
     assert pk.status(digest) == f"compiled on this machine (not prebuilt: {reason})"

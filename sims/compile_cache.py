@@ -50,10 +50,11 @@ def source_digest() -> str:
 def package_locator():
     """A numba cache locator class for tsumolab's kernels: cache files under `<cache dir>/<package name>`, each
     entry valid for the source file's content (what numba 0.68 does too; older versions stamp the file's time)."""
-    from numba.core import config
-    from numba.core.caching import UserProvidedCacheLocator
+    from numba.core import caching, config
 
-    class PackageCacheLocator(UserProvidedCacheLocator):
+    user_provided = _numba_class(caching, "UserProvidedCacheLocator")
+
+    class PackageCacheLocator(user_provided):
         def __init__(self, py_func, py_file):
             super().__init__(py_func, py_file)
             self._cache_path = os.path.join(config.CACHE_DIR, py_func.__module__.rpartition(".")[0])
@@ -70,6 +71,11 @@ def package_locator():
     return PackageCacheLocator
 
 
+def _numba_class(module, name: str):
+    """A class of numba's caching module, by its name since numba 0.68 or its earlier private name."""
+    return getattr(module, name, None) or getattr(module, f"_{name}")
+
+
 @lru_cache(maxsize=None)
 def _content_hash(path: str) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
@@ -79,8 +85,7 @@ def locate_by_package() -> None:
     """Have numba look tsumolab's kernels up with package_locator first (idempotent)."""
     from numba.core import caching
 
-    locators = getattr(caching, "CacheImpl", None) or caching._CacheImpl  # its name before numba 0.68
-    locators = locators._locator_classes
+    locators = _numba_class(caching, "CacheImpl")._locator_classes
     if not getattr(locators[0], "tsumolab", False):
         locator = package_locator()
         locator.tsumolab = True

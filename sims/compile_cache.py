@@ -11,6 +11,11 @@ callee again for each value: `pay` was compiled 21 times and `_play_out`, which 
 array, an int64 counter): the riichi scorer three times, the Bloodshed one twice. `compile_once` has tsumolab's
 kernels compiled for the plain types of their arguments first, integer scalars widened to int64 (numba computes
 in int64 anyway), and for the literal types only when the plain ones cannot be typed.
+
+Within the directory a tsumolab kernel's cache files sit under its package's name (`tsumolab.sims.riichi/`), not
+under a hash of where its source file is, and numba keys each entry by a hash of the source's content: a cache
+built in another checkout or virtualenv (the kernels shipped in a wheel: sims.prebuilt_kernels) is found and
+trusted exactly when the sources are the same.
 """
 
 from __future__ import annotations
@@ -19,7 +24,8 @@ import hashlib
 import os
 import shutil
 import sys
-from importlib.resources import files
+from functools import lru_cache
+from importlib.util import find_spec
 from pathlib import Path
 
 KEEP = 3  # newest cache directories kept, so checkouts sharing a machine do not thrash
@@ -31,13 +37,59 @@ def cache_root() -> Path:
 
 
 def source_digest() -> str:
+    """A hash of every Python source of `sims` and `policies` (found without importing `policies`)."""
     digest = hashlib.sha256()
     for package in ("tsumolab.sims", "tsumolab.policies"):
-        root = Path(str(files(package)))
+        root = Path(find_spec(package).submodule_search_locations[0])
         for path in sorted(root.rglob("*.py")):
             digest.update(f"{package}/{path.relative_to(root).as_posix()}".encode())
             digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
+
+
+def package_locator():
+    """A numba cache locator class for tsumolab's kernels: cache files under `<cache dir>/<package name>`, each
+    entry valid for the source file's content (what numba 0.68 does too; older versions stamp the file's time)."""
+    from numba.core import caching, config
+
+    user_provided = _numba_class(caching, "UserProvidedCacheLocator")
+
+    class PackageCacheLocator(user_provided):
+        def __init__(self, py_func, py_file):
+            super().__init__(py_func, py_file)
+            self._cache_path = os.path.join(config.CACHE_DIR, py_func.__module__.rpartition(".")[0])
+
+        def get_source_stamp(self):
+            return _content_hash(self._py_file)
+
+        @classmethod
+        def from_function(cls, py_func, py_file):
+            if not py_func.__module__.startswith("tsumolab."):
+                return None
+            return super().from_function(py_func, py_file)
+
+    return PackageCacheLocator
+
+
+def _numba_class(module, name: str):
+    """A class of numba's caching module, by its name since numba 0.68 or its earlier private name."""
+    return getattr(module, name, None) or getattr(module, f"_{name}")
+
+
+@lru_cache(maxsize=None)
+def _content_hash(path: str) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def locate_by_package() -> None:
+    """Have numba look tsumolab's kernels up with package_locator first (idempotent)."""
+    from numba.core import caching
+
+    locators = _numba_class(caching, "CacheImpl")._locator_classes
+    if not getattr(locators[0], "tsumolab", False):
+        locator = package_locator()
+        locator.tsumolab = True
+        locators.insert(0, locator)
 
 
 def compile_once() -> None:
@@ -72,15 +124,16 @@ def compile_once() -> None:
     Dispatcher.get_call_template = get_call_template
 
 
-def configure() -> None:
-    """Point numba at the cache directory of the current sources.
+def configure(kind: str = "") -> None:
+    """Point numba at the cache directory of the current sources (`kind`: a suffix of its name, e.g. the CPU
+    target of prebuilt kernels, which keep a directory of their own).
 
     numba reads NUMBA_CACHE_DIR when it is imported. When something imported it first (pytest does, to resolve
     the warning filter in pyproject.toml; a notebook may), its config is set as well, or numba would write its
     cache beside the sources, keyed by each function's own file only."""
     if "NUMBA_CACHE_DIR" not in os.environ:
         root = cache_root()
-        target = root / f"numba-{source_digest()}"
+        target = root / f"numba-{source_digest()}{kind}"
         try:
             target.mkdir(parents=True, exist_ok=True)
             os.utime(target)

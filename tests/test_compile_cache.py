@@ -161,3 +161,50 @@ def test_no_command_loads_an_engine_before_it_runs():
 
     assert engines(*(f"tsumolab.commands.{m}" for m in sorted(set(COMMANDS.values())))) == "[]"
     assert engines("tsumolab.analyzer.advise.bloodshed_position") == "['tsumolab.sims.bloodshed.engine']"
+
+
+RELOCATED_LOAD = """
+import json, sys
+import tsumolab
+from tsumolab.sims import rng
+stats = rng.key_seed.stats
+print(json.dumps([tsumolab.__file__, sum(stats.cache_hits.values()), sum(stats.cache_misses.values())]))
+"""
+
+
+def _relocated_copy(root) -> None:
+    """The tsumolab package laid out as installed (front/ is tsumolab itself) under `root`."""
+    import shutil
+    from pathlib import Path
+
+    checkout = Path(__file__).resolve().parents[1]
+    shutil.copytree(checkout / "front", root / "tsumolab")
+    for layer in ("analyzer", "sims", "policies", "reports"):
+        shutil.copytree(checkout / layer, root / "tsumolab" / layer)
+
+
+def test_a_cache_built_from_the_same_sources_elsewhere_is_loaded_and_an_edited_source_is_not(tmp_path):
+    """Issue 32: tsumolab's cache files are found by package name and trusted by the source's content, so the
+    cache of a wheel build (another directory, other file times) loads in an installation of the same sources,
+    and an edited source makes its kernel compile again."""
+    import json
+    import subprocess
+    import sys
+
+    def load(*path_first) -> list:
+        environment = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_")}
+        environment.update(NUMBA_CACHE_DIR=str(tmp_path / "cache"), PYTHONPATH=os.pathsep.join(map(str, path_first)))
+        done = subprocess.run([sys.executable, "-c", RELOCATED_LOAD], capture_output=True, text=True,
+                              env=environment, timeout=300, check=True, cwd=tmp_path)
+        return json.loads(done.stdout.strip().splitlines()[-1])
+
+    here = load()
+    assert here[1:] == [0, 1], here
+    _relocated_copy(tmp_path / "elsewhere")
+    there = load(tmp_path / "elsewhere")
+    assert there[0] == str(tmp_path / "elsewhere" / "tsumolab" / "__init__.py") != here[0]
+    assert (tmp_path / "cache" / "tsumolab.sims").is_dir()
+    assert there[1:] == [1, 0], there  # loaded, nothing compiled
+    rng_source = tmp_path / "elsewhere" / "tsumolab" / "sims" / "rng.py"
+    rng_source.write_text(rng_source.read_text() + "\n# edited\n")
+    assert load(tmp_path / "elsewhere")[1:] == [0, 1]

@@ -130,6 +130,7 @@ def test_installed_wheel_runs_demo_claims_regress_and_report(installed, tmp_path
     last = demo.stdout.strip().splitlines()[-1]   # issue 32: where the first run's time went
     parts = ("start-up", "example hands", "engine compile or load", "simulation", "reports")
     assert last.startswith("Time: ") and all(f"{part} " in last for part in parts), last
+    assert last.endswith("; kernels compiled on this machine"), last  # a plain wheel ships none
 
     claims = _tsumolab(installed, tmp_path, "claims", "--only", "B4", "--matches", "200", "--out", "b4",
                        "--no-report")

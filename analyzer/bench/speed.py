@@ -26,6 +26,7 @@ def bench_variant(variant: str, seats_spec: str, matches: int, jobs: int, seed: 
     from tsumolab.analyzer.search import play as search_play
     from tsumolab.policies.registry import check_mode, parse_seats
     from tsumolab.sims.modes import get_mode
+    from tsumolab.sims.prebuilt_kernels import status as kernel_status
 
     mode = get_mode(variant)
     seats = parse_seats(seats_spec, policy_paths)
@@ -54,4 +55,5 @@ def bench_variant(variant: str, seats_spec: str, matches: int, jobs: int, seed: 
         "hands_per_sec": round(hands / seconds, 1),
         "hands_per_sec_per_core": round(hands / seconds / jobs, 1),
         "warm_up_seconds": round(warm_up, 3),
+        "kernels": kernel_status(),
     }

@@ -80,8 +80,10 @@ class _Clock:
         self._last = now
 
     def __str__(self) -> str:
+        from tsumolab.sims.prebuilt_kernels import status
+
         parts = ", ".join(f"{name} {seconds:.1f} s" for name, seconds in self.laps)
-        return f"Time: {self._last - self._start:.1f} s ({parts})"
+        return f"Time: {self._last - self._start:.1f} s ({parts}); kernels {status()}"
 
 
 def _load_engine() -> None:

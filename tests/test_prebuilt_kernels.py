@@ -5,7 +5,9 @@ import base64
 import hashlib
 import json
 import os
+import sys
 import zipfile
+from types import SimpleNamespace
 
 import pytest
 
@@ -39,26 +41,27 @@ def test_the_portable_features_are_names_llvm_knows():
 
 @pytest.fixture
 def shipped(tmp_path, monkeypatch):
-    """A shipped kernels folder for this installation (as of source digest "d1"), one cache file in it; numba's
-    CPU settings restored after the test."""
-    from numba.core import config
-
+    """A shipped kernels folder for this installation (as of source digest "d1"), one cache file in it. numba's
+    settings are a stand-in and the environment is put back as it was, so this process (and the workers it starts
+    later) never compiles for the portable target."""
     folder = tmp_path / "kernels"
     (folder / pk.CACHE / "tsumolab.sims").mkdir(parents=True)
     (folder / pk.CACHE / "tsumolab.sims" / "rng.key_seed-1.py311.nbi").write_bytes(b"index")
     (folder / pk.MANIFEST).write_text(json.dumps(pk.this_installation("d1")))
     monkeypatch.setattr(pk, "shipped", lambda: folder)
     monkeypatch.setattr(pk, "host_features", lambda: EVERY_FEATURE)
-    for name in ("NUMBA_CPU_NAME", "NUMBA_CPU_FEATURES", "TSUMOLAB_KERNELS"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setattr(config, "CPU_NAME", config.CPU_NAME)
-    monkeypatch.setattr(config, "CPU_FEATURES", config.CPU_FEATURES)
-    return folder
+    monkeypatch.setitem(sys.modules, "numba.core.config", SimpleNamespace(CPU_NAME=None, CPU_FEATURES=None))
+    names = ("NUMBA_CPU_NAME", "NUMBA_CPU_FEATURES", "TSUMOLAB_KERNELS")
+    saved = {name: os.environ.pop(name, None) for name in names}
+    yield folder
+    for name, value in saved.items():
+        os.environ.pop(name, None)
+        if value is not None:
+            os.environ[name] = value
 
 
 def test_matching_kernels_are_copied_into_the_cache_and_compiled_for_their_target(shipped, tmp_path):
-    from numba.core import config
-
+    config = sys.modules["numba.core.config"]
     cache = tmp_path / "cache"
     assert pk.status("d1") == "prebuilt for x86-64-v3"
     assert pk.use(str(cache), "d1")
@@ -90,9 +93,9 @@ def test_foreign_kernels_are_never_used(shipped, tmp_path, monkeypatch, change, 
     if change == "old CPU":
         monkeypatch.setattr(pk, "host_features", lambda: {**EVERY_FEATURE, "avx2": False})
     elif change == "TSUMOLAB_KERNELS=host":
-        monkeypatch.setenv("TSUMOLAB_KERNELS", "host")
+        os.environ["TSUMOLAB_KERNELS"] = "host"  # the fixture puts the environment back
     elif change == "own NUMBA_CPU_NAME":
-        monkeypatch.setenv("NUMBA_CPU_NAME", "znver3")
+        os.environ["NUMBA_CPU_NAME"] = "znver3"
     elif change == "damaged manifest":
         (shipped / pk.MANIFEST).write_text("{")
     assert not pk.use(str(tmp_path / "cache"), digest)

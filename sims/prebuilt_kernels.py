@@ -1,7 +1,7 @@
 """Kernels compiled when the wheel was built, so that a fresh install runs at once instead of compiling.
 
 A wheel made by `make wheel` (analyzer.prebuild) carries numba's cache of every shipped kernel in
-`tsumolab/kernels/`, compiled for a portable CPU target (x86-64-v3: AVX2, BMI2, FMA; about 5–10% slower than
+`tsumolab/kernels/`, compiled for a portable CPU target (x86-64-v3: AVX2, BMI2, FMA; about 3–10% slower than
 code compiled for the machine itself) and described by `manifest.json`. At import (sims/__init__.py), when they
 are usable, they get a kernel cache directory of their own (numba-<digest>-x86-64-v3): `use()` copies those cache
 files into it and has numba compile for that same target. They are usable only when every part of the manifest

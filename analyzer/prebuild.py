@@ -177,13 +177,9 @@ def add_kernels(wheel: Path, kernels: dict[str, bytes], out_dir: Path) -> Path:
 def kernel_sources_differ(wheel: Path) -> list[str]:
     """The kernel sources (sims and policies) that differ between `wheel` and the sources this process imports,
     or are in only one of them."""
-    from importlib.resources import files
+    from tsumolab.sims.compile_cache import kernel_sources
 
-    here = {}
-    for package in ("sims", "policies"):
-        root = Path(str(files(f"tsumolab.{package}")))
-        here.update({f"tsumolab/{package}/{path.relative_to(root).as_posix()}": path.read_bytes()
-                     for path in root.rglob("*.py")})
+    here = {name: path.read_bytes() for name, path in kernel_sources().items()}
     with zipfile.ZipFile(wheel) as source:
         shipped = {name: source.read(name) for name in source.namelist()
                    if name.startswith(("tsumolab/sims/", "tsumolab/policies/")) and name.endswith(".py")}

@@ -36,14 +36,23 @@ def cache_root() -> Path:
     return Path(base) / "tsumolab"
 
 
-def source_digest() -> str:
-    """A hash of every Python source of `sims` and `policies` (found without importing `policies`)."""
-    digest = hashlib.sha256()
+def kernel_sources() -> dict[str, Path]:
+    """Every Python source of `sims` and `policies` by its path in the installed package ("tsumolab/sims/rng.py"),
+    in a fixed order, found without importing `policies`."""
+    sources = {}
     for package in ("tsumolab.sims", "tsumolab.policies"):
         root = Path(find_spec(package).submodule_search_locations[0])
-        for path in sorted(root.rglob("*.py")):
-            digest.update(f"{package}/{path.relative_to(root).as_posix()}".encode())
-            digest.update(path.read_bytes())
+        prefix = package.replace(".", "/")
+        sources.update({f"{prefix}/{path.relative_to(root).as_posix()}": path for path in sorted(root.rglob("*.py"))})
+    return sources
+
+
+def source_digest() -> str:
+    """A hash of kernel_sources: their names and contents."""
+    digest = hashlib.sha256()
+    for name, path in kernel_sources().items():
+        digest.update(name.replace("/", ".", 1).encode())  # "tsumolab.sims/rng.py", as the digest always named it
+        digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 
 

@@ -96,8 +96,10 @@ def summary_text(summary: dict, tr: Translator) -> str:
 def method_text(summary: dict, tr: Translator) -> str:
     spec = summary["spec"]
     return tr("Each decision is evaluated from what the player saw then, by {rollouts} paired rollouts per option "
-              "(value: {value}); a choice is a clear mistake when the 95% interval of its loss excludes zero and "
-              "the loss is at least 300 points.", rollouts=tr.number(spec["rollouts"]),
+              "(value: {value}). The best option is the rollout policy's own choice when the rollouts cannot tell "
+              "it from the highest mean, else the highest mean. A choice's loss against it is measured again on "
+              "{rollouts} fresh rollouts; the choice is a clear mistake when both measurements put its loss above "
+              "zero with 95% confidence and the loss is at least 300 points.", rollouts=tr.number(spec["rollouts"]),
               value=value_name(objective_of(summary), spec["horizon"], tr))
 
 
@@ -115,7 +117,7 @@ def decisions_table(decisions: pl.DataFrame, tr: Translator, digits: int = 0) ->
         loss = tr("n/a") if r["loss"] is None else tr.number(r["loss"], digits)
         ci = tr("n/a") if r["loss_ci95"] is None else tr.number(r["loss_ci95"], digits)
         rows.append([str(r["decision"] + 1), decision_text(r["kind"], tr), r["tiles"], option_text(r["choice"], tr),
-                     option_text(r["best_option"], tr), loss, ci, verdict_text(r, tr)])
+                     option_text(r["recommended_option"], tr), loss, ci, verdict_text(r, tr)])
     return Table([tr("#"), tr("decision"), tr("tiles"), tr("choice"), tr("best option"), tr("loss"), tr("±95%"),
                   tr("verdict")], rows)
 

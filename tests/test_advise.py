@@ -19,6 +19,8 @@ from tsumolab.analyzer.advise.bloodshed_position import position_of, state_of
 from tsumolab.sims.bloodshed.determinize import determinize
 from tsumolab.sims.bloodshed.scoring import fan_value
 from tsumolab.sims.bloodshed.state import ST
+from tsumolab.policies.api import BOBS
+from tsumolab.sims.decisions import D_EXCHANGE, D_TURN, D_VOID
 
 ROOT = Path(__file__).resolve().parent.parent
 POSITIONS = ROOT / "examples" / "positions"
@@ -106,6 +108,19 @@ def test_position_round_trip_gives_the_same_advice(sampler):
         assert a == b
         kinds.add(position["decision"]["kind"])
     assert {"exchange", "void", "turn"} <= kinds
+
+
+def test_the_rollout_policy_answer_is_one_of_the_options(sampler):
+    """advise's recommendation falls back on the deciding seat's rollout policy: its hook of the pending decision
+    kind answers with one of the legal options (exchange, void, turn, react), whatever seed starts its stream."""
+    kinds = set()
+    for S in _sim_states(sampler, 3):
+        seat = int(S[ST.pend_seat])
+        answers = {a for _, a in legal_options(sampler, S)}
+        for seed in (0, 5):
+            assert sampler.policy_answer(S, seat, seed) in answers
+        kinds.add(int(sampler.pending_view(S)[BOBS.decision]))
+    assert {D_EXCHANGE, D_VOID, D_TURN} <= kinds
 
 
 def test_advice_ignores_the_true_hidden_tiles(sampler):

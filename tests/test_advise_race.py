@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 from joblib import Parallel
 
-from tsumolab.analyzer.advise.evaluate import BATCH, MAX_SHARE, MIN_SAMPLES, advise
+from tsumolab.analyzer.advise.evaluate import BATCH, MAX_SHARE, MIN_SAMPLES, advise, confirm
 
 
 class KnownSampler:
@@ -15,11 +15,14 @@ class KnownSampler:
 
     start_points, south = 25_000, False
 
-    def __init__(self, means=(0.0, 100.0, 2_000.0, -3_000.0, 90.0), own=300.0):
-        self.means, self.own = tuple(means), own
+    def __init__(self, means=(0.0, 100.0, 2_000.0, -3_000.0, 90.0), own=300.0, policy=None):
+        self.means, self.own, self.policy = tuple(means), own, policy
 
     def recipe(self):
-        return KnownSampler, (self.means, self.own)
+        return KnownSampler, (self.means, self.own, self.policy)
+
+    def policy_answer(self, S0, seat, seed):
+        return self.policy
 
     def rollouts(self, S0, seat, answers, seed, first, count, to_match_end):
         values = np.zeros((len(answers), count))
@@ -76,3 +79,49 @@ def test_the_race_does_not_depend_on_jobs():
     with Parallel(n_jobs=3) as parallel:
         three = advise(None, 0, OPTIONS, sampler, rollouts=2 * BATCH + 300, seed=4, jobs=3, parallel=parallel)
     assert one == three
+
+
+def test_the_rollout_policy_choice_is_recommended_when_the_rollouts_cannot_tell_it_from_the_best():
+    """Options 1 and 4 are 10 points apart: the rollouts cannot separate them, so the policy's own choice (4) is
+    recommended; the table still lists the best mean first."""
+    result = advise(None, 0, OPTIONS, KnownSampler(means=(0.0, 100.0, -2_000.0, -3_000.0, 90.0), policy=4),
+                    rollouts=300, seed=2)
+    assert result["policy_choice"] == result["recommended"] == "option 4"
+    rows = _rows(result)
+    assert rows["option 4"]["diff_to_best"] + rows["option 4"]["diff_ci95"] >= 0
+
+
+def test_a_policy_choice_the_rollouts_find_clearly_worse_is_not_recommended():
+    result = advise(None, 0, OPTIONS, KnownSampler(means=(0.0, 100.0, -2_000.0, -3_000.0, 90.0), policy=2),
+                    rollouts=300, seed=2)
+    assert result["policy_choice"] == "option 2"
+    assert result["recommended"] == result["options"][0]["option"] in ("option 1", "option 4")
+
+
+def test_a_policy_answer_that_is_no_option_leaves_the_best_mean_recommended():
+    result = advise(None, 0, OPTIONS[:3], KnownSampler(means=(0.0, 100.0, 90.0), policy=7), rollouts=200)
+    assert result["policy_choice"] is None and result["recommended"] == result["options"][0]["option"]
+
+
+def test_confirmation_measures_the_shortfall_on_fresh_samples_without_racing():
+    sampler = KnownSampler(means=(0.0, 500.0), own=300.0)
+    c = confirm(None, 0, ("option 1", 1), ("option 0", 0), sampler, 400, "hand", seed=9)
+    assert c["rollouts"] == 400 and abs(c["loss"] - 500.0) <= c["ci95"] and c["ci95"] > 0
+    assert confirm(None, 0, ("option 0", 0), ("option 1", 1), sampler, 400, "hand", seed=9)["loss"] == -c["loss"]
+
+
+def test_the_race_overstates_a_tied_choice_shortfall_and_the_confirmation_does_not():
+    """Five options of equal value: the best of five noisy means lies above a given option's (the race's
+    shortfall is never below zero and positive on average); measured again on fresh samples it is centred on
+    zero."""
+    sampler = KnownSampler(means=(0.0,) * 5, own=400.0)
+    raced, confirmed = [], []
+    for seed in range(16):
+        result = advise(None, 0, OPTIONS, sampler, rollouts=60, seed=seed, stop_early=False)
+        raced.append(-_rows(result)["option 0"]["diff_to_best"])
+        best = result["options"][0]["option"]
+        if best != "option 0":
+            confirmed.append(confirm(None, 0, (best, int(best[-1])), ("option 0", 0), sampler, 60, "hand",
+                                     seed=1000 + seed)["loss"])
+    assert min(raced) >= 0 and np.mean(raced) > 2 * np.std(raced) / np.sqrt(len(raced))
+    assert abs(np.mean(confirmed)) < 3 * np.std(confirmed, ddof=1) / np.sqrt(len(confirmed))

@@ -10,7 +10,7 @@ import pytest
 from tsumolab.analyzer.advise.evaluate import advise
 from tsumolab.analyzer.advise.riichi_sampler import RiichiSampler, riichi_options
 from tsumolab.policies.registry import parse_seats
-from tsumolab.sims.decisions import D_REACT, D_TURN, RIICHI, TSUMO
+from tsumolab.sims.decisions import D_DARK_OPEN, D_EXCHANGE, D_PICK, D_REACT, D_TURN, RIICHI, TSUMO
 from tsumolab.sims.modes import get_mode
 from tsumolab.sims.riichi.determinize import determinize, hidden_tiles
 from tsumolab.sims.riichi.hand_state import HS
@@ -220,3 +220,29 @@ def test_riichi_tsumo_is_scored_with_the_determinized_ura():
         assert paid == sorted(paid), by_ura
         varied += len(set(paid)) > 1
     assert varied >= 2
+
+
+@pytest.mark.parametrize("slug, game, kinds", [("riichi", "baseline", {D_TURN, D_REACT}),
+                                               ("shura", "baseline", {D_EXCHANGE, D_TURN, D_REACT}),
+                                               ("astrology", "baseline", {D_TURN, D_REACT, D_PICK}),
+                                               ("darkness", "shadow-player", {D_TURN, D_REACT, D_DARK_OPEN})])
+def test_the_rollout_policy_answer_is_one_of_the_options(slug, game, kinds):
+    """advise's recommendation falls back on the answer of the deciding seat's rollout policy: asked through the
+    hook of the decision's kind (the mode hook for astrology's pick, A, and darkness's open, D), it is one of the
+    options, for baseline and expert, at every kind of decision of simulated games of `game` (an exchange, S-2:
+    three held tiles, lowest kind first, as the options pack them; the options list only EXCHANGE_CAP of them)."""
+    samplers = [RiichiSampler(spec, slug) for spec in ("baseline", "expert")]
+    seen = set()
+    for _, pos in positions(slug, seed=5, n_matches=3, per_hand=4, spec=game):
+        answers = {a for _, a in riichi_options(pos.view, TABLES)}
+        for sampler in samplers:
+            answer = sampler.policy_answer(pos, pos.seat, 3)
+            if pos.decision == D_EXCHANGE:
+                kinds_given = [(answer >> shift) & 0xFF for shift in (0, 8, 16)]
+                hand = pos.view[ROBS.hand:ROBS.hand + 34]
+                assert kinds_given == sorted(kinds_given)
+                assert all(hand[k] >= kinds_given.count(k) for k in kinds_given)
+            else:
+                assert answer in answers
+        seen.add(int(pos.decision))
+    assert kinds <= seen

@@ -49,7 +49,7 @@ def test_agreement_rows_follow_the_review_verdicts_and_do_not_depend_on_jobs():
     assert one.drop("seconds").equals(two.drop("seconds"))
     judged = one.filter(pl.col("refused") == "")
     for r in judged.iter_rows(named=True):
-        assert r["top1"] == (r["best_option"] == r["choice"])
+        assert r["top1"] == (r["recommended_option"] == r["choice"])
         assert r["top1"] <= r["within"]
         assert not (r["flagged"] and r["within"])
         assert r["options"] >= 2 and r["rollouts"] >= 1
@@ -57,6 +57,8 @@ def test_agreement_rows_follow_the_review_verdicts_and_do_not_depend_on_jobs():
     assert s["decisions"] == judged.height == sum(k["decisions"] for k in s["by_kind"])
     assert s["refused"] == one.height - judged.height
     assert s["top1"] == pytest.approx(judged["top1"].mean(), abs=1e-4)
+    policy_agrees = [r["policy_choice"] == r["choice"] for r in judged.iter_rows(named=True)]
+    assert s["policy_top1"] == pytest.approx(sum(policy_agrees) / len(policy_agrees), abs=1e-4)
 
 
 def test_bench_agreement_command_prints_json_and_writes_the_rows(tmp_path, capsys):

@@ -117,8 +117,8 @@ def test_an_editor_record_of_each_special_mode_is_read(variant):
         positions += 1
     assert positions >= 5
     reviewed = review_hand(record, ReviewSpec(seat=1, rollouts=8), 1)   # and the review judges each of them
-    judged = reviewed.group_by("decision").agg(pl.col("chosen").sum(), pl.col("best").sum())
-    assert judged.height == positions and (judged["chosen"] == 1).all() and (judged["best"] == 1).all()
+    judged = reviewed.group_by("decision").agg(pl.col("chosen").sum(), pl.col("recommended").sum())
+    assert judged.height == positions and (judged["chosen"] == 1).all() and (judged["recommended"] == 1).all()
 
 
 def _sight(hands) -> list:
@@ -219,8 +219,8 @@ def test_an_editor_chuanma_record_is_read():
             positions += 1
     assert positions >= 40 and differing >= 1
     reviewed = review_hand(record, ReviewSpec(seat=1, rollouts=8), 1)   # the first hand's decisions judged
-    judged = reviewed.group_by("decision").agg(pl.col("chosen").sum(), pl.col("best").sum())
-    assert judged.height >= 10 and (judged["chosen"] == 1).all() and (judged["best"] == 1).all()
+    judged = reviewed.group_by("decision").agg(pl.col("chosen").sum(), pl.col("recommended").sum())
+    assert judged.height >= 10 and (judged["chosen"] == 1).all() and (judged["recommended"] == 1).all()
 
 
 def _record_differences(ours: list[dict], theirs: list[dict]) -> set[tuple[str, str]]:

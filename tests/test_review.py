@@ -103,12 +103,52 @@ def test_summary_counts_and_flags(game, tmp_path):
     result = run_review(game, ReviewSpec(seat=3, hands=(1,), rollouts=ROLLOUTS), tmp_path / "r")
     d = result.decisions
     assert result.summary["judged"] == d.height
-    assert result.summary["agree"] == int((d["choice"] == d["best_option"]).sum())
+    assert result.summary["agree"] == int((d["choice"] == d["recommended_option"]).sum())
     flagged = d.filter(pl.col("mistake"))
     assert (flagged["loss"] - flagged["loss_ci95"] > 0).all() and (flagged["loss"] >= 300).all()
     agreeing = d.filter(pl.col("agrees"))["loss"].to_list()
     assert agreeing == [0.0] * int(d["agrees"].sum())
     assert all(math.copysign(1.0, loss) > 0 for loss in agreeing), "a best choice loses 0, never -0"
+
+
+def _decision(choice_diff, choice_ci, confirmed_loss, confirmed_ci, recommended="discard 5p", choice="discard 1m"):
+    """The option rows of one decision: the recommended option (the best mean) and the player's choice."""
+    from tsumolab.analyzer.review.game_review import COLUMNS
+
+    common = {"hand": 1, "round": "E1", "honba": 0, "decision": 0, "kind": "turn", "tiles": "", "choice": choice,
+              "ci95": 100.0, "win_rate": 0.2, "deal_in_rate": 0.1, "rollouts": 300, "tile": "", "dora": "",
+              "rivers": [""] * 4, "melds": [""] * 4}
+    mine = choice == recommended
+    rows = [{**common, "option": recommended, "chosen": mine, "recommended": True, "mean": 1000.0,
+             "diff_to_best": 0.0, "diff_ci95": 0.0, "confirmed_loss": None, "confirmed_ci95": None}]
+    if not mine:
+        rows.append({**common, "option": choice, "chosen": True, "recommended": False, "mean": 1000.0 + choice_diff,
+                     "diff_to_best": choice_diff, "diff_ci95": choice_ci, "confirmed_loss": confirmed_loss,
+                     "confirmed_ci95": confirmed_ci})
+    return pl.DataFrame(rows, schema=COLUMNS)
+
+
+@pytest.mark.parametrize("race, confirmed, mistake, within", [
+    ((-900.0, 300.0), (800.0, 300.0), True, False),     # both intervals above zero: a clear mistake
+    ((-900.0, 300.0), (150.0, 300.0), False, True),     # the fresh samples do not confirm the race's shortfall
+    ((-200.0, 300.0), (800.0, 300.0), False, False),    # the race could not tell the choice from the best
+    ((-900.0, 300.0), (250.0, 200.0), False, False),    # confirmed, but below the 300-point floor
+])
+def test_a_clear_mistake_needs_the_race_and_the_confirmation(race, confirmed, mistake, within):
+    """The verdict's loss and interval are the confirmation's (fresh determinizations); a clear mistake needs the
+    race's interval and the confirmation's above zero and a loss of at least 300."""
+    from tsumolab.analyzer.review.game_review import decision_summary
+
+    row = decision_summary(_decision(*race, *confirmed)).row(0, named=True)
+    assert (row["loss"], row["loss_ci95"]) == confirmed
+    assert (row["mistake"], row["within_noise"], row["agrees"]) == (mistake, within, False)
+
+
+def test_the_recommended_choice_loses_nothing():
+    from tsumolab.analyzer.review.game_review import decision_summary
+
+    row = decision_summary(_decision(0.0, 0.0, None, None, choice="discard 5p")).row(0, named=True)
+    assert row["agrees"] and row["loss"] == 0.0 and row["within_noise"] and not row["mistake"]
 
 
 def test_command_writes_tables_and_report_in_each_language(game, tmp_path):

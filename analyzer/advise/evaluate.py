@@ -21,9 +21,20 @@ by many more samples than the budget alone. The analysis stops when one option i
 the budget is spent. Without racing (`stop_early=False`) every option is played on exactly `rollouts`
 determinizations; `clearly_below` is the rule that drops an option.
 
+Recommendation: the rollout policy's own answer at the position (the deciding seat's policy of the rollout
+field) when its paired interval reaches the best mean, i.e. when the rollouts cannot tell it from the best;
+otherwise the best mean. Where options are that close, the best mean is a coin toss between them, and the policy
+the rollouts play is the better judge (`policy_choice` in the result: that answer's option, if it is one).
+
+Confirmation (`confirm`): an option's shortfall against another measured again on fresh determinizations,
+every one played for both, without racing. The race picks the best as the largest of many noisy means and stops
+an option the batch its difference first looks clear, so its own difference to the best overstates the
+shortfall; review's verdicts (analyzer.review.game_review) use the confirmation's.
+
 An engine plugs in with a sampler: `rollouts(S0, seat, answers, seed, first, count, to_match_end)` →
-(values, ranks, outcome bits)[option, sample], `pending_view(S0)` and `recipe()` (how a worker process builds
-the same sampler). analyzer.advise.bloodshed_sampler.Sampler serves Bloodshed,
+(values, ranks, outcome bits)[option, sample], `pending_view(S0)`, `policy_answer(S0, seat, seed)` (the answer
+the seat's rollout policy gives there, its random draws keyed by the seed) and `recipe()` (how a worker process
+builds the same sampler). analyzer.advise.bloodshed_sampler.Sampler serves Bloodshed,
 analyzer.advise.riichi_sampler.RiichiSampler the riichi modes; `advise`, the statistics and the stopping rule
 are engine-free.
 """
@@ -98,7 +109,32 @@ def advise(S0, seat: int, options: list[tuple[str, int]], sampler, rollouts: int
                 break
         if progress is not None:
             progress(min(rollouts, race.spent // n_opt), rollouts)
-    return summarize(options, *race.samples(), horizon, race.stopped_early, objective, race.dropped)
+    result = summarize(options, *race.samples(), horizon, race.stopped_early, objective, race.dropped)
+    return recommend(result, sampler.policy_answer(S0, seat, seed))
+
+
+def recommend(result: dict, policy_answer: int | None) -> dict:
+    """`result` with its recommendation (module doc) and `policy_choice`, the option of `policy_answer` (None
+    when that answer is no option)."""
+    rows = {r["answer"]: r for r in result["options"]}
+    mine = rows.get(policy_answer)
+    result["policy_choice"] = mine["option"] if mine else None
+    if mine is not None and mine["diff_to_best"] + mine["diff_ci95"] >= 0:
+        result["recommended"] = mine["option"]
+    return result
+
+
+def confirm(S0, seat: int, reference: tuple[str, int], other: tuple[str, int], sampler, rollouts: int,
+            horizon: str, seed: int, objective: str = "points") -> dict:
+    """`other`'s shortfall against `reference` (module doc, confirmation): reference mean − other mean over
+    `rollouts` fresh determinizations keyed by `seed` (pass another seed than the race's), with the 95% interval of
+    the paired difference."""
+    result = advise(S0, seat, [reference, other], sampler, rollouts, horizon, seed, stop_early=False,
+                    objective=objective)
+    rows = {r["option"]: r for r in result["options"]}
+    ref, oth = rows[reference[0]], rows[other[0]]  # one of the two is the best: its difference and interval are 0
+    return {"loss": round(ref["diff_to_best"] - oth["diff_to_best"], 1 if objective == "points" else 3),
+            "ci95": max(ref["diff_ci95"], oth["diff_ci95"]), "rollouts": oth["rollouts"]}
 
 
 class Race:

@@ -3,6 +3,8 @@ legal options and roll them out (analyzer.advise.evaluate). Shared by `tsumolab 
 
 from __future__ import annotations
 
+import zlib
+
 from tsumolab.analyzer.errors import InputError
 
 
@@ -40,11 +42,14 @@ def read_position(position: dict, deal: str = "progress"):
 
 
 def advise_position(position: dict, rollouts: int, horizon: str, seat_policies: str, seed: int, jobs: int,
-                    progress=None, options_filter=None, deal: str = "progress", objective: str = "points") -> dict:
+                    progress=None, options_filter=None, deal: str = "progress", objective: str = "points",
+                    confirm_choice: str | None = None) -> dict:
     """Validate the position, enumerate its options, roll them out; the result dict of
     analyzer.advise.evaluate.summarize plus seat, decision, seed and seat_policies. `progress(done, total)` is
-    called after every batch of determinizations."""
-    from tsumolab.analyzer.advise.evaluate import advise
+    called after every batch of determinizations. With `confirm_choice` (an option other than the recommended
+    one) the result also holds `confirmation`: its shortfall against the recommended option on `rollouts` fresh
+    determinizations (analyzer.advise.evaluate.confirm, seeded by confirm_seed)."""
+    from tsumolab.analyzer.advise.evaluate import advise, confirm
     from tsumolab.analyzer.advise.objectives import check_objective
     from tsumolab.policies.registry import PolicyError
 
@@ -79,4 +84,15 @@ def advise_position(position: dict, rollouts: int, horizon: str, seat_policies: 
     result = advise(state, seat, options, sampler, rollouts, horizon, seed, jobs, progress, parallel,
                     objective=objective)
     result.update(seat=seat, decision=decision, seed=seed, seat_policies=seat_policies)
+    labels = dict(options)
+    if confirm_choice in labels and confirm_choice != result["recommended"]:
+        reference = result["recommended"]
+        result["confirmation"] = confirm(state, seat, (reference, labels[reference]),
+                                         (confirm_choice, labels[confirm_choice]), sampler, rollouts, horizon,
+                                         confirm_seed(seed), objective)
     return result
+
+
+def confirm_seed(seed: int) -> int:
+    """The seed of a confirmation's determinizations: other than the race's, fixed by it."""
+    return zlib.crc32(f"confirm/{seed}".encode()) % (2 ** 31)

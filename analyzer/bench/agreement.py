@@ -2,11 +2,11 @@
 
 Every decision of every seat of the logs (read by analyzer.games.read; the decisions of analyzer.review) is a
 candidate; SAMPLE of them are drawn with the seed and evaluated from what the seat saw, as `review` does. Per
-decision: `top1` (the recommendation is the player's choice), `within` (the choice is the best or its paired
-interval reaches the best), `flagged` (a clear mistake by review's rule: the loss's interval excludes zero and
-the loss is at least review's floor). Shares are given by decision kind, by the choice (discard, riichi, tsumo,
-ron, call, pass …) and, for own turns, by the seat's shanten then; `wins taken` is the share of the players' wins
-(tsumo and ron) that advise recommends too.
+decision: `top1` (advise's recommendation is the player's choice), `within` (the choice is the recommendation or
+the interval of its loss against it reaches zero), `flagged` (a clear mistake by review's rule,
+analyzer.review.game_review: the loss confirmed on fresh determinizations, at least review's floor). Shares are
+given by decision kind, by the choice (discard, riichi, tsumo, ron, call, pass …) and, for own turns, by the
+seat's shanten then; `wins taken` is the share of the players' wins (tsumo and ron) that advise recommends too.
 
 A decision's determinizations are keyed by (seed, log, seat, hand, decision), so the figures do not depend on
 --jobs or on the sample's order.
@@ -34,9 +34,10 @@ from tsumolab.analyzer.review.seat_decisions import SeatDecision
 WIN_CHOICES = ("tsumo", "ron")
 CHOICE_KINDS = ("discard", "riichi", "tsumo", "ron", "pon", "chi", "kan", "pass", "exchange", "nine terminals")
 COLUMNS = {"log": pl.Utf8, "seat": pl.Int32, "hand": pl.Int32, "decision": pl.Int32, "kind": pl.Utf8,
-           "choice": pl.Utf8, "plant": pl.Utf8, "refused": pl.Utf8, "choice_kind": pl.Utf8, "best_option": pl.Utf8,
-           "shanten": pl.Int32, "options": pl.Int32, "top1": pl.Boolean, "within": pl.Boolean, "flagged": pl.Boolean,
-           "loss": pl.Float64, "loss_ci95": pl.Float64, "rollouts": pl.Int32, "seconds": pl.Float64}
+           "choice": pl.Utf8, "plant": pl.Utf8, "refused": pl.Utf8, "choice_kind": pl.Utf8,
+           "recommended_option": pl.Utf8, "policy_choice": pl.Utf8, "shanten": pl.Int32, "options": pl.Int32,
+           "top1": pl.Boolean, "within": pl.Boolean, "flagged": pl.Boolean, "loss": pl.Float64, "loss_ci95": pl.Float64,
+           "rollouts": pl.Int32, "seconds": pl.Float64}
 
 
 @dataclass(frozen=True)
@@ -96,7 +97,8 @@ def judge(record: GameRecord, spec: ReviewSpec, cand: Candidate, log_key: int) -
     verdict = decision_summary(table, spec.objective).row(0, named=True)
     return {"log": record.title, "seat": cand.seat, "hand": cand.hand, "decision": cand.index,
             "kind": decision.kind, "choice": decision.choice, "plant": plant, "refused": "",
-            "choice_kind": choice_kind(decision.choice), "best_option": verdict["best_option"],
+            "choice_kind": choice_kind(decision.choice), "recommended_option": verdict["recommended_option"],
+            "policy_choice": result["policy_choice"],
             "shanten": shanten_of(decision.tiles), "options": len(result["options"]),
             "top1": bool(verdict["agrees"]), "within": bool(verdict["within_noise"]),
             "flagged": bool(verdict["mistake"]), "loss": verdict["loss"], "loss_ci95": verdict["loss_ci95"],
@@ -181,9 +183,17 @@ def _share(frame: pl.DataFrame, col: str) -> float | None:
     return round(float(frame[col].mean()), 4) if frame.height else None
 
 
+def _policy_share(frame: pl.DataFrame) -> float | None:
+    """The share of decisions where the rollout policy alone, without rollouts, picks the player's choice."""
+    if not frame.height:
+        return None
+    return round(float((frame["policy_choice"] == frame["choice"]).fill_null(False).mean()), 4)
+
+
 def summarize(rows: pl.DataFrame) -> dict:
     """The benchmark's figures: overall, own-turn discards (top-1 by shanten), wins taken, by kind and choice;
-    decisions the engine refused to replay are counted apart (`refused`) and left out of every share."""
+    decisions the engine refused to replay are counted apart (`refused`) and left out of every share; `policy_top1`
+is the top-1 of the rollout policy's own answer alone, for comparison."""
     refused = rows.filter(pl.col("refused") != "")
     rows = rows.filter(pl.col("refused") == "")
     turns = rows.filter((pl.col("kind") == "turn") & pl.col("choice_kind").is_in(["discard", "riichi"]))
@@ -191,7 +201,8 @@ def summarize(rows: pl.DataFrame) -> dict:
     return {
         "decisions": rows.height, "refused": refused.height,
         "top1": _share(rows, "top1"), "within": _share(rows, "within"), "flagged": _share(rows, "flagged"),
-        "own_turn_discards": turns.height, "own_turn_top1": _share(turns, "top1"),
+        "policy_top1": _policy_share(rows), "own_turn_discards": turns.height, "own_turn_top1": _share(turns, "top1"),
+        "own_turn_policy_top1": _policy_share(turns),
         "wins_taken": wins.height, "wins_recommended": _share(wins, "top1"),
         "seconds_per_decision": _share(rows, "seconds"),
         "by_kind": shares(rows, "kind"), "by_choice": shares(rows, "choice_kind"),

@@ -1,12 +1,15 @@
 """Review one seat of a real game: every decision (analyzer.review.seat_decisions; in Bloodshed
 analyzer.review.bloodshed_decisions) evaluated with advise (analyzer.advise.position_advice) from what the seat saw,
-the player's choice set against the best option.
+the player's choice set against advise's recommended option (analyzer.advise.evaluate: the rollout policy's own
+choice when the rollouts cannot tell it from the best mean, else the best mean).
 
-Per decision, from advise's paired rollouts: the loss of the choice = best mean − chosen mean (in the units of
-the review's value, analyzer.advise.objectives: points to the end of the hand, final points with --horizon match,
-or rank points) with the 95% interval of the paired difference. A decision is a *clear mistake* when the whole
-interval lies above zero and the loss is at least MISTAKE_FLOOR points (0.3 for the values counted in thousands);
-the choice *agrees* when it is the best option and is *within noise* when the interval reaches zero.
+Per decision: the loss of the choice = recommended mean − chosen mean (in the units of the review's value,
+analyzer.advise.objectives: points to the end of the hand, final points with --horizon match, or rank points) with
+the 95% interval of the paired difference, measured on fresh determinizations (advise's confirmation: the race's
+own difference overstates it). A decision is a *clear mistake* when the race's interval of the choice against the
+best mean and the confirmation's interval both lie above zero and the loss is at least MISTAKE_FLOOR points (0.3
+for the values counted in thousands); the choice *agrees* when it is the recommended option and is *within noise*
+when the confirmation's interval reaches zero.
 Game rating = 100 · exp(−mean loss per decision / RATING_SCALE): 100 for a game of best choices, 37 when each
 decision gave up RATING_SCALE points (1 in thousands) on average.
 
@@ -33,13 +36,16 @@ RATING_SCALE = 1000
 HORIZONS = ("hand", "match")
 COLUMNS = {
     "hand": pl.Int32, "round": pl.Utf8, "honba": pl.Int32, "decision": pl.Int32, "kind": pl.Utf8,
-    "tiles": pl.Utf8, "choice": pl.Utf8, "option": pl.Utf8, "chosen": pl.Boolean, "best": pl.Boolean,
+    "tiles": pl.Utf8, "choice": pl.Utf8, "option": pl.Utf8, "chosen": pl.Boolean, "recommended": pl.Boolean,
     "mean": pl.Float64, "ci95": pl.Float64, "diff_to_best": pl.Float64, "diff_ci95": pl.Float64, "win_rate": pl.Float64,
-    "deal_in_rate": pl.Float64, "rollouts": pl.Int32,
+    "deal_in_rate": pl.Float64, "rollouts": pl.Int32, "confirmed_loss": pl.Float64, "confirmed_ci95": pl.Float64,
     "tile": pl.Utf8, "dora": pl.Utf8, "rivers": pl.List(pl.Utf8), "melds": pl.List(pl.Utf8),
 }
-"""One row per option of every decision; `choice` is the player's option, and the table at the decision (`tile`,
-`dora`, each seat's `rivers` and `melds`: analyzer.review.seat_decisions.TableAt) are repeated on each row."""
+"""One row per option of every decision; `choice` is the player's option, `diff_to_best` each option's race
+difference to the best mean, `confirmed_loss` / `confirmed_ci95` the choice's confirmed loss against the
+recommended option (null when the choice is the recommended one or no option), and the table at the decision
+(`tile`, `dora`, each seat's `rivers` and `melds`: analyzer.review.seat_decisions.TableAt) are repeated on each
+row."""
 
 
 @dataclass(frozen=True)
@@ -128,15 +134,16 @@ def review_hand(record: GameRecord, spec: ReviewSpec, hand: int) -> pl.DataFrame
 
 def option_rows(result: dict, decision: SeatDecision, hand: int, d: int, start: dict) -> list[dict]:
     """The COLUMNS rows of advise's `result` at decision number `d` of hand `hand` (its start event `start`)."""
-    best = result["options"][0]["option"]
+    confirmed = result.get("confirmation") or {}
     at = decision.table
     table = {"tile": at.tile if at else "", "dora": at.dora if at else "",
              "rivers": list(at.rivers) if at else [""] * 4, "melds": list(at.melds) if at else [""] * 4}
     return [{"hand": hand, "round": round_label(start), "honba": int(start.get("honba", 0)), "decision": d,
              "kind": decision.kind, "tiles": decision.tiles, "choice": decision.choice, "option": r["option"],
-             "chosen": r["option"] == decision.choice, "best": r["option"] == best, "mean": r["mean"],
-             "ci95": r["ci95"], "diff_to_best": r["diff_to_best"], "diff_ci95": r["diff_ci95"],
-             "win_rate": r["win_rate"], "deal_in_rate": r["deal_in_rate"], "rollouts": r["rollouts"], **table}
+             "chosen": r["option"] == decision.choice, "recommended": r["option"] == result["recommended"],
+             "mean": r["mean"], "ci95": r["ci95"], "diff_to_best": r["diff_to_best"], "diff_ci95": r["diff_ci95"],
+             "win_rate": r["win_rate"], "deal_in_rate": r["deal_in_rate"], "rollouts": r["rollouts"],
+             "confirmed_loss": confirmed.get("loss"), "confirmed_ci95": confirmed.get("ci95"), **table}
             for r in result["options"]]
 
 
@@ -145,7 +152,7 @@ def advise_decision(record: GameRecord, events, spec: ReviewSpec, decision: Seat
     position = position_of_decision(record, events, spec.seat, decision)
     try:
         result = advise_position(position, spec.rollouts, spec.horizon, spec.seat_policies, seed, jobs=1,
-                                 deal=spec.deal, objective=spec.objective)
+                                 deal=spec.deal, objective=spec.objective, confirm_choice=decision.choice)
     except NotADecision:
         return None
     except InputError as exc:
@@ -156,24 +163,26 @@ def advise_decision(record: GameRecord, events, spec: ReviewSpec, decision: Seat
 
 
 def decision_summary(table: pl.DataFrame, objective: str = "points") -> pl.DataFrame:
-    """One row per decision: the choice's loss against the best with its interval, and its verdict."""
+    """One row per decision: the choice's loss against the recommended option with its interval, and its verdict
+    (module doc)."""
     floor = MISTAKE_FLOOR / UNIT[objective]
-    diff = pl.col("diff_to_best")
-    loss = pl.when(diff == 0).then(0.0).otherwise(-diff)   # the best choice loses 0, not −0 (printed "-0")
     chosen = table.filter(pl.col("chosen")).select(
-        "hand", "decision", loss.alias("loss"), pl.col("diff_ci95").alias("loss_ci95"))
-    best = table.filter(pl.col("best")).select("hand", "decision", pl.col("option").alias("best_option"),
-                                                pl.col("mean").alias("best_mean"))
+        "hand", "decision", pl.when(pl.col("recommended")).then(0.0).otherwise(pl.col("confirmed_loss")).alias("loss"),
+        pl.when(pl.col("recommended")).then(0.0).otherwise(pl.col("confirmed_ci95")).alias("loss_ci95"),
+        (-pl.col("diff_to_best") - pl.col("diff_ci95") > 0).alias("race_says_worse"))
+    recommended = table.filter(pl.col("recommended")).select(
+        "hand", "decision", pl.col("option").alias("recommended_option"), pl.col("mean").alias("recommended_mean"))
     heads = table.group_by("hand", "decision", maintain_order=True).agg(
         pl.first("round"), pl.first("honba"), pl.first("kind"), pl.first("tiles"), pl.first("choice"),
         *[pl.first(c) for c in ("tile", "dora", "rivers", "melds") if c in table.columns], pl.len().alias("options"))
-    out = heads.join(best, on=["hand", "decision"]).join(chosen, on=["hand", "decision"], how="left")
+    out = heads.join(recommended, on=["hand", "decision"]).join(chosen, on=["hand", "decision"], how="left")
     return out.with_columns(
         pl.col("loss").is_not_null().alias("expressible"),
-        (pl.col("choice") == pl.col("best_option")).alias("agrees"),
+        (pl.col("choice") == pl.col("recommended_option")).alias("agrees"),
         (pl.col("loss") - pl.col("loss_ci95") <= 0).alias("within_noise"),
-        ((pl.col("loss") - pl.col("loss_ci95") > 0) & (pl.col("loss") >= floor)).alias("mistake"),
-    ).sort("hand", "decision")
+        (pl.col("race_says_worse") & (pl.col("loss") - pl.col("loss_ci95") > 0) & (pl.col("loss") >= floor))
+        .alias("mistake"),
+    ).drop("race_says_worse").sort("hand", "decision")
 
 
 def game_summary(decisions: pl.DataFrame, objective: str = "points") -> dict:

@@ -29,7 +29,7 @@ from tsumolab.analyzer.tables import remove_temp_files, replacing, write_parquet
 
 RECORD_FILE = "review.json"
 TABLE_FILE = "review.parquet"
-FORMAT = "tsumolab-review/1"
+FORMAT = "tsumolab-review/2"
 
 
 @dataclass(frozen=True)

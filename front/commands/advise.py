@@ -54,20 +54,23 @@ def _value_text(result: dict) -> str:
 
 
 def format_table(result: dict) -> str:
-    """A short readable table, recommended option first; `n` is each option's samples (racing drops the clearly
-    worse early)."""
+    """A short readable table, best mean first, the recommended option marked; `n` is each option's samples
+    (racing drops the clearly worse early)."""
     f = ".0f" if result.get("objective", "points") == "points" else ".2f"
     lines = [f"seat {result['seat']} {result['decision']} decision: {result['determinizations']} determinizations"
              f"{' (stopped early: one option clearly best)' if result['stopped_early'] else ''}; "
              f"value = {_value_text(result)}",
              f"{'option':16s} {'EV':>9s} {'±95%':>7s} {'vs best':>9s} {'±95%':>7s} {'win':>6s} {'deal-in':>7s} "
              f"{'drawn':>6s} {'n':>5s}" + ("  rank" if result["horizon"] == "match" else "")]
-    for i, r in enumerate(result["options"]):
+    for r in result["options"]:
         lines.append(f"{r['option']:16s} {r['mean']:9{f}} {r['ci95']:7{f}} {r['diff_to_best']:9{f}} "
                      f"{r['diff_ci95']:7{f}} {r['win_rate']:6.1%} {r['deal_in_rate']:7.1%} "
                      f"{r['exhaustive_draw_rate']:6.1%} {r['rollouts']:5d}"
                      + (f"  {r['mean_rank']:.2f}" if "mean_rank" in r else "")
-                     + ("  <- recommended" if i == 0 else ""))
+                     + ("  <- recommended" if r["option"] == result["recommended"] else ""))
+    if result["recommended"] != result["options"][0]["option"]:
+        lines.append(f"recommended: {result['recommended']}, the rollout policy's own choice, within the interval "
+                     f"of the best mean")
     return "\n".join(lines)
 
 
@@ -99,8 +102,9 @@ def advise_command(position_file, variant, rollouts, horizon, objective, seat_po
     resampled consistently with what the seat sees, each option is played out on the same samples with
     the same random streams, and the options are compared sample by sample (mean, 95% interval,
     difference to the best, win / deal-in / exhaustive-draw rates). Stops early when one option is
-    clearly best. POSITION is a JSON file or `-` (format: analyzer/advise/bloodshed_position.py, README "advise");
-    `tsumolab replay --hand H --advise N` writes one from any simulated hand.
+    clearly best. Recommends the rollout policy's own choice when the rollouts cannot tell it from the best
+    mean, else the best mean. POSITION is a JSON file or `-` (format: analyzer/advise/bloodshed_position.py,
+    README "advise"); `tsumolab replay --hand H --advise N` writes one from any simulated hand.
 
     \b
     Examples:

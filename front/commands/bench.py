@@ -110,9 +110,10 @@ def agreement_text(result: dict) -> str:
              f"{result['rollouts']} rollouts, value {result['value']}, deal {result['deal']}, "
              f"{result['wall_seconds']} s on {result['jobs']} job(s)",
              f"top-1 {_pct(result['top1'])}, within the interval of the best {_pct(result['within'])}, "
-             f"flagged {_pct(result['flagged'])}",
-             f"own-turn discards: {result['own_turn_discards']}, top-1 {_pct(result['own_turn_top1'])}; wins taken: "
-             f"{result['wins_taken']}, recommended {_pct(result['wins_recommended'])}"]
+             f"flagged {_pct(result['flagged'])}; the rollout policy alone: top-1 {_pct(result['policy_top1'])}",
+             f"own-turn discards: {result['own_turn_discards']}, top-1 {_pct(result['own_turn_top1'])} (the policy "
+             f"alone {_pct(result['own_turn_policy_top1'])}); wins taken: {result['wins_taken']}, recommended "
+             f"{_pct(result['wins_recommended'])}"]
     for title, key, col in (("by decision", "by_kind", "kind"), ("by choice", "by_choice", "choice_kind"),
                             ("own turns by shanten (3 = 3 or more)", "own_turn_by_shanten", "shanten"),
                             ("planted blunders (flagged = caught)", "by_plant", "plant")):

@@ -59,7 +59,7 @@ def _text(result) -> str:
     f = ".0f" if objective == "points" else ".2f"
     unit = "points" if objective == "points" else objective
     lines = [f"review of seat {s['spec']['seat']} ({s['game']['title'] or s['game']['source']}): {s['judged']} "
-             f"decisions judged, {s['agree']} agree with the best option, {s['within_noise']} within noise, "
+             f"decisions judged, {s['agree']} agree with the recommended option, {s['within_noise']} within noise, "
              f"{s['mistakes']} clear mistakes; loss {s['total_loss']:{f}} {unit}; rating {s['rating']}"]
     if s["not_expressible"]:
         lines.append(f"{s['not_expressible']} decision(s) whose choice the engine cannot express")
@@ -71,7 +71,7 @@ def _text(result) -> str:
         lines.append("costliest decisions:")
         for r in worst.iter_rows(named=True):
             lines.append(f"  {r['round']}.{r['honba']} #{r['decision']:<3d} {r['kind']:8s} chose {r['choice']!r}, "
-                         f"best {r['best_option']!r}: loss {r['loss']:{f}} ± {r['loss_ci95']:{f}}"
+                         f"recommended {r['recommended_option']!r}: loss {r['loss']:{f}} ± {r['loss_ci95']:{f}}"
                          + ("  MISTAKE" if r["mistake"] else ""))
     lines.append(f"tables: {result.out / 'review.parquet'}, {result.out / 'review.json'}")
     return "\n".join(lines)

@@ -23,6 +23,13 @@ def check_variant(variant: str) -> None:
         raise InputError(f"advise does not support mode {variant!r} yet (supported: {', '.join(advise_modes())})")
 
 
+def default_rollout_field(variant: str) -> str:
+    """The rollout policy of every seat when none is given: `expert` in the riichi modes, whose rollouts fold and
+    judge and whose recommendations and verdicts agree with real players' choices more than `baseline`'s (README,
+    `tsumolab bench --agreement`); `baseline` in Bloodshed."""
+    return "baseline" if variant == "bloodshed" else "expert"
+
+
 def read_position(position: dict, deal: str = "progress"):
     """(tools, state, seat, sampler_of, decision name) of a position document; InputError when it is refused."""
     from tsumolab.analyzer.advise.position_errors import NoDecision, PositionError
@@ -41,23 +48,26 @@ def read_position(position: dict, deal: str = "progress"):
     return tools, state, seat, sampler_of, decision
 
 
-def advise_position(position: dict, rollouts: int, horizon: str, seat_policies: str, seed: int, jobs: int,
+def advise_position(position: dict, rollouts: int, horizon: str, seat_policies: str | None, seed: int, jobs: int,
                     progress=None, options_filter=None, deal: str = "progress", objective: str = "points",
                     confirm_choice: str | None = None) -> dict:
     """Validate the position, enumerate its options, roll them out; the result dict of
-    analyzer.advise.evaluate.summarize plus seat, decision, seed and seat_policies. `progress(done, total)` is
-    called after every batch of determinizations. With `confirm_choice` (an option other than the recommended
-    one) the result also holds `confirmation`: its shortfall against the recommended option on `rollouts` fresh
-    determinizations (analyzer.advise.evaluate.confirm, seeded by confirm_seed)."""
+    analyzer.advise.evaluate.summarize plus seat, decision, seed and seat_policies (None: the mode's
+    default_rollout_field). `progress(done, total)` is called after every batch of determinizations. With
+    `confirm_choice` (an option other than the recommended one) the result also holds `confirmation`: its shortfall
+    against the recommended option on `rollouts` fresh determinizations (analyzer.advise.evaluate.confirm, seeded
+    by confirm_seed)."""
     from tsumolab.analyzer.advise.evaluate import advise, confirm
     from tsumolab.analyzer.advise.objectives import check_objective
     from tsumolab.policies.registry import PolicyError
+    from tsumolab.sims.modes import DEFAULT_MODE
 
     try:
         check_objective(objective, horizon)
     except ValueError as exc:
         raise InputError(str(exc)) from None
     tools, state, seat, sampler_of, decision = read_position(position, deal)
+    seat_policies = seat_policies or default_rollout_field(position.get("variant", DEFAULT_MODE))
     try:
         sampler = sampler_of(seat_policies)
     except (PolicyError, KeyError, ValueError) as exc:

@@ -56,7 +56,8 @@ class ReviewSpec:
     hands: tuple[int, ...] | None = None
     rollouts: int = 300
     horizon: str = "hand"
-    seat_policies: str = "baseline"
+    seat_policies: str | None = None
+    """the rollout field; None: the mode's (analyzer.advise.position_advice.default_rollout_field)"""
     seed: int = 0
     objective: str = "points"
     deal: str = "progress"

@@ -29,7 +29,7 @@ def load_position(source: str) -> dict:
     return position
 
 
-def run_advice(position: dict, rollouts: int, horizon: str, seat_policies: str, seed: int, jobs: int,
+def run_advice(position: dict, rollouts: int, horizon: str, seat_policies: str | None, seed: int, jobs: int,
                show_progress: bool = False, options_filter=None, deal: str = "progress",
                objective: str = "points") -> dict:
     """analyzer.advise.position_advice.advise_position, with a progress bar on stderr for long analyses."""
@@ -86,8 +86,9 @@ def format_table(result: dict) -> str:
               help="What an outcome is worth: points (gained to the hand's end, or final points with --horizon "
                    "match); uma = final points in thousands + 15/5/-5/-15 by rank; rank-points = Mahjong Soul "
                    "ranked Throne room rank points (fourth place weighs most). README \"advise\".")
-@click.option("--seat-policies", default="baseline", show_default=True, metavar="SPEC",
-              help="Rollout policy of the four seats, as for `tsumolab run --seats`.")
+@click.option("--seat-policies", default=None, metavar="SPEC",
+              help="Rollout policy of the four seats, as for `tsumolab run --seats` (default: expert in the riichi "
+                   "modes, baseline in bloodshed).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the determinizations.")
 @click.option("--deal", type=click.Choice(DEALS), default="progress", show_default=True,
               help="Bloodshed: how the other hands are dealt back. progress = each to a progress (void tiles "

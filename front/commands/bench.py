@@ -71,8 +71,8 @@ def all_modes_text(result: dict) -> str:
     return "\n".join(lines)
 
 
-def agreement_bench(logs: list[str], seats: str, sample: int, rollouts: int, objective: str, seed: int, jobs: int,
-                    out: Path | None, choices: tuple[str, ...] = (), planted: bool = False,
+def agreement_bench(logs: list[str], seats: str | None, sample: int, rollouts: int, objective: str, seed: int,
+                    jobs: int, out: Path | None, choices: tuple[str, ...] = (), planted: bool = False,
                     deal: str = "progress") -> dict:
     """analyzer.bench.agreement over `logs` with a progress bar; the summary (and the rows in `out`)."""
     from tsumolab.analyzer.bench.agreement import CHOICE_KINDS, load_records, run_agreement, summarize
@@ -96,7 +96,7 @@ def agreement_bench(logs: list[str], seats: str, sample: int, rollouts: int, obj
     if out is not None:
         write_parquet_atomic(rows, out, {"format": "tsumolab-agreement-1", "spec": spec.as_dict(), "logs": logs})
     return {"logs": len(logs), "choices": list(choices), "planted": planted, "rollouts": rollouts,
-            "value": objective, "deal": deal, "seats": seats, "seed": seed, "jobs": jobs,
+            "value": objective, "deal": deal, "seats": seats or "default", "seed": seed, "jobs": jobs,
             "wall_seconds": round(time.perf_counter() - started, 1), **summarize(rows)}
 
 
@@ -130,8 +130,9 @@ def agreement_text(result: dict) -> str:
 @cli.command("bench")
 @click.option("--variant", default="bloodshed", show_default=True,
               help="Mode to simulate, or `all`: every mode, one line each with its ratio to riichi.")
-@click.option("--seats", default="baseline", show_default=True,
-              help="One policy for all seats, or four separated by commas.")
+@click.option("--seats", default=None,
+              help="One policy for all seats, or four separated by commas (default: baseline; with --agreement, the "
+                   "rollout field advise uses by default: expert in the riichi modes, baseline in bloodshed).")
 @click.option("--matches", type=int, default=5000, show_default=True, help="Matches to time.")
 @click.option("--jobs", type=int, default=1, show_default=True, help="Worker processes (-1 = all cores).")
 @click.option("--seed", type=int, default=1, show_default=True, help="Root seed.")
@@ -183,6 +184,7 @@ def bench(variant, seats, matches, jobs, seed, policy_paths, kernel, advise_spee
                                  planted, deal)
         click.echo(json.dumps(result) if as_json else agreement_text(result))
         return
+    seats = seats or "baseline"
     if advise_speed:
         from tsumolab.analyzer.bench.kernels import bench_advise
 

@@ -90,8 +90,9 @@ def _text(result) -> str:
               help="What an outcome is worth, as for `tsumolab advise --value`: points, uma or rank-points.")
 @click.option("--deal", type=click.Choice(DEALS), default="progress", show_default=True,
               help="How the hidden hands are dealt, as for `tsumolab advise --deal`.")
-@click.option("--seat-policies", default="baseline", show_default=True, metavar="SPEC",
-              help="Rollout policy of the four seats, as for `tsumolab run --seats`.")
+@click.option("--seat-policies", default=None, metavar="SPEC",
+              help="Rollout policy of the four seats, as for `tsumolab run --seats` (default: expert in the riichi "
+                   "modes, baseline in bloodshed).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the determinizations.")
 @click.option("--jobs", type=int, default=1, show_default=True, help="Worker processes (hands run in parallel).")
 @click.option("--out", type=click.Path(path_type=Path), default=Path("review-out"), show_default=True,
@@ -116,6 +117,7 @@ def review_command(game, seat, player, kyoku, rollouts, horizon, objective, deal
       tsumolab review game.json --player Alice --kyoku E3,S1 --rollouts 1000 --jobs 2 --out review-alice
     """
     from tsumolab.analyzer.advise.objectives import horizon_for
+    from tsumolab.analyzer.advise.position_advice import default_rollout_field
     from tsumolab.analyzer.games.read import read_game
     from tsumolab.analyzer.review.game_review import ReviewSpec, check_reviewable
     from tsumolab.analyzer.review.study import run_review
@@ -130,6 +132,7 @@ def review_command(game, seat, player, kyoku, rollouts, horizon, objective, deal
         horizon = horizon_for(objective, horizon)
     except ValueError as exc:
         raise InputError(str(exc)) from None
+    seat_policies = seat_policies or default_rollout_field(record.variant)
     spec = ReviewSpec(_seat(record, seat, player), _hands(record, kyoku), rollouts, horizon, seat_policies, seed,
                       objective, deal)
     with click.progressbar(length=1, label="hands reviewed", file=sys.stderr) as bar:

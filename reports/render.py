@@ -103,8 +103,9 @@ def _report_part(out: Path, data: ReportData, examples: dict, groups: dict, lang
     from tsumolab.reports.html import render_html, slot_figures
     from tsumolab.reports.pdf import render_pdf
     from tsumolab.reports.saving import figure_svgs
+    from tsumolab.reports.text_cache import reused_text
 
-    with quiet_font_fallback(), without_cyclic_gc():
+    with quiet_font_fallback(), without_cyclic_gc(), reused_text():
         if kind == "figures":
             return {(arg, index): figure_svgs(spec, langs) for index, spec in enumerate(groups[arg](EN))}
         tr = translator(arg)
@@ -163,9 +164,11 @@ def write_reports(out: Path, stem: str, langs: tuple[str, ...], html_of: Callabl
 def _write_part(out: Path, stem: str, html_of: Callable[[Translator], str],
                 write_pdf: Callable[[Path, Translator], None], lang: str, kind: str) -> None:
     """One file of write_reports: the HTML or the PDF of one language."""
+    from tsumolab.reports.text_cache import reused_text
+
     tr = translator(lang)
     html_name, pdf_name = report_names(lang, stem)
-    with quiet_font_fallback(), without_cyclic_gc(), rc_context(font_rc(lang)):
+    with quiet_font_fallback(), without_cyclic_gc(), reused_text(), rc_context(font_rc(lang)):
         if kind == "html":
             text = html_of(tr)
             with replacing(out / html_name) as temp:

@@ -65,10 +65,12 @@ def render_reports(out_dir: Path | str, langs: tuple[str, ...] = (DEFAULT_LANGUA
                    examples: dict | None = None, jobs: int = 1) -> list[ReportPaths]:
     """The report of DIR in each language of `langs`, reading the data, taking the figures' numbers from it and
     replaying the example hands once. Its parts are rendered by up to `jobs` processes (-1: every core; their
-    workers start while the data is read): each language's PDF, each group of HTML figures in every language at
-    once (laid out once: reports.saving.figure_svgs) and each language's HTML text, whose figure slots are then
-    filled. The bytes do not depend on `jobs`."""
+    workers start while the data is read): each part of each language's PDF (reports.pdf.pdf_parts, joined here),
+    each group of HTML figures in every language at once (laid out once: reports.saving.figure_svgs) and each
+    language's HTML text, whose figure slots are then filled. The bytes do not depend on `jobs`."""
     from tsumolab.reports.html import figure_groups
+    from tsumolab.reports.pdf import pdf_parts
+    from tsumolab.reports.pdf_join import join_pdfs
     from tsumolab.reports.pool import run_parts, start_workers
 
     for lang in langs:
@@ -80,41 +82,48 @@ def render_reports(out_dir: Path | str, langs: tuple[str, ...] = (DEFAULT_LANGUA
         examples = find_examples(data) if examples is None else examples
         data = data.without_frames()
     groups = figure_groups(data)
-    parts = ([("pdf", lang) for lang in langs] + [("figures", group) for group, _specs in groups]
-             + [("html", lang) for lang in langs])
-    results = run_parts(partial(_report_part, out, data, examples, dict(groups), langs), parts, jobs)
+    sections = pdf_parts(data)
+    parts = ([("pdf", (lang, index)) for lang in langs for index in range(len(sections))]
+             + [("figures", group) for group, _specs in groups] + [("html", lang) for lang in langs])
+    results = run_parts(partial(_report_part, data, examples, dict(groups), sections, langs), parts, jobs)
     svgs = {lang: {} for lang in langs}
-    for (kind, _arg), result in zip(parts, results):
+    pdfs = {lang: [] for lang in langs}
+    for (kind, arg), result in zip(parts, results):
         if kind == "figures":
             for key, by_lang in result.items():
                 for lang in langs:
                     svgs[lang][key] = by_lang[lang]
+        elif kind == "pdf":
+            pdfs[arg[0]].append(result)
     for (kind, lang), page in zip(parts, results):
         if kind == "html":
-            with replacing(out / report_names(lang)[0]) as temp:
+            html_name, pdf_name = report_names(lang)
+            with replacing(out / pdf_name) as temp:
+                temp.write_bytes(join_pdfs(pdfs[lang]))
+            with replacing(out / html_name) as temp:
                 temp.write_text(fill_slots(page, svgs[lang]), encoding="utf-8")
     return [ReportPaths(*(out / name for name in report_names(lang))) for lang in langs]
 
 
-def _report_part(out: Path, data: ReportData, examples: dict, groups: dict, langs: tuple[str, ...], kind: str,
-                 arg: str):
-    """One part of render_reports: ("pdf", lang) writes that PDF; ("figures", group) returns {(group, index):
-    {lang: SVG bytes}} of a group of HTML figures; ("html", lang) returns the HTML with figure slots."""
+def _report_part(data: ReportData, examples: dict, groups: dict, sections: list, langs: tuple[str, ...], kind: str,
+                 arg):
+    """One part of render_reports: ("pdf", (lang, index)) returns the bytes of that part of the language's PDF;
+    ("figures", group) returns {(group, index): {lang: SVG bytes}} of a group of HTML figures; ("html", lang)
+    returns the HTML with figure slots."""
     from tsumolab.reports.html import render_html, slot_figures
-    from tsumolab.reports.pdf import render_pdf
+    from tsumolab.reports.pdf import render_pdf_part
     from tsumolab.reports.saving import figure_svgs
     from tsumolab.reports.text_cache import reused_text
 
     with quiet_font_fallback(), without_cyclic_gc(), reused_text():
         if kind == "figures":
             return {(arg, index): figure_svgs(spec, langs) for index, spec in enumerate(groups[arg](EN))}
-        tr = translator(arg)
-        with rc_context(font_rc(arg)):
+        lang = arg if kind == "html" else arg[0]
+        tr = translator(lang)
+        with rc_context(font_rc(lang)):
             if kind == "html":
                 return render_html(data, examples, tr, slot_figures)
-            with replacing(out / report_names(arg)[1]) as temp:
-                render_pdf(data, examples, temp, tr)
-    return None
+            return render_pdf_part(data, examples, sections[arg[1]], tr)[0]
 
 
 @contextmanager

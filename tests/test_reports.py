@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import io
 import re
 import shutil
 from pathlib import Path
@@ -102,6 +103,75 @@ def test_pdf_has_summary_pages_then_one_page_per_claim(study):
     assert swept == 1
     assert len(reader.pages) == len(pdf.summary_pages(data)) + len(CLAIM_IDS) + swept
     assert "CreationDate" not in str(reader.metadata)
+
+
+def _drawn(pdf_bytes: bytes) -> list[list[tuple]]:
+    """What each page of a PDF draws: its content stream's operations, with each font named by its family (not by
+    its resource name or subset), each shown string as the glyph names of its font's encoding, and each graphics
+    state and marker (XObject) as what it holds."""
+    from pypdf.generic import ContentStream, NameObject, NumberObject
+
+    reader = PdfReader(io.BytesIO(pdf_bytes), strict=True)
+    pages = []
+    for page in reader.pages:
+        resources = page["/Resources"]
+        held = {name: repr(sorted(state.items())) for name, state in resources["/ExtGState"].items()}
+        held |= {name: ref.get_object().get_data() for name, ref in resources["/XObject"].items()}
+        fonts = {}
+        for resource, ref in page["/Resources"]["/Font"].items():
+            font = ref.get_object()
+            glyphs, code = {}, 0
+            for item in font["/Encoding"]["/Differences"]:
+                if isinstance(item, NameObject):
+                    glyphs[code], code = str(item), code + 1
+                else:
+                    code = int(item)
+            fonts[resource] = (str(font["/Name"]).split("+")[-1], glyphs)
+        font, drawn = None, []
+        for operands, operator in ContentStream(page.get_contents(), reader).operations:
+            if operator == b"Tf":
+                font = fonts[operands[0]]
+                drawn.append(("Tf", font[0], round(float(operands[1]), 3)))
+                continue
+            values = []
+            for operand in (operands[0] if operator == b"TJ" else operands):
+                if isinstance(operand, bytes | str) and operator in (b"TJ", b"Tj"):
+                    values.append(tuple(font[1][c] for c in operand.original_bytes))
+                elif isinstance(operand, NumberObject | float | int):
+                    values.append(round(float(operand), 3))
+                elif operator in (b"gs", b"Do"):
+                    values.append(held[operand])
+                else:
+                    values.append(str(operand))
+            drawn.append((operator.decode(), tuple(values)))
+        pages.append(drawn)
+    return pages
+
+
+def test_the_pdf_drawn_in_parts_draws_what_one_file_of_all_its_pages_draws(study, tmp_path):
+    """The PDF is written in parts (by several processes at once) and joined; each page draws the same as in a
+    single file of every page (only the fonts are split among the parts' files)."""
+    from matplotlib import rc_context
+
+    from tsumolab.reports.render import find_examples, quiet_font_fallback
+    from tsumolab.reports.saving import write_pdf
+
+    data = load_report_data(study)
+    examples = find_examples(data)
+    parts = pdf.pdf_parts(data)
+    assert len(parts) == pdf.PDF_PARTS and all(parts)
+    sections = [section for part in parts for section in part]
+    assert sections[0] == ("summary", "") and [claim_id for _kind, claim_id in sections[1:]] == list(CLAIM_IDS)
+    joined = tmp_path / "joined.pdf"
+    single = io.BytesIO()
+    with quiet_font_fallback(), rc_context(fonts.font_rc("en")):
+        pages = pdf.render_pdf(data, examples, joined, content.EN)
+        write_pdf(single, [page for section in sections
+                           for page in pdf._section_pages(data, examples, section, content.EN)])
+    drawn = _drawn(joined.read_bytes())
+    assert len(drawn) == pages == len(PdfReader(study / "report.pdf").pages)
+    assert drawn == _drawn(single.getvalue())
+    assert joined.read_bytes() == (study / "report.pdf").read_bytes(), "render_reports writes the same bytes"
 
 
 def test_rendering_twice_gives_identical_bytes(study, tmp_path):
@@ -257,7 +327,7 @@ def test_a_report_in_two_languages_takes_the_numbers_and_lays_each_figure_out_on
     """How render_reports renders (issue 32), counted rather than timed: each claim's figure numbers are taken from
     its frames once for every language and both files; each HTML figure is laid out once for all languages (the
     forest plot, whose field names are translated, once per language) and drawn once per language; each
-    language's PDF is rendered once; no other figure is drawn."""
+    language's PDF is rendered once, in its parts (every section in one part); no other figure is drawn."""
     from collections import Counter
 
     from matplotlib.figure import Figure
@@ -266,6 +336,7 @@ def test_a_report_in_two_languages_takes_the_numbers_and_lays_each_figure_out_on
     from tsumolab.reports import plot_data, saving
     from tsumolab.reports.html import figure_groups
     from tsumolab.reports.render import render_reports
+    from tsumolab.reports.saving import write_pdf
 
     copy = tmp_path / "copy"
     shutil.copytree(study, copy)
@@ -279,9 +350,13 @@ def test_a_report_in_two_languages_takes_the_numbers_and_lays_each_figure_out_on
             return call(first, *args, **kwargs)
         return wrapper
 
-    def pdf_stub(_data, _examples, path, tr):
+    blank = io.BytesIO()
+    write_pdf(blank, [Figure()])
+
+    def pdf_part_stub(_data, _examples, sections, tr):
         counts["pdf", tr.lang] += 1
-        Path(path).write_bytes(b"%PDF stub")
+        counts["pdf sections", tr.lang] += len(sections)
+        return blank.getvalue(), 1
 
     monkeypatch.setattr(Figure, "draw", counted("draw", draw))
     def counted_fit(fig, pads):
@@ -293,7 +368,7 @@ def test_a_report_in_two_languages_takes_the_numbers_and_lays_each_figure_out_on
     monkeypatch.setattr(saving, "fit_grid", counted_fit)
     monkeypatch.setattr(plot_data, "claim_numbers", lambda claim, measure: counts.update(["numbers"]) or
                         numbers(claim, measure))
-    monkeypatch.setattr(pdf, "render_pdf", pdf_stub)
+    monkeypatch.setattr(pdf, "render_pdf_part", pdf_part_stub)
     render_reports(copy, ("en", "zh"), jobs=1)
     rendered = dict(counts)
 
@@ -304,7 +379,10 @@ def test_a_report_in_two_languages_takes_the_numbers_and_lays_each_figure_out_on
     assert rendered["numbers"] == len(data.claims)
     assert rendered["layout", "FigureCanvasSVG"] == len(specs) + own
     assert rendered["draw", "FigureCanvasSVG"] == 2 * len(specs)
-    assert rendered["pdf", "en"] == rendered["pdf", "zh"] == 1
+    parts = pdf.pdf_parts(data)
+    assert rendered["pdf", "en"] == rendered["pdf", "zh"] == len(parts) == pdf.PDF_PARTS
+    assert rendered["pdf sections", "en"] == rendered["pdf sections", "zh"] == len(data.claims) + 1
+    assert len(PdfReader(copy / "report.zh.pdf").pages) == len(parts), "every part's pages, joined"
     assert sum(n for key, n in rendered.items() if key[0] in ("draw", "layout")) == \
         rendered["layout", "FigureCanvasSVG"] + rendered["draw", "FigureCanvasSVG"], "no other figure drawn"
 

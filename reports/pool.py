@@ -2,11 +2,15 @@
 
 With `jobs` processes, this process renders parts itself and `jobs` − 1 loky worker processes render the others,
 each taking the next part in order as soon as it is free. The workers can be started (and their imports done)
-while this process still reads the data: see start_workers.
+while this process still reads the data: see start_workers. The task (with the report's data it carries) is
+pickled once for all its parts and unpickled once in each worker, not once per part.
 """
 
 from __future__ import annotations
 
+import itertools
+import os
+import pickle
 import threading
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -46,6 +50,46 @@ def start_workers(jobs: int, parts: int) -> None:
             executor.submit(_import_renderers)
 
 
+_tasks = itertools.count()
+_unpickled: dict[str, Callable] = {}
+"""the task of the run whose parts this worker process takes now, by its key (the last one only)"""
+
+
+class _Pickled:
+    """A task sent to the workers pickled once: every part sent with it carries the same bytes, unpickled only by
+    the first part of the run that a worker takes."""
+
+    def __init__(self, task: Callable):
+        from joblib.externals.loky.backend.reduction import dumps  # loky's own pickler, closures too
+
+        self.key = f"{os.getpid()}-{next(_tasks)}"
+        self.payload = bytes(dumps(task, protocol=pickle.HIGHEST_PROTOCOL))
+
+    def __reduce__(self):
+        return _task_of, (self.key, self.payload)
+
+
+def _task_of(key: str, payload: bytes) -> Callable:
+    if key not in _unpickled:
+        _unpickled.clear()
+        _unpickled[key] = pickle.loads(payload)
+    return _unpickled[key]
+
+
+def _call(task: Callable, *part):
+    return task(*part)
+
+
+def stop_workers() -> None:
+    """End the worker processes of the pool now (they are idle once the report is written) instead of waiting at
+    the exit of this process for each to shut down."""
+    from joblib.externals.loky import reusable_executor
+
+    executor = reusable_executor._executor
+    if executor is not None:
+        executor.terminate(kill_workers=True)
+
+
 def run_parts(task: Callable, parts: Sequence[tuple], jobs: int = 1) -> list:
     """`task(*part)` for every part, in this process and up to `jobs` − 1 worker processes (-1: every core),
     parts taken in order; returns their results in the order of `parts`. The first error of any part is raised
@@ -58,6 +102,7 @@ def run_parts(task: Callable, parts: Sequence[tuple], jobs: int = 1) -> list:
     executor = _executor(workers)
     lock = threading.Lock()
     futures = []
+    pickled = _Pickled(task)
 
     def take() -> tuple | None:
         with lock:
@@ -70,7 +115,7 @@ def run_parts(task: Callable, parts: Sequence[tuple], jobs: int = 1) -> list:
             if not queue:
                 return
             index, part = queue.popleft()
-            future = executor.submit(task, *part)
+            future = executor.submit(_call, pickled, *part)
             futures.append((index, future))
         future.add_done_callback(feed)
 

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 import pytest
 
-from tsumolab.reports.pool import run_parts
+from tsumolab.reports.pool import run_parts, stop_workers
 
 
 def _recorder(directory: Path):
@@ -83,3 +84,49 @@ def test_a_part_renders_with_the_cyclic_collector_paused_and_restored_after(enab
         assert alive() is None
     finally:
         (gc.enable if was else gc.disable)()
+
+
+_unpicklings = 0
+"""how many times this process has unpickled a _Counted task"""
+
+
+def _counted_task(factor: int) -> "_Counted":
+    global _unpicklings
+    _unpicklings += 1
+    return _Counted(factor)
+
+
+class _Counted:
+    """A task answering (its factor × x, this process, how many tasks this process has unpickled so far)."""
+
+    def __init__(self, factor: int):
+        self.factor = factor
+
+    def __reduce__(self):
+        return _counted_task, (self.factor,)
+
+    def __call__(self, x: int) -> tuple[int, int, int]:
+        time.sleep(0.05)  # long enough for each process to take several parts
+        return self.factor * x, os.getpid(), _unpicklings
+
+
+def test_a_worker_unpickles_the_task_once_for_all_the_parts_it_takes():
+    """The task carries the report's data: sent pickled once, and unpickled by a worker once per run."""
+    for factor in (2, 3):  # a second run's task is its own, not the first run's kept by the worker
+        results = run_parts(_Counted(factor), [(x,) for x in range(12)], jobs=2)
+        assert [value for value, _pid, _count in results] == [factor * x for x in range(12)]
+        in_workers = [(pid, count) for _value, pid, count in results if pid != os.getpid()]
+        assert len(in_workers) > 1
+        assert len(set(in_workers)) == len({pid for pid, _count in in_workers}), "one unpickling per worker"
+
+
+def test_stopped_workers_are_gone_and_a_later_run_starts_new_ones():
+    from joblib.externals.loky import reusable_executor
+
+    first = {pid for _value, pid, _count in run_parts(_Counted(1), [(x,) for x in range(6)], jobs=2)}
+    processes = list(reusable_executor._executor._processes.values())
+    assert processes and all(process.is_alive() for process in processes)
+    stop_workers()
+    assert not any(process.is_alive() for process in processes)
+    second = {pid for _value, pid, _count in run_parts(_Counted(1), [(x,) for x in range(6)], jobs=2)}
+    assert (second - {os.getpid()}) and not (second - {os.getpid()}) & (first - {os.getpid()})

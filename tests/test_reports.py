@@ -312,6 +312,10 @@ def test_report_command_bad_directory_is_one_line_and_exit_2(tmp_path, capsys):
 
 
 def test_report_command_writes_both_files(study, tmp_path, capsys):
+    import gc
+
+    from joblib.externals.loky import reusable_executor
+
     copy = tmp_path / "copy"
     shutil.copytree(study, copy)
     for name in ("report.html", "report.pdf"):
@@ -321,6 +325,9 @@ def test_report_command_writes_both_files(study, tmp_path, capsys):
     assert exc.value.code == 0
     out = capsys.readouterr().out
     assert str(copy / "report.html") in out and (copy / "report.pdf").is_file()
+    executor = reusable_executor._executor
+    assert executor is None or not any(p.is_alive() for p in executor._processes.values()), "its workers stopped"
+    assert gc.get_freeze_count() == 0, "only the console process (main() without arguments) skips the exit collection"
 
 
 def test_a_report_in_two_languages_takes_the_numbers_and_lays_each_figure_out_once(study, tmp_path, monkeypatch):

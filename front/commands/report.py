@@ -46,6 +46,12 @@ def report_command(directory: Path, langs: tuple[str, ...], jobs: int) -> None:
       tsumolab report out/b14
       tsumolab report out/b14 --lang zh,ja
     """
-    for html_path, pdf_path in api.reports(directory, langs, jobs):
+    from tsumolab.reports.pool import stop_workers
+
+    try:
+        written = api.reports(directory, langs, jobs)
+    finally:
+        stop_workers()
+    for html_path, pdf_path in written:
         click.echo(f"report: {html_path}")
         click.echo(f"report: {pdf_path}")

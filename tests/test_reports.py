@@ -491,17 +491,19 @@ def test_a_plain_grid_figure_is_laid_out_in_one_pass_where_constrained_layout_pu
                 assert tight.x1 <= max(fig.bbox.x1, before.x1) + 0.5 and tight.y1 <= max(fig.bbox.y1, before.y1) + 0.5
 
 
-def test_a_claims_frames_do_not_depend_on_how_many_threads_read_them(study, monkeypatch):
-    """data._subject_frames reads a claim's cell runs with several threads and puts the frames together in cell
-    order: the same frames as one thread reading them one after the other."""
+def test_a_claims_frames_are_the_same_whether_its_runs_are_scanned_or_read_file_by_file(study):
+    """data._subject_frames scans the runs whose records hold checksums with polars and reads older runs file by
+    file through pyarrow: the same frames, column types included."""
+    from dataclasses import replace
+
     from tsumolab.reports import data as report_data
 
-    claim = load_report_data(study).claims[0]
-    monkeypatch.setattr(report_data, "READ_THREADS", 1)
-    matches, hands = report_data._subject_frames(claim.cells, 0)
-    monkeypatch.setattr(report_data, "READ_THREADS", 4)
-    again = report_data._subject_frames(claim.cells, 0)
-    assert matches.equals(again[0]) and hands.equals(again[1]) and hands.schema == again[1].schema
+    for claim in load_report_data(study).claims:
+        assert claim.cells and all(cell.checksummed for cell in claim.cells)
+        scanned = report_data._subject_frames(claim.cells, 25000)
+        read = report_data._subject_frames([replace(cell, checksummed=False) for cell in claim.cells], 25000)
+        for ours, theirs in zip(scanned, read):
+            assert ours.height > 0 and ours.equals(theirs) and ours.schema == theirs.schema
 
 
 def test_a_grid_of_unequal_cells_or_with_figure_texts_keeps_constrained_layout():

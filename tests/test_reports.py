@@ -518,3 +518,14 @@ def test_a_grid_of_unequal_cells_or_with_figure_texts_keeps_constrained_layout()
     titled.suptitle("a title")
     for fig in (unequal, titled):
         assert not fit_grid(fig, fig.get_layout_engine().get())
+
+
+def test_figure_slots_are_filled_with_their_svgs_and_a_missing_figure_is_an_error():
+    from tsumolab.reports.html import FIGURE_SLOT, figure_data_uri, fill_slots
+
+    page = "".join(f"<img src=\"{FIGURE_SLOT.format(group=group, index=index)}\">"
+                   for group, index in [("claim-B1", 0), ("claim-B1", 1), ("sweep-B1", 0)])
+    svgs = {("claim-B1", 0): b"<svg>a</svg>", ("claim-B1", 1): b"<svg>b</svg>", ("sweep-B1", 0): b"<svg>c</svg>"}
+    assert fill_slots(page, svgs) == "".join(f'<img src="{figure_data_uri(svg)}">' for svg in svgs.values())
+    with pytest.raises(ValueError, match="not drawn"):
+        fill_slots(page, {key: svg for key, svg in svgs.items() if key != ("claim-B1", 1)})

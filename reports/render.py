@@ -83,8 +83,11 @@ def render_reports(out_dir: Path | str, langs: tuple[str, ...] = (DEFAULT_LANGUA
         data = data.without_frames()
     groups = figure_groups(data)
     sections = pdf_parts(data)
+    # the longer parts first, so that the processes end together on the short ones: the PDF parts, the HTML texts,
+    # then the groups of figures from the largest (the stable sort keeps the report's order among equals)
+    figures = sorted(groups, key=lambda group: -len(group[1](EN)))
     parts = ([("pdf", (lang, index)) for lang in langs for index in range(len(sections))]
-             + [("figures", group) for group, _specs in groups] + [("html", lang) for lang in langs])
+             + [("html", lang) for lang in langs] + [("figures", group) for group, _specs in figures])
     results = run_parts(partial(_report_part, data, examples, dict(groups), sections, langs), parts, jobs)
     svgs = {lang: {} for lang in langs}
     pdfs = {lang: [] for lang in langs}

@@ -6,7 +6,6 @@ from pathlib import Path
 
 import click
 
-from tsumolab import api
 from tsumolab.cli import cli
 from tsumolab.analyzer.errors import InputError
 from tsumolab.analyzer.i18n import parse_languages
@@ -46,7 +45,12 @@ def report_command(directory: Path, langs: tuple[str, ...], jobs: int) -> None:
       tsumolab report out/b14
       tsumolab report out/b14 --lang zh,ja
     """
-    from tsumolab.reports.pool import stop_workers
+    from tsumolab.reports.pool import start_workers, stop_workers
+
+    if jobs == -1 or jobs > 1:  # other values are refused (or need no worker) below
+        # the workers import the renderers while this process imports them and reads the data
+        start_workers(jobs, len(langs) * 3)
+    from tsumolab import api
 
     try:
         written = api.reports(directory, langs, jobs)

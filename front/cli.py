@@ -67,7 +67,8 @@ def cli() -> None:
 def main(argv: list[str] | None = None) -> None:
     """Console entry point: run the group, turning input errors into one line and exit code 2."""
     try:
-        code = cli.main(args=argv, prog_name="tsumolab", standalone_mode=False)
+        # obj["console"]: this is the console process, which ends when the command does (not a call from Python)
+        code = cli.main(args=argv, prog_name="tsumolab", standalone_mode=False, obj={"console": argv is None})
     except click.exceptions.Abort:
         click.echo("tsumolab: interrupted", err=True)
         sys.exit(130)

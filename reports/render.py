@@ -62,12 +62,14 @@ def render_report(out_dir: Path | str, lang: str = DEFAULT_LANGUAGE, examples: d
 
 
 def render_reports(out_dir: Path | str, langs: tuple[str, ...] = (DEFAULT_LANGUAGE,),
-                   examples: dict | None = None, jobs: int = 1) -> list[ReportPaths]:
+                   examples: dict | None = None, jobs: int = 1, keep_garbage: bool = False) -> list[ReportPaths]:
     """The report of DIR in each language of `langs`, reading the data, taking the figures' numbers from it and
     replaying the example hands once. Its parts are rendered by up to `jobs` processes (-1: every core; their
     workers start while the data is read): each part of each language's PDF (reports.pdf.pdf_parts, joined here),
     each group of HTML figures in every language at once (laid out once: reports.saving.figure_svgs) and each
-    language's HTML text, whose figure slots are then filled. The bytes do not depend on `jobs`."""
+    language's HTML text, whose figure slots are then filled. The bytes do not depend on `jobs`.
+    `keep_garbage` (without_cyclic_gc) is for a process that ends with the report, and whose workers end then too:
+    the command line's."""
     from tsumolab.reports.html import figure_groups
     from tsumolab.reports.pdf import pdf_parts
     from tsumolab.reports.pdf_join import join_pdfs
@@ -77,7 +79,7 @@ def render_reports(out_dir: Path | str, langs: tuple[str, ...] = (DEFAULT_LANGUA
         translator(lang)  # an unknown language fails before anything is read
     out = Path(out_dir)
     start_workers(jobs, len(langs) * 3)  # a PDF, an HTML text and (at least) a group of figures per language
-    with without_cyclic_gc():
+    with without_cyclic_gc(keep_garbage):
         data = load_report_data(out)
         examples = find_examples(data) if examples is None else examples
         data = data.without_frames()
@@ -88,7 +90,8 @@ def render_reports(out_dir: Path | str, langs: tuple[str, ...] = (DEFAULT_LANGUA
     figures = sorted(groups, key=lambda group: -len(group[1](EN)))
     parts = ([("pdf", (lang, index)) for lang in langs for index in range(len(sections))]
              + [("html", lang) for lang in langs] + [("figures", group) for group, _specs in figures])
-    results = run_parts(partial(_report_part, data, examples, dict(groups), sections, langs), parts, jobs)
+    task = partial(_report_part, data, examples, dict(groups), sections, langs, keep_garbage)
+    results = run_parts(task, parts, jobs)
     svgs = {lang: {} for lang in langs}
     pdfs = {lang: [] for lang in langs}
     for (kind, arg), result in zip(parts, results):
@@ -108,8 +111,8 @@ def render_reports(out_dir: Path | str, langs: tuple[str, ...] = (DEFAULT_LANGUA
     return [ReportPaths(*(out / name for name in report_names(lang))) for lang in langs]
 
 
-def _report_part(data: ReportData, examples: dict, groups: dict, sections: list, langs: tuple[str, ...], kind: str,
-                 arg):
+def _report_part(data: ReportData, examples: dict, groups: dict, sections: list, langs: tuple[str, ...],
+                 keep_garbage: bool, kind: str, arg):
     """One part of render_reports: ("pdf", (lang, index)) returns the bytes of that part of the language's PDF;
     ("figures", group) returns {(group, index): {lang: SVG bytes}} of a group of HTML figures; ("html", lang)
     returns the HTML with figure slots."""
@@ -118,7 +121,7 @@ def _report_part(data: ReportData, examples: dict, groups: dict, sections: list,
     from tsumolab.reports.saving import figure_svgs
     from tsumolab.reports.text_cache import reused_text
 
-    with quiet_font_fallback(), without_cyclic_gc(), reused_text():
+    with quiet_font_fallback(), without_cyclic_gc(keep_garbage), reused_text():
         if kind == "figures":
             return {(arg, index): figure_svgs(spec, langs) for index, spec in enumerate(groups[arg](EN))}
         lang = arg if kind == "html" else arg[0]
@@ -130,18 +133,22 @@ def _report_part(data: ReportData, examples: dict, groups: dict, sections: list,
 
 
 @contextmanager
-def without_cyclic_gc() -> Iterator[None]:
+def without_cyclic_gc(keep_garbage: bool = False) -> Iterator[None]:
     """Python's cyclic garbage collector paused inside the block, then one collection of the objects made in it.
     Drawing allocates hundreds of thousands of short-lived objects, each batch of which would otherwise start a
-    collection walking every long-lived object too (about a seventh of the drawing time)."""
+    collection walking every long-lived object too (about a seventh of the drawing time). With `keep_garbage` the
+    collector stays paused after the block and collects nothing: for a process that ends once its report is
+    written, where that collection would walk objects about to go with the process (a third of a second a
+    language)."""
     enabled = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
-        if enabled:
-            gc.enable()
-        gc.collect(0)
+        if not keep_garbage:
+            if enabled:
+                gc.enable()
+            gc.collect(0)
 
 
 @contextmanager

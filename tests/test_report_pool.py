@@ -130,3 +130,30 @@ def test_stopped_workers_are_gone_and_a_later_run_starts_new_ones():
     assert not any(process.is_alive() for process in processes)
     second = {pid for _value, pid, _count in run_parts(_Counted(1), [(x,) for x in range(6)], jobs=2)}
     assert (second - {os.getpid()}) and not (second - {os.getpid()}) & (first - {os.getpid()})
+
+
+def test_a_part_of_a_process_that_ends_with_the_report_leaves_the_collector_paused_and_the_garbage_kept():
+    """reports.render.without_cyclic_gc(keep_garbage=True), for the command line: nothing is collected on the way
+    out, and the collector stays paused for the rest of the process."""
+    import gc
+    import weakref
+
+    from tsumolab.reports.render import without_cyclic_gc
+
+    class Node:
+        pass
+
+    was = gc.isenabled()
+    gc.enable()
+    try:
+        with without_cyclic_gc(keep_garbage=True):
+            node = Node()
+            node.self = node
+            alive = weakref.ref(node)
+            del node
+        assert not gc.isenabled()
+        assert alive() is not None
+    finally:
+        (gc.enable if was else gc.disable)()
+        gc.collect()
+    assert alive() is None

@@ -328,6 +328,25 @@ def test_report_command_writes_both_files(study, tmp_path, capsys):
     executor = reusable_executor._executor
     assert executor is None or not any(p.is_alive() for p in executor._processes.values()), "its workers stopped"
     assert gc.get_freeze_count() == 0, "only the console process (main() without arguments) skips the exit collection"
+    assert gc.isenabled(), "and keeps its garbage: a call from Python collects it"
+
+
+def test_the_console_command_writes_the_bytes_of_a_call_from_python(study, tmp_path):
+    """`tsumolab report` run as its own process (its workers stopped at the end, its garbage left to the process's
+    end, two processes) writes the bytes render_report writes in one process."""
+    import subprocess
+    import sys
+
+    copy = tmp_path / "copy"  # the report names its directory
+    shutil.copytree(study, copy)
+    in_process = {name: path.read_bytes() for name, path in zip(("html", "pdf"), render_report(copy))}
+    for path in copy.glob("report.*"):
+        path.unlink()
+    done = subprocess.run([sys.executable, "-m", "tsumolab", "report", str(copy), "--jobs", "2"], capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert (copy / "report.html").read_bytes() == in_process["html"]
+    assert (copy / "report.pdf").read_bytes() == in_process["pdf"]
 
 
 def test_a_report_in_two_languages_takes_the_numbers_and_lays_each_figure_out_once(study, tmp_path, monkeypatch):

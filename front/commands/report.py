@@ -52,8 +52,10 @@ def report_command(directory: Path, langs: tuple[str, ...], jobs: int) -> None:
         start_workers(jobs, len(langs) * 3)
     from tsumolab import api
 
+    # the console process ends with the report, and its workers are stopped then: no garbage worth collecting
+    ends_after = bool((click.get_current_context().obj or {}).get("console"))
     try:
-        written = api.reports(directory, langs, jobs)
+        written = api.reports(directory, langs, jobs, keep_garbage=ends_after)
     finally:
         stop_workers()
     for html_path, pdf_path in written:

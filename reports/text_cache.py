@@ -66,8 +66,17 @@ class _KeptLayout:
         key = (string, id(font), font_and_size[1], tuple(sorted(options.items())))
         items = self._layouts.get(key)
         if items is None:
-            items = self._layouts[key] = list(self._helpers.layout(string, font, **options))
+            items = self._layouts[key] = self._shaped(string, font, options)
         return items
+
+    def _shaped(self, string, font, options: dict) -> list:
+        """The glyph placement of `string`: what _text_helpers.layout yields, without loading each glyph into the
+        font as it does (matplotlib 3.11's shaping call; earlier versions go through layout itself)."""
+        if not hasattr(font, "_layout"):
+            return list(self._helpers.layout(string, font, **options))
+        from matplotlib.ft2font import LoadFlags
+
+        return list(font._layout(string, LoadFlags.NO_HINTING, **options))
 
     def __getattr__(self, name):
         return getattr(self._helpers, name)

@@ -2,8 +2,9 @@
 
 With `jobs` processes, this process renders parts itself and `jobs` − 1 loky worker processes render the others,
 each taking the next part in order as soon as it is free. The workers can be started (and their imports done)
-while this process still reads the data: see start_workers. The task (with the report's data it carries) is
-pickled once for all its parts and unpickled once in each worker, not once per part.
+while this process still reads the data: see start_workers. While this process prepares what some parts need
+(the example hands), the workers take the parts that do not need it. The task (with the report's data it
+carries) is pickled once for all its parts and unpickled once in each worker, not once per part.
 """
 
 from __future__ import annotations
@@ -50,34 +51,36 @@ def start_workers(jobs: int, parts: int) -> None:
             executor.submit(_import_renderers)
 
 
-_tasks = itertools.count()
-_unpickled: dict[str, Callable] = {}
-"""the task of the run whose parts this worker process takes now, by its key (the last one only)"""
+_pickles = itertools.count()
+_KEPT = 4
+_unpickled: dict[str, object] = {}
+"""what this worker process unpickled last (a run's task, what its preparation gave), by key"""
 
 
 class _Pickled:
-    """A task sent to the workers pickled once: every part sent with it carries the same bytes, unpickled only by
-    the first part of the run that a worker takes."""
+    """An object sent to the workers pickled once (a run's task with the report's data, the result of its
+    preparation): every part sent with it carries the same bytes, unpickled by a worker for the first of them."""
 
-    def __init__(self, task: Callable):
+    def __init__(self, value: object):
         from joblib.externals.loky.backend.reduction import dumps  # loky's own pickler, closures too
 
-        self.key = f"{os.getpid()}-{next(_tasks)}"
-        self.payload = bytes(dumps(task, protocol=pickle.HIGHEST_PROTOCOL))
+        self.key = f"{os.getpid()}-{next(_pickles)}"
+        self.payload = bytes(dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
 
     def __reduce__(self):
-        return _task_of, (self.key, self.payload)
+        return _unpickled_value, (self.key, self.payload)
 
 
-def _task_of(key: str, payload: bytes) -> Callable:
+def _unpickled_value(key: str, payload: bytes) -> object:
     if key not in _unpickled:
-        _unpickled.clear()
+        while len(_unpickled) >= _KEPT:
+            del _unpickled[next(iter(_unpickled))]
         _unpickled[key] = pickle.loads(payload)
     return _unpickled[key]
 
 
-def _call(task: Callable, *part):
-    return task(*part)
+def _call(task: Callable, *arguments):
+    return task(*arguments)
 
 
 def stop_workers() -> None:
@@ -90,43 +93,68 @@ def stop_workers() -> None:
         executor.terminate(kill_workers=True)
 
 
-def run_parts(task: Callable, parts: Sequence[tuple], jobs: int = 1) -> list:
+_WAITING = object()
+
+
+def run_parts(task: Callable, parts: Sequence[tuple], jobs: int = 1, prepare: Callable[[], object] | None = None,
+              needs: Callable[[tuple], bool] = lambda part: False) -> list:
     """`task(*part)` for every part, in this process and up to `jobs` − 1 worker processes (-1: every core),
     parts taken in order; returns their results in the order of `parts`. The first error of any part is raised
-    once the running parts have ended."""
+    once the running parts have ended.
+
+    `prepare()`, when given, runs here first, while the workers take the parts that do not need its result; a part
+    for which `needs(part)` is true waits for it and is called as `task(*part, prepared)`."""
     queue = deque(enumerate(parts))
     results: list = [None] * len(queue)
     workers = worker_count(jobs, len(queue))
     if not workers:
-        return [task(*part) for part in parts]
+        prepared = prepare() if prepare is not None else None
+        return [task(*part, prepared) if needs(part) else task(*part) for part in parts]
     executor = _executor(workers)
     lock = threading.Lock()
     futures = []
-    pickled = _Pickled(task)
+    pickled_task = _Pickled(task)
+    state = {"prepared": _WAITING if prepare is not None else None, "pickled": None, "idle": 0}
 
     def take() -> tuple | None:
-        with lock:
-            return queue.popleft() if queue else None
+        """The next part in order that can run now (under the lock)."""
+        for position, (index, part) in enumerate(queue):
+            if state["prepared"] is not _WAITING or not needs(part):
+                del queue[position]
+                return index, part
+        return None
 
     def feed(_finished=None) -> None:
         # taking a part and registering its future happen under one lock, so that once the queue is seen empty
         # every part taken has its future in `futures`
         with lock:
-            if not queue:
+            item = take()
+            if item is None:
+                state["idle"] += 1  # a worker with nothing it can take yet
                 return
-            index, part = queue.popleft()
-            future = executor.submit(_call, pickled, *part)
+            index, part = item
+            arguments = (*part, state["pickled"]) if needs(part) else part
+            future = executor.submit(_call, pickled_task, *arguments)
             futures.append((index, future))
         future.add_done_callback(feed)
 
-    item = take()  # this process's first part is taken before any worker's, so it always renders some
     for _ in range(workers):
         feed()
     try:
-        while item is not None:
+        if prepare is not None:
+            prepared = prepare()
+            with lock:
+                state["prepared"], state["pickled"] = prepared, _Pickled(prepared)
+                idle, state["idle"] = state["idle"], 0
+            for _ in range(idle):
+                feed()
+        while True:
+            with lock:
+                item = take()
+            if item is None:
+                break
             index, part = item
-            results[index] = task(*part)
-            item = take()
+            results[index] = task(*part, state["prepared"]) if needs(part) else task(*part)
     except BaseException:
         with lock:
             queue.clear()

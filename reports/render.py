@@ -65,9 +65,10 @@ def render_reports(out_dir: Path | str, langs: tuple[str, ...] = (DEFAULT_LANGUA
                    examples: dict | None = None, jobs: int = 1, keep_garbage: bool = False) -> list[ReportPaths]:
     """The report of DIR in each language of `langs`, reading the data, taking the figures' numbers from it and
     replaying the example hands once. Its parts are rendered by up to `jobs` processes (-1: every core; their
-    workers start while the data is read): each part of each language's PDF (reports.pdf.pdf_parts, joined here),
-    each group of HTML figures in every language at once (laid out once: reports.saving.figure_svgs) and each
-    language's HTML text, whose figure slots are then filled. The bytes do not depend on `jobs`.
+    workers start while the data is read, and draw figures while this process replays the example hands): each
+    part of each language's PDF (reports.pdf.pdf_parts, joined here), each group of HTML figures in every language
+    at once (laid out once: reports.saving.figure_svgs) and each language's HTML text, whose figure slots are then
+    filled. The bytes do not depend on `jobs`.
     `keep_garbage` (without_cyclic_gc) is for a process that ends with the report, and whose workers end then too:
     the command line's."""
     from tsumolab.reports.html import figure_groups
@@ -81,17 +82,21 @@ def render_reports(out_dir: Path | str, langs: tuple[str, ...] = (DEFAULT_LANGUA
     start_workers(jobs, len(langs) * 3)  # a PDF, an HTML text and (at least) a group of figures per language
     with without_cyclic_gc(keep_garbage):
         data = load_report_data(out)
-        examples = find_examples(data) if examples is None else examples
-        data = data.without_frames()
-    groups = figure_groups(data)
-    sections = pdf_parts(data)
+        slim = data.without_frames()
+
+    def replayed_examples() -> dict:
+        with without_cyclic_gc(keep_garbage):
+            return find_examples(data) if examples is None else examples
+
+    groups = figure_groups(slim)
+    sections = pdf_parts(slim)
     # the longer parts first, so that the processes end together on the short ones: the PDF parts, the HTML texts,
     # then the groups of figures from the largest (the stable sort keeps the report's order among equals)
     figures = sorted(groups, key=lambda group: -len(group[1](EN)))
     parts = ([("pdf", (lang, index)) for lang in langs for index in range(len(sections))]
              + [("html", lang) for lang in langs] + [("figures", group) for group, _specs in figures])
-    task = partial(_report_part, data, examples, dict(groups), sections, langs, keep_garbage)
-    results = run_parts(task, parts, jobs)
+    task = partial(_report_part, slim, dict(groups), sections, langs, keep_garbage)
+    results = run_parts(task, parts, jobs, prepare=replayed_examples, needs=lambda part: part[0] != "figures")
     svgs = {lang: {} for lang in langs}
     pdfs = {lang: [] for lang in langs}
     for (kind, arg), result in zip(parts, results):
@@ -111,11 +116,11 @@ def render_reports(out_dir: Path | str, langs: tuple[str, ...] = (DEFAULT_LANGUA
     return [ReportPaths(*(out / name for name in report_names(lang))) for lang in langs]
 
 
-def _report_part(data: ReportData, examples: dict, groups: dict, sections: list, langs: tuple[str, ...],
-                 keep_garbage: bool, kind: str, arg):
+def _report_part(data: ReportData, groups: dict, sections: list, langs: tuple[str, ...], keep_garbage: bool,
+                 kind: str, arg, examples: dict | None = None):
     """One part of render_reports: ("pdf", (lang, index)) returns the bytes of that part of the language's PDF;
     ("figures", group) returns {(group, index): {lang: SVG bytes}} of a group of HTML figures; ("html", lang)
-    returns the HTML with figure slots."""
+    returns the HTML with figure slots. The PDF and HTML parts show the example hands (`examples`)."""
     from tsumolab.reports.html import render_html, slot_figures
     from tsumolab.reports.pdf import render_pdf_part
     from tsumolab.reports.saving import figure_svgs

@@ -157,3 +157,45 @@ def test_a_part_of_a_process_that_ends_with_the_report_leaves_the_collector_paus
         (gc.enable if was else gc.disable)()
         gc.collect()
     assert alive() is None
+
+
+def _timed(name: str, prepared: float | None = None) -> tuple[str, int, float, float | None]:
+    """(name, process, when it started, what the preparation gave it)."""
+    started = time.time()
+    time.sleep(0.05)
+    return name, os.getpid(), started, prepared
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_the_parts_that_need_the_preparation_get_its_result_and_wait_for_it_and_the_others_do_not(jobs):
+    """run_parts(prepare=…): this process prepares (render_reports replays the example hands) while the workers
+    take the parts that do not need it (figures); the others are called with its result, once it is there."""
+    ready = []
+
+    def prepare() -> float:
+        time.sleep(0.4)
+        ready.append(time.time())
+        return 7.0
+
+    parts = [("pdf",), ("html",), *[(f"figures{k}",) for k in range(6)]]
+    results = run_parts(_timed, parts, jobs, prepare=prepare, needs=lambda part: not part[0].startswith("figures"))
+    assert [name for name, _pid, _started, _prepared in results] == [part[0] for part in parts]
+    for name, _pid, started, prepared in results:
+        if name.startswith("figures"):
+            assert prepared is None
+        else:
+            assert prepared == 7.0 and started >= ready[0]
+    early = [name for name, pid, started, _prepared in results if started < ready[0]]
+    if jobs == 1:
+        assert not early, "one process prepares first"
+    else:
+        assert early and all(name.startswith("figures") for name in early), "a worker draws figures meanwhile"
+
+
+def test_a_failed_preparation_is_raised_after_the_running_parts_end():
+    def prepare():
+        raise ValueError("no examples")
+
+    with pytest.raises(ValueError, match="no examples"):
+        run_parts(_timed, [("pdf",), ("figures",), ("figures2",)], jobs=2, prepare=prepare,
+                  needs=lambda part: part[0] == "pdf")

@@ -196,9 +196,10 @@ def decision_reports(directory: Path | str, langs: Sequence[str] = ("en",)):
     return written
 
 
-def reports(directory: Path | str, langs: Sequence[str] = ("en",), jobs: int = 1):
+def reports(directory: Path | str, langs: Sequence[str] = ("en",), jobs: int = 1, keep_garbage: bool = False):
     """The report of DIRECTORY in each language of `langs` (the data read and the example hands replayed once,
-    the files rendered by up to `jobs` processes, -1 for every core); a list of (html path, pdf path)."""
+    the files rendered by up to `jobs` processes, -1 for every core); a list of (html path, pdf path).
+    `keep_garbage`: for a process that ends right after (reports.render.without_cyclic_gc)."""
     from tsumolab.analyzer.i18n import check_language
     from tsumolab.reports.render import render_reports
 
@@ -207,7 +208,7 @@ def reports(directory: Path | str, langs: Sequence[str] = ("en",), jobs: int = 1
     if not Path(directory).is_dir():
         raise InputError(f"{directory} is not a directory")
     try:
-        return render_reports(directory, langs, jobs=jobs)
+        return render_reports(directory, langs, jobs=jobs, keep_garbage=keep_garbage)
     except OSError as exc:
         raise WriteError(f"cannot write the report in {directory}: {os_error_text(exc)}") from None
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 import json
 from dataclasses import dataclass, field
-from functools import cached_property, partial
+from functools import cached_property
 from pathlib import Path
 
 import polars as pl
@@ -31,6 +31,8 @@ class Cell:
     subject_seat: int
     seats: tuple[str, ...]
     run_dir: Path
+    checksummed: bool = False
+    """its run record holds the size and checksum of each of its files (checked before they are read)"""
 
 
 @dataclass
@@ -260,6 +262,7 @@ def _run_index(runs_dir: Path) -> dict:
 
 def _claim_cells(exp: dict, runs: dict) -> list[Cell]:
     from tsumolab.analyzer.claims.experiment import Experiment, Field, cells
+    from tsumolab.analyzer.runs.record import has_checksums
 
     experiment = Experiment(
         id=exp["id"], claim="", source="", mode=exp["mode"], rules=exp["rules"], treatment=exp["treatment"],
@@ -272,35 +275,37 @@ def _claim_cells(exp: dict, runs: dict) -> list[Cell]:
         if key not in runs:
             raise InputError(f"the run of claim {exp['id']} with seats {', '.join(cell.seats)} is missing "
                              "from runs/; rerun the study with --resume")
+        run_dir, record = runs[key]
         out.append(Cell(field=exp["fields"][cell.field_index]["label"], arm=cell.arm,
                         policy=cell.seats[cell.subject_seat], subject_seat=cell.subject_seat, seats=cell.seats,
-                        run_dir=runs[key][0]))
+                        run_dir=run_dir, checksummed=has_checksums(record)))
     return out
-
-
-READ_THREADS = 4
-"""threads reading a claim's cell runs at once"""
 
 
 def _subject_frames(cells: list[Cell], start: int) -> tuple[pl.DataFrame, pl.DataFrame]:
     """The subject seat's matches (with `points`, final − `start`) and hands of every cell run of a claim, with the
-    cell's field, arm, policy and seat. The runs' files are read by a few threads at once (the Parquet reading
-    releases the GIL); the frames are put together in cell order, so they do not depend on the threads."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    with ThreadPoolExecutor(READ_THREADS) as pool:
-        frames = list(pool.map(partial(_cell_frames, start=start), cells))
-    return (pl.concat([m for m, _h in frames]).sort(HAND_KEYS),
-            pl.concat([h for _m, h in frames], how="diagonal_relaxed").sort([*HAND_KEYS, "hand"]))
+    cell's field, arm, policy and seat, in one polars query (which reads the files in parallel)."""
+    frames = [_cell_frames(cell, start) for cell in cells]
+    matches, hands = pl.collect_all([pl.concat([m for m, _h in frames]).sort(HAND_KEYS),
+                                     pl.concat([h for _m, h in frames], how="diagonal_relaxed")
+                                     .sort([*HAND_KEYS, "hand"])])
+    return matches, hands
 
 
-def _cell_frames(cell: Cell, start: int) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """One cell run's subject-seat matches and hands (_subject_frames)."""
-    from tsumolab.analyzer.runs.integrity import read_dataset
+def _cell_frames(cell: Cell, start: int) -> tuple[pl.LazyFrame, pl.LazyFrame]:
+    """One cell run's subject-seat matches and hands (_subject_frames). A run whose record holds its files'
+    checksums is scanned by polars once they are checked (they are the files that were written); an older run's
+    files are read through pyarrow, which reports a malformed file where polars may abort."""
+    from tsumolab.analyzer.runs.integrity import read_dataset, scan_dataset
+
+    def table(name: str) -> pl.LazyFrame:
+        if cell.checksummed:
+            return scan_dataset(cell.run_dir, name)
+        return read_dataset(cell.run_dir, name).lazy()
 
     keys = [pl.lit(cell.field).alias("field"), pl.lit(cell.arm).alias("arm"),
             pl.lit(cell.policy).alias("policy"), pl.lit(cell.subject_seat).cast(pl.Int8).alias("subject_seat")]
-    m = read_dataset(cell.run_dir, "matches").filter(pl.col("seat") == cell.subject_seat)
-    h = read_dataset(cell.run_dir, "hands").filter(pl.col("seat") == cell.subject_seat)
+    m = table("matches").filter(pl.col("seat") == cell.subject_seat)
+    h = table("hands").filter(pl.col("seat") == cell.subject_seat)
     return (m.select(*keys, "match_id", (pl.col("final_points") - start).alias("points"), "rank"),
             h.drop("policy").with_columns(keys))

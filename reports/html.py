@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import html
+import re
 from collections.abc import Callable
 from functools import partial
 
@@ -146,13 +147,19 @@ def slot_figures(group: str, specs: list[FigureSpec], alt: str, tr: Translator) 
     return "".join(figure_tag(spec, alt, tr, FIGURE_SLOT.format(group=group, index=i)) for i, spec in enumerate(specs))
 
 
+_SLOT = re.compile(FIGURE_SLOT.format(group="([^ \x00]+)", index="([0-9]+)"))
+
+
 def fill_slots(page: str, svgs: dict[tuple[str, int], bytes]) -> str:
-    """`page` with each figure slot of slot_figures replaced by its SVG ((group, index) → SVG bytes)."""
-    for (group, index), svg in svgs.items():
-        page = page.replace(FIGURE_SLOT.format(group=group, index=index), figure_data_uri(svg), 1)
-    if "\x00figure " in page:
-        raise ValueError("a figure of the report was not drawn")
-    return page
+    """`page` with each figure slot of slot_figures replaced by its SVG ((group, index) → SVG bytes), in one pass
+    over the page; ValueError when a slot's figure is missing."""
+    def data_uri(slot: re.Match) -> str:
+        svg = svgs.get((slot.group(1), int(slot.group(2))))
+        if svg is None:
+            raise ValueError("a figure of the report was not drawn")
+        return figure_data_uri(svg)
+
+    return _SLOT.sub(data_uri, page)
 
 
 def page_html(title: str, body: str, tr: Translator) -> str:

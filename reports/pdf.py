@@ -7,6 +7,7 @@ Translator `tr`; lines are broken by reports.wrap, which breaks Chinese and Japa
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import numpy as np
@@ -21,6 +22,7 @@ from tsumolab.reports.content import EN, Table, Verdict
 from tsumolab.reports.data import ClaimData, ReportData
 from tsumolab.reports.examples import ExampleHand, NoExample
 from tsumolab.reports.fonts import MONO_FAMILY, cjk_families
+from tsumolab.reports.pdf_join import join_pdfs
 from tsumolab.reports.saving import write_pdf
 from tsumolab.reports.wrap import cut, fill
 
@@ -28,11 +30,59 @@ A4 = (8.27, 11.69)
 EXCERPT_LINES = 16
 
 
+PDF_PARTS = 2
+"""parts the PDF is written in, whatever the number of processes writing them (reports.render writes them at once
+and joins them with reports.pdf_join)"""
+
+Section = tuple[str, str]
+"""a run of the PDF's pages drawn together: ("summary", ""), ("claim", claim id) or ("beyond", "")"""
+
+
 def render_pdf(data: ReportData, examples: dict, path: Path, tr: Translator = EN) -> int:
-    """Write the PDF to `path` (a temporary file the caller moves into place); returns the number of pages."""
-    pages = (summary_pages(data, tr) + _claim_pages(data.source_claims, data.directory, examples, tr)
-             + beyond_pages(data, tr) + _claim_pages(data.beyond_claims, data.directory, examples, tr))
-    return write_pdf(path, pages)
+    """Write the PDF to `path` (a temporary file the caller moves into place), its parts (pdf_parts) joined;
+    returns the number of pages."""
+    parts = [render_pdf_part(data, examples, sections, tr) for sections in pdf_parts(data)]
+    joined = join_pdfs([part for part, _pages in parts])
+    Path(path).write_bytes(joined)
+    return sum(pages for _part, pages in parts)
+
+
+def pdf_parts(data: ReportData) -> list[list[Section]]:
+    """The PDF's sections in page order, cut into at most PDF_PARTS runs that take about as long to draw each,
+    the same for every language. A claim's page weighs 2, its variants' page 1, the summary pages together 2 and
+    the page before the questions beyond the sources 1, about as their drawing times compare."""
+    sections: list[tuple[Section, int]] = [(("summary", ""), 2)]
+    sections += [(("claim", claim.id), 2 + claim.swept) for claim in data.source_claims]
+    if data.kind == "study" and data.beyond_claims:
+        sections.append((("beyond", ""), 1))
+        sections += [(("claim", claim.id), 2 + claim.swept) for claim in data.beyond_claims]
+    total = sum(weight for _section, weight in sections)
+    parts: list[list[Section]] = [[] for _ in range(min(PDF_PARTS, len(sections)))]
+    done = 0
+    for section, weight in sections:
+        # the part this section's middle page falls in
+        parts[min(len(parts) - 1, int((done + weight / 2) * len(parts) / total))].append(section)
+        done += weight
+    return [part for part in parts if part]
+
+
+def render_pdf_part(data: ReportData, examples: dict, sections: list[Section], tr: Translator = EN
+                    ) -> tuple[bytes, int]:
+    """(PDF bytes, number of pages) of a run of sections of the report (pdf_parts)."""
+    pages = [page for section in sections for page in _section_pages(data, examples, section, tr)]
+    buffer = io.BytesIO()
+    write_pdf(buffer, pages)
+    return buffer.getvalue(), len(pages)
+
+
+def _section_pages(data: ReportData, examples: dict, section: Section, tr: Translator) -> list[Figure]:
+    kind, claim_id = section
+    if kind == "summary":
+        return summary_pages(data, tr)
+    if kind == "beyond":
+        return beyond_pages(data, tr)
+    claim = next(claim for claim in data.claims if claim.id == claim_id)
+    return _claim_pages([claim], data.directory, examples, tr)
 
 
 def _claim_pages(claims: list[ClaimData], directory: Path, examples: dict, tr: Translator) -> list[Figure]:

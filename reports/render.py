@@ -62,73 +62,98 @@ def render_report(out_dir: Path | str, lang: str = DEFAULT_LANGUAGE, examples: d
 
 
 def render_reports(out_dir: Path | str, langs: tuple[str, ...] = (DEFAULT_LANGUAGE,),
-                   examples: dict | None = None, jobs: int = 1) -> list[ReportPaths]:
+                   examples: dict | None = None, jobs: int = 1, keep_garbage: bool = False) -> list[ReportPaths]:
     """The report of DIR in each language of `langs`, reading the data, taking the figures' numbers from it and
     replaying the example hands once. Its parts are rendered by up to `jobs` processes (-1: every core; their
-    workers start while the data is read): each language's PDF, each group of HTML figures in every language at
-    once (laid out once: reports.saving.figure_svgs) and each language's HTML text, whose figure slots are then
-    filled. The bytes do not depend on `jobs`."""
+    workers start while the data is read, and draw figures while this process replays the example hands): each
+    part of each language's PDF (reports.pdf.pdf_parts, joined here), each group of HTML figures in every language
+    at once (laid out once: reports.saving.figure_svgs) and each language's HTML text, whose figure slots are then
+    filled. The bytes do not depend on `jobs`.
+    `keep_garbage` (without_cyclic_gc) is for a process that ends with the report, and whose workers end then too:
+    the command line's."""
     from tsumolab.reports.html import figure_groups
+    from tsumolab.reports.pdf import pdf_parts
+    from tsumolab.reports.pdf_join import join_pdfs
     from tsumolab.reports.pool import run_parts, start_workers
 
     for lang in langs:
         translator(lang)  # an unknown language fails before anything is read
     out = Path(out_dir)
     start_workers(jobs, len(langs) * 3)  # a PDF, an HTML text and (at least) a group of figures per language
-    with without_cyclic_gc():
+    with without_cyclic_gc(keep_garbage):
         data = load_report_data(out)
-        examples = find_examples(data) if examples is None else examples
-        data = data.without_frames()
-    groups = figure_groups(data)
-    parts = ([("pdf", lang) for lang in langs] + [("figures", group) for group, _specs in groups]
-             + [("html", lang) for lang in langs])
-    results = run_parts(partial(_report_part, out, data, examples, dict(groups), langs), parts, jobs)
+        slim = data.without_frames()
+
+    def replayed_examples() -> dict:
+        with without_cyclic_gc(keep_garbage):
+            return find_examples(data) if examples is None else examples
+
+    groups = figure_groups(slim)
+    sections = pdf_parts(slim)
+    # the longer parts first, so that the processes end together on the short ones: the PDF parts, the HTML texts,
+    # then the groups of figures from the largest (the stable sort keeps the report's order among equals)
+    figures = sorted(groups, key=lambda group: -len(group[1](EN)))
+    parts = ([("pdf", (lang, index)) for lang in langs for index in range(len(sections))]
+             + [("html", lang) for lang in langs] + [("figures", group) for group, _specs in figures])
+    task = partial(_report_part, slim, dict(groups), sections, langs, keep_garbage)
+    results = run_parts(task, parts, jobs, prepare=replayed_examples, needs=lambda part: part[0] != "figures")
     svgs = {lang: {} for lang in langs}
-    for (kind, _arg), result in zip(parts, results):
+    pdfs = {lang: [] for lang in langs}
+    for (kind, arg), result in zip(parts, results):
         if kind == "figures":
             for key, by_lang in result.items():
                 for lang in langs:
                     svgs[lang][key] = by_lang[lang]
+        elif kind == "pdf":
+            pdfs[arg[0]].append(result)
     for (kind, lang), page in zip(parts, results):
         if kind == "html":
-            with replacing(out / report_names(lang)[0]) as temp:
+            html_name, pdf_name = report_names(lang)
+            with replacing(out / pdf_name) as temp:
+                temp.write_bytes(join_pdfs(pdfs[lang]))
+            with replacing(out / html_name) as temp:
                 temp.write_text(fill_slots(page, svgs[lang]), encoding="utf-8")
     return [ReportPaths(*(out / name for name in report_names(lang))) for lang in langs]
 
 
-def _report_part(out: Path, data: ReportData, examples: dict, groups: dict, langs: tuple[str, ...], kind: str,
-                 arg: str):
-    """One part of render_reports: ("pdf", lang) writes that PDF; ("figures", group) returns {(group, index):
-    {lang: SVG bytes}} of a group of HTML figures; ("html", lang) returns the HTML with figure slots."""
+def _report_part(data: ReportData, groups: dict, sections: list, langs: tuple[str, ...], keep_garbage: bool,
+                 kind: str, arg, examples: dict | None = None):
+    """One part of render_reports: ("pdf", (lang, index)) returns the bytes of that part of the language's PDF;
+    ("figures", group) returns {(group, index): {lang: SVG bytes}} of a group of HTML figures; ("html", lang)
+    returns the HTML with figure slots. The PDF and HTML parts show the example hands (`examples`)."""
     from tsumolab.reports.html import render_html, slot_figures
-    from tsumolab.reports.pdf import render_pdf
+    from tsumolab.reports.pdf import render_pdf_part
     from tsumolab.reports.saving import figure_svgs
+    from tsumolab.reports.text_cache import reused_text
 
-    with quiet_font_fallback(), without_cyclic_gc():
+    with quiet_font_fallback(), without_cyclic_gc(keep_garbage), reused_text():
         if kind == "figures":
             return {(arg, index): figure_svgs(spec, langs) for index, spec in enumerate(groups[arg](EN))}
-        tr = translator(arg)
-        with rc_context(font_rc(arg)):
+        lang = arg if kind == "html" else arg[0]
+        tr = translator(lang)
+        with rc_context(font_rc(lang)):
             if kind == "html":
                 return render_html(data, examples, tr, slot_figures)
-            with replacing(out / report_names(arg)[1]) as temp:
-                render_pdf(data, examples, temp, tr)
-    return None
+            return render_pdf_part(data, examples, sections[arg[1]], tr)[0]
 
 
 @contextmanager
-def without_cyclic_gc() -> Iterator[None]:
+def without_cyclic_gc(keep_garbage: bool = False) -> Iterator[None]:
     """Python's cyclic garbage collector paused inside the block, then one collection of the objects made in it.
     Drawing allocates hundreds of thousands of short-lived objects, each batch of which would otherwise start a
-    collection walking every long-lived object too (about a seventh of the drawing time)."""
+    collection walking every long-lived object too (about a seventh of the drawing time). With `keep_garbage` the
+    collector stays paused after the block and collects nothing: for a process that ends once its report is
+    written, where that collection would walk objects about to go with the process (a third of a second a
+    language)."""
     enabled = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
-        if enabled:
-            gc.enable()
-        gc.collect(0)
+        if not keep_garbage:
+            if enabled:
+                gc.enable()
+            gc.collect(0)
 
 
 @contextmanager
@@ -163,9 +188,11 @@ def write_reports(out: Path, stem: str, langs: tuple[str, ...], html_of: Callabl
 def _write_part(out: Path, stem: str, html_of: Callable[[Translator], str],
                 write_pdf: Callable[[Path, Translator], None], lang: str, kind: str) -> None:
     """One file of write_reports: the HTML or the PDF of one language."""
+    from tsumolab.reports.text_cache import reused_text
+
     tr = translator(lang)
     html_name, pdf_name = report_names(lang, stem)
-    with quiet_font_fallback(), without_cyclic_gc(), rc_context(font_rc(lang)):
+    with quiet_font_fallback(), without_cyclic_gc(), reused_text(), rc_context(font_rc(lang)):
         if kind == "html":
             text = html_of(tr)
             with replacing(out / html_name) as temp:

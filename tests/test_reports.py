@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import io
 import re
 import shutil
 from pathlib import Path
@@ -102,6 +103,75 @@ def test_pdf_has_summary_pages_then_one_page_per_claim(study):
     assert swept == 1
     assert len(reader.pages) == len(pdf.summary_pages(data)) + len(CLAIM_IDS) + swept
     assert "CreationDate" not in str(reader.metadata)
+
+
+def _drawn(pdf_bytes: bytes) -> list[list[tuple]]:
+    """What each page of a PDF draws: its content stream's operations, with each font named by its family (not by
+    its resource name or subset), each shown string as the glyph names of its font's encoding, and each graphics
+    state and marker (XObject) as what it holds."""
+    from pypdf.generic import ContentStream, NameObject, NumberObject
+
+    reader = PdfReader(io.BytesIO(pdf_bytes), strict=True)
+    pages = []
+    for page in reader.pages:
+        resources = page["/Resources"]
+        held = {name: repr(sorted(state.items())) for name, state in resources["/ExtGState"].items()}
+        held |= {name: ref.get_object().get_data() for name, ref in resources["/XObject"].items()}
+        fonts = {}
+        for resource, ref in page["/Resources"]["/Font"].items():
+            font = ref.get_object()
+            glyphs, code = {}, 0
+            for item in font["/Encoding"]["/Differences"]:
+                if isinstance(item, NameObject):
+                    glyphs[code], code = str(item), code + 1
+                else:
+                    code = int(item)
+            fonts[resource] = (str(font["/Name"]).split("+")[-1], glyphs)
+        font, drawn = None, []
+        for operands, operator in ContentStream(page.get_contents(), reader).operations:
+            if operator == b"Tf":
+                font = fonts[operands[0]]
+                drawn.append(("Tf", font[0], round(float(operands[1]), 3)))
+                continue
+            values = []
+            for operand in (operands[0] if operator == b"TJ" else operands):
+                if isinstance(operand, bytes | str) and operator in (b"TJ", b"Tj"):
+                    values.append(tuple(font[1][c] for c in operand.original_bytes))
+                elif isinstance(operand, NumberObject | float | int):
+                    values.append(round(float(operand), 3))
+                elif operator in (b"gs", b"Do"):
+                    values.append(held[operand])
+                else:
+                    values.append(str(operand))
+            drawn.append((operator.decode(), tuple(values)))
+        pages.append(drawn)
+    return pages
+
+
+def test_the_pdf_drawn_in_parts_draws_what_one_file_of_all_its_pages_draws(study, tmp_path):
+    """The PDF is written in parts (by several processes at once) and joined; each page draws the same as in a
+    single file of every page (only the fonts are split among the parts' files)."""
+    from matplotlib import rc_context
+
+    from tsumolab.reports.render import find_examples, quiet_font_fallback
+    from tsumolab.reports.saving import write_pdf
+
+    data = load_report_data(study)
+    examples = find_examples(data)
+    parts = pdf.pdf_parts(data)
+    assert len(parts) == pdf.PDF_PARTS and all(parts)
+    sections = [section for part in parts for section in part]
+    assert sections[0] == ("summary", "") and [claim_id for _kind, claim_id in sections[1:]] == list(CLAIM_IDS)
+    joined = tmp_path / "joined.pdf"
+    single = io.BytesIO()
+    with quiet_font_fallback(), rc_context(fonts.font_rc("en")):
+        pages = pdf.render_pdf(data, examples, joined, content.EN)
+        write_pdf(single, [page for section in sections
+                           for page in pdf._section_pages(data, examples, section, content.EN)])
+    drawn = _drawn(joined.read_bytes())
+    assert len(drawn) == pages == len(PdfReader(study / "report.pdf").pages)
+    assert drawn == _drawn(single.getvalue())
+    assert joined.read_bytes() == (study / "report.pdf").read_bytes(), "render_reports writes the same bytes"
 
 
 def test_rendering_twice_gives_identical_bytes(study, tmp_path):
@@ -242,6 +312,10 @@ def test_report_command_bad_directory_is_one_line_and_exit_2(tmp_path, capsys):
 
 
 def test_report_command_writes_both_files(study, tmp_path, capsys):
+    import gc
+
+    from joblib.externals.loky import reusable_executor
+
     copy = tmp_path / "copy"
     shutil.copytree(study, copy)
     for name in ("report.html", "report.pdf"):
@@ -251,13 +325,35 @@ def test_report_command_writes_both_files(study, tmp_path, capsys):
     assert exc.value.code == 0
     out = capsys.readouterr().out
     assert str(copy / "report.html") in out and (copy / "report.pdf").is_file()
+    executor = reusable_executor._executor
+    assert executor is None or not any(p.is_alive() for p in executor._processes.values()), "its workers stopped"
+    assert gc.get_freeze_count() == 0, "only the console process (main() without arguments) skips the exit collection"
+    assert gc.isenabled(), "and keeps its garbage: a call from Python collects it"
+
+
+def test_the_console_command_writes_the_bytes_of_a_call_from_python(study, tmp_path):
+    """`tsumolab report` run as its own process (its workers stopped at the end, its garbage left to the process's
+    end, two processes) writes the bytes render_report writes in one process."""
+    import subprocess
+    import sys
+
+    copy = tmp_path / "copy"  # the report names its directory
+    shutil.copytree(study, copy)
+    in_process = {name: path.read_bytes() for name, path in zip(("html", "pdf"), render_report(copy))}
+    for path in copy.glob("report.*"):
+        path.unlink()
+    done = subprocess.run([sys.executable, "-m", "tsumolab", "report", str(copy), "--jobs", "2"], capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert (copy / "report.html").read_bytes() == in_process["html"]
+    assert (copy / "report.pdf").read_bytes() == in_process["pdf"]
 
 
 def test_a_report_in_two_languages_takes_the_numbers_and_lays_each_figure_out_once(study, tmp_path, monkeypatch):
     """How render_reports renders (issue 32), counted rather than timed: each claim's figure numbers are taken from
     its frames once for every language and both files; each HTML figure is laid out once for all languages (the
     forest plot, whose field names are translated, once per language) and drawn once per language; each
-    language's PDF is rendered once; no other figure is drawn."""
+    language's PDF is rendered once, in its parts (every section in one part); no other figure is drawn."""
     from collections import Counter
 
     from matplotlib.figure import Figure
@@ -266,6 +362,7 @@ def test_a_report_in_two_languages_takes_the_numbers_and_lays_each_figure_out_on
     from tsumolab.reports import plot_data, saving
     from tsumolab.reports.html import figure_groups
     from tsumolab.reports.render import render_reports
+    from tsumolab.reports.saving import write_pdf
 
     copy = tmp_path / "copy"
     shutil.copytree(study, copy)
@@ -279,9 +376,13 @@ def test_a_report_in_two_languages_takes_the_numbers_and_lays_each_figure_out_on
             return call(first, *args, **kwargs)
         return wrapper
 
-    def pdf_stub(_data, _examples, path, tr):
+    blank = io.BytesIO()
+    write_pdf(blank, [Figure()])
+
+    def pdf_part_stub(_data, _examples, sections, tr):
         counts["pdf", tr.lang] += 1
-        Path(path).write_bytes(b"%PDF stub")
+        counts["pdf sections", tr.lang] += len(sections)
+        return blank.getvalue(), 1
 
     monkeypatch.setattr(Figure, "draw", counted("draw", draw))
     def counted_fit(fig, pads):
@@ -293,7 +394,7 @@ def test_a_report_in_two_languages_takes_the_numbers_and_lays_each_figure_out_on
     monkeypatch.setattr(saving, "fit_grid", counted_fit)
     monkeypatch.setattr(plot_data, "claim_numbers", lambda claim, measure: counts.update(["numbers"]) or
                         numbers(claim, measure))
-    monkeypatch.setattr(pdf, "render_pdf", pdf_stub)
+    monkeypatch.setattr(pdf, "render_pdf_part", pdf_part_stub)
     render_reports(copy, ("en", "zh"), jobs=1)
     rendered = dict(counts)
 
@@ -304,7 +405,10 @@ def test_a_report_in_two_languages_takes_the_numbers_and_lays_each_figure_out_on
     assert rendered["numbers"] == len(data.claims)
     assert rendered["layout", "FigureCanvasSVG"] == len(specs) + own
     assert rendered["draw", "FigureCanvasSVG"] == 2 * len(specs)
-    assert rendered["pdf", "en"] == rendered["pdf", "zh"] == 1
+    parts = pdf.pdf_parts(data)
+    assert rendered["pdf", "en"] == rendered["pdf", "zh"] == len(parts) == pdf.PDF_PARTS
+    assert rendered["pdf sections", "en"] == rendered["pdf sections", "zh"] == len(data.claims) + 1
+    assert len(PdfReader(copy / "report.zh.pdf").pages) == len(parts), "every part's pages, joined"
     assert sum(n for key, n in rendered.items() if key[0] in ("draw", "layout")) == \
         rendered["layout", "FigureCanvasSVG"] + rendered["draw", "FigureCanvasSVG"], "no other figure drawn"
 
@@ -406,17 +510,19 @@ def test_a_plain_grid_figure_is_laid_out_in_one_pass_where_constrained_layout_pu
                 assert tight.x1 <= max(fig.bbox.x1, before.x1) + 0.5 and tight.y1 <= max(fig.bbox.y1, before.y1) + 0.5
 
 
-def test_a_claims_frames_do_not_depend_on_how_many_threads_read_them(study, monkeypatch):
-    """data._subject_frames reads a claim's cell runs with several threads and puts the frames together in cell
-    order: the same frames as one thread reading them one after the other."""
+def test_a_claims_frames_are_the_same_whether_its_runs_are_scanned_or_read_file_by_file(study):
+    """data._subject_frames scans the runs whose records hold checksums with polars and reads older runs file by
+    file through pyarrow: the same frames, column types included."""
+    from dataclasses import replace
+
     from tsumolab.reports import data as report_data
 
-    claim = load_report_data(study).claims[0]
-    monkeypatch.setattr(report_data, "READ_THREADS", 1)
-    matches, hands = report_data._subject_frames(claim.cells, 0)
-    monkeypatch.setattr(report_data, "READ_THREADS", 4)
-    again = report_data._subject_frames(claim.cells, 0)
-    assert matches.equals(again[0]) and hands.equals(again[1]) and hands.schema == again[1].schema
+    for claim in load_report_data(study).claims:
+        assert claim.cells and all(cell.checksummed for cell in claim.cells)
+        scanned = report_data._subject_frames(claim.cells, 25000)
+        read = report_data._subject_frames([replace(cell, checksummed=False) for cell in claim.cells], 25000)
+        for ours, theirs in zip(scanned, read):
+            assert ours.height > 0 and ours.equals(theirs) and ours.schema == theirs.schema
 
 
 def test_a_grid_of_unequal_cells_or_with_figure_texts_keeps_constrained_layout():
@@ -431,3 +537,14 @@ def test_a_grid_of_unequal_cells_or_with_figure_texts_keeps_constrained_layout()
     titled.suptitle("a title")
     for fig in (unequal, titled):
         assert not fit_grid(fig, fig.get_layout_engine().get())
+
+
+def test_figure_slots_are_filled_with_their_svgs_and_a_missing_figure_is_an_error():
+    from tsumolab.reports.html import FIGURE_SLOT, figure_data_uri, fill_slots
+
+    page = "".join(f"<img src=\"{FIGURE_SLOT.format(group=group, index=index)}\">"
+                   for group, index in [("claim-B1", 0), ("claim-B1", 1), ("sweep-B1", 0)])
+    svgs = {("claim-B1", 0): b"<svg>a</svg>", ("claim-B1", 1): b"<svg>b</svg>", ("sweep-B1", 0): b"<svg>c</svg>"}
+    assert fill_slots(page, svgs) == "".join(f'<img src="{figure_data_uri(svg)}">' for svg in svgs.values())
+    with pytest.raises(ValueError, match="not drawn"):
+        fill_slots(page, {key: svg for key, svg in svgs.items() if key != ("claim-B1", 1)})

@@ -6,7 +6,6 @@ from pathlib import Path
 
 import click
 
-from tsumolab import api
 from tsumolab.cli import cli
 from tsumolab.analyzer.errors import InputError
 from tsumolab.analyzer.i18n import parse_languages
@@ -46,6 +45,19 @@ def report_command(directory: Path, langs: tuple[str, ...], jobs: int) -> None:
       tsumolab report out/b14
       tsumolab report out/b14 --lang zh,ja
     """
-    for html_path, pdf_path in api.reports(directory, langs, jobs):
+    from tsumolab.reports.pool import start_workers, stop_workers
+
+    if jobs == -1 or jobs > 1:  # other values are refused (or need no worker) below
+        # the workers import the renderers while this process imports them and reads the data
+        start_workers(jobs, len(langs) * 3)
+    from tsumolab import api
+
+    # the console process ends with the report, and its workers are stopped then: no garbage worth collecting
+    ends_after = bool((click.get_current_context().obj or {}).get("console"))
+    try:
+        written = api.reports(directory, langs, jobs, keep_garbage=ends_after)
+    finally:
+        stop_workers()
+    for html_path, pdf_path in written:
         click.echo(f"report: {html_path}")
         click.echo(f"report: {pdf_path}")

@@ -1,0 +1,91 @@
+"""reports.text_cache: texts measured and shaped once per report part, the saved bytes unchanged."""
+
+from __future__ import annotations
+
+import io
+from collections import Counter
+
+from matplotlib import rc_context
+from matplotlib.backends import backend_pdf
+from matplotlib.backends._backend_pdf_ps import RendererPDFPSBase
+from matplotlib.backends.backend_pdf import PdfPages, RendererPdf
+from matplotlib.backends.backend_svg import RendererSVG
+from matplotlib.figure import Figure
+
+from tsumolab.reports.fonts import font_rc
+from tsumolab.reports.render import quiet_font_fallback
+from tsumolab.reports.saving import PDF_METADATA, svg_bytes
+from tsumolab.reports.text_cache import reused_text
+
+
+def _page(title: str) -> Figure:
+    """A figure repeating texts at several sizes and weights, with CJK glyphs from the fallback font."""
+    fig = Figure(figsize=(6, 4))
+    for k, size in enumerate((6, 9, 14)):
+        ax = fig.add_subplot(1, 3, k + 1)
+        ax.plot([0, 1, 2], [k, 2 * k, 0], label="treatment · baseline field")
+        ax.plot([0, 1, 2], [1, 0, k], label="清一色 (Full Flush)")
+        ax.set_title(title, fontsize=size, weight="bold" if k == 1 else "normal")
+        ax.tick_params(labelsize=size)
+        ax.legend(fontsize=size)
+    fig.text(0.02, 0.02, "0.5 0.5 清一色 0.5", size=7)
+    return fig
+
+
+def _saved(titles: list[str]) -> tuple[bytes, list[bytes]]:
+    """A PDF of one page per title and each page as SVG."""
+    pdf = io.BytesIO()
+    with PdfPages(pdf, metadata=PDF_METADATA) as pages:
+        for title in titles:
+            pages.savefig(_page(title))
+    return pdf.getvalue(), [svg_bytes(_page(title)) for title in titles]
+
+
+TITLES = ["Final rank", "Final rank", "查花猪 points"]
+
+
+def test_figures_saved_with_shared_texts_give_the_same_bytes():
+    with quiet_font_fallback():
+        for lang in ("en", "zh"):
+            with rc_context(font_rc(lang)):
+                plain = _saved(TITLES)
+                with reused_text():
+                    shared = _saved(TITLES)
+                    again = _saved(TITLES)  # every text now comes from the block's caches
+            assert shared == plain and again == plain, lang
+
+
+def test_each_text_is_measured_once_per_renderer_kind_and_matplotlib_is_restored_after(monkeypatch):
+    measured = Counter()
+    measure = RendererPDFPSBase.get_text_width_height_descent
+
+    def counting(renderer, s, prop, ismath):
+        measured[s, prop.get_size_in_points()] += 1
+        return measure(renderer, s, prop, ismath)
+
+    monkeypatch.setattr(RendererPDFPSBase, "get_text_width_height_descent", counting)
+    helpers = backend_pdf._text_helpers
+    svg_measure = RendererSVG.__dict__["get_text_width_height_descent"]
+    with quiet_font_fallback(), rc_context(font_rc("en")):
+        _saved(TITLES)
+        plain = sum(measured.values())
+        measured.clear()
+        with reused_text():
+            assert backend_pdf._text_helpers is not helpers
+            _saved(TITLES)
+    assert max(measured.values()) == 1, "the same string at the same size is measured once"
+    assert ("Final rank", 6.0) in measured and ("Final rank", 14.0) in measured, "each size on its own"
+    assert sum(measured.values()) < plain / 2
+    assert "get_text_width_height_descent" not in RendererPdf.__dict__
+    assert RendererSVG.__dict__["get_text_width_height_descent"] is svg_measure
+    assert "_get_font_ttf" not in RendererPdf.__dict__ and backend_pdf._text_helpers is helpers
+
+
+def test_a_nested_block_keeps_the_outer_blocks_caches_until_the_outer_block_ends():
+    helpers = backend_pdf._text_helpers
+    with reused_text():
+        kept = backend_pdf._text_helpers
+        with reused_text():
+            assert backend_pdf._text_helpers is kept
+        assert backend_pdf._text_helpers is kept
+    assert backend_pdf._text_helpers is helpers

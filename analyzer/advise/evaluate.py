@@ -27,8 +27,8 @@ otherwise the best mean. Where options are that close, the best mean is a coin t
 the rollouts play is the better judge (`policy_choice` in the result: that answer's option, if it is one).
 
 Confirmation (`confirm`): an option's shortfall against another measured again on fresh determinizations,
-every one played for both, without racing. The race picks the best as the largest of many noisy means and stops
-an option the batch its difference first looks clear, so its own difference to the best overstates the
+every one played for both, without racing. The race picks the best as the largest of many noisy means and drops
+an option at the batch where its shortfall first looks clear, so its own difference to the best overstates the
 shortfall; review's verdicts (analyzer.review.game_review) use the confirmation's.
 
 An engine plugs in with a sampler: `rollouts(S0, seat, answers, seed, first, count, to_match_end)` →

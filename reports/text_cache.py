@@ -3,15 +3,17 @@
 matplotlib keeps the size of a text (width, height, descent) only for the renderer that measured it, and every
 figure saved gets a new renderer: the tick labels, legend entries and table words a report repeats on every page
 and in every figure are measured again each time, each measurement shaping the whole string with FreeType and
-libraqm. The PDF backend then shapes each drawn text once more to place its glyphs. Inside `reused_text()` both
-results are kept and shared between figures, and between the blocks of a process (the parts of a report, the
-reports of a run of them); they are the same numbers the renderers compute, so the saved bytes do not change.
+libraqm. The PDF backend, and the SVG backend turning text into paths, then shape each drawn text once more to
+place its glyphs. Inside `reused_text()` these results are kept and shared between figures, and between the
+blocks of a process (the parts of a report, the reports of a run of them); they are the same numbers the
+renderers compute, so the saved bytes do not change.
 
 The sizes are kept per renderer class (the PDF and SVG renderers measure differently), string, font properties
-and the rcParams that choose and scale the font files. The PDF glyph layout is kept per string, font object, font
-size and shaping options; its glyphs are not loaded into the font again, which the PDF backend does not use (it
-loads every glyph it embeds when it writes the fonts). Math and TeX texts are measured as before. Everything kept
-is dropped when the fonts known to matplotlib change, and when it grows past KEPT_TEXTS entries.
+and the rcParams that choose and scale the font files. A glyph layout is kept per string, font object, font size
+and shaping options. The PDF backend's glyphs are not loaded into the font (it never reads them; it loads every
+glyph it embeds when it writes the fonts); the SVG text paths still load each glyph as it is placed, for the
+outline of a glyph the figure has not drawn yet. Math and TeX texts are measured as before. Everything kept is
+dropped when the fonts known to matplotlib change, and when it grows past KEPT_TEXTS entries.
 """
 
 from __future__ import annotations
@@ -20,10 +22,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import matplotlib as mpl
-from matplotlib import font_manager
+from matplotlib import font_manager, textpath
 from matplotlib.backends import backend_pdf
 from matplotlib.backends.backend_pdf import RendererPdf
 from matplotlib.backends.backend_svg import RendererSVG
+from matplotlib.ft2font import FT2Font
 
 FONT_RC = ("font.serif", "font.sans-serif", "font.cursive", "font.fantasy", "font.monospace", "pdf.use14corefonts",
            "text.hinting", "text.hinting_factor", "text.kerning_factor")
@@ -38,7 +41,7 @@ _sizes: dict = {}
 _layouts: dict = {}
 """(string, font id, font size, shaping options) → the glyph placement the PDF backend draws"""
 _font_sizes: dict = {}
-"""font object id → (the font object, the size the PDF renderer last set on it)"""
+"""font object id → (the font object, the size the PDF renderer or the text-to-path converter last set on it)"""
 _kept_for: list = [None]
 """the fonts matplotlib knew when the kept texts were measured"""
 _depth = 0
@@ -68,11 +71,13 @@ def _shared_measure(renderer_class: type, measure):
 
 
 class _KeptLayout:
-    """Stands in for matplotlib._text_helpers in the PDF backend: `layout` gives the glyph placement of a string
-    it shaped before with the same font, size and options; anything else is the module's own."""
+    """Stands in for matplotlib._text_helpers in the PDF backend or the text-to-path converter: `layout` gives the
+    glyph placement of a string shaped before with the same font, size and options, and loads each glyph into the
+    font as it gives it when `loads_glyphs` (as _text_helpers.layout does); anything else is the module's own."""
 
-    def __init__(self, helpers):
+    def __init__(self, helpers, loads_glyphs: bool):
         self._helpers = helpers
+        self._loads_glyphs = loads_glyphs
 
     def layout(self, string, font, **options):
         font_and_size = _font_sizes.get(id(font))
@@ -82,7 +87,15 @@ class _KeptLayout:
         items = _layouts.get(key)
         if items is None:
             items = _layouts[key] = self._shaped(string, font, options)
-        return items
+        return self._loaded(items) if self._loads_glyphs else items
+
+    @staticmethod
+    def _loaded(items: list):
+        from matplotlib.ft2font import LoadFlags
+
+        for item in items:
+            item.ft_object.load_glyph(item.glyph_index, flags=LoadFlags.NO_HINTING)
+            yield item
 
     def _shaped(self, string, font, options: dict) -> list:
         """The glyph placement of `string`: what _text_helpers.layout yields, without loading each glyph into the
@@ -106,6 +119,16 @@ def _font_with_size(get_font_ttf):
         return font
 
     return _get_font_ttf
+
+
+def _path_font_with_size(get_font):
+    """TextToPath._get_font noting the size it sets on every font object it returns (its own, whatever `prop`)."""
+    def _get_font(converter, prop):
+        font = get_font(converter, prop)
+        _font_sizes[id(font)] = (font, ("text to path", converter.FONT_SCALE, converter.DPI))
+        return font
+
+    return _get_font
 
 
 def forget_texts() -> None:
@@ -144,13 +167,18 @@ def reused_text() -> Iterator[None]:
     get_font_ttf = getattr(RendererPdf, "_get_font_ttf", None)
     if get_font_ttf is not None and hasattr(helpers, "layout"):
         replace(RendererPdf, "_get_font_ttf", _font_with_size(get_font_ttf))
-        backend_pdf._text_helpers = _KeptLayout(helpers)
+        backend_pdf._text_helpers = _KeptLayout(helpers, loads_glyphs=False)
+    path_helpers = textpath._text_helpers
+    if hasattr(FT2Font, "_layout") and hasattr(textpath.TextToPath, "_get_font"):  # matplotlib 3.11's layout items
+        replace(textpath.TextToPath, "_get_font", _path_font_with_size(textpath.TextToPath._get_font))
+        textpath._text_helpers = _KeptLayout(path_helpers, loads_glyphs=True)
     _depth = 1
     try:
         yield
     finally:
         _depth = 0
         backend_pdf._text_helpers = helpers
+        textpath._text_helpers = path_helpers
         for cls, name, own in reversed(replaced):
             if own is None:
                 delattr(cls, name)

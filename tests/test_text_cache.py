@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 from collections import Counter
 
-from matplotlib import rc_context
+from matplotlib import rc_context, textpath
 from matplotlib.backends import backend_pdf
 from matplotlib.backends._backend_pdf_ps import RendererPDFPSBase
 from matplotlib.backends.backend_pdf import PdfPages, RendererPdf
@@ -66,14 +66,14 @@ def test_each_text_is_measured_once_per_process_and_renderer_kind_and_matplotlib
 
     monkeypatch.setattr(RendererPDFPSBase, "get_text_width_height_descent", counting)
     forget_texts()
-    helpers = backend_pdf._text_helpers
+    helpers, path_helpers = backend_pdf._text_helpers, textpath._text_helpers
     svg_measure = RendererSVG.__dict__["get_text_width_height_descent"]
     with quiet_font_fallback(), rc_context(font_rc("en")):
         _saved(TITLES)
         plain = sum(measured.values())
         measured.clear()
         with reused_text():
-            assert backend_pdf._text_helpers is not helpers
+            assert backend_pdf._text_helpers is not helpers and textpath._text_helpers is not path_helpers
             _saved(TITLES)
     assert max(measured.values()) == 1, "the same string at the same size is measured once"
     assert ("Final rank", 6.0) in measured and ("Final rank", 14.0) in measured, "each size on its own"
@@ -85,6 +85,7 @@ def test_each_text_is_measured_once_per_process_and_renderer_kind_and_matplotlib
     assert "get_text_width_height_descent" not in RendererPdf.__dict__
     assert RendererSVG.__dict__["get_text_width_height_descent"] is svg_measure
     assert "_get_font_ttf" not in RendererPdf.__dict__ and backend_pdf._text_helpers is helpers
+    assert "_get_font" in textpath.TextToPath.__dict__ and textpath._text_helpers is path_helpers
 
 
 def test_a_nested_block_keeps_the_outer_blocks_caches_until_the_outer_block_ends():

@@ -8,12 +8,13 @@ place its glyphs. Inside `reused_text()` these results are kept and shared betwe
 blocks of a process (the parts of a report, the reports of a run of them); they are the same numbers the
 renderers compute, so the saved bytes do not change.
 
-The sizes are kept per renderer class (the PDF and SVG renderers measure differently), string, font properties
-and the rcParams that choose and scale the font files. A glyph layout is kept per string, font object, font size
-and shaping options. The PDF backend's glyphs are not loaded into the font (it never reads them; it loads every
-glyph it embeds when it writes the fonts); the SVG text paths still load each glyph as it is placed, for the
-outline of a glyph the figure has not drawn yet. Math and TeX texts are measured as before. Everything kept is
-dropped when the fonts known to matplotlib change, and when it grows past KEPT_TEXTS entries.
+The font files of each font properties are kept too (matplotlib looks them up again, family by family, for
+every text it lays out). The sizes are kept per renderer class (the PDF and SVG renderers measure differently),
+string, font properties and the rcParams that choose and scale the font files. A glyph layout is kept per string,
+font object, font size and shaping options. The PDF backend's glyphs are not loaded into the font (it never reads
+them; it loads every glyph it embeds when it writes the fonts); the SVG text paths still load each glyph as it is
+placed, for the outline of a glyph the figure has not drawn yet. Math and TeX texts are measured as before.
+Everything kept is dropped when the fonts known to matplotlib change, and when it grows past KEPT_TEXTS entries.
 """
 
 from __future__ import annotations
@@ -40,6 +41,8 @@ _sizes: dict = {}
 """(renderer class, string, font properties, font rcParams) → (width, height, descent)"""
 _layouts: dict = {}
 """(string, font id, font size, shaping options) → the glyph placement the PDF backend draws"""
+_font_files: dict = {}
+"""(font properties, lookup options, generic family rcParams, font list) → the font files matplotlib finds"""
 _font_sizes: dict = {}
 """font object id → (the font object, the size the PDF renderer or the text-to-path converter last set on it)"""
 _kept_for: list = [None]
@@ -54,6 +57,29 @@ def _font_rc() -> tuple:
 
 def _known_fonts() -> tuple:
     return tuple((entry.fname, entry.name, entry.style, entry.weight) for entry in font_manager.fontManager.ttflist)
+
+
+GENERIC_FAMILIES = ("font.serif", "font.sans-serif", "font.cursive", "font.fantasy", "font.monospace")
+
+
+def _kept_font_files(find):
+    """FontManager._find_fonts_by_props (bound to the font manager) answering from `_font_files` what it found
+    before for the same properties, options, generic families and list of fonts."""
+    params = mpl.rcParams
+    manager = font_manager.fontManager
+
+    def _find_fonts_by_props(prop, *args, **kwargs):
+        if not isinstance(prop, font_manager.FontProperties):
+            return find(prop, *args, **kwargs)
+        fonts = manager.ttflist
+        key = (prop.copy(), args, tuple(sorted(kwargs.items())), id(fonts), len(fonts),
+               tuple(tuple(params[name]) for name in GENERIC_FAMILIES))
+        files = _font_files.get(key)
+        if files is None:
+            files = _font_files[key] = list(find(prop, *args, **kwargs))
+        return list(files)
+
+    return _find_fonts_by_props
 
 
 def _shared_measure(renderer_class: type, measure):
@@ -132,8 +158,8 @@ def _path_font_with_size(get_font):
 
 
 def forget_texts() -> None:
-    """Drop every size and layout kept."""
-    for kept in (_sizes, _layouts, _font_sizes):
+    """Drop every size, layout and font lookup kept."""
+    for kept in (_sizes, _layouts, _font_files, _font_sizes):
         kept.clear()
     _kept_for[0] = None
 
@@ -163,6 +189,8 @@ def reused_text() -> Iterator[None]:
 
     for cls in MEASURED_BY:
         replace(cls, "get_text_width_height_descent", _shared_measure(cls, cls.get_text_width_height_descent))
+    manager = font_manager.fontManager
+    manager._find_fonts_by_props = _kept_font_files(manager._find_fonts_by_props)
     helpers = backend_pdf._text_helpers
     get_font_ttf = getattr(RendererPdf, "_get_font_ttf", None)
     if get_font_ttf is not None and hasattr(helpers, "layout"):
@@ -177,6 +205,7 @@ def reused_text() -> Iterator[None]:
         yield
     finally:
         _depth = 0
+        del manager._find_fonts_by_props  # the class's method again
         backend_pdf._text_helpers = helpers
         textpath._text_helpers = path_helpers
         for cls, name, own in reversed(replaced):

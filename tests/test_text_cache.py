@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 from collections import Counter
 
-from matplotlib import rc_context, textpath
+from matplotlib import font_manager, rc_context, textpath
 from matplotlib.backends import backend_pdf
 from matplotlib.backends._backend_pdf_ps import RendererPDFPSBase
 from matplotlib.backends.backend_pdf import PdfPages, RendererPdf
@@ -74,6 +74,7 @@ def test_each_text_is_measured_once_per_process_and_renderer_kind_and_matplotlib
         measured.clear()
         with reused_text():
             assert backend_pdf._text_helpers is not helpers and textpath._text_helpers is not path_helpers
+            assert "_find_fonts_by_props" in font_manager.fontManager.__dict__
             _saved(TITLES)
     assert max(measured.values()) == 1, "the same string at the same size is measured once"
     assert ("Final rank", 6.0) in measured and ("Final rank", 14.0) in measured, "each size on its own"
@@ -86,6 +87,7 @@ def test_each_text_is_measured_once_per_process_and_renderer_kind_and_matplotlib
     assert RendererSVG.__dict__["get_text_width_height_descent"] is svg_measure
     assert "_get_font_ttf" not in RendererPdf.__dict__ and backend_pdf._text_helpers is helpers
     assert "_get_font" in textpath.TextToPath.__dict__ and textpath._text_helpers is path_helpers
+    assert "_find_fonts_by_props" not in font_manager.fontManager.__dict__
 
 
 def test_a_nested_block_keeps_the_outer_blocks_caches_until_the_outer_block_ends():

@@ -42,13 +42,17 @@ def _import_renderers() -> None:
     cjk_family()
 
 
+_starting: list = []
+"""the futures of the imports start_workers asked of the workers"""
+
+
 def start_workers(jobs: int, parts: int) -> None:
     """Start the workers run_parts will use for `parts` parts, each importing the renderers, without waiting."""
     workers = worker_count(jobs, parts)
     if workers:
         executor = _executor(workers)
-        for _ in range(workers):
-            executor.submit(_import_renderers)
+        _starting[:] = [future for future in _starting if not future.done()]
+        _starting.extend(executor.submit(_import_renderers) for _ in range(workers))
 
 
 _pickles = itertools.count()
@@ -83,13 +87,23 @@ def _call(task: Callable, *arguments):
     return task(*arguments)
 
 
+STOP_WAIT = 10.0
+"""seconds stop_workers waits for the imports start_workers asked for"""
+
+
 def stop_workers() -> None:
     """End the worker processes of the pool now (they are idle once the report is written) instead of waiting at
-    the exit of this process for each to shut down."""
+    the exit of this process for each to shut down. The imports start_workers asked for are waited for first
+    (loky's manager fails on work still pending when its workers are killed); if they do not end (their pool was
+    replaced meanwhile), the workers are left to the pool's own shutdown."""
+    from concurrent.futures import wait
+
     from joblib.externals.loky import reusable_executor
 
+    _done, pending = wait(_starting, timeout=STOP_WAIT)
+    _starting.clear()
     executor = reusable_executor._executor
-    if executor is not None:
+    if executor is not None and not pending:
         executor.terminate(kill_workers=True)
 
 

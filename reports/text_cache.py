@@ -1,16 +1,20 @@
-"""Each text of a report measured and shaped once per report part instead of once per figure.
+"""Each text of a report measured and shaped once per process instead of once per figure.
 
 matplotlib keeps the size of a text (width, height, descent) only for the renderer that measured it, and every
 figure saved gets a new renderer: the tick labels, legend entries and table words a report repeats on every page
 and in every figure are measured again each time, each measurement shaping the whole string with FreeType and
-libraqm. The PDF backend then shapes each drawn text once more to place its glyphs. Inside `reused_text()` both
-results are kept for the rest of the block and shared between figures; they are the same numbers the renderers
-compute, so the saved bytes do not change.
+libraqm. The PDF backend, and the SVG backend turning text into paths, then shape each drawn text once more to
+place its glyphs. Inside `reused_text()` these results are kept and shared between figures, and between the
+blocks of a process (the parts of a report, the reports of a run of them); they are the same numbers the
+renderers compute, so the saved bytes do not change.
 
-The sizes are kept per renderer class (the PDF and SVG renderers measure differently), string, font properties
-and the rcParams that choose and scale the font files. The PDF glyph layout is kept per string, font object, font
-size and shaping options; its glyphs are not loaded into the font again, which the PDF backend does not use (it
-loads every glyph it embeds when it writes the fonts). Math and TeX texts are measured as before.
+The font files of each font properties are kept too (matplotlib looks them up again, family by family, for
+every text it lays out). The sizes are kept per renderer class (the PDF and SVG renderers measure differently),
+string, font properties and the rcParams that choose and scale the font files. A glyph layout is kept per string,
+font object, font size and shaping options. The PDF backend's glyphs are not loaded into the font (it never reads
+them; it loads every glyph it embeds when it writes the fonts); the SVG text paths still load each glyph as it is
+placed, for the outline of a glyph the figure has not drawn yet. Math and TeX texts are measured as before.
+Everything kept is dropped when the fonts known to matplotlib change, and when it grows past KEPT_TEXTS entries.
 """
 
 from __future__ import annotations
@@ -19,15 +23,30 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import matplotlib as mpl
+from matplotlib import font_manager, textpath
 from matplotlib.backends import backend_pdf
 from matplotlib.backends.backend_pdf import RendererPdf
 from matplotlib.backends.backend_svg import RendererSVG
+from matplotlib.ft2font import FT2Font
 
 FONT_RC = ("font.serif", "font.sans-serif", "font.cursive", "font.fantasy", "font.monospace", "pdf.use14corefonts",
            "text.hinting", "text.hinting_factor", "text.kerning_factor")
 """rcParams that decide which font files a text is measured with and how they are scaled"""
 
 MEASURED_BY = (RendererPdf, RendererSVG)
+KEPT_TEXTS = 200_000
+"""sizes and layouts kept at most (a report in three languages keeps about 20,000)"""
+
+_sizes: dict = {}
+"""(renderer class, string, font properties, font rcParams) → (width, height, descent)"""
+_layouts: dict = {}
+"""(string, font id, font size, shaping options) → the glyph placement the PDF backend draws"""
+_font_files: dict = {}
+"""(font properties, lookup options, generic family rcParams, font list) → the font files matplotlib finds"""
+_font_sizes: dict = {}
+"""font object id → (the font object, the size the PDF renderer or the text-to-path converter last set on it)"""
+_kept_for: list = [None]
+"""the fonts matplotlib knew when the kept texts were measured"""
 _depth = 0
 
 
@@ -36,38 +55,73 @@ def _font_rc() -> tuple:
     return tuple(repr(params[key]) for key in FONT_RC if key in params)
 
 
-def _shared_measure(renderer_class: type, measure, sizes: dict):
-    """`renderer_class.get_text_width_height_descent` answering from `sizes` what it measured before."""
+def _known_fonts() -> tuple:
+    return tuple((entry.fname, entry.name, entry.style, entry.weight) for entry in font_manager.fontManager.ttflist)
+
+
+GENERIC_FAMILIES = ("font.serif", "font.sans-serif", "font.cursive", "font.fantasy", "font.monospace")
+
+
+def _kept_font_files(find):
+    """FontManager._find_fonts_by_props (bound to the font manager) answering from `_font_files` what it found
+    before for the same properties, options, generic families and list of fonts."""
+    params = mpl.rcParams
+    manager = font_manager.fontManager
+
+    def _find_fonts_by_props(prop, *args, **kwargs):
+        if not isinstance(prop, font_manager.FontProperties):
+            return find(prop, *args, **kwargs)
+        fonts = manager.ttflist
+        key = (prop.copy(), args, tuple(sorted(kwargs.items())), id(fonts), len(fonts),
+               tuple(tuple(params[name]) for name in GENERIC_FAMILIES))
+        files = _font_files.get(key)
+        if files is None:
+            files = _font_files[key] = list(find(prop, *args, **kwargs))
+        return list(files)
+
+    return _find_fonts_by_props
+
+
+def _shared_measure(renderer_class: type, measure):
+    """`renderer_class.get_text_width_height_descent` answering from `_sizes` what it measured before."""
     def get_text_width_height_descent(renderer, s, prop, ismath):
         if ismath:
             return measure(renderer, s, prop, ismath)
         key = (renderer_class, s, prop.copy(), _font_rc())
-        size = sizes.get(key)
+        size = _sizes.get(key)
         if size is None:
-            size = sizes[key] = measure(renderer, s, prop, ismath)
+            size = _sizes[key] = measure(renderer, s, prop, ismath)
         return size
 
     return get_text_width_height_descent
 
 
 class _KeptLayout:
-    """Stands in for matplotlib._text_helpers in the PDF backend: `layout` gives the glyph placement of a string
-    it shaped before with the same font, size and options; anything else is the module's own."""
+    """Stands in for matplotlib._text_helpers in the PDF backend or the text-to-path converter: `layout` gives the
+    glyph placement of a string shaped before with the same font, size and options, and loads each glyph into the
+    font as it gives it when `loads_glyphs` (as _text_helpers.layout does); anything else is the module's own."""
 
-    def __init__(self, helpers, font_sizes: dict):
+    def __init__(self, helpers, loads_glyphs: bool):
         self._helpers = helpers
-        self._font_sizes = font_sizes
-        self._layouts: dict = {}
+        self._loads_glyphs = loads_glyphs
 
     def layout(self, string, font, **options):
-        font_and_size = self._font_sizes.get(id(font))
+        font_and_size = _font_sizes.get(id(font))
         if font_and_size is None or font_and_size[0] is not font:
             return self._helpers.layout(string, font, **options)
         key = (string, id(font), font_and_size[1], tuple(sorted(options.items())))
-        items = self._layouts.get(key)
+        items = _layouts.get(key)
         if items is None:
-            items = self._layouts[key] = self._shaped(string, font, options)
-        return items
+            items = _layouts[key] = self._shaped(string, font, options)
+        return self._loaded(items) if self._loads_glyphs else items
+
+    @staticmethod
+    def _loaded(items: list):
+        from matplotlib.ft2font import LoadFlags
+
+        for item in items:
+            item.ft_object.load_glyph(item.glyph_index, flags=LoadFlags.NO_HINTING)
+            yield item
 
     def _shaped(self, string, font, options: dict) -> list:
         """The glyph placement of `string`: what _text_helpers.layout yields, without loading each glyph into the
@@ -82,21 +136,39 @@ class _KeptLayout:
         return getattr(self._helpers, name)
 
 
-def _font_with_size(get_font_ttf, font_sizes: dict):
+def _font_with_size(get_font_ttf):
     """RendererPdf._get_font_ttf noting the size it set on the (shared) font object it returns. The font object is
     kept with its size, so that its id stays its own while the note is used."""
     def _get_font_ttf(renderer, prop):
         font = get_font_ttf(renderer, prop)
-        font_sizes[id(font)] = (font, prop.get_size_in_points())
+        _font_sizes[id(font)] = (font, prop.get_size_in_points())
         return font
 
     return _get_font_ttf
 
 
+def _path_font_with_size(get_font):
+    """TextToPath._get_font noting the size it sets on every font object it returns (its own, whatever `prop`)."""
+    def _get_font(converter, prop):
+        font = get_font(converter, prop)
+        _font_sizes[id(font)] = (font, ("text to path", converter.FONT_SCALE, converter.DPI))
+        return font
+
+    return _get_font
+
+
+def forget_texts() -> None:
+    """Drop every size, layout and font lookup kept."""
+    for kept in (_sizes, _layouts, _font_files, _font_sizes):
+        kept.clear()
+    _kept_for[0] = None
+
+
 @contextmanager
 def reused_text() -> Iterator[None]:
-    """Text sizes and PDF glyph layouts computed once and shared by every figure saved in the block (module
-    docstring); matplotlib's own behaviour is back after it. Nested blocks share the outermost block's."""
+    """Text sizes and PDF glyph layouts computed once and shared by every figure saved in the block and in the
+    blocks after it (module docstring); matplotlib's own behaviour is back after it. Nested blocks are the
+    outermost block's."""
     global _depth
     if _depth:
         _depth += 1
@@ -105,28 +177,37 @@ def reused_text() -> Iterator[None]:
         finally:
             _depth -= 1
         return
+    fonts = _known_fonts()
+    if fonts != _kept_for[0] or len(_sizes) + len(_layouts) > KEPT_TEXTS:
+        forget_texts()
+        _kept_for[0] = fonts
     replaced = []  # (class, attribute name, what the class itself held or None)
 
     def replace(cls: type, name: str, value) -> None:
         replaced.append((cls, name, cls.__dict__.get(name)))
         setattr(cls, name, value)
 
-    sizes: dict = {}
     for cls in MEASURED_BY:
-        replace(cls, "get_text_width_height_descent",
-                _shared_measure(cls, cls.get_text_width_height_descent, sizes))
+        replace(cls, "get_text_width_height_descent", _shared_measure(cls, cls.get_text_width_height_descent))
+    manager = font_manager.fontManager
+    manager._find_fonts_by_props = _kept_font_files(manager._find_fonts_by_props)
     helpers = backend_pdf._text_helpers
     get_font_ttf = getattr(RendererPdf, "_get_font_ttf", None)
     if get_font_ttf is not None and hasattr(helpers, "layout"):
-        font_sizes: dict = {}
-        replace(RendererPdf, "_get_font_ttf", _font_with_size(get_font_ttf, font_sizes))
-        backend_pdf._text_helpers = _KeptLayout(helpers, font_sizes)
+        replace(RendererPdf, "_get_font_ttf", _font_with_size(get_font_ttf))
+        backend_pdf._text_helpers = _KeptLayout(helpers, loads_glyphs=False)
+    path_helpers = textpath._text_helpers
+    if hasattr(FT2Font, "_layout") and hasattr(textpath.TextToPath, "_get_font"):  # matplotlib 3.11's layout items
+        replace(textpath.TextToPath, "_get_font", _path_font_with_size(textpath.TextToPath._get_font))
+        textpath._text_helpers = _KeptLayout(path_helpers, loads_glyphs=True)
     _depth = 1
     try:
         yield
     finally:
         _depth = 0
+        del manager._find_fonts_by_props  # the class's method again
         backend_pdf._text_helpers = helpers
+        textpath._text_helpers = path_helpers
         for cls, name, own in reversed(replaced):
             if own is None:
                 delattr(cls, name)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 from collections import Counter
 
-from matplotlib import rc_context
+from matplotlib import font_manager, rc_context, textpath
 from matplotlib.backends import backend_pdf
 from matplotlib.backends._backend_pdf_ps import RendererPDFPSBase
 from matplotlib.backends.backend_pdf import PdfPages, RendererPdf
@@ -15,7 +15,8 @@ from matplotlib.figure import Figure
 from tsumolab.reports.fonts import font_rc
 from tsumolab.reports.render import quiet_font_fallback
 from tsumolab.reports.saving import PDF_METADATA, svg_bytes
-from tsumolab.reports.text_cache import reused_text
+from tsumolab.reports import text_cache
+from tsumolab.reports.text_cache import forget_texts, reused_text
 
 
 def _page(title: str) -> Figure:
@@ -55,7 +56,7 @@ def test_figures_saved_with_shared_texts_give_the_same_bytes():
             assert shared == plain and again == plain, lang
 
 
-def test_each_text_is_measured_once_per_renderer_kind_and_matplotlib_is_restored_after(monkeypatch):
+def test_each_text_is_measured_once_per_process_and_renderer_kind_and_matplotlib_is_restored_after(monkeypatch):
     measured = Counter()
     measure = RendererPDFPSBase.get_text_width_height_descent
 
@@ -64,21 +65,29 @@ def test_each_text_is_measured_once_per_renderer_kind_and_matplotlib_is_restored
         return measure(renderer, s, prop, ismath)
 
     monkeypatch.setattr(RendererPDFPSBase, "get_text_width_height_descent", counting)
-    helpers = backend_pdf._text_helpers
+    forget_texts()
+    helpers, path_helpers = backend_pdf._text_helpers, textpath._text_helpers
     svg_measure = RendererSVG.__dict__["get_text_width_height_descent"]
     with quiet_font_fallback(), rc_context(font_rc("en")):
         _saved(TITLES)
         plain = sum(measured.values())
         measured.clear()
         with reused_text():
-            assert backend_pdf._text_helpers is not helpers
+            assert backend_pdf._text_helpers is not helpers and textpath._text_helpers is not path_helpers
+            assert "_find_fonts_by_props" in font_manager.fontManager.__dict__
             _saved(TITLES)
     assert max(measured.values()) == 1, "the same string at the same size is measured once"
     assert ("Final rank", 6.0) in measured and ("Final rank", 14.0) in measured, "each size on its own"
     assert sum(measured.values()) < plain / 2
+    measured.clear()
+    with quiet_font_fallback(), rc_context(font_rc("en")), reused_text():
+        _saved(TITLES)
+    assert not measured, "a later block measures nothing the earlier one did"
     assert "get_text_width_height_descent" not in RendererPdf.__dict__
     assert RendererSVG.__dict__["get_text_width_height_descent"] is svg_measure
     assert "_get_font_ttf" not in RendererPdf.__dict__ and backend_pdf._text_helpers is helpers
+    assert "_get_font" in textpath.TextToPath.__dict__ and textpath._text_helpers is path_helpers
+    assert "_find_fonts_by_props" not in font_manager.fontManager.__dict__
 
 
 def test_a_nested_block_keeps_the_outer_blocks_caches_until_the_outer_block_ends():
@@ -89,3 +98,21 @@ def test_a_nested_block_keeps_the_outer_blocks_caches_until_the_outer_block_ends
             assert backend_pdf._text_helpers is kept
         assert backend_pdf._text_helpers is kept
     assert backend_pdf._text_helpers is helpers
+
+
+def test_what_is_kept_is_dropped_when_the_fonts_change_or_it_grows_too_large(monkeypatch):
+    with quiet_font_fallback(), rc_context(font_rc("en")):
+        with reused_text():
+            _saved(TITLES[:1])
+        assert text_cache._sizes and text_cache._layouts
+        monkeypatch.setattr(text_cache, "KEPT_TEXTS", len(text_cache._sizes) - 1)
+        with reused_text():
+            assert not text_cache._sizes, "too many kept: all dropped"
+            _saved(TITLES[:1])
+        monkeypatch.setattr(text_cache, "KEPT_TEXTS", 10**6)
+        with reused_text():
+            assert text_cache._sizes
+        known = text_cache._known_fonts()
+        monkeypatch.setattr(text_cache, "_known_fonts", lambda: (*known, ("/fonts/new.ttf", "New", "normal", 400)))
+        with reused_text():
+            assert not text_cache._sizes, "another font known to matplotlib: all dropped"

@@ -47,17 +47,15 @@ def report_command(directory: Path, langs: tuple[str, ...], jobs: int) -> None:
     """
     from tsumolab.reports.pool import start_workers, stop_workers
 
-    if jobs == -1 or jobs > 1:  # other values are refused (or need no worker) below
+    if (jobs == -1 or jobs > 1) and directory.is_dir():  # other values are refused (or need no worker) below
         # the workers import the renderers while this process imports them and reads the data
         start_workers(jobs, len(langs) * 3)
     from tsumolab import api
 
     # the console process ends with the report, and its workers are stopped then: no garbage worth collecting
     ends_after = bool((click.get_current_context().obj or {}).get("console"))
-    try:
-        written = api.reports(directory, langs, jobs, keep_garbage=ends_after)
-    finally:
-        stop_workers()
+    written = api.reports(directory, langs, jobs, keep_garbage=ends_after)
+    stop_workers()  # after a failure they are left to the pool (and a next report in this process reuses them)
     for html_path, pdf_path in written:
         click.echo(f"report: {html_path}")
         click.echo(f"report: {pdf_path}")

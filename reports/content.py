@@ -76,15 +76,13 @@ def mode_label(data: ReportData, tr: Translator = EN) -> str:
 @dataclass(frozen=True)
 class FigureSpec:
     """A figure of the report: its key (e.g. "ranks"), its caption and its title (its first Axes' title) in the
-    language of `tr`, and `draw(tr)` drawing it with the texts of any language (reports.saving lays a figure out
-    once, in English, and draws it in each language; with `own_layout` in each language)."""
+    language of `tr`, and `draw(tr)` drawing it with the texts of any language."""
 
     key: str
     caption: str
     title: str
     draw: Callable[[Translator], Figure]
     tr: Translator = EN
-    own_layout: bool = False
 
     def build(self, tr: Translator | None = None) -> Figure:
         """The figure with the texts of `tr` (default: the caption's language)."""
@@ -228,9 +226,7 @@ def summary_figures(data: ReportData, beyond: bool = False, tr: Translator = EN)
                tr("Each claim's effect on final points per match (dot), its Holm-adjusted interval (thick, "
                   "coloured by verdict) and its unadjusted 95% interval (thin). Measured facts (other units) are "
                   "left out."))
-    # the field names on its y axis are translated: laid out in each language
-    return [FigureSpec("forest", caption, forest_title(beyond, tr), partial(_forest_figure, compared, beyond), tr,
-                       own_layout=True)]
+    return [FigureSpec("forest", caption, forest_title(beyond, tr), partial(_forest_figure, compared, beyond), tr)]
 
 
 def _forest_figure(rows: pl.DataFrame, beyond: bool, tr: Translator) -> Figure:

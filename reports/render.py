@@ -67,7 +67,7 @@ def render_reports(out_dir: Path | str, langs: tuple[str, ...] = (DEFAULT_LANGUA
     replaying the example hands once. Its parts are rendered by up to `jobs` processes (-1: every core; their
     workers start while the data is read, and draw figures while this process replays the example hands): each
     part of each language's PDF (reports.pdf.pdf_parts, joined here), each group of HTML figures in every language
-    at once (laid out once: reports.saving.figure_svgs) and each language's HTML text, whose figure slots are then
+    at once (reports.saving.figure_svgs) and each language's HTML text, whose figure slots are then
     filled. The bytes do not depend on `jobs`.
     `keep_garbage` (without_cyclic_gc) is for a process that ends with the report, and whose workers end then too:
     the command line's."""

@@ -6,18 +6,13 @@ The saved bytes are the same either way; drawing once takes about a quarter less
 grid of Axes (fit_grid: every HTML figure but the forest plot) is laid out in one measured pass instead of
 constrained layout's two, to the same positions within a tenth of a point.
 
-An HTML figure is laid out once for every language, in English (`figure_svgs`): the figure of another language is
-drawn at the English figure's positions, so a report in three languages lays each figure out once, and a figure
-has the same bytes whichever languages are rendered with it. (Titles and axis labels are one line in every
-language and tick labels are numbers or short words, so the margins the English texts need fit the others; a
-figure whose tick labels are long translated texts, such as the forest plot's field names, is laid out in each
-language: FigureSpec.own_layout.)
+Each figure is laid out in the language it is drawn in, so a figure has the same bytes whichever languages are
+rendered with it, and a report in one language builds each figure once.
 """
 
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
@@ -31,8 +26,6 @@ PDF_METADATA = {"Creator": "tsumolab report", "Producer": "tsumolab (matplotlib 
                 "CreationDate": None, "ModDate": None}
 VECTOR_DPI = 72
 """the resolution the SVG and PDF canvases draw at, whatever the figure's own"""
-LAYOUT_LANGUAGE = "en"
-"""the language every HTML figure is laid out in"""
 
 
 def laid_out(fig: Figure, canvas_class: type) -> Figure:
@@ -138,56 +131,13 @@ def write_pdf(path: Path | BinaryIO, pages: list[Figure]) -> int:
         return pdf.get_pagecount()
 
 
-# --- one layout for every language ----------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Layout:
-    """Where a laid-out figure's parts are: each Axes' box and each figure text's position (suptitle, …), in
-    figure coordinates and in the figure's order."""
-
-    axes: tuple[tuple[float, float, float, float], ...]
-    texts: tuple[tuple[float, float], ...]
-
-
-def layout_of(fig: Figure) -> Layout:
-    """The positions of a figure laid out for SVG (its layout engine run once and removed)."""
-    laid_out(fig, FigureCanvasSVG)
-    return Layout(tuple(tuple(ax.get_position().bounds) for ax in fig.axes),
-                  tuple(tuple(text.get_position()) for text in fig.texts))
-
-
-def with_layout(fig: Figure, layout: Layout) -> Figure:
-    """`fig` (built by the same code as the figure `layout` was taken from, in another language) at those
-    positions, without a layout engine."""
-    if len(fig.axes) != len(layout.axes) or len(fig.texts) != len(layout.texts):
-        raise ValueError("the figure differs from the one its layout was taken from")
-    fig.set_layout_engine(None)
-    for ax, bounds in zip(fig.axes, layout.axes):
-        ax.set_position(bounds)
-    for text, position in zip(fig.texts, layout.texts):
-        text.set_position(position)
-    return fig
-
-
 def figure_svgs(spec, langs: tuple[str, ...]) -> dict[str, bytes]:
-    """A report figure (content.FigureSpec) as SVG in each language of `langs`, laid out once, in LAYOUT_LANGUAGE
-    (module docstring), unless `spec.own_layout`."""
+    """A report figure (content.FigureSpec) as SVG in each language of `langs`, each laid out in its own."""
     from tsumolab.analyzer.i18n import translator
     from tsumolab.reports.fonts import font_rc
 
     out = {}
-    layout, reference = None, None
-    if not spec.own_layout:
-        with rc_context(font_rc(LAYOUT_LANGUAGE)):
-            reference = spec.build(translator(LAYOUT_LANGUAGE))
-            layout = layout_of(reference)
     for lang in langs:
         with rc_context(font_rc(lang)):
-            if lang == LAYOUT_LANGUAGE and reference is not None:
-                fig = reference
-            else:
-                fig = spec.build(translator(lang))
-                if layout is not None:
-                    with_layout(fig, layout)
-            out[lang] = svg_bytes(fig)
+            out[lang] = svg_bytes(spec.build(translator(lang)))
     return out

@@ -349,11 +349,11 @@ def test_the_console_command_writes_the_bytes_of_a_call_from_python(study, tmp_p
     assert (copy / "report.pdf").read_bytes() == in_process["pdf"]
 
 
-def test_a_report_in_two_languages_takes_the_numbers_and_lays_each_figure_out_once(study, tmp_path, monkeypatch):
+def test_a_report_in_two_languages_takes_the_numbers_once_and_lays_each_figure_out_once(study, tmp_path,
+                                                                                      monkeypatch):
     """How render_reports renders (issue 32), counted rather than timed: each claim's figure numbers are taken from
-    its frames once for every language and both files; each HTML figure is laid out once for all languages (the
-    forest plot, whose field names are translated, once per language) and drawn once per language; each
-    language's PDF is rendered once, in its parts (every section in one part); no other figure is drawn."""
+    its frames once for every language and both files; each HTML figure is laid out and drawn once per language;
+    each language's PDF is rendered once, in its parts (every section in one part); no other figure is drawn."""
     from collections import Counter
 
     from matplotlib.figure import Figure
@@ -400,10 +400,9 @@ def test_a_report_in_two_languages_takes_the_numbers_and_lays_each_figure_out_on
 
     data = load_report_data(study)
     specs = [spec for _group, specs_of in figure_groups(data) for spec in specs_of(content.EN)]
-    own = sum(spec.own_layout for spec in specs)
-    assert len(specs) > 10 and own == 1  # the forest plot
+    assert len(specs) > 10
     assert rendered["numbers"] == len(data.claims)
-    assert rendered["layout", "FigureCanvasSVG"] == len(specs) + own
+    assert rendered["layout", "FigureCanvasSVG"] == 2 * len(specs)
     assert rendered["draw", "FigureCanvasSVG"] == 2 * len(specs)
     parts = pdf.pdf_parts(data)
     assert rendered["pdf", "en"] == rendered["pdf", "zh"] == len(parts) == pdf.PDF_PARTS
@@ -426,23 +425,16 @@ def test_each_figure_names_its_first_axes_title(study, plain_run):
                     assert spec.title == spec.build().axes[0].get_title(), (spec.key, lang)
 
 
-def test_a_figure_in_another_language_is_drawn_at_the_english_figures_positions(study):
-    """saving.figure_svgs lays a figure out in English and draws the Japanese one at the same Axes positions."""
-    from matplotlib import rc_context
-    from matplotlib.figure import Figure
-
-    from tsumolab.analyzer.i18n import translator
-    from tsumolab.reports.saving import layout_of, with_layout
+def test_a_figure_has_the_same_bytes_alone_and_beside_other_languages(study):
+    """saving.figure_svgs lays each language's figure out in that language: its bytes do not depend on the other
+    languages rendered with it, and a Japanese figure is not the English one."""
+    from tsumolab.reports.saving import figure_svgs
 
     spec = content.claim_figures(load_report_data(study).claims[0])[-2]  # win value: two Axes
-    with rc_context(fonts.font_rc("en")):
-        layout = layout_of(spec.build())
-    with rc_context(fonts.font_rc("ja")):
-        ja = with_layout(spec.build(translator("ja")), layout)
-    assert [tuple(ax.get_position().bounds) for ax in ja.axes] == list(layout.axes)
-    assert ja.get_layout_engine() is None and len(layout.axes) == 2
-    with pytest.raises(ValueError):
-        with_layout(Figure(), layout)  # not the figure the layout was taken from
+    together = figure_svgs(spec, ("en", "zh", "ja"))
+    assert together["ja"] == figure_svgs(spec, ("ja",))["ja"]
+    assert together["zh"] == figure_svgs(spec, ("zh",))["zh"]
+    assert together["ja"] != together["en"]
 
 
 def test_a_pdf_table_draws_every_cell_text_in_its_box_with_its_colours():
@@ -493,7 +485,7 @@ def test_a_plain_grid_figure_is_laid_out_in_one_pass_where_constrained_layout_pu
             pads = reference.get_layout_engine().get()
             reference.get_layout_engine().execute(reference)
             fig = spec.build()
-            if spec.own_layout:
+            if spec.key == "forest":  # a figure-level legend below it: constrained layout
                 assert not fit_grid(fig, pads), spec.key
                 continue
             laid_out(fig, FigureCanvasSVG)

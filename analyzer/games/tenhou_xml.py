@@ -73,12 +73,12 @@ YAKU = ("門前清自摸和", "立直", "一発", "槍槓", "嶺上開花", "海
 
 def is_mjlog(data: bytes) -> bool:
     """Whether `data` (gunzipped) is an mjlog: `<mjloggm` first, after a byte order mark, blanks and an XML
-    declaration."""
+    declaration (or a document type declaration of mjloggm, which the reader refuses)."""
     head = data[:512].removeprefix(b"\xef\xbb\xbf").lstrip()
     if head.startswith(b"<?xml"):
         end = head.find(b"?>")
         head = head[end + 2:].lstrip() if end >= 0 else b""
-    return head.startswith(MAGIC)
+    return head.startswith(MAGIC) or head.startswith(b"<!DOCTYPE mjloggm")
 
 
 def read_tenhou_xml(data: bytes, title: str = "") -> GameRecord:
@@ -89,7 +89,7 @@ def read_tenhou_xml(data: bytes, title: str = "") -> GameRecord:
 
     doc, moves = _convert(data, title)
     try:
-        record = read_tenhou6(doc, title)
+        record = replace(read_tenhou6(doc, title or "the mjlog"), title=title)
     except GameError as exc:
         raise GameError(f"{exc} (in the tenhou.net/6 form of the mjlog)") from None
     for n, (hand, expected) in enumerate(zip(record.hands, moves), 1):

@@ -119,10 +119,11 @@ def _convert(data: bytes, title: str) -> tuple[dict, list[list[tuple[str, int]]]
     moves: list[list[tuple[str, int]]] = []
     for n, element in enumerate(root, 1):
         tag = element.tag
-        where = f"{name}: element {n} <{tag}>" + (f" (hand {len(doc['log']) + 1})" if hand else "")
+        number = len(moves) + (tag == "INIT")
+        where = f"{name}: element {n} <{tag}>" + (f" (hand {number})" if number else "")
         try:
             if tag == "GO":
-                doc["rule"], doc["lobby"] = rule(element.get("type")), int(element.get("lobby", 0))
+                doc["rule"], doc["lobby"] = rule(whole(element, "type")), whole(element, "lobby", 0)
             elif tag == "UN":
                 if all(element.get(f"n{s}") is not None for s in range(4)):
                     doc["name"] = [unquote(element.get(f"n{s}"), errors="strict") for s in range(4)]
@@ -150,7 +151,7 @@ def _convert(data: bytes, title: str) -> tuple[dict, list[list[tuple[str, int]]]
     try:
         doc["log"].append(hand.entry())
     except ValueError as exc:
-        raise GameError(f"{name}: hand {len(doc['log']) + 1}: {exc}") from None
+        raise GameError(f"{name}: {exc}") from None
     return doc, moves
 
 
@@ -166,12 +167,9 @@ def parse_xml(data: bytes, name: str) -> ET.Element:
         raise GameError(f"not a game log: {name} is damaged XML ({exc})") from None
 
 
-def rule(type_text: str | None) -> dict:
+def rule(bits: int) -> dict:
     """GO's type → the tenhou.net/6 rule: disp (room, 東 or 南, 喰 with open tanyao, 赤 with red fives, 速 when
     fast) and the red fives; GameError for three players or bits no rule is known for."""
-    if type_text is None:
-        raise ValueError("no type")
-    bits = int(type_text)
     if bits & THREE_PLAYERS:
         raise GameError(f"a three-player (sanma) log (GO type {bits}); only four-player games are read")
     if bits < 0 or bits & ~KNOWN_TYPE_BITS:
@@ -193,8 +191,8 @@ def numbers(text: str | None, what: str) -> list[int]:
 def final_scores(text: str) -> list:
     """owari (score / 100, points, per seat) → tenhou.net/6's sc: scores in points, the points as numbers."""
     values = [float(x) for x in text.split(",")]
-    if len(values) != 8:
-        raise ValueError(f"owari has {len(values)} numbers, not 8")
+    if len(values) != 8 or not all(abs(v) < 1e9 for v in values):
+        raise ValueError(f"owari {text[:60]!r} is not 8 scores and points")
     out = []
     for score, points in zip(values[0::2], values[1::2]):
         out += [round(score * 100), int(points) if points.is_integer() else points]
@@ -203,6 +201,8 @@ def final_scores(text: str) -> list:
 
 def limit_points(fu: int, han: int, limit: int, points: int, tsumo: bool, dealer: bool) -> str:
     """The points text of a win as tenhou.net/6 writes it: "30符2飜2000点", "満貫2000-4000点", "30符1飜500点∀"."""
+    if limit not in LIMITS and not (limit == 0 and 0 <= han <= 13 and 0 <= fu <= 110):
+        raise ValueError(f"a win of {fu} fu, {han} han and limit {limit}")
     head = LIMITS[limit] if limit in LIMITS else f"{fu}符{han}飜"
     if not tsumo:
         return f"{head}{points}点"
@@ -223,7 +223,7 @@ class _Hand:
         if len(seed) != 6:
             raise ValueError(f"seed has {len(seed)} numbers, not 6")
         self.round, self.honba, self.sticks = seed[:3]
-        oya = int(init.get("oya", self.round % 4))
+        oya = whole(init, "oya", self.round % 4)
         if not 0 <= self.round < 16 or oya != self.round % 4:
             raise ValueError(f"round {self.round} with dealer {oya}")
         self.scores = [100 * s for s in numbers(init.get("ten"), "ten")]
@@ -243,6 +243,9 @@ class _Hand:
         self.pons: dict[tuple[int, int], str] = {}
         self.result: list = []
         self.moves: list[tuple[str, int]] = []  # (draw | discard | call, seat) in the mjlog's order
+
+    def round_name(self) -> str:
+        return f"{'ESWN'[self.round // 4]}{self.round % 4 + 1}-{self.honba}"
 
     def code(self, tile: int) -> int:
         """The tenhou.net/6 code of a tile id."""
@@ -274,13 +277,13 @@ class _Hand:
                 self.moves.append(("discard", DISCARD_TAGS.index(letter)))
         elif tag == "N":
             seat = seat_of(element, "who")
-            self.call(seat, int(element.get("m")))
+            self.call(seat, whole(element, "m"))
             self.moves.append(("call", seat))
         elif tag == "REACH":
             if element.get("step") == "1":
                 self.declared.add(seat_of(element, "who"))
         elif tag == "DORA":
-            self.dora.append(self.code(int(element.get("hai"))))
+            self.dora.append(self.code(whole(element, "hai")))
         elif tag == "AGARI":
             self.win(element)
         elif tag == "RYUUKYOKU":
@@ -400,13 +403,23 @@ class _Hand:
 
     def entry(self) -> list:
         if not self.result:
-            raise ValueError("the hand has no AGARI or RYUUKYOKU")
+            raise ValueError(f"hand {self.round_name()} ends without AGARI or RYUUKYOKU")
         seats = [part for s in range(4) for part in (self.haipai[s], self.takes[s], self.discards[s])]
         return [[self.round, self.honba, self.sticks], self.scores, self.dora, self.ura, *seats, self.result]
 
 
+def whole(element: ET.Element, attribute: str, default: int | None = None) -> int:
+    """An attribute that is a whole number (`default` when it is missing)."""
+    text = element.get(attribute)
+    if text is None and default is not None:
+        return default
+    if text is None or not re.fullmatch(r"-?[0-9]{1,9}", text.strip()):
+        raise ValueError(f"{attribute}={text!r} is not a whole number" if text is not None else f"no {attribute}")
+    return int(text)
+
+
 def seat_of(element: ET.Element, attribute: str) -> int:
-    seat = int(element.get(attribute))
+    seat = whole(element, attribute)
     if not 0 <= seat <= 3:
         raise ValueError(f"{attribute}={seat} is not a seat 0..3")
     return seat

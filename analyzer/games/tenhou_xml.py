@@ -2,7 +2,9 @@
 games only.
 
 The XML is turned into the tenhou.net/6 document of the same game (`tenhou6_document`), and
-analyzer.games.tenhou6 reads that: one place turns a Tenhou hand into events. The elements, in play order:
+analyzer.games.tenhou6 reads that: one place turns a Tenhou hand into events. That reader rebuilds the order of
+play from each seat's takes and discards; the XML's own order is checked against it. The elements, in play
+order:
 
     GO type lobby        the rule, bits of `type`: 0x01 against people, 0x02 no red fives, 0x04 no open tanyao,
                          0x08 hanchan (else east only), 0x10 three players, 0x20 and 0x80 the room (none 一般,
@@ -262,7 +264,7 @@ class _Hand:
 
     def play(self, element: ET.Element):
         tag = element.tag
-        if self.result and tag not in ("AGARI",):
+        if self.result and tag != "AGARI":
             raise ValueError("play after the hand's result")
         found = PLAY_TAG.fullmatch(tag)
         if found:

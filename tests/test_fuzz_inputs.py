@@ -2,15 +2,17 @@
 and exit code 2 (`verify` says "damaged" with exit code 1 when the record is sound and a chunk is not).
 
 Inputs are generated with hypothesis from real files: positions, settle requests, batch lines, experiment TOML,
-run.json, Parquet chunks and tables, the regress baseline; each is cut, bit-flipped, spliced or has a value
-replaced by a random one (valid inputs are discarded). The fast suite runs a few hundred; the slow suite over
-ten thousand.
+run.json, Parquet chunks and tables, the regress baseline, Tenhou mjlog game logs (review); each is cut,
+bit-flipped, spliced or has a value replaced by a random one (valid inputs are discarded). The fast suite runs a
+few hundred; the slow suite over ten thousand.
 """
 
 from __future__ import annotations
 
 import copy
+import gzip
 import json
+import re
 import shutil
 import tomllib
 from collections import Counter
@@ -27,7 +29,7 @@ from tests.cli_run import run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 FAST, SLOW = 40, 1300
-"""examples per target in the fast suite (8 targets: 320) and in the slow suite (10,400)"""
+"""examples per target in the fast suite (9 targets: 360) and in the slow suite (11,700)"""
 RAN = Counter()
 
 POSITIONS = sorted((ROOT / "examples" / "positions").glob("*.json"))
@@ -38,6 +40,9 @@ BATCH_LINES = [{"variant": "bloodshed", "hand": "1111p335577p99s2s", "void": "m"
                {"hand": "123m456p789s11222z", "win_tile": "2z", "tsumo": True},
                {"variant": "riichi", "hand": "123m456p789s1122z", "melds": ["pon 555p"]}]
 EXPERIMENTS = sorted(EXPERIMENTS_DIR.rglob("*.toml"))
+MJLOGS = sorted(p for p in (ROOT / "tests" / "data" / "tenhou_xml").iterdir() if p.suffix in (".mjlog", ".xml"))
+MJLOG_VALUES = st.text(max_size=12) | st.integers(-2**40, 2**40).map(str) | st.lists(
+    st.integers(-5, 70000), max_size=9).map(lambda v: ",".join(map(str, v)))
 
 
 # --- generators ------------------------------------------------------------------------------------------------
@@ -115,6 +120,29 @@ def json_inputs(docs: list) -> st.SearchStrategy[bytes]:
         json_values.map(lambda d: json.dumps(d).encode()),
         st.binary(max_size=200),
         st.integers(1000, 200_000).map(lambda n: b"[" * n + b"]" * n),
+    )
+
+
+@st.composite
+def xml_value_mutations(draw, seed: bytes) -> bytes:
+    """`seed` (XML) with 1 to 3 attribute values or element numbers (the tile of <T52/>) replaced by random ones."""
+    data = seed
+    for _ in range(draw(st.integers(1, 3))):
+        spots = [m.span(1) for pattern in (rb'="([^"]*)"', rb"<[A-Z]+([0-9]+)") for m in re.finditer(pattern, data)]
+        start, end = draw(st.sampled_from(spots))
+        value = draw(MJLOG_VALUES).encode("utf-8", "surrogatepass").replace(b'"', b"").replace(b"<", b"")
+        data = data[:start] + value + data[end:]
+    return data
+
+
+def mjlog_inputs() -> st.SearchStrategy[bytes]:
+    seeds = [p.read_bytes() for p in MJLOGS]
+    return st.one_of(
+        st.sampled_from(seeds).flatmap(byte_mutations),
+        st.sampled_from(seeds).flatmap(xml_value_mutations),
+        st.sampled_from(seeds).flatmap(xml_value_mutations).map(gzip.compress),
+        st.sampled_from(seeds).map(gzip.compress).flatmap(byte_mutations),
+        st.binary(max_size=200).map(lambda b: b'<mjloggm ver="2.3">' + b),
     )
 
 
@@ -337,11 +365,30 @@ def baseline_target(tmp_path, capsys):
     return json_inputs([seed]), check
 
 
+def mjlog_target(tmp_path, capsys):
+    """A Tenhou mjlog that does not read: review exits 2 in one line before writing anything."""
+    from tsumolab.analyzer.games.read import read_game
+
+    path, out = tmp_path / "game.mjlog", tmp_path / "review"
+
+    def check(data):
+        path.write_bytes(data)
+        try:
+            read_game(path)
+        except InputError:
+            pass
+        else:
+            assume(False)  # a log that reads: review would review it
+        fails_cleanly(["review", str(path), "--seat", "0", "--out", str(out), "--no-report"], capsys)
+        assert not out.exists()
+    return mjlog_inputs(), check
+
+
 TARGETS = {
     "position": (position_target, ()), "settle": (settle_target, ()), "batch": (batch_target, ()),
     "experiment": (experiment_target, ()), "run-record": (run_record_target, ("tiny_run",)),
     "chunk": (chunk_target, ("tiny_run",)), "unchecked-parquet": (unchecked_parquet_target, ("tiny_run", "study")),
-    "baseline": (baseline_target, ()),
+    "baseline": (baseline_target, ()), "mjlog": (mjlog_target, ()),
 }
 """target → (maker(tmp_path, capsys, *fixtures) → (strategy, check), the fixtures it needs)"""
 

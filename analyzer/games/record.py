@@ -1,4 +1,5 @@
-"""`GameRecord`: a real game as the readers (analyzer.games.mjai, .tenhou6, .majsoul) give it to the layers above.
+"""`GameRecord`: a real game as the readers (analyzer.games.mjai, .tenhou6, .tenhou_xml, .majsoul) give it to the
+layers above.
 
 A record holds every hand of the game as a list of mjai-style events in the words `tsumolab replay --json` writes
 (analyzer.replay.riichi_events), every tile the log knows written out:
@@ -51,7 +52,7 @@ from dataclasses import dataclass, field
 
 from tsumolab.analyzer.errors import InputError
 
-FORMATS = ("majsoul", "tenhou6", "mjai")
+FORMATS = ("majsoul", "tenhou6", "mjai", "mjlog")
 
 
 class GameError(InputError):

@@ -145,8 +145,9 @@ def agreement_text(result: dict) -> str:
                    "core from mid-hand positions, and the time of a whole own-turn analysis with 1,000 "
                    "determinizations on --jobs.")
 @click.option("--agreement", "agreement_logs", multiple=True, metavar="LOG",
-              help="Agreement benchmark on real games (repeatable; tenhou.net/6, mjai or Mahjong Soul records): how "
-                   "often advise recommends the players' choices, by decision kind, choice and shanten.")
+              help="Agreement benchmark on real games (repeatable; tenhou.net/6, Tenhou mjlog XML, mjai or Mahjong "
+                   "Soul records, plain or gzip): how often advise recommends the players' choices, by decision "
+                   "kind, choice and shanten.")
 @click.option("--sample", type=int, default=200, show_default=True,
               help="--agreement: decisions drawn from the logs with --seed (0 = all).")
 @click.option("--rollouts", type=int, default=1000, show_default=True,

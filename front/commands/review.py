@@ -105,7 +105,8 @@ def _text(result) -> str:
 def review_command(game, seat, player, kyoku, rollouts, horizon, objective, deal, seat_policies, seed, jobs, out,
                    resume, overwrite, no_report, langs, as_json):
     """Review every decision of one player of GAME: a Mahjong Soul record (decoded JSON with head and data), a
-    tenhou.net/6 JSON log or an mjai log (JSON lines or array). Each decision is evaluated with `tsumolab advise`
+    tenhou.net/6 JSON log, Tenhou's mjlog XML (.mjlog, .xml) or an mjai log (JSON lines or array), any of them
+    plain or gzip. Each decision is evaluated with `tsumolab advise`
     from what the player saw then; the player's choice is set against the best option with the 95% interval of
     the difference, and flagged a clear mistake only when that interval excludes zero and the loss is at least
     300 points (README, "review"). Writes OUT/review.parquet (one row per option of every decision), OUT/review.json

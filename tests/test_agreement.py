@@ -116,3 +116,20 @@ def test_planted_blunders_are_the_obviously_bad_options():
     assert planted_choice(react, [("ron", 0), ("pass", 1)], tables) == ("pass-mangan", "pass")
     assert planted_choice(_view("123m456p789s1122z", decision=D_REACT, can_win=1, win_points=3_900, wall_left=3),
                           [("ron", 0), ("pass", 1)], tables) is None
+
+
+@pytest.mark.slow
+def test_the_cheap_planted_check_keeps_every_place_a_blunder_is_planted(monkeypatch):
+    """planted.may_plant, read from the events alone, only skips decisions where planting finds nothing: the same
+    blunders at the same decisions with the check as when every position is built (a whole ranked game and the
+    mjlog games of tests/data; slow: every position of three games is built)."""
+    from tsumolab.analyzer.bench import planted
+    from tsumolab.analyzer.bench.agreement import _planted
+
+    records = [read_game(GAME)] + [read_game(path) for path in sorted((DATA / "tenhou_xml").glob("*.mjlog"))]
+    pool = candidates(records)
+    checked = _planted(records, pool)
+    monkeypatch.setattr(planted, "may_plant", lambda *_args: True)
+    everywhere = _planted(records, pool)
+    assert len(checked) >= 10 and {c.plant for c in checked} >= {"break-ready", "push-into-riichi"}
+    assert checked == everywhere

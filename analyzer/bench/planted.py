@@ -66,8 +66,35 @@ def planted_choice(view: np.ndarray, options: list[tuple[str, int]], tables) -> 
     return None
 
 
+EARLIEST_LATE_DRAW = 40
+"""fewer draws than this leave more than LATE_WALL tiles in any riichi-family wall"""
+
+
+def may_plant(events, seat: int, decision) -> bool:
+    """A necessary condition of planted_choice read from the events and the decision alone, so that the position
+    is built only where a blunder may apply: a late reaction; or an own turn of a seat not in riichi, either
+    closed and ready or at two or more tiles from ready after the dealer declared riichi."""
+    from tsumolab.analyzer.bench.agreement import shanten_of
+    from tsumolab.sims.tiles import parse_tiles
+
+    seen = events[:decision.at + 1]
+    if decision.kind == "react":
+        return sum(e["type"] == "tsumo" for e in seen) >= EARLIEST_LATE_DRAW
+    if decision.kind != "turn":
+        return False
+    dealer = next(e["oya"] for e in seen if e["type"] == "start_kyoku")
+    declared = {e["actor"] for e in seen if e["type"] == "reach"}
+    if seat in declared:
+        return False
+    shanten = shanten_of(decision.tiles)
+    closed = int(parse_tiles(decision.tiles)[0].sum()) == 14
+    return (closed and shanten == 0) or (dealer in declared and dealer != seat and shanten >= 2)
+
+
 def plant_at(record, events, seat: int, decision) -> tuple[str, str] | None:
     """planted_choice at a SeatDecision of a real log (the position `review` would advise), or None."""
+    if not may_plant(events, seat, decision):
+        return None
     from tsumolab.analyzer.advise.position_advice import read_position
     from tsumolab.analyzer.advise.riichi_sampler import riichi_options
     from tsumolab.analyzer.review.game_review import game_rules

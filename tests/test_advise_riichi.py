@@ -70,6 +70,34 @@ def test_determinize_keeps_the_view_and_the_tiles(slug, spec, deal):
     assert checked >= 50 and riichi_seen > 0
 
 
+def test_a_riichi_seat_is_dealt_waits_out_of_its_river():
+    """Issue 30, R-4: a determinized riichi declarer waits on no kind it discarded or let pass since its riichi
+    (a furiten riichi could never ron, which made pushing into a riichi look cheap), as in the simulated games
+    themselves; a hand that stays furiten after every remix is kept (at most 1 in 100 here; a third of them
+    before the remixes)."""
+    from tsumolab.sims.riichi.tableau import ST_WAITS
+
+    table = field_progress("riichi")
+    dealt = furiten = 0
+    for _, pos in positions("riichi", seed=11, n_matches=12, spec="baseline"):
+        seat = pos.seat
+        for p in range(4):
+            if p == seat or not pos.obs[0, ROBS.riichi + p] or pos.obs[0, ROBS.won + p] or \
+                    pos.obs[p, ROBS.hand:ROBS.hand + 34].sum() % 3 != 1:
+                continue
+            river = (pos.obs[0, ROBS.discarded + 34 * p:ROBS.discarded + 34 * p + 34] > 0) | \
+                    (pos.obs[0, ROBS.safe + 34 * p:ROBS.safe + 34 * p + 34] > 0)
+            assert not (pos.st[ST_WAITS + p] > 0)[river].any()  # the simulated declarer itself
+            for sample in range(5):
+                hs, obs, st, wall = _copy_arrays(pos)
+                assert determinize(hs, obs, st, wall, seat, 3, sample, TABLES, table, NO_PUBLIC) == 0
+                waits = st[ST_WAITS + p] > 0
+                assert waits.any()
+                furiten += bool(waits[river].any())
+                dealt += 1
+    assert dealt >= 200 and furiten <= dealt // 100
+
+
 @pytest.mark.slow
 def test_advice_ignores_how_the_hidden_tiles_lie():
     """Issue 15: rearranging the hidden tiles of the source state consistently with the view (here: by a

@@ -15,6 +15,9 @@ tile. Constraints from the view:
   shanten reach tenpai, then MIX_STEPS proposed exchanges that keep it tenpai spread it over the tenpai hands
   (a random walk whose resting distribution is uniform; after a finite walk, nearly so). Riichi seats are
   dealt first, one after the other;
+- a seat in riichi waits on no kind it discarded or let pass since its riichi (`discarded` and `safe` of the
+  view), as players riichi: a tenpai hand that does is mixed again, up to FURITEN_REMIXES times, so the hands
+  are spread over the tenpai hands out of furiten (one that stays furiten is kept, riichi-furiten as below);
 - a seat declaring a kan (the seat robbing it decides) holds the kan's tiles;
 - darkness (D): the kinds of the other seats' face-down discards that nobody else saw (not opened, or locked,
   or under decision: hs dark_river, dark_red) are hidden tiles too; each such seat keeps their number in its
@@ -59,7 +62,8 @@ from tsumolab.sims.riichi.tableau import (
     DEAD_START, F_DISCARD_FURITEN, F_RIICHI_FURITEN, F_TEMP_FURITEN, MS_NO_RED, MS_RINSHAN, ST_FLAGS, ST_MISC,
     ST_RED_HAND, ST_RIVER, ST_WAITS, is_red, refresh_furiten, update_waits,
 )
-from tsumolab.sims.shanten import RIICHI_SHAPES
+from tsumolab.sims.shanten import RIICHI_SHAPES, winning_tiles
+from tsumolab.sims.shanten_tables import SUIT_ROWS
 from tsumolab.sims.shanten_walk import walk_to_shanten
 
 STREAM_DETERMINIZE = 101  # keyed (seed, sample, STREAM_DETERMINIZE, 0): the hidden tiles
@@ -68,6 +72,7 @@ STREAM_LATER = 103        # keyed (seed, sample, STREAM_LATER, 0): walls of the 
 STREAM_RULES = 104        # keyed (seed, sample, STREAM_RULES, 0): the rules' own streams (the dragon eye's)
 TENPAI_STEPS = 20_000   # exchanges allowed to reach tenpai
 MIX_STEPS = 300         # exchanges proposed once tenpai
+FURITEN_REMIXES = 20    # further mixes of a riichi seat's tenpai hand while it waits on its river
 FIVES = (4, 13, 22)
 
 
@@ -241,6 +246,17 @@ def _walk_to_tenpai(ids, first, size, counts, n_melds, state, tables):
 
 
 @nb.njit(cache=True)
+def _waits_on_river(counts, n_melds, obs, p, tables):
+    """Does the tenpai hand `counts` of seat p wait on a kind p discarded or let pass since its riichi?"""
+    waits = np.zeros(34, np.int64)
+    winning_tiles(counts, n_melds, RIICHI_SHAPES, counts, tables[:SUIT_ROWS], tables[SUIT_ROWS:], waits)
+    for k in range(34):
+        if waits[k] and (obs[0, ROBS.discarded + 34 * p + k] > 0 or obs[0, ROBS.safe + 34 * p + k] > 0):
+            return True
+    return False
+
+
+@nb.njit(cache=True)
 def _walk_to_progress(ids, first, size, counts, n_melds, wall_left, progress, state, tables):
     """Make ids[first:first+size] (with the kept tiles, `counts` the hand's kinds) a hand at a shanten drawn
     from the progress table's row (see sims.riichi.progress) by random exchanges with the rest of the pool,
@@ -291,8 +307,14 @@ def determinize(hs, obs, st, wall, seat, seed, sample, tables, progress, public)
             ready_size = _hand_size(obs, p) % 3 == 1
             if riichi_pass == 0 and ready_size:
                 counts = _counts(ids, first, sizes[p], kept, p)
-                if not _walk_to_tenpai(ids, first, sizes[p], counts, obs[0, ROBS.n_melds + p], state, tables):
+                n_melds = obs[0, ROBS.n_melds + p]
+                if not _walk_to_tenpai(ids, first, sizes[p], counts, n_melds, state, tables):
                     failed += 1
+                else:
+                    for _ in range(FURITEN_REMIXES):
+                        if not _waits_on_river(counts, n_melds, obs, p, tables):
+                            break
+                        _walk_to_tenpai(ids, first, sizes[p], counts, n_melds, state, tables)
             elif riichi_pass == 1 and progress.shape[0] > 0 and ready_size and obs[0, ROBS.won + p] == 0:
                 counts = _counts(ids, first, sizes[p], kept, p)
                 _walk_to_progress(ids, first, sizes[p], counts, obs[0, ROBS.n_melds + p], obs[0, ROBS.wall_left],

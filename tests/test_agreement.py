@@ -93,8 +93,9 @@ def _discard_options(hand: str):
 
 
 def test_planted_blunders_are_the_obviously_bad_options():
-    """analyzer.bench.planted: a ready hand broken early, a fresh middle tile pushed into the dealer's riichi from
-    far, a late mangan ron passed; nothing planted where none applies."""
+    """analyzer.bench.planted: a ready hand with live waits broken early, a fresh middle tile off the suji of the
+    dealer's river pushed into its riichi from far, a late mangan ron passed; nothing planted where none
+    applies."""
     from tsumolab.analyzer.bench.planted import planted_choice
     from tsumolab.sims.shanten_tables import lookup_tables
 
@@ -107,10 +108,14 @@ def test_planted_blunders_are_the_obviously_bad_options():
     counts[kind] -= 1
     assert _shanten(counts, 0, tables) >= 1
     assert planted_choice(_view(ready, wall_left=10), _discard_options(ready), tables) is None
+    # waiting on 1z and 2z: four unseen with none in sight, three once a 1z is seen
+    assert planted_choice(_view(ready, wall_left=40, seen__27=1), _discard_options(ready), tables) is None
 
     far = "159m2468p13579s12z"
     view = _view(far, wall_left=30, dealer=1, riichi__1=1, safe__38=1)   # 5m (kind 4) is safe against seat 1
     assert planted_choice(view, _discard_options(far), tables) == ("push-into-riichi", "discard 5s")
+    suji = _view(far, wall_left=30, dealer=1, riichi__1=1, safe__38=1, safe__53=1)  # and 2s: 5s is suji
+    assert planted_choice(suji, _discard_options(far), tables) == ("push-into-riichi", "discard 4p")
 
     react = _view("123m456p789s1122z", decision=D_REACT, can_win=1, win_points=8_000, wall_left=3)
     assert planted_choice(react, [("ron", 0), ("pass", 1)], tables) == ("pass-mangan", "pass")

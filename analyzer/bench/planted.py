@@ -4,10 +4,11 @@ flag (`tsumolab bench --agreement LOGS --planted`, issue 30).
 At a decision of a real log, seen as the seat saw it (the position advise reads), a blunder is planted when one
 of these applies:
 - `break-ready`: an own turn of a closed hand (ready hands that are open may lack a yaku) that is ready after its
-  best discard, with at least READY_WALL tiles left in the live wall and no riichi yet: the discard that leaves
-  the hand farthest from ready;
+  best discard on at least LIVE_WAITS winning tiles nobody can see, with at least READY_WALL tiles left in the
+  live wall and no riichi yet: the discard that leaves the hand farthest from ready;
 - `push-into-riichi`: an own turn while the dealer (another seat) is in riichi and the seat's hand is two or more
-  tiles from ready: the discard of a middle tile (3–7) the dealer has not shown safe, the most central first;
+  tiles from ready: the discard of a dangerous tile, a middle tile (3–7) the dealer has not shown safe and whose
+  suji (the tiles three away) it has not shown safe either, the most central first;
 - `pass-mangan`: a ron worth MANGAN or more on a discard with at most LATE_WALL tiles left: passing it.
 The planted option is evaluated like the player's choice in `review`; it is caught when flagged a clear mistake.
 """
@@ -20,6 +21,7 @@ from tsumolab.sims.decisions import D_REACT, D_TURN
 from tsumolab.sims.riichi.observation import ROBS
 
 READY_WALL = 24
+LIVE_WAITS = 4
 LATE_WALL = 8
 MANGAN = 8_000
 
@@ -53,13 +55,29 @@ def planted_choice(view: np.ndarray, options: list[tuple[str, int]], tables) -> 
         rest[kind] -= 1
         return _shanten(rest, n_melds, tables)
 
+    def live_waits(kind: int) -> int:
+        """Unseen winning tiles of the hand after discarding `kind` (0 when it is not ready then)."""
+        rest = hand.copy()
+        rest[kind] -= 1
+        if _shanten(rest, n_melds, tables) != 0:
+            return 0
+        unseen = 0
+        for wait in range(34):
+            rest[wait] += 1
+            if _shanten(rest, n_melds, tables) == -1:
+                unseen += max(0, 4 - int(view[ROBS.seen + wait]) - int(hand[wait]))
+            rest[wait] -= 1
+        return unseen
+
     now = _shanten(hand, n_melds, tables)
     dealer = int(view[ROBS.dealer])
     if dealer != seat and view[ROBS.riichi + dealer] > 0 and now >= 2:
-        fresh = [k for k in discards if k < 27 and 2 <= k % 9 <= 6 and not view[ROBS.safe + 34 * dealer + k]]
+        safe = view[ROBS.safe + 34 * dealer:ROBS.safe + 34 * dealer + 34]
+        fresh = [k for k in discards if k < 27 and 2 <= k % 9 <= 6 and not safe[k]
+                 and not any(0 <= k % 9 + step <= 8 and safe[k + step] for step in (-3, 3))]
         if fresh:
             return "push-into-riichi", discards[min(fresh, key=lambda k: (abs(k % 9 - 4), k))]
-    if wall >= READY_WALL and n_melds == 0 and now == 0:
+    if wall >= READY_WALL and n_melds == 0 and now == 0 and max(live_waits(k) for k in discards) >= LIVE_WAITS:
         worst = max(discards, key=lambda k: (after(k), -k))
         if after(worst) >= 1:
             return "break-ready", discards[worst]

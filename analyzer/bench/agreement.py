@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 import polars as pl
 
-from tsumolab.analyzer.bench.planted import plant_at
+from tsumolab.analyzer.bench.planted import plant_at, shanten_of
 from tsumolab.analyzer.errors import InputError
 from tsumolab.analyzer.games.read import read_game
 from tsumolab.analyzer.games.record import GameRecord
@@ -67,16 +67,6 @@ def candidates(records: list[GameRecord]) -> list[Candidate]:
                 for d, decision in enumerate(decisions_of(record, events, seat)):
                     out.append(Candidate(i, seat, h, d, decision))
     return out
-
-
-def shanten_of(tiles: str) -> int:
-    """Shanten of the seat's concealed tiles (mpsz; 14 − 3·melds tiles after a draw: the best discard's)."""
-    from tsumolab.analyzer.advise.riichi_sampler import _shanten
-    from tsumolab.sims.tiles import parse_tiles
-
-    counts, _ = parse_tiles(tiles)
-    n = int(counts.sum())
-    return _shanten(counts, (14 - n) // 3 if n % 3 == 2 else (13 - n) // 3, None)
 
 
 def judge(record: GameRecord, spec: ReviewSpec, cand: Candidate, log_key: int) -> dict | None:

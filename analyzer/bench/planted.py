@@ -84,6 +84,16 @@ def planted_choice(view: np.ndarray, options: list[tuple[str, int]], tables) -> 
     return None
 
 
+def shanten_of(tiles: str) -> int:
+    """Shanten of the seat's concealed tiles (mpsz; 14 − 3·melds tiles after a draw: the best discard's)."""
+    from tsumolab.analyzer.advise.riichi_sampler import _shanten
+    from tsumolab.sims.tiles import parse_tiles
+
+    counts, _ = parse_tiles(tiles)
+    n = int(counts.sum())
+    return _shanten(counts, (14 - n) // 3 if n % 3 == 2 else (13 - n) // 3, None)
+
+
 EARLIEST_LATE_DRAW = 40
 """fewer draws than this leave more than LATE_WALL tiles in any riichi-family wall"""
 
@@ -92,7 +102,6 @@ def may_plant(events, seat: int, decision) -> bool:
     """A necessary condition of planted_choice read from the events and the decision alone, so that the position
     is built only where a blunder may apply: a late reaction; or an own turn of a seat not in riichi, either
     closed and ready or at two or more tiles from ready after the dealer declared riichi."""
-    from tsumolab.analyzer.bench.agreement import shanten_of
     from tsumolab.sims.tiles import parse_tiles
 
     seen = events[:decision.at + 1]

@@ -80,6 +80,20 @@ def bloodshed_decisions() -> None:
     evaluate("bloodshed", arms[0], situation, 3, 2)
 
 
+def discard_prior() -> None:
+    """The discard prior's features (advise's recommendation in the riichi modes, analyzer.prior), compiled on
+    first call: one own turn of a hand of 14 tiles."""
+    from tsumolab.analyzer.prior.model import shipped_prior
+    from tsumolab.sims.riichi.observation import ROBS
+    from tsumolab.sims.shanten_tables import lookup_tables
+    from tsumolab.sims.tiles import parse_tiles
+
+    obs = np.zeros(ROBS.SIZE, np.int32)
+    obs[ROBS.hand:ROBS.hand + 34] = parse_tiles("123m456p789s11223z")[0]
+    obs[ROBS.dora:ROBS.dora + 5] = -1
+    shipped_prior().choose(obs, lookup_tables())
+
+
 def compile_hooks(modules: tuple[str, ...] = ()) -> None:
     """Every registered policy's hooks, both families, and the hooks defined in `modules` (policies.api.hook
     compiles a hook when a seat first plays it)."""
@@ -101,8 +115,8 @@ def compile_hooks(modules: tuple[str, ...] = ()) -> None:
 def compile_group(group: str) -> None:
     """One of two halves of the compile work, about equal on a cold cache: "riichi" (the riichi engine and
     modules, hand analysis, the riichi rollouts and last the Bloodshed decisions rollouts, whose engine the other
-    half has cached by then) or "bloodshed" (the Bloodshed engine, the policy hooks, the shanten tables and the
-    other modules)."""
+    half has cached by then) or "bloodshed" (the Bloodshed engine, the policy hooks, the discard prior, the
+    shanten tables and the other modules)."""
     if group == "riichi":
         importlib.import_module("tsumolab.sims.riichi.engine")
         import_all("tsumolab.sims.riichi")
@@ -114,6 +128,7 @@ def compile_group(group: str) -> None:
         importlib.import_module("tsumolab.sims.bloodshed.engine")
         import_all("tsumolab.policies")
         compile_hooks()
+        discard_prior()
         import_all("tsumolab.sims", skip="tsumolab.sims.riichi")
 
 

@@ -19,7 +19,7 @@ from tsumolab.sims.tiles import TileError
 
 COMMANDS = {name: name for name in ("hand", "settle", "run", "bench", "demo", "policies", "replay", "claims",
                                     "decisions", "regress", "report", "variants", "rules", "advise", "review",
-                                    "verify", "realism")} | {"experiment": "claims"}
+                                    "verify", "realism", "prior")} | {"experiment": "claims"}
 """Subcommand → the module tsumolab.commands.<module> that adds it to `cli` on import."""
 
 

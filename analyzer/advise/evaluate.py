@@ -78,7 +78,7 @@ def _worker_rollouts(recipe, S0, seat, answers, seed, first, count, to_match_end
 
 def advise(S0, seat: int, options: list[tuple[str, int]], sampler, rollouts: int = 1000,
            horizon: str = "hand", seed: int = 0, jobs: int = 1, progress=None, parallel=None,
-           stop_early: bool = True, objective: str = "points") -> dict:
+           stop_early: bool = True, objective: str = "points", prior: bool = True) -> dict:
     """Paired-rollout statistics of each option (see the module doc); rows sorted best first. The value is
     `objective` (analyzer.advise.objectives) of the rollouts' outcomes. With `stop_early` options race (module
     doc); without, every option is played on exactly `rollouts` determinizations.
@@ -110,7 +110,7 @@ def advise(S0, seat: int, options: list[tuple[str, int]], sampler, rollouts: int
         if progress is not None:
             progress(min(rollouts, race.spent // n_opt), rollouts)
     result = summarize(options, *race.samples(), horizon, race.stopped_early, objective, race.dropped)
-    return recommend(result, sampler.policy_answer(S0, seat, seed))
+    return recommend(result, sampler.policy_answer(S0, seat, seed, prior))
 
 
 def recommend(result: dict, policy_answer: int | None) -> dict:

@@ -50,13 +50,14 @@ def read_position(position: dict, deal: str = "progress"):
 
 def advise_position(position: dict, rollouts: int, horizon: str, seat_policies: str | None, seed: int, jobs: int,
                     progress=None, options_filter=None, deal: str = "progress", objective: str = "points",
-                    confirm_choice: str | None = None) -> dict:
+                    confirm_choice: str | None = None, prior: bool = True) -> dict:
     """Validate the position, enumerate its options, roll them out; the result dict of
     analyzer.advise.evaluate.summarize plus seat, decision, seed and seat_policies (None: the mode's
     default_rollout_field). `progress(done, total)` is called after every batch of determinizations. With
     `confirm_choice` (an option other than the recommended one) the result also holds `confirmation`: its shortfall
     against the recommended option on `rollouts` fresh determinizations (analyzer.advise.evaluate.confirm, seeded
-    by confirm_seed)."""
+    by confirm_seed). `prior`: a riichi-mode discard recommended among the options the rollouts cannot tell apart is
+    the discard prior's (analyzer.advise.policy_answer)."""
     from tsumolab.analyzer.advise.evaluate import advise, confirm
     from tsumolab.analyzer.advise.objectives import check_objective
     from tsumolab.policies.registry import PolicyError
@@ -92,7 +93,7 @@ def advise_position(position: dict, rollouts: int, horizon: str, seat_policies: 
 
         parallel = Parallel(n_jobs=jobs)
     result = advise(state, seat, options, sampler, rollouts, horizon, seed, jobs, progress, parallel,
-                    objective=objective)
+                    objective=objective, prior=prior)
     result.update(seat=seat, decision=decision, seed=seed, seat_policies=seat_policies)
     labels = dict(options)
     if confirm_choice in labels and confirm_choice != result["recommended"]:

@@ -38,8 +38,9 @@ def _table(rules):
     return _TABLES[key]
 
 
-def rebuild(log: SeatLog, rules):
-    """The engine state at the log's pending decision (sims.riichi.positions.Position)."""
+def rebuild(log: SeatLog, rules, watch=None):
+    """The engine state at the log's pending decision (sims.riichi.positions.Position). `watch(pos, answer)`, if
+    given, sees every decision the replay answers from the log, before the answer is played."""
     table = _table(rules)
     sopts = table.sopts
     reason = "no attempt"
@@ -48,7 +49,7 @@ def rebuild(log: SeatLog, rules):
         try:
             plan = Plan(log, rng, sopts, rules.astrology_floor if rules.astrology else None)
             plan.choose_hidden()
-            pos = _replay(table, plan, log)
+            pos = _replay(table, plan, log, watch)
         except Retry as exc:
             reason = str(exc)
             continue
@@ -125,11 +126,12 @@ def _describe(action: tuple) -> str:
     return f"{word} {text} by seat {seat}"
 
 
-def _replay(table, plan: Plan, log: SeatLog):
+def _replay(table, plan: Plan, log: SeatLog, watch=None):
     from tsumolab.sims.riichi import engine
     from tsumolab.sims.riichi.events import EV_EYE
 
     seat = log.seat
+    known = known_hands(log)
     target = DECISIONS[log.decision]
     actions = plan.actions
     pos = table.start(wall=plan.wall(), direction=plan.direction, context=plan.context())
@@ -152,7 +154,7 @@ def _replay(table, plan: Plan, log: SeatLog):
                 raise NoDecision(f"seat {seat} has no {log.decision} decision at the end of the log (the "
                                  f"engine goes on: {_describe(done)})")
             logged = actions[cursor]
-            if not _same_action(logged, done, logged[1] == seat, table.sopts):
+            if not _same_action(logged, done, logged[1] in known, table.sopts):
                 message = f"action {cursor} ({_describe(logged)}) cannot be replayed: the engine did {_describe(done)}"
                 if logged[1] == seat or done[1] == seat:
                     raise PositionError(message)
@@ -192,6 +194,8 @@ def _replay(table, plan: Plan, log: SeatLog):
         else:
             raise PositionError(f"decision kind {d} is not part of riichi or shura")
         last_seat = q
+        if watch is not None:
+            watch(pos, answer)
         eyes.steer(pos)
         stopped = table.advance(pos, answer, pos.n_decisions + 1)
 
@@ -221,9 +225,17 @@ def _norm(value):
     return value
 
 
+def known_hands(log: SeatLog) -> set[int]:
+    """The seats whose every tile the log shows: the seat's own, and any other whose deal it shows (open-deal, or
+    a whole game's log, analyzer.prior.extract). Which copy of a kind such a seat discarded is its own choice: the
+    engine may call a discard a tsumogiri that the log does not."""
+    return {log.seat} | {s for s, tiles in enumerate(log.tiles[0]["tehais"]) if None not in tiles}
+
+
 def _compare_views(log: SeatLog, rebuilt: list[dict]) -> str | None:
     """None when the rebuilt hand shows the seat what the log shows, else a one-line difference."""
     types = CORE_TYPES | {e["type"] for e in log.events}
+    known = known_hands(log)
     mine = [e for e in log.events[1:] if e["type"] in VIEW_FIELDS]
     theirs = [e for e in rebuilt[1:] if e["type"] in types and e["type"] in VIEW_FIELDS]
     for n, (a, b) in enumerate(zip(mine, theirs)):
@@ -239,7 +251,7 @@ def _compare_views(log: SeatLog, rebuilt: list[dict]) -> str | None:
             if isinstance(x, list) and len(x) == len(y) and all(u is None or v is None or u == v
                                                                 for u, v in zip(x, y)):
                 continue
-            if key == "tsumogiri" and a.get("actor") == log.seat and y and not x:
+            if key == "tsumogiri" and a.get("actor") in known and y and not x:
                 continue
             return f"event {n + 1} ({a['type']}): the log has {key} {logged!r}, the engine {rebuilt_value!r}"
     if len(mine) != len(theirs):

@@ -174,7 +174,9 @@ def _share(frame: pl.DataFrame, col: str) -> float | None:
 
 
 def _policy_share(frame: pl.DataFrame) -> float | None:
-    """The share of decisions where the rollout policy alone, without rollouts, picks the player's choice."""
+    """The share of decisions where the seat's own answer alone (analyzer.advise.policy_answer: the rollout
+    policy's, with the discard prior's tile on own turns unless --no-prior), without rollouts, picks the player's
+    choice."""
     if not frame.height:
         return None
     return round(float((frame["policy_choice"] == frame["choice"]).fill_null(False).mean()), 4)
@@ -183,7 +185,8 @@ def _policy_share(frame: pl.DataFrame) -> float | None:
 def summarize(rows: pl.DataFrame) -> dict:
     """The benchmark's figures: overall, own-turn discards (top-1 by shanten), wins taken, by kind and choice;
     decisions the engine refused to replay are counted apart (`refused`) and left out of every share; `policy_top1`
-is the top-1 of the rollout policy's own answer alone, for comparison."""
+is the top-1 of the seat's own answer alone (the rollout policy's, with the discard prior's discards), for
+comparison."""
     refused = rows.filter(pl.col("refused") != "")
     rows = rows.filter(pl.col("refused") == "")
     turns = rows.filter((pl.col("kind") == "turn") & pl.col("choice_kind").is_in(["discard", "riichi"]))

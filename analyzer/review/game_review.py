@@ -61,11 +61,13 @@ class ReviewSpec:
     seed: int = 0
     objective: str = "points"
     deal: str = "progress"
+    prior: bool = True
+    """recommend the discard prior's discard where the rollouts cannot tell discards apart (riichi modes)"""
 
     def as_dict(self) -> dict:
         return {"seat": self.seat, "hands": list(self.hands) if self.hands else None, "rollouts": self.rollouts,
                 "horizon": self.horizon, "seat_policies": self.seat_policies, "seed": self.seed,
-                "objective": self.objective, "deal": self.deal}
+                "objective": self.objective, "deal": self.deal, "prior": self.prior}
 
 
 def round_label(start: dict) -> str:
@@ -153,7 +155,8 @@ def advise_decision(record: GameRecord, events, spec: ReviewSpec, decision: Seat
     position = position_of_decision(record, events, spec.seat, decision)
     try:
         result = advise_position(position, spec.rollouts, spec.horizon, spec.seat_policies, seed, jobs=1,
-                                 deal=spec.deal, objective=spec.objective, confirm_choice=decision.choice)
+                                 deal=spec.deal, objective=spec.objective, confirm_choice=decision.choice,
+                                 prior=spec.prior)
     except NotADecision:
         return None
     except InputError as exc:

@@ -29,13 +29,19 @@ def load_position(source: str) -> dict:
     return position
 
 
+PRIOR = click.option("--prior/--no-prior", default=True, show_default=True,
+                     help="Riichi modes: among the options the rollouts cannot tell apart, recommend the discard "
+                          "strong players most likely make (the discard prior, `tsumolab prior`) rather than the "
+                          "rollout policy's.")
+
+
 def run_advice(position: dict, rollouts: int, horizon: str, seat_policies: str | None, seed: int, jobs: int,
                show_progress: bool = False, options_filter=None, deal: str = "progress",
-               objective: str = "points") -> dict:
+               objective: str = "points", prior: bool = True) -> dict:
     """analyzer.advise.position_advice.advise_position, with a progress bar on stderr for long analyses."""
     if not (show_progress and rollouts >= PROGRESS_FROM):
         return advise_position(position, rollouts, horizon, seat_policies, seed, jobs, None, options_filter, deal,
-                               objective)
+                               objective, prior=prior)
     with click.progressbar(length=rollouts, label="rollouts", file=sys.stderr) as bar:
         shown = {"done": 0}
 
@@ -44,7 +50,7 @@ def run_advice(position: dict, rollouts: int, horizon: str, seat_policies: str |
             shown["done"] = done
 
         return advise_position(position, rollouts, horizon, seat_policies, seed, jobs, progress, options_filter,
-                               deal, objective)
+                               deal, objective, prior=prior)
 
 
 def _value_text(result: dict) -> str:
@@ -97,15 +103,18 @@ def format_table(result: dict) -> str:
                    "waiting). Riichi modes: riichi seats are always dealt tenpai; with progress the others get "
                    "the shanten of the field's hands at this wall count and meld count (sims/riichi/progress.py).")
 @click.option("--jobs", type=int, default=1, show_default=True, help="Worker processes.")
+@PRIOR
 @click.option("--json", "as_json", is_flag=True, help="One JSON object instead of the table.")
-def advise_command(position_file, variant, rollouts, horizon, objective, seat_policies, seed, deal, jobs, as_json):
+def advise_command(position_file, variant, rollouts, horizon, objective, seat_policies, seed, deal, jobs, prior,
+                   as_json):
     """Evaluate every option of one seat's decision by paired Monte Carlo rollouts: the hidden tiles are
     resampled consistently with what the seat sees, each option is played out on the same samples with
     the same random streams, and the options are compared sample by sample (mean, 95% interval,
     difference to the best, win / deal-in / exhaustive-draw rates). Stops early when one option is
-    clearly best. Recommends the rollout policy's own choice when the rollouts cannot tell it from the best
-    mean, else the best mean. POSITION is a JSON file or `-` (format: analyzer/advise/bloodshed_position.py,
-    README "advise"); `tsumolab replay --hand H --advise N` writes one from any simulated hand.
+    clearly best. Recommends the rollout policy's own choice (in the riichi modes, the discard prior's tile for
+    a discard) when the rollouts cannot tell it from the best mean, else the best mean. POSITION is a JSON file
+    or `-` (format: analyzer/advise/bloodshed_position.py, README "advise"); `tsumolab replay --hand H --advise
+    N` writes one from any simulated hand.
 
     \b
     Examples:
@@ -126,5 +135,5 @@ def advise_command(position_file, variant, rollouts, horizon, objective, seat_po
     except ValueError as exc:
         raise InputError(str(exc)) from None
     result = run_advice(position, rollouts, horizon, seat_policies, seed, jobs, show_progress=not as_json, deal=deal,
-                        objective=objective)
+                        objective=objective, prior=prior)
     click.echo(json.dumps(result, ensure_ascii=False) if as_json else format_table(result))

@@ -12,7 +12,7 @@ from pathlib import Path
 import click
 
 from tsumolab.analyzer.advise.objectives import OBJECTIVES, horizon_for
-from tsumolab.commands.advise import DEALS
+from tsumolab.commands.advise import DEALS, PRIOR
 from tsumolab.analyzer.bench.speed import bench_variant
 from tsumolab.cli import cli
 from tsumolab.analyzer.errors import InputError
@@ -73,7 +73,7 @@ def all_modes_text(result: dict) -> str:
 
 def agreement_bench(logs: list[str], seats: str | None, sample: int, rollouts: int, objective: str, seed: int,
                     jobs: int, out: Path | None, choices: tuple[str, ...] = (), planted: bool = False,
-                    deal: str = "progress") -> dict:
+                    deal: str = "progress", prior: bool = True) -> dict:
     """analyzer.bench.agreement over `logs` with a progress bar; the summary (and the rows in `out`)."""
     from tsumolab.analyzer.bench.agreement import CHOICE_KINDS, load_records, run_agreement, summarize
     from tsumolab.analyzer.review.game_review import ReviewSpec
@@ -84,7 +84,7 @@ def agreement_bench(logs: list[str], seats: str | None, sample: int, rollouts: i
     unknown = sorted(set(choices) - set(CHOICE_KINDS))
     if unknown:
         raise InputError(f"--choice: unknown kind {unknown[0]!r} (kinds: {', '.join(CHOICE_KINDS)})")
-    spec = ReviewSpec(0, None, rollouts, horizon_for(objective), seats, seed, objective, deal)
+    spec = ReviewSpec(0, None, rollouts, horizon_for(objective), seats, seed, objective, deal, prior)
     records = load_records(logs)  # a bad log is refused before the progress bar shows
     started = time.perf_counter()
     with click.progressbar(length=1, label="decisions", file=sys.stderr) as bar:
@@ -110,8 +110,8 @@ def agreement_text(result: dict) -> str:
              f"{result['rollouts']} rollouts, value {result['value']}, deal {result['deal']}, "
              f"{result['wall_seconds']} s on {result['jobs']} job(s)",
              f"top-1 {_pct(result['top1'])}, within the interval of the best {_pct(result['within'])}, "
-             f"flagged {_pct(result['flagged'])}; the rollout policy alone: top-1 {_pct(result['policy_top1'])}",
-             f"own-turn discards: {result['own_turn_discards']}, top-1 {_pct(result['own_turn_top1'])} (the policy "
+             f"flagged {_pct(result['flagged'])}; the seat's own answer alone: top-1 {_pct(result['policy_top1'])}",
+             f"own-turn discards: {result['own_turn_discards']}, top-1 {_pct(result['own_turn_top1'])} (the answer "
              f"alone {_pct(result['own_turn_policy_top1'])}); wins taken: {result['wins_taken']}, recommended "
              f"{_pct(result['wins_recommended'])}"]
     for title, key, col in (("by decision", "by_kind", "kind"), ("by choice", "by_choice", "choice_kind"),
@@ -165,9 +165,10 @@ def agreement_text(result: dict) -> str:
               help="--agreement: how the hidden hands are dealt (as for `tsumolab advise --deal`).")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="--agreement: also write one row per decision to this Parquet file.")
+@PRIOR
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
 def bench(variant, seats, matches, jobs, seed, policy_paths, kernel, advise_speed, agreement_logs, sample, rollouts,
-          choices, planted, objective, deal, out, as_json):
+          choices, planted, objective, deal, out, prior, as_json):
     """Measure simulation speed in hands per second per core (compile time excluded and reported apart).
 
     \b
@@ -182,7 +183,7 @@ def bench(variant, seats, matches, jobs, seed, policy_paths, kernel, advise_spee
         jobs = os.cpu_count() if jobs == -1 else jobs
         kinds = tuple(c.strip() for c in choices.split(",")) if choices else ()
         result = agreement_bench(list(agreement_logs), seats, sample, rollouts, objective, seed, jobs, out, kinds,
-                                 planted, deal)
+                                 planted, deal, prior)
         click.echo(json.dumps(result) if as_json else agreement_text(result))
         return
     seats = seats or "baseline"

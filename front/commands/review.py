@@ -12,7 +12,7 @@ import click
 from tsumolab.cli import cli
 from tsumolab.analyzer.advise.objectives import OBJECTIVES
 from tsumolab.analyzer.errors import InputError
-from tsumolab.commands.advise import DEALS
+from tsumolab.commands.advise import DEALS, PRIOR
 from tsumolab.commands.report import lang_option
 
 ROUND_PATTERN = re.compile(r"([ESWN])([1-4])(?:\.(\d+))?")
@@ -100,10 +100,11 @@ def _text(result) -> str:
 @click.option("--resume", is_flag=True, help="Continue an interrupted review in --out.")
 @click.option("--overwrite", is_flag=True, help="Replace the review in --out.")
 @click.option("--no-report", is_flag=True, help="Skip the HTML and PDF report.")
+@PRIOR
 @lang_option
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
 def review_command(game, seat, player, kyoku, rollouts, horizon, objective, deal, seat_policies, seed, jobs, out,
-                   resume, overwrite, no_report, langs, as_json):
+                   resume, overwrite, no_report, prior, langs, as_json):
     """Review every decision of one player of GAME: a Mahjong Soul record (decoded JSON with head and data), a
     tenhou.net/6 JSON log, Tenhou's mjlog XML (.mjlog, .xml) or an mjai log (JSON lines or array), any of them
     plain or gzip. Each decision is evaluated with `tsumolab advise`
@@ -135,7 +136,7 @@ def review_command(game, seat, player, kyoku, rollouts, horizon, objective, deal
         raise InputError(str(exc)) from None
     seat_policies = seat_policies or default_rollout_field(record.variant)
     spec = ReviewSpec(_seat(record, seat, player), _hands(record, kyoku), rollouts, horizon, seat_policies, seed,
-                      objective, deal)
+                      objective, deal, prior)
     with click.progressbar(length=1, label="hands reviewed", file=sys.stderr) as bar:
         def progress(done, total):
             bar.length = total

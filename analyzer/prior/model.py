@@ -1,0 +1,90 @@
+"""The discard prior: a small network that scores each discard the seat may make from its features
+(policies.discard_features) and names the one strong players most likely discard there.
+
+Score of a discard with features x (standardized by the training data's mean and scale):
+    linear · x + out · relu(hidden · x + bias)
+The discard with the highest score is the prior's answer; a softmax over the allowed discards is its probability.
+The shipped weights (PRIOR_FILE, package data) were trained by `tsumolab prior train` on the games README names.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+PRIOR_FILE = "prior/human-discards.npz"
+"""the shipped weights, inside the installed tsumolab.analyzer package"""
+ARRAYS = ("mean", "scale", "hidden", "bias", "out", "linear")
+
+
+class PriorError(ValueError):
+    """A weights file that cannot be used: unreadable, or trained on other features."""
+
+
+@dataclass(frozen=True)
+class DiscardPrior:
+    """The network's arrays (module doc): mean, scale [F]; hidden [F, H]; bias, out [H]; linear [F]. `about`
+    says what it was trained on (games, decisions, held-out agreement), as `tsumolab prior train` wrote it."""
+
+    mean: np.ndarray
+    scale: np.ndarray
+    hidden: np.ndarray
+    bias: np.ndarray
+    out: np.ndarray
+    linear: np.ndarray
+    version: int
+    about: dict = field(default_factory=dict)
+
+    def scores(self, rows: np.ndarray) -> np.ndarray:
+        """Scores of feature rows [..., F] (the last axis the features)."""
+        x = (rows - self.mean) / self.scale
+        return x @ self.linear + np.maximum(x @ self.hidden + self.bias, 0.0) @ self.out
+
+    def choose(self, obs: np.ndarray, tables: np.ndarray) -> int:
+        """The kind the prior discards at the riichi observation `obs` (a turn of a seat not in riichi)."""
+        from tsumolab.policies.discard_features import N_FEATURES, discard_features
+
+        rows = np.zeros((34, N_FEATURES))
+        allowed = np.zeros(34, np.uint8)
+        if discard_features(obs, tables, rows, allowed) == 0:
+            raise ValueError("the seat holds no tile it may discard")
+        scores = np.where(allowed == 1, self.scores(rows), -np.inf)
+        return int(np.argmax(scores))
+
+    def save(self, path: Path) -> None:
+        """Write the weights to `path` (.npz), atomically."""
+        from tsumolab.analyzer.tables import replacing
+
+        with replacing(path) as tmp:
+            with open(tmp, "wb") as fh:
+                np.savez(fh, version=np.int64(self.version), about=np.array(json.dumps(self.about)),
+                         **{name: getattr(self, name) for name in ARRAYS})
+
+    @classmethod
+    def load(cls, path: Path) -> DiscardPrior:
+        """The prior saved at `path`; PriorError when it cannot be read or its features are another version."""
+        from tsumolab.policies.discard_features import N_FEATURES, VERSION
+
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                arrays = {name: np.asarray(data[name], np.float64) for name in ARRAYS}
+                version = int(data["version"])
+                about = json.loads(str(data["about"]))
+        except (OSError, KeyError, ValueError) as exc:
+            raise PriorError(f"cannot read the discard prior {path}: {exc}") from None
+        if version != VERSION or arrays["mean"].shape != (N_FEATURES,):
+            raise PriorError(f"the discard prior {path} was trained on features version {version}; this tsumolab "
+                             f"computes version {VERSION}: train it again (tsumolab prior train)")
+        return cls(version=version, about=about, **arrays)
+
+
+@lru_cache(maxsize=1)
+def shipped_prior() -> DiscardPrior:
+    """The prior that ships with tsumolab (package data, PRIOR_FILE)."""
+    from tsumolab.analyzer.package_files import package_path
+
+    return DiscardPrior.load(package_path(PRIOR_FILE))

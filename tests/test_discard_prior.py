@@ -1,0 +1,209 @@
+"""The discard prior (analyzer.prior): its features (policies.discard_features) on views written by hand, the
+training data read from real games, training, the weights file, the shipped prior against real players' discards,
+and advise's use of it."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.riichi_views import declare_riichi, kind, view
+from tsumolab.analyzer.prior.extract import discarded_kind, game_discards, path_discards
+from tsumolab.analyzer.prior.model import DiscardPrior, PriorError, shipped_prior
+from tsumolab.analyzer.prior.train import agreement, best_shanten, choices_of, fit
+from tsumolab.policies.discard_features import FEATURES, MAX_OPTIONS, N_FEATURES, discard_features
+from tsumolab.policies.riichi_api import RIICHI, ROBS, TSUMO, TSUMOGIRI
+from tsumolab.sims.shanten_tables import lookup_tables
+
+F = {name: i for i, name in enumerate(FEATURES)}
+HAND = "2349m456p789s1157z"   # 1-shanten: 234m 456p 789s, the 1z pair (the round wind), 9m 5z 7z floating
+REAL_GAME = "tests/data/tenhou_xml/2016052515gm-00a9-0000-c4d72066.mjlog"
+HUMAN_LOGS = ["tests/data/tenhou6/ranked_game.json", "tests/data/majsoul/ranked_south.json",
+              *(f"tests/data/tenhou_xml/{name}" for name in ("2011020415gm-00a9-0000-e037b629.mjlog",
+                                                            "2016052515gm-00a9-0000-c4d72066.mjlog",
+                                                            "2023053016gm-0029-0000-e54b3b98.xml"))]
+
+
+def _features(obs):
+    rows = np.zeros((34, N_FEATURES))
+    allowed = np.zeros(34, np.uint8)
+    discard_features(obs, lookup_tables(), rows, allowed)
+    return rows, allowed
+
+
+def test_features_say_which_discards_keep_the_shanten_and_what_they_give_up():
+    """The floating 9m, 5z and 7z keep the hand one away; a tile of a set does not. Honors, yakuhai (the round
+    wind 1z, a dragon), the yakuhai pair broken and the tile just drawn are marked."""
+    obs = view(HAND, tile="7z")
+    rows, allowed = _features(obs)
+    assert sorted(np.flatnonzero(allowed)) == sorted(kind(t) for t in ("2m", "3m", "4m", "9m", "4p", "5p", "6p",
+                                                                     "7s", "8s", "9s", "1z", "5z", "7z"))
+    keeps = {t for t in ("2m", "3m", "4m", "9m", "4p", "1z", "5z", "7z")
+             if rows[kind(t), F["keeps the lowest shanten"]]}
+    assert keeps == {"9m", "5z", "7z"}
+    assert rows[kind("5z"), F["yakuhai"]] == 1 and rows[kind("1z"), F["a yakuhai pair broken"]] == 1
+    assert rows[kind("9m"), F["honor"]] == 0 and rows[kind("9m"), F["terminal"]] == 1
+    assert rows[kind("7z"), F["the tile just drawn"]] == 1 and rows[kind("5z"), F["the tile just drawn"]] == 0
+    assert rows[kind("2m"), F["best shanten 1"]] == 1 and rows[kind("2m"), F["threatened"]] == 0
+
+
+def test_features_read_the_threat_a_riichi_makes():
+    """R-4: against seat 2's riichi with 9m in its river, 9m is genbutsu and costs nothing; 5p has no safety."""
+    obs = view(HAND, tile="7z")
+    declare_riichi(obs, 2, "9m")
+    rows, _ = _features(obs)
+    assert rows[kind("9m"), F["genbutsu against every threat"]] == 1 and rows[kind("9m"), F["deal-in cost / 8000"]] == 0
+    assert rows[kind("5p"), F["no safety against a threat"]] == 1 and rows[kind("5p"), F["deal-in cost / 8000"]] > 0
+    assert rows[kind("5p"), F["threatened"]] == 1 and rows[kind("5p"), F["riichi threats"]] == 1
+
+
+def test_a_kind_swap_calling_forbids_is_not_allowed():
+    """After its own chi or pon the seat may not discard the kinds obs[forbid_a] / obs[forbid_b]."""
+    obs = view(HAND, tile="7z")
+    obs[ROBS.after_call], obs[ROBS.forbid_a] = 1, kind("9m")
+    _, allowed = _features(obs)
+    assert allowed[kind("9m")] == 0 and allowed[kind("5z")] == 1
+
+
+def test_discarded_kind_reads_every_discard_answer():
+    obs = view(HAND, tile="7z")
+    assert discarded_kind(obs, kind("5z")) == kind("5z")
+    assert discarded_kind(obs, TSUMOGIRI) == kind("7z")
+    assert discarded_kind(obs, RIICHI + kind("9m")) == kind("9m")
+    assert discarded_kind(obs, RIICHI + TSUMOGIRI) == kind("7z")
+    assert discarded_kind(obs, TSUMO) == -1
+
+
+@pytest.fixture(scope="module")
+def real_discards():
+    from tsumolab.analyzer.games.read import read_game
+
+    return game_discards(read_game(REAL_GAME))
+
+
+def test_one_replay_per_hand_gives_the_views_review_rebuilds(real_discards):
+    """Each discard's observation, from one replay of its hand with every tile known, is the one review builds
+    from the seat's own view of that decision (the random state aside); its kind is the player's choice. Three
+    hands of a real game."""
+    from tsumolab.analyzer.advise.position_advice import read_position
+    from tsumolab.analyzer.games.read import read_game
+    from tsumolab.analyzer.review.game_review import decisions_of, position_of_decision
+    from tsumolab.sims.tiles import tile_name
+
+    record = read_game(REAL_GAME)
+    by_turn = {(int(h), int(s), int(v[ROBS.n_discards + s])): (v, int(k)) for v, k, h, s in
+               zip(real_discards.views, real_discards.kinds, real_discards.hands, real_discards.seats)}
+    compared = 0
+    for hand in (1, 2, 4):
+        events = record.hands[hand - 1]
+        for seat in range(4):
+            for decision in decisions_of(record, events, seat):
+                words = decision.choice.split()
+                if decision.kind != "turn" or words[0] not in ("discard", "riichi"):
+                    continue
+                _, state, _, _, _ = read_position(position_of_decision(record, events, seat, decision))
+                key = (hand, seat, int(state.view[ROBS.n_discards + seat]))
+                if key not in by_turn:  # the last turn of the hand, where the replay stops
+                    continue
+                view_, kind_ = by_turn[key]
+                same = view_ == state.view[:view_.shape[0]]
+                same[ROBS.rng] = True
+                assert same.all(), (key, np.flatnonzero(~same))
+                assert tile_name(kind_) == words[1]
+                compared += 1
+    assert compared >= 100
+
+
+def test_packed_rows_are_the_features_of_each_allowed_kind(real_discards):
+    choices = choices_of(real_discards)
+    assert choices.rows.shape == (len(real_discards), MAX_OPTIONS, N_FEATURES)
+    obs = np.zeros(ROBS.SIZE, np.int32)
+    for i in (0, 57, len(real_discards) - 1):
+        obs[:real_discards.views.shape[1]] = real_discards.views[i]
+        rows, allowed = _features(obs)
+        kinds = np.flatnonzero(allowed)
+        assert list(choices.kinds[i][:len(kinds)]) == list(kinds) and (choices.kinds[i][len(kinds):] == -1).all()
+        assert np.allclose(choices.rows[i, :len(kinds)], rows[kinds], atol=1e-6)
+        assert choices.kinds[i][choices.chosen[i]] == real_discards.kinds[i]
+
+
+def test_training_learns_a_rule_and_repeats_itself(real_discards):
+    """A prior trained to discard the kind a fixed linear score of the features ranks first learns it; the same
+    seed gives the same weights."""
+    choices = choices_of(real_discards)
+    weights = np.random.default_rng(0).normal(size=N_FEATURES)
+    choices.chosen = np.where(choices.allowed, choices.rows @ weights, -np.inf).argmax(axis=1)
+    first = fit(choices, hidden=8, epochs=200, seed=3)
+    assert agreement(first, choices).mean() >= 0.9
+    again = fit(choices, hidden=8, epochs=200, seed=3)
+    assert np.array_equal(first.hidden, again.hidden) and np.array_equal(first.linear, again.linear)
+
+
+def test_a_saved_prior_loads_and_another_feature_version_is_refused(tmp_path):
+    prior = shipped_prior()
+    path = tmp_path / "p.npz"
+    prior.save(path)
+    loaded = DiscardPrior.load(path)
+    assert np.array_equal(loaded.hidden, prior.hidden) and loaded.about == prior.about
+    old = DiscardPrior(**{**prior.__dict__, "version": prior.version - 1})
+    old.save(path)
+    with pytest.raises(PriorError, match="version"):
+        DiscardPrior.load(path)
+    path.write_bytes(b"not a weights file")
+    with pytest.raises(PriorError, match="cannot read"):
+        DiscardPrior.load(path)
+
+
+def test_the_shipped_prior_picks_most_discards_of_real_players():
+    """On real human games it was not trained on (tests/data; README, Agreement with real players) the shipped
+    prior picks the player's discard in at least 60% of own turns, and in most ready and one-away turns."""
+    discards = [path_discards(p) for p in HUMAN_LOGS]
+    choices = [choices_of(d) for d in discards]
+    agrees = np.concatenate([agreement(shipped_prior(), c) for c in choices])
+    shanten = np.concatenate([best_shanten(c) for c in choices])
+    assert len(agrees) > 1500
+    assert agrees.mean() >= 0.60
+    assert agrees[shanten <= 1].mean() >= 0.65
+
+
+def test_advice_takes_the_prior_discard_and_keeps_the_policy_riichi():
+    """The recommendation's policy answer (analyzer.advise.policy_answer): a discard becomes the prior's; riichi
+    stays declared (or not) as the policy chose when the prior's discard leaves the hand ready (R-4); a tsumo
+    stays."""
+    from tsumolab.analyzer.advise.policy_answer import with_prior_discard
+
+    tables = lookup_tables()
+    obs = view(HAND, tile="7z")
+    assert with_prior_discard(obs, tables, kind("2m")) == shipped_prior().choose(obs, tables)
+    assert with_prior_discard(obs, tables, TSUMO) == TSUMO
+    ready = view("123m456p789s23s557z", tile="7z")   # ready on 1s-4s once the drawn 7z goes
+    assert with_prior_discard(ready, tables, RIICHI + kind("5z")) == RIICHI + kind("7z")
+    assert with_prior_discard(ready, tables, kind("5z")) == kind("7z")
+    declare_riichi(ready, 0, "1m")
+    assert with_prior_discard(ready, tables, kind("5z")) == kind("5z")
+
+
+def test_prior_commands_train_check_and_refuse_bad_input(tmp_path, capsys):
+    """`tsumolab prior train` writes weights `prior check --prior` reads; a file that is no game, or weights of
+    other features, is refused in one line with exit code 2 and nothing written."""
+    import json
+
+    from tests.cli_run import run_cli
+
+    out = tmp_path / "mine.npz"
+    code, text, _ = run_cli(["prior", "train", REAL_GAME, "--out", str(out), "--hidden", "4", "--epochs", "2",
+                             "-q"], capsys)
+    assert code == 0 and out.exists() and "trained on" in text
+    assert DiscardPrior.load(out).about["games"] == 1
+    code, text, _ = run_cli(["prior", "check", HUMAN_LOGS[0], "--prior", str(out), "--json", "-q"], capsys)
+    report = json.loads(text)
+    assert code == 0 and report["agreement"]["all"]["of"] > 100
+    assert sum(report["agreement"][k]["of"] for k in ("ready", "one away", "two away", "three or more")) == \
+        report["agreement"]["all"]["of"]
+    code, _, err = run_cli(["prior", "train", "pyproject.toml", "--out", str(tmp_path / "no.npz"), "-q"], capsys)
+    assert code == 2 and err.startswith("tsumolab: error:") and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "no.npz").exists()
+    old = DiscardPrior.load(out)
+    DiscardPrior(**{**old.__dict__, "version": old.version + 1}).save(out)
+    code, _, err = run_cli(["prior", "check", HUMAN_LOGS[0], "--prior", str(out), "-q"], capsys)
+    assert code == 2 and "version" in err

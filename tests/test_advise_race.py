@@ -21,7 +21,7 @@ class KnownSampler:
     def recipe(self):
         return KnownSampler, (self.means, self.own, self.policy)
 
-    def policy_answer(self, S0, seat, seed):
+    def policy_answer(self, S0, seat, seed, prior=True):
         return self.policy
 
     def rollouts(self, S0, seat, answers, seed, first, count, to_match_end):

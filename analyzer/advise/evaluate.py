@@ -32,9 +32,10 @@ an option at the batch where its shortfall first looks clear, so its own differe
 shortfall; review's verdicts (analyzer.review.game_review) use the confirmation's.
 
 An engine plugs in with a sampler: `rollouts(S0, seat, answers, seed, first, count, to_match_end)` →
-(values, ranks, outcome bits)[option, sample], `pending_view(S0)`, `policy_answer(S0, seat, seed)` (the answer
-the seat's rollout policy gives there, its random draws keyed by the seed) and `recipe()` (how a worker process
-builds the same sampler). analyzer.advise.bloodshed_sampler.Sampler serves Bloodshed,
+(values, ranks, outcome bits)[option, sample], `pending_view(S0)`, `policy_answer(S0, seat, seed, prior)` (the
+answer the seat's rollout policy gives there, its random draws keyed by the seed; with `prior`, a riichi-mode
+discard is the discard prior's) and `recipe()` (how a worker process builds the same sampler).
+analyzer.advise.bloodshed_sampler.Sampler serves Bloodshed,
 analyzer.advise.riichi_sampler.RiichiSampler the riichi modes; `advise`, the statistics and the stopping rule
 are engine-free.
 """

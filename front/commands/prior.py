@@ -11,6 +11,7 @@ import click
 
 from tsumolab.cli import cli
 from tsumolab.analyzer.errors import InputError
+from tsumolab.analyzer.prior.train import EPOCHS, HIDDEN
 
 LOGS = click.argument("logs", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
 JOBS = click.option("--jobs", "-j", type=int, default=1, show_default=True, help="Worker processes reading games.")
@@ -38,8 +39,9 @@ def _read(logs, jobs: int, quiet: bool):
 @LOGS
 @click.option("--out", "-o", type=click.Path(dir_okay=False, path_type=Path), required=True,
               help="The weights file to write (.npz); `tsumolab prior check --prior FILE` measures it.")
-@click.option("--hidden", type=click.IntRange(1, 1024), default=64, show_default=True, help="Hidden units.")
-@click.option("--epochs", type=click.IntRange(1, 200), default=8, show_default=True, help="Passes over the data.")
+@click.option("--hidden", type=click.IntRange(1, 1024), default=HIDDEN, show_default=True, help="Hidden units.")
+@click.option("--epochs", type=click.IntRange(1, 200), default=EPOCHS, show_default=True,
+              help="Passes over the data.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the initial weights and the order.")
 @JOBS
 @QUIET

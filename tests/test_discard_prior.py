@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from tests.riichi_views import declare_riichi, kind, view
-from tsumolab.analyzer.prior.extract import discarded_kind, game_discards, path_discards
+from tsumolab.analyzer.prior.answers import discarded_kind
+from tsumolab.analyzer.prior.extract import game_discards, path_discards
 from tsumolab.analyzer.prior.model import DiscardPrior, PriorError, shipped_prior
 from tsumolab.analyzer.prior.train import agreement, best_shanten, choices_of, fit
 from tsumolab.policies.discard_features import FEATURES, MAX_OPTIONS, N_FEATURES, discard_features

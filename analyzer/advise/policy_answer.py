@@ -26,15 +26,15 @@ def with_prior_discard(view, tables, answer: int) -> int:
     """A riichi-family turn `answer` of the seat's policy with its discard chosen by the discard prior
     (analyzer.prior, the weights tsumolab ships): the prior's kind, declaring riichi where the policy declares it
     and that kind leaves the hand ready. A tsumo, kan or nine terminals, and a riichi seat's turn, stay."""
+    from tsumolab.analyzer.prior.answers import declares_riichi, discarded_kind
     from tsumolab.analyzer.prior.model import shipped_prior
     from tsumolab.policies.riichi_common import waits_of
-    from tsumolab.sims.decisions import RIICHI, TSUMOGIRI
+    from tsumolab.sims.decisions import RIICHI
     from tsumolab.sims.riichi.observation import ROBS
 
-    declares = RIICHI <= answer < RIICHI + 34 or answer == RIICHI + TSUMOGIRI
-    if not (answer < 34 or answer == TSUMOGIRI or declares) or view[ROBS.riichi + view[ROBS.seat]]:
+    if discarded_kind(view, answer) < 0 or view[ROBS.riichi + view[ROBS.seat]]:
         return answer
     kind = shipped_prior().choose(view, tables)
-    if declares and waits_of(view, tables, kind).any():
+    if declares_riichi(answer) and waits_of(view, tables, kind).any():
         return RIICHI + kind
     return kind

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from tsumolab.sims.decisions import D_TURN, RIICHI, TSUMOGIRI
+from tsumolab.analyzer.prior.answers import discarded_kind
+from tsumolab.sims.decisions import D_TURN
 from tsumolab.sims.riichi.observation import ROBS
 
 BASE = 608  # the observation's fields common to every riichi mode (the mode blocks start there)
@@ -30,17 +31,6 @@ class Discards:
 
     def __len__(self) -> int:
         return len(self.kinds)
-
-
-def discarded_kind(view: np.ndarray, answer: int) -> int:
-    """The kind a turn answer discards, or -1 for any other answer (tsumo, kan, nine terminals)."""
-    if answer >= RIICHI and answer - RIICHI in range(34):
-        answer -= RIICHI
-    elif answer == RIICHI + TSUMOGIRI:
-        answer = TSUMOGIRI
-    if answer == TSUMOGIRI:
-        return int(view[ROBS.tile])
-    return answer if 0 <= answer < 34 else -1
 
 
 def game_discards(record) -> Discards:
@@ -94,10 +84,9 @@ def hand_discards(record, events: list[dict], rules) -> list[tuple[np.ndarray, i
     return [seen[n] for n in sorted(seen)]
 
 
-def logs_discards(paths: list[str], jobs: int = 1, progress=None) -> tuple[Discards, np.ndarray]:
-    """(the discards of every game, int32[n] the game's index in `paths` of each). A file that cannot be read,
-    or a game not of the riichi mode, is an InputError (one line naming it). `progress(done, total)` after each
-    game."""
+def logs_discards(paths: list[str], jobs: int = 1, progress=None) -> Discards:
+    """The discards of every game of `paths`, in order. A file that cannot be read, or a game not of the riichi
+    mode, is an InputError (one line naming it). `progress(done, total)` after each game."""
     from joblib import Parallel, delayed
 
     parts: list[Discards] = []
@@ -109,10 +98,8 @@ def logs_discards(paths: list[str], jobs: int = 1, progress=None) -> tuple[Disca
         parts.append(part)
         if progress is not None:
             progress(done, len(paths))
-    games = np.concatenate([np.full(len(p), i, np.int32) for i, p in enumerate(parts)] or [np.zeros(0, np.int32)])
-    joined = Discards(*(np.concatenate([getattr(p, name) for p in parts])
-                        for name in ("views", "kinds", "hands", "seats")))
-    return joined, games
+    return Discards(*(np.concatenate([getattr(p, name) for p in parts])
+                      for name in ("views", "kinds", "hands", "seats")))
 
 
 def path_discards(path: str) -> Discards:

@@ -55,8 +55,7 @@ def train_command(logs, out, hidden, epochs, seed, jobs, quiet):
     """
     from tsumolab.analyzer.prior.train import agreement, choices_of, fit
 
-    discards, _ = _read(logs, jobs, quiet)
-    choices = choices_of(discards)
+    choices = choices_of(_read(logs, jobs, quiet))
     if len(choices.chosen) == 0:
         raise InputError("the games hold no discard to learn from")
     if quiet:
@@ -96,8 +95,7 @@ def check_command(logs, prior_file, as_json, jobs, quiet):
         prior = shipped_prior() if prior_file is None else DiscardPrior.load(prior_file)
     except PriorError as exc:
         raise InputError(str(exc)) from None
-    discards, _ = _read(logs, jobs, quiet)
-    choices = choices_of(discards)
+    choices = choices_of(_read(logs, jobs, quiet))
     if len(choices.chosen) == 0:
         raise InputError("the games hold no discard to check")
     agrees = agreement(prior, choices)

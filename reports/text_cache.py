@@ -60,9 +60,14 @@ _kept_for: list = [None]
 _depth = 0
 
 
+_KNOWN_FONT_RC = tuple(key for key in FONT_RC if key in mpl.rcParams)
+
+
 def _font_rc() -> tuple:
-    params = mpl.rcParams
-    return tuple(repr(params[key]) for key in FONT_RC if key in params)
+    """The values of the FONT_RC rcParams in effect, hashable (a list as a tuple); read for every text measured or
+    laid out, so read directly (rcParams._get) rather than through validation."""
+    return tuple(tuple(value) if isinstance(value, list) else value
+                 for value in map(mpl.rcParams._get, _KNOWN_FONT_RC))
 
 
 def _known_fonts() -> tuple:

@@ -28,13 +28,13 @@ from contextlib import contextmanager
 
 import matplotlib as mpl
 from matplotlib import font_manager, textpath
-from matplotlib.text import Text
-from matplotlib.transforms import Bbox
 from matplotlib.backends import backend_pdf
 from matplotlib.backends.backend_mixed import MixedModeRenderer
 from matplotlib.backends.backend_pdf import RendererPdf
 from matplotlib.backends.backend_svg import RendererSVG
 from matplotlib.ft2font import FT2Font
+from matplotlib.text import Text
+from matplotlib.transforms import Bbox
 
 FONT_RC = ("font.serif", "font.sans-serif", "font.cursive", "font.fantasy", "font.monospace", "pdf.use14corefonts",
            "text.hinting", "text.hinting_factor", "text.kerning_factor")

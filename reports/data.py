@@ -188,13 +188,14 @@ def load_report_data(directory: Path | str) -> ReportData:
 def _load_study(directory: Path) -> ReportData:
     from tsumolab.analyzer.claims.study import META_EXPERIMENTS, read_run_metadata
     from tsumolab.analyzer.runs.integrity import read_chunks
-    from tsumolab.analyzer.claims.record import verified_table
+    from tsumolab.analyzer.claims.record import read_study_record, verified_table
 
     missing = [t for t in STUDY_TABLES if not (directory / f"{t}.parquet").is_file()]
     if missing:
         raise InputError(f"{directory} lacks {', '.join(t + '.parquet' for t in missing)}")
-    metadata = read_run_metadata(directory)
-    tables = {t: read_chunks([verified_table(directory, t)], directory) for t in STUDY_TABLES}
+    record = read_study_record(directory)  # read and checked once for the metadata and the three tables
+    metadata = read_run_metadata(directory, record)
+    tables = {t: read_chunks([verified_table(directory, t, record)], directory) for t in STUDY_TABLES}
     experiments = {e["id"]: e for e in metadata[META_EXPERIMENTS]}
     runs = _run_index(directory / "runs")
     modes = list(dict.fromkeys(e["mode"] for e in experiments.values()))
@@ -297,11 +298,14 @@ def _cell_frames(cell: Cell, start: int) -> tuple[pl.LazyFrame, pl.LazyFrame]:
     checksums is scanned by polars once they are checked (they are the files that were written); an older run's
     files are read through pyarrow, which reports a malformed file where polars may abort."""
     from tsumolab.analyzer.runs.integrity import read_dataset, scan_dataset
+    from tsumolab.analyzer.runs.record import read_run_record
+
+    record = read_run_record(cell.run_dir)  # read and checked once for both tables
 
     def table(name: str) -> pl.LazyFrame:
         if cell.checksummed:
-            return scan_dataset(cell.run_dir, name)
-        return read_dataset(cell.run_dir, name).lazy()
+            return scan_dataset(cell.run_dir, name, record)
+        return read_dataset(cell.run_dir, name, record).lazy()
 
     keys = [pl.lit(cell.field).alias("field"), pl.lit(cell.arm).alias("arm"),
             pl.lit(cell.policy).alias("policy"), pl.lit(cell.subject_seat).cast(pl.Int8).alias("subject_seat")]

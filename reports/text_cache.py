@@ -8,12 +8,16 @@ place its glyphs. Inside `reused_text()` these results are kept and shared betwe
 blocks of a process (the parts of a report, the reports of a run of them); they are the same numbers the
 renderers compute, so the saved bytes do not change.
 
-The font files of each font properties are kept too (matplotlib looks them up again, family by family, for
-every text it lays out). The sizes are kept per renderer class (the PDF and SVG renderers measure differently),
-string, font properties and the rcParams that choose and scale the font files. A glyph layout is kept per string,
-font object, font size and shaping options. The PDF backend's glyphs are not loaded into the font (it never reads
-them; it loads every glyph it embeds when it writes the fonts); the SVG text paths still load each glyph as it is
-placed, for the outline of a glyph the figure has not drawn yet. Math and TeX texts are measured as before.
+The font files of each font properties are kept too (matplotlib looks them up again, family by family, for every
+text it lays out), and so is each text's layout (its box and the place of each of its lines relative to its
+position, which matplotlib works out again, font metrics included, every time a text is measured for the layout of
+its figure, drawn or asked for its extent). The sizes are kept per renderer class (the PDF and SVG renderers
+measure differently), string, font properties and the rcParams that choose and scale the font files. A glyph layout
+is kept per string, font object, font size and shaping options, a text's layout per renderer class, string, font
+properties, font rcParams, dpi, rotation, alignment and line spacing. The PDF backend's glyphs are not loaded into
+the font (it never reads them; it loads every glyph it embeds when it writes the fonts); the SVG text paths still
+load each glyph as it is placed, for the outline of a glyph the figure has not drawn yet. Math and TeX texts are
+measured, and wrapped texts laid out, as before.
 Everything kept is dropped when the fonts known to matplotlib change, and when it grows past KEPT_TEXTS entries.
 """
 
@@ -25,9 +29,12 @@ from contextlib import contextmanager
 import matplotlib as mpl
 from matplotlib import font_manager, textpath
 from matplotlib.backends import backend_pdf
+from matplotlib.backends.backend_mixed import MixedModeRenderer
 from matplotlib.backends.backend_pdf import RendererPdf
 from matplotlib.backends.backend_svg import RendererSVG
 from matplotlib.ft2font import FT2Font
+from matplotlib.text import Text
+from matplotlib.transforms import Bbox
 
 FONT_RC = ("font.serif", "font.sans-serif", "font.cursive", "font.fantasy", "font.monospace", "pdf.use14corefonts",
            "text.hinting", "text.hinting_factor", "text.kerning_factor")
@@ -41,6 +48,9 @@ _sizes: dict = {}
 """(renderer class, string, font properties, font rcParams) → (width, height, descent)"""
 _layouts: dict = {}
 """(string, font id, font size, shaping options) → the glyph placement the PDF backend draws"""
+_boxes: dict = {}
+"""(renderer class, string, font properties, font rcParams, dpi, rotation, alignments, line spacing) → what
+Text._get_layout gives: the text's box and its lines' sizes and offsets, relative to its position"""
 _font_files: dict = {}
 """(font properties, lookup options, generic family rcParams, font list) → the font files matplotlib finds"""
 _font_sizes: dict = {}
@@ -50,9 +60,14 @@ _kept_for: list = [None]
 _depth = 0
 
 
+_KNOWN_FONT_RC = tuple(key for key in FONT_RC if key in mpl.rcParams)
+
+
 def _font_rc() -> tuple:
-    params = mpl.rcParams
-    return tuple(repr(params[key]) for key in FONT_RC if key in params)
+    """The values of the FONT_RC rcParams in effect, hashable (a list as a tuple); read for every text measured or
+    laid out, so read directly (rcParams._get) rather than through validation."""
+    return tuple(tuple(value) if isinstance(value, list) else value
+                 for value in map(mpl.rcParams._get, _KNOWN_FONT_RC))
 
 
 def _known_fonts() -> tuple:
@@ -94,6 +109,28 @@ def _shared_measure(renderer_class: type, measure):
         return size
 
     return get_text_width_height_descent
+
+
+def _kept_box(get_layout):
+    """Text._get_layout answering from `_boxes` what it gave before for a text of the same string, font, size,
+    rotation, alignment and line spacing drawn by the same kind of renderer: the box is relative to the text's
+    position, so texts repeated in every figure (tick labels, legend entries, table words) and a text laid out
+    then drawn are placed once. Wrapped, TeX and math texts are laid out as before."""
+    def _get_layout(text, renderer):
+        string = text.get_text()
+        measuring = type(renderer._renderer if isinstance(renderer, MixedModeRenderer) else renderer)
+        if measuring not in MEASURED_BY or text.get_wrap() or text.get_usetex() or "$" in string:
+            return get_layout(text, renderer)
+        key = (measuring, string, text._fontproperties.copy(), _font_rc(), text.get_figure(root=True).dpi,
+               text.get_rotation(), text.get_rotation_mode(), text.get_horizontalalignment(),
+               text.get_verticalalignment(), text._get_multialignment(), text._linespacing)
+        box = _boxes.get(key)
+        if box is None:
+            box = _boxes[key] = get_layout(text, renderer)
+        bbox, lines, corner = box
+        return Bbox(bbox.get_points().copy()), list(lines), corner
+
+    return _get_layout
 
 
 class _KeptLayout:
@@ -159,7 +196,7 @@ def _path_font_with_size(get_font):
 
 def forget_texts() -> None:
     """Drop every size, layout and font lookup kept."""
-    for kept in (_sizes, _layouts, _font_files, _font_sizes):
+    for kept in (_sizes, _layouts, _boxes, _font_files, _font_sizes):
         kept.clear()
     _kept_for[0] = None
 
@@ -178,7 +215,7 @@ def reused_text() -> Iterator[None]:
             _depth -= 1
         return
     fonts = _known_fonts()
-    if fonts != _kept_for[0] or len(_sizes) + len(_layouts) > KEPT_TEXTS:
+    if fonts != _kept_for[0] or len(_sizes) + len(_layouts) + len(_boxes) > KEPT_TEXTS:
         forget_texts()
         _kept_for[0] = fonts
     replaced = []  # (class, attribute name, what the class itself held or None)
@@ -189,6 +226,7 @@ def reused_text() -> Iterator[None]:
 
     for cls in MEASURED_BY:
         replace(cls, "get_text_width_height_descent", _shared_measure(cls, cls.get_text_width_height_descent))
+    replace(Text, "_get_layout", _kept_box(Text._get_layout))
     manager = font_manager.fontManager
     manager._find_fonts_by_props = _kept_font_files(manager._find_fonts_by_props)
     helpers = backend_pdf._text_helpers

@@ -11,6 +11,7 @@ from matplotlib.backends._backend_pdf_ps import RendererPDFPSBase
 from matplotlib.backends.backend_pdf import PdfPages, RendererPdf
 from matplotlib.backends.backend_svg import RendererSVG
 from matplotlib.figure import Figure
+from matplotlib.text import Text
 
 from tsumolab.reports.fonts import font_rc
 from tsumolab.reports.render import quiet_font_fallback
@@ -90,6 +91,30 @@ def test_each_text_is_measured_once_per_process_and_renderer_kind_and_matplotlib
     assert "_find_fonts_by_props" not in font_manager.fontManager.__dict__
 
 
+def test_each_text_is_laid_out_once_per_renderer_kind_and_text_properties(monkeypatch):
+    laid_out = Counter()
+    layout = Text._get_layout
+
+    def counting(text, renderer):
+        laid_out[text.get_text(), text.get_fontsize(), text.get_rotation(), text.get_horizontalalignment(),
+                 text.get_verticalalignment()] += 1
+        return layout(text, renderer)
+
+    monkeypatch.setattr(Text, "_get_layout", counting)
+    forget_texts()
+    with quiet_font_fallback(), rc_context(font_rc("en")):
+        with reused_text():
+            assert Text.__dict__["_get_layout"] is not counting
+            _saved(TITLES)
+        assert Text.__dict__["_get_layout"] is counting
+        assert max(laid_out.values()) <= 2, "at most once for the PDF and once for the SVG renderer"
+        assert text_cache._boxes
+        laid_out.clear()
+        with reused_text():
+            _saved(TITLES)
+    assert not laid_out, "a later block lays out nothing the earlier one did"
+
+
 def test_a_nested_block_keeps_the_outer_blocks_caches_until_the_outer_block_ends():
     helpers = backend_pdf._text_helpers
     with reused_text():
@@ -107,7 +132,7 @@ def test_what_is_kept_is_dropped_when_the_fonts_change_or_it_grows_too_large(mon
         assert text_cache._sizes and text_cache._layouts
         monkeypatch.setattr(text_cache, "KEPT_TEXTS", len(text_cache._sizes) - 1)
         with reused_text():
-            assert not text_cache._sizes, "too many kept: all dropped"
+            assert not text_cache._sizes and not text_cache._boxes, "too many kept: all dropped"
             _saved(TITLES[:1])
         monkeypatch.setattr(text_cache, "KEPT_TEXTS", 10**6)
         with reused_text():

@@ -93,12 +93,14 @@ def study_record_problem(record: object) -> str | None:
     return files_problem(record.get("files"), known)
 
 
-def verified_table(root: Path | str, name: str) -> Path:
+def verified_table(root: Path | str, name: str, record: dict | None = None) -> Path:
     """DIR/<name>.parquet, checked against DIR/study.json when there is one; DamagedError when it differs or
-    the study did not finish."""
+    the study did not finish. `record`: DIR/study.json as read_study_record gave it, when the caller has read it
+    already (to check several tables against one reading)."""
     root = Path(root)
     path = root / f"{name}.parquet"
-    record = read_study_record(root)
+    if record is None:
+        record = read_study_record(root)
     if record is None:
         return path
     if record["status"] != "complete":

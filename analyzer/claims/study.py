@@ -137,11 +137,12 @@ def run_metadata(experiments: list[Experiment]) -> dict:
     return {META_CODE: code_version(), META_ALPHA: ALPHA, META_EXPERIMENTS: described}
 
 
-def read_run_metadata(out_dir: Path | str) -> dict:
+def read_run_metadata(out_dir: Path | str, record: dict | None = None) -> dict:
     """The metadata stored in DIR/claims.parquet (experiments decoded from JSON), plus the timings of the
     last execution under META_EXECUTION when DIR/execution.json exists. DamagedError when claims.parquet
-    differs from the study record or its metadata cannot be read."""
-    path = verified_table(out_dir, "claims")
+    differs from the study record or its metadata cannot be read. `record`: the study record, when the caller
+    has read it already (verified_table)."""
+    path = verified_table(out_dir, "claims", record)
     try:
         raw = read_file_metadata(path)
         meta = {**raw, META_EXPERIMENTS: json.loads(raw[META_EXPERIMENTS])}

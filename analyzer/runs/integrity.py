@@ -129,12 +129,14 @@ def temp_files(out: Path) -> list[Path]:
     return sorted(p for d in (out, *(out / t for t in TABLES)) if d.is_dir() for p in d.glob(f".*{TEMP_SUFFIX}"))
 
 
-def verified_chunk_files(out_dir: Path | str, table: str) -> list[Path]:
+def verified_chunk_files(out_dir: Path | str, table: str, record: dict | None = None) -> list[Path]:
     """The committed chunk files of `table` in chunk order, each checked against the run record; DamagedError
     names the first file that is missing or differs. A run written before checksums (record format 1) or
-    without run.json gives its complete chunks unchecked."""
+    without run.json gives its complete chunks unchecked. `record`: the run record as read_run_record gave it,
+    when the caller has read it already (to check both tables against one reading)."""
     out = Path(out_dir)
-    record = read_run_record(out)
+    if record is None:
+        record = read_run_record(out)
     if record is None or not has_checksums(record):
         files = chunk_files(out, table)
         return [files[i] for i in complete_chunks(out)]
@@ -188,18 +190,19 @@ def _plain(kind: pa.DataType) -> bool:
             or pa.types.is_string(kind) or pa.types.is_large_string(kind))
 
 
-def read_dataset(out_dir: Path | str, table: str) -> pl.DataFrame:
+def read_dataset(out_dir: Path | str, table: str, record: dict | None = None) -> pl.DataFrame:
     """All committed chunks of `table` ("hands" or "matches") of a run directory, checked against the run record
-    and concatenated in chunk order."""
-    paths = verified_chunk_files(out_dir, table)
+    (`record`, when already read) and concatenated in chunk order."""
+    paths = verified_chunk_files(out_dir, table, record)
     if not paths:
         raise FileNotFoundError(f"no complete chunks of the {table!r} table in {out_dir}")
     return read_chunks(paths, out_dir)
 
 
-def scan_dataset(out_dir: Path | str, table: str) -> pl.LazyFrame:
-    """A lazy scan of the committed chunk files of `table`, checked against the run record."""
-    paths = verified_chunk_files(out_dir, table)
+def scan_dataset(out_dir: Path | str, table: str, record: dict | None = None) -> pl.LazyFrame:
+    """A lazy scan of the committed chunk files of `table`, checked against the run record (`record`, when
+    already read)."""
+    paths = verified_chunk_files(out_dir, table, record)
     if not paths:
         raise FileNotFoundError(f"no complete chunks of the {table!r} table in {out_dir}")
     return pl.scan_parquet(paths)

@@ -29,7 +29,6 @@ import polars as pl
 from joblib import Parallel, delayed
 from tqdm import tqdm
 
-from tsumolab.analyzer.search import play as search_play
 from tsumolab.analyzer.runs.dir_lock import locked
 from tsumolab.analyzer.errors import InputError, WriteError, os_error_text
 from tsumolab.analyzer.runs.integrity import file_entry, read_dataset
@@ -157,6 +156,8 @@ def _execute_locked(spec: RunSpec, out: Path, n_jobs: int, resume: bool, overwri
     start = time.perf_counter()
     try:
         if tasks:
+            from tsumolab.analyzer.search import play as search_play
+
             _quiet_engine_warnings()
             search_play.warm_up(spec.mode, spec.seats)  # compile or load the kernels once, before workers fan out
         session["warm_up_seconds"] = round(time.perf_counter() - start, 3)
@@ -242,6 +243,8 @@ def _simulate_chunk(task: _ChunkTask) -> _ChunkResult:
         _quiet_engine_warnings()
     for path in task.policy_paths:  # a worker process registers the user's policy files itself
         policy_registry.load_path(path)
+    from tsumolab.analyzer.search import play as search_play
+
     spec = task.spec
     match_ids = spec.chunk_match_ids(task.index)
     hand_rows, match_rows = search_play.simulate(spec.mode, spec.seed, match_ids, spec.seats, spec.rules)

@@ -98,6 +98,35 @@ def test_a_riichi_seat_is_dealt_waits_out_of_its_river():
     assert dealt >= 200 and furiten <= dealt // 100
 
 
+def test_riichi_waits_are_two_sided_as_often_as_real_ones():
+    """Issue 30, R-4: the tenpai hands dealt to a riichi declarer wait two-sided (two kinds of a suit three
+    apart) about as often as the riichi declarations of real games do (REAL_TWO_SIDED), not as seldom as the
+    tenpai hands taken uniformly (about one in four), which made a fresh middle tile look too safe. Counted
+    soon after the declaration (at most three kinds let pass since), as the real share is: each kind let pass
+    without a win makes a two-sided wait less likely, at a real table as in the deal."""
+    from tsumolab.sims.riichi.determinize import REAL_TWO_SIDED, two_sided
+    from tsumolab.sims.riichi.tableau import ST_WAITS
+
+    table = field_progress("riichi")
+    dealt = wide = 0
+    for _, pos in positions("riichi", seed=11, n_matches=12, spec="baseline"):
+        seat = pos.seat
+        for p in range(4):
+            if p == seat or not pos.obs[0, ROBS.riichi + p] or pos.obs[0, ROBS.won + p] or \
+                    pos.obs[p, ROBS.hand:ROBS.hand + 34].sum() % 3 != 1:
+                continue
+            passed = (pos.obs[0, ROBS.safe + 34 * p:ROBS.safe + 34 * p + 34] > 0) & \
+                     (pos.obs[0, ROBS.discarded + 34 * p:ROBS.discarded + 34 * p + 34] == 0)
+            if passed.sum() > 3:
+                continue
+            for sample in range(5):
+                hs, obs, st, wall = _copy_arrays(pos)
+                assert determinize(hs, obs, st, wall, seat, 5, sample, TABLES, table, NO_PUBLIC) == 0
+                wide += two_sided(st[ST_WAITS + p])
+                dealt += 1
+    assert dealt >= 200 and abs(wide / dealt - REAL_TWO_SIDED) < 0.06, (wide, dealt)
+
+
 @pytest.mark.slow
 def test_advice_ignores_how_the_hidden_tiles_lie():
     """Issue 15: rearranging the hidden tiles of the source state consistently with the view (here: by a

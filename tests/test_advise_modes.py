@@ -286,11 +286,11 @@ def test_advise_answers_an_astrology_pick(tmp_path, capsys):
 @pytest.mark.parametrize("example, best, worse", [("fate-keep", "discard 4s", "discard 1p"),
                                                   ("chant-run", "discard 3p", "discard 6p"),
                                                   ("astrology-pick", "take 9m", "take 5mr"),
-                                                  ("darkness-open", "open", "decline")])
+                                                  ("darkness-open", "decline", "open")])
 def test_readme_mode_examples(example, best, worse):
     """README worked examples 5 (F: keep the open 1p), 6 (C: keep the tsumogiri run), 7 (A: pick the candidate
-    that makes the hand ready over the red five) and 8 (D: open the face-down tile, with 36,000 in the pot and a
-    riichi on 4p/7p): the recommended option beats the next one beyond the paired
+    that makes the hand ready over the red five) and 8 (D: decline to open the face-down tile, alone in riichi on a
+    5m kanchan with nothing in the pot): the recommended option beats the next one beyond the paired
     interval."""
     from pathlib import Path
 

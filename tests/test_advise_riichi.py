@@ -322,3 +322,61 @@ def test_the_default_rollout_field_is_expert_in_the_riichi_modes_and_baseline_in
     bloodshed = run_advice(json.loads((examples / "b1-ron.json").read_text()), rollouts=20, horizon="hand",
                            seat_policies=None, seed=0, jobs=1)
     assert bloodshed["seat_policies"] == "baseline"
+
+
+def _ready_dama_turns(n_wanted, n_matches):
+    """Own turns of simulated riichi play (baseline seats, events kept) where the seat may declare riichi, each
+    with a plain discard that keeps the hand ready (baseline declares there)."""
+    table = RiichiEngine(parse_seats("baseline"), get_mode("riichi").rules_class(), root_seed=4, keep_events=True)
+    found = []
+    for match_id in range(n_matches):
+        for hand_no in range(1, 9):
+            pos = table.at_decision(match_id, hand_no, 0)
+            if pos is None:
+                break
+            while pos.pending and len(found) < n_wanted:
+                if pos.decision == D_TURN and pos.view[ROBS.can_riichi] == 1:
+                    kind = next(a - RIICHI for _, a in riichi_options(pos.view, TABLES) if RIICHI <= a < RIICHI + 34)
+                    found.append((pos.copy(), kind))
+                table.advance(pos, None, pos.n_decisions + 1)
+    return table, found
+
+
+def _riichi_while_unchanged(events, seat):
+    """Whether `seat`, after the discard that kept dama (the first of `events`), declared riichi while its hand
+    stayed the one it kept (only drawn tiles let go)."""
+    from tsumolab.sims.events import EV_DISCARD, EV_DRAW
+
+    drawn = -1
+    discards = 0
+    for row in events:
+        if row[3] != seat:
+            continue
+        if row[2] == EV_DRAW:
+            drawn = row[4]
+        elif row[2] == EV_DISCARD:
+            discards += 1
+            if discards > 1 and row[6] == 1:
+                return True
+            if discards > 1 and row[4] != drawn:
+                return False
+    return False
+
+
+def test_a_declined_riichi_stays_dama_in_the_rollouts():
+    """Issue 30, R-4: an option that discards without the riichi the seat could declare, keeping the hand ready,
+    is played on as dama (keeps_dama, set by the rollouts): the seat declares no riichi until a discard changes
+    its hand. Without it the rollout policy (baseline) declares at its next turn, so "dama" was valued as a
+    riichi one turn late."""
+    table, turns = _ready_dama_turns(12, n_matches=30)
+    assert len(turns) == 12
+    late_riichi = {0: 0, 1: 0}
+    for pos, kind in turns:
+        for keeps in (0, 1):
+            play = pos.copy()
+            play.hs[HS.keeps_dama] = keeps
+            start = int(play.ev[0])
+            table.resume(play, kind)
+            late_riichi[keeps] += _riichi_while_unchanged(play.logged()[start:], pos.seat)
+    assert late_riichi[1] == 0
+    assert late_riichi[0] >= 6, late_riichi

@@ -563,7 +563,7 @@ def _turn_options(state, rules, conc, melds8, ctx, res, mask):
                 view[ROBS.kan_options + k] = 2
                 any_kan = True
     can_riichi = False
-    if (not in_riichi and not after_call and obs[0, ROBS.open + cur] == 0
+    if (not in_riichi and not after_call and obs[0, ROBS.open + cur] == 0 and (hs[HS.dama_seats] >> cur) & 1 == 0
             and obs[0, ROBS.points + cur] >= hs[HS.riichi_cost] and obs[0, ROBS.wall_left] >= 4):
         can_riichi = shanten(hand, n_melds, RIICHI_SHAPES, suit_t, honor_t) <= 0  # tenpai after some discard
     can_nine = first_turn and not after_call and not kan_draw and _orphan_kinds(hand) >= 9
@@ -754,6 +754,22 @@ def _turn_action(state, seating, rules, log, action, mask):
 
 
 @step
+def _declines_riichi(hs, obs, cur, answer, tables):
+    """True when `answer`, forced on cur's turn with keeps_dama set, discards without the riichi it could declare
+    and leaves the hand ready."""
+    if hs[HS.keeps_dama] == 0 or hs[HS.can_riichi] == 0:
+        return False
+    kind = hs[HS.drawn] if answer == TSUMOGIRI else answer
+    hand = obs[cur, ROBS.hand:ROBS.hand + 34]
+    if not 0 <= kind < 34 or hand[kind] == 0:
+        return False
+    hand[kind] -= 1
+    ready = shanten(hand, obs[0, ROBS.n_melds + cur], RIICHI_SHAPES, tables[:SUIT_ROWS], tables[SUIT_ROWS:]) == 0
+    hand[kind] += 1
+    return ready
+
+
+@step
 def _discard(state, seating, rules, log, tile, riichi_now, face_down, drawn_copy):
     """cur discards `tile` (declaring riichi with it when riichi_now; D: face down when face_down; the copy
     just drawn when drawn_copy, else a plain five before the red); the other seats are asked next (PH_REACT), or
@@ -764,6 +780,8 @@ def _discard(state, seating, rules, log, tile, riichi_now, face_down, drawn_copy
     red = st[ST_MISC, MS_DRAWN_RED] if drawn_copy else plain_first(obs, st, cur, tile)
     take_tile(obs, st, cur, tile, red)
     tsumogiri = tile == hs[HS.drawn] and hs[HS.after_call] == 0 and red == st[ST_MISC, MS_DRAWN_RED]  # drawn copy
+    if tile != hs[HS.drawn]:  # the hand changed: a seat kept dama may declare riichi again
+        hs[HS.dama_seats] &= ~(1 << cur)
     tsumogiri = modes_discard(state, rules, cur, tile, red, drawn_copy, st[ST_MISC, MS_DRAWN_CLEAR], tsumogiri,
                               _called(hs), _streaks(hs))
     log_event(events, ev, EV_DISCARD, cur, tile, 1 if tsumogiri else 0, 1 if riichi_now else 0, red)
@@ -1332,12 +1350,17 @@ def run_hand(state, seating, rules, log):
             hs[HS.phase] = PH_TURN_AUTO if automatic else PH_TURN_ASK
         elif phase == PH_TURN_ASK or phase == PH_TURN_AUTO:
             answer = hs[HS.drawn]
+            cur = hs[HS.cur]
+            declines = False
             if phase == PH_TURN_ASK:
-                cur = hs[HS.cur]
+                forced = hs[HS.has_forced] == 1
                 stopped, answer = _decide(hs, seating.turn[cur], cur, obs, view, params, tables)
                 if stopped:
                     return False
+                declines = forced and hs[HS.has_forced] == 0 and _declines_riichi(hs, obs, cur, answer, tables)
             _turn_action(state, seating, rules, log, answer, mask)
+            if declines:
+                hs[HS.dama_seats] |= 1 << cur
         elif phase == PH_REACT:
             _react_options(hs, obs, view, st, wall, topts, sopts, conc, melds8, ctx, res)
         elif phase == PH_REACT_ASK:

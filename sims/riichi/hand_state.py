@@ -56,12 +56,15 @@ HS = declare("RiichiHandState", [
                       "random stream moves as in play)"),
     ("forced_seat", 1, "-1: `forced` answers the next decision asked; else only a decision of this seat "
                        "(rollouts that replay a round of reactions, sims.riichi.rollout)"),
+    ("keeps_dama", 1, "1: a forced own-turn answer that declines an available riichi and stays ready keeps its "
+                      "seat dama until a discard changes its hand (rollouts: an option's dama is meant)"),
     ("dec_seat", 1, "seat of the pending (or last) decision"),
     ("last_answer", 1, "the answer the last decision's hook gave (before any forcing)"),
     # ---- the hand: everything below is zeroed when a hand begins
     ("phase", 1, "what the step does next (PH_*)"),
     ("end", 1, "END_* code of the hand once it is over"),
     ("keeps", 1, "1: the dealer keeps the deal"),
+    ("dama_seats", 1, "bits of the seats kept dama by keeps_dama: they may not declare riichi"),
     ("dealer", 1, "dealer seat of this hand"),
     ("round_wind", 1, "round wind (0 East)"),
     ("honba", 1, "honba counted in payments (0 when the table has none)"),

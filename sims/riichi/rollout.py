@@ -104,6 +104,7 @@ def play_forced_hand(state, seating, rules, log, seat, answer):
     hs[HS.forced] = answer
     hs[HS.has_forced] = 1
     hs[HS.forced_seat] = seat
+    hs[HS.keeps_dama] = 1
     hs[HS.stop_at] = -1
     engine.run_hand(state, seating, rules, log)
     return hs[HS.has_forced] == 0

@@ -325,21 +325,33 @@ def test_the_default_rollout_field_is_expert_in_the_riichi_modes_and_baseline_in
 
 
 def _ready_dama_turns(n_wanted, n_matches):
-    """Own turns of simulated riichi play (baseline seats, events kept) where the seat may declare riichi, each
-    with a plain discard that keeps the hand ready (baseline declares there)."""
+    """Own turns of simulated riichi play (baseline seats, events kept) where the seat may declare riichi, each with
+    a plain discard that keeps the hand ready (baseline declares there), by whether a ron on some winning tile
+    would have a yaku without riichi ({True: [...], False: [...]}; the latter only when every winning kind is
+    live, so that none is left unscored)."""
+    from tsumolab.policies.riichi_common import live_waits_after, unseen
+    from tsumolab.policies.win_value import ready_value
+
     table = RiichiEngine(parse_seats("baseline"), get_mode("riichi").rules_class(), root_seed=4, keep_events=True)
-    found = []
+    found = {True: [], False: []}
     for match_id in range(n_matches):
         for hand_no in range(1, 9):
             pos = table.at_decision(match_id, hand_no, 0)
             if pos is None:
                 break
-            while pos.pending and len(found) < n_wanted:
+            while pos.pending and min(len(v) for v in found.values()) < n_wanted:
                 if pos.decision == D_TURN and pos.view[ROBS.can_riichi] == 1:
                     kind = next(a - RIICHI for _, a in riichi_options(pos.view, TABLES) if RIICHI <= a < RIICHI + 34)
-                    found.append((pos.copy(), kind))
+                    waits = np.zeros(34, np.int64)
+                    live_waits_after(pos.view, TABLES, kind, waits)
+                    hand = pos.view[ROBS.hand:ROBS.hand + 34].copy()
+                    hand[kind] -= 1
+                    _, with_yaku, _ = ready_value(pos.view, hand, waits, 0)
+                    all_live = all(unseen(pos.view)[w] > 0 for w in np.flatnonzero(waits))
+                    if with_yaku > 0 or all_live:
+                        found[with_yaku > 0].append((pos.copy(), kind))
                 table.advance(pos, None, pos.n_decisions + 1)
-    return table, found
+    return table, {k: v[:n_wanted] for k, v in found.items()}
 
 
 def _riichi_while_unchanged(events, seat):
@@ -364,19 +376,26 @@ def _riichi_while_unchanged(events, seat):
 
 
 def test_a_declined_riichi_stays_dama_in_the_rollouts():
-    """Issue 30, R-4: an option that discards without the riichi the seat could declare, keeping the hand ready,
-    is played on as dama (keeps_dama, set by the rollouts): the seat declares no riichi until a discard changes
-    its hand. Without it the rollout policy (baseline) declares at its next turn, so "dama" was valued as a
-    riichi one turn late."""
-    table, turns = _ready_dama_turns(12, n_matches=30)
-    assert len(turns) == 12
-    late_riichi = {0: 0, 1: 0}
-    for pos, kind in turns:
-        for keeps in (0, 1):
-            play = pos.copy()
-            play.hs[HS.keeps_dama] = keeps
-            start = int(play.ev[0])
-            table.resume(play, kind)
-            late_riichi[keeps] += _riichi_while_unchanged(play.logged()[start:], pos.seat)
-    assert late_riichi[1] == 0
-    assert late_riichi[0] >= 6, late_riichi
+    """Issue 30, R-4: an option that discards without the riichi the seat could declare, keeping the hand ready
+    with a yaku for a ron, is played on as dama (keeps_dama, set by the rollouts): the seat declares no riichi
+    until a discard changes its hand. Without it the rollout policy (baseline) declares at its next turn, so such a
+    dama was valued as a riichi one turn late. A ready hand without a yaku is not held: its dama can only tsumo,
+    and players keep it to change it, so it plays on exactly as without keeps_dama."""
+    table, turns = _ready_dama_turns(8, n_matches=60)
+    assert len(turns[True]) == 8 and len(turns[False]) == 8
+    late_riichi = {}
+    for yaku, group in turns.items():
+        for pos, kind in group:
+            logs = []
+            for keeps in (0, 1):
+                play = pos.copy()
+                play.hs[HS.keeps_dama] = keeps
+                start = int(play.ev[0])
+                table.resume(play, kind)
+                logs.append(play.logged()[start:])
+                late_riichi[yaku, keeps] = late_riichi.get((yaku, keeps), 0) + \
+                    _riichi_while_unchanged(logs[-1], pos.seat)
+            if not yaku:
+                assert np.array_equal(logs[0], logs[1])
+    assert late_riichi[True, 1] == 0 and late_riichi[True, 0] >= 4, late_riichi
+    assert late_riichi[False, 0] >= 4, late_riichi

@@ -11,7 +11,10 @@ from tests.riichi_views import declare_riichi, kind, view
 from tsumolab.analyzer.prior.answers import discarded_kind
 from tsumolab.analyzer.prior.extract import game_discards, path_discards
 from tsumolab.analyzer.prior.model import DiscardPrior, PriorError, shipped_prior
-from tsumolab.analyzer.prior.train import agreement, best_shanten, choices_of, fit
+from tsumolab.analyzer.prior.riichi import RIICHI_FEATURES, fit_riichi, riichi_features, riichi_probability
+from tsumolab.analyzer.prior.train import (
+    agreement, best_shanten, choices_of, fit, riichi_agreement, riichi_choices_of,
+)
 from tsumolab.policies.discard_features import FEATURES, MAX_OPTIONS, N_FEATURES, discard_features
 from tsumolab.policies.riichi_api import RIICHI, ROBS, TSUMO, TSUMOGIRI
 from tsumolab.sims.shanten_tables import lookup_tables
@@ -134,9 +137,10 @@ def test_training_learns_a_rule_and_repeats_itself(real_discards):
     choices = choices_of(real_discards)
     weights = np.random.default_rng(0).normal(size=N_FEATURES)
     choices.chosen = np.where(choices.allowed, choices.rows @ weights, -np.inf).argmax(axis=1)
-    first = fit(choices, hidden=8, epochs=200, seed=3)
+    riichi = riichi_choices_of(real_discards)
+    first = fit(choices, riichi, hidden=8, epochs=200, seed=3)
     assert agreement(first, choices).mean() >= 0.9
-    again = fit(choices, hidden=8, epochs=200, seed=3)
+    again = fit(choices, riichi, hidden=8, epochs=200, seed=3)
     assert np.array_equal(first.hidden, again.hidden) and np.array_equal(first.linear, again.linear)
 
 
@@ -167,21 +171,65 @@ def test_the_shipped_prior_picks_most_discards_of_real_players():
     assert agrees[shanten <= 1].mean() >= 0.65
 
 
-def test_advice_takes_the_prior_discard_and_keeps_the_policy_riichi():
-    """The recommendation's policy answer (analyzer.advise.policy_answer): a discard becomes the prior's; riichi
-    stays declared (or not) as the policy chose when the prior's discard leaves the hand ready (R-4); a tsumo
-    stays."""
+def test_advice_takes_the_prior_discard_and_its_riichi_judgement():
+    """The recommendation's policy answer (analyzer.advise.policy_answer): a discard becomes the prior's, with
+    riichi declared exactly where the prior's judgement declares it, whatever the policy chose (R-4): on a wait
+    without a yaku with 40 tiles left, riichi; on a tanyao-dora mangan dama with 12 left, dama. A tsumo and a
+    riichi seat's turn stay."""
     from tsumolab.analyzer.advise.policy_answer import with_prior_discard
 
     tables = lookup_tables()
+    prior = shipped_prior()
     obs = view(HAND, tile="7z")
-    assert with_prior_discard(obs, tables, kind("2m")) == shipped_prior().choose(obs, tables)
+    assert with_prior_discard(obs, tables, kind("2m")) == prior.choose(obs, tables)
     assert with_prior_discard(obs, tables, TSUMO) == TSUMO
-    ready = view("123m456p789s23s557z", tile="7z")   # ready on 1s-4s once the drawn 7z goes
-    assert with_prior_discard(ready, tables, RIICHI + kind("5z")) == RIICHI + kind("7z")
-    assert with_prior_discard(ready, tables, kind("5z")) == kind("7z")
-    declare_riichi(ready, 0, "1m")
-    assert with_prior_discard(ready, tables, kind("5z")) == kind("5z")
+    no_yaku = view("123m456p789s23s557z", tile="7z")          # ready on 1s-4s once the drawn 7z goes
+    mangan = view("234m456p345s2366s7z", tile="7z", dora="5s", wall=12)
+    for ready, declared in ((no_yaku, True), (mangan, False)):
+        assert prior.choose(ready, tables) == kind("7z")
+        assert prior.declares(ready, tables, kind("7z")) == declared
+        judged = RIICHI + kind("7z") if declared else kind("7z")
+        assert with_prior_discard(ready, tables, kind("5z")) == judged
+        assert with_prior_discard(ready, tables, RIICHI + kind("5z")) == judged
+    declare_riichi(no_yaku, 0, "1m")
+    assert with_prior_discard(no_yaku, tables, kind("5z")) == kind("5z")
+
+
+def test_riichi_features_read_the_ready_hand():
+    """R-4: a discard that leaves the hand ready and may declare riichi has features; one that does not, or a
+    seat that may not declare, has none. A wait without a yaku is worth nothing dama (tsumo aside) and more with
+    riichi; with tanyao (R: all simples) every winning tile gives a yaku without riichi."""
+    tables = lookup_tables()
+    f = {name: i for i, name in enumerate(RIICHI_FEATURES)}
+    no_yaku = view("123m456p789s23s557z", tile="7z")
+    x = riichi_features(no_yaku, tables, kind("7z"))
+    assert x[f["ron points without riichi (thousands; 0 for a wait without a yaku)"]] == 0
+    assert x[f["ron points with riichi (thousands)"]] >= 1
+    assert x[f["share of the live winning tiles that give a yaku without riichi"]] == 0
+    assert x[f["live winning tiles"]] == 8 and x[f["tiles left in the wall"]] == 40
+    assert riichi_features(no_yaku, tables, kind("1m")) is None
+    tanyao = view("234m456p345s2366s7z", tile="7z")
+    x = riichi_features(tanyao, tables, kind("7z"))
+    assert x[f["share of the live winning tiles that give a yaku without riichi"]] == 1
+    assert x[f["ron points without riichi (thousands; 0 for a wait without a yaku)"]] >= 1
+    tanyao[ROBS.can_riichi] = 0
+    assert riichi_features(tanyao, tables, kind("7z")) is None
+
+
+def test_the_riichi_judgement_learns_a_rule_and_real_players_choices():
+    """The logistic fit learns a rule of its features (declare when the wall is long and the wait has no yaku);
+    the shipped judgement makes the real players' riichi-or-dama choice on ready discards of human games it was
+    not trained on (tests/data) more often than always declaring or never would."""
+    rng = np.random.default_rng(1)
+    rows = rng.normal(size=(2000, len(RIICHI_FEATURES)))
+    declared = rows[:, 4] - rows[:, 2] > 0
+    arrays = fit_riichi(rows, declared)
+    assert ((riichi_probability(arrays, rows) > 0.5) == declared).mean() >= 0.95
+    riichi = [riichi_choices_of(path_discards(p)) for p in HUMAN_LOGS]
+    declared = np.concatenate([r.declared for r in riichi])
+    agrees = np.concatenate([riichi_agreement(shipped_prior(), r) for r in riichi])
+    assert len(agrees) >= 40
+    assert agrees.mean() > max(declared.mean(), 1 - declared.mean())
 
 
 def test_prior_commands_train_check_and_refuse_bad_input(tmp_path, capsys):

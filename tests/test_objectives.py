@@ -1,5 +1,5 @@
 """What `advise` and `review` maximize (analyzer.advise.objectives, issue 30): points, a plain uma, Mahjong Soul
-ranked rank points; the rank-based values need the match played out."""
+ranked rank points, Tenhou Phoenix dan points; the rank-based values need the match played out."""
 
 from __future__ import annotations
 
@@ -34,6 +34,19 @@ def test_rank_points_add_the_throne_room_bonus_and_round_up():
     east = value_function("rank-points", 25_000, south=False)
     np.testing.assert_array_equal(east(np.array([32_100, 28_100]), np.array([2, 3])), [43.0, -1.0])
     assert value_function("points", 25_000, south=False) is None
+
+
+def test_tenhou_dan_points_count_the_rank_only():
+    """Tenhou Phoenix room, 7-dan: +90 / +45 / 0 / −135 in a hanchan, two thirds of it East-only; the points
+    themselves move nothing."""
+    south = value_function("tenhou-dan", 25_000, south=True)
+    np.testing.assert_array_equal(south(np.array([45_000, 30_000, 17_000, 8_000]), np.array([1, 2, 3, 4])),
+                                  [90.0, 45.0, 0.0, -135.0])
+    np.testing.assert_array_equal(south(np.array([60_000, 24_000]), np.array([1, 4])), [90.0, -135.0])
+    east = value_function("tenhou-dan", 25_000, south=False)
+    np.testing.assert_array_equal(east(np.array([30_000, 20_000]), np.array([1, 4])), [60.0, -90.0])
+    with pytest.raises(ValueError):
+        check_objective("tenhou-dan", "hand")
 
 
 def test_rank_based_values_need_the_match_horizon():

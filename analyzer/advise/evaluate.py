@@ -51,7 +51,8 @@ from tsumolab.analyzer.advise.objectives import check_objective, value_function
 from tsumolab.sims.bloodshed.rollout import DEALT_IN, EXHAUSTIVE, WON
 
 VALUE_NAMES = {("points", "hand"): "point change to hand end", ("points", "match"): "final points",
-               ("uma", "match"): "final points and uma (thousands)", ("rank-points", "match"): "ranked rank points"}
+               ("uma", "match"): "final points and uma (thousands)", ("rank-points", "match"): "ranked rank points",
+               ("tenhou-dan", "match"): "Tenhou Phoenix dan points"}
 BATCH = 50
 MIN_SAMPLES = 200
 MAX_SHARE = 10

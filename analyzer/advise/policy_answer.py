@@ -24,17 +24,16 @@ def in_option_order(decision: int, answer: int) -> int:
 
 def with_prior_discard(view, tables, answer: int) -> int:
     """A riichi-family turn `answer` of the seat's policy with its discard chosen by the discard prior
-    (analyzer.prior, the weights tsumolab ships): the prior's kind, declaring riichi where the policy declares it
-    and that kind leaves the hand ready. A tsumo, kan or nine terminals, and a riichi seat's turn, stay."""
-    from tsumolab.analyzer.prior.answers import declares_riichi, discarded_kind
+    (analyzer.prior, the weights tsumolab ships): the prior's kind, with riichi declared where the prior's riichi
+    judgement declares it (R-4: the seat may declare and that kind leaves the hand ready). A tsumo, kan or nine
+    terminals, and a riichi seat's turn, stay."""
+    from tsumolab.analyzer.prior.answers import discarded_kind
     from tsumolab.analyzer.prior.model import shipped_prior
-    from tsumolab.policies.riichi_common import waits_of
     from tsumolab.sims.decisions import RIICHI
     from tsumolab.sims.riichi.observation import ROBS
 
     if discarded_kind(view, answer) < 0 or view[ROBS.riichi + view[ROBS.seat]]:
         return answer
-    kind = shipped_prior().choose(view, tables)
-    if declares_riichi(answer) and waits_of(view, tables, kind).any():
-        return RIICHI + kind
-    return kind
+    prior = shipped_prior()
+    kind = prior.choose(view, tables)
+    return RIICHI + kind if prior.declares(view, tables, kind) else kind

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from tsumolab.analyzer.prior.answers import discarded_kind
+from tsumolab.analyzer.prior.answers import declares_riichi, discarded_kind
 from tsumolab.sims.decisions import D_TURN
 from tsumolab.sims.riichi.observation import ROBS
 
@@ -21,11 +21,12 @@ BASE = 608  # the observation's fields common to every riichi mode (the mode blo
 
 @dataclass
 class Discards:
-    """views: int32[n, BASE], the observations; kinds: int8[n], the kind discarded; hands: int32[n], the hand's
-    number in its game (1-based); seats: int8[n]."""
+    """views: int32[n, BASE], the observations; kinds: int8[n], the kind discarded; riichi: bool[n], declared
+    with it; hands: int32[n], the hand's number in its game (1-based); seats: int8[n]."""
 
     views: np.ndarray
     kinds: np.ndarray
+    riichi: np.ndarray
     hands: np.ndarray
     seats: np.ndarray
 
@@ -40,21 +41,23 @@ def game_discards(record) -> Discards:
     from tsumolab.sims.modes import get_mode
 
     rules = get_mode(record.variant).rules_class.from_dict(game_rules(record))
-    views, kinds, hands, seats = [], [], [], []
+    views, kinds, riichi, hands, seats = [], [], [], [], []
     for number, events in enumerate(record.hands, start=1):
-        for view, kind in hand_discards(record, list(events), rules):
+        for view, kind, declared in hand_discards(record, list(events), rules):
             views.append(view)
             kinds.append(kind)
+            riichi.append(declared)
             hands.append(number)
             seats.append(int(view[ROBS.seat]))
     if not views:
-        return Discards(np.zeros((0, BASE), np.int32), np.zeros(0, np.int8), np.zeros(0, np.int32),
-                        np.zeros(0, np.int8))
-    return Discards(np.stack(views), np.array(kinds, np.int8), np.array(hands, np.int32), np.array(seats, np.int8))
+        return Discards(np.zeros((0, BASE), np.int32), np.zeros(0, np.int8), np.zeros(0, bool),
+                        np.zeros(0, np.int32), np.zeros(0, np.int8))
+    return Discards(np.stack(views), np.array(kinds, np.int8), np.array(riichi, bool), np.array(hands, np.int32),
+                    np.array(seats, np.int8))
 
 
-def hand_discards(record, events: list[dict], rules) -> list[tuple[np.ndarray, int]]:
-    """(observation, kind discarded) of the kept turns of one hand, in play order; none when the engine cannot
+def hand_discards(record, events: list[dict], rules) -> list[tuple[np.ndarray, int, bool]]:
+    """(observation, kind discarded, riichi declared with it) of the kept turns of one hand, in play order; none when the engine cannot
     replay it."""
     from tsumolab.analyzer.advise.position_errors import NoDecision, PositionError
     from tsumolab.analyzer.advise.riichi_rebuild import rebuild
@@ -64,7 +67,7 @@ def hand_discards(record, events: list[dict], rules) -> list[tuple[np.ndarray, i
     if not draws:
         return []
     last = draws[-1]
-    seen: dict[int, tuple[np.ndarray, int]] = {}  # decision number → (view, kind); a retried replay rewrites
+    seen: dict[int, tuple[np.ndarray, int, bool]] = {}  # decision number → (view, kind, riichi); a retry rewrites
 
     def watch(pos, answer):
         seat = int(pos.view[ROBS.seat])
@@ -72,7 +75,7 @@ def hand_discards(record, events: list[dict], rules) -> list[tuple[np.ndarray, i
             return
         kind = discarded_kind(pos.view, answer)
         if kind >= 0:
-            seen[pos.n_decisions] = (pos.view[:BASE].copy(), kind)
+            seen[pos.n_decisions] = (pos.view[:BASE].copy(), kind, declares_riichi(answer))
 
     try:
         log = read_events(events[:last + 1], record.variant, events[last]["actor"], "turn", dict(record.rules))
@@ -99,7 +102,7 @@ def logs_discards(paths: list[str], jobs: int = 1, progress=None) -> Discards:
         if progress is not None:
             progress(done, len(paths))
     return Discards(*(np.concatenate([getattr(p, name) for p in parts])
-                      for name in ("views", "kinds", "hands", "seats")))
+                      for name in ("views", "kinds", "riichi", "hands", "seats")))
 
 
 def path_discards(path: str) -> Discards:

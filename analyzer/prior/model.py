@@ -4,6 +4,8 @@
 Score of a discard with features x (standardized by the training data's mean and scale):
     linear · x + out · relu(hidden · x + bias)
 The discard with the highest score is the prior's answer; a softmax over the allowed discards is its probability.
+Whether to declare riichi with a discard that leaves the hand ready is a second, logistic judgement
+(analyzer.prior.riichi), kept in the same file.
 The shipped weights (PRIOR_FILE, package data) were trained by `tsumolab prior train` on the games README names.
 """
 
@@ -18,7 +20,7 @@ import numpy as np
 
 PRIOR_FILE = "prior/human-discards.npz"
 """the shipped weights, inside the installed tsumolab.analyzer package"""
-ARRAYS = ("mean", "scale", "hidden", "bias", "out", "linear")
+ARRAYS = ("mean", "scale", "hidden", "bias", "out", "linear", "riichi_mean", "riichi_scale", "riichi_weights")
 
 
 class PriorError(ValueError):
@@ -27,8 +29,9 @@ class PriorError(ValueError):
 
 @dataclass(frozen=True)
 class DiscardPrior:
-    """The network's arrays (module doc): mean, scale [F]; hidden [F, H]; bias, out [H]; linear [F]. `about`
-    says what it was trained on (games, decisions, held-out agreement), as `tsumolab prior train` wrote it."""
+    """The network's arrays (module doc): mean, scale [F]; hidden [F, H]; bias, out [H]; linear [F]; and the
+    riichi judgement's: riichi_mean, riichi_scale [R], riichi_weights [R + 1]. `about` says what it was trained
+    on (games, decisions, held-out agreement), as `tsumolab prior train` wrote it."""
 
     mean: np.ndarray
     scale: np.ndarray
@@ -36,6 +39,9 @@ class DiscardPrior:
     bias: np.ndarray
     out: np.ndarray
     linear: np.ndarray
+    riichi_mean: np.ndarray
+    riichi_scale: np.ndarray
+    riichi_weights: np.ndarray
     version: int
     about: dict = field(default_factory=dict)
 
@@ -55,6 +61,14 @@ class DiscardPrior:
         scores = np.where(allowed == 1, self.scores(rows), -np.inf)
         return int(np.argmax(scores))
 
+    def declares(self, obs: np.ndarray, tables: np.ndarray, kind: int) -> bool:
+        """Whether strong players most likely declare riichi discarding `kind` at `obs`; False when the seat may
+        not or that discard leaves the hand not ready."""
+        from tsumolab.analyzer.prior.riichi import riichi_features, riichi_probability
+
+        row = riichi_features(obs, tables, kind)
+        return row is not None and bool(riichi_probability(self, row) > 0.5)
+
     def save(self, path: Path) -> None:
         """Write the weights to `path` (.npz), atomically."""
         from tsumolab.analyzer.tables import replacing
@@ -67,6 +81,7 @@ class DiscardPrior:
     @classmethod
     def load(cls, path: Path) -> DiscardPrior:
         """The prior saved at `path`; PriorError when it cannot be read or its features are another version."""
+        from tsumolab.analyzer.prior.riichi import N_RIICHI
         from tsumolab.policies.discard_features import N_FEATURES, VERSION
 
         try:
@@ -76,7 +91,7 @@ class DiscardPrior:
                 about = json.loads(str(data["about"]))
         except (OSError, KeyError, ValueError) as exc:
             raise PriorError(f"cannot read the discard prior {path}: {exc}") from None
-        if version != VERSION or arrays["mean"].shape != (N_FEATURES,):
+        if version != VERSION or arrays["mean"].shape != (N_FEATURES,) or arrays["riichi_mean"].shape != (N_RIICHI,):
             raise PriorError(f"the discard prior {path} was trained on features version {version}; this tsumolab "
                              f"computes version {VERSION}: train it again (tsumolab prior train)")
         return cls(version=version, about=about, **arrays)

@@ -1,6 +1,7 @@
 """Train the discard prior (analyzer.prior.model) on real games: the own-turn discards of every seat
 (analyzer.prior.extract) as feature rows (policies.discard_features), fitted by gradient descent (Adam) on the
-log-likelihood of the discards the players made among those they could make.
+log-likelihood of the discards the players made among those they could make; and its riichi judgement
+(analyzer.prior.riichi) on the turns where a discard left the hand ready and riichi could be declared.
 
 The same games, options and seed give the same weights up to the rounding of the machine's linear algebra."""
 
@@ -57,8 +58,37 @@ def agreement(prior: DiscardPrior, choices: Choices) -> np.ndarray:
     return out
 
 
-def fit(choices: Choices, hidden: int = HIDDEN, epochs: int = EPOCHS, seed: int = 0, progress=None) -> DiscardPrior:
-    """The prior fitted to make the chosen discards; `progress(epoch, epochs)` after each epoch."""
+@dataclass
+class RiichiChoices:
+    """The riichi-or-dama decisions: rows float64[m, N_RIICHI] (analyzer.prior.riichi.RIICHI_FEATURES), declared
+    bool[m]."""
+
+    rows: np.ndarray
+    declared: np.ndarray
+
+
+def riichi_choices_of(discards: Discards) -> RiichiChoices:
+    """The discards after which the hand was ready and riichi could be declared, as RiichiChoices."""
+    from tsumolab.analyzer.prior.riichi import riichi_rows
+    from tsumolab.sims.shanten_tables import lookup_tables
+
+    rows, index = riichi_rows(discards.views, discards.kinds, lookup_tables())
+    return RiichiChoices(rows, discards.riichi[index])
+
+
+def riichi_agreement(prior: DiscardPrior, choices: RiichiChoices) -> np.ndarray:
+    """Per decision, whether the prior's judgement is the player's riichi or dama."""
+    from tsumolab.analyzer.prior.riichi import riichi_probability
+
+    return (riichi_probability(prior, choices.rows) > 0.5) == choices.declared
+
+
+def fit(choices: Choices, riichi: RiichiChoices, hidden: int = HIDDEN, epochs: int = EPOCHS, seed: int = 0,
+        progress=None) -> DiscardPrior:
+    """The prior fitted to make the chosen discards and the riichi decisions; `progress(epoch, epochs)` after each
+    epoch of the discards."""
+    from tsumolab.analyzer.prior.riichi import fit_riichi
+
     from tsumolab.policies.discard_features import VERSION
 
     rows, allowed, chosen = choices.rows, choices.allowed, choices.chosen
@@ -83,7 +113,7 @@ def fit(choices: Choices, hidden: int = HIDDEN, epochs: int = EPOCHS, seed: int 
             adam.step(gradients(params, x, allowed[batch], chosen[batch]))
         if progress is not None:
             progress(epoch + 1, epochs)
-    return DiscardPrior(mean=mean, scale=scale, version=VERSION,
+    return DiscardPrior(mean=mean, scale=scale, version=VERSION, **fit_riichi(riichi.rows, riichi.declared),
                         **{k: v.astype(np.float64) for k, v in params.items()})
 
 

@@ -91,7 +91,8 @@ def format_table(result: dict) -> str:
 @click.option("--value", "objective", type=click.Choice(OBJECTIVES), default="points", show_default=True,
               help="What an outcome is worth: points (gained to the hand's end, or final points with --horizon "
                    "match); uma = final points in thousands + 15/5/-5/-15 by rank; rank-points = Mahjong Soul "
-                   "ranked Throne room rank points (fourth place weighs most). README \"advise\".")
+                   "ranked Throne room rank points (fourth place weighs most); tenhou-dan = Tenhou Phoenix dan points "
+                   "(rank only). README \"advise\".")
 @click.option("--seat-policies", default=None, metavar="SPEC",
               help="Rollout policy of the four seats, as for `tsumolab run --seats` (default: expert in the riichi "
                    "modes, baseline in bloodshed).")

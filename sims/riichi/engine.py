@@ -754,9 +754,12 @@ def _turn_action(state, seating, rules, log, action, mask):
 
 
 @step
-def _declines_riichi(hs, obs, cur, answer, tables):
+def _declines_riichi(state, rules, cur, answer, conc, melds8, ctx, res, mask):
     """True when `answer`, forced on cur's turn with keeps_dama set, discards without the riichi it could declare
-    and leaves the hand ready."""
+    and leaves the hand ready with a yaku for a ron on some winning tile: a dama that can ron is meant as dama (a
+    wait without a yaku is kept dama only to change it)."""
+    hs, obs, view, st, wall, rec, ev = state
+    topts, sopts, tables = rules
     if hs[HS.keeps_dama] == 0 or hs[HS.can_riichi] == 0:
         return False
     kind = hs[HS.drawn] if answer == TSUMOGIRI else answer
@@ -764,9 +767,15 @@ def _declines_riichi(hs, obs, cur, answer, tables):
     if not 0 <= kind < 34 or hand[kind] == 0:
         return False
     hand[kind] -= 1
-    ready = shanten(hand, obs[0, ROBS.n_melds + cur], RIICHI_SHAPES, tables[:SUIT_ROWS], tables[SUIT_ROWS:]) == 0
+    ron = False
+    if winning_tiles(hand, obs[0, ROBS.n_melds + cur], RIICHI_SHAPES, hand, tables[:SUIT_ROWS], tables[SUIT_ROWS:],
+                     mask) > 0:
+        for w in range(34):
+            if mask[w] and not ron:
+                ron = score_win(obs, st, wall, cur, w, 0, False, 0, hs[HS.dealer], hs[HS.round_wind], sopts, conc,
+                                melds8, ctx, res) == SCORED
     hand[kind] += 1
-    return ready
+    return ron
 
 
 @step
@@ -1357,7 +1366,8 @@ def run_hand(state, seating, rules, log):
                 stopped, answer = _decide(hs, seating.turn[cur], cur, obs, view, params, tables)
                 if stopped:
                     return False
-                declines = forced and hs[HS.has_forced] == 0 and _declines_riichi(hs, obs, cur, answer, tables)
+                declines = forced and hs[HS.has_forced] == 0 and \
+                    _declines_riichi(state, rules, cur, answer, conc, melds8, ctx, res, mask)
             _turn_action(state, seating, rules, log, answer, mask)
             if declines:
                 hs[HS.dama_seats] |= 1 << cur

@@ -57,8 +57,8 @@ def game_discards(record) -> Discards:
 
 
 def hand_discards(record, events: list[dict], rules) -> list[tuple[np.ndarray, int, bool]]:
-    """(observation, kind discarded, riichi declared with it) of the kept turns of one hand, in play order; none when the engine cannot
-    replay it."""
+    """(observation, kind discarded, riichi declared with it) of the kept turns of one hand, in play order; none
+    when the engine cannot replay it."""
     from tsumolab.analyzer.advise.position_errors import NoDecision, PositionError
     from tsumolab.analyzer.advise.riichi_rebuild import rebuild
     from tsumolab.analyzer.advise.riichi_view import read_events

@@ -78,7 +78,8 @@ def train_command(logs, out, hidden, epochs, seed, jobs, quiet):
     prior.save(out)
     click.echo(f"{out}: trained on {len(agrees):,} discards of {len(logs)} games; it picks the player's "
                f"discard in {agrees.mean():.1%} of them, and the player's riichi or dama in "
-               f"{_share(int(riichi_agrees.sum()), len(riichi_agrees))} of {len(riichi_agrees):,} ready discards that could declare")
+               f"{_share(int(riichi_agrees.sum()), len(riichi_agrees))} of {len(riichi_agrees):,} ready discards "
+               "that could declare")
 
 
 @prior_group.command("check")

@@ -87,7 +87,8 @@ def _text(result) -> str:
 @click.option("--horizon", type=click.Choice(["hand", "match"]), default=None,
               help="Play out to the end of the hand or of the game (default: hand for --value points, else match).")
 @click.option("--value", "objective", type=click.Choice(OBJECTIVES), default="points", show_default=True,
-              help="What an outcome is worth, as for `tsumolab advise --value`: points, uma, rank-points or tenhou-dan.")
+              help="What an outcome is worth, as for `tsumolab advise --value`: points, uma, rank-points or "
+                   "tenhou-dan.")
 @click.option("--deal", type=click.Choice(DEALS), default="progress", show_default=True,
               help="How the hidden hands are dealt, as for `tsumolab advise --deal`.")
 @click.option("--seat-policies", default=None, metavar="SPEC",

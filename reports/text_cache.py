@@ -16,13 +16,16 @@ measure differently), string, font properties and the rcParams that choose and s
 is kept per string, font object, font size and shaping options, a text's layout per renderer class, string, font
 properties, font rcParams, dpi, rotation, alignment and line spacing. The PDF backend's glyphs are not loaded into
 the font (it never reads them; it loads every glyph it embeds when it writes the fonts); the SVG text paths still
-load each glyph as it is placed, for the outline of a glyph the figure has not drawn yet. Math and TeX texts are
-measured, and wrapped texts laid out, as before.
+load each glyph as it is placed, for the outline of a glyph the figure has not drawn yet. The PDF renderer measures a
+text from that same glyph placement and each glyph's box (kept per font, size and glyph) instead of shaping the
+string a second time: the numbers FreeType's own measurement gives (see _measured_from_layout). Math and TeX texts
+are measured, and wrapped texts laid out, as before.
 Everything kept is dropped when the fonts known to matplotlib change, and when it grows past KEPT_TEXTS entries.
 """
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -55,6 +58,9 @@ _font_files: dict = {}
 """(font properties, lookup options, generic family rcParams, font list) → the font files matplotlib finds"""
 _font_sizes: dict = {}
 """font object id → (the font object, the size the PDF renderer or the text-to-path converter last set on it)"""
+_glyph_boxes: dict = {}
+"""(font object id, size) → (the font object, {(id of the font file object holding the glyph, glyph index) →
+(bottom, top, advance) of the glyph in 64ths of a point})"""
 _kept_for: list = [None]
 """the fonts matplotlib knew when the kept texts were measured"""
 _depth = 0
@@ -133,6 +139,57 @@ def _kept_box(get_layout):
     return _get_layout
 
 
+UNPLACED_CATEGORIES = frozenset({"Mn", "Mc", "Me", "Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+"""characters the shaper may give no advance of their own or move (marks, controls, invisible formatting)"""
+RIGHT_TO_LEFT = frozenset({"R", "AL", "AN", "RLE", "RLO", "RLI"})
+
+
+def _placed_in_order(string: str) -> bool:
+    """Whether every character of `string` becomes a glyph of its own advance, left to right, so that the last
+    glyph placed ends the text: no mark, control or invisible character, nothing right-to-left."""
+    return all(unicodedata.category(char) not in UNPLACED_CATEGORIES
+               and unicodedata.bidirectional(char) not in RIGHT_TO_LEFT for char in string)
+
+
+def _measured_from_layout(measure):
+    """RendererPdf.get_text_width_height_descent measuring a text from the glyph placement its drawing uses
+    (_KeptLayout, shaped once for both) and each glyph's box: the width is the advance from the text's start to
+    the end of its last glyph, the height and descent those of the lowest bottom and highest top of its glyphs,
+    which is what FreeType's measurement of the string (FT2Font.set_text) gives. Texts whose glyphs may not
+    follow one another plainly (_placed_in_order) and texts drawn with the PDF core fonts are measured by
+    `measure`."""
+    from matplotlib.ft2font import LoadFlags
+
+    def get_text_width_height_descent(renderer, s, prop, ismath):
+        helpers = backend_pdf._text_helpers
+        if (ismath or not s or not isinstance(helpers, _KeptLayout) or mpl.rcParams["pdf.use14corefonts"]
+                or not _placed_in_order(s)):
+            return measure(renderer, s, prop, ismath)
+        font = renderer._get_font_ttf(prop)
+        items = helpers.layout(s, font, features=None, language=None)  # the options of a plain text's drawing
+        if not items:
+            return measure(renderer, s, prop, ismath)
+        size = _font_sizes[id(font)][1]
+        kept = _glyph_boxes.get((id(font), size))
+        if kept is None or kept[0] is not font:
+            kept = _glyph_boxes[id(font), size] = (font, {})
+        boxes = kept[1]
+        bottom, top = 32000, -32000
+        for item in items:
+            key = (id(item.ft_object), item.glyph_index)
+            box = boxes.get(key)
+            if box is None:
+                glyph = item.ft_object.load_glyph(item.glyph_index, flags=LoadFlags.NO_HINTING)
+                box = boxes[key] = (glyph.bbox[1], glyph.bbox[3], glyph.horiAdvance)
+            rise = round(item.y * 64)
+            bottom, top = min(bottom, box[0] + rise), max(top, box[1] + rise)
+        width = round(items[-1].x * 64) + box[2]
+        scale = 1 / 64
+        return width * scale, (top - bottom) * scale, -bottom * scale
+
+    return get_text_width_height_descent
+
+
 class _KeptLayout:
     """Stands in for matplotlib._text_helpers in the PDF backend or the text-to-path converter: `layout` gives the
     glyph placement of a string shaped before with the same font, size and options, and loads each glyph into the
@@ -196,7 +253,7 @@ def _path_font_with_size(get_font):
 
 def forget_texts() -> None:
     """Drop every size, layout and font lookup kept."""
-    for kept in (_sizes, _layouts, _boxes, _font_files, _font_sizes):
+    for kept in (_sizes, _layouts, _boxes, _font_files, _font_sizes, _glyph_boxes):
         kept.clear()
     _kept_for[0] = None
 
@@ -225,7 +282,10 @@ def reused_text() -> Iterator[None]:
         setattr(cls, name, value)
 
     for cls in MEASURED_BY:
-        replace(cls, "get_text_width_height_descent", _shared_measure(cls, cls.get_text_width_height_descent))
+        measure = cls.get_text_width_height_descent
+        if cls is RendererPdf:
+            measure = _measured_from_layout(measure)
+        replace(cls, "get_text_width_height_descent", _shared_measure(cls, measure))
     replace(Text, "_get_layout", _kept_box(Text._get_layout))
     manager = font_manager.fontManager
     manager._find_fonts_by_props = _kept_font_files(manager._find_fonts_by_props)

@@ -59,16 +59,15 @@ def test_figures_saved_with_shared_texts_give_the_same_bytes():
 
 def test_each_text_is_measured_once_per_process_and_renderer_kind_and_matplotlib_is_restored_after(monkeypatch):
     measured = Counter()
-    measure = RendererPDFPSBase.get_text_width_height_descent
+    svg_measure = RendererSVG.__dict__["get_text_width_height_descent"]
 
     def counting(renderer, s, prop, ismath):
         measured[s, prop.get_size_in_points()] += 1
-        return measure(renderer, s, prop, ismath)
+        return svg_measure(renderer, s, prop, ismath)
 
-    monkeypatch.setattr(RendererPDFPSBase, "get_text_width_height_descent", counting)
+    monkeypatch.setattr(RendererSVG, "get_text_width_height_descent", counting)
     forget_texts()
     helpers, path_helpers = backend_pdf._text_helpers, textpath._text_helpers
-    svg_measure = RendererSVG.__dict__["get_text_width_height_descent"]
     with quiet_font_fallback(), rc_context(font_rc("en")):
         _saved(TITLES)
         plain = sum(measured.values())
@@ -85,10 +84,53 @@ def test_each_text_is_measured_once_per_process_and_renderer_kind_and_matplotlib
         _saved(TITLES)
     assert not measured, "a later block measures nothing the earlier one did"
     assert "get_text_width_height_descent" not in RendererPdf.__dict__
-    assert RendererSVG.__dict__["get_text_width_height_descent"] is svg_measure
+    assert RendererSVG.__dict__["get_text_width_height_descent"] is counting
     assert "_get_font_ttf" not in RendererPdf.__dict__ and backend_pdf._text_helpers is helpers
     assert "_get_font" in textpath.TextToPath.__dict__ and textpath._text_helpers is path_helpers
     assert "_find_fonts_by_props" not in font_manager.fontManager.__dict__
+
+
+def test_the_pdf_renderer_measures_a_text_from_the_glyph_placement_that_draws_it(monkeypatch):
+    measured, shaped = Counter(), Counter()
+    measure = RendererPDFPSBase.get_text_width_height_descent
+    shape = text_cache._KeptLayout._shaped
+
+    def counting(renderer, s, prop, ismath):
+        measured[s] += 1
+        return measure(renderer, s, prop, ismath)
+
+    def counting_shapes(helpers, string, font, options):
+        shaped[string, id(font), text_cache._font_sizes[id(font)][1]] += 1
+        return shape(helpers, string, font, options)
+
+    monkeypatch.setattr(RendererPDFPSBase, "get_text_width_height_descent", counting)
+    monkeypatch.setattr(text_cache._KeptLayout, "_shaped", counting_shapes)
+    forget_texts()
+    with quiet_font_fallback(), rc_context(font_rc("zh")), reused_text():
+        _saved(TITLES)
+    assert not measured, "FreeType's measurement (a second shaping) is not needed for a plain text"
+    assert max(shaped.values()) == 1, "each string shaped once at each size, for measuring and drawing"
+    assert len({size for string, _font, size in shaped if string == "Final rank"}) == 4, "3 PDF sizes and the SVG's"
+
+
+MEASURED = ["Final rank", "AVATAR Tj ff fi", "清一色 (Full Flush)", "−12,500 [+3,952]", "“引用”，查花猪。", " ", "a  b",
+            "0.25", "…", "-", "x\u0301", "\u200b", "e\u200d", "×∞"]
+"""plain texts and texts measured by FreeType (a combining mark, an invisible character, a joiner)"""
+
+
+def test_a_text_measured_from_its_glyph_placement_has_freetypes_numbers():
+    with quiet_font_fallback():
+        for lang in ("en", "zh", "ja"):
+            with rc_context(font_rc(lang)):
+                renderer = RendererPdf(backend_pdf.PdfFile(io.BytesIO()), 72, 11.69, 8.27)
+                families = (font_rc(lang)["font.family"], ["DejaVu Sans Mono", *font_rc(lang)["font.family"][1:]])
+                fonts = [font_manager.FontProperties(family=family, size=size, weight=weight)
+                         for family in families for size in (5.5, 8.5, 17) for weight in ("normal", "bold")]
+                expected = [renderer.get_text_width_height_descent(s, prop, False) for prop in fonts for s in MEASURED]
+                forget_texts()
+                with reused_text():
+                    got = [renderer.get_text_width_height_descent(s, prop, False) for prop in fonts for s in MEASURED]
+                assert got == expected, lang
 
 
 def test_each_text_is_laid_out_once_per_renderer_kind_and_text_properties(monkeypatch):

@@ -7,16 +7,17 @@ names in traditional characters); Japanese names follow the Japanese client wher
 Chinese pattern names in Japanese kanji). English names follow the English client where a source shows it
 (001: Bloodshed Skirmish, Battle of Darkness) and tsumolab's rule book otherwise. Reports, `tsumolab rules` and
 the tables' stored pattern names (the Chinese ones, sims.bloodshed.scoring) all go through this table.
+
+The modes' names are the modes table's (sims.modes), read when a mode's name is first asked for: importing that
+table loads the simulator, which a report's figures and pages do not otherwise need.
 """
 
 from __future__ import annotations
 
-from tsumolab.sims.modes import MODES
+from functools import lru_cache
 
-NAMES: dict[tuple[str, str], tuple[str, str, str]] = {
-    # (kind, key): (English, Chinese, Japanese); key = mode slug (the names are the modes table's), or the stored
-    # (Chinese) pattern / bonus name
-    **{("mode", slug): mode.names for slug, mode in MODES.items()},
+_PATTERN_NAMES: dict[tuple[str, str], tuple[str, str, str]] = {
+    # (kind, key): (English, Chinese, Japanese); key = the stored (Chinese) pattern / bonus / settlement name
     # Bloodshed base patterns (B-19a), in priority order
     ("pattern", "地和"): ("Earthly Hand", "地和", "地和"),
     ("pattern", "天和"): ("Heavenly Hand", "天和", "天和"),
@@ -49,10 +50,25 @@ NAMES: dict[tuple[str, str], tuple[str, str, str]] = {
 _COLUMN = {"en": 0, "zh": 1, "ja": 2}
 
 
+@lru_cache(maxsize=1)
+def _names() -> dict[tuple[str, str], tuple[str, str, str]]:
+    from tsumolab.sims.modes import MODES
+
+    return {**{("mode", slug): mode.names for slug, mode in MODES.items()}, **_PATTERN_NAMES}
+
+
+def __getattr__(attribute: str):
+    """NAMES: (kind, key) → (English, Chinese, Japanese) of every mode (key = slug), pattern, bonus and
+    settlement."""
+    if attribute == "NAMES":
+        return _names()
+    raise AttributeError(f"module {__name__!r} has no attribute {attribute!r}")
+
+
 def name(kind: str, key: str, lang: str) -> str:
     """The game's name of a mode (key = slug), pattern, bonus or settlement (key = its Chinese name) in `lang`;
     an unknown key is returned as it is (a mode or pattern added later still shows, untranslated)."""
-    entry = NAMES.get((kind, key))
+    entry = (_names() if kind == "mode" else _PATTERN_NAMES).get((kind, key))
     return key if entry is None else entry[_COLUMN[lang]]
 
 
@@ -66,4 +82,4 @@ def pattern_name(stored: str, lang: str) -> str:
 
 
 def keys(kind: str) -> list[str]:
-    return [key for k, key in NAMES if k == kind]
+    return [key for k, key in _names() if k == kind]

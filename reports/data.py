@@ -17,7 +17,6 @@ import polars as pl
 import pyarrow as pa
 
 from tsumolab.analyzer.errors import InputError
-from tsumolab.sims.modes import DEFAULT_MODE
 
 STUDY_TABLES = ("claims", "arms", "ev")
 HAND_KEYS = ["field", "arm", "policy", "subject_seat", "match_id"]
@@ -222,6 +221,7 @@ def _load_study(directory: Path) -> ReportData:
 def _load_run(directory: Path) -> ReportData:
     from tsumolab.analyzer.runs.record import record_spec
     from tsumolab.analyzer.runs.runner import combined_tables, read_run_record
+    from tsumolab.sims.modes import DEFAULT_MODE
 
     record = read_run_record(directory) or {}
     spec = record_spec(record) if record else None

@@ -22,8 +22,6 @@ import numpy as np
 import polars as pl
 from matplotlib.figure import Figure
 
-from tsumolab.analyzer.decisions.claims import CLAIMS
-from tsumolab.analyzer.decisions.stats import claim_result, condition_sentence
 from tsumolab.analyzer.i18n import Translator
 from tsumolab.reports.content import EN, FigureSpec, Table
 
@@ -58,10 +56,20 @@ def result_of(directory: Path | str, claim_id: str) -> dict:
     return _result(str(path), path.stat().st_mtime, claim_id)
 
 
+def _claims() -> dict:
+    """analyzer.decisions.claims.CLAIMS, imported when a study has decisions (it loads the simulator's
+    observations)."""
+    from tsumolab.analyzer.decisions.claims import CLAIMS
+
+    return CLAIMS
+
+
 @lru_cache(maxsize=64)
 def _result(path: str, mtime: float, claim_id: str) -> dict:
+    from tsumolab.analyzer.decisions.stats import claim_result
+
     table = _read(path, mtime)
-    return claim_result(table.filter(pl.col("claim") == claim_id), CLAIMS[claim_id])
+    return claim_result(table.filter(pl.col("claim") == claim_id), _claims()[claim_id])
 
 
 # --- text and tables ------------------------------------------------------------------------------------------
@@ -146,6 +154,8 @@ def breakdown_table(result: dict, claim, tr: Translator = EN) -> Table:
 
 
 def condition_texts(result: dict, claim, tr: Translator = EN) -> list[str]:
+    from tsumolab.analyzer.decisions.stats import condition_sentence
+
     return [condition_sentence(result["conditions"]["points"], claim, tr),
             condition_sentence(result["conditions"]["rank"], claim, tr)]
 
@@ -196,9 +206,9 @@ def breakdown_figure(result: dict, claim, tr: Translator = EN) -> Figure:
 
 def figure_specs(directory: Path | str, claim_id: str, tr: Translator = EN) -> list[FigureSpec]:
     """The decision-level figure of one claim (none when DIR holds no situations of it)."""
-    if claim_rows(directory, claim_id) is None or claim_id not in CLAIMS:
+    if claim_rows(directory, claim_id) is None or claim_id not in _claims():
         return []
-    claim = CLAIMS[claim_id]
+    claim = _claims()[claim_id]
     return [FigureSpec(f"decisions-{claim_id}", tr("Points difference per situation by feature, with 95% "
                                                    "intervals; green: the claim's action is better, red: worse."),
                        tr(claim.features[0].words), partial(breakdown_figure, result_of(directory, claim_id), claim),
@@ -209,10 +219,10 @@ def claim_section_html(directory: Path | str, claim_id: str, tr: Translator, tab
     """The decision-level section of one claim, or "" when DIR holds no situations of it; `table_html(Table)` and
     `figures_html(group, specs, alt, tr)` are the HTML report's own (reports.html)."""
     rows = claim_rows(directory, claim_id)
-    if rows is None or claim_id not in CLAIMS:
+    if rows is None or claim_id not in _claims():
         return ""
     e = html.escape
-    claim = CLAIMS[claim_id]
+    claim = _claims()[claim_id]
     result = result_of(directory, claim_id)
     sentences = "".join(f'<p class="effect">{e(text)}</p>' for text in condition_texts(result, claim, tr))
     figures = figures_html(f"decisions-{claim_id}", figure_specs(directory, claim_id, tr), claim_id, tr)
@@ -239,7 +249,9 @@ def overview_table(directory: Path | str, ids: list[str], tr: Translator = EN) -
 
 def overview_sentences(directory: Path | str, ids: list[str], tr: Translator = EN) -> list[tuple[str, str]]:
     """(claim id, its conditions sentence on points) of every claim."""
-    return [(cid, condition_sentence(result_of(directory, cid)["conditions"]["points"], CLAIMS[cid], tr))
+    from tsumolab.analyzer.decisions.stats import condition_sentence
+
+    return [(cid, condition_sentence(result_of(directory, cid)["conditions"]["points"], _claims()[cid], tr))
             for cid in ids]
 
 
@@ -261,9 +273,9 @@ def claim_page(directory: Path | str, claim_id: str, tr: Translator, layout: Pdf
     A4, _axes, _page, _text_block, draw_table = (layout.A4, layout.axes, layout.page, layout.text_block,
                                                  layout.draw_table)
     rows = claim_rows(directory, claim_id)
-    if rows is None or claim_id not in CLAIMS:
+    if rows is None or claim_id not in _claims():
         return None
-    claim = CLAIMS[claim_id]
+    claim = _claims()[claim_id]
     result = result_of(directory, claim_id)
     fig = _page()
     used = _text_block(fig, 0.4, [

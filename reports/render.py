@@ -23,7 +23,6 @@ matplotlib.use("Agg")  # no display is ever needed; figures are drawn with the o
 from matplotlib import rc_context  # noqa: E402
 
 from tsumolab.analyzer.i18n import DEFAULT_LANGUAGE, Translator, translator  # noqa: E402
-from tsumolab.analyzer.tables import replacing  # noqa: E402
 from tsumolab.reports.data import ReportData, load_report_data  # noqa: E402
 from tsumolab.reports.fonts import font_rc  # noqa: E402
 from tsumolab.reports.html import fill_slots  # noqa: E402
@@ -71,6 +70,7 @@ def render_reports(out_dir: Path | str, langs: tuple[str, ...] = (DEFAULT_LANGUA
     filled. The bytes do not depend on `jobs`.
     `keep_garbage` (without_cyclic_gc) is for a process that ends with the report, and whose workers end then too:
     the command line's."""
+    from tsumolab.analyzer.tables import replacing
     from tsumolab.reports.html import figure_groups
     from tsumolab.reports.pdf import pdf_parts
     from tsumolab.reports.pdf_join import join_pdfs
@@ -188,6 +188,7 @@ def write_reports(out: Path, stem: str, langs: tuple[str, ...], html_of: Callabl
 def _write_part(out: Path, stem: str, html_of: Callable[[Translator], str],
                 write_pdf: Callable[[Path, Translator], None], lang: str, kind: str) -> None:
     """One file of write_reports: the HTML or the PDF of one language."""
+    from tsumolab.analyzer.tables import replacing
     from tsumolab.reports.text_cache import reused_text
 
     tr = translator(lang)

@@ -14,7 +14,6 @@ import click
 
 from tsumolab.analyzer.errors import InputError, WriteError
 from tsumolab.analyzer.version import code_version
-from tsumolab.sims.tiles import TileError
 
 
 COMMANDS = {name: name for name in ("hand", "settle", "run", "bench", "demo", "policies", "replay", "claims",
@@ -64,6 +63,17 @@ def cli() -> None:
     """tsumolab: simulate Mahjong Soul special modes and test strategy claims with numbers."""
 
 
+class _NotRaised(Exception):
+    """Raised by nothing: _tile_error's answer before the simulator is loaded."""
+
+
+def _tile_error() -> type[Exception]:
+    """sims.tiles.TileError once a command has loaded the simulator (a tile error can only come from it), without
+    loading it (and numba) for a command that does not."""
+    tiles = sys.modules.get("tsumolab.sims.tiles")
+    return _NotRaised if tiles is None else tiles.TileError
+
+
 def main(argv: list[str] | None = None) -> None:
     """Console entry point: run the group, turning input errors into one line and exit code 2."""
     try:
@@ -75,7 +85,7 @@ def main(argv: list[str] | None = None) -> None:
     except click.ClickException as exc:
         click.echo(f"tsumolab: error: {' '.join(exc.format_message().split())}", err=True)
         sys.exit(2 if isinstance(exc, click.UsageError) else exc.exit_code)
-    except (InputError, TileError, FileNotFoundError, IsADirectoryError) as exc:
+    except (InputError, _tile_error(), FileNotFoundError, IsADirectoryError) as exc:
         click.echo(f"tsumolab: error: {exc}", err=True)
         sys.exit(2)
     if argv is None:

@@ -15,11 +15,11 @@ its figure, drawn or asked for its extent). The sizes are kept per renderer clas
 measure differently), string, font properties and the rcParams that choose and scale the font files. A glyph layout
 is kept per string, font object, font size and shaping options, a text's layout per renderer class, string, font
 properties, font rcParams, dpi, rotation, alignment and line spacing. The PDF backend's glyphs are not loaded into
-the font (it never reads them; it loads every glyph it embeds when it writes the fonts); the SVG text paths still
-load each glyph as it is placed, for the outline of a glyph the figure has not drawn yet. The PDF renderer measures a
-text from that same glyph placement and each glyph's box (kept per font, size and glyph) instead of shaping the
-string a second time: the numbers FreeType's own measurement gives (see _measured_from_layout). Math and TeX texts
-are measured, and wrapped texts laid out, as before.
+the font (it never reads them; it loads every glyph it embeds when it writes the fonts); the SVG text paths take
+each glyph's outline as loaded the first time the process drew it (kept per font, size and glyph) instead of
+loading every glyph of every text. Both renderers measure a text from that same glyph placement and each glyph's
+box (kept per font, size and glyph) instead of shaping the string a second time: the numbers FreeType's own
+measurement gives (see _size_from_glyphs). Math and TeX texts are measured, and wrapped texts laid out, as before.
 Everything kept is dropped when the fonts known to matplotlib change, and when it grows past KEPT_TEXTS entries.
 """
 
@@ -59,8 +59,11 @@ _font_files: dict = {}
 _font_sizes: dict = {}
 """font object id → (the font object, the size the PDF renderer or the text-to-path converter last set on it)"""
 _glyph_boxes: dict = {}
-"""(font object id, size) → (the font object, {(id of the font file object holding the glyph, glyph index) →
-(bottom, top, advance) of the glyph in 64ths of a point})"""
+"""(font object id, size) → (the font object, {(id of the font object holding the glyph, glyph index) → (bottom,
+top, advance) of the glyph in 64ths of a pixel})"""
+_glyph_outlines: dict = {}
+"""(font object id, size) → (the font object, {(id of the font object holding the glyph, glyph index) → its
+outline (vertices, codes)}), for the text-to-path converter"""
 _kept_for: list = [None]
 """the fonts matplotlib knew when the kept texts were measured"""
 _depth = 0
@@ -151,71 +154,144 @@ def _placed_in_order(string: str) -> bool:
                and unicodedata.bidirectional(char) not in RIGHT_TO_LEFT for char in string)
 
 
-def _measured_from_layout(measure):
-    """RendererPdf.get_text_width_height_descent measuring a text from the glyph placement its drawing uses
-    (_KeptLayout, shaped once for both) and each glyph's box: the width is the advance from the text's start to
-    the end of its last glyph, the height and descent those of the lowest bottom and highest top of its glyphs,
-    which is what FreeType's measurement of the string (FT2Font.set_text) gives. Texts whose glyphs may not
-    follow one another plainly (_placed_in_order) and texts drawn with the PDF core fonts are measured by
-    `measure`."""
+def _size_from_glyphs(items: list, boxes: dict) -> tuple[int, int, int]:
+    """(width, height, descent) in 64ths of a pixel of a text placed as `items` (its glyph placement, laid out at
+    the size of the font `boxes` belongs to): the advance from its start to the end of its last glyph, and the
+    lowest bottom and highest top of its glyphs' boxes, as FreeType's measurement of the string (FT2Font.set_text)
+    gives them. Each glyph's box is kept in `boxes`."""
     from matplotlib.ft2font import LoadFlags
 
+    bottom, top = 32000, -32000
+    for item in items:
+        key = (id(item.ft_object), item.glyph_index)
+        box = boxes.get(key)
+        if box is None:
+            glyph = item.ft_object.load_glyph(item.glyph_index, flags=LoadFlags.NO_HINTING)
+            box = boxes[key] = (glyph.bbox[1], glyph.bbox[3], glyph.horiAdvance)
+        rise = round(item.y * 64)
+        bottom, top = min(bottom, box[0] + rise), max(top, box[1] + rise)
+    return round(items[-1].x * 64) + box[2], top - bottom, -bottom
+
+
+def _kept_for_font(kept: dict, font) -> dict:
+    """What `kept` holds for `font` at the size last set on it (_font_sizes), kept with the font object so that its
+    id stays its own."""
+    key = (id(font), _font_sizes[id(font)][1])
+    entry = kept.get(key)
+    if entry is None or entry[0] is not font:
+        entry = kept[key] = (font, {})
+    return entry[1]
+
+
+def _glyph_size(helpers, font, s: str) -> tuple[int, int, int] | None:
+    """_size_from_glyphs of `s` drawn plainly (no font features or language) with `font` through `helpers` (a
+    _KeptLayout), or None when it cannot be: not a _KeptLayout, or glyphs that may not follow one another plainly
+    (_placed_in_order)."""
+    if not s or not isinstance(helpers, _KeptLayout) or not _placed_in_order(s):
+        return None
+    items = helpers.placed(s, font, {"features": None, "language": None})
+    return _size_from_glyphs(items, _kept_for_font(_glyph_boxes, font)) if items else None
+
+
+def _pdf_measured_from_layout(measure):
+    """RendererPdf.get_text_width_height_descent measuring a text from the glyph placement its drawing uses
+    (_KeptLayout, shaped once for both) and its glyphs' boxes (_size_from_glyphs) instead of shaping it again.
+    Texts _glyph_size cannot measure, and texts drawn with the PDF core fonts, are measured by `measure`."""
     def get_text_width_height_descent(renderer, s, prop, ismath):
-        helpers = backend_pdf._text_helpers
-        if (ismath or not s or not isinstance(helpers, _KeptLayout) or mpl.rcParams["pdf.use14corefonts"]
-                or not _placed_in_order(s)):
+        if ismath or mpl.rcParams["pdf.use14corefonts"]:
             return measure(renderer, s, prop, ismath)
-        font = renderer._get_font_ttf(prop)
-        items = helpers.layout(s, font, features=None, language=None)  # the options of a plain text's drawing
-        if not items:
+        size = _glyph_size(backend_pdf._text_helpers, renderer._get_font_ttf(prop), s)
+        if size is None:
             return measure(renderer, s, prop, ismath)
-        size = _font_sizes[id(font)][1]
-        kept = _glyph_boxes.get((id(font), size))
-        if kept is None or kept[0] is not font:
-            kept = _glyph_boxes[id(font), size] = (font, {})
-        boxes = kept[1]
-        bottom, top = 32000, -32000
-        for item in items:
-            key = (id(item.ft_object), item.glyph_index)
-            box = boxes.get(key)
-            if box is None:
-                glyph = item.ft_object.load_glyph(item.glyph_index, flags=LoadFlags.NO_HINTING)
-                box = boxes[key] = (glyph.bbox[1], glyph.bbox[3], glyph.horiAdvance)
-            rise = round(item.y * 64)
-            bottom, top = min(bottom, box[0] + rise), max(top, box[1] + rise)
-        width = round(items[-1].x * 64) + box[2]
         scale = 1 / 64
-        return width * scale, (top - bottom) * scale, -bottom * scale
+        return size[0] * scale, size[1] * scale, size[2] * scale
 
     return get_text_width_height_descent
 
 
+def _path_measured_from_layout(measure):
+    """TextToPath.get_text_width_height_descent (the SVG renderer's measure) the same way: from the glyph
+    placement the text-to-path drawing uses, laid out at the converter's one font size for every size of text."""
+    def get_text_width_height_descent(converter, s, prop, ismath):
+        if ismath:
+            return measure(converter, s, prop, ismath)
+        size = _glyph_size(textpath._text_helpers, converter._get_font(prop), s)
+        if size is None:
+            return measure(converter, s, prop, ismath)
+        scale = prop.get_size_in_points() / converter.FONT_SCALE
+        return size[0] / 64.0 * scale, size[1] / 64.0 * scale, size[2] / 64.0 * scale
+
+    return get_text_width_height_descent
+
+
+class _PlacedGlyph:
+    """A glyph placed by the text-to-path converter's layout: a LayoutItem's fields, with a stand-in for its font
+    object (_OutlinedFont)."""
+
+    __slots__ = ("ft_object", "char", "glyph_index", "x", "y", "prev_kern")
+
+    def __init__(self, item, outlines: dict):
+        self.ft_object = _OutlinedFont(item.ft_object, item.glyph_index, outlines)
+        self.char, self.glyph_index, self.x, self.y, self.prev_kern = (item.char, item.glyph_index, item.x,
+                                                                       item.y, item.prev_kern)
+
+
+class _OutlinedFont:
+    """The font object of one placed glyph, for the text-to-path converter: get_path gives the glyph's outline,
+    loaded into the font the first time the glyph is drawn at that size in the process only and kept in
+    `outlines`; everything else is the font object's own."""
+
+    __slots__ = ("_font", "_glyph", "_outlines")
+
+    def __init__(self, font, glyph: int, outlines: dict):
+        self._font, self._glyph, self._outlines = font, glyph, outlines
+
+    def get_path(self):
+        from matplotlib.ft2font import LoadFlags
+
+        key = (id(self._font), self._glyph)
+        path = self._outlines.get(key)
+        if path is None:
+            self._font.load_glyph(self._glyph, flags=LoadFlags.NO_HINTING)
+            path = self._outlines[key] = self._font.get_path()
+            for array in path:
+                array.flags.writeable = False  # shared by every figure drawing the glyph
+        return path
+
+    def __getattr__(self, name):
+        return getattr(self._font, name)
+
+
 class _KeptLayout:
     """Stands in for matplotlib._text_helpers in the PDF backend or the text-to-path converter: `layout` gives the
-    glyph placement of a string shaped before with the same font, size and options, and loads each glyph into the
-    font as it gives it when `loads_glyphs` (as _text_helpers.layout does); anything else is the module's own."""
+    glyph placement of a string shaped before with the same font, size and options; for the text-to-path converter
+    (`outlines`) each glyph comes with its outline as drawn before (_OutlinedFont) instead of being loaded into the
+    font at every text as _text_helpers.layout does; anything else is the module's own."""
 
-    def __init__(self, helpers, loads_glyphs: bool):
+    def __init__(self, helpers, outlines: bool):
         self._helpers = helpers
-        self._loads_glyphs = loads_glyphs
+        self._outlines = outlines
 
-    def layout(self, string, font, **options):
+    def placed(self, string, font, options: dict) -> list | None:
+        """The glyph placement (LayoutItems) of `string` in `font` at the size last set on it, shaped once; None
+        for a font whose size was not noted."""
         font_and_size = _font_sizes.get(id(font))
         if font_and_size is None or font_and_size[0] is not font:
-            return self._helpers.layout(string, font, **options)
+            return None
         key = (string, id(font), font_and_size[1], tuple(sorted(options.items())))
         items = _layouts.get(key)
         if items is None:
             items = _layouts[key] = self._shaped(string, font, options)
-        return self._loaded(items) if self._loads_glyphs else items
+        return items
 
-    @staticmethod
-    def _loaded(items: list):
-        from matplotlib.ft2font import LoadFlags
-
-        for item in items:
-            item.ft_object.load_glyph(item.glyph_index, flags=LoadFlags.NO_HINTING)
-            yield item
+    def layout(self, string, font, **options):
+        items = self.placed(string, font, options)
+        if items is None:
+            return self._helpers.layout(string, font, **options)
+        if not self._outlines:
+            return items
+        outlines = _kept_for_font(_glyph_outlines, font)
+        return [_PlacedGlyph(item, outlines) for item in items]
 
     def _shaped(self, string, font, options: dict) -> list:
         """The glyph placement of `string`: what _text_helpers.layout yields, without loading each glyph into the
@@ -253,7 +329,7 @@ def _path_font_with_size(get_font):
 
 def forget_texts() -> None:
     """Drop every size, layout and font lookup kept."""
-    for kept in (_sizes, _layouts, _boxes, _font_files, _font_sizes, _glyph_boxes):
+    for kept in (_sizes, _layouts, _boxes, _font_files, _font_sizes, _glyph_boxes, _glyph_outlines):
         kept.clear()
     _kept_for[0] = None
 
@@ -284,7 +360,7 @@ def reused_text() -> Iterator[None]:
     for cls in MEASURED_BY:
         measure = cls.get_text_width_height_descent
         if cls is RendererPdf:
-            measure = _measured_from_layout(measure)
+            measure = _pdf_measured_from_layout(measure)
         replace(cls, "get_text_width_height_descent", _shared_measure(cls, measure))
     replace(Text, "_get_layout", _kept_box(Text._get_layout))
     manager = font_manager.fontManager
@@ -293,11 +369,13 @@ def reused_text() -> Iterator[None]:
     get_font_ttf = getattr(RendererPdf, "_get_font_ttf", None)
     if get_font_ttf is not None and hasattr(helpers, "layout"):
         replace(RendererPdf, "_get_font_ttf", _font_with_size(get_font_ttf))
-        backend_pdf._text_helpers = _KeptLayout(helpers, loads_glyphs=False)
+        backend_pdf._text_helpers = _KeptLayout(helpers, outlines=False)
     path_helpers = textpath._text_helpers
     if hasattr(FT2Font, "_layout") and hasattr(textpath.TextToPath, "_get_font"):  # matplotlib 3.11's layout items
         replace(textpath.TextToPath, "_get_font", _path_font_with_size(textpath.TextToPath._get_font))
-        textpath._text_helpers = _KeptLayout(path_helpers, loads_glyphs=True)
+        replace(textpath.TextToPath, "get_text_width_height_descent",
+                _path_measured_from_layout(textpath.TextToPath.get_text_width_height_descent))
+        textpath._text_helpers = _KeptLayout(path_helpers, outlines=True)
     _depth = 1
     try:
         yield

@@ -60,6 +60,7 @@ def test_figures_saved_with_shared_texts_give_the_same_bytes():
 def test_each_text_is_measured_once_per_process_and_renderer_kind_and_matplotlib_is_restored_after(monkeypatch):
     measured = Counter()
     svg_measure = RendererSVG.__dict__["get_text_width_height_descent"]
+    path_measure = textpath.TextToPath.__dict__["get_text_width_height_descent"]
 
     def counting(renderer, s, prop, ismath):
         measured[s, prop.get_size_in_points()] += 1
@@ -87,6 +88,7 @@ def test_each_text_is_measured_once_per_process_and_renderer_kind_and_matplotlib
     assert RendererSVG.__dict__["get_text_width_height_descent"] is counting
     assert "_get_font_ttf" not in RendererPdf.__dict__ and backend_pdf._text_helpers is helpers
     assert "_get_font" in textpath.TextToPath.__dict__ and textpath._text_helpers is path_helpers
+    assert textpath.TextToPath.__dict__["get_text_width_height_descent"] is path_measure
     assert "_find_fonts_by_props" not in font_manager.fontManager.__dict__
 
 
@@ -118,19 +120,43 @@ MEASURED = ["Final rank", "AVATAR Tj ff fi", "清一色 (Full Flush)", "−12,50
 """plain texts and texts measured by FreeType (a combining mark, an invisible character, a joiner)"""
 
 
+def _sizes(measures, fonts) -> list:
+    return [measure.get_text_width_height_descent(s, prop, False)
+            for measure in measures for prop in fonts for s in MEASURED]
+
+
 def test_a_text_measured_from_its_glyph_placement_has_freetypes_numbers():
+    """For the PDF renderer and for the SVG one's text-to-path converter."""
     with quiet_font_fallback():
         for lang in ("en", "zh", "ja"):
             with rc_context(font_rc(lang)):
-                renderer = RendererPdf(backend_pdf.PdfFile(io.BytesIO()), 72, 11.69, 8.27)
+                measures = (RendererPdf(backend_pdf.PdfFile(io.BytesIO()), 72, 11.69, 8.27), textpath.TextToPath())
                 families = (font_rc(lang)["font.family"], ["DejaVu Sans Mono", *font_rc(lang)["font.family"][1:]])
                 fonts = [font_manager.FontProperties(family=family, size=size, weight=weight)
                          for family in families for size in (5.5, 8.5, 17) for weight in ("normal", "bold")]
-                expected = [renderer.get_text_width_height_descent(s, prop, False) for prop in fonts for s in MEASURED]
+
+                expected = _sizes(measures, fonts)
                 forget_texts()
                 with reused_text():
-                    got = [renderer.get_text_width_height_descent(s, prop, False) for prop in fonts for s in MEASURED]
+                    got = _sizes(measures, fonts)
                 assert got == expected, lang
+
+
+def test_the_svg_text_paths_load_each_glyph_once_per_process_and_size(monkeypatch):
+    loads = Counter()
+    kept = text_cache._OutlinedFont.get_path
+
+    def counting(outlined):
+        if (id(outlined._font), outlined._glyph) not in outlined._outlines:
+            loads[outlined._font.fname, outlined._glyph] += 1
+        return kept(outlined)
+
+    monkeypatch.setattr(text_cache._OutlinedFont, "get_path", counting)
+    forget_texts()
+    with quiet_font_fallback(), rc_context(font_rc("zh")), reused_text():
+        first = [svg_bytes(_page(title)) for title in TITLES]
+        again = [svg_bytes(_page(title)) for title in TITLES]
+    assert first == again and loads and max(loads.values()) == 1
 
 
 def test_each_text_is_laid_out_once_per_renderer_kind_and_text_properties(monkeypatch):

@@ -33,8 +33,19 @@ def _executor(workers: int):
     return get_memmapping_executor(workers)
 
 
+WORKER_GROWTH = 2 * 10**9
+"""bytes a worker may grow past its size after its first task (the imports of start_workers) before loky takes it
+for a leaking one and replaces it (loky's own limit is 300 MB): its text caches and the garbage drawing leaves while
+the collector is paused (reports.render.without_cyclic_gc) outgrow that over a report in three languages, and a
+new worker would import everything and measure every text again"""
+
+
 def _import_renderers() -> None:
-    """What every part needs: the HTML and PDF writers, matplotlib's backends and the CJK fonts."""
+    """What every part needs: the HTML and PDF writers, matplotlib's backends and the CJK fonts; and the worker's
+    growth allowed (WORKER_GROWTH)."""
+    from joblib.externals.loky import process_executor
+
+    process_executor._MAX_MEMORY_LEAK_SIZE = max(process_executor._MAX_MEMORY_LEAK_SIZE, WORKER_GROWTH)
     import tsumolab.reports.html  # noqa: F401
     import tsumolab.reports.pdf  # noqa: F401
     from tsumolab.reports.fonts import cjk_family

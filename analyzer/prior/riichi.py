@@ -19,7 +19,7 @@ RIICHI_FEATURES = (
     "other seats in riichi",
     "other seats with open melds",
     "points behind the leader (thousands)",
-    "rank (0 first)",
+    "rank (1 first)",
     "South round",
 )
 N_RIICHI = len(RIICHI_FEATURES)

@@ -72,13 +72,29 @@ def test_without_racing_every_option_gets_exactly_the_budget():
     assert not result["stopped_early"] and result["option_rollouts"] == 5 * 260
 
 
-def test_the_race_does_not_depend_on_jobs():
-    """Batches of BATCH determinizations are decided on in the same order however many run at once."""
+def test_the_race_does_not_depend_on_jobs(monkeypatch):
+    """Batches of BATCH determinizations are decided on in the same order however many run at once (the worker
+    processes used from the first batch on)."""
+    import tsumolab.analyzer.advise.evaluate as evaluate
+
+    monkeypatch.setattr(evaluate, "SERIAL_SECONDS", 0.0)
     sampler = KnownSampler(means=(0.0, 60.0, -900.0, -1_500.0, 40.0))
     one = advise(None, 0, OPTIONS, sampler, rollouts=2 * BATCH + 300, seed=4)
     with Parallel(n_jobs=3) as parallel:
         three = advise(None, 0, OPTIONS, sampler, rollouts=2 * BATCH + 300, seed=4, jobs=3, parallel=parallel)
     assert one == three
+
+
+def test_a_short_decision_starts_no_worker_processes():
+    """Batches run in this process until they have taken SERIAL_SECONDS: a decision done sooner never calls the
+    workers (which take longer to start than it takes), and gives what the workers would have given."""
+
+    def no_workers(*_):
+        raise AssertionError("worker processes asked for a short decision")
+
+    sampler = KnownSampler(means=(0.0, 60.0, -900.0, -1_500.0, 40.0))
+    alone = advise(None, 0, OPTIONS, sampler, rollouts=300, seed=4)
+    assert advise(None, 0, OPTIONS, sampler, rollouts=300, seed=4, jobs=2, parallel=no_workers) == alone
 
 
 def test_the_rollout_policy_choice_is_recommended_when_the_rollouts_cannot_tell_it_from_the_best():

@@ -43,6 +43,7 @@ are engine-free.
 from __future__ import annotations
 
 import math
+import time
 
 import numpy as np
 
@@ -55,6 +56,9 @@ VALUE_NAMES = {("points", "hand"): "point change to hand end", ("points", "match
                ("tenhou-dan", "match"): "Tenhou Phoenix dan points"}
 BATCH = 50
 MIN_SAMPLES = 200
+SERIAL_SECONDS = 1.0
+"""the batches run in this process until they have taken this long: a decision that short is done before worker
+processes would have started (about 2.5 s on 2 cores); only which process plays a batch changes, not the result"""
 MAX_SHARE = 10
 STOP_Z = 3.0
 Z95 = 1.96
@@ -93,8 +97,10 @@ def advise(S0, seat: int, options: list[tuple[str, int]], sampler, rollouts: int
     n_opt = len(options)
     answers = np.array([a for _, a in options], np.int64)
     race = Race(n_opt, rollouts, stop_early)
+    started = time.perf_counter()
     while not race.over():
-        firsts = race.next_batches(max(1, jobs))
+        short = time.perf_counter() - started < SERIAL_SECONDS
+        firsts = race.next_batches(1 if short else max(1, jobs))
         todo = [int(a) for a in answers[race.active]]
         if jobs > 1 and parallel is not None and len(firsts) > 1:
             from joblib import delayed

@@ -81,8 +81,8 @@ def bloodshed_decisions() -> None:
 
 
 def discard_prior() -> None:
-    """The discard prior's features (advise's recommendation in the riichi modes, analyzer.prior), compiled on
-    first call: one own turn of a hand of 14 tiles."""
+    """The discard prior's features and its riichi judgement's (advise's recommendation in the riichi modes,
+    analyzer.prior), compiled on first call: one own turn of a hand of 14 tiles, ready once the 3z goes."""
     from tsumolab.analyzer.prior.model import shipped_prior
     from tsumolab.sims.riichi.observation import ROBS
     from tsumolab.sims.shanten_tables import lookup_tables
@@ -91,7 +91,10 @@ def discard_prior() -> None:
     obs = np.zeros(ROBS.SIZE, np.int32)
     obs[ROBS.hand:ROBS.hand + 34] = parse_tiles("123m456p789s11223z")[0]
     obs[ROBS.dora:ROBS.dora + 5] = -1
+    obs[ROBS.points:ROBS.points + 4] = 25_000
+    obs[ROBS.can_riichi] = 1
     shipped_prior().choose(obs, lookup_tables())
+    shipped_prior().declares(obs, lookup_tables(), int(np.flatnonzero(parse_tiles("3z")[0])[0]))
 
 
 def compile_hooks(modules: tuple[str, ...] = ()) -> None:

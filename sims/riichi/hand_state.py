@@ -56,8 +56,9 @@ HS = declare("RiichiHandState", [
                       "random stream moves as in play)"),
     ("forced_seat", 1, "-1: `forced` answers the next decision asked; else only a decision of this seat "
                        "(rollouts that replay a round of reactions, sims.riichi.rollout)"),
-    ("keeps_dama", 1, "1: a forced own-turn answer that declines an available riichi and stays ready keeps its "
-                      "seat dama until a discard changes its hand (rollouts: an option's dama is meant)"),
+    ("keeps_dama", 1, "1: a forced own-turn answer that declines an available riichi, staying ready with a yaku "
+                      "for a ron, keeps its seat dama until a discard changes its hand (rollouts: such a dama is "
+                      "meant)"),
     ("dec_seat", 1, "seat of the pending (or last) decision"),
     ("last_answer", 1, "the answer the last decision's hook gave (before any forcing)"),
     # ---- the hand: everything below is zeroed when a hand begins

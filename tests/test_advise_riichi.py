@@ -70,6 +70,16 @@ def test_determinize_keeps_the_view_and_the_tiles(slug, spec, deal):
     assert checked >= 50 and riichi_seen > 0
 
 
+def _other_riichi_declarers():
+    """(position, seat p) for each seat other than the deciding one that is in riichi, has not won and holds 13
+    tiles, at random decisions of 12 simulated riichi matches of baseline seats (seed 11)."""
+    for _, pos in positions("riichi", seed=11, n_matches=12, spec="baseline"):
+        for p in range(4):
+            if p != pos.seat and pos.obs[0, ROBS.riichi + p] and not pos.obs[0, ROBS.won + p] and \
+                    pos.obs[p, ROBS.hand:ROBS.hand + 34].sum() % 3 == 1:
+                yield pos, p
+
+
 def test_a_riichi_seat_is_dealt_waits_out_of_its_river():
     """Issue 30, R-4: a determinized riichi declarer waits on no kind it discarded or let pass since its riichi
     (a furiten riichi could never ron, which made pushing into a riichi look cheap), as in the simulated games
@@ -79,22 +89,17 @@ def test_a_riichi_seat_is_dealt_waits_out_of_its_river():
 
     table = field_progress("riichi")
     dealt = furiten = 0
-    for _, pos in positions("riichi", seed=11, n_matches=12, spec="baseline"):
-        seat = pos.seat
-        for p in range(4):
-            if p == seat or not pos.obs[0, ROBS.riichi + p] or pos.obs[0, ROBS.won + p] or \
-                    pos.obs[p, ROBS.hand:ROBS.hand + 34].sum() % 3 != 1:
-                continue
-            river = (pos.obs[0, ROBS.discarded + 34 * p:ROBS.discarded + 34 * p + 34] > 0) | \
-                    (pos.obs[0, ROBS.safe + 34 * p:ROBS.safe + 34 * p + 34] > 0)
-            assert not (pos.st[ST_WAITS + p] > 0)[river].any()  # the simulated declarer itself
-            for sample in range(5):
-                hs, obs, st, wall = _copy_arrays(pos)
-                assert determinize(hs, obs, st, wall, seat, 3, sample, TABLES, table, NO_PUBLIC) == 0
-                waits = st[ST_WAITS + p] > 0
-                assert waits.any()
-                furiten += bool(waits[river].any())
-                dealt += 1
+    for pos, p in _other_riichi_declarers():
+        river = (pos.obs[0, ROBS.discarded + 34 * p:ROBS.discarded + 34 * p + 34] > 0) | \
+                (pos.obs[0, ROBS.safe + 34 * p:ROBS.safe + 34 * p + 34] > 0)
+        assert not (pos.st[ST_WAITS + p] > 0)[river].any()  # the simulated declarer itself
+        for sample in range(5):
+            hs, obs, st, wall = _copy_arrays(pos)
+            assert determinize(hs, obs, st, wall, pos.seat, 3, sample, TABLES, table, NO_PUBLIC) == 0
+            waits = st[ST_WAITS + p] > 0
+            assert waits.any()
+            furiten += bool(waits[river].any())
+            dealt += 1
     assert dealt >= 200 and furiten <= dealt // 100
 
 
@@ -109,21 +114,16 @@ def test_riichi_waits_are_two_sided_as_often_as_real_ones():
 
     table = field_progress("riichi")
     dealt = wide = 0
-    for _, pos in positions("riichi", seed=11, n_matches=12, spec="baseline"):
-        seat = pos.seat
-        for p in range(4):
-            if p == seat or not pos.obs[0, ROBS.riichi + p] or pos.obs[0, ROBS.won + p] or \
-                    pos.obs[p, ROBS.hand:ROBS.hand + 34].sum() % 3 != 1:
-                continue
-            passed = (pos.obs[0, ROBS.safe + 34 * p:ROBS.safe + 34 * p + 34] > 0) & \
-                     (pos.obs[0, ROBS.discarded + 34 * p:ROBS.discarded + 34 * p + 34] == 0)
-            if passed.sum() > 3:
-                continue
-            for sample in range(5):
-                hs, obs, st, wall = _copy_arrays(pos)
-                assert determinize(hs, obs, st, wall, seat, 5, sample, TABLES, table, NO_PUBLIC) == 0
-                wide += two_sided(st[ST_WAITS + p])
-                dealt += 1
+    for pos, p in _other_riichi_declarers():
+        passed = (pos.obs[0, ROBS.safe + 34 * p:ROBS.safe + 34 * p + 34] > 0) & \
+                 (pos.obs[0, ROBS.discarded + 34 * p:ROBS.discarded + 34 * p + 34] == 0)
+        if passed.sum() > 3:
+            continue
+        for sample in range(5):
+            hs, obs, st, wall = _copy_arrays(pos)
+            assert determinize(hs, obs, st, wall, pos.seat, 5, sample, TABLES, table, NO_PUBLIC) == 0
+            wide += two_sided(st[ST_WAITS + p])
+            dealt += 1
     assert dealt >= 200 and abs(wide / dealt - REAL_TWO_SIDED) < 0.06, (wide, dealt)
 
 

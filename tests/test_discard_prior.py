@@ -224,7 +224,7 @@ def test_the_riichi_judgement_learns_a_rule_and_real_players_choices():
     rows = rng.normal(size=(2000, len(RIICHI_FEATURES)))
     declared = rows[:, 4] - rows[:, 2] > 0
     arrays = fit_riichi(rows, declared)
-    assert ((riichi_probability(arrays, rows) > 0.5) == declared).mean() >= 0.95
+    assert ((riichi_probability(rows, **arrays) > 0.5) == declared).mean() >= 0.95
     riichi = [riichi_choices_of(path_discards(p)) for p in HUMAN_LOGS]
     declared = np.concatenate([r.declared for r in riichi])
     agrees = np.concatenate([riichi_agreement(shipped_prior(), r) for r in riichi])

@@ -57,7 +57,7 @@ def value_function(objective: str, start_points: int, south: bool):
         return None
     if objective == "tenhou-dan":
         dan = PHOENIX_SOUTH if south else PHOENIX_EAST
-        return lambda points, ranks: dan[ranks - 1] + 0.0 * points
+        return lambda points, ranks: dan[ranks - 1]
     bonus = (THRONE_SOUTH if south else THRONE_EAST) if objective == "rank-points" else np.zeros(4)
 
     def value(points: np.ndarray, ranks: np.ndarray) -> np.ndarray:

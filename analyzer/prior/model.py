@@ -64,10 +64,16 @@ class DiscardPrior:
     def declares(self, obs: np.ndarray, tables: np.ndarray, kind: int) -> bool:
         """Whether strong players most likely declare riichi discarding `kind` at `obs`; False when the seat may
         not or that discard leaves the hand not ready."""
-        from tsumolab.analyzer.prior.riichi import riichi_features, riichi_probability
+        from tsumolab.analyzer.prior.riichi import riichi_features
 
         row = riichi_features(obs, tables, kind)
-        return row is not None and bool(riichi_probability(self, row) > 0.5)
+        return row is not None and bool(self.riichi_chance(row) > 0.5)
+
+    def riichi_chance(self, rows: np.ndarray) -> np.ndarray:
+        """The riichi judgement's P(riichi) of feature rows [..., R] (analyzer.prior.riichi.RIICHI_FEATURES)."""
+        from tsumolab.analyzer.prior.riichi import riichi_probability
+
+        return riichi_probability(rows, self.riichi_mean, self.riichi_scale, self.riichi_weights)
 
     def save(self, path: Path) -> None:
         """Write the weights to `path` (.npz), atomically."""

@@ -87,9 +87,8 @@ def fit_riichi(rows: np.ndarray, declared: np.ndarray) -> dict:
     return {"riichi_mean": mean, "riichi_scale": scale, "riichi_weights": w}
 
 
-def riichi_probability(arrays, rows: np.ndarray) -> np.ndarray:
-    """P(riichi) of feature rows [..., N_RIICHI] under the arrays of fit_riichi (or a prior holding them)."""
-    get = arrays.__getitem__ if isinstance(arrays, dict) else lambda name: getattr(arrays, name)
-    w = get("riichi_weights")
-    z = ((rows - get("riichi_mean")) / get("riichi_scale")) @ w[:-1] + w[-1]
+def riichi_probability(rows: np.ndarray, riichi_mean: np.ndarray, riichi_scale: np.ndarray,
+                       riichi_weights: np.ndarray) -> np.ndarray:
+    """P(riichi) of feature rows [..., N_RIICHI] under the arrays of fit_riichi."""
+    z = ((rows - riichi_mean) / riichi_scale) @ riichi_weights[:-1] + riichi_weights[-1]
     return 1.0 / (1.0 + np.exp(-z))

@@ -78,9 +78,7 @@ def riichi_choices_of(discards: Discards) -> RiichiChoices:
 
 def riichi_agreement(prior: DiscardPrior, choices: RiichiChoices) -> np.ndarray:
     """Per decision, whether the prior's judgement is the player's riichi or dama."""
-    from tsumolab.analyzer.prior.riichi import riichi_probability
-
-    return (riichi_probability(prior, choices.rows) > 0.5) == choices.declared
+    return (prior.riichi_chance(choices.rows) > 0.5) == choices.declared
 
 
 def fit(choices: Choices, riichi: RiichiChoices, hidden: int = HIDDEN, epochs: int = EPOCHS, seed: int = 0,

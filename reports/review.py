@@ -96,11 +96,13 @@ def summary_text(summary: dict, tr: Translator) -> str:
 def method_text(summary: dict, tr: Translator) -> str:
     spec = summary["spec"]
     return tr("Each decision is evaluated from what the player saw then, by {rollouts} paired rollouts per option "
-              "(value: {value}). The best option is the rollout policy's own choice when the rollouts cannot tell "
-              "it from the highest mean, else the highest mean. A choice's loss against it is measured again on "
-              "{rollouts} fresh rollouts; the choice is a clear mistake when both measurements put its loss above "
-              "zero with 95% confidence and the loss is at least 300 points.", rollouts=tr.number(spec["rollouts"]),
-              value=value_name(objective_of(summary), spec["horizon"], tr))
+              "(value: {value}). The best option is the seat's preferred answer when the rollouts cannot tell it "
+              "from the highest mean (measured again on {rollouts} fresh rollouts before it is set aside), else the "
+              "highest mean; the preferred answer is strong players' in the riichi modes (a win, else the tile the "
+              "discard prior picks) and the rollout policy's own choice otherwise. A choice's loss against it is "
+              "measured again on {rollouts} fresh rollouts; the choice is a clear mistake when both measurements put "
+              "its loss above zero with 95% confidence and the loss is at least 300 points.",
+              rollouts=tr.number(spec["rollouts"]), value=value_name(objective_of(summary), spec["horizon"], tr))
 
 
 def value_name(objective: str, horizon: str, tr: Translator) -> str:

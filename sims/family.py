@@ -12,6 +12,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+WON, DEALT_IN, EXHAUSTIVE = 1, 2, 4
+"""the outcome bits of the deciding seat in a family's paired rollouts (sims.bloodshed.rollout,
+sims.riichi.rollout): it won, it dealt in, the hand ended in an exhaustive draw without its win"""
+
 
 @dataclass(frozen=True)
 class EngineFamily:

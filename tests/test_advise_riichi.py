@@ -287,13 +287,15 @@ def test_the_rollout_policy_answer_is_one_of_the_options(slug, game, kinds):
     """advise's recommendation falls back on the answer of the deciding seat's rollout policy: asked through the
     hook of the decision's kind (the mode hook for astrology's pick, A, and darkness's open, D), it is one of the
     options, for baseline and expert, at every kind of decision of simulated games of `game` (an exchange, S-2:
-    three held tiles, lowest kind first, as the options pack them; the options list only EXCHANGE_CAP of them)."""
+    three held tiles, lowest kind first, as the options pack them; the options list only EXCHANGE_CAP of them);
+    so is every discard without riichi that the discard prior's preference then lists."""
     samplers = [RiichiSampler(spec, slug) for spec in ("baseline", "expert")]
     seen = set()
     for _, pos in positions(slug, seed=5, n_matches=3, per_hand=4, spec=game):
         answers = {a for _, a in riichi_options(pos.view, TABLES)}
         for sampler in samplers:
-            answer = sampler.policy_answer(pos, pos.seat, 3)
+            preference = sampler.policy_answers(pos, pos.seat, 3)
+            answer = preference[0]
             if pos.decision == D_EXCHANGE:
                 kinds_given = [(answer >> shift) & 0xFF for shift in (0, 8, 16)]
                 hand = pos.view[ROBS.hand:ROBS.hand + 34]
@@ -301,6 +303,7 @@ def test_the_rollout_policy_answer_is_one_of_the_options(slug, game, kinds):
                 assert all(hand[k] >= kinds_given.count(k) for k in kinds_given)
             else:
                 assert answer in answers
+                assert {a for a in preference if a < RIICHI} <= answers  # the prior's discards, without riichi
         seen.add(int(pos.decision))
     assert kinds <= seen
 

@@ -16,7 +16,7 @@ from tsumolab.analyzer.prior.train import (
     agreement, best_shanten, choices_of, fit, riichi_agreement, riichi_choices_of,
 )
 from tsumolab.policies.discard_features import FEATURES, MAX_OPTIONS, N_FEATURES, discard_features
-from tsumolab.policies.riichi_api import RIICHI, ROBS, TSUMO, TSUMOGIRI
+from tsumolab.policies.riichi_api import D_REACT, PASS, RIICHI, RON, ROBS, TSUMO, TSUMOGIRI
 from tsumolab.sims.shanten_tables import lookup_tables
 
 F = {name: i for i, name in enumerate(FEATURES)}
@@ -172,16 +172,24 @@ def test_the_shipped_prior_picks_most_discards_of_real_players():
 
 
 def test_advice_takes_the_prior_discard_and_its_riichi_judgement():
-    """The recommendation's policy answer (analyzer.advise.policy_answer): a discard becomes the prior's, with
-    riichi declared exactly where the prior's judgement declares it, whatever the policy chose (R-4): on a wait
-    without a yaku with 40 tiles left, riichi; on a tanyao-dora mangan dama with 12 left, dama. A tsumo and a
-    riichi seat's turn stay."""
-    from tsumolab.analyzer.advise.policy_answer import with_prior_discard
+    """The recommendation's preferred answers (analyzer.advise.policy_answer): a discard gives way to the prior's
+    order, every kind the seat holds once with and once without riichi, the likeliest first, and riichi first
+    exactly where the prior's judgement declares it, whatever the policy chose (R-4): on a wait without a yaku
+    with 40 tiles left, riichi; on a tanyao-dora mangan dama with 12 left, dama. A tsumo and a riichi seat's
+    turn stay alone."""
+    from tsumolab.analyzer.advise.policy_answer import with_prior_discards
+
+    def with_prior_discard(obs, tables, answer):
+        return with_prior_discards(obs, tables, answer)[0]
 
     tables = lookup_tables()
     prior = shipped_prior()
     obs = view(HAND, tile="7z")
-    assert with_prior_discard(obs, tables, kind("2m")) == prior.choose(obs, tables)
+    preference = with_prior_discards(obs, tables, kind("2m"))
+    ranking = prior.ranking(obs, tables)
+    assert ranking[0] == prior.choose(obs, tables)
+    assert sorted(ranking) == [k for k in range(34) if obs[ROBS.hand + k]]
+    assert [a for a in preference if a < RIICHI] == ranking and len(preference) == 2 * len(ranking)
     assert with_prior_discard(obs, tables, TSUMO) == TSUMO
     no_yaku = view("123m456p789s23s557z", tile="7z")          # ready on 1s-4s once the drawn 7z goes
     mangan = view("234m456p345s2366s7z", tile="7z", dora="5s", wall=12)
@@ -192,7 +200,26 @@ def test_advice_takes_the_prior_discard_and_its_riichi_judgement():
         assert with_prior_discard(ready, tables, kind("5z")) == judged
         assert with_prior_discard(ready, tables, RIICHI + kind("5z")) == judged
     declare_riichi(no_yaku, 0, "1m")
-    assert with_prior_discard(no_yaku, tables, kind("5z")) == kind("5z")
+    assert with_prior_discards(no_yaku, tables, kind("5z")) == (kind("5z"),)
+
+
+def test_strong_players_take_a_win_first():
+    """Strong players' order (analyzer.advise.policy_answer): a tsumo the seat may declare comes before the
+    prior's discards, whatever the policy answered; a ron it may call before the policy's pass; without a win,
+    the order is the prior's discards, or the policy's answer alone."""
+    from tsumolab.analyzer.advise.policy_answer import strong_players_order, with_prior_discards
+
+    tables = lookup_tables()
+    turn = view("123m456p789s23s557z", tile="7z")
+    assert strong_players_order(turn, tables, kind("5z")) == with_prior_discards(turn, tables, kind("5z"))
+    turn[ROBS.can_win] = 1
+    order = strong_players_order(turn, tables, kind("5z"))
+    assert order == (TSUMO,) + with_prior_discards(turn, tables, kind("5z"))
+    assert strong_players_order(turn, tables, TSUMO) == (TSUMO,)
+    react = view("123m456p789s23s55z", decision=D_REACT, tile="4s")
+    assert strong_players_order(react, tables, PASS) == (PASS,)
+    react[ROBS.can_win] = 1
+    assert strong_players_order(react, tables, PASS) == (RON, PASS)
 
 
 def test_riichi_features_read_the_ready_hand():

@@ -73,17 +73,17 @@ class Sampler:
         pending_view(S, self.rules, self.tables, view)
         return view
 
-    def policy_answer(self, S, seat, seed, prior=True):
-        """The answer `seat`'s policy gives at the stopped position: its hook of the pending decision kind (the D_*
-        codes count the hooks in sims.decisions.HOOK_NAMES order), its random stream started from `seed`
-        (analyzer.advise.policy_answer). Bloodshed has no discard prior: `prior` changes nothing."""
+    def policy_answers(self, S, seat, seed, prior=True):
+        """The answer `seat`'s policy gives at the stopped position, alone in the tuple: its hook of the pending
+        decision kind (the D_* codes count the hooks in sims.decisions.HOOK_NAMES order), its random stream started
+        from `seed` (analyzer.advise.policy_answer). Bloodshed has no discard prior: `prior` changes nothing."""
         from tsumolab.analyzer.advise.policy_answer import in_option_order, policy_stream
         from tsumolab.policies.api import BOBS
 
         view = self.pending_view(S)
         view[BOBS.rng] = policy_stream(seed)
         decision = int(view[BOBS.decision])
-        return in_option_order(decision, int(self.hooks[decision][seat](view, self.params[seat], self.tables)))
+        return (in_option_order(decision, int(self.hooks[decision][seat](view, self.params[seat], self.tables))),)
 
 
 def legal_options(sampler: Sampler, S) -> list[tuple[str, int]]:

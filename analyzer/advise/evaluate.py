@@ -21,10 +21,13 @@ by many more samples than the budget alone. The analysis stops when one option i
 the budget is spent. Without racing (`stop_early=False`) every option is played on exactly `rollouts`
 determinizations; `clearly_below` is the rule that drops an option.
 
-Recommendation: the rollout policy's own answer at the position (the deciding seat's policy of the rollout
-field) when its paired interval reaches the best mean, i.e. when the rollouts cannot tell it from the best;
-otherwise the best mean. Where options are that close, the best mean is a coin toss between them, and the policy
-the rollouts play is the better judge (`policy_choice` in the result: that answer's option, if it is one).
+Recommendation: the first of the sampler's preferred answers at the position whose paired interval reaches the
+best mean, i.e. that the rollouts cannot tell from the best; otherwise the best mean. Where options are that
+close, the best mean is a coin toss between them, and the policy the rollouts play is the better judge. The
+preference is the rollout policy's own answer (the deciding seat's policy of the rollout field; `policy_choice` in
+the result: that answer's option, if it is one); in the riichi modes, with the discard prior, strong players'
+order (a win first, then every discard the prior may make, the likeliest first). A first preferred answer the race
+puts outside the interval is measured again (`confirm_first_choice`).
 
 Confirmation (`confirm`): an option's shortfall against another measured again on fresh determinizations,
 every one played for both, without racing. The race picks the best as the largest of many noisy means and drops
@@ -32,9 +35,10 @@ an option at the batch where its shortfall first looks clear, so its own differe
 shortfall; review's verdicts (analyzer.review.game_review) use the confirmation's.
 
 An engine plugs in with a sampler: `rollouts(S0, seat, answers, seed, first, count, to_match_end)` →
-(values, ranks, outcome bits)[option, sample], `pending_view(S0)`, `policy_answer(S0, seat, seed, prior)` (the
-answer the seat's rollout policy gives there, its random draws keyed by the seed; with `prior`, a riichi-mode
-discard is the discard prior's) and `recipe()` (how a worker process builds the same sampler).
+(values, ranks, outcome bits)[option, sample], `pending_view(S0)`, `policy_answers(S0, seat, seed, prior)`
+(answers in preference order: the one the seat's rollout policy gives there, its random draws keyed by the seed;
+with `prior`, a riichi-mode discard gives way to the discard prior's order) and `recipe()` (how a worker process
+builds the same sampler).
 analyzer.advise.bloodshed_sampler.Sampler serves Bloodshed,
 analyzer.advise.riichi_sampler.RiichiSampler the riichi modes; `advise`, the statistics and the stopping rule
 are engine-free.
@@ -47,9 +51,8 @@ import time
 
 import numpy as np
 
-from tsumolab.analyzer.advise.bloodshed_position import DECISION_NAMES
 from tsumolab.analyzer.advise.objectives import check_objective, value_function
-from tsumolab.sims.bloodshed.rollout import DEALT_IN, EXHAUSTIVE, WON
+from tsumolab.sims.family import DEALT_IN, EXHAUSTIVE, WON
 
 VALUE_NAMES = {("points", "hand"): "point change to hand end", ("points", "match"): "final points",
                ("uma", "match"): "final points and uma (thousands)", ("rank-points", "match"): "ranked rank points",
@@ -118,17 +121,32 @@ def advise(S0, seat: int, options: list[tuple[str, int]], sampler, rollouts: int
         if progress is not None:
             progress(min(rollouts, race.spent // n_opt), rollouts)
     result = summarize(options, *race.samples(), horizon, race.stopped_early, objective, race.dropped)
-    return recommend(result, sampler.policy_answer(S0, seat, seed, prior))
+    return recommend(result, sampler.policy_answers(S0, seat, seed, prior))
 
 
-def recommend(result: dict, policy_answer: int | None) -> dict:
-    """`result` with its recommendation (module doc) and `policy_choice`, the option of `policy_answer` (None
-    when that answer is no option)."""
+def recommend(result: dict, preference: tuple[int, ...]) -> dict:
+    """`result` with its recommendation (module doc) and `policy_choice`, the option of the first answer of
+    `preference` (None when that answer is no option)."""
     rows = {r["answer"]: r for r in result["options"]}
-    mine = rows.get(policy_answer)
-    result["policy_choice"] = mine["option"] if mine else None
-    if mine is not None and mine["diff_to_best"] + mine["diff_ci95"] >= 0:
-        result["recommended"] = mine["option"]
+    first = rows.get(preference[0])
+    result["policy_choice"] = first["option"] if first else None
+    for row in filter(None, map(rows.get, preference)):
+        if row["diff_to_best"] + row["diff_ci95"] >= 0:
+            result["recommended"] = row["option"]
+            break
+    return result
+
+
+def confirm_first_choice(result: dict, measure) -> dict:
+    """`result` with the first preferred answer (`policy_choice`) recommended after all when the race put it outside
+    the interval of the best mean but its shortfall against the best, measured again on fresh determinizations
+    (`measure(choice, reference)`: `confirm`'s result), reaches zero: the race overstates shortfalls (module doc,
+    confirmation). The measurement is kept as `first_choice_confirmation`."""
+    first, best = result["policy_choice"], result["options"][0]["option"]
+    if first is not None and first != result["recommended"]:
+        result["first_choice_confirmation"] = check = measure(first, best)
+        if check["loss"] - check["ci95"] <= 0:
+            result["recommended"] = first
     return result
 
 
@@ -272,8 +290,8 @@ def summarize(options, values, ranks, outcomes, horizon, stopped_early, objectiv
 
 
 def decision_name(code: int) -> str:
-    """The word of a decision kind (sims.decisions D_*): the bloodshed position's words, astrology's pick (A) and
-    darkness's open and lock (D)."""
-    from tsumolab.sims.decisions import D_DARK_LOCK, D_DARK_OPEN, D_PICK
+    """The word of a decision kind (sims.decisions D_*): the hook's name for the kinds D_EXCHANGE to D_ROB, which
+    count the hooks in HOOK_NAMES order, astrology's pick (A) and darkness's open and lock (D)."""
+    from tsumolab.sims.decisions import D_DARK_LOCK, D_DARK_OPEN, D_PICK, HOOK_NAMES
 
-    return {**DECISION_NAMES, D_PICK: "pick", D_DARK_OPEN: "open", D_DARK_LOCK: "lock"}.get(code, "none")
+    return {**dict(enumerate(HOOK_NAMES)), D_PICK: "pick", D_DARK_OPEN: "open", D_DARK_LOCK: "lock"}.get(code, "none")

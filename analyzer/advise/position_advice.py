@@ -53,12 +53,15 @@ def advise_position(position: dict, rollouts: int, horizon: str, seat_policies: 
                     confirm_choice: str | None = None, prior: bool = True) -> dict:
     """Validate the position, enumerate its options, roll them out; the result dict of
     analyzer.advise.evaluate.summarize plus seat, decision, seed and seat_policies (None: the mode's
-    default_rollout_field). `progress(done, total)` is called after every batch of determinizations. With
-    `confirm_choice` (an option other than the recommended one) the result also holds `confirmation`: its shortfall
-    against the recommended option on `rollouts` fresh determinizations (analyzer.advise.evaluate.confirm, seeded
-    by confirm_seed). `prior`: a riichi-mode discard recommended among the options the rollouts cannot tell apart is
-    the discard prior's (analyzer.advise.policy_answer)."""
-    from tsumolab.analyzer.advise.evaluate import advise, confirm
+    default_rollout_field). `progress(done, total)` is called after every batch of determinizations. `prior`: a
+    riichi-mode discard recommended among the options the rollouts cannot tell apart is the one the discard prior
+    finds likeliest (analyzer.advise.policy_answer).
+
+    When the race puts the first preferred answer (`policy_choice`) outside the interval of the best mean, its
+    shortfall is measured again on `rollouts` fresh determinizations (analyzer.advise.evaluate.confirm_first_choice;
+    seeded by confirm_seed). With `confirm_choice` (an option other than the recommended one) the result also holds
+    `confirmation`: its shortfall against the recommended option, measured the same way."""
+    from tsumolab.analyzer.advise.evaluate import advise, confirm, confirm_first_choice
     from tsumolab.analyzer.advise.objectives import check_objective
     from tsumolab.policies.registry import PolicyError
     from tsumolab.sims.modes import DEFAULT_MODE
@@ -96,11 +99,18 @@ def advise_position(position: dict, rollouts: int, horizon: str, seat_policies: 
                     objective=objective, prior=prior)
     result.update(seat=seat, decision=decision, seed=seed, seat_policies=seat_policies)
     labels = dict(options)
+
+    measured: dict[tuple[str, str], dict] = {}
+
+    def shortfall(choice: str, reference: str) -> dict:
+        if (choice, reference) not in measured:
+            measured[choice, reference] = confirm(state, seat, (reference, labels[reference]), (choice, labels[choice]),
+                                                  sampler, rollouts, horizon, confirm_seed(seed), objective)
+        return measured[choice, reference]
+
+    confirm_first_choice(result, shortfall)
     if confirm_choice in labels and confirm_choice != result["recommended"]:
-        reference = result["recommended"]
-        result["confirmation"] = confirm(state, seat, (reference, labels[reference]),
-                                         (confirm_choice, labels[confirm_choice]), sampler, rollouts, horizon,
-                                         confirm_seed(seed), objective)
+        result["confirmation"] = shortfall(confirm_choice, result["recommended"])
     return result
 
 

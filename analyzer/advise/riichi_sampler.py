@@ -92,12 +92,12 @@ class RiichiSampler:
     def pending_view(self, pos):
         return pos.view
 
-    def policy_answer(self, pos, seat, seed, prior=True):
+    def policy_answers(self, pos, seat, seed, prior=True):
         """The answer `seat`'s policy gives at the position: its hook of the decision's kind asked on a copy of
         the view (astrology's pick and darkness's open and lock are the mode hook's, as in the engine), its random
-        stream started from `seed`; with `prior`, the discard of its own turn is the discard prior's
-        (analyzer.advise.policy_answer)."""
-        from tsumolab.analyzer.advise.policy_answer import in_option_order, policy_stream, with_prior_discard
+        stream started from `seed`; with `prior`, it gives way to strong players' order: a win first, then on a
+        turn the discard prior's (analyzer.advise.policy_answer)."""
+        from tsumolab.analyzer.advise.policy_answer import in_option_order, policy_stream, strong_players_order
 
         view = pos.view.copy()
         view[ROBS.rng] = policy_stream(seed)
@@ -105,7 +105,7 @@ class RiichiSampler:
         hooks = {D_EXCHANGE: self.seating.ex, D_TURN: self.seating.turn, D_REACT: self.seating.react,
                  D_ROB: self.seating.rob}.get(decision, self.seating.mode)
         answer = in_option_order(decision, int(hooks[seat](view, self.params[seat], self.tables)))
-        return with_prior_discard(view, self.tables, answer) if prior and decision == D_TURN else answer
+        return strong_players_order(view, self.tables, answer) if prior else (answer,)
 
 
 def riichi_options(view: np.ndarray, tables: np.ndarray | None = None) -> list[tuple[str, int]]:

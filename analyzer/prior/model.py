@@ -52,14 +52,19 @@ class DiscardPrior:
 
     def choose(self, obs: np.ndarray, tables: np.ndarray) -> int:
         """The kind the prior discards at the riichi observation `obs` (a turn of a seat not in riichi)."""
+        return self.ranking(obs, tables)[0]
+
+    def ranking(self, obs: np.ndarray, tables: np.ndarray) -> list[int]:
+        """Every kind the seat may discard at `obs`, the likeliest first (equal scores: lower kind first)."""
         from tsumolab.policies.discard_features import N_FEATURES, discard_features
 
         rows = np.zeros((34, N_FEATURES))
         allowed = np.zeros(34, np.uint8)
         if discard_features(obs, tables, rows, allowed) == 0:
             raise ValueError("the seat holds no tile it may discard")
-        scores = np.where(allowed == 1, self.scores(rows), -np.inf)
-        return int(np.argmax(scores))
+        scores = self.scores(rows)
+        kinds = np.flatnonzero(allowed == 1)
+        return [int(k) for k in kinds[np.argsort(-scores[kinds], kind="stable")]]
 
     def declares(self, obs: np.ndarray, tables: np.ndarray, kind: int) -> bool:
         """Whether strong players most likely declare riichi discarding `kind` at `obs`; False when the seat may

@@ -75,8 +75,11 @@ def format_table(result: dict) -> str:
                      + (f"  {r['mean_rank']:.2f}" if "mean_rank" in r else "")
                      + ("  <- recommended" if r["option"] == result["recommended"] else ""))
     if result["recommended"] != result["options"][0]["option"]:
-        lines.append(f"recommended: {result['recommended']}, the rollout policy's own choice, within the interval "
-                     f"of the best mean")
+        check = result.get("first_choice_confirmation")
+        again = (f"; measured again on {check['rollouts']} fresh determinizations: {check['loss']:{f}} ± "
+                 f"{check['ci95']:{f}} behind it" if check and result["recommended"] == result["policy_choice"] else "")
+        lines.append(f"recommended: {result['recommended']}: the rollouts cannot tell it from the best mean and strong "
+                     f"players (or the rollout policy) prefer it{again}")
     return "\n".join(lines)
 
 

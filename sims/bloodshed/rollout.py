@@ -20,8 +20,8 @@ from tsumolab.sims.bloodshed.engine import END_EXHAUSTIVE, H_DEALT, H_WON, N_COU
 from tsumolab.sims.bloodshed.resume import PLAY_ARGS, STATE, final_rank, finish_match, resume_hand
 from tsumolab.sims.bloodshed.state import PH_DONE, ST, obs_of, rec_of
 from tsumolab.sims.events import N_EVENT_COLS
+from tsumolab.sims.family import DEALT_IN, EXHAUSTIVE, WON
 
-WON, DEALT_IN, EXHAUSTIVE = 1, 2, 4  # outcome bits per rollout
 STREAM_LATER_HANDS = 103
 
 

@@ -13,6 +13,7 @@ import numba as nb
 import numpy as np
 
 from tsumolab.sims.events import N_EVENT_COLS
+from tsumolab.sims.family import DEALT_IN, EXHAUSTIVE, WON
 from tsumolab.sims.riichi import engine
 from tsumolab.sims.riichi.bundles import PlayLog, PlayState
 from tsumolab.sims.riichi.columns import H_DEALT, H_WON, N_HAND_COLS, N_MATCH_COLS
@@ -21,8 +22,6 @@ from tsumolab.sims.riichi.hand_state import HS
 from tsumolab.sims.riichi.observation import ROBS
 from tsumolab.sims.riichi.play import ROWS_PER_MATCH
 from tsumolab.sims.table_state import rank_of
-
-WON, DEALT_IN, EXHAUSTIVE = 1, 2, 4  # outcome bits per rollout
 
 
 @nb.njit(cache=True)

@@ -161,6 +161,8 @@ def test_no_command_loads_an_engine_before_it_runs():
 
     assert engines(*(f"tsumolab.commands.{m}" for m in sorted(set(COMMANDS.values())))) == "[]"
     assert engines("tsumolab.analyzer.advise.bloodshed_position") == "['tsumolab.sims.bloodshed.engine']"
+    # advise's engine-free evaluation and the riichi sampler: a riichi position loads no Bloodshed kernel
+    assert engines("tsumolab.analyzer.advise.evaluate", "tsumolab.analyzer.advise.riichi_sampler") == "[]"
 
 
 RELOCATED_LOAD = """

@@ -37,8 +37,8 @@ shortfall; review's verdicts (analyzer.review.game_review) use the confirmation'
 An engine plugs in with a sampler: `rollouts(S0, seat, answers, seed, first, count, to_match_end)` →
 (values, ranks, outcome bits)[option, sample], `pending_view(S0)`, `policy_answers(S0, seat, seed, prior)`
 (answers in preference order: the one the seat's rollout policy gives there, its random draws keyed by the seed;
-with `prior`, a riichi-mode discard gives way to the discard prior's order) and `recipe()` (how a worker process
-builds the same sampler).
+with `prior`, in the riichi modes, strong players' order) and `recipe()` (how a worker process builds the same
+sampler).
 analyzer.advise.bloodshed_sampler.Sampler serves Bloodshed,
 analyzer.advise.riichi_sampler.RiichiSampler the riichi modes; `advise`, the statistics and the stopping rule
 are engine-free.

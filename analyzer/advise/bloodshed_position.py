@@ -49,7 +49,6 @@ from tsumolab.sims.tiles import TileError, format_tiles, parse_tile, parse_tiles
 FORMAT = "tsumolab-position/1"
 SUIT_LETTERS = "mps"
 DECISIONS = {"exchange": D_EXCHANGE, "void": D_VOID, "turn": D_TURN, "react": D_REACT, "rob": D_ROB}
-DECISION_NAMES = {v: k for k, v in DECISIONS.items()}
 PHASES = {D_EXCHANGE: PH_EXCHANGE, D_VOID: PH_VOID, D_TURN: PH_TURN, D_REACT: PH_REACT, D_ROB: PH_ROB}
 MELD_CODES = {"pon": PON_MELD, "kan": MINKAN_MELD, "ankan": ANKAN_MELD, "kakan": KAKAN_MELD}
 MELD_WORDS = {v: k for k, v in MELD_CODES.items()}

@@ -20,8 +20,8 @@ LOCALE = "locale"
 CATALOG_DOMAIN = "tsumolab"
 DATA_GLOBS = ("tsumolab/analyzer/experiments/*.toml", "tsumolab/analyzer/experiments/extra/*.toml",
               "tsumolab/analyzer/experiments/*.json", "tsumolab/analyzer/locale/*/LC_MESSAGES/*.po",
-              "tsumolab/analyzer/prior/*.npz",
-              "tsumolab/sims/RULES.md", "tsumolab/sims/bloodshed/progress-*.npy", "tsumolab/sims/riichi/progress-*.npy")
+              "tsumolab/sims/RULES.md", "tsumolab/sims/bloodshed/progress-*.npy", "tsumolab/sims/riichi/progress-*.npy",
+              "tsumolab/policies/human-discards.npz")
 """every data file of the packages as installed, as pyproject.toml lists them under package-data"""
 
 

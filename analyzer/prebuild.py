@@ -200,7 +200,7 @@ def kernel_sources_differ(wheel: Path) -> list[str]:
     here = {name: path.read_bytes() for name, path in kernel_sources().items()}
     with zipfile.ZipFile(wheel) as source:
         shipped = {name: source.read(name) for name in source.namelist()
-                   if name.startswith(("tsumolab/sims/", "tsumolab/policies/")) and name.endswith(".py")}
+                   if name.startswith(("tsumolab/sims/", "tsumolab/policies/")) and name.endswith((".py", ".npz"))}
     return sorted(name for name in here.keys() | shipped.keys() if here.get(name) != shipped.get(name))
 
 

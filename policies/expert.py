@@ -2,9 +2,10 @@
 
 It starts from `baseline` and changes the decisions where a player's judgment pays: in Bloodshed the ron or
 pass by the win's fan, the winners so far, the wall and the live waits, push or fold against visible threats,
-and flush / pair-shape steering (policies.expert_bloodshed); in the riichi modes a danger estimate per tile against
-each threat (policies.danger), push or fold by hand value, shape and threat, riichi or dama, and the calls strong
-players make (policies.expert_riichi, policies.expert_calls). Each module's docstring defines its rules; the
+and flush / pair-shape steering (policies.expert_bloodshed); in the riichi modes the discard, and the riichi or
+dama, that strong players most likely choose (the discard prior learned from their games: it weighs each tile's
+danger against the threats, the hand's shape and value and the seat's situation; policies.discard_prior) and the
+calls they make (policies.expert_riichi, policies.expert_calls). Each module's docstring defines its rules; the
 parameters below tune them.
 """
 
@@ -15,9 +16,9 @@ from tsumolab.policies.registry import Param, Policy
 POLICY = Policy(
     name="expert",
     description="Value-aware play: passes a cheap ron only on a good early wait while nobody has won, folds "
-                "weak hands against threats, steers to 清一色 and pair shapes (Bloodshed); reads each tile's danger, "
-                "pushes or folds by value, shape and threat, riichi or dama, yakuhai / tanyao / flush calls "
-                "(riichi modes).",
+                "weak hands against threats, steers to 清一色 and pair shapes (Bloodshed); discards, defends and "
+                "declares riichi as strong players most likely do (a model learned from Tenhou Phoenix games), "
+                "yakuhai / tanyao / flush calls (riichi modes).",
     params=(
         Param("pass_fan", int, 2, "Bloodshed: pass a ron worth at most this many fan (0 = take every ron)"),
         Param("pass_live", int, 3, "Bloodshed: pass only with at least this many unseen winning tiles"),
@@ -26,12 +27,6 @@ POLICY = Policy(
                                       "flush target (99 = never)"),
         Param("call_shanten", int, 2, "riichi modes: a closed hand opens for a yaku-keeping call that leaves it "
                                       "this many shanten or fewer"),
-        Param("push", int, 200, "riichi modes: against a threat, push a discard whose expected deal-in cost is at "
-                                "most this percent of what attacking wins (0 = always fold)"),
-        Param("dama_value", int, 8000, "riichi modes: stay dama when a ron without riichi has a yaku and pays "
-                                       "this many points on average (a dealer half as much again; 99999 = never)"),
-        Param("late_wall", int, 12, "riichi modes: no riichi without a yaku on a wait of at most 2 live tiles at "
-                                    "or below this many wall tiles (-1 = never)"),
     ),
     hooks=HOOKS,
     riichi_hooks=RIICHI_HOOKS,

@@ -46,6 +46,7 @@ BUILTIN_MODULES = (
     "tsumolab.policies.mirror_reader",
     "tsumolab.policies.eye_pusher",
     "tsumolab.policies.expert",
+    "tsumolab.policies.fast_expert",
     "tsumolab.policies.search",
 )
 ENTRY_POINT_GROUP = "tsumolab.policies"

@@ -38,12 +38,14 @@ def cache_root() -> Path:
 
 def kernel_sources() -> dict[str, Path]:
     """Every Python source of `sims` and `policies` by its path in the installed package ("tsumolab/sims/rng.py"),
-    in a fixed order, found without importing `policies`."""
+    in a fixed order, found without importing `policies`; then their .npz files, whose arrays kernels may compile
+    in as constants (policies.discard_prior)."""
     sources = {}
-    for package in ("tsumolab.sims", "tsumolab.policies"):
-        root = Path(find_spec(package).submodule_search_locations[0])
-        prefix = package.replace(".", "/")
-        sources.update({f"{prefix}/{path.relative_to(root).as_posix()}": path for path in sorted(root.rglob("*.py"))})
+    for suffix in ("*.py", "*.npz"):
+        for package in ("tsumolab.sims", "tsumolab.policies"):
+            root = Path(find_spec(package).submodule_search_locations[0])
+            prefix = package.replace(".", "/")
+            sources.update({f"{prefix}/{path.relative_to(root).as_posix()}": path for path in sorted(root.rglob(suffix))})
     return sources
 
 

@@ -308,9 +308,9 @@ def test_the_rollout_policy_answer_is_one_of_the_options(slug, game, kinds):
     assert kinds <= seen
 
 
-def test_the_default_rollout_field_is_expert_in_the_riichi_modes_and_baseline_in_bloodshed():
-    """Without --seat-policies, advise rolls riichi-family positions out with `expert` (it folds and judges) and
-    Bloodshed positions with `baseline`; the result names the field it used."""
+def test_the_default_rollout_field_is_fast_expert_in_the_riichi_modes_and_baseline_in_bloodshed():
+    """Without --seat-policies, advise rolls riichi-family positions out with `fast-expert` (it folds and judges,
+    at four times `expert`'s speed) and Bloodshed positions with `baseline`; the result names the field it used."""
     import json
     from pathlib import Path
 
@@ -320,8 +320,8 @@ def test_the_default_rollout_field_is_expert_in_the_riichi_modes_and_baseline_in
     shura = run_advice(json.loads((examples / "shura-riichi.json").read_text()), rollouts=20, horizon="hand",
                        seat_policies=None, seed=0, jobs=1)
     named = run_advice(json.loads((examples / "shura-riichi.json").read_text()), rollouts=20, horizon="hand",
-                       seat_policies="expert", seed=0, jobs=1)
-    assert shura["seat_policies"] == "expert" and shura == named
+                       seat_policies="fast-expert", seed=0, jobs=1)
+    assert shura["seat_policies"] == "fast-expert" and shura == named
     bloodshed = run_advice(json.loads((examples / "b1-ron.json").read_text()), rollouts=20, horizon="hand",
                            seat_policies=None, seed=0, jobs=1)
     assert bloodshed["seat_policies"] == "baseline"

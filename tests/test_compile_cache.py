@@ -2,6 +2,8 @@
 
 import os
 
+import pytest
+
 from tsumolab.sims import compile_cache
 
 
@@ -25,13 +27,15 @@ def test_directory_named_by_source_digest_and_old_ones_pruned(monkeypatch, tmp_p
     assert len(kept) == compile_cache.KEEP and expected.name in kept and "numba-old4" in kept
 
 
-def test_digest_changes_with_any_kernel_source(monkeypatch, tmp_path):
+@pytest.mark.parametrize("name", ["shanten.py", "human-discards.npz"])
+def test_digest_changes_with_any_kernel_source(monkeypatch, tmp_path, name):
+    """A source, or the discard prior's weights that policies.discard_prior compiles in as constants."""
     before = compile_cache.source_digest()
     real_read = compile_cache.Path.read_bytes
 
     def edited(path):
         data = real_read(path)
-        return data + b"\n# edit" if path.name == "shanten.py" else data
+        return data + b"\n# edit" if path.name == name else data
 
     monkeypatch.setattr(compile_cache.Path, "read_bytes", edited)
     assert compile_cache.source_digest() != before

@@ -1,5 +1,6 @@
-"""`expert` in the riichi modes (policies.expert_riichi, policies.expert_calls): push or fold, riichi or dama,
-the yaku an open hand keeps, and its calls, on views written by hand (tests.riichi_views).
+"""`expert` in the riichi modes (policies.expert_riichi, policies.discard_prior, policies.expert_calls): its turn
+is the discard prior's choice, compiled, on real players' turns; push or fold, riichi or dama, the yaku an open hand
+keeps, and its calls, on views written by hand (tests.riichi_views).
 
 Each test calls the compiled hook on one seat's observation, so it checks a rule of the module docstrings and not
 an outcome of play.
@@ -7,11 +8,13 @@ an outcome of play.
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 import tsumolab.policies.riichi_api as rapi
 from tests.riichi_views import declare_riichi, expert_params, kind, pon, tables, view
 from tsumolab.policies.registry import get
+from tsumolab.policies.riichi_baseline import riichi_turn_before_discard
 
 R = rapi.ROBS
 
@@ -29,6 +32,29 @@ def _react(obs, shanten_tables, spec="expert"):
     return int(get("expert").riichi_hooks["react"](obs, expert_params(spec), shanten_tables))
 
 
+def test_expert_discards_and_declares_riichi_as_the_shipped_prior(shanten_tables):
+    """R-4: on every own turn of a closed hand in a real game (tests/data) expert's answer is the discard the
+    shipped prior (analyzer.prior, numpy) ranks first, with riichi exactly where its judgement declares: the
+    compiled network (its standardization folded into the weights) and judgement are the same model."""
+    from tsumolab.analyzer.games.read import read_game
+    from tsumolab.analyzer.prior.extract import game_discards
+    from tsumolab.analyzer.prior.model import shipped_prior
+
+    prior = shipped_prior()
+    compared = declared = 0
+    for seen in game_discards(read_game("tests/data/tenhou_xml/2016052515gm-00a9-0000-c4d72066.mjlog")).views:
+        obs = np.zeros(R.SIZE, np.int32)
+        obs[:len(seen)] = seen
+        if obs[R.open + obs[R.seat]] or riichi_turn_before_discard(obs, shanten_tables) >= 0:
+            continue
+        choice = prior.choose(obs, shanten_tables)
+        riichi = prior.declares(obs, shanten_tables, choice)
+        assert _turn(obs, shanten_tables) == (rapi.RIICHI if riichi else 0) + choice
+        compared += 1
+        declared += riichi
+    assert compared > 200 and declared > 0
+
+
 def test_a_slow_hand_folds_to_genbutsu_against_riichi(shanten_tables):
     """R-4: a 3-shanten hand facing a riichi gives up the 5m the riichi seat discarded, out of its 456m run."""
     obs = view("456m19p19s12345z7p3s")
@@ -38,13 +64,11 @@ def test_a_slow_hand_folds_to_genbutsu_against_riichi(shanten_tables):
 
 
 def test_a_ready_hand_with_a_wide_wait_pushes_a_fresh_tile(shanten_tables):
-    """Ready on 2m-5m after giving up the drawn 5p, a tile the riichi seat never discarded: the default pushes it
-    and declares riichi (a 1,000-point pinfu does not stay dama); with push=0 the hand folds instead."""
+    """Ready on 2m-5m after giving up the drawn 5p, a tile the riichi seat never discarded: expert pushes it and
+    declares riichi (a 1,000-point pinfu does not stay dama)."""
     obs = view("123m456p789s34m55s5p")
     declare_riichi(obs, 2, "1z2z3z")
     assert _turn(obs.copy(), shanten_tables) == rapi.RIICHI + kind("5p")
-    folded = _turn(obs.copy(), shanten_tables, "expert(push=0)")
-    assert folded < rapi.RIICHI and folded != kind("5p")
 
 
 def test_dama_on_a_mangan_tanyao_riichi_on_a_cheap_one(shanten_tables):
@@ -57,13 +81,12 @@ def test_dama_on_a_mangan_tanyao_riichi_on_a_cheap_one(shanten_tables):
 
 
 def test_no_riichi_on_a_thin_wait_late(shanten_tables):
-    """A kanchan on 5m with 2 live copies: no riichi with 10 wall tiles left (late_wall 12), riichi with 30."""
-    hand = "123m456p789s11z46m9m"
-    late, early = view(hand, wall=10), view(hand, wall=30)
-    for obs in (late, early):
-        obs[R.seen + kind("5m")] = 2
+    """R-4: a kanchan on 5m with 2 live copies and 10 wall tiles left stays dama; the two-sided 3m-6m wait of
+    the same hand with 30 wall tiles left declares riichi."""
+    late = view("123m456p789s11z46m9m", wall=10)
+    late[R.seen + kind("5m")] = 2
     assert _turn(late, shanten_tables) == kind("9m")
-    assert _turn(early, shanten_tables) == rapi.RIICHI + kind("9m")
+    assert _turn(view("123m456p789s11z45m9m", wall=30), shanten_tables) == rapi.RIICHI + kind("9m")
 
 
 def test_an_open_tanyao_hand_gives_up_its_terminal_first(shanten_tables):

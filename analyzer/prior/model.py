@@ -6,7 +6,8 @@ Score of a discard with features x (standardized by the training data's mean and
 The discard with the highest score is the prior's answer; a softmax over the allowed discards is its probability.
 Whether to declare riichi with a discard that leaves the hand ready is a second, logistic judgement
 (analyzer.prior.riichi), kept in the same file.
-The shipped weights (PRIOR_FILE, package data) were trained by `tsumolab prior train` on the games README names.
+The shipped weights (policies/human-discards.npz, package data of `policies`, whose riichi `expert` plays them
+compiled: policies.discard_prior) were trained by `tsumolab prior train` on the games README names.
 """
 
 from __future__ import annotations
@@ -18,8 +19,6 @@ from pathlib import Path
 
 import numpy as np
 
-PRIOR_FILE = "prior/human-discards.npz"
-"""the shipped weights, inside the installed tsumolab.analyzer package"""
 ARRAYS = ("mean", "scale", "hidden", "bias", "out", "linear", "riichi_mean", "riichi_scale", "riichi_weights")
 
 
@@ -55,8 +54,10 @@ class DiscardPrior:
         return self.ranking(obs, tables)[0]
 
     def ranking(self, obs: np.ndarray, tables: np.ndarray) -> list[int]:
-        """Every kind the seat may discard at `obs`, the likeliest first (equal scores: lower kind first)."""
+        """Every kind the seat may discard at `obs`, the likeliest first (equal scores, within
+        policies.discard_prior.TIE: lower kind first)."""
         from tsumolab.policies.discard_features import N_FEATURES, discard_features
+        from tsumolab.policies.discard_prior import TIE
 
         rows = np.zeros((34, N_FEATURES))
         allowed = np.zeros(34, np.uint8)
@@ -64,7 +65,7 @@ class DiscardPrior:
             raise ValueError("the seat holds no tile it may discard")
         scores = self.scores(rows)
         kinds = np.flatnonzero(allowed == 1)
-        return [int(k) for k in kinds[np.argsort(-scores[kinds], kind="stable")]]
+        return [int(k) for k in kinds[np.argsort(-np.round(scores[kinds] / TIE), kind="stable")]]
 
     def declares(self, obs: np.ndarray, tables: np.ndarray, kind: int) -> bool:
         """Whether strong players most likely declare riichi discarding `kind` at `obs`; False when the seat may
@@ -110,7 +111,7 @@ class DiscardPrior:
 
 @lru_cache(maxsize=1)
 def shipped_prior() -> DiscardPrior:
-    """The prior that ships with tsumolab (package data, PRIOR_FILE)."""
-    from tsumolab.analyzer.package_files import package_path
+    """The prior that ships with tsumolab (policies.discard_prior.WEIGHTS_FILE)."""
+    from tsumolab.policies.discard_prior import weights_path
 
-    return DiscardPrior.load(package_path(PRIOR_FILE))
+    return DiscardPrior.load(weights_path())

@@ -9,49 +9,21 @@ from __future__ import annotations
 
 import numpy as np
 
-RIICHI_FEATURES = (
-    "ron points without riichi (thousands; 0 for a wait without a yaku)",
-    "ron points with riichi (thousands)",
-    "share of the live winning tiles that give a yaku without riichi",
-    "live winning tiles",
-    "tiles left in the wall",
-    "dealer",
-    "other seats in riichi",
-    "other seats with open melds",
-    "points behind the leader (thousands)",
-    "rank (1 first)",
-    "South round",
-)
-N_RIICHI = len(RIICHI_FEATURES)
+from tsumolab.policies.discard_prior import N_RIICHI, RIICHI_FEATURES  # noqa: F401  (their names, in order)
+
 DECAY = 1e-3  # L2 weight of the fit
 
 
 def riichi_features(view: np.ndarray, tables: np.ndarray, kind: int) -> np.ndarray | None:
     """The RIICHI_FEATURES of discarding `kind` at the riichi-family turn `view` (an observation, at least the
     common fields); None when the seat may not declare riichi or that discard leaves the hand not ready."""
-    from tsumolab.policies.riichi_common import live_waits_after
-    from tsumolab.policies.win_value import ready_value
+    from tsumolab.policies.discard_prior import riichi_features as compiled_features
     from tsumolab.sims.riichi.observation import ROBS
-    from tsumolab.sims.table_state import rank_of
 
-    if not view[ROBS.can_riichi] or not view[ROBS.hand + kind]:
-        return None
-    obs = np.zeros(ROBS.SIZE, view.dtype)
+    obs = np.zeros(ROBS.SIZE, np.int32)
     obs[:len(view)] = view
-    waits = np.zeros(34, np.int64)
-    if live_waits_after(obs, tables, kind, waits) == 0 and not waits.any():
-        return None
-    hand = obs[ROBS.hand:ROBS.hand + 34].copy()
-    hand[kind] -= 1
-    dama, with_yaku, live = ready_value(obs, hand, waits, 0)
-    riichi, _, _ = ready_value(obs, hand, waits, 1)
-    seat = int(obs[ROBS.seat])
-    others = [p for p in range(4) if p != seat]
-    points = obs[ROBS.points:ROBS.points + 4]
-    return np.array([dama / 1000, riichi / 1000, with_yaku / live if live else 0.0, live, obs[ROBS.wall_left],
-                     seat == obs[ROBS.dealer], sum(obs[ROBS.riichi + p] > 0 for p in others),
-                     sum(obs[ROBS.open + p] for p in others), (points.max() - points[seat]) / 1000,
-                     rank_of(obs.reshape(1, -1), ROBS.points, seat), obs[ROBS.round] >= 4], np.float64)
+    row = np.empty(N_RIICHI)
+    return row if compiled_features(obs, tables, kind, row) else None
 
 
 def riichi_rows(views: np.ndarray, kinds: np.ndarray, tables: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -45,7 +45,8 @@ def kernel_sources() -> dict[str, Path]:
         for package in ("tsumolab.sims", "tsumolab.policies"):
             root = Path(find_spec(package).submodule_search_locations[0])
             prefix = package.replace(".", "/")
-            sources.update({f"{prefix}/{path.relative_to(root).as_posix()}": path for path in sorted(root.rglob(suffix))})
+            sources.update({f"{prefix}/{path.relative_to(root).as_posix()}": path
+                            for path in sorted(root.rglob(suffix))})
     return sources
 
 

@@ -97,8 +97,8 @@ def format_table(result: dict) -> str:
                    "ranked Throne room rank points (fourth place weighs most); tenhou-dan = Tenhou Phoenix dan points "
                    "(rank only). README \"advise\".")
 @click.option("--seat-policies", default=None, metavar="SPEC",
-              help="Rollout policy of the four seats, as for `tsumolab run --seats` (default: expert in the riichi "
-                   "modes, baseline in bloodshed).")
+              help="Rollout policy of the four seats, as for `tsumolab run --seats` (default: fast-expert in "
+                   "the riichi modes, baseline in bloodshed).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the determinizations.")
 @click.option("--deal", type=click.Choice(DEALS), default="progress", show_default=True,
               help="Bloodshed: how the other hands are dealt back. progress = each to a progress (void tiles "

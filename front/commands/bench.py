@@ -132,7 +132,7 @@ def agreement_text(result: dict) -> str:
               help="Mode to simulate, or `all`: every mode, one line each with its ratio to riichi.")
 @click.option("--seats", default=None,
               help="One policy for all seats, or four separated by commas (default: baseline; with --agreement, the "
-                   "rollout field advise uses by default: expert in the riichi modes, baseline in bloodshed).")
+                   "rollout field advise uses by default: fast-expert in the riichi modes, baseline in bloodshed).")
 @click.option("--matches", type=int, default=5000, show_default=True, help="Matches to time.")
 @click.option("--jobs", type=int, default=1, show_default=True, help="Worker processes (-1 = all cores).")
 @click.option("--seed", type=int, default=1, show_default=True, help="Root seed.")

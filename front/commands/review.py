@@ -92,8 +92,8 @@ def _text(result) -> str:
 @click.option("--deal", type=click.Choice(DEALS), default="progress", show_default=True,
               help="How the hidden hands are dealt, as for `tsumolab advise --deal`.")
 @click.option("--seat-policies", default=None, metavar="SPEC",
-              help="Rollout policy of the four seats, as for `tsumolab run --seats` (default: expert in the riichi "
-                   "modes, baseline in bloodshed).")
+              help="Rollout policy of the four seats, as for `tsumolab run --seats` (default: fast-expert in "
+                   "the riichi modes, baseline in bloodshed).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the determinizations.")
 @click.option("--jobs", type=int, default=1, show_default=True, help="Worker processes (hands run in parallel).")
 @click.option("--out", type=click.Path(path_type=Path), default=Path("review-out"), show_default=True,

@@ -11,35 +11,18 @@ players would (R-4). Calls: policies.expert_calls. Exchange (shura), robbing a k
 baseline's.
 """
 
-import numba as nb
 import numpy as np
 
 from tsumolab.policies.api import hook
 from tsumolab.policies.discard_features import N_FEATURES, discard_features
 from tsumolab.policies.discard_prior import declares_riichi, likeliest_discard
 from tsumolab.policies.expert_calls import call_answer
-from tsumolab.policies.hand_judgment import off_plan, yaku_plan
-from tsumolab.policies.riichi_api import RIICHI, ROBS
+from tsumolab.policies.hand_judgment import keep_plan
+from tsumolab.policies.riichi_api import RIICHI
 from tsumolab.policies.riichi_baseline import riichi_turn_before_discard
 from tsumolab.policies.riichi_common import hand_of
 
 P_CALL_SHANTEN = 4  # parameter slot of the riichi hooks (policies.expert declares all of them)
-
-
-@nb.njit(cache=True)
-def keep_plan(obs, allowed):
-    """An open hand whose yaku plan (hand_judgment.yaku_plan) wants tiles gone may discard only those: allowed
-    (uint8[34]) loses the other kinds."""
-    if not obs[ROBS.open + obs[ROBS.seat]]:
-        return
-    plan = yaku_plan(obs, hand_of(obs).copy())
-    steer = False
-    for k in range(34):
-        if allowed[k] and off_plan(plan, k):
-            steer = True
-    for k in range(34):
-        if steer and not off_plan(plan, k):
-            allowed[k] = 0
 
 
 @hook
@@ -50,7 +33,7 @@ def turn(obs, params, tables):
     rows = np.zeros((34, N_FEATURES))
     allowed = np.zeros(34, np.uint8)
     discard_features(obs, tables, rows, allowed)
-    keep_plan(obs, allowed)
+    keep_plan(obs, hand_of(obs).copy(), allowed)
     kind = likeliest_discard(rows, allowed)
     if declares_riichi(obs, tables, kind):
         return RIICHI + kind

@@ -27,7 +27,7 @@ from tsumolab.policies.api import hook
 from tsumolab.policies.danger import discard_costs
 from tsumolab.policies.expert_calls import call_answer
 from tsumolab.policies.hand_judgment import (
-    FREE, expected_han, hand_han, han_points, off_plan, win_chance, yaku_plan,
+    FREE, expected_han, hand_han, han_points, keep_plan, win_chance, yaku_plan,
 )
 from tsumolab.policies.registry import Param, Policy
 from tsumolab.policies.riichi_api import RIICHI, ROBS
@@ -48,15 +48,14 @@ DAMA_HAN_SLACK = 3  # han of yaku hand_han does not count (pinfu, iipeikou, itts
 @nb.njit(cache=True)
 def candidates(obs, hand, after):
     """`after` holds the shanten after each discard allowed (NOT_APPLICABLE for the rest); an open hand whose plan
-    wants tiles gone keeps only those (hand_judgment.off_plan). Returns the lowest shanten left."""
-    plan = yaku_plan(obs, hand)
-    steer = False
+    wants tiles gone keeps only those (hand_judgment.keep_plan). Returns the lowest shanten left."""
+    allowed = np.zeros(34, np.uint8)
     for k in range(34):
-        if after[k] < NOT_APPLICABLE and off_plan(plan, k):
-            steer = True
+        allowed[k] = after[k] < NOT_APPLICABLE
+    keep_plan(obs, hand, allowed)
     best = NOT_APPLICABLE
     for k in range(34):
-        if steer and not off_plan(plan, k):
+        if not allowed[k]:
             after[k] = NOT_APPLICABLE
         best = min(best, after[k])
     return best

@@ -55,6 +55,20 @@ def off_plan(plan, k):
 
 
 @nb.njit(cache=True)
+def keep_plan(obs, hand, allowed):
+    """A hand whose yaku plan wants tiles gone (off_plan; only an open hand's can) may discard only those: allowed
+    (34 flags, 1 = may discard) loses the other kinds. `hand`: the concealed counts."""
+    plan = yaku_plan(obs, hand)
+    steer = False
+    for k in range(34):
+        if allowed[k] and off_plan(plan, k):
+            steer = True
+    for k in range(34):
+        if steer and not off_plan(plan, k):
+            allowed[k] = 0
+
+
+@nb.njit(cache=True)
 def flush_suit(obs, hand):
     """The suit every concealed and melded tile lies in (with honors), or -1."""
     suits = 0

@@ -1,6 +1,7 @@
-"""`expert` in the riichi modes (policies.expert_riichi, policies.discard_prior, policies.expert_calls): its turn
-is the discard prior's choice, compiled, on real players' turns; push or fold, riichi or dama, the yaku an open hand
-keeps, and its calls, on views written by hand (tests.riichi_views).
+"""`expert` in the riichi modes (policies.expert_riichi, policies.discard_prior, policies.expert_calls) and
+`fast-expert`, the rule-based player it was (policies.fast_expert): expert's turn is the discard prior's choice,
+compiled, on real players' turns; push or fold, riichi or dama, the yaku an open hand keeps, and their calls (the
+same code), on views written by hand (tests.riichi_views).
 
 Each test calls the compiled hook on one seat's observation, so it checks a rule of the module docstrings and not
 an outcome of play.
@@ -24,8 +25,11 @@ def shanten_tables():
     return tables()
 
 
+PLAYERS = ("expert", "fast-expert")
+
+
 def _turn(obs, shanten_tables, spec="expert"):
-    return int(get("expert").riichi_hooks["turn"](obs, expert_params(spec), shanten_tables))
+    return int(get(spec.split("(")[0]).riichi_hooks["turn"](obs, expert_params(spec), shanten_tables))
 
 
 def _react(obs, shanten_tables, spec="expert"):
@@ -55,47 +59,68 @@ def test_expert_discards_and_declares_riichi_as_the_shipped_prior(shanten_tables
     assert compared > 200 and declared > 0
 
 
-def test_a_slow_hand_folds_to_genbutsu_against_riichi(shanten_tables):
+@pytest.mark.parametrize("player", PLAYERS)
+def test_a_slow_hand_folds_to_genbutsu_against_riichi(shanten_tables, player):
     """R-4: a 3-shanten hand facing a riichi gives up the 5m the riichi seat discarded, out of its 456m run."""
     obs = view("456m19p19s12345z7p3s")
     obs[R.can_riichi] = 0
     declare_riichi(obs, 2, "5m")
-    assert _turn(obs, shanten_tables) == kind("5m")
+    assert _turn(obs, shanten_tables, player) == kind("5m")
 
 
-def test_a_ready_hand_with_a_wide_wait_pushes_a_fresh_tile(shanten_tables):
-    """Ready on 2m-5m after giving up the drawn 5p, a tile the riichi seat never discarded: expert pushes it and
-    declares riichi (a 1,000-point pinfu does not stay dama)."""
+@pytest.mark.parametrize("player", PLAYERS)
+def test_a_ready_hand_with_a_wide_wait_pushes_a_fresh_tile(shanten_tables, player):
+    """Ready on 2m-5m after giving up the drawn 5p, a tile the riichi seat never discarded: both push it and
+    declare riichi (a 1,000-point pinfu does not stay dama)."""
     obs = view("123m456p789s34m55s5p")
     declare_riichi(obs, 2, "1z2z3z")
-    assert _turn(obs.copy(), shanten_tables) == rapi.RIICHI + kind("5p")
+    assert _turn(obs.copy(), shanten_tables, player) == rapi.RIICHI + kind("5p")
 
 
-def test_dama_on_a_mangan_tanyao_riichi_on_a_cheap_one(shanten_tables):
+@pytest.mark.parametrize("player", PLAYERS)
+def test_dama_on_a_mangan_tanyao_riichi_on_a_cheap_one(shanten_tables, player):
     """R-3: ready on 5s/7s (shanpon) after the 9p, tanyao with three dora 5s and the red one is a mangan or more
     without riichi: dama. The same shape without dora declares riichi."""
     big = view("234m567p340s5577s9p", dora="4s")
-    assert _turn(big, shanten_tables) == kind("9p")
+    assert _turn(big, shanten_tables, player) == kind("9p")
     plain = view("234m567p345s5577s9p")
-    assert _turn(plain, shanten_tables) == rapi.RIICHI + kind("9p")
+    assert _turn(plain, shanten_tables, player) == rapi.RIICHI + kind("9p")
 
 
-def test_no_riichi_on_a_thin_wait_late(shanten_tables):
+@pytest.mark.parametrize("player", PLAYERS)
+def test_no_riichi_on_a_thin_wait_late(shanten_tables, player):
     """R-4: a kanchan on 5m with 2 live copies and 10 wall tiles left stays dama; the two-sided 3m-6m wait of
     the same hand with 30 wall tiles left declares riichi."""
     late = view("123m456p789s11z46m9m", wall=10)
     late[R.seen + kind("5m")] = 2
-    assert _turn(late, shanten_tables) == kind("9m")
-    assert _turn(view("123m456p789s11z45m9m", wall=30), shanten_tables) == rapi.RIICHI + kind("9m")
+    assert _turn(late, shanten_tables, player) == kind("9m")
+    assert _turn(view("123m456p789s11z45m9m", wall=30), shanten_tables, player) == rapi.RIICHI + kind("9m")
 
 
-def test_an_open_tanyao_hand_gives_up_its_terminal_first(shanten_tables):
+def test_fast_expert_folds_with_push_0(shanten_tables):
+    """fast-expert's `push` parameter: at 0 the ready hand above folds instead of pushing the fresh 5p."""
+    obs = view("123m456p789s34m55s5p")
+    declare_riichi(obs, 2, "1z2z3z")
+    folded = _turn(obs, shanten_tables, "fast-expert(push=0)")
+    assert folded < rapi.RIICHI and folded != kind("5p")
+
+
+def test_fast_expert_declares_a_thin_wait_early(shanten_tables):
+    """fast-expert's `late_wall` (12): the kanchan on 5m with 2 live copies that stays dama with 10 wall tiles left
+    declares riichi with 30."""
+    early = view("123m456p789s11z46m9m", wall=30)
+    early[R.seen + kind("5m")] = 2
+    assert _turn(early, shanten_tables, "fast-expert") == rapi.RIICHI + kind("9m")
+
+
+@pytest.mark.parametrize("player", PLAYERS)
+def test_an_open_tanyao_hand_gives_up_its_terminal_first(shanten_tables, player):
     """R-3 (a hand needs a yaku): with a pon of 5p and no yakuhai, the hand keeps tanyao by giving up the 9m out
     of its 789m run, though keeping the run would leave it nearer ready."""
     obs = view("789m234s23p55s6s")
     obs[R.can_riichi] = 0
     pon(obs, 0, "5p")
-    assert _turn(obs, shanten_tables) == kind("9m")
+    assert _turn(obs, shanten_tables, player) == kind("9m")
 
 
 def test_a_yakuhai_pair_is_ponned(shanten_tables):

@@ -11,11 +11,13 @@ import pytest
 from tsumolab.reports.pool import run_parts, stop_workers
 
 
-def _recorder(directory: Path):
-    """A part task writing the id of the process that ran it to DIR/<part>; fails on the part "bad"."""
+def _recorder(directory: Path, seconds: float = 0.0):
+    """A part task writing the id of the process that ran it to DIR/<part> after `seconds`; fails on the part
+    "bad"."""
     def task(name: str) -> None:
         if name == "bad":
             raise ValueError("bad part")
+        time.sleep(seconds)
         (directory / name).write_text(str(os.getpid()))
 
     return task
@@ -28,8 +30,10 @@ def test_one_job_runs_every_part_here_in_order(tmp_path):
 
 
 def test_this_process_renders_beside_its_workers(tmp_path):
+    """Parts that take a while (as a figure does): an instant part lets a warm worker finish every part before this
+    process, starved of the CPU on a busy machine, gets to take one (seen in CI)."""
     names = [f"part{i}" for i in range(4)]
-    run_parts(_recorder(tmp_path), [(name,) for name in names], jobs=2)
+    run_parts(_recorder(tmp_path, seconds=0.3), [(name,) for name in names], jobs=2)
     pids = {name: int((tmp_path / name).read_text()) for name in names}
     assert os.getpid() in pids.values(), "this process takes parts too"
     assert set(pids.values()) - {os.getpid()}, "and a worker the others"

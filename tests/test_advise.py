@@ -93,6 +93,7 @@ def _sim_states(sampler, count):
     return out
 
 
+@pytest.mark.slow
 def test_position_round_trip_gives_the_same_advice(sampler):
     """A simulated decision written as a position (replay --advise) and read back gives exactly the advice
     of the simulated state itself: the position carries everything the seat sees, and nothing else."""

@@ -131,6 +131,7 @@ def _hidden_elsewhere(pos) -> bool:
     return any(_dark(pos.hs, p).sum() > 0 for p in range(4) if p != pos.seat)
 
 
+@pytest.mark.slow
 def test_darkness_face_down_kinds_are_dealt_again():
     """D: a face-down tile's kind is known to its discarder alone (unless opened and not locked). In 1,000
     determinizations at decisions of `shadow-player` darkness hands where other seats have such tiles (open

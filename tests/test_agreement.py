@@ -41,6 +41,7 @@ def test_every_decision_of_every_seat_is_a_candidate():
     assert sum(c.decision.kind == "turn" for c in pool) > 100
 
 
+@pytest.mark.slow
 def test_agreement_rows_follow_the_review_verdicts_and_do_not_depend_on_jobs():
     spec = ReviewSpec(0, None, 60, "hand", "baseline", 3)
     one = run_agreement([GAME], spec, sample=8, jobs=1)

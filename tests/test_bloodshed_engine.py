@@ -43,6 +43,7 @@ def runs(request):
     return out
 
 
+@pytest.mark.slow
 def test_enough_hands_simulated(runs):
     matches = runs[0][3]["match_id"].n_unique()
     assert sum(int(c[engine.CNT_HANDS]) for _, c, _, _ in runs) >= HANDS_AT_LEAST[matches]

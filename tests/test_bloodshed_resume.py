@@ -137,6 +137,7 @@ def test_resume_reproduces_hands_slow():
     assert sum(checked.values()) >= 1500
 
 
+@pytest.mark.slow
 def test_resume_reproduces_event_log_for_every_decision_kind():
     run = Run(seed=3)
     seen = set()

@@ -109,6 +109,7 @@ def test_effect_is_the_mean_paired_difference_of_the_arms(tmp_path):
         assert row["rank_diff"] == pytest.approx(by_arm["treatment"]["rank"] - by_arm["control"]["rank"])
 
 
+@pytest.mark.slow
 def test_same_tables_for_one_or_two_jobs_and_any_chunk_size(tmp_path):
     experiments = small("B1,B4")
     run_experiments(experiments, tmp_path / "a", jobs=1, chunk_size=4, progress=False)
@@ -141,6 +142,7 @@ def test_interrupted_then_resumed_run_gives_the_same_tables(tmp_path, monkeypatc
     assert_same_tables(tmp_path / "full", tmp_path / "cut")
 
 
+@pytest.mark.slow
 def test_dask_backend_gives_the_same_tables_as_a_local_run(tmp_path):
     distributed = pytest.importorskip("distributed")
     experiments = small("B4", matches=160)

@@ -93,6 +93,7 @@ def test_a_new_extra_file_is_picked_up_without_code_changes(tmp_path):
     assert load_experiment(tmp_path / "experiments" / "own.toml").beyond_sources
 
 
+@pytest.mark.slow
 def test_claims_extra_combines_with_only_and_mode(study, tmp_path, report_page):
     table = pl.read_parquet(study / "claims.parquet")
     assert table["claim"].unique(maintain_order=True).to_list() == ["B4", "DF1"]

@@ -135,6 +135,7 @@ def _load_kernel(how: str, cache_home, **env) -> tuple[int, int, str]:
     return tuple(json.loads(done.stdout.strip().splitlines()[-1]))
 
 
+@pytest.mark.slow
 def test_a_foreign_cache_is_never_loaded(tmp_path):
     """Issue 32: a kernel compiled into the cache loads from it in the next process, but not in a process of
     another numba version or for another CPU (numba keys each entry by its version, the target triple, the CPU
@@ -146,6 +147,7 @@ def test_a_foreign_cache_is_never_loaded(tmp_path):
     assert [s[:2] for s in seen] == [(0, 1), (1, 0), (0, 1), (1, 0), (0, 1)], seen
 
 
+@pytest.mark.slow
 def test_no_command_loads_an_engine_before_it_runs():
     """Issue 32: importing a subcommand's module loads neither engine (whose entry points compile when their
     module is imported), so a cold `tsumolab run --variant riichi` or `review` compiles no Bloodshed engine and a
@@ -189,6 +191,7 @@ def _relocated_copy(root) -> None:
         shutil.copytree(checkout / layer, root / "tsumolab" / layer)
 
 
+@pytest.mark.slow
 def test_a_cache_built_from_the_same_sources_elsewhere_is_loaded_and_an_edited_source_is_not(tmp_path):
     """Issue 32: tsumolab's cache files are found by package name and trusted by the source's content, so the
     cache of a wheel build (another directory, other file times) loads in an installation of the same sources,

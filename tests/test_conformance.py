@@ -99,6 +99,7 @@ def test_policy_is_legal_conserves_tiles_and_is_deterministic(slug, name, n_matc
 
 
 @pytest.mark.parametrize("slug", list(MODES))
+@pytest.mark.slow
 def test_jobs_and_chunk_size_do_not_change_the_tables(slug, tmp_path):
     """A run in one process and one chunk, and the same run on 2 worker processes in chunks of 3, write the
     same hands and matches tables."""

@@ -69,6 +69,7 @@ def test_claim_s2_situations_are_riichi_or_dama_after_the_first_win():
         assert dict(s.features)["waits_left"] >= 0
 
 
+@pytest.mark.slow
 def test_decisions_table_schema_resume_verify_and_invariance_to_jobs_and_chunks(tmp_path):
     first = _run(tmp_path, "a", chunk_size=2)
     table = first.table
@@ -203,6 +204,7 @@ def test_api_decisions_returns_the_table_and_keeps_nothing_on_disk():
     assert table.columns == COLUMNS and table.height == 2 and set(table["claim"]) == {"X1"}
 
 
+@pytest.mark.slow
 def test_decisions_on_the_dask_backend_give_the_same_table(tmp_path):
     distributed = pytest.importorskip("distributed")
     local = _run(tmp_path, "local", only="X1")

@@ -58,6 +58,7 @@ def _situations(cid):
 
 
 @pytest.mark.parametrize("cid", EXTRA)
+@pytest.mark.slow
 def test_each_extra_claim_finds_situations_where_its_two_answers_are_legal_and_differ(cid):
     """At every situation found the hand is stopped again at the same decision (rules C, DF, F, OD, DE, SS, FL
     as the claim's mode plays them): the view's options list both answers, they differ, the treatment and
@@ -155,6 +156,7 @@ def test_decisions_help_lists_every_claim_of_the_table():
     assert "with--extraalsoC1" in text
 
 
+@pytest.mark.slow
 def test_a_small_decisions_run_over_two_extra_claims_writes_the_table_and_the_reports(tmp_path):
     """C1 and FL-hourglass end to end: each claim is scanned under its own rules (fantasy with the hourglass
     card fixed), evaluated by paired rollouts, summarized and reported in en, zh and ja."""

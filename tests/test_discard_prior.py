@@ -85,6 +85,7 @@ def real_discards():
     return game_discards(read_game(REAL_GAME))
 
 
+@pytest.mark.slow
 def test_one_replay_per_hand_gives_the_views_review_rebuilds(real_discards):
     """Each discard's observation, from one replay of its hand with every tile known, is the one review builds
     from the seat's own view of that decision (the random state aside); its kind is the player's choice. Three
@@ -131,6 +132,7 @@ def test_packed_rows_are_the_features_of_each_allowed_kind(real_discards):
         assert choices.kinds[i][choices.chosen[i]] == real_discards.kinds[i]
 
 
+@pytest.mark.slow
 def test_training_learns_a_rule_and_repeats_itself(real_discards):
     """A prior trained to discard the kind a fixed linear score of the features ranks first learns it; the same
     seed gives the same weights."""
@@ -159,6 +161,7 @@ def test_a_saved_prior_loads_and_another_feature_version_is_refused(tmp_path):
         DiscardPrior.load(path)
 
 
+@pytest.mark.slow
 def test_the_shipped_prior_picks_most_discards_of_real_players():
     """On real human games it was not trained on (tests/data; README, Agreement with real players) the shipped
     prior picks the player's discard in at least 60% of own turns, and in most ready and one-away turns."""
@@ -243,6 +246,7 @@ def test_riichi_features_read_the_ready_hand():
     assert riichi_features(tanyao, tables, kind("7z")) is None
 
 
+@pytest.mark.slow
 def test_the_riichi_judgement_learns_a_rule_and_real_players_choices():
     """The logistic fit learns a rule of its features (declare when the wall is long and the wait has no yaku);
     the shipped judgement makes the real players' riichi-or-dama choice on ready discards of human games it was

@@ -179,6 +179,7 @@ CASES = [(v, f) for v, fs in FORMATS.items() for f in fs]
 
 
 @pytest.mark.parametrize("variant, fmt", CASES)
+@pytest.mark.slow
 def test_the_first_hand_of_a_written_log_rebuilds_every_decision(matches, variant, fmt):
     """Issue 29, the quick check: every decision of every seat in the first hand of one match."""
     checked, failures = check_round_trip(variant, fmt, matches[variant][0], hands=1)

@@ -52,6 +52,7 @@ def majsoul_records(match) -> tuple[dict, list[tuple[str, dict]]]:
 
 
 @pytest.mark.parametrize("variant, fmt", QUICK_CASES)
+@pytest.mark.slow
 def test_the_first_hand_of_a_written_special_mode_log_rebuilds_every_decision(matches, variant, fmt):
     """Issue 29, the quick check, per special mode in one of the two formats (the slow test below checks both
     formats over three whole matches): every decision of every seat of the first hand of one match (DF, C, SS, F,
@@ -241,6 +242,7 @@ def test_special_mode_records_that_do_not_add_up_are_refused_in_one_line(matches
 
 
 @pytest.mark.parametrize("variant", SPECIAL)
+@pytest.mark.slow
 def test_review_accepts_each_special_mode_record(matches, variant):
     """`review` takes a Mahjong Soul record of every special mode advise supports: each reviewed decision of the
     first hand has the player's choice among advise's options."""

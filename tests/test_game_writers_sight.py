@@ -225,6 +225,7 @@ def test_darkness_face_down_tiles_are_reveal_unveil_and_lock_records(matches):
             [[(e.get("pot"), e.get("kyotaku")) if e["type"] == "start_kyoku" else e for e in hand] for hand in kept]
 
 
+@pytest.mark.slow
 def test_darkness_decisions_are_reviewed(matches):
     """D: the review finds a seat's face-down discards (`discard 3m face down`), its openings (`open`, or `decline`
     when asked before the seat that opened it; a seat asked after the opener answered unseen and is left out) and

@@ -107,6 +107,7 @@ def test_catalog_keeps_the_fields_of_every_message(lang):
             assert set(FIELD.findall(text)) == expected, f"{lang}: {entry.msgid[:60]!r}"
 
 
+@pytest.mark.slow
 def test_english_report_looks_up_only_catalogued_messages(rendered):
     """Rendering the English report records every message it uses; each catalog translates all of them."""
     _data, _examples, recorder = rendered
@@ -355,6 +356,7 @@ def test_translated_reports_render_to_the_same_bytes_twice(rendered, study, lang
     assert [(study / name).read_bytes() for name in names] == first
 
 
+@pytest.mark.slow
 def test_languages_rendered_in_parallel_show_the_same_numbers_and_every_figure(rendered, study, report_page):
     """Every language rendered at once by two processes: the same bytes as one by one, the same number in every
     numeric table cell, and each section's figures in each language."""

@@ -53,6 +53,7 @@ def test_rule_a_rules_are_table_options():
 
 
 @pytest.mark.parametrize("n", _sizes())
+@pytest.mark.slow
 def test_rule_a_riichi_core_invariants(n, riichi_checks):
     """R-1 … R-4 in astrology (tiles conserved with the pool, points and sticks conserved, every win has a
     yaku and a recomputable value, legal answers of every built-in including random picks)."""

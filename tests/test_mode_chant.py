@@ -55,6 +55,7 @@ def test_rule_c_bonus_table():
 
 
 @pytest.mark.parametrize("n", _sizes())
+@pytest.mark.slow
 def test_rule_c_enough_hands_tiles_conserved_points_conserved(n):
     """R-1/R-2 in chant: ≥ 10,000 (100,000) hands, 136 tiles, legal answers, points + sticks conserved."""
     out = run(SLUG, n)

@@ -80,12 +80,14 @@ def test_rule_d_rules_are_table_options():
 
 
 @pytest.mark.parametrize("n", _sizes())
+@pytest.mark.slow
 def test_rule_d_riichi_core_invariants(n, riichi_checks):
     """R-1 … R-4 in darkness with the standard seat mixes (built-ins never pay: the pot stays empty)."""
     riichi_checks.riichi_core_invariants(SLUG, n)
 
 
 @pytest.mark.parametrize("n", _shadow_sizes())
+@pytest.mark.slow
 def test_rule_d_core_invariants_with_dark_actions_points_sticks_pot_conserved(n, win_value):
     """R-1 … R-3 + D with shadow-player seats: ≥ 10,000 (100,000) hands, 136 tiles, legal answers; in every hand
     Σ delta + 1000 × Δsticks + Δpot = 0, the pot carries over hands, and every match ends with 4 × 25000 points
@@ -212,6 +214,7 @@ def _greedy_events(spec, n=120, seed=4):
     return hand_rows, match_rows, events
 
 
+@pytest.mark.slow
 def test_rule_d_payments_thresholds_and_no_call_on_face_down_from_the_event_log():
     """D from the event log, with shadow-player and an always-paying test seat: each face-down discard costs
     1000 (≥ 1000 points, ≥ 2000 for a riichi declaration tile), each opening 2000 by another seat with ≥ 2000,

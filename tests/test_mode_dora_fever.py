@@ -30,6 +30,7 @@ def test_rule_df_registered_with_its_defaults():
 
 
 @pytest.mark.parametrize("n", SIZES)
+@pytest.mark.slow
 def test_rule_df_riichi_core_invariants(n, riichi_checks):
     """DF keeps R-1 (136 tiles, legal answers), R-2 (points + sticks conserved), R-3 (no yakuless win, values
     recomputable, at most 3 ron) and R-4 (situational yaku) over ≥10,000 hands (100,000 slow)."""
@@ -73,6 +74,7 @@ def test_rule_df_three_indicators_at_start_and_at_most_five():
     assert max(shown.values()) == 5
 
 
+@pytest.mark.slow
 def test_rule_df_more_dora_per_win_than_riichi():
     """DF: 3 indicators and 3 ura from the start raise the dora of wins well above standard riichi (1 + 1)."""
     def mean_dora(slug):

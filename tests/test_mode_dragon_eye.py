@@ -44,6 +44,7 @@ def test_rule_de_rules_are_table_options():
 
 
 @pytest.mark.parametrize("n", SIZES)
+@pytest.mark.slow
 def test_rule_de_riichi_core_invariants(n, riichi_checks):
     """DE keeps R-1 (136 tiles, legal answers), R-2 (points + sticks conserved from 40000), R-3 (no yakuless win,
     the recorded R-3 value recomputable, at most 3 ron) and R-4 over ≥10,000 hands (100,000 slow)."""
@@ -163,6 +164,7 @@ def _share(han, fu, yakuman, winner_dealer, payer_dealer, tsumo):
     return share_dealer if (payer_dealer and not winner_dealer) else share_other
 
 
+@pytest.mark.slow
 def test_rule_de_win_payments_with_the_holder_doubled_others_not():
     """DE: every ron and tsumo payment between the eye's holder (replayed from the eye events) and another seat
     is exactly 2 × its R-3 amount, every other one 1 ×; honba (300 / 100 per count), riichi sticks (1000 each),

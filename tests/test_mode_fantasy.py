@@ -113,6 +113,7 @@ def test_rule_fl_card_draw_depends_only_on_seed_and_match():
 # ------------------------------------------------------------------------------------------- riichi core
 
 @pytest.mark.parametrize("n", _sizes())
+@pytest.mark.slow
 def test_rule_fl_riichi_core_invariants(n, riichi_checks):
     """R-1 … R-4 in fantasy with the cards drawn per match: tiles and points+sticks conserved, legal answers,
     every win has a yaku and its value follows from han/fu (the chance cards' han included)."""
@@ -160,6 +161,7 @@ def _closed_dama_dealer_rons(hands):
                         & (pl.col("riichi") == "none") & (pl.col("calls") == 0)).height
 
 
+@pytest.mark.slow
 def test_rule_fl_fuuki_dealer_rons_only_in_riichi_or_open():
     """FL 风纪: no dealer ron with a closed hand outside riichi (closed kans keep the hand closed); under another
     dealer card such rons happen on the same walls."""
@@ -196,6 +198,7 @@ def test_rule_fl_eternal_night_honba():
     assert kinds["renchan_win"] > 0 and kinds["tenpai"] > 0 and kinds["noten"] > 0 and kinds["win"] > 0
 
 
+@pytest.mark.slow
 def test_rule_fl_confiscate_sticks_go_to_the_dealer_at_a_draw():
     """FL 没收: at an exhaustive (and, by default, abortive) draw every stick on the table — those carried in
     and those put down in the hand — goes to the dealer; other cards leave them on the table."""
@@ -339,6 +342,7 @@ def test_rule_fl_otherworld_riichi_ignores_face_up_dora_and_doubles_ura():
     assert _score(hand, "1m", CHANCE_OTHERWORLD, tsumo=True, **kw)[0] == _score(hand, "1m", tsumo=True, **kw)[0]
 
 
+@pytest.mark.slow
 def test_rule_fl_chance_cards_reach_the_recorded_han():
     """FL 超断幺 / 胜负手 in play: every tanyao win has ≥ 3 han, every riichi win ≥ 2 han (and a double riichi
     ≥ 4); without the card cheaper such wins occur on the same walls."""
@@ -385,6 +389,7 @@ def _ippatsu_expected(events, hands, turns):
     return checked, late
 
 
+@pytest.mark.slow
 def test_rule_fl_triple_speed_ippatsu_lasts_three_go_arounds():
     """FL 三倍速 + R-4: ippatsu holds until the riichi player's 3rd discard after the riichi tile (no call in
     between); under another chance card only until the 1st."""

@@ -134,6 +134,7 @@ def test_rule_f_own_red_five_in_a_meld_is_not_an_open_plain_copy():
 
 
 @pytest.mark.parametrize("n", _sizes())
+@pytest.mark.slow
 def test_rule_f_enough_hands_tiles_conserved_legal_answers(n):
     """R-1 in fate: 136 tiles at every hand's end, built-ins act legally, ≥ 10,000 (100,000) hands."""
     out = run(SLUG, n)

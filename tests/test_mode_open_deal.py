@@ -35,6 +35,7 @@ def test_rule_od_show_deal_makes_every_starting_hand_public():
 
 
 @pytest.mark.parametrize("n", SIZES)
+@pytest.mark.slow
 def test_rule_od_riichi_core_invariants(n, riichi_checks):
     """OD keeps R-1 (136 tiles, legal answers), R-2 (points + sticks conserved), R-3 (no yakuless win, values
     recomputable, at most 3 ron) and R-4 (situational yaku) over ≥10,000 hands (100,000 slow)."""

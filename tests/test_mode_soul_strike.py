@@ -168,6 +168,7 @@ def test_rule_ss_option_strike_ends_ippatsu():
 
 # ------------------------------------------------------------------------------------------ the riichi core
 @pytest.mark.parametrize("n", _sizes())
+@pytest.mark.slow
 def test_rule_ss_riichi_core_invariants(n, riichi_checks):
     """R-1 … R-4 in soul strike: hands, 136 tiles, legal answers, points + sticks conserved, every win has a
     yaku and its recorded value is the R-3 price of its han (the mode's han included)."""
@@ -320,6 +321,7 @@ def test_rule_ss_strike_turns_overload_and_mode_han_replayed_from_the_event_log(
         assert total[key] > 0, (key, dict(total))
 
 
+@pytest.mark.slow
 def test_rule_ss_strike_counted_in_draws_option():
     """SS option strike_count = "draws": every draw of the striker, kan replacement draws included, uses one of
     the 6; only the replacement after a closed kan on the 6th draw is extra (replayed from the event log)."""

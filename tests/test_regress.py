@@ -122,6 +122,7 @@ def test_update_needs_a_reason(tmp_path, capsys):
     assert code == 2 and "--reason" in err
 
 
+@pytest.mark.slow
 def test_small_riichi_check_passes_fresh_walls_and_fails_a_changed_payment(tmp_path, capsys):
     """R-3 (riichi scoring): a 2000-match baseline, a fresh-seed rerun passes; start_points and tsumo_loss
     (S-5: only non-won players pay a tsumo) fail, naming the metrics and the update command."""
@@ -139,6 +140,7 @@ def test_small_riichi_check_passes_fresh_walls_and_fails_a_changed_payment(tmp_p
     assert "--update --reason" in out
 
 
+@pytest.mark.slow
 def test_rule_d_darkness_check_plays_the_dark_actions(tmp_path, capsys):
     """D: the darkness check's field is shadow-player (baseline never discards face down), so its baseline holds
     face-down discards and switching the mode's rules off fails the check."""
@@ -152,6 +154,7 @@ def test_rule_d_darkness_check_plays_the_dark_actions(tmp_path, capsys):
     assert code == 1 and "econ/face_down" in out
 
 
+@pytest.mark.slow
 def test_a_policy_is_regressed_against_its_own_numbers(tmp_path, capsys, monkeypatch):
     """--policy: seat 0 plays the policy; its stored numbers pass, and another policy at seat 0 fails."""
     monkeypatch.chdir(tmp_path)
@@ -179,6 +182,7 @@ def test_bloodbath_winners_to_end_fails(capsys):
     assert code == 1 and "DIFFERS" in out
 
 
+@pytest.mark.slow
 def test_sensitivity_lists_each_modes_own_options_and_not_other_modes():
     """Each mode's power table covers its own rule's options (SS, FL, DE, S-*) and the R-* core, not the
     options of another special mode, which do nothing there."""
@@ -247,6 +251,7 @@ def test_sensitivity_table_shows_observed_and_modelled_detection_labelled_by_siz
     assert "| riichi | 0/200 | 0.000 | 0.015 |" in text
 
 
+@pytest.mark.slow
 def test_value_cells_catch_a_payment_table_change_that_touches_few_wins():
     """R-3: kiriage mangan pays 8000 instead of 7700 for a child's 4 han 30 fu ron — a few percent of the wins,
     invisible in the mean points per win at CI size, but the (han, fu) cell moves by far more than 4.5 SEs."""

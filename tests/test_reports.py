@@ -46,6 +46,7 @@ def plain_run(tmp_path_factory) -> Path:
     return out
 
 
+@pytest.mark.slow
 def test_html_parses_and_references_nothing_outside_the_file(study, report_page):
     page = report_page(study / "report.html")
     assert any(tag == "meta" and attrs.get("name") == "viewport" for tag, attrs in page.tags)
@@ -148,6 +149,7 @@ def _drawn(pdf_bytes: bytes) -> list[list[tuple]]:
     return pages
 
 
+@pytest.mark.slow
 def test_the_pdf_drawn_in_parts_draws_what_one_file_of_all_its_pages_draws(study, tmp_path):
     """The PDF is written in parts (by several processes at once) and joined; each page draws the same as in a
     single file of every page (only the fonts are split among the parts' files)."""
@@ -174,6 +176,7 @@ def test_the_pdf_drawn_in_parts_draws_what_one_file_of_all_its_pages_draws(study
     assert joined.read_bytes() == (study / "report.pdf").read_bytes(), "render_reports writes the same bytes"
 
 
+@pytest.mark.slow
 def test_rendering_twice_gives_identical_bytes(study, tmp_path):
     first = {name: (study / name).read_bytes() for name in ("report.html", "report.pdf")}
     html_path, pdf_path = render_report(study)
@@ -311,6 +314,7 @@ def test_report_command_bad_directory_is_one_line_and_exit_2(tmp_path, capsys):
         assert err.startswith("tsumolab: error:") and "\n" not in err
 
 
+@pytest.mark.slow
 def test_report_command_writes_both_files(study, tmp_path, capsys):
     import gc
 
@@ -331,6 +335,7 @@ def test_report_command_writes_both_files(study, tmp_path, capsys):
     assert gc.isenabled(), "and keeps its garbage: a call from Python collects it"
 
 
+@pytest.mark.slow
 def test_the_console_command_writes_the_bytes_of_a_call_from_python(study, tmp_path):
     """`tsumolab report` run as its own process (its workers stopped at the end, its garbage left to the process's
     end, two processes) writes the bytes render_report writes in one process."""
@@ -349,6 +354,7 @@ def test_the_console_command_writes_the_bytes_of_a_call_from_python(study, tmp_p
     assert (copy / "report.pdf").read_bytes() == in_process["pdf"]
 
 
+@pytest.mark.slow
 def test_a_report_in_two_languages_takes_the_numbers_once_and_lays_each_figure_out_once(study, tmp_path,
                                                                                       monkeypatch):
     """How render_reports renders (issue 32), counted rather than timed: each claim's figure numbers are taken from
@@ -467,6 +473,7 @@ def test_a_pdf_table_draws_every_cell_text_in_its_box_with_its_colours():
         assert clip.x0 <= cell.x0 and clip.y1 >= cell.y1 and clip.x1 > cell.x1 - 1 and clip.y0 < cell.y0 + 1
 
 
+@pytest.mark.slow
 def test_a_plain_grid_figure_is_laid_out_in_one_pass_where_constrained_layout_puts_it(study):
     """saving.fit_grid: every figure of one Axes or a grid of them lands within half a point of constrained
     layout's positions, each Axes with its decorations inside the figure (as far as with constrained layout); a

@@ -35,6 +35,7 @@ def shura_game():
     return read_mjai(replayed("shura", 3, 0)[0], title="shura seed 3 match 0")
 
 
+@pytest.mark.slow
 def test_every_choice_of_a_simulated_seat_is_one_of_advise_options(game):
     """The decisions found in the log are the engine's own (they rebuild), and each choice is a legal option."""
     table = review_hand(game, ReviewSpec(seat=1, rollouts=ROLLOUTS), 1)
@@ -43,6 +44,7 @@ def test_every_choice_of_a_simulated_seat_is_one_of_advise_options(game):
     assert per_decision["chosen"].to_list() == [1] * per_decision.height
 
 
+@pytest.mark.slow
 def test_shura_exchange_and_turns_are_reviewed(shura_game):
     """S-2: the exchange of three is the first decision of a shura hand; its choice names the three tiles."""
     decisions = seat_decisions(shura_game.hands[0], 0, "shura")
@@ -71,6 +73,7 @@ def _hide_otherwise(game, seat: int, rng: random.Random):
     return type(game)(game.source, game.variant, tuple(hands), game.names, game.rules, game.length, game.title)
 
 
+@pytest.mark.slow
 def test_review_uses_only_what_the_seat_saw(game):
     """Changing everything seat 2 could not see leaves its decisions, their positions and its review identical."""
     other = _hide_otherwise(game, 2, random.Random(5))
@@ -83,6 +86,7 @@ def test_review_uses_only_what_the_seat_saw(game):
     assert review_hand(game, spec, 1).equals(review_hand(other, spec, 1))
 
 
+@pytest.mark.slow
 def test_results_do_not_depend_on_jobs_or_resume(game, tmp_path):
     spec = ReviewSpec(seat=0, hands=(1, 2), rollouts=ROLLOUTS, seed=4)
     one = run_review(game, spec, tmp_path / "one")
@@ -151,6 +155,7 @@ def test_the_recommended_choice_loses_nothing():
     assert row["agrees"] and row["loss"] == 0.0 and row["within_noise"] and not row["mistake"]
 
 
+@pytest.mark.slow
 def test_command_writes_tables_and_report_in_each_language(game, tmp_path):
     log = tmp_path / "game.mjson"
     log.write_text("\n".join(json.dumps(e) for e in replayed("riichi", 3, 0)[0]) + "\n")
@@ -265,6 +270,7 @@ def test_review_of_a_mahjong_soul_record_uses_only_what_the_seat_saw(tmp_path):
     assert review_hand(record, spec, 2).equals(review_hand(changed, spec, 2))
 
 
+@pytest.mark.slow
 def test_an_mjai_log_of_the_seat_own_view_reviews_the_same(game):
     """A player's own mjai log hides the other seats' tiles ("?"): its review is the full log's review."""
     from tsumolab.analyzer.review.seat_decisions import seat_view

@@ -37,6 +37,7 @@ def test_every_choice_is_one_of_advise_options(game):
     assert all(len({o[-1], o[-3], o[-5]}) == 1 for o in exchange)
 
 
+@pytest.mark.slow
 def test_the_review_uses_only_what_the_seat_saw(game):
     """Hidden information: the review of seat 2 is the same when every tile it could not see changes."""
     hands = tuple(_hide_otherwise(h, 2, random.Random(3)) for h in game.hands)

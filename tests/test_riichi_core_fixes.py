@@ -109,6 +109,7 @@ def _red_bookkeeping(events):
     return riichi_discards
 
 
+@pytest.mark.slow
 def test_rule_r1_r4_riichi_tsumogiri_gives_up_the_drawn_copy():
     """R-4 (after riichi only the drawn tile may be discarded) with R-1's red fives: every discard of a seat in
     riichi is the copy it drew, red five or plain, and the log accounts for every red five in every move."""

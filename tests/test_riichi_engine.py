@@ -20,6 +20,7 @@ def _sizes():
 
 @pytest.mark.parametrize("n", _sizes())
 @pytest.mark.parametrize("slug", MODES)
+@pytest.mark.slow
 def test_enough_hands(slug, n, riichi_checks):
     riichi_checks.enough_hands(slug, n)
 
@@ -46,6 +47,7 @@ def test_rule_r3_every_win_has_a_yaku_and_a_recomputable_value(slug, n, riichi_c
 
 
 @pytest.mark.parametrize("n", _sizes())
+@pytest.mark.slow
 def test_rule_r2_r3_riichi_payments_recomputable_from_records(n, win_value):
     """R-2/R-3 in `riichi`: ron = value + 300/honba from the discarder; tsumo shares + 100/honba from each other
     seat; the winner takes the sticks; riichi declarers pay 1000; noten payments at exhaustive draws (R-6)."""

@@ -104,6 +104,7 @@ SECOND_MIX = pytest.mark.slow   # the other seat mix repeats a check the fast su
 @pytest.mark.parametrize("variant, mix, seed", [("riichi", 0, 3), ("shura", 0, 4),
                                                 pytest.param("riichi", 1, 5, marks=SECOND_MIX),
                                                 pytest.param("shura", 1, 6, marks=SECOND_MIX)])
+@pytest.mark.slow
 def test_rebuilt_position_shows_the_seat_what_it_saw(variant, mix, seed):
     """About 200 decisions of simulated riichi and shura matches: the document of the seat's view, rebuilt
     through the engine, gives that seat the same observation field by field (HIDDEN_FIELDS aside) and the same
@@ -150,6 +151,7 @@ def test_fate_position_shows_the_open_tiles(mix, seed):
 
 
 @pytest.mark.parametrize("mix, seed", [(0, 3), pytest.param(1, 5, marks=SECOND_MIX)])
+@pytest.mark.slow
 def test_open_deal_position_shows_every_starting_hand(mix, seed):
     """OD: every seat's 13 starting tiles are public. The document shows all four tehais and only the other seats'
     draws stay hidden; rebuilt, the hand gives the seat the same observation, deal_shown included: at least 45
@@ -251,6 +253,7 @@ def _clear_layout(wall: np.ndarray) -> tuple[list, list]:
 
 
 @pytest.mark.parametrize("mix, seed", [(0, 3), pytest.param(1, 5, marks=SECOND_MIX)])
+@pytest.mark.slow
 def test_mirror_position_shows_the_transparent_tiles(mix, seed):
     """M: three copies of every kind are transparent wherever they lie. The document lists each seat's transparent
     starting tiles (mirror_tehais) and the wall's by position (mirror_wall, "?" for a normal copy), and another
@@ -387,6 +390,7 @@ def _eyes(document: dict) -> list[dict]:
 
 
 @pytest.mark.parametrize("mix, seed, rules", [(0, 3, None), (1, 5, {"eye_counter": 2, "eye_other_seat": True})])
+@pytest.mark.slow
 def test_dragon_eye_positions_rebuild_the_logged_eyes(mix, seed, rules):
     """DE: every placement of the eye is random (the hand's keyed stream), and the document shows each one; the
     rebuilt hand places the same eyes at the same moments (the observation's eye block, the doubled payments and
@@ -406,6 +410,7 @@ def test_dragon_eye_positions_rebuild_the_logged_eyes(mix, seed, rules):
 
 
 @pytest.mark.parametrize("mix, seed, rules", [(0, 3, None), (1, 5, {"cards": "over-prepared"})])
+@pytest.mark.slow
 def test_fantasy_positions_carry_the_matchs_cards(mix, seed, rules):
     """FL: the match's three cards, drawn per match or fixed by the rule option `cards`, are written into the
     document's rules (no event shows them) and the rebuilt hand plays under them: the observation's card block,
@@ -667,6 +672,7 @@ def _mutated(document: dict, rnd) -> dict:
     return bad
 
 
+@pytest.mark.slow
 def test_damaged_documents_raise_only_position_errors():
     """Random damage to real documents: each either still describes a possible hand or is refused with a
     one-line PositionError, never another exception."""
@@ -742,6 +748,7 @@ def _mutated_eye(document: dict, rnd) -> dict:
     return bad
 
 
+@pytest.mark.slow
 def test_damaged_dragon_eye_and_fantasy_documents_raise_only_position_errors():
     """Random damage to dragon-eye (DE) and fantasy (FL) documents, to their eye events too: each either still
     describes a possible hand or is refused with a one-line PositionError, never another exception."""
@@ -954,6 +961,7 @@ def _hidden_face_downs(document: dict) -> int:
     return sum(e["type"] == "dahai" and e.get("face_down", False) and e["pai"] == "?" for e in document["events"])
 
 
+@pytest.mark.slow
 def test_darkness_positions_hide_the_other_seats_face_down_tiles():
     """D: a face-down tile's kind is known to its discarder only, unless opened and not locked. At every open and
     lock decision of simulated darkness hands, and at decisions after other seats' face-down discards, the seat's

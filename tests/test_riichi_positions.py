@@ -207,6 +207,7 @@ def _resume_at_random_decisions(slug, spec, seed, n_matches):
     return checked
 
 
+@pytest.mark.slow
 def test_resume_at_pick_decisions_reproduces_the_run():
     """A: the pick among the candidates is a decision of its own (PH_PICK_ASK, D_PICK), picks of replacement
     draws included. Every replacement pick and every third other pick of real astrology runs (star-picker,
@@ -300,6 +301,7 @@ def _dark_decisions(table, match_id, hand_no):
     return full, out
 
 
+@pytest.mark.slow
 def test_resume_at_darkness_open_and_lock_decisions_reproduces_the_run():
     """D: opening another seat's face-down tile and locking one's own opened tile are stopping points. Stopped at
     every such decision of `shadow-player` darkness hands and resumed with the policy's own answer, the hand's
@@ -337,6 +339,7 @@ def test_resume_at_darkness_open_and_lock_decisions_reproduces_the_run():
     assert changed >= checked[D_DARK_OPEN] // 2
 
 
+@pytest.mark.slow
 def test_darkness_open_decisions_are_taken_at_once():
     """D: the other seats decide "at once": a seat asked whether to open a face-down tile sees the same question
     whether a seat asked before it answered to pay or to decline (the answers stay in the private hand state), and

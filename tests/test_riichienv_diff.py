@@ -64,6 +64,7 @@ def _check(tally: Tally, min_matches: int) -> None:
         assert tally.hands_agreed == tally.hands
 
 
+@pytest.mark.slow
 def test_rule_r2_r3_r4_riichienv_agrees_on_every_hand():
     """R-2, R-3, R-4: 250 matches over two seat mixes agree with riichienv apart from the listed differences."""
     _check(_run(FAST_RUNS), 250)

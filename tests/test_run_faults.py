@@ -98,6 +98,7 @@ def kill_trials(tmp_path: Path, reference: Path, capsys, trials: int, seed: int)
     return seen
 
 
+@pytest.mark.slow
 def test_kill_9_during_a_chunk_write_then_resume_gives_the_uninterrupted_tables(kill_reference, tmp_path, capsys):
     seen = kill_trials(tmp_path, kill_reference, capsys, trials=1, seed=1)
     assert seen["killed"] == 1
@@ -121,6 +122,7 @@ def wait_for_holder(out: Path, proc: subprocess.Popen, timeout: float = 120) -> 
     raise AssertionError(f"the first run never held the lock: {proc.communicate()[1]}")
 
 
+@pytest.mark.slow
 def test_a_second_writer_gets_one_line_naming_the_holder(tmp_path, capsys):
     out = tmp_path / "run"
     args = ["--matches", "600", "--chunk-size", "10", "--seed", "3"]
@@ -205,6 +207,7 @@ def assert_failed_cleanly(out: Path, err: str) -> None:
     assert record["status"] in ("failed", "running")
 
 
+@pytest.mark.slow
 def test_disk_full_on_a_size_capped_file_system(tiny_run, tmp_path):
     command = size_capped_mount_command()
     if command is None:

@@ -31,6 +31,7 @@ def test_search_switched_off_plays_the_base_policy_row_for_row(slug):
 
 
 @pytest.mark.parametrize("slug", ["bloodshed", "shura"])
+@pytest.mark.slow
 def test_search_that_keeps_every_base_answer_plays_the_base_policy_row_for_row(slug):
     """Every kind searched, rollouts played, but a margin no option reaches: the base answer stands at every
     searched decision, so the hands and matches equal the base policy's exactly (two search seats)."""

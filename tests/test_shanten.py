@@ -326,6 +326,7 @@ def _all_even(counts: np.ndarray) -> bool:
 
 
 @pytest.mark.parametrize("generator", [near_pairs_hand, near_regular_hand, uniform_hand])
+@pytest.mark.slow
 def test_rule_b10_bloodshed_shapes_against_definition(generator):
     """B-10 on 108-tile closed hands: complete <=> regular shape (package) or every kind held an even
     number of times; waits likewise; shanten satisfies s14 = min over discards of s13 and

@@ -124,6 +124,7 @@ def test_rule_s1_s7_four_hands_no_honba_aborts_replay(n):
 
 
 @pytest.mark.parametrize("n", _sizes())
+@pytest.mark.slow
 def test_rule_s5_s13_win_payments_recomputable(n, win_value):
     """S-5: a tsumo collects the shares of the players who had not won yet; a ron is paid in full; S-13: the
     hand's first winner takes the sticks that were on the table at the start of the hand."""
@@ -149,6 +150,7 @@ def test_rule_s5_s13_win_payments_recomputable(n, win_value):
 
 
 @pytest.mark.parametrize("n", _sizes())
+@pytest.mark.slow
 def test_rule_s6_noten_payments_in_simulation(n):
     for spec, _, hands, _ in run("shura", n):
         for (_m, _h), g in hands.filter(pl.col("hand_end") == "exhaustive").group_by(["match_id", "hand"]):
@@ -201,6 +203,7 @@ def test_rule_s8_s15_records():
         assert (hands.filter(pl.col("nagashi"))["dealt_in"] == 0).all(), spec
 
 
+@pytest.mark.slow
 def test_rule_s4_s10_s11_in_the_event_log():
     """S-4: no double riichi after a win in the hand. S-10: a riichi declaration tile dealt in still pays its
     stick when the declarer keeps ≥1000 points, and does not otherwise. S-11: after a robbed kan the kan

@@ -90,6 +90,7 @@ def test_clustered_mean_of_one_value_per_cluster_is_the_plain_mean_and_se():
     assert mean == pytest.approx(2.0)  # ratio of sums, not mean of cluster means
 
 
+@pytest.mark.slow
 def test_claims_rows_of_s1_s2_s3_have_verdicts_in_one_holm_family(study):
     claims = pl.read_parquet(study / "claims.parquet")
     assert claims["claim"].to_list() == ["B4"] * 3 + ["S1"] + ["S2"] * 3 + ["S3"] * 3
@@ -144,6 +145,7 @@ def test_report_renders_the_shura_claims_without_missing_metrics(study):
     assert "flower pigs / match" in b4
 
 
+@pytest.mark.slow
 def test_claims_command_runs_the_shura_claims_and_prints_verdicts(tmp_path, capsys):
     with pytest.raises(SystemExit) as stop:
         main(["claims", "--only", "S1,S2,S3", "--matches", "48", "--seed", "2", "--out", str(tmp_path / "c"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 from collections import Counter
 
+import pytest
 from matplotlib import font_manager, rc_context, textpath
 from matplotlib.backends import backend_pdf
 from matplotlib.backends._backend_pdf_ps import RendererPDFPSBase
@@ -46,6 +47,7 @@ def _saved(titles: list[str]) -> tuple[bytes, list[bytes]]:
 TITLES = ["Final rank", "Final rank", "查花猪 points"]
 
 
+@pytest.mark.slow
 def test_figures_saved_with_shared_texts_give_the_same_bytes():
     with quiet_font_fallback():
         for lang in ("en", "zh"):
@@ -57,6 +59,7 @@ def test_figures_saved_with_shared_texts_give_the_same_bytes():
             assert shared == plain and again == plain, lang
 
 
+@pytest.mark.slow
 def test_each_text_is_measured_once_per_process_and_renderer_kind_and_matplotlib_is_restored_after(monkeypatch):
     measured = Counter()
     svg_measure = RendererSVG.__dict__["get_text_width_height_descent"]

@@ -253,6 +253,7 @@ def study_bytes(out):
     return {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*.parquet"))}
 
 
+@pytest.mark.slow
 def test_claims_directory_verifies_and_resume_repairs_cells_and_tables(study, tmp_path, capsys):
     out = tmp_path / "b1"
     shutil.copytree(study, out)

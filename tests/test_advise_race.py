@@ -6,7 +6,9 @@ from __future__ import annotations
 import numpy as np
 from joblib import Parallel
 
-from tsumolab.analyzer.advise.evaluate import BATCH, MAX_SHARE, MIN_SAMPLES, advise, confirm, confirm_first_choice
+from tsumolab.analyzer.advise.evaluate import (
+    BATCH, MAX_SHARE, MIN_SAMPLES, advise, confirm, confirm_first_choice, play_on_workers,
+)
 
 
 class KnownSampler:
@@ -96,6 +98,22 @@ def test_a_short_decision_starts_no_worker_processes():
     sampler = KnownSampler(means=(0.0, 60.0, -900.0, -1_500.0, 40.0))
     alone = advise(None, 0, OPTIONS, sampler, rollouts=300, seed=4)
     assert advise(None, 0, OPTIONS, sampler, rollouts=300, seed=4, jobs=2, parallel=no_workers) == alone
+
+
+def test_a_pool_that_has_played_takes_the_next_decision_from_its_first_batch():
+    """SERIAL_SECONDS holds for a pool's first decision only: once its workers run (review's decisions after the
+    first, bench), every round goes to them, several batches per call when few options are left, with the same
+    result."""
+    sampler = KnownSampler(means=(0.0, 60.0, -900.0, -1_500.0, 40.0))
+    alone = advise(None, 0, OPTIONS, sampler, rollouts=300, seed=4)
+    here = []
+    played_here = sampler.rollouts
+    with Parallel(n_jobs=2) as parallel:
+        play_on_workers(parallel, sampler.recipe(), None, 0, [0, 1], 4, [0, BATCH], 1, False)
+        sampler.rollouts = lambda *args: here.append(args[4]) or played_here(*args)
+        warm = advise(None, 0, OPTIONS, sampler, rollouts=300, seed=4, jobs=2, parallel=parallel)
+    assert warm == alone
+    assert 0 not in here and len(here) < warm["option_rollouts"] / BATCH / len(OPTIONS)
 
 
 def test_the_rollout_policy_choice_is_recommended_when_the_rollouts_cannot_tell_it_from_the_best():

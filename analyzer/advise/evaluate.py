@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import math
 import time
+import weakref
 
 import numpy as np
 
@@ -60,8 +61,14 @@ VALUE_NAMES = {("points", "hand"): "point change to hand end", ("points", "match
 BATCH = 50
 MIN_SAMPLES = 200
 SERIAL_SECONDS = 1.0
-"""the batches run in this process until they have taken this long: a decision that short is done before worker
-processes would have started (about 2.5 s on 2 cores); only which process plays a batch changes, not the result"""
+"""the batches run in this process until they have taken this long, unless the `parallel` given has played for an
+earlier decision (its workers are running): a decision that short is done before worker processes would have
+started (about 2.5 s on 2 cores); only which process plays a batch changes, not the result"""
+TASK_ROLLOUTS = 500
+"""option-rollouts a worker plays in one call at least (consecutive batches): fewer options left, more batches per
+call, so that a round of the race is not mostly the cost of sending work to the workers"""
+_WARM_POOLS: weakref.WeakSet = weakref.WeakSet()
+"""the joblib.Parallel objects that have played batches of a decision"""
 MAX_SHARE = 10
 STOP_Z = 3.0
 Z95 = 1.96
@@ -85,6 +92,19 @@ def _worker_rollouts(recipe, S0, seat, answers, seed, first, count, to_match_end
     return sampler.rollouts(S0, seat, answers, seed, first, count, to_match_end)
 
 
+def play_on_workers(parallel, recipe, S0, seat, answers, seed, firsts, per_task, to_match_end) -> list:
+    """The batches starting at `firsts` (consecutive), `per_task` of them played by one worker in one call; the
+    results split back into batches. Marks `parallel` warm."""
+    from joblib import delayed
+
+    tasks = [firsts[i:i + per_task] for i in range(0, len(firsts), per_task)]
+    played = parallel(delayed(_worker_rollouts)(recipe, S0, seat, answers, seed, task[0], BATCH * len(task),
+                                                to_match_end) for task in tasks)
+    _WARM_POOLS.add(parallel)
+    return [tuple(a[:, j * BATCH:(j + 1) * BATCH] for a in part)
+            for part, task in zip(played, tasks) for j in range(len(task))]
+
+
 def advise(S0, seat: int, options: list[tuple[str, int]], sampler, rollouts: int = 1000,
            horizon: str = "hand", seed: int = 0, jobs: int = 1, progress=None, parallel=None,
            stop_early: bool = True, objective: str = "points", prior: bool = True) -> dict:
@@ -102,14 +122,14 @@ def advise(S0, seat: int, options: list[tuple[str, int]], sampler, rollouts: int
     race = Race(n_opt, rollouts, stop_early)
     started = time.perf_counter()
     while not race.over():
-        short = time.perf_counter() - started < SERIAL_SECONDS
-        firsts = race.next_batches(1 if short else max(1, jobs))
         todo = [int(a) for a in answers[race.active]]
-        if jobs > 1 and parallel is not None and len(firsts) > 1:
-            from joblib import delayed
-
-            parts = parallel(delayed(_worker_rollouts)(sampler.recipe(), S0, seat, todo, seed, f, BATCH,
-                                                       to_match_end) for f in firsts)
+        here = jobs < 2 or parallel is None or (
+            parallel not in _WARM_POOLS and time.perf_counter() - started < SERIAL_SECONDS)
+        per_task = max(1, TASK_ROLLOUTS // (BATCH * len(todo)))
+        firsts = race.next_batches(1 if here else jobs * per_task)
+        if len(firsts) > 1:
+            parts = play_on_workers(parallel, sampler.recipe(), S0, seat, todo, seed, firsts, per_task,
+                                       to_match_end)
         else:
             parts = [sampler.rollouts(S0, seat, todo, seed, f, BATCH, to_match_end) for f in firsts]
         for part in parts:

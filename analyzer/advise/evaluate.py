@@ -128,8 +128,7 @@ def advise(S0, seat: int, options: list[tuple[str, int]], sampler, rollouts: int
         per_task = max(1, TASK_ROLLOUTS // (BATCH * len(todo)))
         firsts = race.next_batches(1 if here else jobs * per_task)
         if len(firsts) > 1:
-            parts = play_on_workers(parallel, sampler.recipe(), S0, seat, todo, seed, firsts, per_task,
-                                       to_match_end)
+            parts = play_on_workers(parallel, sampler.recipe(), S0, seat, todo, seed, firsts, per_task, to_match_end)
         else:
             parts = [sampler.rollouts(S0, seat, todo, seed, f, BATCH, to_match_end) for f in firsts]
         for part in parts:

@@ -158,6 +158,7 @@ def bench_advise(seats_spec: str = "baseline", jobs: int = 2, seed: int = 1, pos
     S, seat, options, _ = max((f for f in found if f[3]), key=lambda f: len(f[2]))
     parallel = Parallel(n_jobs=jobs) if jobs > 1 else None
     with parallel or _null():
+        advise(S, seat, options, sampler, 2 * jobs * BATCH, seed=seed, jobs=jobs, parallel=parallel)  # warm
         if parallel is not None:  # the workers started, as for every decision after a command's first
             play_on_workers(parallel, sampler.recipe(), S, seat, [a for _, a in options], seed,
                             [BATCH * k for k in range(jobs)], 1, False)

@@ -101,8 +101,8 @@ def test_a_short_decision_starts_no_worker_processes():
 
 
 def test_a_pool_that_has_played_takes_the_next_decision_from_its_first_batch():
-    """SERIAL_SECONDS holds for a pool's first decision only: once its workers run (review's decisions after the
-    first, bench), every round goes to them, several batches per call when few options are left, with the same
+    """SERIAL_SECONDS holds for a pool's first decision only: once its workers run (bench --advise passes one pool
+    to every decision), every round goes to them, several batches per call when few options are left, with the same
     result."""
     sampler = KnownSampler(means=(0.0, 60.0, -900.0, -1_500.0, 40.0))
     alone = advise(None, 0, OPTIONS, sampler, rollouts=300, seed=4)

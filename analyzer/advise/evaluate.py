@@ -62,8 +62,9 @@ BATCH = 50
 MIN_SAMPLES = 200
 SERIAL_SECONDS = 1.0
 """the batches run in this process until they have taken this long, unless the `parallel` given has played for an
-earlier decision (its workers are running): a decision that short is done before worker processes would have
-started (about 2.5 s on 2 cores); only which process plays a batch changes, not the result"""
+earlier decision (a caller passing one pool to many decisions; its workers are running): a decision that short is
+done before worker processes would have started (about 2.5 s on 2 cores); only which process plays a batch
+changes, not the result"""
 TASK_ROLLOUTS = 500
 """option-rollouts a worker plays in one call at least (consecutive batches): fewer options left, more batches per
 call, so that a round of the race is not mostly the cost of sending work to the workers"""

@@ -13,10 +13,12 @@ Own turn, after baseline's tsumo, nine terminals, riichi tsumogiri and closed ka
   of the hand (scored on its winning tiles when ready, policies.win_value; else hand_judgment's estimate).
   The attacking discard if it passes, else the most accepting one that keeps the shanten and passes, else the
   hand folds: the least cost, then the least shanten, then the most copies.
-- Riichi or dama on a ready discard (`stays_dama`, the ron scored on each winning tile by policies.win_value):
-  dama when 3/4 of the live winning tiles give a yaku and a ron pays `dama_value` points or more on average
-  (half as much again for the dealer), and on a wait of at most two live tiles at `late_wall` wall tiles or
-  fewer; riichi otherwise, also after another seat's win (shura, S2).
+- Riichi or dama on a ready discard (R-4), by rules (`stays_dama`, the ron scored on each winning tile by
+  policies.win_value): dama when 3/4 of the live winning tiles give a yaku and a ron pays `dama_value` points or
+  more on average (half as much again for the dealer), and on a wait of at most two live tiles at `late_wall`
+  wall tiles or fewer; riichi otherwise, also after another seat's win (shura, S2). With `judge_riichi` 1, where
+  the discard prior's riichi judgement says strong players declare, as `expert` does: riichi as often as people
+  but weaker 1v3, and no better a rollout field (README, `tsumolab realism`).
 - Calls: policies.expert_calls. Exchange (shura), robbing a kan and the modes' own decisions: baseline's.
 """
 
@@ -25,6 +27,7 @@ import numpy as np
 
 from tsumolab.policies.api import hook
 from tsumolab.policies.danger import discard_costs
+from tsumolab.policies.discard_prior import declares_riichi
 from tsumolab.policies.expert_calls import call_answer
 from tsumolab.policies.hand_judgment import (
     FREE, expected_han, hand_han, han_points, keep_plan, win_chance, yaku_plan,
@@ -41,7 +44,7 @@ from tsumolab.sims.shanten import NOT_APPLICABLE
 from tsumolab.sims.shanten_tables import SUIT_ROWS
 
 # parameter slots, in the order POLICY declares them
-P_CALL_SHANTEN, P_PUSH, P_DAMA_VALUE, P_LATE_WALL = 0, 1, 2, 3
+P_CALL_SHANTEN, P_PUSH, P_DAMA_VALUE, P_LATE_WALL, P_JUDGE_RIICHI = 0, 1, 2, 3, 4
 DAMA_HAN_SLACK = 3  # han of yaku hand_han does not count (pinfu, iipeikou, ittsu, sanshoku, seven pairs …)
 
 
@@ -190,6 +193,14 @@ def stays_dama(obs, params, tables, hand, kind):
     return dama
 
 
+@nb.njit(cache=True)
+def declares(obs, params, tables, hand, kind):
+    """Riichi on the ready discard `kind` (module docstring)."""
+    if params[P_JUDGE_RIICHI]:
+        return declares_riichi(obs, tables, kind)
+    return not stays_dama(obs, params, tables, hand, kind)
+
+
 @hook
 def turn(obs, params, tables):
     action = riichi_turn_before_discard(obs, tables)
@@ -211,7 +222,7 @@ def turn(obs, params, tables):
     kind = attacking_discard(obs, hand, after, best, accept, most, costs, threatened)
     if threatened:
         kind = defended_discard(obs, params, tables, hand, after, best, accept, kind, costs, allowed)
-    if after[kind] == 0 and obs[ROBS.can_riichi] and not stays_dama(obs, params, tables, hand, kind):
+    if after[kind] == 0 and obs[ROBS.can_riichi] and declares(obs, params, tables, hand, kind):
         return RIICHI + kind
     return kind
 
@@ -235,6 +246,8 @@ POLICY = Policy(
                                        "on average (a dealer half as much again; 99999 = never)"),
         Param("late_wall", int, 12, "no riichi without a yaku on a wait of at most 2 live tiles at or below this "
                                     "many wall tiles (-1 = never)"),
+        Param("judge_riichi", int, 0, "1: riichi or dama where the discard prior's riichi judgement says strong "
+                                      "players declare, as expert (dama_value and late_wall unused)"),
     ),
     hooks={},
     riichi_hooks={"turn": turn, "react": react},  # exchange, robbing a kan and the modes' own decisions: baseline's

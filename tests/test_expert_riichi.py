@@ -25,7 +25,7 @@ def shanten_tables():
     return tables()
 
 
-PLAYERS = ("expert", "fast-expert")
+PLAYERS = ("expert", "fast-expert", "fast-expert(judge_riichi=1)")
 
 
 def _turn(obs, shanten_tables, spec="expert"):
@@ -105,12 +105,15 @@ def test_fast_expert_folds_with_push_0(shanten_tables):
     assert folded < rapi.RIICHI and folded != kind("5p")
 
 
-def test_fast_expert_declares_a_thin_wait_early(shanten_tables):
-    """fast-expert's `late_wall` (12): the kanchan on 5m with 2 live copies that stays dama with 10 wall tiles left
-    declares riichi with 30."""
+def test_fast_expert_judges_riichi_by_its_rules_or_by_the_prior(shanten_tables):
+    """R-4, fast-expert's `late_wall` (12) and `judge_riichi`: the kanchan on 5m with 2 live copies that stays dama
+    with 10 wall tiles left declares riichi with 30; judged by the prior (`judge_riichi=1`) it stays dama there,
+    as expert does."""
     early = view("123m456p789s11z46m9m", wall=30)
     early[R.seen + kind("5m")] = 2
     assert _turn(early, shanten_tables, "fast-expert") == rapi.RIICHI + kind("9m")
+    assert _turn(early, shanten_tables, "fast-expert(judge_riichi=1)") == _turn(early, shanten_tables, "expert") \
+        == kind("9m")
 
 
 @pytest.mark.parametrize("player", PLAYERS)

@@ -73,13 +73,16 @@ def test_the_wheel_installs_one_top_level_name(wheel):
 
 
 def test_pyproject_lists_every_package_folder():
-    """The packages pyproject.toml installs are exactly the folders holding an __init__.py, each under the
-    installed name its folder maps to."""
+    """The packages pyproject.toml installs are exactly the folders holding an __init__.py or package data, each
+    under the installed name its folder maps to."""
     import tomllib
 
     listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
-    found = {"/".join([FOLDERS[folder], *init.parent.relative_to(ROOT / folder).parts]).replace("/", ".")
-             for folder in FOLDERS for init in (ROOT / folder).rglob("__init__.py")}
+    holding = {path.parent for folder in FOLDERS for path in (ROOT / folder).rglob("*")
+               if path.is_file() and "__pycache__" not in path.parts
+               and (path.name == "__init__.py" or path.suffix not in (".py", ".pyc"))}
+    found = {".".join([FOLDERS[folder].replace("/", "."), *parent.relative_to(ROOT / folder).parts])
+             for folder in FOLDERS for parent in holding if parent.is_relative_to(ROOT / folder)}
     assert listed == found
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import polars as pl
+import pytest
 
 from tsumolab.analyzer.realism import MEASURES, REFERENCE, realism_table, realism_text, short_label
 from tests.cli_run import run_cli
@@ -67,3 +68,20 @@ def test_realism_refuses_a_run_of_another_mode(tiny_run, capsys):
     """tiny_run is a Bloodshed run: the realism figures are for riichi, so it exits with code 2 and one line."""
     code, _, err = run_cli(["realism", "--run", str(tiny_run.reference)], capsys)
     assert code == 2 and "riichi" in err and len(err.strip().splitlines()) == 1
+
+
+RATES = ("win_rate", "deal_in_rate", "riichi_rate", "call_rate")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("player, human_like", [("expert", True), ("fast-expert(judge_riichi=1)", True),
+                                                ("fast-expert", False), ("baseline", False)])
+def test_the_riichi_players_play_within_3_points_of_strong_humans(player, human_like, capsys):
+    """Issue 30: a field of `expert`, or of `fast-expert` with the prior's riichi judgement, wins, deals in,
+    declares riichi and calls within 3 points of strong human play (2,000 matches, seed 0); `fast-expert`'s own
+    riichi rule declares about 8 points too often, `baseline` also calls half as often."""
+    code, out, _ = run_cli(["realism", "--seats", player, "--matches", "2000", "--json", "-q"], capsys)
+    assert code == 0
+    row, = json.loads(out)["policies"]
+    gaps = {key: abs(row[key] - REFERENCE[key]) for key in RATES}
+    assert (max(gaps.values()) <= 0.03) == human_like, gaps

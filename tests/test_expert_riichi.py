@@ -14,6 +14,7 @@ import pytest
 
 import tsumolab.policies.riichi_api as rapi
 from tests.riichi_views import declare_riichi, expert_params, kind, pon, tables, view
+from tsumolab.policies.api import compiled_hook
 from tsumolab.policies.registry import get
 from tsumolab.policies.riichi_baseline import riichi_turn_before_discard
 
@@ -29,11 +30,11 @@ PLAYERS = ("expert", "fast-expert", "fast-expert(judge_riichi=1)")
 
 
 def _turn(obs, shanten_tables, spec="expert"):
-    return int(get(spec.split("(")[0]).riichi_hooks["turn"](obs, expert_params(spec), shanten_tables))
+    return int(compiled_hook(get(spec.split("(")[0]).riichi_hooks["turn"])(obs, expert_params(spec), shanten_tables))
 
 
 def _react(obs, shanten_tables, spec="expert"):
-    return int(get("expert").riichi_hooks["react"](obs, expert_params(spec), shanten_tables))
+    return int(compiled_hook(get("expert").riichi_hooks["react"])(obs, expert_params(spec), shanten_tables))
 
 
 def test_expert_discards_and_declares_riichi_as_the_shipped_prior(shanten_tables):

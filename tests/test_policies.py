@@ -276,7 +276,7 @@ def test_hooks_answer_from_the_observation_alone(policy):
     from tsumolab.policies.registry import get
     from tsumolab.sims.shanten_tables import lookup_tables
 
-    hooks = {**get("baseline").hooks, **get(policy).hooks}
+    hooks = {name: api.compiled_hook(fn) for name, fn in {**get("baseline").hooks, **get(policy).hooks}.items()}
     params = np.zeros(8, np.float64)
     params[:len(get(policy).params)] = [p.default for p in get(policy).params]
     tables = lookup_tables()
@@ -310,6 +310,6 @@ def test_random_riichi_seats_draw_from_the_riichi_random_slot():
     for seed in range(1, 40):
         view = obs.copy()
         view[rapi.ROBS.rng] = seed * 7919
-        answers.add(int(random_turn(view, np.zeros(8), lookup_tables())))
+        answers.add(int(api.compiled_hook(random_turn)(view, np.zeros(8), lookup_tables())))
         assert view[rapi.ROBS.rng] != seed * 7919
     assert len(answers) >= 5

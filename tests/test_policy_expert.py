@@ -16,6 +16,11 @@ from tsumolab.policies.registry import get, parse_seat
 from tsumolab.sims.tiles import parse_tiles
 
 
+def _hook(policy: str, name: str):
+    """The Bloodshed hook as the engines play it (compiled for HOOK_SIG once per process, loaded from the cache)."""
+    return api.compiled_hook(get(policy).hooks[name])
+
+
 def _params(spec: str = "expert") -> np.ndarray:
     params = np.zeros(8, np.float64)
     values = parse_seat(spec).param_values()
@@ -62,7 +67,7 @@ def _react(hand, tile_text, **kwargs):
 
 def _ron_answer(obs, fan, tables, spec="expert"):
     obs[api.BOBS.can_win], obs[api.BOBS.win_fan] = 1, fan
-    return get("expert").hooks["react"](obs, _params(spec), tables)
+    return _hook("expert", "react")(obs, _params(spec), tables)
 
 
 def test_expert_passes_a_cheap_early_ron_on_a_wide_wait(bloodshed_tables):
@@ -92,25 +97,25 @@ def test_expert_folds_a_slow_hand_against_a_flush_look(bloodshed_tables):
     """A 3-shanten hand facing two sou pons (seat 2, void m) gives up a man tile, safe against that void, where
     baseline's efficiency discards the 9p; with `fold_shanten=99` it keeps attacking."""
     obs = _bloodshed_obs("24578m113344679p", api.D_TURN, tile=17, melds={2: [20, 23]})
-    expert = get("expert").hooks["turn"](obs.copy(), _params(), bloodshed_tables)
-    baseline = get("baseline").hooks["turn"](obs.copy(), _params("baseline"), bloodshed_tables)
+    expert = _hook("expert", "turn")(obs.copy(), _params(), bloodshed_tables)
+    baseline = _hook("baseline", "turn")(obs.copy(), _params("baseline"), bloodshed_tables)
     assert expert // 9 == 0 and baseline == 17
-    assert get("expert").hooks["turn"](obs.copy(), _params("expert(fold_shanten=99)"), bloodshed_tables) // 9 == 1
+    assert _hook("expert", "turn")(obs.copy(), _params("expert(fold_shanten=99)"), bloodshed_tables) // 9 == 1
 
 
 def test_expert_steers_to_a_flush_with_ten_tiles_of_a_suit(bloodshed_tables):
     """Ten pin tiles and a connected 45m pair-free pair of man (void s): the man tiles go, though keeping them
     is as fast; baseline keeps the man shape."""
     obs = _bloodshed_obs("45m12345p6789p19p", api.D_TURN, tile=17)
-    expert = get("expert").hooks["turn"](obs.copy(), _params(), bloodshed_tables)
-    baseline = get("baseline").hooks["turn"](obs.copy(), _params("baseline"), bloodshed_tables)
+    expert = _hook("expert", "turn")(obs.copy(), _params(), bloodshed_tables)
+    baseline = _hook("baseline", "turn")(obs.copy(), _params("baseline"), bloodshed_tables)
     assert expert in (3, 4) and baseline not in (3, 4)
-    assert get("expert").hooks["turn"](obs.copy(), _params("expert(flush_tiles=99)"), bloodshed_tables) not in (3, 4)
+    assert _hook("expert", "turn")(obs.copy(), _params("expert(flush_tiles=99)"), bloodshed_tables) not in (3, 4)
 
 
 def test_expert_stays_closed_for_seven_pairs(bloodshed_tables):
     """With five pairs and no meld, a pon (which baseline makes) would give up the seven-pairs route."""
     obs = _react("115566m2299p47p8p", "6m")
     obs[api.BOBS.can_pon] = 1
-    assert get("baseline").hooks["react"](obs.copy(), _params("baseline"), bloodshed_tables) == api.PON
-    assert get("expert").hooks["react"](obs.copy(), _params(), bloodshed_tables) == api.PASS
+    assert _hook("baseline", "react")(obs.copy(), _params("baseline"), bloodshed_tables) == api.PON
+    assert _hook("expert", "react")(obs.copy(), _params(), bloodshed_tables) == api.PASS

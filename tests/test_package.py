@@ -46,13 +46,18 @@ def wheel(tmp_path_factory) -> Path:
     return path
 
 
+def _data_files(folder: str) -> list[Path]:
+    """The files under a repository folder of the packages that are not Python source: package data."""
+    return [path for path in (ROOT / folder).rglob("*")
+            if path.is_file() and path.suffix not in (".py", ".pyc") and "__pycache__" not in path.parts]
+
+
 def test_wheel_ships_every_data_file_the_code_reads(wheel):
     """Every file under the packages that is not Python source is package data the code opens; each one, and
     each name the code asks importlib.resources for, is in the wheel."""
     names = set(zipfile.ZipFile(wheel).namelist())
     data_files = {f"{installed}/{path.relative_to(ROOT / folder).as_posix()}" for folder, installed in FOLDERS.items()
-                  for path in (ROOT / folder).rglob("*")
-                  if path.is_file() and path.suffix not in (".py", ".pyc") and "__pycache__" not in path.parts}
+                  for path in _data_files(folder)}
     assert data_files, "the packages hold data files (experiment TOML files, the regress baseline)"
     assert sorted(data_files - names) == []
     opened = [package_files.regress_baseline_path(), package_files.catalog_path("zh"), package_files.catalog_path("ja"),
@@ -78,11 +83,8 @@ def test_pyproject_lists_every_package_folder():
     import tomllib
 
     listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
-    holding = {path.parent for folder in FOLDERS for path in (ROOT / folder).rglob("*")
-               if path.is_file() and "__pycache__" not in path.parts
-               and (path.name == "__init__.py" or path.suffix not in (".py", ".pyc"))}
-    found = {".".join([FOLDERS[folder].replace("/", "."), *parent.relative_to(ROOT / folder).parts])
-             for folder in FOLDERS for parent in holding if parent.is_relative_to(ROOT / folder)}
+    found = {".".join([FOLDERS[folder].replace("/", "."), *path.parent.relative_to(ROOT / folder).parts])
+             for folder in FOLDERS for path in [*(ROOT / folder).rglob("__init__.py"), *_data_files(folder)]}
     assert listed == found
 
 

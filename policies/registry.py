@@ -110,9 +110,13 @@ class SeatPolicy:
     def hooks(self, family: str = "bloodshed") -> tuple:
         """Compiled hooks in the engine's call order (sims.seating): HOOK_NAMES from `hooks`, or for family
         "riichi" RIICHI_HOOK_NAMES from `riichi_hooks`; hooks the policy leaves out come from baseline."""
+        return tuple(compiled_hook(fn) for fn in self.hook_functions(family))
+
+    def hook_functions(self, family: str = "bloodshed") -> tuple:
+        """The functions of `hooks`, not yet compiled."""
         names, attr = (RIICHI_HOOK_NAMES, "riichi_hooks") if family == "riichi" else (HOOK_NAMES, "hooks")
         own, fallback = getattr(get(self.name), attr), getattr(get("baseline"), attr)
-        return tuple(compiled_hook(own.get(name, fallback[name])) for name in names)
+        return tuple(own.get(name, fallback[name]) for name in names)
 
     def param_values(self) -> list[float]:
         """Parameter values in the order the policy declares them."""

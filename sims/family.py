@@ -7,6 +7,7 @@ family; code above sims asks the family, never the mode's name, what differs bet
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -37,6 +38,12 @@ class EngineFamily:
     (hand_rows, match_rows, events)"""
     start_points: Callable
     """start_points(rules) → each seat's points at the start of a match"""
+    engine_module: str
+    """the module whose import compiles (or loads from the kernel cache) the engine's kernels"""
+
+    def compile(self) -> None:
+        """Compile the engine's kernels, or load them from the kernel cache (the policy hooks apart)."""
+        importlib.import_module(self.engine_module)
 
 
 def record_buffers(match_ids: np.ndarray, rows_per_match: int, n_hand_cols: int, n_match_cols: int,

@@ -171,6 +171,37 @@ def test_a_run_parses_its_options_once(tmp_path, monkeypatch):
         b"tsumolab.run_spec"]) == spec.to_dict()
 
 
+def test_compile_step_sends_each_engine_and_each_hook_once_to_the_workers(monkeypatch):
+    """Issue 32: before the workers simulate, the kernels their matches run are compiled as separate pieces (the
+    engine of each family, the extra functions, then every distinct hook) on as many workers as the run uses;
+    a hook two seats or two policies share is one piece."""
+    from tsumolab.analyzer.runs import runner
+
+    sent = []
+
+    class Recorder:
+        def __init__(self, n_jobs, backend, batch_size):
+            sent.append((n_jobs, backend))
+
+        def __call__(self, pieces):
+            pieces = list(pieces)
+            sent.append([(fn.__name__, args) for fn, args, _ in pieces])
+            return [fn(*args, **kwargs) for fn, args, kwargs in pieces]
+
+    monkeypatch.setattr(runner, "Parallel", Recorder)
+    specs = [build_spec("bloodshed", "fold,baseline,pon-happy,baseline", 4, 1, 2),
+             build_spec("riichi", "baseline", 4, 1, 2), build_spec("bloodshed", "baseline", 4, 1, 2)]
+    extra_ran = []
+    runner.compile_kernels(specs, 2, extra=(lambda: extra_ran.append(1),))
+    assert sent[0] == (2, "loky") and extra_ran == [1]
+    names = [name for name, _ in sent[1]]
+    assert names[:3] == ["_compile_engine", "_compile_engine", "<lambda>"]
+    hooks = {id(fn) for spec in specs for seat in spec.seats for fn in seat.hook_functions(spec.mode.family.name)}
+    assert names.count("_compile_hook") == len(hooks)
+    assert all(fn.get_function_type() is not None for spec in specs for seat in spec.seats
+               for fn in seat.hook_functions(spec.mode.family.name))
+
+
 def test_a_stored_label_that_tsumolab_would_not_write_is_refused():
     spec = make_spec().to_dict()
     with pytest.raises(ValueError, match="not a policy label"):

@@ -100,9 +100,7 @@ def execute_cells(specs: list[RunSpec], root: Path | str, *, jobs: int = 1, resu
               f" under {version}", file=sys.stderr)
     start = time.perf_counter()
     if tasks:
-        runner._quiet_engine_warnings()
-        for spec in {spec_key(t.spec): t.spec for t in tasks}.values():
-            spec.mode.warm_up(spec.seats)  # compile or load every kernel once, before workers fan out
+        runner.compile_for(list({spec_key(t.spec): t.spec for t in tasks}.values()), min(n_jobs, len(tasks)), backend)
     warm_up = time.perf_counter() - start
     start = time.perf_counter()
     simulated = 0
@@ -110,7 +108,7 @@ def execute_cells(specs: list[RunSpec], root: Path | str, *, jobs: int = 1, resu
         with tqdm(total=total_matches, initial=done_matches, unit=" matches", unit_scale=True, desc="simulating",
                   file=sys.stderr, delay=1.0, dynamic_ncols=True,
                   disable=not progress or not sys.stderr.isatty()) as bar:
-            for result in _run(tasks, n_jobs, backend, scheduler, client):
+            for result in parallel_results(runner._simulate_chunk, tasks, n_jobs, backend, scheduler, client):
                 stores[result.out_dir].commit(result.files)
                 simulated += result.matches
                 bar.update(result.matches)
@@ -170,12 +168,6 @@ def check_cells(specs: list[RunSpec], root: Path | str, *, jobs: int, resume: bo
     if not resume and not overwrite:
         _refuse_existing_runs(Path(root), unique)
     return n_jobs, unique
-
-
-def _run(tasks: list, n_jobs: int, backend: str, scheduler: str | None, client):
-    if n_jobs > 1 and backend != "dask":
-        runner.compile_hooks(tasks)
-    yield from parallel_results(runner._simulate_chunk, tasks, n_jobs, backend, scheduler, client)
 
 
 def parallel_results(work, tasks: list, n_jobs: int, backend: str, scheduler: str | None, client,

@@ -24,6 +24,7 @@ from tsumolab.analyzer.claims.experiment_run import ExecutionSummary, cell_dir, 
 from tsumolab.analyzer.runs.integrity import repair_advice
 from tsumolab.analyzer.claims.measures import format_tsumo_loss
 from tsumolab.analyzer.runs.options import build_spec
+from tsumolab.analyzer.runs import runner
 from tsumolab.analyzer.runs.runner import MAX_SEED
 from tsumolab.analyzer.stats import ALPHA
 from tsumolab.analyzer.claims.record import finish_study_record, start_study_record, verified_table
@@ -72,6 +73,13 @@ def cell_specs(experiments: list[Experiment], chunk_size: int = DEFAULT_CHUNK_SI
         for cell in cells(exp):
             specs[(exp.id, cell)] = build_spec(exp.mode, cell.seats, n, exp.seed, chunk_size, exp.rules)
     return specs
+
+
+def compile_study(experiments: list[Experiment], jobs: int = 1, extra: tuple = ()) -> None:
+    """Compile (or load from the kernel cache) the engines and policy hooks a study of `experiments` plays, and
+    run the module-level functions `extra`, side by side on the `jobs` worker processes that then run the study
+    (runner.compile_kernels); in this process with one job."""
+    runner.compile_kernels(list(cell_specs(experiments).values()), runner._resolve_jobs(jobs), extra=extra)
 
 
 def run_experiments(experiments: list[Experiment], out_dir: Path | str, *, jobs: int = 1,

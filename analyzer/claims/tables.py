@@ -22,6 +22,7 @@ from tsumolab.analyzer.claims.measures import measure_row
 from tsumolab.analyzer.claims.verdicts import claim_level
 from tsumolab.analyzer.runs.runner import RunSpec
 from tsumolab.analyzer.runs.integrity import scan_dataset
+from tsumolab.analyzer.runs.record import read_run_record
 
 GIFT_BOX = {1: 260, 2: 130, 3: 95, 4: 60}
 """gift-box progress per match by final rank (CLAIMS.md, [000])"""
@@ -79,10 +80,14 @@ def read_cells(experiments: list[Experiment], cell_specs: dict, dirs: dict) -> C
             spec: RunSpec = cell_specs[(exp.id, cell)]
             out = dirs[(exp.id, cell)]
             key = (out, cell.subject_seat)
+            if key in data.subject and out in data.ev:
+                continue
+            record = read_run_record(out)  # each table read once for both summaries
+            hands, matches = (scan_dataset(out, table, record).collect() for table in ("hands", "matches"))
             if key not in data.subject:
-                data.subject[key] = _subject_metrics(out, cell.subject_seat, spec.matches, start)
+                data.subject[key] = _subject_metrics(hands, matches, out, cell.subject_seat, spec.matches, start)
             if out not in data.ev:
-                data.ev[out] = ev_sums(_scan(out, "hands"), _scan(out, "matches"), ["seat", "policy"], start)
+                data.ev[out] = ev_sums(hands, matches, ["seat", "policy"], start)
     return data
 
 
@@ -238,25 +243,21 @@ def _arm_arrays(exp: Experiment, variant: int, field_index: int, cell_specs: dic
     return {arm: {m: np.vstack(v) for m, v in by_metric.items()} for arm, by_metric in arms.items()}
 
 
-def _scan(out: Path, table: str) -> pl.LazyFrame:
-    return scan_dataset(out, table)
-
-
-def _subject_metrics(out: Path, seat: int, wall_seeds: int, start: int) -> dict[str, np.ndarray]:
-    matches = (_scan(out, "matches").filter(pl.col("seat") == seat)
-               .select("match_id", "final_points", "rank").collect().sort("match_id"))
+def _subject_metrics(hands: pl.DataFrame, matches: pl.DataFrame, out: Path, seat: int, wall_seeds: int,
+                     start: int) -> dict[str, np.ndarray]:
+    """Per-match metrics of `seat` in the run at `out` (its `hands` and `matches` tables)."""
+    matches = matches.filter(pl.col("seat") == seat).select("match_id", "final_points", "rank").sort("match_id")
     if not np.array_equal(matches["match_id"].to_numpy(), np.arange(wall_seeds)):
         raise RuntimeError(f"{out} does not hold matches 0..{wall_seeds - 1} for seat {seat}; is the run complete?")
-    scan = _scan(out, "hands")
-    metrics = arm_metrics(scan.collect_schema().names())
+    metrics = arm_metrics(hands.columns)
     optional = [pl.col(col).cast(pl.Int64).sum().alias(m) for m, col in OPTIONAL_HAND_METRICS if m in metrics]
-    hands = (scan.filter(pl.col("seat") == seat).group_by("match_id").agg(
+    per_match = hands.filter(pl.col("seat") == seat).group_by("match_id").agg(
         pl.col("won").cast(pl.Int64).sum().alias("wins"),
         (pl.col("dealt_in") > 0).cast(pl.Int64).sum().alias("deal_ins"),
         (pl.col("win_kind") == "tsumo").cast(pl.Int64).sum().alias("tsumo_wins"),
         *optional,
-    ).collect())
-    joined = matches.join(hands, on="match_id", how="left").fill_null(0).sort("match_id")
+    )
+    joined = matches.join(per_match, on="match_id", how="left").fill_null(0).sort("match_id")
     rank = joined["rank"].to_numpy().astype(np.int64)
     gift = np.array([0, *(GIFT_BOX[r] for r in range(1, 5))], dtype=np.float64)
     out_metrics = {

@@ -156,10 +156,7 @@ def _execute_locked(spec: RunSpec, out: Path, n_jobs: int, resume: bool, overwri
     start = time.perf_counter()
     try:
         if tasks:
-            from tsumolab.analyzer.search import play as search_play
-
-            _quiet_engine_warnings()
-            search_play.warm_up(spec.mode, spec.seats)  # compile or load the kernels once, before workers fan out
+            compile_for([spec], min(n_jobs, len(tasks)), backend, policy_paths)
         session["warm_up_seconds"] = round(time.perf_counter() - start, 3)
         start = time.perf_counter()
         with tqdm(
@@ -285,13 +282,57 @@ def _check_rows(match_ids: np.ndarray, hand_rows: np.ndarray, match_rows: np.nda
         raise RuntimeError("simulate returned hand rows for match ids it was not asked for")
 
 
-def compile_hooks(tasks: list[_ChunkTask]) -> None:
-    """Compile the hooks the tasks' seats play here, before the workers start, so that they load them from the
-    disk cache instead of each compiling the same hooks at once (policies.api.hook compiles on first play)."""
-    from tsumolab.sims.seating import seat_hooks
+def compile_for(specs: list[RunSpec], n_workers: int, backend: str = "loky",
+                policy_paths: tuple[str, ...] = ()) -> None:
+    """Compile (or load) what the chunks of `specs` run, once, before the `n_workers` workers fan out: a spec
+    with a searching seat by playing one match of it here (analyzer.search.play.warm_up), the others by
+    compile_kernels on the workers (here with one worker or the Dask backend, whose workers are elsewhere)."""
+    from tsumolab.analyzer.search import play as search_play
 
-    for spec in {id(task.spec): task.spec for task in tasks}.values():
-        seat_hooks(spec.seats, spec.mode.family.name)
+    _quiet_engine_warnings()
+    plain = []
+    for spec in specs:
+        if search_play.driven(spec.seats):
+            search_play.warm_up(spec.mode, spec.seats)
+        else:
+            plain.append(spec)
+    if plain:
+        local = backend != "dask"
+        compile_kernels(plain, n_workers if local else 1, backend if local else "loky", policy_paths)
+
+
+def compile_kernels(specs: list[RunSpec], n_workers: int, backend: str = "loky",
+                    policy_paths: tuple[str, ...] = (), extra: tuple = ()) -> None:
+    """Compile (or load from the kernel cache) what the matches of `specs` run, each piece once and side by side
+    on the `n_workers` local workers that simulate them next (loky keeps them for the next Parallel of as many
+    workers): the engine of each family the specs play, the module-level functions `extra`, then each distinct
+    policy hook their seats play (longer pieces first, so that the last ones end together). On a cold cache one
+    process compiled all of it before, the others waiting; a hook is compiled when a seat first plays it
+    (policies.api.hook)."""
+    engines, hooks = {}, {}
+    for spec in specs:
+        family = spec.mode.family.name
+        engines.setdefault(family, delayed(_compile_engine)(spec.mode.slug))
+        for seat in spec.seats:
+            for index, fn in enumerate(seat.hook_functions(family)):
+                hooks.setdefault(id(fn), delayed(_compile_hook)(seat, family, index, policy_paths))
+    pieces = [*engines.values(), *(delayed(fn)() for fn in extra), *hooks.values()]
+    Parallel(n_jobs=n_workers, backend=backend, batch_size=1)(pieces)
+
+
+def _compile_engine(slug: str) -> None:
+    from tsumolab.sims.modes import get_mode
+
+    _quiet_engine_warnings()
+    get_mode(slug).family.compile()
+
+
+def _compile_hook(seat, family: str, index: int, policy_paths: tuple[str, ...]) -> None:
+    from tsumolab.policies.api import compiled_hook
+
+    for path in policy_paths:
+        policy_registry.load_path(path)
+    compiled_hook(seat.hook_functions(family)[index])
 
 
 def _run_tasks(tasks: list[_ChunkTask], n_jobs: int, backend: str):
@@ -299,7 +340,6 @@ def _run_tasks(tasks: list[_ChunkTask], n_jobs: int, backend: str):
         for task in tasks:
             yield _simulate_chunk(task)
         return
-    compile_hooks(tasks)
     parallel = Parallel(n_jobs=n_jobs, backend=backend, return_as="generator_unordered", batch_size=1)
     yield from parallel(delayed(_simulate_chunk)(task) for task in tasks)
 

@@ -34,21 +34,21 @@ def demo(matches: int, only: str | None, out_dir: Path, jobs: int, langs: tuple[
     its report: OUT/report.html and OUT/report.pdf (with --lang zh or ja, OUT/report.zh.html … in that
     language; --lang en,zh,ja writes all three). A few minutes on two cores; a real study uses
     `tsumolab claims --matches 20000` or more."""
-    from tsumolab.analyzer.claims.study import format_summary
+    from tsumolab.analyzer.claims.study import compile_study, format_summary
 
     clock = _Clock()
-    clock.lap("start-up")
-    click.echo("Example hands (tsumolab hand):")
-    for request in EXAMPLE_HANDS:
-        click.echo(f"  {json.dumps(request, ensure_ascii=False)}\n"
-                   f"    → {json.dumps(api.hand(**request), ensure_ascii=False)}")
-
     if out_dir.exists() and not out_dir.is_dir():
         raise InputError(f"--out {out_dir} exists and is not a directory")
-    clock.lap("example hands")
-    _load_engine()
-    clock.lap("engine compile or load")
     experiments = api.select_claims(only, "bloodshed")
+    clock.lap("start-up")
+    click.echo("Compiling the engine, the policies and the hand analysis (or loading them from the kernel cache) …")
+    compile_study(experiments, jobs, extra=(_example_hands,))
+    clock.lap("compile or load")
+    click.echo("Example hands (tsumolab hand):")
+    for request, answer in zip(EXAMPLE_HANDS, _example_hands()):
+        click.echo(f"  {json.dumps(request, ensure_ascii=False)}\n"
+                   f"    → {json.dumps(answer, ensure_ascii=False)}")
+    clock.lap("example hands")
     click.echo(f"\nClaims study: {len(experiments)} claims × {matches:,} matches (tsumolab claims "
                f"--matches {matches} --seed {DEMO_SEED} --out {out_dir}) …")
     result = api.claims([e.id for e in experiments], "bloodshed", matches, DEMO_SEED, jobs, out=out_dir,
@@ -86,12 +86,6 @@ class _Clock:
         return f"Time: {self._last - self._start:.1f} s ({parts}); kernels {status()}"
 
 
-def _load_engine() -> None:
-    """Compile the Bloodshed engine and its baseline seats (or load them from the kernel cache) by playing one
-    match, so that the workers of the study find them compiled."""
-    import numpy as np
-
-    from tsumolab.policies.registry import parse_seats
-    from tsumolab.sims.modes import get_mode
-
-    get_mode("bloodshed").simulate(DEMO_SEED, np.arange(1), parse_seats("baseline"))
+def _example_hands() -> list[dict]:
+    """`tsumolab hand` of each of EXAMPLE_HANDS."""
+    return [api.hand(**request) for request in EXAMPLE_HANDS]

@@ -11,4 +11,5 @@ from tsumolab.sims.family import EngineFamily
 BLOODSHED = EngineFamily(
     name="bloodshed", hand_columns=HAND_COLUMNS, match_columns=MATCH_COLUMNS, event_fields=EVENT_FIELDS,
     rows_per_match=ROWS_PER_MATCH, points_unit=1000, play=play,
-    start_points=lambda rules: START_POINTS)  # B-2: fixed, not an option
+    start_points=lambda rules: START_POINTS,  # B-2: fixed, not an option
+    engine_module="tsumolab.sims.bloodshed.engine")

@@ -202,6 +202,23 @@ def test_compile_step_sends_each_engine_and_each_hook_once_to_the_workers(monkey
                for fn in seat.hook_functions(spec.mode.family.name))
 
 
+def test_compile_step_warms_a_searching_seat_here_and_the_rest_on_the_workers(monkeypatch):
+    """A spec with a searching seat compiles by playing one match of it in this process (its rollout kernels
+    compile on first call); the others go to compile_kernels, on one worker (this process) with Dask."""
+    from tsumolab.analyzer.runs import runner
+    from tsumolab.analyzer.search import play as search_play
+
+    played, sent = [], []
+    monkeypatch.setattr(search_play, "warm_up", lambda mode, seats: played.append(mode.slug))
+    monkeypatch.setattr(runner, "compile_kernels",
+                        lambda specs, n, backend, paths: sent.append((len(specs), n, backend)))
+    searching = build_spec("shura", "search(rollouts=2),baseline,baseline,baseline", 4, 1, 2)
+    plain = build_spec("bloodshed", "baseline", 4, 1, 2)
+    runner.compile_for([searching, plain], 2)
+    runner.compile_for([plain], 2, backend="dask")
+    assert played == ["shura"] and sent == [(1, 2, "loky"), (1, 1, "loky")]
+
+
 def test_a_stored_label_that_tsumolab_would_not_write_is_refused():
     spec = make_spec().to_dict()
     with pytest.raises(ValueError, match="not a policy label"):

@@ -17,7 +17,7 @@ install-base: $(BASE_STAMP)
 # dev extras); pip installs them where uv cannot be had or fails.
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check uv || true
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip uv || true
 
 install_packages = $(BIN)/uv pip install --quiet --python $(BIN)/python --compile-bytecode $(1) \
 	|| $(BIN)/python -m pip install --quiet --disable-pip-version-check $(1)

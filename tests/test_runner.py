@@ -180,7 +180,7 @@ def test_compile_step_sends_each_engine_and_each_hook_once_to_the_workers(monkey
     sent = []
 
     class Recorder:
-        def __init__(self, n_jobs, backend, batch_size):
+        def __init__(self, n_jobs, backend, batch_size, return_as):
             sent.append((n_jobs, backend))
 
         def __call__(self, pieces):
@@ -211,7 +211,7 @@ def test_compile_step_warms_a_searching_seat_here_and_the_rest_on_the_workers(mo
     played, sent = [], []
     monkeypatch.setattr(search_play, "warm_up", lambda mode, seats: played.append(mode.slug))
     monkeypatch.setattr(runner, "compile_kernels",
-                        lambda specs, n, backend, paths: sent.append((len(specs), n, backend)))
+                        lambda specs, n, backend, paths, progress: sent.append((len(specs), n, backend)))
     searching = build_spec("shura", "search(rollouts=2),baseline,baseline,baseline", 4, 1, 2)
     plain = build_spec("bloodshed", "baseline", 4, 1, 2)
     runner.compile_for([searching, plain], 2)

@@ -98,13 +98,14 @@ def execute_cells(specs: list[RunSpec], root: Path | str, *, jobs: int = 1, resu
     if older:
         print(f"tsumolab: warning: resuming runs started with code version {', '.join(sorted(map(str, older)))}"
               f" under {version}", file=sys.stderr)
-    start = time.perf_counter()
-    if tasks:
-        runner.compile_for(list({spec_key(t.spec): t.spec for t in tasks}.values()), min(n_jobs, len(tasks)), backend)
-    warm_up = time.perf_counter() - start
-    start = time.perf_counter()
     simulated = 0
-    try:
+    try:  # a Ctrl-C while compiling also marks the runs interrupted
+        start = time.perf_counter()
+        if tasks:
+            runner.compile_for(list({spec_key(t.spec): t.spec for t in tasks}.values()), min(n_jobs, len(tasks)),
+                               backend, progress=progress)
+        warm_up = time.perf_counter() - start
+        start = time.perf_counter()
         with tqdm(total=total_matches, initial=done_matches, unit=" matches", unit_scale=True, desc="simulating",
                   file=sys.stderr, delay=1.0, dynamic_ncols=True,
                   disable=not progress or not sys.stderr.isatty()) as bar:

@@ -75,11 +75,12 @@ def cell_specs(experiments: list[Experiment], chunk_size: int = DEFAULT_CHUNK_SI
     return specs
 
 
-def compile_study(experiments: list[Experiment], jobs: int = 1, extra: tuple = ()) -> None:
+def compile_study(experiments: list[Experiment], jobs: int = 1, extra: tuple = (), progress: bool = False) -> None:
     """Compile (or load from the kernel cache) the engines and policy hooks a study of `experiments` plays, and
     run the module-level functions `extra`, side by side on the `jobs` worker processes that then run the study
     (runner.compile_kernels); in this process with one job."""
-    runner.compile_kernels(list(cell_specs(experiments).values()), runner._resolve_jobs(jobs), extra=extra)
+    runner.compile_kernels(list(cell_specs(experiments).values()), runner._resolve_jobs(jobs), extra=extra,
+                           progress=progress)
 
 
 def run_experiments(experiments: list[Experiment], out_dir: Path | str, *, jobs: int = 1,

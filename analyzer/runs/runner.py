@@ -156,7 +156,7 @@ def _execute_locked(spec: RunSpec, out: Path, n_jobs: int, resume: bool, overwri
     start = time.perf_counter()
     try:
         if tasks:
-            compile_for([spec], min(n_jobs, len(tasks)), backend, policy_paths)
+            compile_for([spec], min(n_jobs, len(tasks)), backend, policy_paths, progress)
         session["warm_up_seconds"] = round(time.perf_counter() - start, 3)
         start = time.perf_counter()
         with tqdm(
@@ -283,7 +283,7 @@ def _check_rows(match_ids: np.ndarray, hand_rows: np.ndarray, match_rows: np.nda
 
 
 def compile_for(specs: list[RunSpec], n_workers: int, backend: str = "loky",
-                policy_paths: tuple[str, ...] = ()) -> None:
+                policy_paths: tuple[str, ...] = (), progress: bool = False) -> None:
     """Compile (or load) what the chunks of `specs` run, once, before the `n_workers` workers fan out: a spec
     with a searching seat by playing one match of it here (analyzer.search.play.warm_up), the others by
     compile_kernels on the workers (here with one worker or the Dask backend, whose workers are elsewhere)."""
@@ -298,17 +298,18 @@ def compile_for(specs: list[RunSpec], n_workers: int, backend: str = "loky",
             plain.append(spec)
     if plain:
         local = backend != "dask"
-        compile_kernels(plain, n_workers if local else 1, backend if local else "loky", policy_paths)
+        compile_kernels(plain, n_workers if local else 1, backend if local else "loky", policy_paths,
+                        progress=progress)
 
 
 def compile_kernels(specs: list[RunSpec], n_workers: int, backend: str = "loky",
-                    policy_paths: tuple[str, ...] = (), extra: tuple = ()) -> None:
+                    policy_paths: tuple[str, ...] = (), extra: tuple = (), progress: bool = False) -> None:
     """Compile (or load from the kernel cache) what the matches of `specs` run, each piece once and side by side
     on the `n_workers` local workers that simulate them next (loky keeps them for the next Parallel of as many
     workers): the engine of each family the specs play, the module-level functions `extra`, then each distinct
     policy hook their seats play (longer pieces first, so that the last ones end together). On a cold cache one
     process compiled all of it before, the others waiting; a hook is compiled when a seat first plays it
-    (policies.api.hook)."""
+    (policies.api.hook). `progress`: a bar of the pieces on a terminal, when they take over a second."""
     engines, hooks = {}, {}
     for spec in specs:
         family = spec.mode.family.name
@@ -317,7 +318,10 @@ def compile_kernels(specs: list[RunSpec], n_workers: int, backend: str = "loky",
             for index, fn in enumerate(seat.hook_functions(family)):
                 hooks.setdefault(id(fn), delayed(_compile_hook)(seat, family, index, policy_paths))
     pieces = [*engines.values(), *(delayed(fn)() for fn in extra), *hooks.values()]
-    Parallel(n_jobs=n_workers, backend=backend, batch_size=1)(pieces)
+    with tqdm(total=len(pieces), unit=" pieces", desc="compiling", file=sys.stderr, delay=1.0,
+              dynamic_ncols=True, disable=not progress or not sys.stderr.isatty()) as bar:
+        for _ in Parallel(n_jobs=n_workers, backend=backend, batch_size=1, return_as="generator_unordered")(pieces):
+            bar.update()
 
 
 def _compile_engine(slug: str) -> None:

@@ -42,7 +42,7 @@ def demo(matches: int, only: str | None, out_dir: Path, jobs: int, langs: tuple[
     experiments = api.select_claims(only, "bloodshed")
     clock.lap("start-up")
     click.echo("Compiling the engine, the policies and the hand analysis (or loading them from the kernel cache) …")
-    compile_study(experiments, jobs, extra=(_example_hands,))
+    compile_study(experiments, jobs, extra=(_example_hands,), progress=True)
     clock.lap("compile or load")
     click.echo("Example hands (tsumolab hand):")
     for request, answer in zip(EXAMPLE_HANDS, _example_hands()):

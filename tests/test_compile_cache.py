@@ -151,7 +151,8 @@ def test_a_foreign_cache_is_never_loaded(tmp_path):
 def test_no_command_loads_an_engine_before_it_runs():
     """Issue 32: importing a subcommand's module loads neither engine (whose entry points compile when their
     module is imported), so a cold `tsumolab run --variant riichi` or `review` compiles no Bloodshed engine and a
-    Bloodshed command no riichi engine. The check can fail: importing the Bloodshed position reader loads one."""
+    Bloodshed command no riichi engine, and a riichi run not the riichi entry points for positions. The check can
+    fail: importing the Bloodshed position reader loads one."""
     import subprocess
     import sys
 
@@ -169,6 +170,13 @@ def test_no_command_loads_an_engine_before_it_runs():
     assert engines("tsumolab.analyzer.advise.bloodshed_position") == "['tsumolab.sims.bloodshed.engine']"
     # advise's engine-free evaluation and the riichi sampler: a riichi position loads no Bloodshed kernel
     assert engines("tsumolab.analyzer.advise.evaluate", "tsumolab.analyzer.advise.riichi_sampler") == "[]"
+    # a riichi run's modules and engine leave the entry points for positions (sims.riichi.resume) uncompiled
+    entries = ("import gc, tsumolab.analyzer.runs.runner, tsumolab.analyzer.search.play, tsumolab.sims.riichi.engine, "
+               "tsumolab.sims.riichi.positions\nfrom numba.core.registry import CPUDispatcher\n"
+               "print(sorted({d.py_func.__name__ for d in gc.get_objects() if isinstance(d, CPUDispatcher) "
+               "and d.overloads} & {'play_to_decision', 'resume'}))")
+    assert subprocess.run([sys.executable, "-c", entries], capture_output=True, text=True, check=True,
+                          timeout=300).stdout.strip() == "[]"
 
 
 RELOCATED_LOAD = """

@@ -1,5 +1,5 @@
 """The riichi-engine match loop of analyzer.search.play (every riichi-family mode of policies.search.MODES):
-sims.riichi.engine.play_matches, with a stop before every decision (sims.riichi.engine.resume) where a search seat
+sims.riichi.engine.play_matches, with a stop before every decision (sims.riichi.resume.resume) where a search seat
 may answer.
 
 A searched decision's determinizations leave in place the tiles the mode shows the searching seat
@@ -75,7 +75,9 @@ class Decider:
 
 def play_matches(table, root_seed: int, match_ids: np.ndarray, counters=None):
     decider = Decider(table)
-    resume = direct(engine.resume)
+    from tsumolab.sims.riichi import resume as entry
+
+    resume = direct(entry.resume)
     if counters is None:
         counters = np.zeros(engine.N_COUNTERS, np.int64)
     pos = blank_position(decider.keep_events)

@@ -12,9 +12,10 @@ Public state and each seat's own tiles live in `obs[4, ROBS.SIZE]`; hidden state
 hand in play hold is the `hs` block of sims.riichi.hand_state. Payments: sims.riichi.settle.
 
 Play is resumable: `run_hand` advances a hand phase by phase (hs[phase], PH_*) and stops before any decision
-numbered hs[stop_at]; the arrays are then a position that `resume` continues from, with a forced answer or the
-seat's own. `play_matches` is the loop begin_match → (begin_hand → run_hand → close_hand)* → finish_match;
-`play_to_decision` and `resume` are the entry points for positions (Python edge: sims.riichi.positions).
+numbered hs[stop_at]; the arrays are then a position that sims.riichi.resume continues from, with a forced answer
+or the seat's own. `play_matches` is the loop begin_match → (begin_hand → run_hand → close_hand)* → finish_match;
+the entry points for positions (`play_to_decision`, `resume`) live in sims.riichi.resume, compiled only by the
+commands that analyse positions (Python edge: sims.riichi.positions).
 
 Arguments travel in the four groups of sims.riichi.bundles: `state` (PlayState: hs, obs, view, st, wall, rec,
 ev), `seating` (Seating: the five hook tuples and params), `rules` (RuleArrays: topts, sopts, the lookup rows)
@@ -44,7 +45,7 @@ from tsumolab.sims.riichi.columns import (
     H_STICKS1, H_STRIKE_HAN, H_TENPAI, H_WALL, H_WINNERS, N_HAND_COLS,
 )
 from tsumolab.sims.riichi.bundles import (
-    PLAY_LOG_TYPE, PLAY_STATE_TYPE, RULE_ARRAYS_TYPE, SEATING_TYPE, PlayState,
+    PLAY_LOG_TYPE, RULE_ARRAYS_TYPE, SEATING_TYPE, PlayState,
 )
 from tsumolab.sims.riichi.events import PAY_NAGASHI
 from tsumolab.sims.riichi.hand_state import (
@@ -1671,7 +1672,6 @@ def _play_out(state, seating, rules, log, to_match_end, hand_rows, first_row, ma
 
 
 _ROWS = types.int32[:, ::1]
-_GROUPS = (PLAY_STATE_TYPE, SEATING_TYPE, RULE_ARRAYS_TYPE, PLAY_LOG_TYPE)
 _SIG = types.int64(types.int64, types.int64[::1], SEATING_TYPE, RULE_ARRAYS_TYPE, _ROWS, _ROWS, PLAY_LOG_TYPE)
 
 
@@ -1698,46 +1698,3 @@ def play_matches(root_seed, match_ids, seating, rules, hand_rows, match_rows, lo
         n_rows += _play_out(state, seating, rules, log, True, hand_rows, n_rows, match_rows, mi * 4)
     log.counters[CNT_EVENTS] = ev[0]
     return n_rows
-
-
-_SIG_TO_DECISION = types.int64(*_GROUPS, types.int64, types.int64, types.int64, types.int64)
-
-
-@nb.njit(_SIG_TO_DECISION, cache=True)
-def play_to_decision(state, seating, rules, log, root_seed, match_id, hand_no, decision):
-    """Play match `match_id` from its start through its hands before `hand_no`, then hand `hand_no` up to its
-    decision number `decision` (0 = the first). Returns 1 when that decision is pending (the state arrays are
-    the position), 0 when the hand ended first (the arrays hold its end), -1 when the match ended before it.
-    Play never stops when `decision` is -1."""
-    hs, obs, wall, rec, ev = state.hs, state.obs, state.wall, state.rec, state.ev
-    topts = rules.topts
-    begin_match(hs, obs, root_seed, match_id, topts)
-    while True:
-        begin_hand(hs, obs, wall, rec, ev, topts)
-        target = hs[HS.hand_no] == hand_no
-        hs[HS.stop_at] = decision if target else -1
-        if target:
-            ev[0] = 0  # the position's event log holds its own hand only
-        if not run_hand(state, seating, rules, log):
-            return 1
-        if target:
-            return 0
-        if close_hand(hs, obs, rec, topts):
-            return -1
-
-
-_SIG_RESUME = types.int64(*_GROUPS, types.int64, types.int64, types.int64, types.int64, _ROWS, _ROWS)
-
-
-@nb.njit(_SIG_RESUME, cache=True)
-def resume(state, seating, rules, log, answer, has_answer, stop_at, to_match_end, hand_rows, match_rows):
-    """Continue play from a saved state, with `answer` for the pending decision when has_answer is 1, until
-    decision number `stop_at` of this hand (-1: none) is pending (returns -1), or to the end of the hand (of
-    the match when to_match_end is 1: every finished hand's rows into hand_rows, the match rows into
-    match_rows). Returns the hand rows written."""
-    hs = state.hs
-    hs[HS.stop_at] = stop_at
-    if has_answer:
-        hs[HS.forced] = answer
-        hs[HS.has_forced] = 1
-    return _play_out(state, seating, rules, log, to_match_end == 1, hand_rows, 0, match_rows, 0)

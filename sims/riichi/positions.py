@@ -166,8 +166,10 @@ class RiichiEngine:
         self.root_seed = int(root_seed) & 0x7FFF_FFFF_FFFF_FFFF
         self.keep_events = keep_events
         self.counters = np.zeros(engine.N_COUNTERS, np.int64)
-        self._resume = _direct(engine.resume)
-        self._to_decision = _direct(engine.play_to_decision)
+        from tsumolab.sims.riichi import resume
+
+        self._resume = _direct(resume.resume)
+        self._to_decision = _direct(resume.play_to_decision)
 
     def _blank(self) -> Position:
         from tsumolab.sims.riichi.observation import ROBS

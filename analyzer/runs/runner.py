@@ -306,10 +306,10 @@ def compile_kernels(specs: list[RunSpec], n_workers: int, backend: str = "loky",
                     policy_paths: tuple[str, ...] = (), extra: tuple = (), progress: bool = False) -> None:
     """Compile (or load from the kernel cache) what the matches of `specs` run, each piece once and side by side
     on the `n_workers` local workers that simulate them next (loky keeps them for the next Parallel of as many
-    workers): the engine of each family the specs play, the module-level functions `extra`, then each distinct
-    policy hook their seats play (longer pieces first, so that the last ones end together). On a cold cache one
-    process compiled all of it before, the others waiting; a hook is compiled when a seat first plays it
-    (policies.api.hook). `progress`: a bar of the pieces on a terminal, when they take over a second."""
+    workers): first the engine of each family the specs play (the longest pieces), then the module-level
+    functions `extra`, then each distinct policy hook their seats play, which fill in beside the engines. On a
+    cold cache one process compiled all of it before, the others waiting; a hook is compiled when a seat first
+    plays it (policies.api.hook). `progress`: a bar of the pieces on a terminal, when they take over a second."""
     engines, hooks = {}, {}
     for spec in specs:
         family = spec.mode.family.name

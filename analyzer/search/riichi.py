@@ -74,9 +74,9 @@ class Decider:
 
 
 def play_matches(table, root_seed: int, match_ids: np.ndarray, counters=None):
-    decider = Decider(table)
     from tsumolab.sims.riichi import resume as entry
 
+    decider = Decider(table)
     resume = direct(entry.resume)
     if counters is None:
         counters = np.zeros(engine.N_COUNTERS, np.int64)

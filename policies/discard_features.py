@@ -46,7 +46,7 @@ def discard_features(obs, tables, rows, allowed):
     number allowed. Jit-compiled."""
     suit_t, honor_t = tables[:SUIT_ROWS], tables[SUIT_ROWS:]
     seat = obs[ROBS.seat]
-    hand = obs[ROBS.hand:ROBS.hand + 34].astype(np.int64)
+    hand = obs[ROBS.hand:ROBS.hand + 34].copy()
     n_melds = n_melds_of(obs)
     forbid_a, forbid_b = forbidden_kinds(obs)
     after = np.empty(34, np.int64)

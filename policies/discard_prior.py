@@ -109,7 +109,7 @@ def riichi_features(obs, tables, kind, x):
     live_waits_after(obs, tables, kind, waits)
     if not waits.any():
         return False
-    hand = obs[ROBS.hand:ROBS.hand + 34].astype(np.int64)
+    hand = obs[ROBS.hand:ROBS.hand + 34].copy()
     hand[kind] -= 1
     dama, with_yaku, live = ready_value(obs, hand, waits, 0)
     riichi = ready_value(obs, hand, waits, 1)[0]

@@ -52,7 +52,7 @@ def live_waits(obs, tables):
     """Unseen copies of the kinds that complete the seat's 13-tile-equivalent concealed hand (0 = not tenpai)."""
     suit_t, honor_t = split_tables(tables)
     hand = own_hand(obs)
-    held = np.empty(34, np.int64)
+    held = np.empty(34, np.int32)
     melds = own_melds(obs)
     for k in range(34):
         held[k] = hand[k] + (0 if melds[k] == 0 else (3 if melds[k] == MELD_PON + 1 else 4))

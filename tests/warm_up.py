@@ -4,8 +4,9 @@
 would compile the same engines side by side while collecting the tests (the engines have explicit signatures,
 so they compile when their module is imported) and the same policy hooks as their tests first play them; after
 it they only load machine code. The two engines, the largest kernels, compile in two processes at once (one
-per core); then one process loads everything and calls the kernels compiled on first call. Prints the wall and
-CPU seconds of each step, which is where a cold `make test` spends its compile time.
+per core), while this process builds the fonts the reports use; then one process loads everything and calls the
+kernels compiled on first call. Prints the wall and CPU seconds of each step, which is where a cold `make test`
+spends its compile time.
 """
 
 from __future__ import annotations
@@ -31,11 +32,22 @@ def _step(name: str, action) -> None:
 
 
 def _compile_in_parallel() -> None:
-    """The two halves of analyzer.prebuild.compile_group, one process each (about 100 s each on a cold cache),
-    the riichi half with the test suite's own riichi policy hooks."""
+    """The two halves of analyzer.prebuild.compile_group, one process each (110–170 s each on a cold cache,
+    depending on the host), the riichi half with the test suite's own riichi policy hooks. Meanwhile this process
+    builds the report fonts' caches, which the first report test would otherwise build in each test worker that
+    renders one."""
     with ProcessPoolExecutor(max_workers=2, mp_context=get_context("spawn")) as pool:
-        for line in pool.map(_compile_group, prebuild.GROUPS):
+        halves = pool.map(_compile_group, prebuild.GROUPS)
+        _step("report fonts: matplotlib's font list, the Chinese glyph shapes (this process)", _build_fonts)
+        for line in halves:
             print(line, flush=True)
+
+
+def _build_fonts() -> None:
+    from tsumolab.reports.fonts import cjk_family, sc_font_path
+
+    cjk_family()
+    sc_font_path()
 
 
 def _compile_group(group: str) -> str:

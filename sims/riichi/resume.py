@@ -11,11 +11,10 @@ import numba as nb
 from numba import types
 
 from tsumolab.sims.riichi.bundles import PLAY_LOG_TYPE, PLAY_STATE_TYPE, RULE_ARRAYS_TYPE, SEATING_TYPE
-from tsumolab.sims.riichi.engine import _play_out, begin_hand, begin_match, close_hand, run_hand
+from tsumolab.sims.riichi.engine import _ROWS, _play_out, begin_hand, begin_match, close_hand, run_hand
 from tsumolab.sims.riichi.hand_state import HS
 
 _GROUPS = (PLAY_STATE_TYPE, SEATING_TYPE, RULE_ARRAYS_TYPE, PLAY_LOG_TYPE)
-_ROWS = types.int32[:, ::1]
 _SIG_TO_DECISION = types.int64(*_GROUPS, types.int64, types.int64, types.int64, types.int64)
 
 
